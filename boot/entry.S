@@ -1,0 +1,71 @@
+/* boot/entry.S: the first instructions.  GRUB or QEMU -kernel jumps here in
+ * protected mode with paging off (Multiboot v1).  We build a boot page
+ * directory that maps physical 0-16 MiB both at 0 (so the next instruction
+ * still runs) and at 0xC0000000 (the higher half), using 4 MiB pages, then
+ * jump up, drop the identity map's use, and call kmain().  mm/paging.c later
+ * replaces this directory with the real one. */
+#include <asm/layout.h>
+
+#define MB_MAGIC     0x1BADB002
+#define MB_FLAGS     0x00000003          /* page-align modules, give memory map */
+
+    .section .multiboot, "a"
+    .align 4
+    .long MB_MAGIC
+    .long MB_FLAGS
+    .long -(MB_MAGIC + MB_FLAGS)
+
+    .section .boot.data, "aw", @nobits
+    .align 4096
+boot_pgdir:
+    .skip 4096
+
+    .section .boot.text, "ax"
+    .globl _start
+_start:
+    cli
+    mov %eax, %esi                       /* multiboot magic */
+    mov %ebx, %edi                       /* multiboot info (physical) */
+
+    /* 4 identity + 4 higher-half 4 MiB PDEs: present|write|PS */
+    mov $boot_pgdir, %edx
+    xor %ecx, %ecx
+1:  mov %ecx, %eax
+    shl $22, %eax
+    or  $0x83, %eax
+    mov %eax, (%edx,%ecx,4)
+    mov %eax, (KERNEL_BASE >> 22) * 4(%edx,%ecx,4)
+    inc %ecx
+    cmp $4, %ecx
+    jne 1b
+
+    mov %cr4, %eax
+    or  $0x10, %eax                      /* CR4.PSE */
+    mov %eax, %cr4
+    mov %edx, %cr3
+    mov %cr0, %eax
+    or  $0x80010000, %eax                /* PG | WP */
+    mov %eax, %cr0
+    lea higher_half, %eax
+    jmp *%eax
+
+    .text
+higher_half:
+    mov $boot_stack_top, %esp
+    xor %ebp, %ebp                       /* ends backtraces */
+    push $boot_pgdir + KERNEL_BASE       /* virtual address of the boot directory */
+    push %edi
+    push %esi
+    call kmain
+2:  cli
+    hlt
+    jmp 2b
+
+    .bss
+    .align 16
+    .globl boot_stack, boot_stack_top
+boot_stack:
+    .skip 16384
+boot_stack_top:
+
+    .section .note.GNU-stack,"",@progbits

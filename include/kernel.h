@@ -1,0 +1,56 @@
+/* include/kernel.h: what every kernel file needs: printk and its log levels,
+ * panic/BUG_ON, and small helper macros. */
+#ifndef _KERNEL_H
+#define _KERNEL_H
+#include <types.h>
+
+/* Log levels, as Linux spells them: a "<N>" prefix on the format. */
+#define KERN_EMERG   "<0>"
+#define KERN_ALERT   "<1>"
+#define KERN_CRIT    "<2>"
+#define KERN_ERR     "<3>"
+#define KERN_WARNING "<4>"
+#define KERN_NOTICE  "<5>"
+#define KERN_INFO    "<6>"
+#define KERN_DEBUG   "<7>"
+
+int printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int vprintk(const char *fmt, va_list ap);
+int snprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
+extern int console_loglevel;           /* messages with level < this are shown */
+/* Copy the log ring (dmesg) into buf; returns bytes copied. */
+size_t log_read(char *buf, size_t size);
+
+void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+
+#define BUG() panic("BUG at %s:%d (%s)", __FILE__, __LINE__, __func__)
+#define BUG_ON(cond) do { if (__builtin_expect(!!(cond), 0)) \
+        panic("BUG_ON(%s) at %s:%d", #cond, __FILE__, __LINE__); } while (0)
+#define WARN_ON(cond) ({ int __w = !!(cond); if (__w) \
+        printk(KERN_WARNING "WARNING: %s at %s:%d\n", #cond, __FILE__, __LINE__); __w; })
+
+#define ARRAY_SIZE(a)   (sizeof(a) / sizeof((a)[0]))
+#define min(a, b)       ({ __typeof__(a) _a = (a); __typeof__(b) _b = (b); _a < _b ? _a : _b; })
+#define max(a, b)       ({ __typeof__(a) _a = (a); __typeof__(b) _b = (b); _a > _b ? _a : _b; })
+#define min_t(t, a, b)  min((t)(a), (t)(b))
+#define max_t(t, a, b)  max((t)(a), (t)(b))
+#define ALIGN_UP(x, a)  (((x) + (a) - 1) & ~((__typeof__(x))(a) - 1))
+#define ALIGN_DOWN(x, a) ((x) & ~((__typeof__(x))(a) - 1))
+#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
+#define container_of(ptr, type, member) \
+        ((type *)((char *)(ptr) - offsetof(type, member)))
+#define likely(x)   __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#define __unused    __attribute__((unused))
+#define __packed    __attribute__((packed))
+#define barrier()   __asm__ __volatile__("" ::: "memory")
+#define READ_ONCE(x)     (*(volatile __typeof__(x) *)&(x))
+#define WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
+
+/* Power and test exits (kernel/power.c). */
+void machine_power_off(void) __attribute__((noreturn));
+/* Under tests: leave QEMU through isa-debug-exit with status (code<<1)|1. */
+void qemu_exit(int code) __attribute__((noreturn));
+
+#endif

@@ -1,0 +1,67 @@
+/* kernel/main.c: kmain(), where C begins.  Brings up the serial console and
+ * the command line, runs the initcalls level by level (include/init.h), then
+ * either runs the kernel tests selected by test= or goes on to user space. */
+#include <kernel.h>
+#include <string.h>
+#include <console.h>
+#include <cmdline.h>
+#include <multiboot.h>
+#include <init.h>
+#include <ktest.h>
+#include <asm/layout.h>
+#include <asm/irqflags.h>
+#include <asm/io.h>
+
+struct multiboot_info *boot_info;
+unsigned long boot_pgdir_va;           /* the boot page directory (entry.S) */
+extern const struct initcall __start_initcalls[], __stop_initcalls[];
+
+static void run_initcalls(void)
+{
+    bool irqs_on = false;
+    for (const struct initcall *c = __start_initcalls; c < __stop_initcalls; c++) {
+        if (c->level >= 4 && !irqs_on) {
+            local_irq_enable();        /* the timer and the scheduler exist now */
+            irqs_on = true;
+        }
+        printk(KERN_DEBUG "initcall %d: %s\n", c->level, c->name);
+        c->fn();
+    }
+    if (!irqs_on)
+        local_irq_enable();
+}
+
+/* Called by the scheduler's idle/late path once everything is up.  With no
+ * tests and nothing else to run, the kernel idles with interrupts on. */
+void __attribute__((weak)) rest_init(void)
+{
+    printk(KERN_INFO "vellum: nothing to run; idling (press keys to see input)\n");
+    local_irq_enable();
+    for (;;)
+        hlt();
+}
+
+void kmain(uint32_t magic, uint32_t mbi_phys, unsigned long pgdir_va)
+{
+    serial_init();
+    boot_pgdir_va = pgdir_va;
+    if (magic != MULTIBOOT_BOOTLOADER_MAGIC)
+        panic("not booted by a Multiboot loader (magic %#x)", magic);
+    boot_info = phys_to_virt(mbi_phys);
+    cmdline_init(boot_info->flags & MB_INFO_CMDLINE ?
+                 (const char *)phys_to_virt(boot_info->cmdline) : "");
+    const char *ll = cmdline_get("loglevel");
+    if (ll && *ll)
+        console_loglevel = simple_strtoul(ll, NULL, 10);
+
+    printk(KERN_NOTICE "Vellum 0.1 (i386, higher half at %#x)\n", KERNEL_BASE);
+    printk(KERN_INFO "command line: %s\n", saved_command_line);
+
+    run_initcalls();
+
+    const char *tests = cmdline_get("test");
+    if (tests && *tests)
+        ktest_run(tests);
+    rest_init();
+    panic("rest_init returned");
+}
