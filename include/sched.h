@@ -50,7 +50,33 @@ struct task_struct {
     struct task_struct *stopper;       /* who waits in kthread_stop() */
     struct fs_struct *fs;              /* root and cwd (VFS); NULL: the global root */
     struct mm_struct *mm;              /* NULL for kernel threads */
+    /* Added by kernel/sched.c: */
+    int time_slice;                    /* ticks left before need_resched */
+    int timer_pending;                 /* schedule_timeout armed: wake at 'timeout' */
+    void *waiting_on;                  /* mutex/completion/queue we sleep on (reports) */
+    const char *waiting_what;          /* "mutex", "completion", ... (reports) */
 };
+
+/* The kernel stack of every task (except the boot stack, see get_current):
+ *
+ *   stack + THREAD_SIZE -> +---------------------------+  <- esp0 (TSS) for user tasks
+ *                          | trap frames, C frames ... |
+ *                          |            |              |
+ *                          |            v  grows down  |
+ *                          |                           |
+ *   stack + 8 ------------ +---------------------------+
+ *                          | STACK_END_MAGIC           |  overflow canary, checked in schedule()
+ *   stack (8 KiB aligned)->| struct task_struct *task  |  <- esp & ~(THREAD_SIZE-1)
+ *                          +---------------------------+
+ */
+struct thread_info {
+    struct task_struct *task;
+    unsigned long magic;
+};
+#define STACK_END_MAGIC 0x57AC6E9DUL
+#define TASK_TIMESLICE  10             /* ticks (100 ms at HZ=100) */
+
+extern struct task_struct init_task;   /* pid 0, "swapper": kmain's context */
 
 /* The running task.  Found from the stack pointer (tasks' stacks are
  * THREAD_SIZE-aligned and the task_struct pointer sits at the stack base). */
@@ -76,4 +102,14 @@ void do_exit(int code) __attribute__((noreturn));
 /* Walk every task (for deadlock reports, ps-style dumps). */
 extern struct list_head task_list;
 void show_task(struct task_struct *t);     /* one line + backtrace of a sleeping task */
+void show_state(void);                     /* show_task() for every task */
+char task_state_char(long state);          /* 'R', 'S', 'D', 'X' */
+
+/* Called by the timer interrupt (kernel/timer.c) once per tick, interrupts
+ * off: charges the running task's slice (sets need_resched when it is used
+ * up) and wakes the tasks whose schedule_timeout() expired. */
+void scheduler_tick(void);
+/* Print a backtrace starting from frame pointer ebp; frames must lie in
+ * [lo, hi) (a task's stack) or the walk stops. */
+void sched_backtrace(unsigned long ebp, unsigned long lo, unsigned long hi);
 #endif
