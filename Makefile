@@ -5,7 +5,7 @@
 #
 # Targets: all (elf + iso), qemu, qemu-nox, qemu-gdb, bochs, iso, check, bench, clean.
 
-BUILD   := build
+BUILD   ?= build
 KERNEL  := $(BUILD)/vellum.elf
 ISO     := $(BUILD)/vellum.iso
 
