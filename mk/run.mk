@@ -40,24 +40,24 @@ else
 
 qemu: $(KERNEL)
 ifneq ($(DISPLAY),)
-	$(QEMU) $(QEMUOPTS) -serial mon:stdio
+	$(QEMU) $(QEMUOPTS) -serial mon:stdio || [ $$? -eq 1 ]
 else
-	$(QEMU) $(QEMUOPTS) -serial mon:stdio -display none
+	$(QEMU) $(QEMUOPTS) -serial mon:stdio -display none || [ $$? -eq 1 ]
 endif
 
 qemu-nox: $(KERNEL)
-	$(QEMU) $(QEMUOPTS) -serial mon:stdio -display none
+	$(QEMU) $(QEMUOPTS) -serial mon:stdio -display none || [ $$? -eq 1 ]
 
 qemu-gdb: $(KERNEL) .gdbinit
 	@echo "*** QEMU is paused with a gdb stub on localhost:$(GDBPORT)."
 	@echo "*** In another terminal, in this directory:  gdb -x .gdbinit   (or: make gdb)"
-	$(QEMU) $(QEMUOPTS) -serial mon:stdio -display none -S -gdb tcp::$(GDBPORT)
+	$(QEMU) $(QEMUOPTS) -serial mon:stdio -display none -S -gdb tcp::$(GDBPORT) || [ $$? -eq 1 ]
 
 bochs: $(ISO)
-	@rm -f $(BUILD)/bochs-serial.log
+	@rm -f $(BUILD)/bochs-serial.log; printf 'continue\nquit\n' > $(BUILD)/bochs.rc
 	@echo "*** Bochs: serial output goes to $(BUILD)/bochs-serial.log; quit with Ctrl-C, then 'quit'."
-	-VELLUM_ISO=$(ISO) VELLUM_SERIAL=$(BUILD)/bochs-serial.log \
-	    bochs -f boot/bochsrc -q 'display_library: $(BOCHS_DISPLAY)'
+	VELLUM_ISO=$(ISO) VELLUM_SERIAL=$(BUILD)/bochs-serial.log \
+	    bochs -f boot/bochsrc -q -rc $(BUILD)/bochs.rc 'display_library: $(BOCHS_DISPLAY)' || true
 	@echo "*** serial output ($(BUILD)/bochs-serial.log):"; cat $(BUILD)/bochs-serial.log
 
 check: all $(TEST_ISO)
@@ -75,7 +75,7 @@ endif
 	  'set architecture i386' \
 	  'target remote localhost:$(GDBPORT)' \
 	  'symbol-file $(KERNEL)' \
-	  'echo + break kmain; continue; bt; next; step; info registers\n' > $@
+	  'echo Attached. Try: break kmain, continue, bt, next, step, info registers\n' > $@
 	@echo "wrote .gdbinit (port $(GDBPORT))"
 
 gdb: .gdbinit
