@@ -160,6 +160,19 @@ void mm_test_traps_exit(void)
     __asm__ volatile("lgdt %0; lidt %1" :: "m"(saved_gdt), "m"(saved_idt) : "memory");
     local_irq_restore(saved_flags);
 }
+
+/* Without the cpu layer there is no IDT either, and the BIOS leaves the
+ * timer interrupt unmasked: once kmain enables interrupts, the first tick
+ * would triple-fault now that low memory (where the real-mode IDTR points)
+ * is unmapped.  Mask the PICs until the cpu layer takes over. */
+#include <init.h>
+#include <asm/io.h>
+static void mask_pics_until_traps_exist(void)
+{
+    outb(0x21, 0xff);
+    outb(0xa1, 0xff);
+}
+mm_initcall(mask_pics_until_traps_exist);
 #else
 void mm_test_traps_enter(void) { }
 void mm_test_traps_exit(void) { }
