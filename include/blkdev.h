@@ -1,0 +1,56 @@
+/* include/blkdev.h: block devices.  A driver (kernel/ata.c, kernel/ramdisk.c)
+ * registers a block_device; filesystems read and write it in 512-byte
+ * sectors through blkdev_read()/blkdev_write(), which check the range,
+ * count the I/O and call the driver.  There is no request queue or
+ * elevator: a request is synchronous and the caller sleeps (or, before the
+ * scheduler runs, polls) until it is done.  Simplification on purpose:
+ * Linux queues bios and completes them asynchronously.
+ *
+ * Counters (for tests and benchmarks): sectors and requests read/written,
+ * errors.  Read them through the struct or blkdev_stats().
+ */
+#ifndef _BLKDEV_H
+#define _BLKDEV_H
+#include <kernel.h>
+#include <list.h>
+#include <mutex.h>
+
+typedef unsigned long sector_t;        /* 512-byte units; 32 bits (LBA28 disks) */
+#define SECTOR_SIZE 512
+
+struct block_device;
+
+struct block_device_operations {
+    /* Transfer count sectors starting at sector.  May sleep.  The range has
+     * been checked by the caller.  Returns 0, or -EIO after logging what failed. */
+    int (*read)(struct block_device *bdev, sector_t sector, unsigned count, void *buf);
+    int (*write)(struct block_device *bdev, sector_t sector, unsigned count, const void *buf);
+};
+
+struct block_device {
+    char name[8];                      /* "hda", "hdb", "ram0" */
+    sector_t nr_sectors;
+    const struct block_device_operations *ops;
+    void *private;                     /* driver data */
+    struct mutex lock;                 /* serialises requests to the driver */
+    int read_only;
+    /* statistics */
+    unsigned long sectors_read, sectors_written;
+    unsigned long read_ios, write_ios, errors;
+    /* fault injection for tests: fail the Nth next request with -EIO (0 = off) */
+    unsigned long fail_after;
+    struct list_head list;
+};
+
+int register_blkdev(struct block_device *bdev);
+struct block_device *blkdev_get(const char *name);   /* NULL if none */
+/* Range-checked, counted, serialised I/O.  -EIO (with a log line) for a range
+ * past the end, a driver error or an injected fault; -EROFS for writes to a
+ * read-only device. */
+int blkdev_read(struct block_device *bdev, sector_t sector, unsigned count, void *buf);
+int blkdev_write(struct block_device *bdev, sector_t sector, unsigned count, const void *buf);
+
+/* A RAM-backed block device for tests (kernel/ramdisk.c). */
+struct block_device *ramdisk_create(const char *name, sector_t nr_sectors);
+void ramdisk_destroy(struct block_device *bdev);
+#endif

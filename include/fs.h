@@ -1,0 +1,485 @@
+/* include/fs.h: the VFS, the specification every filesystem implements.
+ *
+ *   struct file_system_type   a kind of filesystem (ext2, ramfs); mounts it
+ *   struct super_block        one mounted filesystem instance
+ *   struct inode              one file, directory or symlink (in the inode cache)
+ *   struct address_space      the inode's page cache (i_data), with a_ops
+ *   struct file               one open() of an inode: position, flags
+ *   struct vfsmount           where a super_block is attached in the tree
+ *
+ *   file --f_inode--> inode --i_mapping--> address_space --pages--> struct page
+ *                       |  \--i_sb--> super_block --s_bdev--> block_device
+ *                       \--i_op, i_fop               \--s_op
+ *
+ * Simplification on purpose: there is no dentry cache.  Names are resolved
+ * by asking each directory's i_op->lookup, and a `struct path` is (mount,
+ * inode) instead of Linux's (mount, dentry).  ".." is the filesystem's own
+ * ".." entry, except at a mount's root, where the VFS steps to the mount
+ * point first, as Linux's follow_dotdot does.
+ *
+ * Locking (the one place the order is written is the comment at the top of
+ * mm/filemap.c): inode->i_mutex (Linux's i_rwsem) is held by the VFS around
+ * every directory operation on that directory and around write() and
+ * truncate on a regular file; page locks nest inside i_mutex.
+ *
+ * References: iget_locked()/igrab() take an inode reference, iput() drops
+ * it; at the last iput of an inode with i_nlink == 0 the filesystem's
+ * evict_inode frees it on disk.  Functions that return an inode in *res
+ * return it with a reference the caller must iput().
+ */
+#ifndef _FS_H
+#define _FS_H
+#include <kernel.h>
+#include <list.h>
+#include <mutex.h>
+#include <spinlock.h>
+#include <mm_types.h>
+
+struct super_block;
+struct inode;
+struct file;
+struct page;
+struct iov_iter;
+struct block_device;
+struct writeback_control;
+struct kstat;
+struct vfsmount;
+
+/* ---- modes and flags (Linux values) -------------------------------- */
+#define S_IFMT   0170000
+#define S_IFSOCK 0140000
+#define S_IFLNK  0120000
+#define S_IFREG  0100000
+#define S_IFBLK  0060000
+#define S_IFDIR  0040000
+#define S_IFCHR  0020000
+#define S_IFIFO  0010000
+#define S_ISREG(m) (((m) & S_IFMT) == S_IFREG)
+#define S_ISDIR(m) (((m) & S_IFMT) == S_IFDIR)
+#define S_ISLNK(m) (((m) & S_IFMT) == S_IFLNK)
+#define S_ISCHR(m) (((m) & S_IFMT) == S_IFCHR)
+#define S_ISBLK(m) (((m) & S_IFMT) == S_IFBLK)
+#define S_ISFIFO(m) (((m) & S_IFMT) == S_IFIFO)
+
+#define O_ACCMODE   0003
+#define O_RDONLY    00
+#define O_WRONLY    01
+#define O_RDWR      02
+#define O_CREAT     0100
+#define O_EXCL      0200
+#define O_NOCTTY    0400
+#define O_TRUNC     01000
+#define O_APPEND    02000
+#define O_NONBLOCK  04000
+#define O_DIRECTORY 0200000
+#define O_NOFOLLOW  0400000
+#define O_CLOEXEC   02000000
+
+#define SEEK_SET 0
+#define SEEK_CUR 1
+#define SEEK_END 2
+
+#define NAME_MAX    255
+#define PATH_MAX    4096
+#define MAXSYMLINKS 40                 /* symlinks followed in one lookup (ELOOP) */
+#define MS_RDONLY   1
+
+/* ---- address_space: an inode's page cache --------------------------- */
+
+/* Flags for write_begin. */
+#define AOP_FLAG_UNINTERRUPTIBLE 0x0001 /* the source is kernel memory: the copy
+                                           cannot come up short, copied == len */
+
+/*
+ * The address-space operations: how the page cache talks to a filesystem.
+ *
+ * readpage(file, page)
+ *     Entry: page locked, not uptodate, in the page cache.  Start reading it
+ *     (holes read as zeros).  On success set PG_uptodate; on failure set
+ *     PG_error; in both cases unlock the page (possibly after the I/O, from
+ *     another context).  Returns 0 or a negative errno (page then unlocked too).
+ * writepage(page, wbc)
+ *     Entry: page locked, dirty bit already cleared by clear_page_dirty_for_io.
+ *     Write it to disk (the part before i_size only).  Set PG_writeback while
+ *     I/O runs, end_page_writeback() when done; unlock the page.  On error
+ *     set PG_error and mapping_set_error(); return the errno.
+ * write_begin(file, mapping, pos, len, flags, &page, &fsdata)
+ *     Entry: i_mutex held, no page locked.  Find or create the page for pos,
+ *     lock it, and make a write of len bytes at pos possible: map or allocate
+ *     the blocks, read any block the write covers only partly if the page is
+ *     not uptodate (unless ..._UNINTERRUPTIBLE lets it assume a full copy).
+ *     Exit on success: 0, *pagep locked with a reference; fsdata is passed
+ *     to write_end.  On error: no page locked or referenced; blocks it
+ *     allocated past i_size are trimmed back.  len never crosses a page.
+ * write_end(file, mapping, pos, len, copied, page, fsdata)
+ *     Entry: page locked (from write_begin); copied <= len bytes were copied
+ *     into it at pos.  Commit copied bytes: if the page is not uptodate and
+ *     copied < len, commit nothing (return 0; Linux's block_write_end rule,
+ *     the caller retries), zeroing newly allocated blocks outside what was
+ *     written.  Mark the page (and blocks) dirty, extend i_size under the page
+ *     lock if pos + copied passes it, unlock and release the page.
+ *     Returns the bytes committed (0..copied) or a negative errno.
+ * prepare_write(file, page, from, to) / commit_write(file, page, from, to)
+ *     The pre-2.6.24 API, for filesystems not yet converted.  The VFS locks
+ *     the page and calls prepare_write (same job as write_begin for bytes
+ *     from..to of a page), copies, then calls commit_write (mark dirty,
+ *     update i_size); the page stays locked across both and the VFS unlocks
+ *     it.  A filesystem provides either these or write_begin/write_end.
+ * invalidatepage(page, offset)
+ *     Entry: page locked.  Truncation is removing bytes from offset to the
+ *     page's end: drop any private (per-block) state for them.
+ * releasepage(page)
+ *     Entry: page locked, clean.  Free page->private so the page can leave
+ *     the cache.  Returns 1 if released.
+ */
+struct address_space_operations {
+    int (*readpage)(struct file *file, struct page *page);
+    int (*writepage)(struct page *page, struct writeback_control *wbc);
+    int (*write_begin)(struct file *file, struct address_space *mapping, loff_t pos,
+                       unsigned len, unsigned flags, struct page **pagep, void **fsdata);
+    int (*write_end)(struct file *file, struct address_space *mapping, loff_t pos,
+                     unsigned len, unsigned copied, struct page *page, void *fsdata);
+    int (*prepare_write)(struct file *file, struct page *page, unsigned from, unsigned to);
+    int (*commit_write)(struct file *file, struct page *page, unsigned from, unsigned to);
+    void (*invalidatepage)(struct page *page, unsigned long offset);
+    int (*releasepage)(struct page *page);
+};
+
+struct address_space {
+    struct inode *host;
+    const struct address_space_operations *a_ops;
+    unsigned long nrpages;
+    struct list_head pages;            /* every cached page (page->lru) */
+    spinlock_t tree_lock;              /* pages, nrpages, the hash chains */
+    unsigned long flags;               /* AS_EIO, AS_ENOSPC: writeback errors */
+    unsigned long dirtied_when;        /* jiffies when first page became dirty */
+    unsigned long readahead_next;      /* sequential-readahead state: next index expected */
+    unsigned long readahead_size;      /* pages of the current readahead window */
+    struct list_head i_mmap;           /* VMAs mapping this file (mmap, later) */
+};
+#define AS_EIO    0
+#define AS_ENOSPC 1
+
+/* ---- inodes ----------------------------------------------------------- */
+
+struct iattr {
+    unsigned int ia_valid;             /* ATTR_* bits say which fields count */
+    mode_t ia_mode;
+    uid_t ia_uid;
+    gid_t ia_gid;
+    loff_t ia_size;
+    time_t ia_atime, ia_mtime, ia_ctime;
+};
+#define ATTR_MODE  0x01
+#define ATTR_UID   0x02
+#define ATTR_GID   0x04
+#define ATTR_SIZE  0x08
+#define ATTR_ATIME 0x10
+#define ATTR_MTIME 0x20
+#define ATTR_CTIME 0x40
+
+/*
+ * Inode operations.  For every directory operation: entry with dir->i_mutex
+ * held by the VFS; name is not NUL-terminated (use len) and is a single
+ * component (no '/'), never "." or "..", 1..NAME_MAX bytes.  The VFS has
+ * already checked that the name does (for unlink/rmdir/rename's source) or
+ * does not (create/mkdir/symlink/link) exist only where it says so below;
+ * the filesystem checks the rest.  Errors are negative errnos.
+ *
+ * lookup(dir, name, len, &res)   0 and *res (referenced), or -ENOENT, -EIO
+ * create(dir, name, len, mode, &res)  new regular file; -EEXIST if present,
+ *                                -ENOSPC, -EIO.  *res referenced.
+ * mkdir(dir, name, len, mode)    new directory with . and ..; -EEXIST, -ENOSPC, -EMLINK
+ * rmdir(dir, name, len)          -ENOTDIR, -ENOTEMPTY, -ENOENT
+ * unlink(dir, name, len)         removes a non-directory entry; -EISDIR for a directory;
+ *                                the inode is freed at its last iput if i_nlink hit 0
+ * rename(odir, oname, olen, ndir, nname, nlen)
+ *                                both dirs' i_mutex held (lower address first);
+ *                                same filesystem (the VFS returns -EXDEV otherwise);
+ *                                replaces a target of the same kind (an empty
+ *                                directory only: else -ENOTEMPTY; kinds differ:
+ *                                -EISDIR / -ENOTDIR); refuses moving a directory
+ *                                into its own subtree (-EINVAL, VFS checks it)
+ * link(old, dir, name, len)      hard link to a non-directory; -EEXIST, -EMLINK
+ * symlink(dir, name, len, target) new symlink holding target (NUL-terminated)
+ * readlink(inode, buf, size)     copy the target (no NUL); returns its length
+ *                                or errno.  Entry: no locks.
+ * setattr(inode, attr)           entry: inode->i_mutex held.  For ATTR_SIZE
+ *                                the filesystem truncates or extends (with
+ *                                truncate_setsize() for the page cache and
+ *                                freeing blocks past the new size).
+ */
+struct inode_operations {
+    int (*lookup)(struct inode *dir, const char *name, size_t len, struct inode **res);
+    int (*create)(struct inode *dir, const char *name, size_t len, mode_t mode,
+                  struct inode **res);
+    int (*mkdir)(struct inode *dir, const char *name, size_t len, mode_t mode);
+    int (*rmdir)(struct inode *dir, const char *name, size_t len);
+    int (*unlink)(struct inode *dir, const char *name, size_t len);
+    int (*rename)(struct inode *odir, const char *oname, size_t olen,
+                  struct inode *ndir, const char *nname, size_t nlen);
+    int (*link)(struct inode *old, struct inode *dir, const char *name, size_t len);
+    int (*symlink)(struct inode *dir, const char *name, size_t len, const char *target);
+    int (*readlink)(struct inode *inode, char *buf, size_t size);
+    int (*setattr)(struct inode *inode, struct iattr *attr);
+};
+
+struct inode {
+    unsigned long i_ino;
+    mode_t i_mode;
+    unsigned int i_nlink;
+    uid_t i_uid;
+    gid_t i_gid;
+    dev_t i_rdev;
+    loff_t i_size;                     /* changed under i_mutex, and for writes
+                                          also under the page lock (write_end) */
+    time_t i_atime, i_mtime, i_ctime;
+    unsigned long i_blocks;            /* 512-byte sectors allocated */
+    unsigned int i_blkbits;            /* log2 of the filesystem block size */
+    unsigned long i_state;             /* I_NEW, I_DIRTY, I_FREEING */
+    int i_count;                       /* references (iget/igrab/iput) */
+    struct super_block *i_sb;
+    const struct inode_operations *i_op;
+    const struct file_operations *i_fop;
+    struct address_space *i_mapping;   /* = &i_data */
+    struct address_space i_data;
+    struct mutex i_mutex;
+    struct list_head i_sb_list;        /* on sb->s_inodes */
+    struct list_head i_hash;           /* inode-cache hash chain */
+    struct list_head i_dirty;          /* on sb->s_dirty while I_DIRTY or pages dirty */
+    void *i_private;
+};
+#define I_NEW       0x01
+#define I_DIRTY     0x02               /* the on-disk inode needs writing */
+#define I_FREEING   0x04
+#define I_DIRTY_PAGES 0x08             /* some page of i_data is dirty */
+
+/* The inode cache (fs/inode.c). */
+struct inode *iget_locked(struct super_block *sb, unsigned long ino);
+                                       /* cached inode (referenced), or a new one
+                                          with I_NEW set that the caller fills and
+                                          then calls unlock_new_inode() on */
+void unlock_new_inode(struct inode *inode);
+void iget_failed(struct inode *inode); /* filling an I_NEW inode failed: drop it */
+struct inode *new_inode(struct super_block *sb);  /* not hashed: fs sets i_ino, calls insert_inode_hash */
+void insert_inode_hash(struct inode *inode);
+struct inode *igrab(struct inode *inode);
+void iput(struct inode *inode);
+void mark_inode_dirty(struct inode *inode);
+void inode_init_once(struct inode *inode);  /* for alloc_inode implementations */
+void clear_nlink(struct inode *inode);
+void inc_nlink(struct inode *inode);
+void drop_nlink(struct inode *inode);
+time_t current_time(void);                  /* seconds since the epoch (RTC at boot + uptime) */
+
+/* ---- files -------------------------------------------------------------- */
+
+struct dir_context;
+typedef int (*filldir_t)(struct dir_context *ctx, const char *name, int len,
+                         loff_t pos, unsigned long ino, unsigned int d_type);
+struct dir_context {
+    filldir_t actor;                   /* returns nonzero to stop: buffer full */
+    loff_t pos;                        /* the fs advances it past each entry it emits */
+};
+/* d_type values (Linux DT_*) */
+#define DT_UNKNOWN 0
+#define DT_FIFO 1
+#define DT_CHR 2
+#define DT_DIR 4
+#define DT_BLK 6
+#define DT_REG 8
+#define DT_LNK 10
+#define DT_SOCK 12
+
+/*
+ * File operations.  f_pos is owned by the VFS (vfs_read/vfs_write pass a
+ * pointer to it or, for pread/pwrite, to a local).
+ *
+ * read_iter(file, to, &pos)    copy up to iov_iter_count(to) bytes from *pos,
+ *                              advance *pos; 0 at EOF; partial counts are
+ *                              fine; -EFAULT only if nothing was copied.
+ * write_iter(file, from, &pos) the VFS holds nothing; the fs takes i_mutex
+ *                              (generic_file_write_iter does); O_APPEND sets
+ *                              *pos to i_size first.  Returns bytes written or
+ *                              errno (errno only if nothing was written).
+ * iterate(file, ctx)           emit directory entries from ctx->pos on;
+ *                              entry: dir's i_mutex held.  0 or errno.
+ * fsync(file, datasync)        write the file's dirty pages and its inode
+ * llseek(file, off, whence)    new position or -EINVAL
+ * open(inode, file)/release(inode, file)  optional
+ * mmap(file, vma)              later (mmap layer)
+ */
+struct file_operations {
+    loff_t (*llseek)(struct file *file, loff_t off, int whence);
+    ssize_t (*read_iter)(struct file *file, struct iov_iter *to, loff_t *pos);
+    ssize_t (*write_iter)(struct file *file, struct iov_iter *from, loff_t *pos);
+    int (*iterate)(struct file *file, struct dir_context *ctx);
+    int (*fsync)(struct file *file, int datasync);
+    int (*open)(struct inode *inode, struct file *file);
+    int (*release)(struct inode *inode, struct file *file);
+    long (*ioctl)(struct file *file, unsigned int cmd, unsigned long arg);
+    int (*mmap)(struct file *file, void *vma);
+};
+
+struct path {
+    struct vfsmount *mnt;
+    struct inode *inode;               /* referenced (igrab) while the path is held */
+};
+
+struct file {
+    struct path f_path;
+    struct inode *f_inode;             /* = f_path.inode */
+    const struct file_operations *f_op;
+    struct address_space *f_mapping;
+    unsigned int f_flags;              /* O_* given to open */
+    unsigned int f_mode;               /* FMODE_READ | FMODE_WRITE */
+    loff_t f_pos;
+    struct mutex f_pos_lock;           /* serialises f_pos updates */
+    int f_count;
+    void *private_data;
+};
+#define FMODE_READ  0x1
+#define FMODE_WRITE 0x2
+
+/* ---- superblocks and mounts --------------------------------------------- */
+
+struct kstatfs {
+    unsigned long f_type, f_bsize, f_blocks, f_bfree, f_bavail, f_files, f_ffree, f_namelen;
+};
+
+/*
+ * Super operations.
+ * alloc_inode(sb) / destroy_inode(inode)  the fs embeds struct inode in its own
+ *                        (container_of); alloc calls inode_init_once
+ * write_inode(inode, sync)  write the in-core inode to disk (to its metadata
+ *                        buffer; if sync, wait for the disk).  Entry: no locks.
+ * evict_inode(inode)     last reference gone: if i_nlink == 0 truncate to 0 and
+ *                        free the inode on disk.  The page cache was already emptied.
+ * put_super(sb)          unmount: release everything (after sync_fs)
+ * sync_fs(sb, wait)      write the superblock, group descriptors, bitmaps
+ * statfs(sb, buf)
+ */
+struct super_operations {
+    struct inode *(*alloc_inode)(struct super_block *sb);
+    void (*destroy_inode)(struct inode *inode);
+    int (*write_inode)(struct inode *inode, int sync);
+    void (*evict_inode)(struct inode *inode);
+    void (*put_super)(struct super_block *sb);
+    int (*sync_fs)(struct super_block *sb, int wait);
+    int (*statfs)(struct super_block *sb, struct kstatfs *buf);
+};
+
+struct super_block {
+    struct block_device *s_bdev;       /* NULL for ramfs */
+    unsigned long s_blocksize;
+    unsigned int s_blocksize_bits;
+    loff_t s_maxbytes;                 /* largest file size (EFBIG beyond) */
+    unsigned long s_flags;             /* MS_RDONLY */
+    unsigned long s_magic;
+    const struct super_operations *s_op;
+    struct file_system_type *s_type;
+    struct inode *s_root;              /* referenced */
+    struct list_head s_inodes;         /* every in-core inode */
+    struct list_head s_dirty;          /* inodes with I_DIRTY or dirty pages */
+    struct list_head s_list;           /* on the list of all superblocks */
+    struct mutex s_lock;               /* fs-wide allocation lock, for the fs to use */
+    int s_dirt;                        /* superblock metadata needs writing */
+    void *s_fs_info;
+    char s_id[16];                     /* device name, for messages */
+};
+
+struct file_system_type {
+    const char *name;
+    /* Fill a fresh sb (s_bdev set if dev_name named a device) from the disk.
+     * Returns 0 or errno (e.g. -EINVAL not this fs, -EIO, -ENOTSUP for
+     * incompatible features) after printing why; the VFS frees sb on error. */
+    int (*fill_super)(struct super_block *sb, const char *data, int silent);
+    int requires_dev;                  /* needs a block device (ext2 yes, ramfs no) */
+    struct file_system_type *next;
+};
+
+struct vfsmount {
+    struct super_block *mnt_sb;
+    struct vfsmount *mnt_parent;       /* itself for the root mount */
+    struct inode *mnt_mountpoint;      /* inode in the parent covered by this mount */
+    struct list_head mnt_list;
+};
+
+int register_filesystem(struct file_system_type *fs);
+/* Mount fstype from dev_name ("hda", or "none") on the directory at path
+ * ("/" first, to make the root).  flags: MS_RDONLY. */
+int do_mount(const char *dev_name, const char *path, const char *fstype,
+             unsigned long flags, const char *data);
+int do_umount(const char *path);       /* syncs first; -EBUSY if inodes are in use */
+
+struct fs_struct {                     /* per-task root and cwd */
+    struct path root, pwd;
+    int users;
+};
+
+/* ---- the VFS API: path-based operations (fs/namei.c, fs/open.c ...) ----
+ * Paths are resolved against current->fs (or the global root for tasks
+ * without one).  All return 0 / a count, or a negative errno. */
+struct file *filp_open(const char *path, int flags, mode_t mode);  /* ERR_PTR on error */
+int filp_close(struct file *file);
+struct file *get_file(struct file *file);
+ssize_t vfs_read(struct file *file, struct iov_iter *to, loff_t *pos);
+ssize_t vfs_write(struct file *file, struct iov_iter *from, loff_t *pos);
+ssize_t kernel_read(struct file *file, void *buf, size_t count, loff_t *pos);
+ssize_t kernel_write(struct file *file, const void *buf, size_t count, loff_t *pos);
+loff_t vfs_llseek(struct file *file, loff_t off, int whence);
+int vfs_fsync(struct file *file, int datasync);
+int iterate_dir(struct file *file, struct dir_context *ctx);
+int vfs_mkdir(const char *path, mode_t mode);
+int vfs_rmdir(const char *path);
+int vfs_unlink(const char *path);
+int vfs_rename(const char *oldpath, const char *newpath);
+int vfs_link(const char *oldpath, const char *newpath);
+int vfs_symlink(const char *target, const char *linkpath);
+int vfs_readlink(const char *path, char *buf, size_t size);
+int vfs_truncate(const char *path, loff_t length);
+int do_truncate(struct inode *inode, loff_t length);   /* takes i_mutex */
+int vfs_chdir(const char *path);
+int vfs_getcwd(char *buf, size_t size);
+
+struct kstat {
+    dev_t dev;
+    unsigned long ino;
+    mode_t mode;
+    unsigned int nlink;
+    uid_t uid;
+    gid_t gid;
+    dev_t rdev;
+    loff_t size;
+    unsigned long blksize;
+    unsigned long blocks;
+    time_t atime, mtime, ctime;
+};
+int vfs_stat(const char *path, struct kstat *st);      /* follows symlinks */
+int vfs_lstat(const char *path, struct kstat *st);
+int vfs_fstat(struct file *file, struct kstat *st);
+
+/* Path walking, for the system-call layer: resolve to a referenced path. */
+#define LOOKUP_FOLLOW    0x1           /* follow a symlink in the last component */
+#define LOOKUP_DIRECTORY 0x2           /* the result must be a directory */
+int kern_path(const char *name, unsigned int flags, struct path *res);
+void path_put(struct path *p);
+
+/* sync(2): write every dirty page and inode of every filesystem, and wait. */
+void ksys_sync(void);
+int sync_filesystem(struct super_block *sb);
+
+/* Generic helpers filesystems plug into their tables (mm/filemap.c). */
+ssize_t generic_file_read_iter(struct file *file, struct iov_iter *to, loff_t *pos);
+ssize_t generic_file_write_iter(struct file *file, struct iov_iter *from, loff_t *pos);
+ssize_t generic_perform_write(struct file *file, struct iov_iter *i, loff_t pos);
+loff_t generic_file_llseek(struct file *file, loff_t off, int whence);
+int generic_file_fsync(struct file *file, int datasync);
+int simple_write_begin(struct file *file, struct address_space *mapping, loff_t pos,
+                       unsigned len, unsigned flags, struct page **pagep, void **fsdata);
+int simple_write_end(struct file *file, struct address_space *mapping, loff_t pos,
+                     unsigned len, unsigned copied, struct page *page, void *fsdata);
+int simple_readpage(struct file *file, struct page *page);
+void truncate_setsize(struct inode *inode, loff_t newsize);
+int generic_readlink(struct inode *inode, char *buf, size_t size);
+#endif

@@ -1,0 +1,75 @@
+/* include/pagemap.h: the page cache (mm/filemap.c, mm/truncate.c).
+ *
+ * A page belongs to at most one address_space at one index.  Lookup is by
+ * (mapping, index) in a hash table.  The page cache holds one reference on
+ * each page it contains; every find_* below returns the page with an extra
+ * reference for the caller, who drops it with put_page().
+ *
+ * Page lock: PG_locked, taken with lock_page() (sleeps on a hashed wait
+ * queue, as Linux's page_waitqueue) and released with unlock_page(), which
+ * wakes the waiters.  A task that tries to lock a page it already holds is
+ * reported as a self-deadlock (the teaching kernel explains instead of
+ * hanging); a lock_page that waits longer than a few seconds reports the
+ * holder.
+ */
+#ifndef _PAGEMAP_H
+#define _PAGEMAP_H
+#include <fs.h>
+#include <mm_types.h>
+
+#define PAGE_CACHE_SIZE PAGE_SIZE
+
+struct page *find_get_page(struct address_space *mapping, unsigned long index);
+struct page *find_lock_page(struct address_space *mapping, unsigned long index);
+/* Find or allocate-and-insert; returned locked and referenced.  NULL: -ENOMEM. */
+struct page *find_or_create_page(struct address_space *mapping, unsigned long index,
+                                 unsigned gfp);
+struct page *grab_cache_page_write_begin(struct address_space *mapping,
+                                         unsigned long index, unsigned flags);
+int add_to_page_cache(struct page *page, struct address_space *mapping,
+                      unsigned long index);   /* page locked by caller; -EEXIST */
+void delete_from_page_cache(struct page *page); /* page locked, clean */
+/* Read page index (readpage if not uptodate, wait); referenced, unlocked,
+ * uptodate; ERR_PTR(-EIO) on error. */
+struct page *read_mapping_page(struct address_space *mapping, unsigned long index,
+                               struct file *file);
+
+void lock_page(struct page *page);
+int trylock_page(struct page *page);           /* 1 if we took it */
+void unlock_page(struct page *page);
+void wait_on_page_locked(struct page *page);
+void wait_on_page_writeback(struct page *page);
+void end_page_writeback(struct page *page);
+int set_page_dirty(struct page *page);         /* 1 if it was clean */
+int clear_page_dirty_for_io(struct page *page);/* 1 if it was dirty; page locked */
+void mapping_set_error(struct address_space *mapping, int error);
+
+/* Write back and wait: every dirty page of mapping in [start, end]. */
+int filemap_write_and_wait(struct address_space *mapping);
+int filemap_fdatawrite(struct address_space *mapping);
+int filemap_fdatawait(struct address_space *mapping);
+/* Remove every page from lstart on (partial page at lstart zeroed past it). */
+void truncate_inode_pages(struct address_space *mapping, loff_t lstart);
+
+/* Page-cache statistics for tests and /proc (counts since boot). */
+struct pagecache_stats {
+    unsigned long lookups, hits, misses;     /* find_get_page */
+    unsigned long readpage_calls;            /* ->readpage issued */
+    unsigned long readahead_pages;           /* pages read ahead */
+    unsigned long writepage_calls;
+    unsigned long lock_waits;                /* lock_page had to sleep */
+};
+extern struct pagecache_stats pagecache_stats;
+
+/* The write loop's events, for tests and /proc/vellum/writepath. */
+struct write_path_stats {
+    unsigned long attempts;      /* write_begin calls */
+    unsigned long short_copies;  /* atomic copy came up short */
+    unsigned long zero_commits;  /* write_end committed 0 bytes */
+    unsigned long fault_ins;     /* fault_in_iov_iter_readable calls after a short copy */
+    unsigned long retries;       /* chunk retried after fault-in */
+    unsigned long efaults;       /* loop ended because the source could not be faulted in */
+};
+extern struct write_path_stats write_path_stats;
+extern int write_path_trace;     /* 1: printk each step of generic_perform_write */
+#endif

@@ -1,0 +1,79 @@
+/* include/sched.h: tasks and the scheduler.
+ *
+ * Every thread of control is a task_struct with its own kernel stack
+ * (THREAD_SIZE bytes).  Kernel threads have mm == NULL; user processes
+ * (a later layer) add an address space.  The scheduler is round-robin over
+ * the runnable tasks; the kernel is not preemptible (a task in kernel mode
+ * runs until it blocks, calls schedule()/cond_resched(), or returns to user
+ * mode, where need_resched set by the timer is honoured).
+ *
+ * Task states, as Linux:
+ *   TASK_RUNNING          on the run queue (or running)
+ *   TASK_INTERRUPTIBLE    sleeping; a signal or wake_up wakes it
+ *   TASK_UNINTERRUPTIBLE  sleeping; only wake_up wakes it (disk, page lock)
+ *   TASK_DEAD             exited, waiting to be reaped
+ */
+#ifndef _SCHED_H
+#define _SCHED_H
+#include <kernel.h>
+#include <list.h>
+#include <wait.h>
+
+#define TASK_RUNNING          0
+#define TASK_INTERRUPTIBLE    1
+#define TASK_UNINTERRUPTIBLE  2
+#define TASK_DEAD             64
+
+#define THREAD_SIZE   8192             /* kernel stack, 2 pages, THREAD_SIZE-aligned */
+#define TASK_COMM_LEN 16
+#define MAX_SCHEDULE_TIMEOUT 0x7fffffffL
+
+struct fs_struct;
+struct mm_struct;
+
+struct task_struct {
+    unsigned long sp;                  /* saved kernel esp while switched out */
+    void *stack;                       /* base of the kernel stack */
+    volatile long state;
+    pid_t pid;
+    char comm[TASK_COMM_LEN];
+    struct list_head run_list;         /* on the run queue while TASK_RUNNING */
+    struct list_head tasks;            /* on the list of all tasks */
+    unsigned long timeout;             /* jiffies at which schedule_timeout ends */
+    int need_resched;
+    int pagefault_disabled;            /* pagefault_disable() nesting (uaccess) */
+    void *waiting_on_page;             /* struct page whose lock we sleep on (reports) */
+    int (*threadfn)(void *);           /* kernel threads: entry and argument */
+    void *data;
+    int exit_code;
+    int should_stop;                   /* kthread_stop() asked us to stop */
+    struct task_struct *stopper;       /* who waits in kthread_stop() */
+    struct fs_struct *fs;              /* root and cwd (VFS); NULL: the global root */
+    struct mm_struct *mm;              /* NULL for kernel threads */
+};
+
+/* The running task.  Found from the stack pointer (tasks' stacks are
+ * THREAD_SIZE-aligned and the task_struct pointer sits at the stack base). */
+struct task_struct *get_current(void);
+#define current get_current()
+
+void schedule(void);
+long schedule_timeout(long timeout);       /* returns jiffies left, 0 if expired */
+int wake_up_process(struct task_struct *t);/* 1 if it was asleep */
+void yield(void);
+void cond_resched(void);
+void msleep(unsigned int ms);
+void set_current_state(long state);
+
+/* Kernel threads.  kthread_run creates and starts one running fn(data);
+ * fn's return value ends it.  kthread_stop sets should_stop, wakes the
+ * thread, waits for it to exit and returns its exit value. */
+struct task_struct *kthread_run(int (*fn)(void *), void *data, const char *name);
+int kthread_should_stop(void);
+int kthread_stop(struct task_struct *t);
+void do_exit(int code) __attribute__((noreturn));
+
+/* Walk every task (for deadlock reports, ps-style dumps). */
+extern struct list_head task_list;
+void show_task(struct task_struct *t);     /* one line + backtrace of a sleeping task */
+#endif

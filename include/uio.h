@@ -1,0 +1,70 @@
+/* include/uio.h: iov_iter, the source or destination of a read or write.
+ *
+ * generic_perform_write copies from an iov_iter into page-cache pages; the
+ * iterator hides where the bytes come from:
+ *   ITER_KVEC   kernel buffers (kernel_write, directory bodies): a copy
+ *               cannot fault, so callers pass AOP_FLAG_UNINTERRUPTIBLE
+ *   ITER_IOVEC  user buffers (write/writev, the process layer): the atomic
+ *               copy runs with page faults disabled and may stop short
+ *   ITER_FAULTY a test source: kernel buffers that pretend to fault at
+ *               chosen bytes, so the short-copy/retry logic can be tested
+ *               without user space (see fault_at / fault_in_allowed)
+ *
+ * Contract, as Linux 2.6.24's iov_iter:
+ *   copy_page_from_iter_atomic(page, offset, bytes, i)
+ *       copies up to bytes into page at offset with page faults disabled;
+ *       returns the number copied (possibly 0); does NOT advance i.
+ *   iov_iter_advance(i, n)           consume n bytes
+ *   fault_in_iov_iter_readable(i, n) fault in the next n bytes with faults
+ *       enabled; returns how many could NOT be faulted in (0 = all fine)
+ *   copy_to_iter(buf, n, i) / copy_from_iter(buf, n, i)  copy and advance;
+ *       return bytes copied (short on a fault)
+ */
+#ifndef _UIO_H
+#define _UIO_H
+#include <types.h>
+
+struct page;
+
+struct iovec { void *iov_base; size_t iov_len; };
+struct kvec  { void *iov_base; size_t iov_len; };
+
+enum iter_type { ITER_KVEC, ITER_IOVEC, ITER_FAULTY };
+#define READ  0                        /* data flows into the iterator (read()) */
+#define WRITE 1                        /* data flows out of it (write()) */
+
+struct iov_iter {
+    enum iter_type type;
+    int data_source;                   /* WRITE: we copy from it; READ: into it */
+    size_t iov_offset;                 /* offset within the current segment */
+    size_t count;                      /* bytes left in all segments */
+    union {
+        const struct iovec *iov;
+        const struct kvec *kvec;
+    };
+    unsigned long nr_segs;
+    /* ITER_FAULTY only: absolute byte offset (from the start of the whole
+     * source) where atomic copies stop; (size_t)-1 = never.  If
+     * fault_in_allowed, fault_in_iov_iter_readable "resolves" the fault
+     * (moves fault_at to never) as the fault handler would; if not, the
+     * bytes from fault_at on are unfaultable (an unmapped buffer). */
+    size_t fault_at;
+    int fault_in_allowed;
+    size_t consumed;                   /* bytes advanced so far (for fault_at) */
+};
+
+void iov_iter_kvec(struct iov_iter *i, int direction, const struct kvec *kvec,
+                   unsigned long nr_segs, size_t count);
+void iov_iter_init(struct iov_iter *i, int direction, const struct iovec *iov,
+                   unsigned long nr_segs, size_t count);
+void iov_iter_faulty(struct iov_iter *i, const struct kvec *kvec, unsigned long nr_segs,
+                     size_t count, size_t fault_at, int fault_in_allowed);
+static inline size_t iov_iter_count(const struct iov_iter *i) { return i->count; }
+void iov_iter_advance(struct iov_iter *i, size_t bytes);
+size_t copy_page_from_iter_atomic(struct page *page, size_t offset, size_t bytes,
+                                  struct iov_iter *i);
+size_t fault_in_iov_iter_readable(const struct iov_iter *i, size_t bytes);
+size_t copy_to_iter(const void *buf, size_t bytes, struct iov_iter *i);
+size_t copy_from_iter(void *buf, size_t bytes, struct iov_iter *i);
+size_t copy_page_to_iter(struct page *page, size_t offset, size_t bytes, struct iov_iter *i);
+#endif
