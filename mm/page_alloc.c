@@ -95,7 +95,7 @@ void memory_scan(void)
         printk(KERN_INFO "physical memory map (from Multiboot):\n");
         while (p + sizeof(uint32_t) <= end) {
             const struct multiboot_mmap_entry *e = phys_to_virt(p);
-            printk(KERN_INFO "  [mem %#010llx-%#010llx] %s\n", e->addr,
+            printk(KERN_INFO "  [mem 0x%08llx-0x%08llx] %s\n", e->addr,
                    e->addr + e->len - 1,
                    e->type == 1 ? "usable" : e->type == 3 ? "ACPI data" :
                    e->type == 4 ? "ACPI NVS" : e->type == 5 ? "bad RAM" : "reserved");
