@@ -25,6 +25,7 @@
 #define TASK_DEAD             64
 
 #define THREAD_SIZE   8192             /* kernel stack, 2 pages, THREAD_SIZE-aligned */
+#define THREAD_ORDER  1                /* THREAD_SIZE = PAGE_SIZE << THREAD_ORDER */
 #define TASK_COMM_LEN 16
 #define MAX_SCHEDULE_TIMEOUT 0x7fffffffL
 

@@ -7,7 +7,7 @@
 #include <err.h>
 #include <blkdev.h>
 #include <ktest.h>
-#include "sched_glue.h"
+#include <slab.h>
 
 struct ramdisk {
     struct block_device bdev;
@@ -43,11 +43,10 @@ struct block_device *ramdisk_create(const char *name, sector_t nr_sectors)
                nr_sectors);
         return NULL;
     }
-    struct ramdisk *rd = kmalloc(sizeof *rd);
+    struct ramdisk *rd = kzalloc(sizeof *rd, GFP_KERNEL);
     if (!rd)
         return NULL;
-    memset(rd, 0, sizeof *rd);
-    rd->data = kmalloc((size_t)nr_sectors * SECTOR_SIZE);
+    rd->data = kmalloc((size_t)nr_sectors * SECTOR_SIZE, GFP_KERNEL);
     if (!rd->data) {
         printk(KERN_ERR "ramdisk: no memory for %lu sectors\n", nr_sectors);
         kfree(rd);

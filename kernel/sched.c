@@ -29,6 +29,8 @@
 #include <wait.h>
 #include <asm/irqflags.h>
 #include <asm/io.h>
+#include <mm.h>
+#include <slab.h>
 #include "sched_glue.h"
 
 LIST_HEAD(task_list);                  /* every task, for reports */
@@ -414,48 +416,30 @@ static void sched_init(void)
 }
 core_initcall(sched_init);
 
-/* ---- memory for tasks (TEMPORARY static pools until mm lands) ----------- */
+/* ---- memory for tasks ------------------------------------------------- */
 
-#define NR_STACKS 32
-static char stack_pool[NR_STACKS][THREAD_SIZE] __attribute__((aligned(THREAD_SIZE)));
-static char stack_used[NR_STACKS];
-static struct task_struct task_pool[NR_STACKS * 2];
-static char task_used[NR_STACKS * 2];
-
+/* A kernel stack is an order-1 block from the buddy allocator: 2 pages,
+ * and buddy blocks of order n are aligned to 2^n pages, so the stack is
+ * THREAD_SIZE-aligned as get_current() needs. */
 void *alloc_thread_stack(void)
 {
-    unsigned long flags = local_irq_save();
-    void *p = NULL;
-    for (int i = 0; i < NR_STACKS; i++)
-        if (!stack_used[i]) { stack_used[i] = 1; p = stack_pool[i]; break; }
-    local_irq_restore(flags);
-    return p;
+    return (void *)__get_free_pages(GFP_KERNEL, THREAD_ORDER);
 }
 
 void free_thread_stack(void *stack)
 {
-    int i = ((char (*)[THREAD_SIZE])stack - stack_pool);
-    BUG_ON(i < 0 || i >= NR_STACKS || !stack_used[i]);
     ((struct thread_info *)stack)->magic = 0;
-    stack_used[i] = 0;
+    free_pages((unsigned long)stack, THREAD_ORDER);
 }
 
 struct task_struct *alloc_task_struct(void)
 {
-    unsigned long flags = local_irq_save();
-    struct task_struct *p = NULL;
-    for (unsigned i = 0; i < ARRAY_SIZE(task_pool); i++)
-        if (!task_used[i]) { task_used[i] = 1; p = &task_pool[i]; break; }
-    local_irq_restore(flags);
-    return p;
+    return kzalloc(sizeof(struct task_struct), GFP_KERNEL);
 }
 
 void free_task_struct(struct task_struct *t)
 {
-    long i = t - task_pool;
-    BUG_ON(i < 0 || i >= (long)ARRAY_SIZE(task_pool) || !task_used[i]);
-    t->state = -1;
-    task_used[i] = 0;
+    kfree(t);
 }
 
 /* ---- weak stand-ins for the cpu layer (TEMPORARY) ---------------------- */

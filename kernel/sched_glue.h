@@ -20,8 +20,4 @@ void free_task_struct(struct task_struct *t);
 
 /* "    [<c0101234>] func+0x12/0x40" (sched.c, from the .ksyms table) */
 void print_symbol_line(unsigned long addr);
-
-/* TEMPORARY until include/mm.h lands */
-void *kmalloc(size_t size);
-void kfree(const void *p);
 #endif
