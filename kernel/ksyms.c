@@ -140,7 +140,15 @@ void show_trace(unsigned long bp)
     int n = walk_stack(bp, trace, STACK_TRACE_DEPTH);
     printk(KERN_EMERG "Call Trace:\n");
     for (int i = 0; i < n; i++) {
-        ksym_snprint(sym, sizeof sym, trace[i]);
+        /* A return address may point just past the end of its function
+         * (a call to a noreturn function is the last instruction): name the
+         * function containing the call, addr - 1, as Linux does. */
+        unsigned long off, size;
+        const char *name = ksym_lookup(trace[i] - 1, &off, &size);
+        if (name)
+            snprintf(sym, sizeof sym, "%s+0x%lx/0x%lx", name, off + 1, size);
+        else
+            snprintf(sym, sizeof sym, "0x%08lx", trace[i]);
         printk(KERN_EMERG "  [<%08lx>] %s\n", trace[i], sym);
     }
     if (n == STACK_TRACE_DEPTH)
