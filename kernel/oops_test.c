@@ -8,6 +8,8 @@
  *   oops=divide  division by zero in oops_divide()         -> divide error
  *   oops=panic   panic() from oops_panic()
  *   oops=bug     BUG_ON() in oops_bug()
+ *   oops=nested  a console whose write faults: the oops report itself faults,
+ *                and die() must notice the recursion and stop
  *
  * Every kind ends with "Kernel panic - not syncing" and QEMU exit status 7.
  * The functions are noinline/noipa so their names appear in the report. */
@@ -15,6 +17,7 @@
 #include <string.h>
 #include <init.h>
 #include <cmdline.h>
+#include <console.h>
 #include <asm/io.h>
 #include <asm/layout.h>
 #include <asm/traps.h>
@@ -70,6 +73,12 @@ void __attribute__((noipa)) oops_bug(void)
     BUG_ON(broken);
 }
 
+static void faulty_console_write(struct console *con, const char *s, size_t n)
+{
+    oops_null_deref();
+}
+static struct console faulty_console = { .name = "faulty", .write = faulty_console_write };
+
 static void oops_run(void)
 {
     const char *kind = cmdline_get("oops");
@@ -104,8 +113,14 @@ static void oops_run(void)
         oops_panic();
     } else if (!strcmp(kind, "bug")) {
         oops_bug();
+    } else if (!strcmp(kind, "nested")) {
+        uint32_t *pgdir = phys_to_virt(read_cr3() & PAGE_MASK);
+        pgdir[0] = 0;                  /* as for null: page 0 must be unmapped */
+        write_cr3(read_cr3());
+        register_console(&faulty_console);
+        printk(KERN_NOTICE "oops: this line faults in the faulty console\n");
     } else {
-        printk(KERN_ERR "oops: unknown kind '%s' (null, write, divide, panic, bug)\n", kind);
+        printk(KERN_ERR "oops: unknown kind '%s' (null, write, divide, panic, bug, nested)\n", kind);
         return;
     }
     panic("oops=%s did not crash", kind);

@@ -241,8 +241,10 @@ void die(const char *what, struct pt_regs *regs, unsigned long err)
     if (die_nest++) {
         /* A fault while reporting a fault: say so once, then stop for good. */
         if (die_nest == 2) {
-            printk(KERN_EMERG "die: nested fault (%s) while reporting an oops; halting\n",
-                   what);
+            /* Straight to the UART: printk or a console may be what faults. */
+            static const char msg[] = "\ndie: nested fault while reporting an oops; halting\n";
+            for (const char *p = msg; *p; p++)
+                serial_putc(*p);
             if (under_test())
                 qemu_exit(3);
         }
