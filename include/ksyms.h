@@ -41,4 +41,13 @@ void show_trace(unsigned long bp);
 void dump_stack(void);                 /* show_trace from the caller */
 
 #define STACK_TRACE_DEPTH 24
+
+/* For functions whose names must show up in traces exactly (tests, oops=):
+ * gcc's noipa stops clones like "f.constprop.0" and inlining; clang has no
+ * noipa and does not rename, noinline is enough there. */
+#ifdef __clang__
+#define __noipa __attribute__((noinline))
+#else
+#define __noipa __attribute__((noipa))
+#endif
 #endif

@@ -204,19 +204,19 @@ KTEST(ksyms, addresses_ascending)
 static unsigned long bt_trace[STACK_TRACE_DEPTH];
 static int bt_n;
 
-static __attribute__((noipa)) int bt_level3(int x)
+static __noipa int bt_level3(int x)
 {
     bt_n = save_stack_trace(bt_trace, STACK_TRACE_DEPTH);
     __asm__ volatile("" ::: "memory");
     return x + 1;
 }
-static __attribute__((noipa)) int bt_level2(int x)
+static __noipa int bt_level2(int x)
 {
     int r = bt_level3(x + 1);
     __asm__ volatile("" ::: "memory");
     return r + 1;
 }
-static __attribute__((noipa)) int bt_level1(int x)
+static __noipa int bt_level1(int x)
 {
     int r = bt_level2(x + 1);
     __asm__ volatile("" ::: "memory");

@@ -18,13 +18,14 @@
 #include <init.h>
 #include <cmdline.h>
 #include <console.h>
+#include <ksyms.h>
 #include <asm/io.h>
 #include <asm/layout.h>
 #include <asm/traps.h>
 
 static const unsigned long oops_ro_word = 0x600df00d;
 
-void __attribute__((noipa)) oops_null_deref(void)
+void __noipa oops_null_deref(void)
 {
     /* volatile pointer: gcc would otherwise see the NULL store, call it
      * undefined and emit ud2 (an "invalid opcode" oops) instead */
@@ -51,23 +52,23 @@ static int page_is_readonly(unsigned long va)
     return !(pte & 2);
 }
 
-void __attribute__((noipa)) oops_write_ro(volatile unsigned long *target)
+void __noipa oops_write_ro(volatile unsigned long *target)
 {
     *target = 0xbad;
 }
 
-void __attribute__((noipa)) oops_divide(unsigned long n)
+void __noipa oops_divide(unsigned long n)
 {
     volatile unsigned long zero = 0;
     printk(KERN_INFO "oops: %lu / 0 = %lu\n", n, n / zero);
 }
 
-void __attribute__((noipa)) oops_panic(void)
+void __noipa oops_panic(void)
 {
     panic("oops=panic requested on the command line");
 }
 
-void __attribute__((noipa)) oops_bug(void)
+void __noipa oops_bug(void)
 {
     volatile int broken = 1;
     BUG_ON(broken);

@@ -430,8 +430,8 @@ __asm__(
     "    popl %ebp\n"
     "    ret\n");
 
-static char user_area[8192] __attribute__((aligned(8192)));
-static char user_kstack[THREAD_SIZE] __attribute__((aligned(THREAD_SIZE)));
+static char user_area[8192] __attribute__((aligned(4096)));
+static char user_kstack[THREAD_SIZE] __attribute__((aligned(4096)));
 static unsigned long user_regs_addr;
 static struct pt_regs user_sys1, user_exit;
 static int user_syscalls;
@@ -460,6 +460,7 @@ KTEST(traps, ring3_syscall_round_trip)
     unsigned pde_idx = USER_TEST_VA >> 22;
     KASSERT(!(pgdir[pde_idx] & 1));   /* the test needs an unused 4 MiB slot */
     unsigned long phys = virt_to_phys(user_area);
+    KASSERT((phys >> 22) == ((phys + sizeof user_area - 1) >> 22));  /* one 4 MiB page */
     unsigned long uva = USER_TEST_VA + (phys & 0x3FFFFF);
     __asm__ volatile("mov %0, %%cr4" :: "r"(cr4 | 0x10));         /* PSE */
     pgdir[pde_idx] = (phys & ~0x3FFFFFUL) | 0x87;                  /* P|W|U|PS */
