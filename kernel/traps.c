@@ -155,12 +155,6 @@ struct pt_regs *get_trap_regs(void)
     return cur_trap_regs;
 }
 
-/* Temporary: mm/fault.c replaces this (remove once mm lands). */
-void __attribute__((weak)) do_page_fault(struct pt_regs *regs, unsigned long error_code)
-{
-    die("page fault", regs, error_code);
-}
-
 /* Until signals exist a user fault is reported like a kernel one. */
 void __attribute__((weak)) force_sig_fault(int sig, int code, void *addr)
 {
