@@ -4,7 +4,5 @@
 /* Bracket a test that faults on purpose.  With the cpu layer's trap code
  * linked in these do nothing; before it existed they installed a private
  * IDT with a page-fault stub (mm/fault.c). */
-void mm_test_traps_enter(void);
-void mm_test_traps_exit(void);
 extern unsigned long page_fault_count, page_fault_fixups;
 #endif

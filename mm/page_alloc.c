@@ -55,14 +55,6 @@ static unsigned long nr_free;       /* free frames, all orders */
 
 extern char _kernel_end[];
 
-/* dump_stack() is written by the cpu helper (kernel/panic.c); until it is
- * linked in, this weak stand-in says where the report came from. */
-void __attribute__((weak)) dump_stack(void)
-{
-    printk(KERN_ERR "  (dump_stack: no backtrace support linked in; called from %p)\n",
-           __builtin_return_address(0));
-}
-
 /* ---------------------------------------------------------------------- */
 /* The Multiboot memory map                                               */
 

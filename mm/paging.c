@@ -189,10 +189,8 @@ KTEST(paging, kernel_directory)
 KTEST(paging, text_is_read_only)
 {
     uint8_t v = 0, old = *(volatile uint8_t *)_text;
-    mm_test_traps_enter();
     int r = probe_kernel_read_u8(_text, &v);
     int w = probe_kernel_write_u8(_text, old ^ 0xff);
-    mm_test_traps_exit();
     KEXPECT_EQ(r, 0);
     KEXPECT_EQ(v, old);
     KEXPECT_EQ(w, -EFAULT);
@@ -241,9 +239,7 @@ KTEST(paging, map_write_read_unmap)
     /* And the address really is gone from that address space. */
     uint8_t v;
     switch_pgd(pgd);
-    mm_test_traps_enter();
     int r = probe_kernel_read_u8((const void *)TEST_UVA, &v);
-    mm_test_traps_exit();
     switch_pgd(old);
     KEXPECT_EQ(r, -EFAULT);
 
@@ -296,10 +292,8 @@ KTEST(paging, write_to_read_only_mapping_faults)
     uint8_t v = 0;
     unsigned long fixups0 = page_fault_fixups;
     switch_pgd(pgd);
-    mm_test_traps_enter();
     int r = probe_kernel_read_u8((const void *)(TEST_UVA + 5), &v);
     int w = probe_kernel_write_u8((void *)(TEST_UVA + 5), 0x11);    /* CR0.WP: faults */
-    mm_test_traps_exit();
     switch_pgd(old);
     KEXPECT_EQ(r, 0);
     KEXPECT_EQ(v, 0x77);
@@ -310,9 +304,7 @@ KTEST(paging, write_to_read_only_mapping_faults)
     /* Remapping read-write (replacing the PTE) lets the write through. */
     KASSERT_EQ(map_page(pgd, TEST_UVA, page_to_phys(page), PAGE_USER_RW), 0);
     switch_pgd(pgd);
-    mm_test_traps_enter();
     w = probe_kernel_write_u8((void *)(TEST_UVA + 5), 0x11);
-    mm_test_traps_exit();
     switch_pgd(old);
     KEXPECT_EQ(w, 0);
     KEXPECT_EQ(((uint8_t *)page_address(page))[5], 0x11);
