@@ -31,6 +31,7 @@
 #include <asm/io.h>
 #include <mm.h>
 #include <slab.h>
+#include <ksyms.h>
 #include "sched_glue.h"
 
 LIST_HEAD(task_list);                  /* every task, for reports */
@@ -171,8 +172,6 @@ void cond_resched(void)
 }
 
 /* ---- time ------------------------------------------------------------ */
-
-#define time_after_eq(a, b) ((long)((a) - (b)) >= 0)
 
 long schedule_timeout(long timeout)
 {
@@ -333,20 +332,24 @@ int kthread_stop(struct task_struct *t)
 
 /* ---- reports ----------------------------------------------------------- */
 
+/* "    [<c0101234>] func+0x12/0x40".  A return address may point just past
+ * its function (a call to a noreturn function ends it): look up addr - 1. */
+static void print_symbol_line(unsigned long addr)
+{
+    unsigned long off, size;
+    const char *name = ksym_lookup(addr - 1, &off, &size);
+    if (name)
+        printk("    [<%08lx>] %s+%#lx/%#lx\n", addr, name, off + 1, size);
+    else
+        printk("    [<%08lx>] ?\n", addr);
+}
+
 void sched_backtrace(unsigned long ebp, unsigned long lo, unsigned long hi)
 {
-    for (int depth = 0; ebp && depth < 24; depth++) {
-        if (ebp < lo || ebp + 8 > hi || (ebp & 3)) {
-            printk("    [frame pointer %#lx outside the stack]\n", ebp);
-            break;
-        }
-        unsigned long ret = ((unsigned long *)ebp)[1];
-        print_symbol_line(ret);
-        unsigned long up = ((unsigned long *)ebp)[0];
-        if (up <= ebp)
-            break;
-        ebp = up;
-    }
+    unsigned long trace[STACK_TRACE_DEPTH];
+    int n = walk_stack_bounded(ebp, lo, hi, trace, STACK_TRACE_DEPTH);
+    for (int i = 0; i < n; i++)
+        print_symbol_line(trace[i]);
 }
 
 void show_task(struct task_struct *t)
@@ -406,10 +409,17 @@ void rest_init(void)
     }
 }
 
+static void sched_tick_hook(struct pt_regs *regs)
+{
+    (void)regs;
+    scheduler_tick();
+}
+
 static void sched_init(void)
 {
     /* init_task is statically initialised; put it on the task list. */
     list_add_tail(&init_task.tasks, &task_list);
+    timer_set_tick_hook(sched_tick_hook);
     sched_running = 1;
     printk(KERN_INFO "sched: round-robin, %d-tick slices, %u-byte kernel stacks\n",
            TASK_TIMESLICE, THREAD_SIZE);
@@ -440,31 +450,6 @@ struct task_struct *alloc_task_struct(void)
 void free_task_struct(struct task_struct *t)
 {
     kfree(t);
-}
-
-/* ---- weak stand-ins for the cpu layer (TEMPORARY) ---------------------- */
-volatile unsigned long jiffies __attribute__((weak));
-void __attribute__((weak)) tss_set_kernel_stack(unsigned long esp0) { (void)esp0; }
-
-extern const unsigned long ksyms_count, ksyms_addrs[];
-extern const char ksyms_names[];
-
-void print_symbol_line(unsigned long addr)
-{
-    const char *name = ksyms_names, *best = NULL;
-    unsigned long base = 0, size = 0;
-    for (unsigned long i = 0; i < ksyms_count; i++) {
-        if (ksyms_addrs[i] <= addr) {
-            best = name;
-            base = ksyms_addrs[i];
-            size = i + 1 < ksyms_count ? ksyms_addrs[i + 1] - base : 0;
-        }
-        name += strlen(name) + 1;
-    }
-    if (best)
-        printk("    [<%08lx>] %s+%#lx/%#lx\n", addr, best, addr - base, size);
-    else
-        printk("    [<%08lx>] ?\n", addr);
 }
 
 /* ---- tests ------------------------------------------------------------- */
