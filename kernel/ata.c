@@ -32,6 +32,7 @@
 #include <ktest.h>
 #include <asm/io.h>
 #include <asm/irqflags.h>
+#include <irq.h>
 #include "sched_glue.h"
 
 #define ATA_DATA      0
@@ -65,6 +66,7 @@ struct ata_channel {
     int irq;
     int use_irq;                       /* 1 once IRQ 14 is ours and the scheduler runs */
     volatile unsigned long irq_count;  /* interrupts seen */
+    volatile uint8_t last_irq_status;  /* status read by the handler */
     wait_queue_head_t wq;              /* requester sleeps here in IRQ mode */
     int selected;                      /* drive last selected (-1 none) */
 };
@@ -137,10 +139,14 @@ static uint8_t ata_wait(struct ata_channel *ch, unsigned long irqs_before)
     return ata_poll_notbusy(ch);
 }
 
-/* IRQ 14 handler: count it and wake the requester.  The status register is
- * read by the woken task, which also acknowledges the interrupt. */
-static void __attribute__((unused)) ata_interrupt(struct ata_channel *ch)
+/* IRQ 14 handler: acknowledge the drive (reading STATUS drops its INTRQ
+ * line), count the interrupt and wake the requester, which looks at the
+ * status itself. */
+static void ata_interrupt(struct pt_regs *regs, void *data)
 {
+    struct ata_channel *ch = data;
+    (void)regs;
+    ch->last_irq_status = ata_status(ch);
     ch->irq_count++;
     wake_up(&ch->wq);
 }
@@ -316,10 +322,21 @@ static void ata_init(void)
         strlcpy(d->bdev.name, i ? "hdb" : "hda", sizeof d->bdev.name);
         d->bdev.ops = &ata_ops;
         d->bdev.private = d;
-        printk(KERN_INFO "ata: %s: \"%s\", %lu sectors, LBA28, PIO (%s)\n", d->bdev.name,
-               d->model, d->bdev.nr_sectors, ch->use_irq ? "IRQ 14" : "polled");
+        printk(KERN_INFO "ata: %s: \"%s\", %lu sectors, LBA28, PIO\n", d->bdev.name,
+               d->model, d->bdev.nr_sectors);
         if (register_blkdev(&d->bdev))
             d->bdev.name[0] = 0;
+    }
+    /* From now on sleep on IRQ 14 instead of polling.  Initcalls of level
+     * >= 4 run with interrupts on and the scheduler up, so we can. */
+    if (!drives[0].bdev.name[0] && !drives[1].bdev.name[0])
+        return;
+    if (request_irq(ch->irq, ata_interrupt, ch) == 0) {
+        ch->use_irq = 1;
+        outb(ch->ctl, 0);              /* nIEN off: the drive may interrupt */
+        printk(KERN_INFO "ata: primary channel on IRQ %d\n", ch->irq);
+    } else {
+        printk(KERN_WARNING "ata: IRQ %d unavailable; polling\n", ch->irq);
     }
 }
 device_initcall(ata_init);
@@ -365,6 +382,7 @@ KTEST(ata, read_pattern_across_command_boundary)
     KASSERT(a != NULL);
     struct blkdev_stats st0, st1;
     blkdev_stats(a, &st0);
+    unsigned long irqs0 = primary.irq_count;
     memset(ata_buf, 0xEE, sizeof ata_buf);
     /* 300 sectors: one 256-sector command and one of 44 */
     KASSERT_EQ(blkdev_read(a, 100, 300, ata_buf), 0);
@@ -374,6 +392,9 @@ KTEST(ata, read_pattern_across_command_boundary)
     KEXPECT_EQ(st1.read_ios - st0.read_ios, 1);
     KEXPECT_EQ(st1.sectors_written - st0.sectors_written, 0);
     KEXPECT_EQ(st1.errors - st0.errors, 0);
+    /* PIO reads interrupt once per sector: the requester slept on IRQ 14 */
+    KEXPECT_EQ(primary.use_irq, 1);
+    KEXPECT_EQ(primary.irq_count - irqs0, 300);
     /* the last sector */
     KASSERT_EQ(blkdev_read(a, ATA_TEST_HDA_SECTORS - 1, 1, ata_buf), 0);
     KEXPECT_EQ(check_pattern(ata_buf, ATA_TEST_HDA_SECTORS - 1, 1, 0), 0);
@@ -413,7 +434,9 @@ KTEST(ata, write_then_read_back)
     struct blkdev_stats st0, st1;
     ata_test_sector(out);
     blkdev_stats(a, &st0);
+    unsigned long irqs0 = primary.irq_count;
     KASSERT_EQ(blkdev_write(a, ATA_TEST_WRITE_LBA, 1, out), 0);
+    KEXPECT_EQ(primary.irq_count - irqs0, 2);  /* the sector, then CACHE FLUSH */
     memset(ata_buf, 0, 3 * SECTOR_SIZE);
     KASSERT_EQ(blkdev_read(a, ATA_TEST_WRITE_LBA - 1, 3, ata_buf), 0);
     KEXPECT(!memcmp(ata_buf + SECTOR_SIZE, out, SECTOR_SIZE));
