@@ -104,6 +104,9 @@ void do_exit(int code) __attribute__((noreturn));
 extern struct list_head task_list;
 void show_task(struct task_struct *t);     /* one line + backtrace of a sleeping task */
 void show_state(void);                     /* show_task() for every task */
+/* Return addresses on a switched-out task's stack (innermost first); 0 for
+ * the running or a dead task. */
+int task_backtrace(struct task_struct *t, unsigned long *out, int max);
 char task_state_char(long state);          /* 'R', 'S', 'D', 'X' */
 
 /* Called by the timer interrupt (kernel/timer.c) once per tick, interrupts
