@@ -60,4 +60,7 @@ int lstat(const char *path, struct stat *st);
 int fstat(int fd, struct stat *st);
 int mkdir(const char *path, mode_t mode);
 
+/* buf (11 bytes) <- "drwxr-xr-x": the type letter and permission bits. */
+void strmode(mode_t mode, char *buf);
+
 #endif
