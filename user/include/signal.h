@@ -3,7 +3,8 @@
  *
  * The kernel's sigaction on i386 is { handler, flags, restorer, mask } with
  * a 64-bit mask; libc/signal.c fills sa_restorer with a trampoline that
- * calls rt_sigreturn, so a handler's "ret" lands back in the kernel.
+ * calls sigreturn (or rt_sigreturn for SA_SIGINFO handlers), so a
+ * handler's "ret" lands back in the kernel.
  */
 #ifndef _SIGNAL_H
 #define _SIGNAL_H
@@ -51,9 +52,30 @@ typedef struct {
 #define SA_NODEFER   0x40000000
 #define SA_RESETHAND 0x80000000
 
+/*
+ * What an SA_SIGINFO handler receives (Linux's layout, 128 bytes; only
+ * the common fields are named here).
+ */
+typedef struct {
+	int si_signo;
+	int si_errno;
+	int si_code;
+	union {
+		struct {            /* kill(), sigqueue() */
+			pid_t si_pid;
+			uid_t si_uid;
+		};
+		void *si_addr;      /* SIGSEGV, SIGBUS: the faulting address */
+		int __pad[29];
+	};
+} siginfo_t;
+
 /* Same layout as the kernel's struct sigaction for rt_sigaction on i386. */
 struct sigaction {
-	sighandler_t  sa_handler;
+	union {
+		sighandler_t sa_handler;                             /* plain */
+		void (*sa_sigaction)(int, siginfo_t *, void *);      /* SA_SIGINFO */
+	};
 	unsigned long sa_flags;
 	void        (*sa_restorer)(void);
 	sigset_t      sa_mask;

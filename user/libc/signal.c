@@ -2,15 +2,18 @@
  * signal.c - sigaction with a restorer, signal(), signal sets, names.
  *
  * How a handler returns: the kernel builds a signal frame on the user
- * stack whose return address is sa_restorer. We always point that at
- * __restore_rt (syscall.S), which calls rt_sigreturn; the kernel then
- * restores the registers the signal interrupted. This is what glibc does,
- * and why SA_RESTORER is set here, not by the program.
+ * stack whose return address is sa_restorer. We point that at one of the
+ * trampolines in syscall.S: __restore_rt (rt_sigreturn) for SA_SIGINFO
+ * handlers, which get the "rt" frame, and __restore (sigreturn) for plain
+ * ones, which get the old-style frame; the kernel then restores the
+ * registers the signal interrupted. This is what glibc does on i386, and
+ * why SA_RESTORER is set here, not by the program.
  */
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
+void __restore(void);
 void __restore_rt(void);
 int __rt_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
 
@@ -21,7 +24,7 @@ int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 	if (act) {
 		k = *act;
 		k.sa_flags |= SA_RESTORER;
-		k.sa_restorer = __restore_rt;
+		k.sa_restorer = (k.sa_flags & SA_SIGINFO) ? __restore_rt : __restore;
 		act = &k;
 	}
 	return __rt_sigaction(sig, act, old);

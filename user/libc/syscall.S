@@ -8,10 +8,20 @@
  * (-4095..-1 means -errno). ebx, esi, edi and ebp are callee-saved in the
  * C calling convention, so we save them around the trap.
  *
- * Also here: __restore_rt, the signal trampoline. sigaction() puts its
- * address in sa_restorer; the kernel pushes it as the handler's return
- * address, so when the handler returns it runs rt_sigreturn, which
- * restores the registers saved when the signal arrived.
+ * Also here: the signal trampolines. sigaction() puts one of them in
+ * sa_restorer; the kernel pushes it as the handler's return address, so
+ * when the handler returns the trampoline asks the kernel to restore the
+ * registers saved when the signal arrived. Linux i386 builds two kinds of
+ * signal frame, and each has its own return call (glibc does the same):
+ *
+ *   SA_SIGINFO set:   struct rt_sigframe, handler(sig, info, ucontext)
+ *                     -> __restore_rt:  rt_sigreturn (173)
+ *   SA_SIGINFO clear: struct sigframe, handler(sig)
+ *                     -> __restore:     pop the sig argument, sigreturn (119)
+ *
+ * After the handler's "ret" esp points just past the return address; the
+ * kernel finds its frame from there (rt_sigreturn: esp - 4; sigreturn,
+ * after our pop: esp - 8).
  */
 	.text
 	.globl __syscall6
@@ -35,6 +45,14 @@ __syscall6:
 	popl	%edi
 	popl	%ebp
 	ret
+
+	.globl __restore
+	.type __restore, @function
+__restore:
+	popl	%eax			/* drop the signal number argument */
+	movl	$119, %eax		/* __NR_sigreturn */
+	int	$0x80
+	hlt				/* sigreturn does not return */
 
 	.globl __restore_rt
 	.type __restore_rt, @function

@@ -49,6 +49,7 @@
 #define __NR_munmap         91
 #define __NR_syslog        103
 #define __NR_wait4         114
+#define __NR_sigreturn     119
 #define __NR_fsync         118
 #define __NR_uname         122
 #define __NR_mprotect      125
