@@ -46,4 +46,9 @@
 #define EUCLEAN 117
 #define ENOTSUP 95
 #define EOPNOTSUPP 95
+/* Kernel-internal: never seen by user space (kernel/signal.c turns them
+ * into a restart of the system call or -EINTR), as Linux's. */
+#define ERESTARTSYS           512   /* restart if the handler has SA_RESTART */
+#define ERESTARTNOINTR        513   /* always restart */
+#define ERESTARTNOHAND        514   /* restart if no handler ran */
 #endif

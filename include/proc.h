@@ -1,0 +1,54 @@
+/* include/proc.h: the process layer's kernel interface (kernel/fork.c,
+ * exit.c, exec.c, sys.c), for the other layers and the tests.
+ * Everything here runs in process context unless noted. */
+#ifndef _PROC_H
+#define _PROC_H
+#include <sched.h>
+#include <asm/ptrace.h>
+
+/* The user registers saved at the top of t's kernel stack by the entry
+ * from ring 3 (every system call and user trap starts there). */
+static inline struct pt_regs *task_pt_regs(struct task_struct *t)
+{
+    return (struct pt_regs *)((char *)t->stack + THREAD_SIZE) - 1;
+}
+#define current_pt_regs() task_pt_regs(current)
+
+#define PID_MAX        32768
+#define DEFAULT_MAX_PROCESSES 64       /* fork/clone beyond this: -EAGAIN (nproc=N) */
+extern int max_processes;
+extern int nr_processes;               /* live user processes (zombies included) */
+extern struct task_struct *init_process; /* pid 1: adopts orphans */
+
+/* The task with this pid, or NULL.  Interrupts off or not: never sleeps. */
+struct task_struct *find_task_by_pid(pid_t pid);
+/* A free pid (never 0 or 1: 1 is init's), or -EAGAIN. */
+pid_t alloc_pid(void);
+
+/* fork.c: create a process running fn(arg) in kernel mode on a fresh stack
+ * whose pt_regs area is zeroed; when fn returns 0 the task enters user mode
+ * with those pt_regs (what kernel_execve filled).  Used for pid 1 and for
+ * tests.  pid 0 means "allocate one".  Returns the task (already runnable)
+ * or an ERR_PTR. */
+struct task_struct *user_process_create(int (*fn)(void *), void *arg, const char *name,
+                                        pid_t pid);
+/* exec.c: replace current's user image with the ELF at path (kernel
+ * strings).  0 (the pt_regs now enter the new program) or -errno with the
+ * old image intact (unless -EFAULT/-ENOMEM struck after the point of no
+ * return, in which case the task is killed with SIGSEGV, as Linux). */
+int kernel_execve(const char *path, const char *const argv[], const char *const envp[]);
+/* exec.c: programs found without a file system (tests, before the root is
+ * mounted): a name -> ELF image table, consulted when the VFS has no such
+ * file.  register_builtin_binary("/bin/x", start, size). */
+void register_builtin_binary(const char *path, const void *image, size_t size);
+
+/* exit.c */
+void do_group_exit(int status) __attribute__((noreturn));   /* status: wait word */
+long kernel_wait4(pid_t pid, int *status, int options);     /* status: kernel ptr */
+#define WNOHANG   1
+#define WUNTRACED 2
+#define __WALL    0x40000000
+
+/* sys.c */
+extern char system_utsname_release[];
+#endif

@@ -1,0 +1,91 @@
+/* include/syscalls.h: every system call handler (Linux's <linux/syscalls.h>).
+ *
+ * Contract: `long sys_NAME(args)`; the dispatcher (kernel/syscall.c) calls
+ * it with the user's ebx, ecx, edx, esi, edi, ebp as the arguments, in that
+ * order, interrupts on, in the calling process's context (current, its mm
+ * loaded).  Return a value >= 0 or -errno.  Pointers are user pointers:
+ * only through copy_from_user() and friends (<asm/uaccess.h>).  A handler
+ * that needs the trap frame (fork, execve, sigreturn) uses
+ * current_pt_regs().  Each layer defines its handlers in its own files;
+ * kernel/sys_ni.c gives weak -ENOSYS stand-ins for those not written yet.
+ */
+#ifndef _SYSCALLS_H
+#define _SYSCALLS_H
+#include <types.h>
+
+struct pt_regs;
+
+long sys_ni_syscall(void);             /* -ENOSYS, logged once per number */
+long sys_ni_syscall_quiet(void);       /* -ENOSYS, not logged (rseq, madvise) */
+
+/* kernel/fork.c, exit.c, exec.c */
+long sys_fork(void);
+long sys_vfork(void);
+long sys_clone(unsigned long flags, unsigned long newsp, int *parent_tid,
+               unsigned long tls, int *child_tid);
+long sys_execve(const char *filename, const char *const *argv, const char *const *envp);
+long sys_exit(int code);
+long sys_exit_group(int code);
+long sys_wait4(pid_t pid, int *status, int options, void *rusage);
+long sys_waitpid(pid_t pid, int *status, int options);
+
+/* kernel/signal.c */
+struct sigaction;
+long sys_kill(pid_t pid, int sig);
+long sys_tkill(pid_t pid, int sig);
+long sys_tgkill(pid_t tgid, pid_t pid, int sig);
+long sys_rt_sigaction(int sig, const struct sigaction *act, struct sigaction *oact,
+                      unsigned long sigsetsize);
+long sys_rt_sigprocmask(int how, const void *set, void *oset, unsigned long sigsetsize);
+long sys_rt_sigpending(void *set, unsigned long sigsetsize);
+long sys_rt_sigsuspend(const void *set, unsigned long sigsetsize);
+long sys_sigreturn(void);
+long sys_rt_sigreturn(void);
+long sys_pause(void);
+long sys_sigaltstack(const void *ss, void *oss);
+
+/* kernel/sys.c */
+long sys_getpid(void);
+long sys_getppid(void);
+long sys_getuid(void);
+long sys_setpgid(pid_t pid, pid_t pgid);
+long sys_getpgid(pid_t pid);
+long sys_getpgrp(void);
+long sys_setsid(void);
+long sys_getsid(pid_t pid);
+long sys_newuname(void *name);
+long sys_reboot(int magic1, int magic2, unsigned int cmd, void *arg);
+long sys_getrandom(void *buf, size_t count, unsigned int flags);
+long sys_getrlimit(unsigned int resource, void *rlim);
+long sys_prlimit64(pid_t pid, unsigned int resource, const void *new_rlim, void *old_rlim);
+long sys_set_tid_address(int *tidptr);
+long sys_set_robust_list(void *head, size_t len);
+long sys_set_thread_area(void *u_info);
+long sys_get_thread_area(void *u_info);
+long sys_nanosleep(const void *req, void *rem);
+long sys_clock_nanosleep(int clockid, int flags, const void *req, void *rem);
+long sys_clock_gettime(int clockid, void *tp);
+long sys_clock_gettime64(int clockid, void *tp);
+long sys_clock_getres(int clockid, void *tp);
+long sys_gettimeofday(void *tv, void *tz);
+long sys_time(long *tloc);
+long sys_times(void *buf);
+long sys_sched_yield(void);
+long sys_umask(int mask);
+long sys_futex(void);
+long sys_vellum_debug(unsigned long op, unsigned long arg);
+
+/* Other layers' handlers: their prototypes live in their headers (mm.h for
+ * brk/mmap2/munmap/mprotect, the files layer's for the file calls).  The
+ * table refers to them by symbol name only (see kernel/syscall.c), so a
+ * prototype here cannot disagree with theirs. */
+#define MM_SYSCALLS(X) X(brk) X(mmap2) X(munmap) X(mprotect)
+#define FILES_SYSCALLS(X) X(read) X(write) X(readv) X(writev) X(pread64) X(pwrite64) \
+    X(open) X(openat) X(creat) X(close) X(lseek) X(llseek) X(dup) X(dup2) X(dup3)     \
+    X(pipe) X(pipe2) X(fcntl) X(fcntl64) X(ioctl) X(stat64) X(lstat64) X(fstat64)     \
+    X(fstatat64) X(statx) X(getdents64) X(mkdir) X(mkdirat) X(rmdir) X(unlink)        \
+    X(unlinkat) X(rename) X(renameat) X(link) X(symlink) X(readlink) X(readlinkat)    \
+    X(access) X(faccessat) X(chdir) X(fchdir) X(getcwd) X(truncate64) X(ftruncate64)  \
+    X(truncate) X(ftruncate) X(fsync) X(fdatasync) X(sync) X(mount) X(umount2)        \
+    X(syslog) X(poll)
+#endif

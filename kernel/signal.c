@@ -1,0 +1,675 @@
+/* kernel/signal.c: signals (process layer).  Sending (kill, faults, the
+ * tty), the per-process handlers and mask (rt_sigaction, rt_sigprocmask),
+ * delivery on the way back to user mode (exit_to_user_mode -> do_signal),
+ * the i386 signal frames and sigreturn/rt_sigreturn.
+ *
+ * Delivery, as Linux i386:
+ *
+ *   user stack before           user stack with an rt frame (SA_SIGINFO)
+ *   +-------------+ <- regs->sp +-------------+
+ *   | interrupted |             | interrupted |
+ *   |   frames    |             |   frames    |
+ *   +-------------+             +-------------+ <- old sp
+ *                               | rt_sigframe:|  retcode, ucontext (the saved
+ *                               |  uc, info   |  registers + old mask), siginfo
+ *                               |  puc, pinfo |
+ *                               |  sig        |
+ *                               |  pretcode --+--> sa_restorer: rt_sigreturn
+ *                               +-------------+ <- sp when the handler starts
+ *
+ * The handler "returns" into its restorer, which calls (rt_)sigreturn; that
+ * reads the saved registers back from the frame into the trap frame, so the
+ * interrupted code resumes exactly where it was with every register intact.
+ *
+ * Simplifications (each a comment where it matters): no stopped state
+ * (SIGSTOP/SIGTSTP/SIGTTIN/SIGTTOU are ignored by default), no sigaltstack,
+ * signals do not queue, the FPU state is not saved in the frame (a handler
+ * that uses the FPU clobbers the interrupted code's x87/SSE registers).
+ */
+#include <kernel.h>
+#include <string.h>
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <proc.h>
+#include <syscalls.h>
+#include <asm/ptrace.h>
+#include <asm/traps.h>
+#include <asm/segment.h>
+#include <asm/irqflags.h>
+#include <asm/uaccess.h>
+#include <asm/unistd.h>
+
+#define SIG_KERNEL_ONLY_MASK (sigmask(SIGKILL) | sigmask(SIGSTOP))
+#define SIG_KERNEL_IGNORE_MASK (sigmask(SIGCHLD) | sigmask(SIGURG) | sigmask(SIGWINCH) | \
+                                sigmask(SIGCONT) | sigmask(SIGSTOP) | sigmask(SIGTSTP) |  \
+                                sigmask(SIGTTIN) | sigmask(SIGTTOU))
+
+static bool valid_signal(int sig) { return sig >= 1 && sig <= _NSIG; }
+
+static bool sig_default_ignored(int sig)
+{
+    return sig <= 32 && (SIG_KERNEL_IGNORE_MASK & sigmask(sig));
+}
+
+static struct k_sigaction *sig_action(struct task_struct *t, int sig)
+{
+    return &t->action[sig - 1];
+}
+
+/* Would delivering sig to t do nothing at all?  (Then it is not queued,
+ * as Linux's sig_ignored(), unless blocked: the mask may change later.) */
+static bool sig_ignored(struct task_struct *t, int sig)
+{
+    if (sigismember_k(&t->blocked, sig))
+        return false;
+    __sighandler_t h = sig_action(t, sig)->sa.sa_handler;
+    return h == SIG_IGN || (h == SIG_DFL && sig_default_ignored(sig));
+}
+
+static bool has_pending_unblocked(struct task_struct *t)
+{
+    for (int i = 0; i < _NSIG_WORDS; i++)
+        if (t->pending.sig[i] & ~t->blocked.sig[i])
+            return true;
+    return false;
+}
+
+int signal_pending(struct task_struct *t)
+{
+    return has_pending_unblocked(t);
+}
+
+int send_signal(struct task_struct *t, int sig, const struct kern_siginfo *info)
+{
+    if (!valid_signal(sig))
+        return -EINVAL;
+    unsigned long flags = local_irq_save();
+    if (!t->is_process || t->exit_state)
+        goto out;
+    /* init ignores signals it has no handler for (Linux's SIGNAL_UNKILLABLE),
+     * except faults forced on it (force_sig unblocks them first). */
+    if (t == init_process && sig_action(t, sig)->sa.sa_handler == SIG_DFL &&
+        !(info && info->code == SI_KERNEL))
+        goto out;
+    if (sig_ignored(t, sig))
+        goto out;
+    if (!sigismember_k(&t->pending, sig)) {
+        sigaddset_k(&t->pending, sig);
+        struct kern_siginfo *pi = &t->pending_info[sig - 1];
+        if (info) {
+            *pi = *info;
+        } else {
+            memset(pi, 0, sizeof *pi);
+            pi->code = SI_USER;
+            pi->pid = current->is_process ? current->pid : 0;
+        }
+    }
+    /* Wake it if it sleeps where a signal may interrupt; SIGKILL also ends
+     * the sleep even if the signal was blocked (it cannot be). */
+    if (!sigismember_k(&t->blocked, sig) || sig == SIGKILL)
+        if (t->state == TASK_INTERRUPTIBLE)
+            wake_up_process(t);
+out:
+    local_irq_restore(flags);
+    return 0;
+}
+
+int kill_pgrp(pid_t pgrp, int sig)
+{
+    struct task_struct *t;
+    int found = 0;
+    list_for_each_entry(t, &task_list, tasks)
+        if (t->is_process && !t->exit_state && t->pgrp == pgrp) {
+            send_signal(t, sig, NULL);
+            found = 1;
+        }
+    return found ? 0 : -ESRCH;
+}
+
+int kill_pid_info(int pid, int sig, const struct kern_siginfo *info)
+{
+    struct task_struct *t;
+    if (sig && !valid_signal(sig))
+        return -EINVAL;
+    if (pid > 0) {
+        t = find_task_by_pid(pid);
+        if (!t || !t->is_process || t->exit_state == EXIT_DEAD)
+            return -ESRCH;
+        return sig ? send_signal(t, sig, info) : 0;
+    }
+    if (pid == -1) {                   /* everyone but init and ourselves */
+        int found = 0;
+        list_for_each_entry(t, &task_list, tasks)
+            if (t->is_process && !t->exit_state && t != init_process && t != current) {
+                if (sig)
+                    send_signal(t, sig, info);
+                found = 1;
+            }
+        return found ? 0 : -ESRCH;
+    }
+    pid_t pgrp = pid ? -pid : current->pgrp;
+    if (!sig) {
+        list_for_each_entry(t, &task_list, tasks)
+            if (t->is_process && !t->exit_state && t->pgrp == pgrp)
+                return 0;
+        return -ESRCH;
+    }
+    return kill_pgrp(pgrp, sig);
+}
+
+long sys_kill(pid_t pid, int sig)
+{
+    return kill_pid_info(pid, sig, NULL);
+}
+
+long sys_tkill(pid_t pid, int sig)
+{
+    if (pid <= 0)
+        return -EINVAL;
+    return kill_pid_info(pid, sig, NULL);
+}
+
+long sys_tgkill(pid_t tgid, pid_t pid, int sig)
+{
+    if (pid <= 0 || tgid <= 0 || tgid != pid)
+        return pid <= 0 || tgid <= 0 ? -EINVAL : -ESRCH;
+    return kill_pid_info(pid, sig, NULL);
+}
+
+/* ---- faults -------------------------------------------------------------- */
+
+static void force_sig_info(int sig, const struct kern_siginfo *info)
+{
+    struct task_struct *t = current;
+    struct k_sigaction *ka = sig_action(t, sig);
+    unsigned long flags = local_irq_save();
+    /* A synchronous fault cannot be blocked or ignored: that would return to
+     * the same instruction forever.  Linux resets it to the default. */
+    if (sigismember_k(&t->blocked, sig) || ka->sa.sa_handler == SIG_IGN) {
+        sigdelset_k(&t->blocked, sig);
+        if (ka->sa.sa_handler == SIG_IGN)
+            ka->sa.sa_handler = SIG_DFL;
+    }
+    local_irq_restore(flags);
+    struct kern_siginfo ki = *info;
+    if (t == init_process && ka->sa.sa_handler == SIG_DFL)
+        ki.code = SI_KERNEL;           /* let it through: init dies, we panic */
+    send_signal(t, sig, &ki);
+}
+
+void force_sig(int sig)
+{
+    struct kern_siginfo info = { .code = SI_KERNEL };
+    force_sig_info(sig, &info);
+}
+
+static const char *fault_reason(int sig, int code, const struct pt_regs *regs)
+{
+    if (regs && regs->trapno == X86_TRAP_PF) {
+        if (sig == SIGBUS)
+            return "bus error: no page behind a file mapping";
+        if (code == SEGV_ACCERR)
+            return regs->err & X86_PF_WRITE ? "write to a read-only mapping"
+                                            : "access not permitted by the mapping";
+        return "no mapping at this address";
+    }
+    switch (regs ? regs->trapno : 0xFFFF) {
+    case X86_TRAP_GP: return "general protection fault";
+    case X86_TRAP_UD: return "invalid opcode";
+    case X86_TRAP_DE: return "divide error";
+    case X86_TRAP_BP: return "breakpoint";
+    case X86_TRAP_SS: return "stack segment fault";
+    case X86_TRAP_NP: return "segment not present";
+    case X86_TRAP_AC: return "alignment check";
+    default:          return "fault";
+    }
+}
+
+void show_user_fault(int sig, unsigned long addr, struct pt_regs *regs, const char *reason)
+{
+    printk(KERN_INFO "[pid %d %s] %s at %lx ip %08lx error %lx (%s)\n",
+           current->pid, current->comm,
+           sig == SIGSEGV ? "segfault" : sig == SIGBUS ? "bus error" :
+           sig == SIGILL ? "illegal instruction" : sig == SIGFPE ? "arithmetic fault" :
+           "trap", addr, regs ? regs->ip : 0, regs ? regs->err : 0, reason);
+}
+
+/* The trap layer's hook (<asm/traps.h>): a user-mode fault becomes a
+ * signal to the current process, with the one-line report if the signal
+ * will kill it (no handler), as Linux's show_signal_msg(). */
+void force_sig_fault(int sig, int code, void *addr)
+{
+    struct pt_regs *regs = get_trap_regs();
+    struct task_struct *t = current;
+    if (!t->is_process) {
+        if (regs)
+            die("fault in a task without a user side", regs, regs->err);
+        panic("force_sig_fault: signal %d outside a process", sig);
+    }
+    if (!valid_signal(sig))
+        return;
+    if (sig_action(t, sig)->sa.sa_handler == SIG_DFL ||
+        sigismember_k(&t->blocked, sig))
+        show_user_fault(sig, (unsigned long)addr, regs, fault_reason(sig, code, regs));
+    struct kern_siginfo info = { .code = code, .addr = (unsigned long)addr };
+    force_sig_info(sig, &info);
+}
+
+/* ---- sigaction, sigprocmask ------------------------------------------------ */
+
+long sys_rt_sigaction(int sig, const struct sigaction *act, struct sigaction *oact,
+                      unsigned long sigsetsize)
+{
+    struct sigaction new, old;
+    if (sigsetsize != sizeof(sigset_t))
+        return -EINVAL;
+    if (!valid_signal(sig))
+        return -EINVAL;
+    if (act && copy_from_user(&new, act, sizeof new))
+        return -EFAULT;
+    if (act && (sig == SIGKILL || sig == SIGSTOP))
+        return -EINVAL;
+    struct k_sigaction *ka = sig_action(current, sig);
+    old = ka->sa;
+    if (act) {
+        sigdelset_k(&new.sa_mask, SIGKILL);
+        sigdelset_k(&new.sa_mask, SIGSTOP);
+        unsigned long flags = local_irq_save();
+        ka->sa = new;
+        /* Setting SIG_IGN (or SIG_DFL for a default-ignored signal) discards
+         * what is pending, as POSIX requires. */
+        if (new.sa_handler == SIG_IGN || (new.sa_handler == SIG_DFL && sig_default_ignored(sig)))
+            sigdelset_k(&current->pending, sig);
+        local_irq_restore(flags);
+    }
+    if (oact && copy_to_user(oact, &old, sizeof old))
+        return -EFAULT;
+    return 0;
+}
+
+static void set_current_blocked(sigset_t *set)
+{
+    sigdelset_k(set, SIGKILL);
+    sigdelset_k(set, SIGSTOP);
+    unsigned long flags = local_irq_save();
+    current->blocked = *set;
+    local_irq_restore(flags);
+}
+
+long sys_rt_sigprocmask(int how, const void *set, void *oset, unsigned long sigsetsize)
+{
+    sigset_t old = current->blocked, new;
+    if (sigsetsize != sizeof(sigset_t))
+        return -EINVAL;
+    if (set) {
+        if (copy_from_user(&new, set, sizeof new))
+            return -EFAULT;
+        sigset_t b = old;
+        for (int i = 0; i < _NSIG_WORDS; i++) {
+            switch (how) {
+            case SIG_BLOCK:   b.sig[i] |= new.sig[i]; break;
+            case SIG_UNBLOCK: b.sig[i] &= ~new.sig[i]; break;
+            case SIG_SETMASK: b.sig[i] = new.sig[i]; break;
+            default: return -EINVAL;
+            }
+        }
+        set_current_blocked(&b);
+    }
+    if (oset && copy_to_user(oset, &old, sizeof old))
+        return -EFAULT;
+    return 0;
+}
+
+long sys_rt_sigpending(void *set, unsigned long sigsetsize)
+{
+    if (sigsetsize != sizeof(sigset_t))
+        return -EINVAL;
+    sigset_t p;
+    for (int i = 0; i < _NSIG_WORDS; i++)
+        p.sig[i] = current->pending.sig[i] & current->blocked.sig[i];
+    return copy_to_user(set, &p, sizeof p) ? -EFAULT : 0;
+}
+
+/* Sleep until a signal arrives (the restart code turns -ERESTARTNOHAND into
+ * -EINTR once a handler ran). */
+long sys_pause(void)
+{
+    while (!signal_pending(current)) {
+        set_current_state(TASK_INTERRUPTIBLE);
+        if (!signal_pending(current))
+            schedule();
+        set_current_state(TASK_RUNNING);
+    }
+    return -ERESTARTNOHAND;
+}
+
+long sys_rt_sigsuspend(const void *uset, unsigned long sigsetsize)
+{
+    sigset_t set;
+    if (sigsetsize != sizeof(sigset_t))
+        return -EINVAL;
+    if (copy_from_user(&set, uset, sizeof set))
+        return -EFAULT;
+    current->saved_sigmask = current->blocked;
+    current->restore_sigmask = 1;
+    set_current_blocked(&set);
+    while (!signal_pending(current)) {
+        set_current_state(TASK_INTERRUPTIBLE);
+        if (!signal_pending(current))
+            schedule();
+        set_current_state(TASK_RUNNING);
+    }
+    return -ERESTARTNOHAND;
+}
+
+long sys_sigaltstack(const void *ss, void *oss)
+{
+    /* No alternate stacks: report "disabled" and refuse to set one. */
+    if (oss) {
+        stack_t s = { 0, 2 /* SS_DISABLE */, 0 };
+        if (copy_to_user(oss, &s, sizeof s))
+            return -EFAULT;
+    }
+    return ss ? -ENOMEM : 0;
+}
+
+/* ---- frames ----------------------------------------------------------------- */
+
+#define FIX_EFLAGS (0x40000 /*AC*/ | 0x800 /*OF*/ | 0x400 /*DF*/ | 0x100 /*TF*/ | \
+                    0x80 /*SF*/ | 0x40 /*ZF*/ | 0x10 /*AF*/ | 0x4 /*PF*/ | 0x1 /*CF*/ | \
+                    0x10000 /*RF*/)
+
+static void setup_sigcontext(struct sigcontext *sc, struct pt_regs *regs,
+                             unsigned long mask, unsigned long cr2)
+{
+    memset(sc, 0, sizeof *sc);
+    sc->gs = regs->gs; sc->fs = regs->fs; sc->es = regs->es; sc->ds = regs->ds;
+    sc->di = regs->di; sc->si = regs->si; sc->bp = regs->bp; sc->sp = regs->sp;
+    sc->bx = regs->bx; sc->dx = regs->dx; sc->cx = regs->cx; sc->ax = regs->ax;
+    sc->trapno = regs->trapno; sc->err = regs->err; sc->ip = regs->ip;
+    sc->cs = regs->cs; sc->flags = regs->flags; sc->sp_at_signal = regs->sp;
+    sc->ss = regs->ss;
+    sc->fpstate = 0;
+    sc->oldmask = mask;
+    sc->cr2 = cr2;
+}
+
+/* A selector user space may load into %fs/%gs: null, user data, or a TLS
+ * entry, with RPL 3.  Anything else would fault inside restore_all. */
+static unsigned long sanitize_seg(unsigned long sel)
+{
+    sel &= 0xFFFF;
+    if (sel < 4)
+        return 0;
+    unsigned idx = sel >> 3;
+    if ((sel & 7) == 3 && (idx == GDT_ENTRY_USER_DS ||
+                          (idx >= GDT_ENTRY_TLS_MIN && idx <= GDT_ENTRY_TLS_MAX)))
+        return sel;
+    return 0;
+}
+
+static void restore_sigcontext(struct pt_regs *regs, const struct sigcontext *sc)
+{
+    regs->gs = sanitize_seg(sc->gs);
+    regs->fs = sanitize_seg(sc->fs);
+    regs->es = __USER_DS; regs->ds = __USER_DS; regs->ss = __USER_DS;
+    regs->cs = __USER_CS;
+    regs->di = sc->di; regs->si = sc->si; regs->bp = sc->bp; regs->sp = sc->sp;
+    regs->bx = sc->bx; regs->dx = sc->dx; regs->cx = sc->cx; regs->ax = sc->ax;
+    regs->ip = sc->ip;
+    regs->flags = (regs->flags & ~FIX_EFLAGS) | (sc->flags & FIX_EFLAGS) | X86_EFLAGS_IF;
+    regs->trapno = (unsigned long)-1;  /* not in a system call: no restart */
+}
+
+static unsigned long get_sigframe(struct pt_regs *regs, size_t size)
+{
+    unsigned long sp = regs->sp - 128; /* leave room, as x86-64 does; harmless */
+    sp -= size;
+    return ((sp + 4) & ~15UL) - 4;     /* at handler entry (sp + 4) is 16-aligned */
+}
+
+static int setup_frame(int sig, struct k_sigaction *ka, sigset_t *oldset, struct pt_regs *regs,
+                       unsigned long cr2)
+{
+    struct sigframe f;
+    unsigned long addr = get_sigframe(regs, sizeof f);
+    memset(&f, 0, sizeof f);
+    f.sig = sig;
+    setup_sigcontext(&f.sc, regs, oldset->sig[0], cr2);
+    f.extramask[0] = oldset->sig[1];
+    /* popl %eax; movl $__NR_sigreturn, %eax; int $0x80 (for gdb; unused
+     * when there is a restorer) */
+    static const char code[8] = { 0x58, 0xb8, __NR_sigreturn, 0, 0, 0, (char)0xcd, (char)0x80 };
+    memcpy(f.retcode, code, 8);
+    f.pretcode = (ka->sa.sa_flags & SA_RESTORER) ? (unsigned long)ka->sa.sa_restorer
+                                                 : addr + offsetof(struct sigframe, retcode);
+    if (copy_to_user((void *)addr, &f, sizeof f))
+        return -EFAULT;
+    regs->sp = addr;
+    regs->ip = (unsigned long)ka->sa.sa_handler;
+    regs->ax = sig;
+    regs->dx = 0;
+    regs->cx = 0;
+    return 0;
+}
+
+static int setup_rt_frame(int sig, struct k_sigaction *ka, const struct kern_siginfo *ki,
+                          sigset_t *oldset, struct pt_regs *regs)
+{
+    struct rt_sigframe f;
+    unsigned long addr = get_sigframe(regs, sizeof f);
+    memset(&f, 0, sizeof f);
+    f.sig = sig;
+    f.pinfo = addr + offsetof(struct rt_sigframe, info);
+    f.puc = addr + offsetof(struct rt_sigframe, uc);
+    f.info.si_signo = sig;
+    f.info.si_code = ki->code;
+    if (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGTRAP)
+        f.info.si_addr = (void *)ki->addr;
+    else if (sig == SIGCHLD) {
+        f.info._sifields.chld.pid = ki->pid;
+        f.info._sifields.chld.status = ki->status;
+    } else
+        f.info.si_pid = ki->pid;
+    f.uc.uc_stack.ss_flags = 2;        /* SS_DISABLE */
+    setup_sigcontext(&f.uc.uc_mcontext, regs, oldset->sig[0], ki->addr);
+    f.uc.uc_sigmask = *oldset;
+    /* movl $__NR_rt_sigreturn, %eax; int $0x80 */
+    static const char code[8] = { (char)0xb8, (char)__NR_rt_sigreturn, 0, 0, 0, (char)0xcd,
+                                  (char)0x80, 0 };
+    memcpy(f.retcode, code, 8);
+    f.pretcode = (ka->sa.sa_flags & SA_RESTORER) ? (unsigned long)ka->sa.sa_restorer
+                                                 : addr + offsetof(struct rt_sigframe, retcode);
+    if (copy_to_user((void *)addr, &f, sizeof f))
+        return -EFAULT;
+    regs->sp = addr;
+    regs->ip = (unsigned long)ka->sa.sa_handler;
+    regs->ax = sig;                    /* also as regparm(3) arguments, as Linux */
+    regs->dx = f.pinfo;
+    regs->cx = f.puc;
+    return 0;
+}
+
+long sys_sigreturn(void)
+{
+    struct pt_regs *regs = current_pt_regs();
+    struct sigframe f;
+    unsigned long addr = regs->sp - 8; /* the restorer popped pretcode and sig */
+    if (copy_from_user(&f, (void *)addr, sizeof f))
+        goto bad;
+    sigset_t set = { { f.sc.oldmask, f.extramask[0] } };
+    set_current_blocked(&set);
+    restore_sigcontext(regs, &f.sc);
+    return regs->ax;                   /* the dispatcher stores it back in ax */
+bad:
+    show_user_fault(SIGSEGV, addr, regs, "bad sigreturn frame");
+    force_sig(SIGSEGV);
+    return 0;
+}
+
+long sys_rt_sigreturn(void)
+{
+    struct pt_regs *regs = current_pt_regs();
+    struct rt_sigframe f;
+    unsigned long addr = regs->sp - 4; /* the restorer's ret popped pretcode */
+    if (copy_from_user(&f, (void *)addr, sizeof f))
+        goto bad;
+    set_current_blocked(&f.uc.uc_sigmask);
+    restore_sigcontext(regs, &f.uc.uc_mcontext);
+    return regs->ax;
+bad:
+    show_user_fault(SIGSEGV, addr, regs, "bad rt_sigreturn frame");
+    force_sig(SIGSEGV);
+    return 0;
+}
+
+/* ---- delivery ------------------------------------------------------------ */
+
+/* Take the lowest-numbered pending unblocked signal (SIGKILL first). */
+static int dequeue_signal(struct task_struct *t, struct kern_siginfo *info)
+{
+    unsigned long flags = local_irq_save();
+    int sig = 0;
+    if (sigismember_k(&t->pending, SIGKILL)) {
+        sig = SIGKILL;
+    } else {
+        for (int i = 0; i < _NSIG_WORDS && !sig; i++) {
+            unsigned long m = t->pending.sig[i] & ~t->blocked.sig[i];
+            if (m)
+                sig = i * 32 + __builtin_ctzl(m) + 1;
+        }
+    }
+    if (sig) {
+        sigdelset_k(&t->pending, sig);
+        *info = t->pending_info[sig - 1];
+    }
+    local_irq_restore(flags);
+    return sig;
+}
+
+static bool in_syscall(struct pt_regs *regs)
+{
+    return regs->trapno == IA32_SYSCALL_VECTOR;
+}
+
+/* A system call interrupted by a signal returned -ERESTART*: decide between
+ * restarting it (back up over the 2-byte int $0x80, eax = number again) and
+ * failing it with -EINTR.  has_handler: a handler is about to run. */
+static void handle_restart(struct pt_regs *regs, struct k_sigaction *ka, bool has_handler)
+{
+    if (!in_syscall(regs))
+        return;
+    long r = (long)regs->ax;
+    switch (r) {
+    case -ERESTARTNOHAND:
+        if (has_handler) { regs->ax = -EINTR; break; }
+        goto restart;
+    case -ERESTARTSYS:
+        if (has_handler && !(ka->sa.sa_flags & SA_RESTART)) { regs->ax = -EINTR; break; }
+        goto restart;
+    case -ERESTARTNOINTR:
+    restart:
+        regs->ax = regs->orig_ax;
+        regs->ip -= 2;
+        break;
+    }
+    regs->trapno = (unsigned long)-1;  /* decided once */
+}
+
+void do_signal(struct pt_regs *regs)
+{
+    struct task_struct *t = current;
+    struct kern_siginfo info;
+    int sig;
+
+    while ((sig = dequeue_signal(t, &info))) {
+        struct k_sigaction *ka = sig_action(t, sig);
+        __sighandler_t h = ka->sa.sa_handler;
+        if (h == SIG_IGN)
+            continue;
+        if (h == SIG_DFL) {
+            if (sig_default_ignored(sig))
+                continue;              /* includes the stop signals: see the top */
+            if (t == init_process && info.code != SI_KERNEL)
+                continue;
+            /* Default action: terminate ("core" signals too: no core dumps).
+             * Wait status = the signal number. */
+            do_group_exit(sig);
+        }
+        /* A handler. */
+        handle_restart(regs, ka, true);
+        sigset_t *oldset = t->restore_sigmask ? &t->saved_sigmask : &t->blocked;
+        sigset_t old = *oldset;
+        int err = (ka->sa.sa_flags & SA_SIGINFO) ? setup_rt_frame(sig, ka, &info, &old, regs)
+                                                 : setup_frame(sig, ka, &old, regs, info.addr);
+        t->restore_sigmask = 0;
+        if (err) {
+            /* No room for the frame on the user stack: Linux's force_sigsegv. */
+            show_user_fault(SIGSEGV, regs->sp, regs, "cannot build the signal frame");
+            ka = sig_action(t, SIGSEGV);
+            ka->sa.sa_handler = SIG_DFL;
+            force_sig(SIGSEGV);
+            continue;
+        }
+        sigset_t b = old;
+        for (int i = 0; i < _NSIG_WORDS; i++)
+            b.sig[i] |= ka->sa.sa_mask.sig[i];
+        if (!(ka->sa.sa_flags & SA_NODEFER))
+            sigaddset_k(&b, sig);
+        if (ka->sa.sa_flags & SA_RESETHAND)
+            ka->sa.sa_handler = SIG_DFL;
+        set_current_blocked(&b);
+        regs->flags &= ~(0x100 | 0x400);   /* TF, DF clear in the handler, as Linux */
+        return;                        /* one frame per return to user mode */
+    }
+    /* No handler ran: restart what was interrupted, restore sigsuspend's mask. */
+    handle_restart(regs, NULL, false);
+    if (t->restore_sigmask) {
+        t->restore_sigmask = 0;
+        set_current_blocked(&t->saved_sigmask);
+    }
+}
+
+/* Reset handlers at execve: caught signals go back to SIG_DFL (the handler
+ * code is gone), ignored ones stay ignored, the mask and pending set stay. */
+void flush_signal_handlers(struct task_struct *t)
+{
+    for (int i = 0; i < _NSIG; i++) {
+        struct k_sigaction *ka = &t->action[i];
+        if (ka->sa.sa_handler != SIG_IGN)
+            ka->sa.sa_handler = SIG_DFL;
+        ka->sa.sa_flags = 0;
+        ka->sa.sa_restorer = NULL;
+        memset(&ka->sa.sa_mask, 0, sizeof ka->sa.sa_mask);
+    }
+}
+
+/* ---- the way back to user mode --------------------------------------------- */
+
+/* entry.S calls this with interrupts off before every return to ring 3
+ * (Linux's exit_to_user_mode_loop): reschedule if the tick asked for it,
+ * deliver signals, and repeat until there is nothing left to do. */
+void exit_to_user_mode(struct pt_regs *regs)
+{
+    struct task_struct *t = current;
+    for (;;) {
+        local_irq_disable();
+        if (t->need_resched) {
+            local_irq_enable();
+            schedule();
+            continue;
+        }
+        if (t->is_process && (has_pending_unblocked(t) || t->restore_sigmask ||
+                              (in_syscall(regs) && (long)regs->ax <= -ERESTARTSYS &&
+                               (long)regs->ax >= -ERESTARTNOHAND))) {
+            local_irq_enable();
+            do_signal(regs);
+            local_irq_disable();
+            if (!t->need_resched && !has_pending_unblocked(t))
+                break;
+            continue;
+        }
+        break;
+    }
+}

@@ -1,0 +1,560 @@
+/* kernel/sys.c: small system calls of the process layer: identity (pids,
+ * process groups, sessions), uname, reboot, rlimits, time and sleeping,
+ * TLS (set_thread_area), getrandom and the vellum_debug call.
+ * Sits on the scheduler (jiffies, schedule_timeout), kernel/gdt.c (TLS)
+ * and the user-copy routines (<asm/uaccess.h>).
+ *
+ * Simplifications: one user (root, uid 0, every id call returns 0); the
+ * wall clock is read from the CMOS RTC once at boot and advanced by
+ * jiffies (no NTP, no settimeofday); rlimits are fixed values.
+ */
+#include <kernel.h>
+#include <string.h>
+#include <errno.h>
+#include <init.h>
+#include <sched.h>
+#include <signal.h>
+#include <timer.h>
+#include <mm.h>
+#include <proc.h>
+#include <syscalls.h>
+#include <asm/io.h>
+#include <asm/irqflags.h>
+#include <asm/segment.h>
+#include <asm/uaccess.h>
+#include <asm/unistd.h>
+
+/* ---- identity ---------------------------------------------------------- */
+
+long sys_getpid(void) { return current->pid; }
+long sys_getppid(void) { return current->parent ? current->parent->pid : 0; }
+long sys_getuid(void) { return 0; }
+long sys_umask(int mask) { return 022; }   /* no permission model: report the default */
+
+long sys_getpgid(pid_t pid)
+{
+    struct task_struct *t = pid ? find_task_by_pid(pid) : current;
+    return t ? t->pgrp : -ESRCH;
+}
+
+long sys_getpgrp(void) { return current->pgrp; }
+
+long sys_getsid(pid_t pid)
+{
+    struct task_struct *t = pid ? find_task_by_pid(pid) : current;
+    return t ? t->session : -ESRCH;
+}
+
+/* Is there a process in group pgrp inside session sid? */
+static bool pgrp_in_session(pid_t pgrp, pid_t sid)
+{
+    struct task_struct *t;
+    list_for_each_entry(t, &task_list, tasks)
+        if (t->is_process && !t->exit_state && t->pgrp == pgrp && t->session == sid)
+            return true;
+    return false;
+}
+
+/* setpgid(pid, pgid), Linux's rules: pid is the caller or one of its
+ * children (not yet exec'd: not tracked, simplification) in the same
+ * session; not a session leader; pgid names a group in that session or is
+ * pid itself (a new group). */
+long sys_setpgid(pid_t pid, pid_t pgid)
+{
+    struct task_struct *me = current, *t;
+    if (!pid)
+        pid = me->pid;
+    if (!pgid)
+        pgid = pid;
+    if (pgid < 0)
+        return -EINVAL;
+    t = find_task_by_pid(pid);
+    if (!t || !t->is_process || (t != me && t->parent != me))
+        return -ESRCH;
+    if (t->session != me->session)
+        return -EPERM;
+    if (t->session == t->pid)
+        return -EPERM;                 /* a session leader cannot move */
+    if (pgid != pid && !pgrp_in_session(pgid, me->session))
+        return -EPERM;
+    t->pgrp = pgid;
+    return 0;
+}
+
+long sys_setsid(void)
+{
+    struct task_struct *me = current, *t;
+    /* Not allowed for a process group leader or if the pid names a group. */
+    list_for_each_entry(t, &task_list, tasks)
+        if (t->is_process && t->pgrp == me->pid)
+            return -EPERM;
+    me->session = me->pgrp = me->pid;
+    return me->session;
+}
+
+/* ---- uname --------------------------------------------------------------- */
+
+struct new_utsname {
+    char sysname[65], nodename[65], release[65], version[65], machine[65], domainname[65];
+};
+
+/* The release looks like a Linux version on purpose: static glibc refuses to
+ * run on a kernel whose release compares lower than its minimum ("FATAL:
+ * kernel too old").  The -vellum suffix says what it really is. */
+char system_utsname_release[] = "6.1.0-vellum-0.1";
+
+long sys_newuname(void *name)
+{
+    struct new_utsname u;
+    memset(&u, 0, sizeof u);
+    strcpy(u.sysname, "Linux");        /* the ABI we implement; programs test it */
+    strcpy(u.nodename, "vellum");
+    strcpy(u.release, system_utsname_release);
+    strcpy(u.version, "#1 Vellum teaching kernel");
+    strcpy(u.machine, "i686");
+    strcpy(u.domainname, "(none)");
+    return copy_to_user(name, &u, sizeof u) ? -EFAULT : 0;
+}
+
+/* ---- reboot ----------------------------------------------------------------- */
+
+#define LINUX_REBOOT_MAGIC1     0xfee1dead
+#define LINUX_REBOOT_MAGIC2     672274793
+#define LINUX_REBOOT_MAGIC2A    85072278
+#define LINUX_REBOOT_MAGIC2B    369367448
+#define LINUX_REBOOT_MAGIC2C    537993216
+#define LINUX_REBOOT_CMD_RESTART   0x01234567
+#define LINUX_REBOOT_CMD_HALT      0xCDEF0123
+#define LINUX_REBOOT_CMD_POWER_OFF 0x4321FEDC
+#define LINUX_REBOOT_CMD_CAD_ON    0x89ABCDEF
+#define LINUX_REBOOT_CMD_CAD_OFF   0x00000000
+
+/* The file layers' shutdown work, if linked in: write every dirty page and
+ * buffer (ksys_sync, fs/) and unmount (kernel_shutdown_fs, the files layer). */
+void ksys_sync(void) __attribute__((weak));
+void kernel_shutdown_fs(void) __attribute__((weak));
+
+void kernel_power_off(void)
+{
+    printk(KERN_NOTICE "reboot: syncing file systems\n");
+    if (kernel_shutdown_fs)
+        kernel_shutdown_fs();
+    else if (ksys_sync)
+        ksys_sync();
+    printk(KERN_NOTICE "reboot: Power down\n");
+    machine_power_off();
+}
+
+long sys_reboot(int magic1, int magic2, unsigned int cmd, void *arg)
+{
+    if ((unsigned)magic1 != LINUX_REBOOT_MAGIC1 ||
+        (magic2 != LINUX_REBOOT_MAGIC2 && magic2 != LINUX_REBOOT_MAGIC2A &&
+         magic2 != LINUX_REBOOT_MAGIC2B && magic2 != LINUX_REBOOT_MAGIC2C))
+        return -EINVAL;
+    switch (cmd) {
+    case LINUX_REBOOT_CMD_CAD_ON:
+    case LINUX_REBOOT_CMD_CAD_OFF:
+        return 0;
+    case LINUX_REBOOT_CMD_RESTART:     /* no reset path here: power off instead */
+    case LINUX_REBOOT_CMD_HALT:
+    case LINUX_REBOOT_CMD_POWER_OFF:
+        kernel_power_off();
+    default:
+        return -EINVAL;
+    }
+}
+
+/* ---- rlimits --------------------------------------------------------------- */
+
+#define RLIMIT_STACK   3
+#define RLIMIT_NPROC   6
+#define RLIMIT_NOFILE  7
+#define RLIMIT_NLIMITS 16
+#define RLIM_INFINITY  (~0UL)
+#define RLIM64_INFINITY (~0ULL)
+
+static unsigned long long rlimit_value(unsigned int resource)
+{
+    switch (resource) {
+    case RLIMIT_STACK:  return 8UL << 20;
+    case RLIMIT_NPROC:  return max_processes;
+    case RLIMIT_NOFILE: return 256;
+    default:            return RLIM64_INFINITY;
+    }
+}
+
+long sys_getrlimit(unsigned int resource, void *rlim)
+{
+    if (resource >= RLIMIT_NLIMITS)
+        return -EINVAL;
+    unsigned long long v = rlimit_value(resource);
+    unsigned long r[2];
+    r[0] = r[1] = v > 0xFFFFFFFFULL ? RLIM_INFINITY : (unsigned long)v;
+    return copy_to_user(rlim, r, sizeof r) ? -EFAULT : 0;
+}
+
+/* Reading works; setting is accepted only if it changes nothing (fixed limits). */
+long sys_prlimit64(pid_t pid, unsigned int resource, const void *new_rlim, void *old_rlim)
+{
+    if (resource >= RLIMIT_NLIMITS)
+        return -EINVAL;
+    if (pid && !find_task_by_pid(pid))
+        return -ESRCH;
+    unsigned long long v[2] = { rlimit_value(resource), rlimit_value(resource) };
+    if (new_rlim) {
+        unsigned long long n[2];
+        if (copy_from_user(n, new_rlim, sizeof n))
+            return -EFAULT;
+        if (n[0] > n[1])
+            return -EINVAL;
+        if (n[1] > v[1])
+            return -EPERM;
+        /* Lowering is accepted and ignored (simplification). */
+    }
+    if (old_rlim && copy_to_user(old_rlim, v, sizeof v))
+        return -EFAULT;
+    return 0;
+}
+
+/* ---- threads' bookkeeping (no threads: recorded only) --------------------- */
+
+long sys_set_tid_address(int *tidptr)
+{
+    current->clear_child_tid = (unsigned long)tidptr;
+    return current->pid;
+}
+
+long sys_set_robust_list(void *head, size_t len)
+{
+    if (len != 12)                     /* sizeof(struct robust_list_head) on i386 */
+        return -EINVAL;
+    current->robust_list = (unsigned long)head;
+    return 0;
+}
+
+/* futex: without threads only a wake with nobody waiting can happen. */
+long sys_futex(void)
+{
+    return -ENOSYS;
+}
+
+/* ---- TLS: set_thread_area ------------------------------------------------- */
+
+long sys_set_thread_area(void *u_info)
+{
+    struct user_desc u;
+    struct desc_struct d;
+    if (copy_from_user(&u, u_info, sizeof u))
+        return -EFAULT;
+    unsigned int idx = u.entry_number;
+    if (idx == (unsigned int)-1) {
+        /* Pick the first free entry, as Linux; glibc asks this way. */
+        for (idx = GDT_ENTRY_TLS_MIN; idx <= GDT_ENTRY_TLS_MAX; idx++) {
+            struct desc_struct *e = &current->tls_array[idx - GDT_ENTRY_TLS_MIN];
+            if (!e->a && !e->b)
+                break;
+        }
+        if (idx > GDT_ENTRY_TLS_MAX)
+            return -ESRCH;
+        if (put_user(idx, (unsigned int *)u_info))
+            return -EFAULT;
+    }
+    if (idx < GDT_ENTRY_TLS_MIN || idx > GDT_ENTRY_TLS_MAX)
+        return -EINVAL;
+    int err = tls_fill_desc(&d, &u);
+    if (err)
+        return err;
+    unsigned long flags = local_irq_save();
+    current->tls_array[idx - GDT_ENTRY_TLS_MIN] = d;
+    load_TLS(current->tls_array);
+    local_irq_restore(flags);
+    return 0;
+}
+
+long sys_get_thread_area(void *u_info)
+{
+    unsigned int idx;
+    if (get_user(idx, (unsigned int *)u_info))
+        return -EFAULT;
+    if (idx < GDT_ENTRY_TLS_MIN || idx > GDT_ENTRY_TLS_MAX)
+        return -EINVAL;
+    struct desc_struct d = current->tls_array[idx - GDT_ENTRY_TLS_MIN];
+    struct user_desc u;
+    memset(&u, 0, sizeof u);
+    u.entry_number = idx;
+    u.base_addr = (d.a >> 16) | ((d.b & 0xFF) << 16) | (d.b & 0xFF000000);
+    u.limit = (d.a & 0xFFFF) | (d.b & 0xF0000);
+    u.seg_32bit = (d.b >> 22) & 1;
+    u.contents = (d.b >> 10) & 3;
+    u.read_exec_only = !((d.b >> 9) & 1);
+    u.limit_in_pages = (d.b >> 23) & 1;
+    u.seg_not_present = !((d.b >> 15) & 1);
+    u.useable = (d.b >> 20) & 1;
+    return copy_to_user(u_info, &u, sizeof u) ? -EFAULT : 0;
+}
+
+/* ---- time -------------------------------------------------------------------- */
+
+#define CLOCK_REALTIME   0
+#define CLOCK_MONOTONIC  1
+#define CLOCK_PROCESS_CPUTIME_ID 2
+#define CLOCK_THREAD_CPUTIME_ID  3
+#define CLOCK_MONOTONIC_RAW 4
+#define CLOCK_REALTIME_COARSE 5
+#define CLOCK_MONOTONIC_COARSE 6
+#define CLOCK_BOOTTIME   7
+#define NSEC_PER_SEC     1000000000L
+#define NSEC_PER_TICK    (NSEC_PER_SEC / HZ)
+
+static unsigned long boot_time;        /* seconds since the epoch at jiffies 0 */
+
+static unsigned cmos_read(unsigned reg)
+{
+    outb(0x70, reg);
+    return inb(0x71);
+}
+
+static unsigned bcd(unsigned v) { return (v & 0xF) + (v >> 4) * 10; }
+
+/* Days from 1970-01-01 to y-m-d (proleptic Gregorian). */
+static unsigned long days_from_civil(int y, int m, int d)
+{
+    y -= m <= 2;
+    int era = y / 400;
+    int yoe = y - era * 400;
+    int doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return (unsigned long)(era * 146097 + doe - 719468);
+}
+
+static void rtc_init(void)
+{
+    unsigned long flags = local_irq_save();
+    while (cmos_read(0x0A) & 0x80)     /* update in progress */
+        ;
+    unsigned sec = cmos_read(0), min = cmos_read(2), hour = cmos_read(4);
+    unsigned day = cmos_read(7), mon = cmos_read(8), year = cmos_read(9);
+    unsigned regb = cmos_read(0x0B);
+    local_irq_restore(flags);
+    if (!(regb & 0x04)) {              /* BCD mode */
+        sec = bcd(sec); min = bcd(min); hour = bcd(hour & 0x7F) | (hour & 0x80);
+        day = bcd(day); mon = bcd(mon); year = bcd(year);
+    }
+    if (!(regb & 0x02) && (hour & 0x80))   /* 12-hour clock, PM */
+        hour = ((hour & 0x7F) + 12) % 24;
+    hour &= 0x7F;
+    unsigned long t = days_from_civil(2000 + year, mon, day) * 86400UL +
+                      hour * 3600UL + min * 60UL + sec;
+    boot_time = t - jiffies / HZ;
+    printk(KERN_INFO "rtc: %04u-%02u-%02u %02u:%02u:%02u UTC (%lu)\n",
+           2000 + year, mon, day, hour, min, sec, t);
+}
+core_initcall(rtc_init);
+
+struct timespec32 { long tv_sec; long tv_nsec; };
+struct timespec64 { long long tv_sec; long long tv_nsec; };
+
+static void ktime_get(int clockid, struct timespec32 *ts)
+{
+    unsigned long j = jiffies;
+    ts->tv_sec = j / HZ;
+    ts->tv_nsec = (j % HZ) * NSEC_PER_TICK;
+    if (clockid == CLOCK_REALTIME || clockid == CLOCK_REALTIME_COARSE)
+        ts->tv_sec += boot_time;
+}
+
+static bool clock_valid(int clockid)
+{
+    return clockid >= CLOCK_REALTIME && clockid <= CLOCK_BOOTTIME;
+}
+
+long sys_clock_gettime(int clockid, void *tp)
+{
+    struct timespec32 ts;
+    if (!clock_valid(clockid))
+        return -EINVAL;
+    ktime_get(clockid, &ts);
+    return copy_to_user(tp, &ts, sizeof ts) ? -EFAULT : 0;
+}
+
+long sys_clock_gettime64(int clockid, void *tp)
+{
+    struct timespec32 ts;
+    if (!clock_valid(clockid))
+        return -EINVAL;
+    ktime_get(clockid, &ts);
+    struct timespec64 t = { ts.tv_sec, ts.tv_nsec };
+    return copy_to_user(tp, &t, sizeof t) ? -EFAULT : 0;
+}
+
+long sys_clock_getres(int clockid, void *tp)
+{
+    struct timespec32 ts = { 0, NSEC_PER_TICK };
+    if (!clock_valid(clockid))
+        return -EINVAL;
+    if (tp && copy_to_user(tp, &ts, sizeof ts))
+        return -EFAULT;
+    return 0;
+}
+
+long sys_gettimeofday(void *tv, void *tz)
+{
+    struct timespec32 ts;
+    ktime_get(CLOCK_REALTIME, &ts);
+    long v[2] = { ts.tv_sec, ts.tv_nsec / 1000 };
+    if (tv && copy_to_user(tv, v, sizeof v))
+        return -EFAULT;
+    long z[2] = { 0, 0 };
+    if (tz && copy_to_user(tz, z, sizeof z))
+        return -EFAULT;
+    return 0;
+}
+
+long sys_time(long *tloc)
+{
+    struct timespec32 ts;
+    ktime_get(CLOCK_REALTIME, &ts);
+    if (tloc && put_user(ts.tv_sec, tloc))
+        return -EFAULT;
+    return ts.tv_sec;
+}
+
+long sys_times(void *buf)
+{
+    long t[4] = { (long)current->utime, (long)current->stime, 0, 0 };
+    if (buf && copy_to_user(buf, t, sizeof t))
+        return -EFAULT;
+    return (long)jiffies;
+}
+
+/* Sleep for ts; a signal ends it early with -EINTR and the time left. */
+static long do_nanosleep(const struct timespec32 *ts, void *rem)
+{
+    if (ts->tv_sec < 0 || ts->tv_nsec < 0 || ts->tv_nsec >= NSEC_PER_SEC)
+        return -EINVAL;
+    long ticks = ts->tv_sec * HZ + DIV_ROUND_UP((unsigned long)ts->tv_nsec, NSEC_PER_TICK);
+    if (ts->tv_sec > MAX_SCHEDULE_TIMEOUT / HZ - 1)
+        ticks = MAX_SCHEDULE_TIMEOUT - 1;
+    if (ticks)
+        ticks++;                       /* the current tick is partly over */
+    while (ticks > 0) {
+        if (signal_pending(current)) {
+            if (rem) {
+                struct timespec32 r = { ticks / HZ, (ticks % HZ) * NSEC_PER_TICK };
+                if (copy_to_user(rem, &r, sizeof r))
+                    return -EFAULT;
+            }
+            return -EINTR;
+        }
+        set_current_state(TASK_INTERRUPTIBLE);
+        ticks = schedule_timeout(ticks);
+    }
+    set_current_state(TASK_RUNNING);
+    return 0;
+}
+
+long sys_nanosleep(const void *req, void *rem)
+{
+    struct timespec32 ts;
+    if (copy_from_user(&ts, req, sizeof ts))
+        return -EFAULT;
+    return do_nanosleep(&ts, rem);
+}
+
+#define TIMER_ABSTIME 1
+long sys_clock_nanosleep(int clockid, int flags, const void *req, void *rem)
+{
+    struct timespec32 ts, now;
+    if (!clock_valid(clockid))
+        return -EINVAL;
+    if (copy_from_user(&ts, req, sizeof ts))
+        return -EFAULT;
+    if (flags & TIMER_ABSTIME) {
+        ktime_get(clockid, &now);
+        long long ns = (long long)(ts.tv_sec - now.tv_sec) * NSEC_PER_SEC + ts.tv_nsec - now.tv_nsec;
+        if (ns <= 0)
+            return 0;
+        ts.tv_sec = ns / NSEC_PER_SEC;
+        ts.tv_nsec = ns % NSEC_PER_SEC;
+        rem = NULL;
+    }
+    return do_nanosleep(&ts, rem);
+}
+
+long sys_sched_yield(void)
+{
+    yield();
+    return 0;
+}
+
+/* ---- getrandom ------------------------------------------------------------- */
+
+/* Not cryptographic: an xorshift generator seeded from the TSC.  Enough
+ * for AT_RANDOM (stack protector canaries) and for programs that want
+ * seeds.  A teaching kernel says so instead of pretending. */
+static uint64_t rng_state;
+
+uint32_t get_random_u32(void)
+{
+    if (!rng_state)
+        rng_state = rdtsc() | 1;
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint32_t)(rng_state >> 16);
+}
+
+void get_random_bytes(void *buf, size_t n)
+{
+    uint8_t *p = buf;
+    while (n) {
+        uint32_t r = get_random_u32();
+        size_t k = n < 4 ? n : 4;
+        memcpy(p, &r, k);
+        p += k;
+        n -= k;
+    }
+}
+
+#define GRND_NONBLOCK 1
+#define GRND_RANDOM   2
+#define GRND_INSECURE 4
+
+long sys_getrandom(void *buf, size_t count, unsigned int flags)
+{
+    uint8_t tmp[64];
+    size_t done = 0;
+    if (flags & ~(GRND_NONBLOCK | GRND_RANDOM | GRND_INSECURE))
+        return -EINVAL;
+    if (count > 0x1FFFFFF)
+        count = 0x1FFFFFF;             /* Linux caps one call at 32 MiB - 1 */
+    while (done < count) {
+        size_t k = count - done < sizeof tmp ? count - done : sizeof tmp;
+        get_random_bytes(tmp, k);
+        if (copy_to_user((char *)buf + done, tmp, k))
+            return done ? (long)done : -EFAULT;
+        done += k;
+    }
+    return done;
+}
+
+/* ---- vellum_debug (number 500, not a Linux call) --------------------------- */
+
+long sys_vellum_debug(unsigned long op, unsigned long arg)
+{
+    switch (op) {
+    case VDBG_NR_FREE_PAGES:
+        return nr_free_pages();
+    case VDBG_NR_TASKS: {
+        long n = 0;
+        struct task_struct *t;
+        unsigned long flags = local_irq_save();
+        list_for_each_entry(t, &task_list, tasks)
+            n++;
+        local_irq_restore(flags);
+        return n;
+    }
+    default:
+        return -EINVAL;
+    }
+}
