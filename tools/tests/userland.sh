@@ -7,11 +7,15 @@
 # Vellum kernel can run processes. One line per check: "PASS user.NAME"
 # or "FAIL user.NAME (why)"; the test runner counts them.
 #
-# usage: sh tools/tests/userland.sh     (from anywhere; builds `make user`)
+# usage: sh tools/tests/userland.sh     (from anywhere; builds `make user`;
+#        BUILD=dir selects the build directory, as for tools/run-tests)
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-B=$ROOT/build/user
+BUILD=${BUILD:-build}
+case $BUILD in /*) BDIR=$BUILD ;; *) BDIR=$ROOT/$BUILD ;; esac
+B=$BDIR/user
 BIN=$B/bin
+TMP=${TMPDIR:-/tmp}
 
 pass() { echo "PASS user.$1"; }
 fail() { echo "FAIL user.$1${2:+ ($2)}"; }
@@ -20,13 +24,13 @@ check() { name=$1; shift; if "$@" >/dev/null 2>&1; then pass "$name"; else fail 
 # check_eq NAME GOT WANT
 check_eq() { if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', want '$3'"; fi; }
 
-if ! make -C "$ROOT" -s user >/tmp/userland-build.$$ 2>&1; then
+if ! make -C "$ROOT" -s BUILD="$BUILD" user >"$TMP/userland-build.$$" 2>&1; then
 	fail build "make user failed"
-	sed 's/^/    /' /tmp/userland-build.$$ | tail -20
-	rm -f /tmp/userland-build.$$
+	sed 's/^/    /' "$TMP/userland-build.$$" | tail -20
+	rm -f "$TMP/userland-build.$$"
 	exit 1
 fi
-rm -f /tmp/userland-build.$$
+rm -f "$TMP/userland-build.$$"
 pass build
 
 # Can this host run i386 binaries at all?
@@ -35,7 +39,7 @@ if ! "$BIN/true" 2>/dev/null; then
 	exit 0
 fi
 
-T=$(mktemp -d /tmp/vellum-userland.XXXXXX)
+T=$(mktemp -d "$TMP/vellum-userland.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 cd "$T" || exit 1
 
@@ -240,7 +244,7 @@ case "$out" in *from-shell*) pass init.starts_shell ;; *) fail init.starts_shell
 check_eq init.shell_status $rc 4
 
 # ---- 5. the staging root tree ---------------------------------------------------
-R=$ROOT/build/rootfs
+R=$BDIR/rootfs
 for f in bin/sh bin/ls sbin/init etc/rc README tests/t_printf; do
 	check "rootfs.$(echo $f | tr / _)" test -e "$R/$f"
 done
