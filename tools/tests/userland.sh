@@ -230,6 +230,47 @@ child=$(pgrep -P $shpid sleep)
 wait $shpid
 check_eq sh.sigint_shell_survives_child_dies "$(cat sigint.out)" "child=130"
 
+# Interactive, on a real pseudo-terminal (needs python3's pty module):
+# the prompt, a pipeline, Ctrl-C killing the foreground job (status 130)
+# while the shell lives on, and a background job reported when reaped.
+if command -v python3 >/dev/null 2>&1; then
+	out=$(timeout 30 python3 - "$SH" "$BIN" <<'PY' 2>&1
+import os, pty, select, sys, time
+sh, bindir = sys.argv[1], sys.argv[2]
+pid, fd = pty.fork()
+if pid == 0:
+    os.environ["PATH"] = bindir
+    os.execv(sh, ["sh"])
+def talk(data, wait=0.6):
+    if data:
+        os.write(fd, data)
+    out, end = b"", time.time() + wait
+    while time.time() < end:
+        if select.select([fd], [], [], 0.05)[0]:
+            try:
+                out += os.read(fd, 4096)
+            except OSError:
+                break
+    return out.decode(errors="replace")
+print("prompt" if "$ " in talk(b"") else "no-prompt")
+print("pipe" if "\n3\r" in talk(b"echo hi | wc -c\n") else "no-pipe")
+talk(b"sleep 5\n", 0.5)
+talk(b"\x03", 0.5)
+print("ctrl-c" if "status 130" in talk(b"echo status $?\n") else "no-ctrl-c")
+talk(b"sleep 0.2 &\n", 0.6)
+print("reaped" if "done, status 0" in talk(b"true\n") else "not-reaped")
+talk(b"exit 3\n", 0.3)
+print("exit", os.waitpid(pid, 0)[1] >> 8)
+PY
+)
+	for w in prompt pipe ctrl-c reaped "exit 3"; do
+		name="sh.tty_$(echo "$w" | tr ' -' '__')"
+		if echo "$out" | grep -qx "$w"; then pass "$name"; else fail "$name" "$(echo $out)"; fi
+	done
+else
+	echo "SKIP user.sh.tty_* (python3 not installed: no pseudo-terminal test)"
+fi
+
 # ---- 4. init, with its paths pointed at a test tree ---------------------------
 mkdir -p etc
 cat > etc/rc <<'RC'
