@@ -42,6 +42,10 @@ int kernel_execve(const char *path, const char *const argv[], const char *const 
  * file.  register_builtin_binary("/bin/x", start, size). */
 void register_builtin_binary(const char *path, const void *image, size_t size);
 
+/* fork.c: drop a task's mm, files and fs references (exit, failed fork). */
+void release_task_resources(struct task_struct *t);
+long do_fork(struct pt_regs *regs);
+
 /* exit.c */
 void do_group_exit(int status) __attribute__((noreturn));   /* status: wait word */
 long kernel_wait4(pid_t pid, int *status, int options);     /* status: kernel ptr */

@@ -36,7 +36,17 @@
 
 LIST_HEAD(task_list);                  /* every task, for reports */
 static LIST_HEAD(runqueue);            /* runnable, not running; FIFO */
-static pid_t next_pid = 1;
+/* The process layer's part of a context switch: page directory, TLS
+ * entries, FPU registers (kernel/fork.c, Linux's switch_mm + __switch_to).
+ * Weak and empty when no process layer is linked (tests of this file). */
+void __attribute__((weak)) arch_switch_to(struct task_struct *prev, struct task_struct *next) {}
+/* Pids come from the process layer's allocator (kernel/fork.c: alloc_pid,
+ * which keeps pid 1 for init); this fallback counts up from 2. */
+pid_t __attribute__((weak)) alloc_pid(void)
+{
+    static pid_t next_pid = 2;
+    return next_pid++;
+}
 static int sched_running;              /* sched_init() done */
 
 extern char boot_stack[], boot_stack_top[];   /* boot/entry.S */
@@ -151,6 +161,7 @@ void schedule(void)
     if (next != prev) {
         tss_set_kernel_stack(next->stack ? (unsigned long)next->stack + THREAD_SIZE
                                          : (unsigned long)boot_stack_top);
+        arch_switch_to(prev, next);
         prev = switch_to(prev, next);
         /* Back in the task that called schedule() above; prev is now the
          * task that ran just before us. */
@@ -269,7 +280,7 @@ struct task_struct *kthread_run(int (*fn)(void *), void *data, const char *name)
     t->sp = (unsigned long)sp;
 
     unsigned long flags = local_irq_save();
-    t->pid = next_pid++;
+    t->pid = alloc_pid();
     list_add_tail(&t->tasks, &task_list);
     t->state = TASK_RUNNING;
     enqueue_task(t);

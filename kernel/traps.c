@@ -171,10 +171,8 @@ long __attribute__((weak)) syscall_handler(struct pt_regs *regs)
     return -ENOSYS;
 }
 
-void exit_to_user_mode(struct pt_regs *regs)
-{
-    /* Later: if (current->need_resched) schedule(); deliver pending signals. */
-}
+/* exit_to_user_mode() (rescheduling, signal delivery) is the process
+ * layer's: kernel/signal.c. */
 
 static void do_exception(struct pt_regs *regs)
 {

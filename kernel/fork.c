@@ -1,0 +1,420 @@
+/* kernel/fork.c: creating processes (process layer).  fork/vfork/clone,
+ * the pid allocator and table lookups, the process limit, the first
+ * process (user_process_create, used for pid 1), and the process part of a
+ * context switch (page directory, TLS, FPU registers).
+ *
+ * Sits on the scheduler (task structs, kernel stacks, the run queue), the
+ * address-space layer (dup_mm: copy-on-write), the file layer (dup_files)
+ * and kernel/user_entry.S (ret_from_fork).
+ *
+ * A child's kernel stack right after fork, as switch_to() will find it:
+ *
+ *   stack + THREAD_SIZE -> +----------------------+
+ *                          | struct pt_regs       |  copy of the parent's user
+ *                          |  (ax = 0: fork()     |  registers: the child
+ *                          |   returns 0 here)    |  "returns" from int $0x80
+ *                          +----------------------+
+ *                          | ret_from_fork        |  switch_to's `ret` lands here
+ *                          | ebp ebx esi edi      |  popped by switch_to
+ *   t->sp ---------------> +----------------------+
+ *
+ * ret_from_fork calls schedule_tail() and jumps to ret_from_intr with esp
+ * pointing at the pt_regs, which irets to user mode.
+ */
+#include <kernel.h>
+#include <string.h>
+#include <errno.h>
+#include <err.h>
+#include <init.h>
+#include <sched.h>
+#include <signal.h>
+#include <slab.h>
+#include <mm.h>
+#include <proc.h>
+#include <syscalls.h>
+#include <asm/irqflags.h>
+#include <asm/segment.h>
+#include <asm/pgtable.h>
+#include "sched_glue.h"
+
+int max_processes = DEFAULT_MAX_PROCESSES;
+int nr_processes;
+struct task_struct *init_process;
+
+/* user_entry.S */
+void ret_from_fork(void);
+
+/* Other layers' per-process state, if linked in (weak: the process layer
+ * works, with every process sharing the global root and no descriptors,
+ * before they are).  Contracts: dup_files/put_files in the file layer's
+ * <fdtable.h>; copy_fs_struct returns a new fs_struct with its own
+ * references (or NULL), put_fs_struct drops one. */
+struct files_struct *dup_files(struct files_struct *old) __attribute__((weak));
+void put_files(struct files_struct *files) __attribute__((weak));
+struct fs_struct *copy_fs_struct(struct fs_struct *old) __attribute__((weak));
+void put_fs_struct(struct fs_struct *fs) __attribute__((weak));
+
+/* ---- pids ------------------------------------------------------------------ */
+
+struct task_struct *find_task_by_pid(pid_t pid)
+{
+    struct task_struct *t, *found = NULL;
+    unsigned long flags = local_irq_save();
+    list_for_each_entry(t, &task_list, tasks)
+        if (t->pid == pid && t->exit_state != EXIT_DEAD) {
+            found = t;
+            break;
+        }
+    local_irq_restore(flags);
+    return found;
+}
+
+static bool pid_in_use(pid_t pid)
+{
+    struct task_struct *t;
+    list_for_each_entry(t, &task_list, tasks)
+        if (t->pid == pid || (t->is_process && (t->pgrp == pid || t->session == pid)))
+            return true;
+    return false;
+}
+
+/* Next free pid after the last one handed out, wrapping at PID_MAX to 2
+ * (Linux wraps to 300 to skip daemons' low pids; we have none).  A pid is
+ * not reused while it still names a process group or session.  O(tasks)
+ * per try: fine for a few hundred tasks. */
+pid_t alloc_pid(void)
+{
+    static pid_t last_pid = 1;
+    unsigned long flags = local_irq_save();
+    for (int tries = 0; tries < PID_MAX; tries++) {
+        pid_t p = last_pid + 1;
+        if (p >= PID_MAX)
+            p = 2;
+        last_pid = p;
+        if (!pid_in_use(p)) {
+            local_irq_restore(flags);
+            return p;
+        }
+    }
+    local_irq_restore(flags);
+    return -EAGAIN;
+}
+
+/* ---- FPU ------------------------------------------------------------------------
+ * The kernel never touches x87/SSE registers (-mno-sse -mno-80387), so they
+ * belong to the running process; a switch between processes saves the old
+ * one's with fxsave and loads the new one's with fxrstor (eager switching,
+ * simpler than Linux's lazy-then-eager history). */
+static bool have_fxsr;
+static struct fpu_state init_fpstate;
+
+#define CR0_MP (1u << 1)
+#define CR0_EM (1u << 2)
+#define CR0_TS (1u << 3)
+#define CR0_NE (1u << 5)
+#define CR4_OSFXSR     (1u << 9)
+#define CR4_OSXMMEXCPT (1u << 10)
+
+static void fpu_init(void)
+{
+    uint32_t a = 1, b, c = 0, d;
+    __asm__ volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
+    unsigned long cr0;
+    __asm__ volatile("mov %%cr0, %0" : "=r"(cr0));
+    cr0 &= ~(CR0_EM | CR0_TS);
+    cr0 |= CR0_MP | CR0_NE;
+    __asm__ volatile("mov %0, %%cr0" :: "r"(cr0));
+    have_fxsr = d & (1u << 24);
+    if (have_fxsr) {
+        __write_cr4(__read_cr4() | CR4_OSFXSR | ((d & (1u << 25)) ? CR4_OSXMMEXCPT : 0));
+        uint32_t mxcsr = 0x1f80;
+        __asm__ volatile("fninit\n\t"
+                         "ldmxcsr %1\n\t"
+                         "fxsave %0" : "=m"(init_fpstate) : "m"(mxcsr));
+    } else {
+        __asm__ volatile("fninit");
+    }
+    printk(KERN_INFO "fpu: x87%s enabled for user processes\n", have_fxsr ? " + SSE (fxsave)" : "");
+}
+arch_initcall(fpu_init);
+
+static struct fpu_state *fpu_alloc(void)
+{
+    /* kmalloc's size classes are powers of two, naturally aligned: a 512-byte
+     * object is 16-byte aligned as fxsave needs. */
+    struct fpu_state *f = kmalloc(sizeof *f, GFP_KERNEL);
+    if (f && ((unsigned long)f & 15)) {
+        printk(KERN_ERR "fpu: kmalloc returned a misaligned buffer %p\n", f);
+        kfree(f);
+        return NULL;
+    }
+    return f;
+}
+
+static void fpu_save(struct fpu_state *f)
+{
+    if (have_fxsr)
+        __asm__ volatile("fxsave %0" : "=m"(*f));
+    else
+        __asm__ volatile("fnsave %0; fwait" : "=m"(*f));
+}
+
+static void fpu_restore(const struct fpu_state *f)
+{
+    if (have_fxsr)
+        __asm__ volatile("fxrstor %0" :: "m"(*f));
+    else
+        __asm__ volatile("frstor %0" :: "m"(*f));
+}
+
+/* The process half of a context switch, called by schedule() with
+ * interrupts off just before switch_to (Linux: switch_mm + __switch_to).
+ * Kernel threads keep whatever directory is loaded (the kernel half is the
+ * same in all), as Linux's lazy TLB mode. */
+void arch_switch_to(struct task_struct *prev, struct task_struct *next)
+{
+    if (prev->fpu)
+        fpu_save(prev->fpu);
+    if (next->mm && next->mm != prev->mm)
+        switch_mm(prev->mm, next->mm, next);
+    if (next->is_process) {
+        load_TLS(next->tls_array);
+        if (next->fpu)
+            fpu_restore(next->fpu);
+    }
+}
+
+/* ---- creating a task --------------------------------------------------------- */
+
+/* A task_struct with a kernel stack, not yet on any list.  The process
+ * fields are inherited from `parent` where Linux inherits them (signal
+ * handlers and mask, process group, session, TLS, comm). */
+static struct task_struct *dup_task(struct task_struct *parent)
+{
+    struct task_struct *t = alloc_task_struct();
+    if (!t)
+        return NULL;
+    memset(t, 0, sizeof *t);
+    t->stack = alloc_thread_stack();
+    t->fpu = fpu_alloc();
+    if (!t->stack || !t->fpu) {
+        if (t->stack)
+            free_thread_stack(t->stack);
+        kfree(t->fpu);
+        free_task_struct(t);
+        return NULL;
+    }
+    struct thread_info *ti = t->stack;
+    ti->task = t;
+    ti->magic = STACK_END_MAGIC;
+    INIT_LIST_HEAD(&t->run_list);
+    INIT_LIST_HEAD(&t->tasks);
+    INIT_LIST_HEAD(&t->children);
+    INIT_LIST_HEAD(&t->sibling);
+    init_waitqueue_head(&t->wait_chldexit);
+    t->time_slice = TASK_TIMESLICE;
+    t->is_process = 1;
+    strlcpy(t->comm, parent->comm, TASK_COMM_LEN);
+    if (parent->is_process) {
+        t->pgrp = parent->pgrp;
+        t->session = parent->session;
+        t->blocked = parent->blocked;
+        memcpy(t->action, parent->action, sizeof t->action);
+        memcpy(t->tls_array, parent->tls_array, sizeof t->tls_array);
+    }
+    return t;
+}
+
+static void free_task(struct task_struct *t)
+{
+    if (t->stack)
+        free_thread_stack(t->stack);
+    kfree(t->fpu);
+    free_task_struct(t);
+}
+
+/* Build the stack switch_to() expects: the pt_regs at the top, then the
+ * frame that makes switch_to's `ret` enter ret_from_fork with ebx = fn and
+ * edi = arg (fn NULL: straight to user mode). */
+static void setup_fork_stack(struct task_struct *t, int (*fn)(void *), void *arg)
+{
+    unsigned long *sp = (unsigned long *)task_pt_regs(t);
+    *--sp = (unsigned long)ret_from_fork;
+    *--sp = 0;                         /* ebp: ends backtraces */
+    *--sp = (unsigned long)fn;         /* ebx */
+    *--sp = 0;                         /* esi */
+    *--sp = (unsigned long)arg;        /* edi */
+    t->sp = (unsigned long)sp;
+}
+
+/* Make t visible (pid, lists) and runnable.  Fails with -EAGAIN over the
+ * process limit or out of pids. */
+static int attach_and_wake(struct task_struct *t, struct task_struct *parent, pid_t pid)
+{
+    unsigned long flags = local_irq_save();
+    if (nr_processes >= max_processes) {
+        local_irq_restore(flags);
+        return -EAGAIN;
+    }
+    if (!pid)
+        pid = alloc_pid();
+    if (pid < 0) {
+        local_irq_restore(flags);
+        return -EAGAIN;
+    }
+    t->pid = pid;
+    t->parent = parent;
+    if (parent)
+        list_add_tail(&t->sibling, &parent->children);
+    list_add_tail(&t->tasks, &task_list);
+    nr_processes++;
+    t->state = TASK_UNINTERRUPTIBLE;
+    local_irq_restore(flags);
+    wake_up_process(t);                /* onto the run queue */
+    return 0;
+}
+
+static unsigned long fork_count;
+
+long do_fork(struct pt_regs *regs)
+{
+    struct task_struct *me = current, *t;
+    if (!me->is_process || !me->mm)
+        return -EINVAL;
+    if (READ_ONCE(nr_processes) >= max_processes)
+        return -EAGAIN;
+    t = dup_task(me);
+    if (!t)
+        return -ENOMEM;
+    fpu_save(t->fpu);                  /* our live registers are the child's too */
+    t->mm = dup_mm(me->mm);
+    if (!t->mm)
+        goto nomem;
+    if (dup_files && me->files) {
+        t->files = dup_files(me->files);
+        if (!t->files)
+            goto nomem;
+    }
+    t->fs = me->fs;
+    if (copy_fs_struct && me->fs) {
+        t->fs = copy_fs_struct(me->fs);
+        if (!t->fs)
+            goto nomem;
+    }
+    struct pt_regs *child = task_pt_regs(t);
+    *child = *regs;
+    child->ax = 0;                     /* fork() returns 0 in the child */
+    setup_fork_stack(t, NULL, NULL);
+    int err = attach_and_wake(t, me, 0);
+    if (err) {
+        release_task_resources(t);
+        free_task(t);
+        return err;
+    }
+    fork_count++;
+    return t->pid;
+nomem:
+    release_task_resources(t);
+    free_task(t);
+    return -ENOMEM;
+}
+
+/* Drop what dup_task/do_fork attached (for failure paths and exit). */
+void release_task_resources(struct task_struct *t)
+{
+    if (t->mm) {
+        mmput(t->mm);
+        t->mm = NULL;
+    }
+    if (t->files && put_files) {
+        put_files(t->files);
+    }
+    t->files = NULL;
+    if (t->fs && put_fs_struct)
+        put_fs_struct(t->fs);
+    t->fs = NULL;
+}
+
+long sys_fork(void)
+{
+    return do_fork(current_pt_regs());
+}
+
+/* vfork: the child shares nothing here; it gets a copy-on-write copy like
+ * fork (allowed by POSIX: vfork may be fork), and the parent does not wait
+ * for its exec.  Programs written for vfork work. */
+long sys_vfork(void)
+{
+    return do_fork(current_pt_regs());
+}
+
+#define CLONE_VM       0x00000100
+#define CLONE_FS       0x00000200
+#define CLONE_FILES    0x00000400
+#define CLONE_SIGHAND  0x00000800
+#define CLONE_VFORK    0x00004000
+#define CLONE_THREAD   0x00010000
+#define CLONE_SETTLS   0x00080000
+#define CLONE_PARENT_SETTID  0x00100000
+#define CLONE_CHILD_CLEARTID 0x00200000
+#define CLONE_CHILD_SETTID   0x01000000
+#define CSIGNAL        0x000000ff
+
+/* clone: only the fork-like uses (glibc's fork() is clone(SIGCHLD |
+ * CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID, 0, ...)).  Threads (CLONE_VM,
+ * CLONE_THREAD...) are not supported: -EINVAL. */
+long sys_clone(unsigned long flags, unsigned long newsp, int *parent_tid,
+               unsigned long tls, int *child_tid)
+{
+    if (flags & (CLONE_VM | CLONE_THREAD | CLONE_SIGHAND | CLONE_FS | CLONE_FILES))
+        return -EINVAL;
+    struct pt_regs *regs = current_pt_regs();
+    long pid = do_fork(regs);
+    if (pid < 0)
+        return pid;
+    struct task_struct *t = find_task_by_pid(pid);
+    if (t) {
+        if (newsp)
+            task_pt_regs(t)->sp = newsp;
+        if (flags & CLONE_CHILD_CLEARTID)
+            t->clear_child_tid = (unsigned long)child_tid;
+        /* CLONE_CHILD_SETTID (write the tid into the child's memory) is
+         * ignored: glibc's fork only uses it to cache the tid, which it
+         * re-reads with set_tid_address/getpid.  (Simplification.) */
+    }
+    if ((flags & CLONE_PARENT_SETTID) && parent_tid)
+        put_user((int)pid, parent_tid);
+    return pid;
+}
+
+/* ---- the first process --------------------------------------------------- */
+
+struct task_struct *user_process_create(int (*fn)(void *), void *arg, const char *name,
+                                        pid_t pid)
+{
+    struct task_struct *t = dup_task(&init_task);
+    if (!t)
+        return ERR_PTR(-ENOMEM);
+    memcpy(t->fpu, &init_fpstate, sizeof init_fpstate);
+    strlcpy(t->comm, name, TASK_COMM_LEN);
+    memset(task_pt_regs(t), 0, sizeof(struct pt_regs));
+    setup_fork_stack(t, fn, arg);
+    if (pid) {
+        /* pid 1 is never handed out by alloc_pid(); refuse a pid in use. */
+        if (find_task_by_pid(pid)) {
+            free_task(t);
+            return ERR_PTR(-EEXIST);
+        }
+    }
+    int err = attach_and_wake(t, NULL, pid);
+    if (err) {
+        free_task(t);
+        return ERR_PTR(err);
+    }
+    /* Its own process group and session, as init's.  (It has not run yet:
+     * the kernel is not preemptible, we have not scheduled.) */
+    t->pgrp = t->session = t->pid;
+    return t;
+}
+
+unsigned long get_fork_count(void) { return fork_count; }
