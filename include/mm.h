@@ -248,6 +248,13 @@ int expand_stack(struct vm_area_struct *vma, unsigned long addr);
  *   bytes transferred.
  */
 int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned int flags);
+/* mm/fault.c: the policy half of do_page_fault for a user address in mm:
+ * VMA lookup, stack growth, permission check, handle_mm_fault.  error_code
+ * is the CPU's (X86_PF_WRITE, X86_PF_USER).  Returns 0 if resolved, else
+ * the signal to send (SIGSEGV or SIGBUS) with its si_code in *code
+ * (SEGV_MAPERR, SEGV_ACCERR, BUS_ADRERR). */
+int resolve_user_fault(struct mm_struct *mm, unsigned long address,
+                       unsigned long error_code, int *code);
 void zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end);
 void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned long end,
                        unsigned long newflags);

@@ -120,6 +120,37 @@ static bool access_error(unsigned long error_code, struct vm_area_struct *vma)
     return !(vma->vm_flags & (VM_READ | VM_EXEC));
 }
 
+int resolve_user_fault(struct mm_struct *mm, unsigned long address,
+                       unsigned long error_code, int *code)
+{
+    /* Interrupts stay off: resolving an anonymous fault never sleeps
+     * (alloc_page does not).  File-backed faults (a later issue) will read
+     * pages from disk and must enable them here, as Linux does. */
+    struct vm_area_struct *vma = find_vma(mm, address);
+    *code = SEGV_MAPERR;
+    if (!vma)
+        return SIGSEGV;
+    if (vma->vm_start > address) {
+        /* Linux (before 2023) also rejected user accesses far below the
+         * stack pointer; we only check the limit and the guard gap. */
+        if (!(vma->vm_flags & VM_GROWSDOWN) || expand_stack(vma, address))
+            return SIGSEGV;
+    }
+    *code = SEGV_ACCERR;
+    if (access_error(error_code, vma))
+        return SIGSEGV;
+    int fault = handle_mm_fault(vma, address,
+                                (error_code & PF_WRITE ? FAULT_FLAG_WRITE : 0) |
+                                (error_code & PF_USER ? FAULT_FLAG_USER : 0));
+    if (!(fault & VM_FAULT_ERROR))
+        return 0;
+    if (fault & VM_FAULT_SIGSEGV)
+        return SIGSEGV;
+    /* Out of memory: Linux invokes the OOM killer; we give the task SIGBUS. */
+    *code = BUS_ADRERR;
+    return SIGBUS;
+}
+
 void do_page_fault(struct pt_regs *regs, unsigned long error_code)
 {
     unsigned long address = __read_cr2();   /* first: a nested fault would overwrite it */
@@ -148,36 +179,9 @@ void do_page_fault(struct pt_regs *regs, unsigned long error_code)
         return;
     }
 
-    /* Interrupts stay off: resolving an anonymous fault never sleeps
-     * (alloc_page does not).  File-backed faults (a later issue) will read
-     * pages from disk and must enable them here, as Linux does. */
-    struct vm_area_struct *vma = find_vma(mm, address);
-    if (!vma) {
-        bad_area(regs, error_code, address, SIGSEGV, SEGV_MAPERR);
-        return;
-    }
-    if (vma->vm_start > address) {
-        /* Linux (before 2023) also rejected user accesses far below the
-         * stack pointer; we only check the limit and the guard gap. */
-        if (!(vma->vm_flags & VM_GROWSDOWN) || expand_stack(vma, address)) {
-            bad_area(regs, error_code, address, SIGSEGV, SEGV_MAPERR);
-            return;
-        }
-    }
-    if (access_error(error_code, vma)) {
-        bad_area(regs, error_code, address, SIGSEGV, SEGV_ACCERR);
-        return;
-    }
-    int fault = handle_mm_fault(vma, address,
-                                (error_code & PF_WRITE ? FAULT_FLAG_WRITE : 0) |
-                                (error_code & PF_USER ? FAULT_FLAG_USER : 0));
-    if (fault & VM_FAULT_ERROR) {
-        /* Linux invokes the OOM killer; we give the task SIGBUS. */
-        if (fault & VM_FAULT_SIGSEGV)
-            bad_area(regs, error_code, address, SIGSEGV, SEGV_ACCERR);
-        else
-            bad_area(regs, error_code, address, SIGBUS, BUS_ADRERR);
-    }
+    int code, sig = resolve_user_fault(mm, address, error_code, &code);
+    if (sig)
+        bad_area(regs, error_code, address, sig, code);
 }
 
 /* ---------------------------------------------------------------------- */
