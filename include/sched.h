@@ -50,7 +50,16 @@ struct task_struct {
     struct task_struct *stopper;       /* who waits in kthread_stop() */
     struct fs_struct *fs;              /* root and cwd (VFS); NULL: the global root */
     struct mm_struct *mm;              /* NULL for kernel threads */
+    int pending_fatal;                 /* a fatal signal (SIGKILL) is pending: long
+                                          kernel loops (generic_perform_write) stop.
+                                          Set by the signal layer (later); added by
+                                          the VFS so the write loop can check it now */
 };
+
+/* Is a fatal signal pending for t?  The write loop checks this between
+ * chunks (write-path.md step 3).  Until the signal layer exists, tests set
+ * t->pending_fatal directly. */
+static inline int fatal_signal_pending(struct task_struct *t) { return t->pending_fatal; }
 
 /* The running task.  Found from the stack pointer (tasks' stacks are
  * THREAD_SIZE-aligned and the task_struct pointer sits at the stack base). */
