@@ -61,7 +61,7 @@ static struct inode *alloc_inode(struct super_block *sb)
     if (sb->s_op && sb->s_op->alloc_inode) {
         inode = sb->s_op->alloc_inode(sb);
     } else {
-        inode = kmalloc(sizeof *inode);
+        inode = kmalloc(sizeof *inode, GFP_KERNEL);
         if (inode)
             inode_init_once(inode);
     }

@@ -10,9 +10,9 @@
 #include <pagemap.h>
 #include <sched.h>
 #include <writeback.h>
-/* Temporary: until the mm and cpu branches land, fs/compat.h declares what
- * we use from <mm.h> (alloc_page, put_page, page flags, kmalloc) and the timer. */
-#include "compat.h"
+#include <mm.h>
+#include <slab.h>
+#include <timer.h>
 
 /* ---- mounts (fs/namespace.c) ------------------------------------------ */
 extern struct vfsmount *root_mnt;          /* NULL until "/" is mounted */

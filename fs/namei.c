@@ -99,7 +99,7 @@ static int follow_link(struct nameidata *nd, const struct path *dir, struct path
         return -ELOOP;
     if (!inode->i_op->readlink)
         return -EINVAL;
-    char *buf = kmalloc(PATH_MAX);
+    char *buf = kmalloc(PATH_MAX, GFP_KERNEL);
     if (!buf)
         return -ENOMEM;
     int n = inode->i_op->readlink(inode, buf, PATH_MAX - 1);
@@ -232,7 +232,7 @@ int path_parent(const char *name, struct path *parent, const char **last,
     if (err)
         return err;
     size_t n = strlen(name);
-    char *buf = kmalloc(n + 1);
+    char *buf = kmalloc(n + 1, GFP_KERNEL);
     if (!buf)
         return -ENOMEM;
     memcpy(buf, name, n + 1);
@@ -611,7 +611,7 @@ static int find_name_actor(struct dir_context *ctx, const char *name, int len, l
 int vfs_getcwd(char *buf, size_t size)
 {
     struct path root, cur;
-    char *tmp = kmalloc(PATH_MAX), *name = kmalloc(NAME_MAX + 1);
+    char *tmp = kmalloc(PATH_MAX, GFP_KERNEL), *name = kmalloc(NAME_MAX + 1, GFP_KERNEL);
     int err = 0;
     if (!tmp || !name) {
         kfree(tmp);

@@ -133,7 +133,7 @@ int do_mount(const char *dev_name, const char *path, const char *fstype,
         destroy_super(sb);
         goto out_path;
     }
-    mnt = kmalloc(sizeof *mnt);
+    mnt = kmalloc(sizeof *mnt, GFP_KERNEL);
     if (!mnt) {
         err = -ENOMEM;
         if (sb->s_op && sb->s_op->put_super)

@@ -118,7 +118,7 @@ struct file *filp_open(const char *name, int flags, mode_t mode)
         path_put(&p);
         return ERR_PTR(err);
     }
-    struct file *f = kmalloc(sizeof *f);
+    struct file *f = kmalloc(sizeof *f, GFP_KERNEL);
     if (!f) {
         path_put(&p);
         return ERR_PTR(-ENOMEM);

@@ -33,7 +33,7 @@ struct file_system_type *get_fs_type(const char *name)
 
 struct super_block *alloc_super(struct file_system_type *type)
 {
-    struct super_block *sb = kmalloc(sizeof *sb);
+    struct super_block *sb = kmalloc(sizeof *sb, GFP_KERNEL);
     if (!sb)
         return NULL;
     memset(sb, 0, sizeof *sb);

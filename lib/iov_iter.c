@@ -19,7 +19,7 @@
 #include <uio.h>
 #include <sched.h>
 #include <ktest.h>
-#include "../fs/compat.h"
+#include <mm.h>
 
 const struct user_copy_ops *user_copy_ops;
 

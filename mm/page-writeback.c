@@ -126,9 +126,9 @@ int filemap_fdatawait(struct address_space *mapping)
         put_page(best);
     }
     int err = 0;
-    if (test_and_clear_bit(AS_ENOSPC, &mapping->flags))
+    if (pgflag_test_and_clear_bit(AS_ENOSPC, &mapping->flags))
         err = -ENOSPC;
-    if (test_and_clear_bit(AS_EIO, &mapping->flags))
+    if (pgflag_test_and_clear_bit(AS_EIO, &mapping->flags))
         err = -EIO;
     return err;
 }

@@ -55,7 +55,7 @@ static struct inode *ramfs_get_inode(struct super_block *sb, struct inode *dir, 
     inode->i_data.a_ops = &ramfs_aops;
     switch (mode & S_IFMT) {
     case S_IFDIR: {
-        struct ramfs_dir *d = kmalloc(sizeof *d);
+        struct ramfs_dir *d = kmalloc(sizeof *d, GFP_KERNEL);
         if (!d) {
             inode->i_nlink = 0;
             iput(inode);
@@ -92,7 +92,7 @@ static struct ramfs_dirent *find_entry(struct inode *dir, const char *name, size
 
 static int add_entry(struct inode *dir, const char *name, size_t len, struct inode *inode)
 {
-    struct ramfs_dirent *de = kmalloc(sizeof *de + len + 1);
+    struct ramfs_dirent *de = kmalloc(sizeof *de + len + 1, GFP_KERNEL);
     if (!de)
         return -ENOMEM;
     de->inode = inode;
@@ -327,7 +327,7 @@ static int ramfs_statfs(struct super_block *sb, struct kstatfs *buf)
 
 static int ramfs_fill_super(struct super_block *sb, const char *data, int silent)
 {
-    struct ramfs_sb_info *sbi = kmalloc(sizeof *sbi);
+    struct ramfs_sb_info *sbi = kmalloc(sizeof *sbi, GFP_KERNEL);
     if (!sbi)
         return -ENOMEM;
     sbi->next_ino = 0;
