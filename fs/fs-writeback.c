@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <init.h>
 #include <writeback.h>
+#include <err.h>
 #include "internal.h"
 
 DEFINE_SPINLOCK(inode_wb_lock);
@@ -197,7 +198,7 @@ void wakeup_flusher_threads(void)
 static void flusher_init(void)
 {
     flusher_task = kthread_run(flusher_fn, NULL, "flush");
-    if (!flusher_task)
+    if (IS_ERR_OR_NULL(flusher_task))
         printk(KERN_ERR "writeback: cannot start the flusher thread\n");
 }
 late_initcall(flusher_init);

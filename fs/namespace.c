@@ -221,3 +221,12 @@ out:
     mutex_unlock(&namespace_sem);
     return err;
 }
+
+/* Make sure there is a root: mount ramfs on "/" if nothing is mounted (no
+ * disk, and the kernel tests).  Returns 0 or the mount's error. */
+int vfs_ensure_root(void)
+{
+    if (root_mnt)
+        return 0;
+    return do_mount("none", "/", "ramfs", 0, NULL);
+}

@@ -60,6 +60,12 @@ struct iov_iter {
      * bytes from fault_at on are unfaultable (an unmapped buffer). */
     size_t fault_at;
     int fault_in_allowed;
+    /* ITER_FAULTY: called when a fault is resolved (a copy with faults
+     * enabled, or fault-in), standing in for the page-fault handler.  Tests
+     * use it to do what the real handler would for an mmap of a file page:
+     * lock_page() that page.  NULL: nothing. */
+    void (*fault_handler)(void *arg);
+    void *fault_arg;
     size_t consumed;                   /* bytes advanced so far (for fault_at) */
 };
 

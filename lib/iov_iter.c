@@ -94,7 +94,11 @@ static size_t faulty_limit(struct iov_iter *i, size_t n, int atomic)
 {
     if (i->type != ITER_FAULTY || i->fault_at == NEVER)
         return n;
+    if (i->fault_at >= i->consumed + n)
+        return n;                       /* the fault lies beyond this copy */
     if (!atomic && i->fault_in_allowed) {
+        if (i->fault_handler)
+            i->fault_handler(i->fault_arg);
         i->fault_at = NEVER;
         return n;
     }
@@ -184,6 +188,8 @@ size_t fault_in_iov_iter_readable(const struct iov_iter *ci, size_t bytes)
         if (i->fault_at == NEVER || i->fault_at >= i->consumed + bytes)
             return 0;
         if (i->fault_in_allowed) {
+            if (i->fault_handler)
+                i->fault_handler(i->fault_arg);
             i->fault_at = NEVER;        /* the handler mapped the page */
             return 0;
         }
