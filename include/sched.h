@@ -56,6 +56,10 @@ struct task_struct {
     int timer_pending;                 /* schedule_timeout armed: wake at 'timeout' */
     void *waiting_on;                  /* mutex/completion/queue we sleep on (reports) */
     const char *waiting_what;          /* "mutex", "completion", ... (reports) */
+    int pending_fatal;                 /* a fatal signal (SIGKILL) is pending: long
+                                          kernel loops (generic_perform_write) stop.
+                                          Set by the signal layer (later); added by
+                                          the VFS so the write loop can check it now */
 };
 
 /* The kernel stack of every task (except the boot stack, see get_current):
@@ -79,6 +83,11 @@ struct thread_info {
 
 extern struct task_struct init_task;   /* pid 0, "swapper": kmain's context */
 
+/* Is a fatal signal pending for t?  The write loop checks this between
+ * chunks (write-path.md step 3).  Until the signal layer exists, tests set
+ * t->pending_fatal directly. */
+static inline int fatal_signal_pending(struct task_struct *t) { return t->pending_fatal; }
+
 /* The running task.  Found from the stack pointer (tasks' stacks are
  * THREAD_SIZE-aligned and the task_struct pointer sits at the stack base). */
 struct task_struct *get_current(void);
@@ -92,9 +101,13 @@ void cond_resched(void);
 void msleep(unsigned int ms);
 void set_current_state(long state);
 
-/* Kernel threads.  kthread_run creates and starts one running fn(data);
- * fn's return value ends it.  kthread_stop sets should_stop, wakes the
- * thread, waits for it to exit and returns its exit value. */
+/* Kernel threads.  kthread_run creates and starts one running fn(data)
+ * (returns the task, or ERR_PTR(-ENOMEM)); fn's return value ends it.
+ * kthread_stop sets should_stop, wakes the thread, waits for it to exit,
+ * frees its task_struct and returns its exit value.  A kthread that returns
+ * on its own stays a zombie (task_struct only; its stack is freed at once)
+ * until kthread_stop() reaps it: every kthread must be stopped once, by one
+ * caller, and the pointer is invalid afterwards. */
 struct task_struct *kthread_run(int (*fn)(void *), void *data, const char *name);
 int kthread_should_stop(void);
 int kthread_stop(struct task_struct *t);
@@ -104,6 +117,9 @@ void do_exit(int code) __attribute__((noreturn));
 extern struct list_head task_list;
 void show_task(struct task_struct *t);     /* one line + backtrace of a sleeping task */
 void show_state(void);                     /* show_task() for every task */
+/* Return addresses on a switched-out task's stack (innermost first); 0 for
+ * the running or a dead task. */
+int task_backtrace(struct task_struct *t, unsigned long *out, int max);
 char task_state_char(long state);          /* 'R', 'S', 'D', 'X' */
 
 /* Called by the timer interrupt (kernel/timer.c) once per tick, interrupts

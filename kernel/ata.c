@@ -329,8 +329,10 @@ static void ata_init(void)
     }
     /* From now on sleep on IRQ 14 instead of polling.  Initcalls of level
      * >= 4 run with interrupts on and the scheduler up, so we can. */
-    if (!drives[0].bdev.name[0] && !drives[1].bdev.name[0])
+    if (!drives[0].bdev.name[0] && !drives[1].bdev.name[0]) {
+        printk(KERN_INFO "ata: no disks on the primary channel\n");
         return;
+    }
     if (request_irq(ch->irq, ata_interrupt, ch) == 0) {
         ch->use_irq = 1;
         outb(ch->ctl, 0);              /* nIEN off: the drive may interrupt */

@@ -19,7 +19,8 @@
 #include <sched.h>
 #include "sched_glue.h"
 
-#define MUTEX_WARN_SECS 5
+unsigned long mutex_warn_jiffies = 5 * HZ;
+unsigned long mutex_long_wait_reports;
 
 void mutex_init(struct mutex *m)
 {
@@ -54,7 +55,7 @@ void mutex_lock(struct mutex *m)
     }
 
     DEFINE_WAIT(w);
-    long left = MUTEX_WARN_SECS * HZ;
+    long left = (long)mutex_warn_jiffies;
     for (;;) {
         me->waiting_on = m;
         me->waiting_what = "mutex";
@@ -68,9 +69,10 @@ void mutex_lock(struct mutex *m)
         left = schedule_timeout(left);
         if (!left && m->locked) {
             struct task_struct *o = m->owner;
-            printk(KERN_WARNING "mutex %s (%p): task %d (%s) waiting > %d s; held by "
+            mutex_long_wait_reports++;
+            printk(KERN_WARNING "mutex %s (%p): task %d (%s) waiting > %lu ms; held by "
                    "task %d (%s):\n", m->name ? m->name : "?", m, me->pid, me->comm,
-                   MUTEX_WARN_SECS, o ? o->pid : -1, o ? o->comm : "?");
+                   jiffies_to_msecs(mutex_warn_jiffies), o ? o->pid : -1, o ? o->comm : "?");
             if (o)
                 show_task(o);
             left = MAX_SCHEDULE_TIMEOUT;       /* report once, then wait on */
@@ -101,6 +103,8 @@ void mutex_unlock(struct mutex *m)
 /* ---- tests ------------------------------------------------------------- */
 #include <ktest.h>
 #include <err.h>
+#include <string.h>
+#include <ksyms.h>
 
 static DEFINE_MUTEX(counter_mutex);
 static volatile int shared_counter;
@@ -165,7 +169,15 @@ static int holder_fn(void *p)
     return 0;
 }
 
-static int waiter_fn(void *p)
+/* Stops the holder after 200 ms (kthread_stop waits for it to exit). */
+static int stop_later_fn(void *p)
+{
+    msleep(200);
+    kthread_stop(p);
+    return 0;
+}
+
+static int __attribute__((noinline)) waiter_fn(void *p)
 {
     struct mutex *m = p;
     mutex_lock(m);
@@ -186,7 +198,41 @@ KTEST(mutex, waiter_sleeps_until_unlock)
     KEXPECT_EQ(w->state, TASK_UNINTERRUPTIBLE);
     KEXPECT(w->waiting_on == &m);
     show_task(w);                              /* "waiting on mutex ..." */
+    /* The sleeping waiter's backtrace, from its saved frame pointer, goes
+     * through schedule_timeout() and mutex_lock() into waiter_fn(). */
+    unsigned long trace[STACK_TRACE_DEPTH];
+    int n = task_backtrace(w, trace, STACK_TRACE_DEPTH), found = 0;
+    for (int i = 0; i < n; i++) {
+        const char *name = ksym_lookup(trace[i] - 1, NULL, NULL);
+        if (name && !strcmp(name, "mutex_lock"))
+            found |= 1;
+        if (name && !strcmp(name, "waiter_fn"))
+            found |= 2;
+    }
+    KEXPECT(n >= 3);
+    KEXPECT_EQ(found, 3);
     kthread_stop(h);
     KEXPECT_EQ(kthread_stop(w), 7);
     KEXPECT(!mutex_is_locked(&m));
+}
+
+KTEST(mutex, long_wait_names_the_holder)
+{
+    DEFINE_MUTEX(m);
+    unsigned long saved = mutex_warn_jiffies, before = mutex_long_wait_reports;
+    mutex_warn_jiffies = 5;                    /* 50 ms instead of 5 s */
+    struct task_struct *h = kthread_run(holder_fn, &m, "slowholder");
+    KASSERT(!IS_ERR(h));
+    yield();                                   /* h takes m, then sleeps in msleep */
+    KEXPECT(m.owner == h);
+    unsigned long t0 = jiffies;
+    struct task_struct *stopper = kthread_run(stop_later_fn, h, "stopper");
+    KASSERT(!IS_ERR(stopper));
+    mutex_lock(&m);                            /* waits ~200 ms: one report */
+    KEXPECT(jiffies - t0 >= 15);
+    KEXPECT_EQ(mutex_long_wait_reports - before, 1);
+    KEXPECT(m.owner == current);
+    mutex_unlock(&m);
+    KEXPECT_EQ(kthread_stop(stopper), 0);
+    mutex_warn_jiffies = saved;
 }

@@ -149,8 +149,8 @@ void schedule(void)
     list_del_init(&next->run_list);
     next->time_slice = TASK_TIMESLICE;
     if (next != prev) {
-        if (next->stack)
-            tss_set_kernel_stack((unsigned long)next->stack + THREAD_SIZE);
+        tss_set_kernel_stack(next->stack ? (unsigned long)next->stack + THREAD_SIZE
+                                         : (unsigned long)boot_stack_top);
         prev = switch_to(prev, next);
         /* Back in the task that called schedule() above; prev is now the
          * task that ran just before us. */
@@ -352,6 +352,21 @@ void sched_backtrace(unsigned long ebp, unsigned long lo, unsigned long hi)
         print_symbol_line(trace[i]);
 }
 
+/* Return addresses of a task switched out in schedule(): first the one
+ * into schedule() that switch_to() saved, then the frame chain.  0 for the
+ * running task or a dead one. */
+int task_backtrace(struct task_struct *t, unsigned long *out, int max)
+{
+    if (t == current || t->state == TASK_DEAD || max < 1)
+        return 0;
+    unsigned long *sp = (unsigned long *)t->sp;   /* edi esi ebx ebp ret */
+    unsigned long lo = t->stack ? (unsigned long)t->stack : (unsigned long)boot_stack;
+    unsigned long hi = lo + (t->stack ? THREAD_SIZE :
+                             (unsigned long)(boot_stack_top - boot_stack));
+    out[0] = sp[4];
+    return 1 + walk_stack_bounded(sp[3], lo, hi, out + 1, max - 1);
+}
+
 void show_task(struct task_struct *t)
 {
     char what[64] = "";
@@ -370,14 +385,11 @@ void show_task(struct task_struct *t)
         unsigned long lo = t->stack ? (unsigned long)t->stack : (unsigned long)boot_stack;
         sched_backtrace(ebp, lo, lo + (t->stack ? THREAD_SIZE :
                         (unsigned long)(boot_stack_top - boot_stack)));
-    } else if (t->state != TASK_DEAD) {
-        /* switch_to() left edi, esi, ebx, ebp, return address at t->sp */
-        unsigned long *sp = (unsigned long *)t->sp;
-        unsigned long lo = t->stack ? (unsigned long)t->stack : (unsigned long)boot_stack;
-        unsigned long hi = lo + (t->stack ? THREAD_SIZE :
-                                 (unsigned long)(boot_stack_top - boot_stack));
-        print_symbol_line(sp[4]);
-        sched_backtrace(sp[3], lo, hi);
+    } else {
+        unsigned long trace[STACK_TRACE_DEPTH];
+        int n = task_backtrace(t, trace, STACK_TRACE_DEPTH);
+        for (int i = 0; i < n; i++)
+            print_symbol_line(trace[i]);
     }
 }
 
