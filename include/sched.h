@@ -84,6 +84,10 @@ struct task_struct {
     unsigned long robust_list;         /* set_robust_list (recorded only) */
     struct fpu_state *fpu;             /* x87/SSE registers while switched out */
     unsigned long utime, stime;        /* ticks in user / kernel mode */
+    int pending_fatal;                 /* a fatal signal (SIGKILL) is pending: long
+                                          kernel loops (generic_perform_write) stop.
+                                          Set by send_signal(SIGKILL); VFS tests
+                                          may set it directly */
 };
 
 /* exit_state values (Linux's) */
@@ -95,11 +99,13 @@ struct fpu_state {
     uint8_t fxsave[512];
 } __attribute__((aligned(16)));
 
-/* A fatal signal (SIGKILL) is pending: long kernel loops (the write path)
- * stop and return what they have done.  kernel/signal.c sets the bit. */
+/* Is a fatal signal (SIGKILL) pending for t?  Long kernel loops (the write
+ * path, write-path.md step 3) check it between chunks and return what they
+ * have done.  send_signal(SIGKILL) sets both the pending bit and
+ * pending_fatal; kernel tests may set pending_fatal directly. */
 static inline int fatal_signal_pending(struct task_struct *t)
 {
-    return sigismember_k(&t->pending, SIGKILL);
+    return t->pending_fatal || sigismember_k(&t->pending, SIGKILL);
 }
 
 /* The kernel stack of every task (except the boot stack, see get_current):
@@ -122,6 +128,7 @@ struct thread_info {
 #define TASK_TIMESLICE  10             /* ticks (100 ms at HZ=100) */
 
 extern struct task_struct init_task;   /* pid 0, "swapper": kmain's context */
+
 
 /* The running task.  Found from the stack pointer (tasks' stacks are
  * THREAD_SIZE-aligned and the task_struct pointer sits at the stack base). */
