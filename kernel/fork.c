@@ -35,6 +35,7 @@
 #include <asm/irqflags.h>
 #include <asm/segment.h>
 #include <asm/pgtable.h>
+#include <asm/uaccess.h>
 #include "sched_glue.h"
 
 int max_processes = DEFAULT_MAX_PROCESSES;
@@ -418,3 +419,12 @@ struct task_struct *user_process_create(int (*fn)(void *), void *arg, const char
 }
 
 unsigned long get_fork_count(void) { return fork_count; }
+
+/* exec: the FPU starts clean (fninit state) for the new program. */
+void fpu_reset_current(void)
+{
+    if (current->fpu) {
+        memcpy(current->fpu, &init_fpstate, sizeof init_fpstate);
+        fpu_restore(current->fpu);
+    }
+}

@@ -94,6 +94,8 @@ int send_signal(struct task_struct *t, int sig, const struct kern_siginfo *info)
         goto out;
     if (sig_ignored(t, sig))
         goto out;
+    if (sig == SIGKILL)
+        t->pending_fatal = 1;
     if (!sigismember_k(&t->pending, sig)) {
         sigaddset_k(&t->pending, sig);
         struct kern_siginfo *pi = &t->pending_info[sig - 1];

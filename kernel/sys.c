@@ -129,17 +129,14 @@ long sys_newuname(void *name)
 #define LINUX_REBOOT_CMD_CAD_ON    0x89ABCDEF
 #define LINUX_REBOOT_CMD_CAD_OFF   0x00000000
 
-/* The file layers' shutdown work, if linked in: write every dirty page and
- * buffer (ksys_sync, fs/) and unmount (kernel_shutdown_fs, the files layer). */
+/* reboot(2)'s power off: the file layer's kernel_power_off() (fs/
+ * do_mounts.c: sync, unmount, power off) replaces this weak stand-in,
+ * which syncs if the VFS is linked and powers off. */
 void ksys_sync(void) __attribute__((weak));
-void kernel_shutdown_fs(void) __attribute__((weak));
 
-void kernel_power_off(void)
+void __attribute__((weak, noreturn)) kernel_power_off(void)
 {
-    printk(KERN_NOTICE "reboot: syncing file systems\n");
-    if (kernel_shutdown_fs)
-        kernel_shutdown_fs();
-    else if (ksys_sync)
+    if (ksys_sync)
         ksys_sync();
     printk(KERN_NOTICE "reboot: Power down\n");
     machine_power_off();

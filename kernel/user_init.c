@@ -1,0 +1,73 @@
+/* kernel/user_init.c: starting user space (process layer).  rest_init()
+ * (called by kmain once every initcall ran) creates pid 1, which mounts
+ * the root (the file layer's prepare_namespace), opens the console as
+ * descriptors 0, 1, 2 and execs init= or the first of /sbin/init,
+ * /etc/init, /bin/init, /bin/sh, as Linux's kernel_init().  pid 0 then
+ * sleeps forever: the scheduler idles on whichever stack runs out of work.
+ *
+ * No init found: a clear message and a power off (Linux panics; halting a
+ * teaching VM with the reason on the screen is kinder).
+ */
+#include <kernel.h>
+#include <string.h>
+#include <err.h>
+#include <cmdline.h>
+#include <sched.h>
+#include <proc.h>
+#include <asm/irqflags.h>
+
+/* The file layer, if linked in: mount the root from root= (fs/do_mounts.c),
+ * and open /dev/console on descriptors 0, 1, 2 of the current process. */
+void prepare_namespace(void) __attribute__((weak));
+int console_on_rootfs(void) __attribute__((weak));
+void kernel_power_off(void) __attribute__((noreturn));
+
+static const char *const init_envp[] = {
+    "HOME=/", "TERM=linux", "PATH=/sbin:/bin:/usr/bin:/tests", NULL
+};
+
+static int try_init(const char *path)
+{
+    const char *const argv[] = { path, NULL };
+    int err = kernel_execve(path, argv, init_envp);
+    if (err)
+        printk(KERN_INFO "init: cannot run %s (error %d)\n", path, err);
+    return err;
+}
+
+static int kernel_init(void *unused)
+{
+    if (prepare_namespace)
+        prepare_namespace();
+    if (console_on_rootfs)
+        console_on_rootfs();
+    const char *init = cmdline_get("init");
+    if (init && *init) {
+        if (!try_init(init))
+            return 0;
+        printk(KERN_ERR "init: the init= program %s could not run; trying the defaults\n", init);
+    }
+    static const char *const defaults[] = { "/sbin/init", "/etc/init", "/bin/init", "/bin/sh" };
+    for (unsigned i = 0; i < ARRAY_SIZE(defaults); i++)
+        if (!try_init(defaults[i]))
+            return 0;
+    printk(KERN_EMERG "No working init found.  Try passing the init= option to the kernel "
+           "(and check root=: is the root file system mounted?).\n");
+    kernel_power_off();
+}
+
+void rest_init(void)
+{
+    const char *n = cmdline_get("nproc");
+    if (n && *n)
+        max_processes = simple_strtoul(n, NULL, 10);
+    struct task_struct *t = user_process_create(kernel_init, NULL, "init", 1);
+    if (IS_ERR(t))
+        panic("rest_init: cannot create init (%ld)", PTR_ERR(t));
+    init_process = t;
+    local_irq_enable();
+    for (;;) {
+        set_current_state(TASK_INTERRUPTIBLE);
+        schedule();
+    }
+}
