@@ -159,6 +159,8 @@ void do_exit(int code) __attribute__((noreturn));
 extern struct list_head task_list;
 void show_task(struct task_struct *t);     /* one line + backtrace of a sleeping task */
 void show_state(void);                     /* show_task() for every task */
+/* pid 0's last act: the idle loop (kernel/sched.c).  Never returns. */
+void cpu_idle(void) __attribute__((noreturn));
 /* Return addresses on a switched-out task's stack (innermost first); 0 for
  * the running or a dead task. */
 int task_backtrace(struct task_struct *t, unsigned long *out, int max);

@@ -414,10 +414,11 @@ void show_state(void)
 
 /* ---- idle -------------------------------------------------------------- */
 
-/* kmain calls rest_init() when it has nothing left to do (this overrides
- * the weak default in main.c): the swapper becomes the idle loop, running
- * whatever is runnable and halting until the next interrupt otherwise. */
-void rest_init(void)
+/* The swapper (pid 0) becomes the idle loop, running whatever is runnable
+ * and halting until the next interrupt otherwise.  Called at the end of
+ * rest_init() (kernel/user_init.c), after pid 1 was created, as Linux's
+ * cpu_startup_entry(). */
+void cpu_idle(void)
 {
     printk(KERN_INFO "sched: swapper idling (pid 0); %s\n",
            list_empty(&runqueue) ? "nothing runnable" : "running kthreads");

@@ -30,7 +30,8 @@ ret_from_fork:
     testl %eax, %eax
     jnz 2f
 1:  jmp ret_from_intr                  /* %esp = &pt_regs */
-2:  shll $8, %eax                      /* exit status word: code << 8 */
+2:  andl $0xff, %eax
+    shll $8, %eax                      /* exit status word: (code & 0xff) << 8 */
     pushl %eax
     call do_group_exit                 /* never returns */
 3:  hlt

@@ -65,9 +65,5 @@ void rest_init(void)
     if (IS_ERR(t))
         panic("rest_init: cannot create init (%ld)", PTR_ERR(t));
     init_process = t;
-    local_irq_enable();
-    for (;;) {
-        set_current_state(TASK_INTERRUPTIBLE);
-        schedule();
-    }
+    cpu_idle();
 }
