@@ -5,7 +5,7 @@
 #
 # Targets: all (elf + iso), qemu, qemu-nox, qemu-gdb, bochs, iso, check, bench, clean.
 
-BUILD   := build
+BUILD   ?= build
 KERNEL  := $(BUILD)/vellum.elf
 ISO     := $(BUILD)/vellum.iso
 
@@ -38,6 +38,10 @@ CFLAGS := $(ARCHFLAGS) -std=gnu11 -ffreestanding -fno-pie -fno-pic -fno-stack-pr
 ASFLAGS := $(ARCHFLAGS) -g -Iinclude -MMD -MP
 LDFLAGS := -m elf_i386 -T boot/linker.ld -nostdlib --build-id=none
 LIBGCC  := $(shell $(CC) $(ARCHFLAGS) -print-libgcc-file-name)
+# clang --target=i686-elf names no libgcc file of its own: borrow gcc -m32's.
+ifeq ($(wildcard $(LIBGCC)),)
+  LIBGCC := $(shell gcc -m32 -print-libgcc-file-name 2>/dev/null)
+endif
 
 SRCS := $(wildcard boot/*.S boot/*.c kernel/*.c kernel/*.S mm/*.c mm/*.S fs/*.c fs/*/*.c lib/*.c)
 OBJS := $(patsubst %,$(BUILD)/%.o,$(basename $(SRCS)))

@@ -12,6 +12,8 @@ struct console {
 };
 
 void register_console(struct console *con);
+void unregister_console(struct console *con);  /* no-op if not registered */
+struct console *console_find(const char *name);  /* by name, or NULL */
 void console_write(const char *s, size_t n);   /* to every registered console */
 
 void serial_init(void);                        /* kernel/serial.c: COM1 */
@@ -19,6 +21,12 @@ void serial_putc(char c);
 void serial_flush(void);                       /* wait until the UART drained */
 void vga_init(void);                           /* kernel/vga.c */
 
-/* Input: drivers (keyboard, serial RX) push characters here. */
+/* Input: drivers (keyboard, serial RX) push characters here, from interrupt
+ * context.  For now a 256-byte ring (kernel/console_input.c) that
+ * console_getc_nonblock() drains; the tty layer will take this over.
+ * Keys arrive as a terminal sends them: Enter is '\r', Backspace 0x7f,
+ * arrows ESC [ A/B/C/D. */
 void console_input(char c);
+/* The next input character, or -1 if none is waiting. */
+int console_getc_nonblock(void);
 #endif

@@ -11,7 +11,8 @@
  *     }
  *
  * Tests are collected in the .ktests section.  The command line selects
- * suites: test=kmalloc,paging or test=all.  Each test prints on the console
+ * suites: test=kmalloc,paging or test=all (test=list prints "ktest: suite NAME"
+ * for each suite, then "ktest: done").  Each test prints on the console
  *     ktest: start SUITE.NAME
  *     ktest: PASS SUITE.NAME           or
  *     ktest: FAIL SUITE.NAME at FILE:LINE: ASSERTION (details)

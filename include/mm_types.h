@@ -12,6 +12,12 @@
  *   hash_next   chain in the page-cache hash table (mapping, index)
  *   private     filesystem data (e.g. the page's buffer_heads) if PG_private
  *   lock_owner  the task holding PG_locked (debug: self-deadlock reports)
+ *   freelist    kmalloc (PG_slab pages): first free object in this page
+ *
+ * While a page is free in the buddy allocator (PG_buddy), mm/page_alloc.c
+ * also uses private: the block's order on its first page, BUDDY_TAIL on the
+ * others (Linux keeps the order in page_private too).  While PG_slab,
+ * private points to the kmalloc size class and index counts objects in use.
  */
 #ifndef _MM_TYPES_H
 #define _MM_TYPES_H
@@ -31,6 +37,7 @@ struct page {
     struct page *hash_next;
     unsigned long private;
     struct task_struct *lock_owner;
+    void *freelist;
 };
 
 enum pageflags {

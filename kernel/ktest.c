@@ -41,8 +41,30 @@ static bool selected(const char *sel, const struct ktest *t)
     return false;
 }
 
+/* test=list: name every distinct suite once, in link order, so that the host
+ * runner (tools/run-tests) can boot each suite on its own:
+ *     ktest: suite NAME
+ * then "ktest: done" and a passing exit. */
+static void ktest_list(void)
+{
+    int n = 0;
+    for (const struct ktest *t = __start_ktests; t < __stop_ktests; t++) {
+        const struct ktest *u = __start_ktests;
+        while (u < t && strcmp(u->suite, t->suite))
+            u++;
+        if (u == t) {                  /* first test of this suite */
+            printk(KERN_INFO "ktest: suite %s\n", t->suite);
+            n++;
+        }
+    }
+    printk(KERN_INFO "ktest: done %d suites listed\n", n);
+    qemu_exit(0);
+}
+
 void ktest_run(const char *selection)
 {
+    if (!strcmp(selection, "list"))
+        ktest_list();
     int passed = 0, failed = 0;
     printk(KERN_INFO "ktest: running test=%s\n", selection);
     for (const struct ktest *t = __start_ktests; t < __stop_ktests; t++) {

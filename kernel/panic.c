@@ -1,18 +1,55 @@
-/* kernel/panic.c: the kernel's last words.  panic() prints the message,
- * then (under tests) leaves QEMU with a failure status, else halts. */
+/* kernel/panic.c: the kernel's last words.  panic() prints the message and
+ * a backtrace of its caller, then (under test= or oops=) leaves QEMU with a
+ * failure status (7 = qemu_exit(3)), else halts.  die() (kernel/traps.c)
+ * ends here too, through panic_halt().  Format: see kernel/traps.c. */
 #include <kernel.h>
 #include <console.h>
+#include <cmdline.h>
+#include <ksyms.h>
 #include <asm/io.h>
 #include <asm/irqflags.h>
+#include <asm/traps.h>
+
+bool under_test(void)
+{
+    return cmdline_get("test") != NULL || cmdline_get("oops") != NULL;
+}
+
+static volatile int panic_nest;
+
+void panic_halt(const char *msg)
+{
+    local_irq_disable();
+    printk(KERN_EMERG "Kernel panic - not syncing: %s\n", msg);
+    if (under_test())
+        qemu_exit(3);
+    printk(KERN_EMERG "---[ end Kernel panic - not syncing ]---\n");
+    serial_flush();
+    for (;;)
+        hlt();
+}
 
 void panic(const char *fmt, ...)
 {
     char msg[256];
     va_list ap;
     local_irq_disable();
+    if (panic_nest++) {
+        /* panic while panicking (say the backtrace faulted): no more frills */
+        if (panic_nest == 2)
+            panic_halt("nested panic");
+        for (;;)
+            hlt();
+    }
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     printk(KERN_EMERG "Kernel panic - not syncing: %s\n", msg);
-    qemu_exit(3);
+    show_trace((unsigned long)__builtin_frame_address(0));
+    if (under_test())
+        qemu_exit(3);
+    printk(KERN_EMERG "---[ end Kernel panic - not syncing ]---\n");
+    serial_flush();
+    for (;;)
+        hlt();
 }

@@ -1,7 +1,9 @@
 /* kernel/power.c: leaving the machine.  qemu_exit() for tests (QEMU's
  * isa-debug-exit device), machine_power_off() for QEMU (ACPI PM1a on the
  * PIIX4 at 0x604, and the older 0xB004) and Bochs (0xB004, then the
- * "Shutdown" string on port 0x8900). */
+ * "Shutdown" string on port 0x8900).  Seen working: QEMU 7.2 stops at 0x604,
+ * Bochs 2.7 at 0xB004 ("ACPI control: soft power off"); tools/tests/bochs.sh
+ * checks the Bochs path.  Both drain the UART first so no output is lost. */
 #include <kernel.h>
 #include <console.h>
 #include <asm/io.h>

@@ -163,6 +163,26 @@ void register_console(struct console *con)
     consoles = con;
 }
 
+void unregister_console(struct console *con)
+{
+    unsigned long flags = local_irq_save();
+    for (struct console **pp = &consoles; *pp; pp = &(*pp)->next)
+        if (*pp == con) {
+            *pp = con->next;
+            con->next = NULL;
+            break;
+        }
+    local_irq_restore(flags);
+}
+
+struct console *console_find(const char *name)
+{
+    for (struct console *c = consoles; c; c = c->next)
+        if (!strcmp(c->name, name))
+            return c;
+    return NULL;
+}
+
 void console_write(const char *s, size_t n)
 {
     for (struct console *c = consoles; c; c = c->next)

@@ -4,7 +4,8 @@
 # Layout: ksyms_count (.long N), ksyms_addrs (N .longs, ascending),
 # ksyms_names (N NUL-terminated strings, in the same order).
 nm="$1"; elf="$2"
-$nm -n "$elf" | awk '$2 ~ /^[tTwW]$/ && $3 !~ /^\./ { a[n] = $1; s[n] = $3; n++ }
+$nm -n "$elf" | awk 'BEGIN { n = 0 }
+$2 ~ /^[tTwW]$/ && $3 !~ /^\./ { a[n] = $1; s[n] = $3; n++ }
 END {
     print "    .section .ksyms, \"a\""
     print "    .globl ksyms_count, ksyms_addrs, ksyms_names"

@@ -1,0 +1,115 @@
+/* include/asm/traps.h: exception vectors and the trap-handling interface
+ * (kernel/traps.c, kernel/entry.S, kernel/panic.c).
+ *
+ * Who handles what:
+ *   vector 14 (#PF)     -> do_page_fault(regs, error_code)  (mm/fault.c)
+ *   other exceptions    -> kernel mode: die();  user mode: force_sig_fault()
+ *   0x20-0x2F (IRQs)    -> do_IRQ() -> handlers from request_irq (irq.h)
+ *   0x80 (int $0x80)    -> syscall_handler(regs); result stored in regs->ax
+ */
+#ifndef _ASM_TRAPS_H
+#define _ASM_TRAPS_H
+#include <asm/ptrace.h>
+
+enum {
+    X86_TRAP_DE = 0,    /* divide error */
+    X86_TRAP_DB,        /* debug */
+    X86_TRAP_NMI,       /* non-maskable interrupt */
+    X86_TRAP_BP,        /* int3 */
+    X86_TRAP_OF,        /* overflow */
+    X86_TRAP_BR,        /* bound range */
+    X86_TRAP_UD,        /* invalid opcode (ud2) */
+    X86_TRAP_NM,        /* device not available */
+    X86_TRAP_DF,        /* double fault */
+    X86_TRAP_OLD_MF,    /* coprocessor segment overrun */
+    X86_TRAP_TS,        /* invalid TSS */
+    X86_TRAP_NP,        /* segment not present */
+    X86_TRAP_SS,        /* stack segment */
+    X86_TRAP_GP,        /* general protection */
+    X86_TRAP_PF,        /* page fault */
+    X86_TRAP_SPURIOUS,
+    X86_TRAP_MF,        /* x87 floating point */
+    X86_TRAP_AC,        /* alignment check */
+    X86_TRAP_MC,        /* machine check */
+    X86_TRAP_XF,        /* SIMD floating point */
+    X86_TRAP_VE,        /* virtualization */
+};
+#define FIRST_EXTERNAL_VECTOR 0x20     /* PIC IRQ 0 after the remap */
+#define NR_IRQS               16
+#define IA32_SYSCALL_VECTOR   0x80
+
+/* Page-fault error code bits (Linux's X86_PF_*). */
+#define X86_PF_PROT   0x01             /* 0: not-present page, 1: protection violation */
+#define X86_PF_WRITE  0x02             /* 0: read, 1: write */
+#define X86_PF_USER   0x04             /* 0: kernel mode, 1: user mode */
+#define X86_PF_RSVD   0x08             /* reserved bit set in a paging entry */
+#define X86_PF_INSTR  0x10             /* instruction fetch (needs NX) */
+
+/* Signal numbers and si_codes the trap code needs, Linux i386 values.
+ * (The signal layer's own header will own these; identical redefinitions
+ * are harmless in C.) */
+#define SIGILL    4
+#define SIGTRAP   5
+#define SIGBUS    7
+#define SIGFPE    8
+#define SIGSEGV   11
+#define ILL_ILLOPN  2
+#define FPE_INTDIV  1
+#define TRAP_BRKPT  1
+#define SEGV_MAPERR 1
+#define SEGV_ACCERR 2
+#define BUS_ADRALN  1
+
+/* The C entry from entry.S: dispatch one trap frame. */
+void do_trap(struct pt_regs *regs);
+
+/* mm/fault.c (another layer) provides this; traps.c has a weak default that
+ * dies, to be removed once mm lands.  Called with interrupts off; CR2 holds
+ * the faulting address (read_cr2()). */
+void do_page_fault(struct pt_regs *regs, unsigned long error_code);
+
+/* The signal layer provides this (Linux's signature; the target is current).
+ * Until then a weak default reports the fault with die(). */
+void force_sig_fault(int sig, int code, void *addr);
+
+/* System calls: the syscall layer provides syscall_handler(); it returns the
+ * value for regs->ax (negative errno on failure).  Entered with interrupts
+ * ON, from do_trap.  The weak default returns -ENOSYS. */
+long syscall_handler(struct pt_regs *regs);
+
+/* Called on every return to user mode (entry.S), interrupts off: the place
+ * for need_resched and signal delivery (Linux exit_to_user_mode_prepare).
+ * Empty for now; later issues fill it. */
+void exit_to_user_mode(struct pt_regs *regs);
+
+/* The trap frame being handled now (innermost), or NULL.  For reports. */
+struct pt_regs *get_trap_regs(void);
+
+/* Report a fatal kernel fault (an "oops") and stop the machine; see the
+ * format at the top of kernel/traps.c.  err is the CPU error code. */
+void die(const char *what, struct pt_regs *regs, unsigned long err)
+    __attribute__((noreturn));
+
+/* kernel/panic.c: print "Kernel panic - not syncing: msg" and stop (exit
+ * QEMU under test= / oops=, else halt).  No backtrace (die printed one). */
+void panic_halt(const char *msg) __attribute__((noreturn));
+/* True if the command line asks for tests (test= or oops=). */
+bool under_test(void);
+
+/* Kernel tests only: a per-vector hook run before the normal handler.  It
+ * returns true if it handled the trap (it may advance regs->ip to skip the
+ * faulting instruction, or change any register).  NULL removes it.
+ * Returns the previous hook. */
+typedef bool (*trap_test_hook_t)(struct pt_regs *regs);
+trap_test_hook_t trap_set_test_hook(unsigned vector, trap_test_hook_t fn);
+
+/* kernel/entry.S */
+extern const unsigned long trap_stub_table[48];   /* vectors 0x00-0x2F */
+void trap_stub_syscall(void);                       /* vector 0x80 */
+void ret_from_intr(void);        /* esp = pt_regs: restore and iret */
+
+static inline unsigned long read_cr0(void)
+{ unsigned long v; __asm__ volatile("mov %%cr0, %0" : "=r"(v)); return v; }
+static inline unsigned long read_cr4(void)
+{ unsigned long v; __asm__ volatile("mov %%cr4, %0" : "=r"(v)); return v; }
+#endif

@@ -1,0 +1,41 @@
+/* include/timer.h: the system tick (kernel/timer.c, 8254 PIT channel 0).
+ *
+ * The PIT interrupts HZ times a second on IRQ 0.  Each tick increments
+ * jiffies, then calls the tick hook (the scheduler installs one: it
+ * accounts the running task and sets need_resched, or wakes sleepers whose
+ * timeout expired).  The hook runs in interrupt context, interrupts off,
+ * after the EOI.
+ */
+#ifndef _TIMER_H
+#define _TIMER_H
+#include <types.h>
+#include <asm/ptrace.h>
+
+#define HZ 100
+#define PIT_HZ 1193182                 /* the 8254's input clock */
+
+/* Ticks since boot.  32 bits at 100 Hz wrap after 497 days; compare with
+ * time_after() so a wrap does no harm, as Linux. */
+extern volatile unsigned long jiffies;
+
+#define time_after(a, b)     ((long)((b) - (a)) < 0)
+#define time_before(a, b)    time_after(b, a)
+#define time_after_eq(a, b)  ((long)((a) - (b)) >= 0)
+#define msecs_to_jiffies(ms) (((unsigned long)(ms) * HZ + 999) / 1000)
+#define jiffies_to_msecs(j)  ((unsigned long)(j) * (1000 / HZ))
+
+typedef void (*tick_hook_t)(struct pt_regs *regs);
+/* Install the (single) tick hook; NULL removes it.  Returns the previous
+ * hook, so a test can chain or restore it.  There is deliberately one hook,
+ * not a list: the scheduler owns the tick (Linux: scheduler_tick()). */
+tick_hook_t timer_set_tick_hook(tick_hook_t fn);
+
+/* Busy-wait delays for drivers, measured on the PIT counter (accurate to a
+ * few microseconds; works with interrupts on or off; before timer_init()
+ * falls back to port-0x80 waits of roughly 1 us each).  Do not use for
+ * long waits in process context: sleep instead. */
+void udelay(unsigned long usecs);
+void mdelay(unsigned long msecs);
+
+void timer_init(void);
+#endif

@@ -1,0 +1,111 @@
+/* kernel/entry.S: every way into the kernel after boot (arch layer).
+ *
+ * One small stub per vector makes the stack look the same for all of them
+ * (pushes a 0 error code where the CPU pushes none, then the vector), and
+ * jumps to common_entry, which saves the registers as a struct pt_regs
+ * (include/asm/ptrace.h has the picture), loads the kernel data segments,
+ * zeroes %ebp (so backtraces stop at the trap frame) and calls
+ * do_trap(regs).  Returning, ret_from_intr restores the frame and irets.
+ *
+ * Entry from ring 3: the CPU has already switched to the kernel stack whose
+ * top is TSS.esp0 (kernel/gdt.c) and pushed the user ss:esp above the iret
+ * frame.  On the way back to ring 3, exit_to_user_mode(regs) runs first.
+ *
+ * A new task (fork, kernel_thread) will start by "returning" to a small
+ * ret_from_fork that calls the scheduler's tail hook and then jumps to
+ * ret_from_intr with %esp pointing at the child's pt_regs: that is the only
+ * extra code the process layer needs here.
+ *
+ * Simplification: restoring a bad user segment (say %gs naming a TLS entry
+ * that was cleared) faults inside the kernel and oopses; Linux repairs this
+ * with exception-table fixups. */
+#include <asm/segment.h>
+#include <asm/ptrace.h>
+
+/* Vectors where the CPU pushes an error code: 8, 10-14, 17, 21, 29, 30. */
+.macro VECTOR n
+    .globl trap_stub_\n
+    .type trap_stub_\n, @function
+trap_stub_\n:
+.if (\n == 8) || ((\n >= 10) && (\n <= 14)) || (\n == 17) || (\n == 21) || (\n == 29) || (\n == 30)
+.else
+    pushl $0                           /* no CPU error code: keep the layout */
+.endif
+    pushl $\n
+    jmp common_entry
+.endm
+
+    .text
+    .align 16
+.irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47
+    VECTOR \n
+.endr
+
+/* int $0x80: orig_ax = the system call number, as Linux. */
+    .globl trap_stub_syscall
+    .type trap_stub_syscall, @function
+trap_stub_syscall:
+    pushl %eax
+    pushl $0x80
+    jmp common_entry
+
+    .type common_entry, @function
+common_entry:
+    cld
+    pushl %gs
+    pushl %fs
+    pushl %es
+    pushl %ds
+    pushl %eax
+    pushl %ebp
+    pushl %edi
+    pushl %esi
+    pushl %edx
+    pushl %ecx
+    pushl %ebx
+    movl $__KERNEL_DS, %edx
+    movl %edx, %ds
+    movl %edx, %es
+    /* %fs and %gs keep the user's values: the kernel does not use them. */
+    xorl %ebp, %ebp
+    movl %esp, %eax
+    pushl %eax                         /* do_trap(struct pt_regs *regs) */
+    call do_trap
+    addl $4, %esp
+
+/* %esp points at a struct pt_regs: return to whatever it describes. */
+    .globl ret_from_intr
+    .type ret_from_intr, @function
+ret_from_intr:
+    cli
+    testl $3, PT_CS(%esp)
+    jz restore_all
+    pushl %esp                         /* exit_to_user_mode(regs) */
+    call exit_to_user_mode
+    addl $4, %esp
+    cli
+restore_all:
+    popl %ebx
+    popl %ecx
+    popl %edx
+    popl %esi
+    popl %edi
+    popl %ebp
+    popl %eax
+    popl %ds
+    popl %es
+    popl %fs
+    popl %gs
+    addl $8, %esp                      /* trapno, orig_ax/err */
+    iret
+
+/* Addresses of the stubs for vectors 0x00-0x2F, for the IDT. */
+    .section .rodata
+    .align 4
+    .globl trap_stub_table
+trap_stub_table:
+.irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47
+    .long trap_stub_\n
+.endr
+
+    .section .note.GNU-stack,"",@progbits

@@ -1,0 +1,196 @@
+/* kernel/pic.c: the two 8259A interrupt controllers and IRQ dispatch
+ * (arch layer; interface in include/irq.h).
+ *
+ * The BIOS leaves IRQ 0-7 on vectors 8-15, on top of the CPU's exceptions;
+ * pic_init() moves them to 0x20-0x2F and masks every line but the cascade
+ * (IRQ 2).  request_irq() unmasks a line when its first handler arrives. */
+#include <kernel.h>
+#include <errno.h>
+#include <ktest.h>
+#include <irq.h>
+#include <asm/io.h>
+#include <asm/irqflags.h>
+#include <asm/traps.h>
+
+#define PIC1_CMD  0x20
+#define PIC1_DATA 0x21
+#define PIC2_CMD  0xA0
+#define PIC2_DATA 0xA1
+#define PIC_EOI   0x20
+#define PIC_READ_ISR 0x0B              /* OCW3: next read of CMD returns the ISR */
+
+struct irqaction {
+    irq_handler_t handler;
+    void *data;
+    unsigned irq;
+    struct irqaction *next;
+};
+
+#define MAX_ACTIONS 32
+static struct irqaction action_pool[MAX_ACTIONS];
+static struct irqaction *irq_actions[NR_IRQS];
+static uint16_t irq_mask = 0xFFFF & ~(1u << 2);   /* 1 = masked; cascade open */
+unsigned long irq_count[NR_IRQS];
+unsigned long irq_spurious_count;
+static unsigned long irq_unhandled[NR_IRQS];
+
+static void pic_write_mask(void)
+{
+    outb(PIC1_DATA, irq_mask & 0xFF);
+    outb(PIC2_DATA, irq_mask >> 8);
+}
+
+void pic_init(void)
+{
+    outb(PIC1_CMD, 0x11);  io_wait();  /* ICW1: edge, cascade, ICW4 follows */
+    outb(PIC2_CMD, 0x11);  io_wait();
+    outb(PIC1_DATA, FIRST_EXTERNAL_VECTOR);     io_wait();   /* ICW2: vector base */
+    outb(PIC2_DATA, FIRST_EXTERNAL_VECTOR + 8); io_wait();
+    outb(PIC1_DATA, 1 << 2); io_wait(); /* ICW3: slave on IRQ 2 */
+    outb(PIC2_DATA, 2);      io_wait(); /* ICW3: slave identity */
+    outb(PIC1_DATA, 0x01);   io_wait(); /* ICW4: 8086 mode, normal EOI */
+    outb(PIC2_DATA, 0x01);   io_wait();
+    pic_write_mask();
+}
+
+void pic_send_eoi(unsigned irq)
+{
+    if (irq >= 8)
+        outb(PIC2_CMD, PIC_EOI);
+    outb(PIC1_CMD, PIC_EOI);
+}
+
+void disable_irq(unsigned irq)
+{
+    if (irq >= NR_IRQS || irq == 2)
+        return;
+    unsigned long flags = local_irq_save();
+    irq_mask |= 1u << irq;
+    pic_write_mask();
+    local_irq_restore(flags);
+}
+
+void enable_irq(unsigned irq)
+{
+    if (irq >= NR_IRQS)
+        return;
+    unsigned long flags = local_irq_save();
+    irq_mask &= ~(1u << irq);
+    pic_write_mask();
+    local_irq_restore(flags);
+}
+
+int request_irq(unsigned irq, irq_handler_t handler, void *data)
+{
+    if (irq >= NR_IRQS || irq == 2 || !handler)
+        return -EINVAL;
+    unsigned long flags = local_irq_save();
+    int ret = 0;
+    struct irqaction *a, *slot = NULL;
+    for (a = irq_actions[irq]; a; a = a->next)
+        if (a->handler == handler && a->data == data) {
+            ret = -EBUSY;
+            goto out;
+        }
+    for (int i = 0; i < MAX_ACTIONS && !slot; i++)
+        if (!action_pool[i].handler)
+            slot = &action_pool[i];
+    if (!slot) {
+        ret = -ENOMEM;
+        goto out;
+    }
+    *slot = (struct irqaction){ handler, data, irq, NULL };
+    /* append: handlers run in the order they were requested */
+    struct irqaction **pp = &irq_actions[irq];
+    while (*pp)
+        pp = &(*pp)->next;
+    *pp = slot;
+    irq_mask &= ~(1u << irq);
+    pic_write_mask();
+out:
+    local_irq_restore(flags);
+    return ret;
+}
+
+void free_irq(unsigned irq, irq_handler_t handler, void *data)
+{
+    if (irq >= NR_IRQS)
+        return;
+    unsigned long flags = local_irq_save();
+    for (struct irqaction **pp = &irq_actions[irq]; *pp; pp = &(*pp)->next) {
+        struct irqaction *a = *pp;
+        if (a->handler == handler && a->data == data) {
+            *pp = a->next;
+            a->handler = NULL;
+            break;
+        }
+    }
+    if (!irq_actions[irq]) {
+        irq_mask |= 1u << irq;
+        pic_write_mask();
+    }
+    local_irq_restore(flags);
+}
+
+/* IRQ 7 and 15 may be spurious: the PIC saw a line go up and down again
+ * before the CPU acknowledged it, and delivers its lowest-priority vector
+ * anyway.  The ISR bit tells a real IRQ from a spurious one. */
+static bool irq_is_spurious(unsigned irq)
+{
+    if (irq != 7 && irq != 15)
+        return false;
+    uint16_t cmd = irq == 7 ? PIC1_CMD : PIC2_CMD;
+    outb(cmd, PIC_READ_ISR);
+    bool real = inb(cmd) & 0x80;
+    if (real)
+        return false;
+    irq_spurious_count++;
+    if (irq == 15)
+        outb(PIC1_CMD, PIC_EOI);       /* the master did see a real IRQ 2 */
+    return true;
+}
+
+void do_IRQ(unsigned irq, struct pt_regs *regs)
+{
+    if (irq_is_spurious(irq))
+        return;
+    /* EOI first: the handlers below may switch tasks (timer -> schedule),
+     * and the next interrupt must be able to arrive in the new task.
+     * Interrupts stay off (interrupt gate) until the iret or a schedule. */
+    pic_send_eoi(irq);
+    irq_count[irq]++;
+    struct irqaction *a = irq_actions[irq];
+    if (!a && irq_unhandled[irq]++ < 3)
+        printk(KERN_WARNING "irq: IRQ %u with no handler\n", irq);
+    for (; a; a = a->next)
+        a->handler(regs, a->data);
+}
+
+/* ---- tests ----------------------------------------------------------- */
+
+static void count_handler(struct pt_regs *regs, void *data)
+{
+    (*(volatile unsigned long *)data)++;
+}
+
+KTEST(traps, request_irq_shares_timer_line)
+{
+    static volatile unsigned long hits;
+    hits = 0;
+    KASSERT_EQ(request_irq(0, count_handler, (void *)&hits), 0);
+    KEXPECT_EQ(request_irq(0, count_handler, (void *)&hits), -EBUSY);
+    KEXPECT_EQ(request_irq(16, count_handler, NULL), -EINVAL);
+    KEXPECT_EQ(request_irq(3, NULL, NULL), -EINVAL);
+    for (long spin = 0; spin < 100000000 && hits < 3; spin++)
+        hlt();
+    free_irq(0, count_handler, (void *)&hits);
+    KEXPECT(hits >= 3);
+    unsigned long seen = hits;
+    for (int i = 0; i < 3; i++)
+        hlt();                         /* the timer still ticks, we are gone */
+    KEXPECT_EQ(hits, seen);
+    /* The master's mask register has line 0 open, line 3 closed. */
+    uint8_t mask = inb(PIC1_DATA);
+    KEXPECT_EQ(mask & 1, 0);
+    KEXPECT_EQ((mask >> 3) & 1, 1);
+}

@@ -1,0 +1,498 @@
+/* mm/kmalloc.c: kmalloc/kfree, the kernel's small-object allocator, on top
+ * of the page allocator.  A much simplified SLUB: one "cache" per
+ * power-of-two size class, each carving whole pages into equal objects.
+ *
+ *   kmalloc_caches[0..7]: 16 32 64 128 256 512 1024 2048 bytes
+ *
+ *   a slab page (PG_slab)                    struct page of that frame
+ *   +------+------+------+-- ... --+------+  private  -> its kmem_cache
+ *   | obj0 | obj1 | obj2 |         | objN |  index    =  objects in use
+ *   +------+------+------+-- ... --+------+  freelist -> first free object
+ *       free objects are chained:            lru      on cache->partial
+ *       word 0 = next free, word 1 = FREE_MARK, the rest POISON_FREE (0x6b)
+ *
+ * Objects sit at multiples of their size inside a page-aligned frame, so
+ * each is naturally aligned to its size.  Larger requests (> 2048 bytes) take
+ * 2^order whole pages; their first page is PG_slab too, with private ->
+ * a "large" descriptor of that order, so kfree/ksize recognise them.
+ *
+ * Debugging, always on (this is a teaching kernel):
+ *   - kfree of a pointer that is not the start of an object kmalloc handed
+ *     out (not a direct-map address, not a kmalloc page, not at an object
+ *     boundary) is reported and ignored;
+ *   - a double free is recognised by FREE_MARK in word 1, confirmed by finding
+ *     the object on its page's free list (a live object may contain the
+ *     mark by chance), reported and ignored;
+ *   - freed objects are poisoned; kmalloc checks the poison before handing
+ *     an object out again and reports writes made after the free.
+ * Reports are KERN_ERR + dump_stack(), counted in kmalloc_bad_free_count /
+ * kmalloc_poison_count.
+ *
+ * Locking: every list and page-state change runs with interrupts off
+ * (local_irq_save), since kmalloc may be called from interrupt handlers.
+ * SMP would need a spinlock per cache as well (spin_lock_irqsave there).
+ */
+#include <kernel.h>
+#include <string.h>
+#include <mm.h>
+#include <slab.h>
+#include <asm/irqflags.h>
+
+#define FREE_MARK   0xF4EEF4EEUL          /* word 1 of a free object */
+#define NR_CACHES   8                     /* 16 << 0 .. 16 << 7 = 2048 */
+
+struct kmem_cache {
+    const char *name;
+    size_t size;                          /* object size (power of two) */
+    unsigned int order;                   /* large: pages are 2^order */
+    bool large;                           /* whole-page allocation, no objects */
+    struct list_head partial;             /* slab pages with free objects */
+    unsigned long nr_pages;               /* slab pages owned */
+};
+
+static struct kmem_cache kmalloc_caches[NR_CACHES];
+static struct kmem_cache large_caches[MAX_ORDER];
+unsigned long kmalloc_bad_free_count;
+unsigned long kmalloc_poison_count;
+
+static const char *const cache_names[NR_CACHES] = {
+    "kmalloc-16", "kmalloc-32", "kmalloc-64", "kmalloc-128",
+    "kmalloc-256", "kmalloc-512", "kmalloc-1024", "kmalloc-2048",
+};
+
+void kmalloc_init(void)
+{
+    for (int i = 0; i < NR_CACHES; i++) {
+        kmalloc_caches[i].name = cache_names[i];
+        kmalloc_caches[i].size = KMALLOC_MIN_SIZE << i;
+        INIT_LIST_HEAD(&kmalloc_caches[i].partial);
+    }
+    for (unsigned int o = 0; o < MAX_ORDER; o++) {
+        large_caches[o].name = "kmalloc-large";
+        large_caches[o].size = PAGE_SIZE << o;
+        large_caches[o].order = o;
+        large_caches[o].large = true;
+        INIT_LIST_HEAD(&large_caches[o].partial);
+    }
+}
+
+static void kmalloc_report(const char *what, const void *p, const struct kmem_cache *c)
+{
+    printk(KERN_ERR "BUG: kmalloc: %s: %p%s%s\n", what, p, c ? " in " : "", c ? c->name : "");
+    dump_stack();
+}
+
+static inline void **free_next(void *obj) { return (void **)obj; }
+static inline unsigned long *free_mark(void *obj) { return (unsigned long *)obj + 1; }
+
+/* Poison and mark obj as free; link it in front of the page's free list. */
+static void object_make_free(struct page *page, struct kmem_cache *c, void *obj)
+{
+    memset(obj, POISON_FREE, c->size);
+    *free_next(obj) = page->freelist;
+    *free_mark(obj) = FREE_MARK;
+    page->freelist = obj;
+}
+
+/* A fresh slab page, every object free.  Interrupts are on or off. */
+static struct page *new_slab(struct kmem_cache *c, gfp_t gfp)
+{
+    struct page *page = alloc_page(gfp & ~__GFP_ZERO);
+    if (!page)
+        return NULL;
+    char *base = page_address(page);
+    page->freelist = NULL;
+    for (size_t off = PAGE_SIZE; off >= c->size; off -= c->size)   /* obj0 first */
+        object_make_free(page, c, base + off - c->size);
+    page->private = (unsigned long)c;
+    page->index = 0;
+    __SetPageSlab(page);
+    return page;
+}
+
+/* Is next a valid free-list link inside page (NULL or an object boundary)? */
+static bool link_ok(struct page *page, struct kmem_cache *c, void *next)
+{
+    char *base = page_address(page);
+    return !next || ((char *)next >= base && (char *)next < base + PAGE_SIZE &&
+                     ((char *)next - base) % c->size == 0);
+}
+
+/* Take the first free object of page; check its poison. */
+static void *slab_take_object(struct page *page, struct kmem_cache *c)
+{
+    unsigned char *obj = page->freelist;
+    void *next = *free_next(obj);
+    bool bad = *free_mark(obj) != FREE_MARK;
+    for (size_t i = 2 * sizeof(void *); i < c->size && !bad; i++)
+        bad = obj[i] != POISON_FREE;
+    if (bad) {
+        kmalloc_poison_count++;
+        kmalloc_report("use after free: freed object was written to", obj, c);
+    }
+    if (!link_ok(page, c, next)) {
+        /* The free pointer itself was overwritten: drop the rest of this
+         * page's free list (leaking it) rather than follow it. */
+        kmalloc_poison_count++;
+        kmalloc_report("free list corrupted (use after free?)", obj, c);
+        next = NULL;
+        page->index = PAGE_SIZE / c->size - 1;   /* treat the page as full */
+    }
+    page->freelist = next;
+    page->index++;
+    *free_mark(obj) = 0;
+    return obj;
+}
+
+static int size_index(size_t size)
+{
+    int i = 0;
+    while (((size_t)KMALLOC_MIN_SIZE << i) < size)
+        i++;
+    return i;
+}
+
+void *kmalloc(size_t size, gfp_t gfp)
+{
+    if (!size)
+        return ZERO_SIZE_PTR;
+    if (size > KMALLOC_MAX_CACHE_SIZE) {
+        unsigned int order = 0;
+        while (((size_t)PAGE_SIZE << order) < size && order < MAX_ORDER)
+            order++;
+        struct page *page = alloc_pages(gfp, order);     /* reports failure */
+        if (!page)
+            return NULL;
+        page->private = (unsigned long)&large_caches[order];
+        __SetPageSlab(page);
+        return page_address(page);
+    }
+
+    struct kmem_cache *c = &kmalloc_caches[size_index(size)];
+    unsigned long flags = local_irq_save();
+    if (list_empty(&c->partial)) {
+        struct page *page = new_slab(c, gfp);
+        if (!page) {
+            local_irq_restore(flags);
+            return NULL;
+        }
+        c->nr_pages++;
+        list_add(&page->lru, &c->partial);
+    }
+    struct page *page = list_first_entry(&c->partial, struct page, lru);
+    void *obj = slab_take_object(page, c);
+    if (!page->freelist)
+        list_del_init(&page->lru);         /* full: off the partial list */
+    local_irq_restore(flags);
+
+    if (gfp & __GFP_ZERO)
+        memset(obj, 0, c->size);
+    return obj;
+}
+
+/* The cache of p if p is the start of a live-or-free kmalloc object; else
+ * report and return NULL. */
+static struct kmem_cache *object_cache(const void *p, struct page **pagep)
+{
+    if (!virt_addr_valid(p)) {
+        kmalloc_report("kfree of a pointer outside the direct map", p, NULL);
+        return NULL;
+    }
+    struct page *page = virt_to_page(p);
+    if (!PageSlab(page)) {
+        kmalloc_report(PageBuddy(page) ? "kfree of freed memory (double free of a large object?)"
+                                       : "kfree of a pointer kmalloc never returned", p, NULL);
+        return NULL;
+    }
+    struct kmem_cache *c = (struct kmem_cache *)page->private;
+    unsigned long off = (unsigned long)p - (unsigned long)page_address(page);
+    if ((c->large && off) || (!c->large && off % c->size)) {
+        kmalloc_report("kfree of a pointer inside an object", p, c);
+        return NULL;
+    }
+    *pagep = page;
+    return c;
+}
+
+void kfree(const void *p)
+{
+    if (ZERO_OR_NULL_PTR(p))
+        return;
+    unsigned long flags = local_irq_save();
+    struct page *page;
+    struct kmem_cache *c = object_cache(p, &page);
+    if (!c) {
+        kmalloc_bad_free_count++;
+        goto out;
+    }
+    if (c->large) {
+        __ClearPageSlab(page);
+        page->private = 0;
+        __free_pages(page, c->order);
+        goto out;
+    }
+    void *obj = (void *)p;
+    if (*free_mark(obj) == FREE_MARK) {
+        for (void *f = page->freelist; f; f = *free_next(f))
+            if (f == obj) {
+                kmalloc_bad_free_count++;
+                kmalloc_report("double free", p, c);
+                goto out;
+            }
+        /* A live object that merely contains the mark: free it normally. */
+    }
+    bool was_full = !page->freelist;
+    object_make_free(page, c, obj);
+    page->index--;
+    if (!page->index) {
+        /* Empty: give the frame back (a real slab keeps a few around). */
+        if (!was_full)
+            list_del(&page->lru);
+        __ClearPageSlab(page);
+        page->private = 0;
+        page->freelist = NULL;
+        c->nr_pages--;
+        __free_pages(page, 0);
+    } else if (was_full) {
+        list_add(&page->lru, &c->partial);
+    }
+out:
+    local_irq_restore(flags);
+}
+
+size_t ksize(const void *p)
+{
+    if (ZERO_OR_NULL_PTR(p))
+        return 0;
+    struct page *page;
+    unsigned long flags = local_irq_save();
+    struct kmem_cache *c = object_cache(p, &page);
+    local_irq_restore(flags);
+    if (!c) {
+        kmalloc_bad_free_count++;
+        return 0;
+    }
+    return c->size;
+}
+
+void *krealloc(const void *p, size_t size, gfp_t gfp)
+{
+    if (!size) {
+        kfree(p);
+        return ZERO_SIZE_PTR;
+    }
+    size_t old = ksize(p);
+    if (old >= size)
+        return (void *)p;
+    void *n = kmalloc(size, gfp);
+    if (n && old)
+        memcpy(n, p, old);
+    if (n)
+        kfree(p);
+    return n;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Tests: test=kmalloc                                                    */
+#include <ktest.h>
+
+static void fill(void *p, size_t n, unsigned seed)
+{
+    for (size_t i = 0; i < n; i++)
+        ((unsigned char *)p)[i] = (unsigned char)(seed * 31 + i);
+}
+static bool check(const void *p, size_t n, unsigned seed)
+{
+    for (size_t i = 0; i < n; i++)
+        if (((const unsigned char *)p)[i] != (unsigned char)(seed * 31 + i))
+            return false;
+    return true;
+}
+
+KTEST(kmalloc, sizes_alignment_no_overlap)
+{
+    static const size_t sizes[] = { 1, 7, 8, 15, 16, 17, 24, 31, 32, 33, 63, 64, 100, 128,
+        129, 200, 256, 300, 512, 700, 1000, 1024, 1500, 2047, 2048, 2049, 4096, 5000,
+        9000, 20000 };
+    enum { N = ARRAY_SIZE(sizes), REP = 5 };
+    static void *ptrs[N * REP];
+    unsigned long start = nr_free_pages();
+    for (unsigned i = 0; i < N * REP; i++) {
+        size_t sz = sizes[i % N];
+        ptrs[i] = kmalloc(sz, GFP_KERNEL);
+        KASSERT(ptrs[i] != NULL);
+        size_t ks = ksize(ptrs[i]);
+        KEXPECT(ks >= sz && ks >= KMALLOC_MIN_SIZE);
+        KEXPECT(ks >= KMALLOC_MAX_CACHE_SIZE || ks < 2 * sz || sz < KMALLOC_MIN_SIZE);
+        /* Naturally aligned to the class size, pages for large ones. */
+        KEXPECT_EQ((unsigned long)ptrs[i] % min_t(size_t, ks, PAGE_SIZE), 0);
+        fill(ptrs[i], sz, i);
+    }
+    for (unsigned i = 0; i < N * REP; i++)
+        KEXPECT(check(ptrs[i], sizes[i % N], i));   /* nobody overwrote anybody */
+    for (unsigned i = 0; i < N * REP; i++)
+        kfree(ptrs[i]);
+    KEXPECT_EQ(nr_free_pages(), start);             /* empty slabs go back */
+}
+
+KTEST(kmalloc, many_small_objects)
+{
+    enum { N = 2000 };
+    static uint32_t *objs[N];
+    unsigned long start = nr_free_pages();
+    for (int i = 0; i < N; i++) {
+        objs[i] = kmalloc(24, GFP_KERNEL);
+        KASSERT(objs[i] != NULL);
+        for (int w = 0; w < 6; w++)
+            objs[i][w] = i * 8 + w;
+    }
+    /* 32-byte class: 128 objects a page, so at least N/128 pages in use. */
+    KEXPECT(start - nr_free_pages() >= N / 128);
+    for (int i = 0; i < N; i++) {
+        bool ok = true;
+        for (int w = 0; w < 6; w++)
+            ok &= objs[i][w] == (uint32_t)(i * 8 + w);
+        KEXPECT(ok);
+        KEXPECT(PageSlab(virt_to_page(objs[i])));
+    }
+    for (int i = 0; i < N; i += 2)                  /* free every other one */
+        kfree(objs[i]);
+    for (int i = 0; i < N; i += 2) {                /* and take them back */
+        objs[i] = kzalloc(24, GFP_KERNEL);
+        KASSERT(objs[i] != NULL);
+        KEXPECT(objs[i][0] == 0 && objs[i][5] == 0);
+    }
+    for (int i = 1; i < N; i += 2)
+        KEXPECT_EQ(objs[i][3], (uint32_t)(i * 8 + 3));
+    for (int i = 0; i < N; i++)
+        kfree(objs[i]);
+    KEXPECT_EQ(nr_free_pages(), start);
+}
+
+KTEST(kmalloc, reuse_after_free)
+{
+    void *a = kmalloc(64, GFP_KERNEL), *b = kmalloc(64, GFP_KERNEL);
+    KASSERT(a && b && a != b);
+    kfree(a);
+    void *c = kmalloc(64, GFP_KERNEL);
+    KEXPECT(c == a);                                /* LIFO free list */
+    kfree(b);
+    kfree(c);
+    KEXPECT(kmalloc(0, GFP_KERNEL) == ZERO_SIZE_PTR);
+    kfree(ZERO_SIZE_PTR);
+    kfree(NULL);
+    KEXPECT_EQ(ksize(NULL), 0);
+}
+
+KTEST(kmalloc, large_allocations)
+{
+    unsigned long start = nr_free_pages();
+    char *p = kmalloc(3 * PAGE_SIZE, GFP_KERNEL);
+    KASSERT(p != NULL);
+    KEXPECT_EQ((unsigned long)p % PAGE_SIZE, 0);
+    KEXPECT_EQ(ksize(p), 4 * PAGE_SIZE);
+    KEXPECT_EQ(nr_free_pages(), start - 4);
+    fill(p, 4 * PAGE_SIZE, 9);
+    KEXPECT(check(p, 4 * PAGE_SIZE, 9));
+    kfree(p);
+    KEXPECT_EQ(nr_free_pages(), start);
+    unsigned long oom0 = mm_oom_count;
+    KEXPECT(kmalloc(64 << 20, GFP_KERNEL) == NULL);  /* > MAX_ORDER: NULL, no panic */
+    KEXPECT_EQ(mm_oom_count, oom0 + 1);
+    char *q = krealloc(NULL, 40, GFP_KERNEL);
+    KASSERT(q != NULL);
+    fill(q, 40, 3);
+    q = krealloc(q, 5000, GFP_KERNEL);
+    KASSERT(q != NULL);
+    KEXPECT(check(q, 40, 3));
+    KEXPECT_EQ(ksize(q), 2 * PAGE_SIZE);
+    kfree(q);
+    KEXPECT_EQ(nr_free_pages(), start);
+}
+
+/* Two objects of one class on the same slab page, so that freeing one does
+ * not hand the page back (tests then look at the freed object). */
+static void *pair_on_one_page(size_t size, void **keep)
+{
+    void *a = kmalloc(size, GFP_KERNEL), *b = kmalloc(size, GFP_KERNEL);
+    if (a && b && virt_to_page(a) != virt_to_page(b)) {
+        kfree(a);                        /* a was a page's last object */
+        a = kmalloc(size, GFP_KERNEL);   /* comes from b's page now */
+    }
+    *keep = b;
+    return a;
+}
+
+KTEST(kmalloc, double_free_detected)
+{
+    void *keep, *p = pair_on_one_page(100, &keep);
+    KASSERT(p && keep && virt_to_page(p) == virt_to_page(keep));
+    unsigned long bad0 = kmalloc_bad_free_count;
+    kfree(p);
+    kfree(p);                                       /* double free */
+    KEXPECT_EQ(kmalloc_bad_free_count, bad0 + 1);
+    /* The list was not corrupted: p comes back exactly once. */
+    void *x = kmalloc(100, GFP_KERNEL), *y = kmalloc(100, GFP_KERNEL);
+    KEXPECT(x == p);
+    KEXPECT(y != p && y != keep && y != NULL);
+    /* A live object containing the free mark is not a double free. */
+    ((unsigned long *)x)[1] = FREE_MARK;
+    kfree(x);
+    KEXPECT_EQ(kmalloc_bad_free_count, bad0 + 1);
+    kfree(y);
+    kfree(keep);
+    /* A large object freed twice: its pages are back in the buddy lists. */
+    void *l = kmalloc(8192, GFP_KERNEL);
+    KASSERT(l != NULL);
+    kfree(l);
+    kfree(l);
+    KEXPECT_EQ(kmalloc_bad_free_count, bad0 + 2);
+}
+
+KTEST(kmalloc, bad_pointers_detected)
+{
+    unsigned long start = nr_free_pages();
+    char *p = kmalloc(128, GFP_KERNEL);
+    KASSERT(p != NULL);
+    unsigned long bad0 = kmalloc_bad_free_count;
+    kfree(p + 8);                                   /* inside an object */
+    kfree((void *)0x1000);                          /* not a kernel address */
+    static int not_kmalloced;
+    kfree(&not_kmalloced);                          /* kernel image */
+    struct page *pg = alloc_page(GFP_KERNEL);
+    KASSERT(pg != NULL);
+    kfree(page_address(pg));                        /* a page, not kmalloc's */
+    char *l = kmalloc(3 * PAGE_SIZE, GFP_KERNEL);
+    KASSERT(l != NULL);
+    kfree(l + PAGE_SIZE);                           /* inside a large object */
+    KEXPECT_EQ(kmalloc_bad_free_count, bad0 + 5);
+    KEXPECT_EQ(ksize(p + 8), 0);
+    KEXPECT_EQ(kmalloc_bad_free_count, bad0 + 6);
+    /* Nothing was freed by mistake: p, l and pg are still ours. */
+    KEXPECT(PageSlab(virt_to_page(p)) && PageSlab(virt_to_page(l)) && !PageBuddy(pg));
+    kfree(l);
+    __free_page(pg);
+    kfree(p);
+    KEXPECT_EQ(kmalloc_bad_free_count, bad0 + 6);
+    KEXPECT_EQ(nr_free_pages(), start);
+}
+
+KTEST(kmalloc, use_after_free_poison)
+{
+    void *keep;
+    unsigned char *p = pair_on_one_page(64, &keep);
+    KASSERT(p && keep && virt_to_page(p) == virt_to_page(keep));
+    kfree(p);
+    KEXPECT_EQ(p[20], POISON_FREE);                 /* freed memory is poisoned */
+    KEXPECT_EQ(p[63], POISON_FREE);
+    unsigned long poison0 = kmalloc_poison_count;
+    p[20] = 0x55;                                   /* use after free */
+    unsigned char *q = kmalloc(64, GFP_KERNEL);
+    KEXPECT(q == p);
+    KEXPECT_EQ(kmalloc_poison_count, poison0 + 1);  /* caught on reallocation */
+    kfree(q);
+    q = kmalloc(64, GFP_KERNEL);                    /* clean again: no report */
+    KEXPECT_EQ(kmalloc_poison_count, poison0 + 1);
+    kfree(q);
+    kfree(keep);
+}

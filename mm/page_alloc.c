@@ -1,0 +1,657 @@
+/* mm/page_alloc.c: physical page frames.  Owns mem_map[] (one struct page
+ * per frame of lowmem RAM) and the buddy allocator behind alloc_pages().
+ * Sits at the bottom of mm/: it needs only the Multiboot memory map and the
+ * direct map that mm/paging.c sets up; kmalloc, page tables, the page cache
+ * and kernel stacks all take their frames from here.
+ *
+ * Buddy allocator (Knuth; Linux's mm/page_alloc.c without zones, per-cpu
+ * lists or migrate types):
+ *
+ *   free_area[0]  -> 4 KiB blocks          a block of order k is 2^k frames,
+ *   free_area[1]  -> 8 KiB blocks          its first pfn a multiple of 2^k.
+ *   ...                                    Its "buddy" is the block at
+ *   free_area[10] -> 4 MiB blocks          pfn ^ 2^k; two free buddies merge.
+ *
+ *   alloc: take the smallest free block of order >= k, split off halves
+ *          (putting them on the lower lists) until it is order k.
+ *   free:  while the buddy is a free block of the same order, unlink it and
+ *          merge; put the result on its list.
+ *
+ * Page states, as seen in struct page:
+ *   free       PG_buddy on every frame of the block; private = order on the
+ *              first one (linked on free_area[order] by lru), BUDDY_TAIL on
+ *              the rest; _count 0.
+ *   allocated  no PG_buddy; _count >= 1 on the first page of the block.
+ *   reserved   PG_reserved: BIOS area, holes, kernel image, mem_map itself,
+ *              Multiboot data and modules.  Never handed out or freed.
+ * Marking every frame of a free block (not just the first, as Linux does)
+ * costs a loop per free but lets __free_pages() catch a double free of any
+ * frame, even one that was merged into a larger block.
+ *
+ * Locking: local_irq_save() around the free lists (alloc_pages may be called
+ * from interrupt handlers).  SMP would also need a spinlock here (Linux:
+ * zone->lock).
+ */
+#include <kernel.h>
+#include <string.h>
+#include <mm.h>
+#include <multiboot.h>
+#include <asm/irqflags.h>
+
+#define BUDDY_TAIL ((unsigned long)-1)
+
+struct page *mem_map;
+unsigned long max_pfn;
+unsigned long totalram_pages;
+unsigned long mm_bad_page_count;
+unsigned long mm_oom_count;
+unsigned long kernel_image_bytes;
+
+static struct free_area {
+    struct list_head free_list;     /* first pages of free blocks of this order */
+    unsigned long nr_free;          /* blocks on the list */
+} free_area[MAX_ORDER];
+static unsigned long nr_free;       /* free frames, all orders */
+
+extern char _kernel_end[];
+
+/* ---------------------------------------------------------------------- */
+/* The Multiboot memory map                                               */
+
+#define MAX_RAM_REGIONS 32
+static struct { uint64_t start, end; } ram[MAX_RAM_REGIONS];   /* usable, clipped to lowmem */
+static int nr_ram;
+
+static void add_ram(uint64_t start, uint64_t end)
+{
+    if (end > LOWMEM_LIMIT)
+        end = LOWMEM_LIMIT;
+    if (start >= end || nr_ram == MAX_RAM_REGIONS)
+        return;
+    ram[nr_ram].start = start;
+    ram[nr_ram].end = end;
+    nr_ram++;
+    if ((end >> PAGE_SHIFT) > max_pfn)
+        max_pfn = end >> PAGE_SHIFT;
+}
+
+/* Read the boot loader's memory map (or the mem_lower/mem_upper fallback),
+ * print it, and set max_pfn.  Runs before paging_init(): it reads only the
+ * Multiboot structures, which lie in the low 16 MiB the boot map covers. */
+void memory_scan(void)
+{
+    struct multiboot_info *mbi = boot_info;
+
+    if (mbi->flags & MB_INFO_MEM_MAP) {
+        unsigned long p = mbi->mmap_addr, end = mbi->mmap_addr + mbi->mmap_length;
+        printk(KERN_INFO "physical memory map (from Multiboot):\n");
+        while (p + sizeof(uint32_t) <= end) {
+            const struct multiboot_mmap_entry *e = phys_to_virt(p);
+            printk(KERN_INFO "  [mem 0x%08llx-0x%08llx] %s\n", e->addr,
+                   e->addr + e->len - 1,
+                   e->type == 1 ? "usable" : e->type == 3 ? "ACPI data" :
+                   e->type == 4 ? "ACPI NVS" : e->type == 5 ? "bad RAM" : "reserved");
+            if (e->type == 1)
+                add_ram(e->addr, e->addr + e->len);
+            p += e->size + sizeof(e->size);
+        }
+    }
+    if (!nr_ram && (mbi->flags & MB_INFO_MEMORY)) {
+        printk(KERN_INFO "physical memory (Multiboot mem_lower/mem_upper): %u KiB + %u KiB\n",
+               mbi->mem_lower, mbi->mem_upper);
+        add_ram(0, (uint64_t)mbi->mem_lower * 1024);
+        add_ram(0x100000, 0x100000 + (uint64_t)mbi->mem_upper * 1024);
+    }
+    if (!nr_ram)
+        panic("no memory information from the boot loader");
+}
+
+/* ---------------------------------------------------------------------- */
+/* Boot-time reservations                                                 */
+
+#define MAX_RESERVED 24
+static struct { phys_addr_t start, end; } resv[MAX_RESERVED];
+static int nr_resv;
+
+static void reserve(phys_addr_t start, phys_addr_t end)
+{
+    if (start >= end)
+        return;
+    if (nr_resv == MAX_RESERVED)
+        panic("too many boot reservations");
+    resv[nr_resv].start = ALIGN_DOWN(start, PAGE_SIZE);
+    resv[nr_resv].end = ALIGN_UP(end, PAGE_SIZE);
+    nr_resv++;
+}
+
+/* Is [start, end) free of every reservation?  If not, *next is the end of
+ * the reservation in the way. */
+static bool range_free(phys_addr_t start, phys_addr_t end, phys_addr_t *next)
+{
+    for (int i = 0; i < nr_resv; i++)
+        if (start < resv[i].end && resv[i].start < end) {
+            *next = resv[i].end;
+            return false;
+        }
+    return true;
+}
+
+/* Everything the kernel must not hand out: the first MiB (BIOS data, EBDA,
+ * VGA, ROMs; simplification: we give up the 640 KiB of conventional memory
+ * rather than trust each byte of it), the kernel image, and the Multiboot
+ * structures (info, memory map, command line, modules and their names),
+ * which later code may still read. */
+static void reserve_boot_memory(void)
+{
+    struct multiboot_info *mbi = boot_info;
+    reserve(0, 0x100000);
+    reserve(0x100000, virt_to_phys(_kernel_end));
+    reserve(virt_to_phys(mbi), virt_to_phys(mbi) + sizeof(*mbi));
+    if (mbi->flags & MB_INFO_MEM_MAP)
+        reserve(mbi->mmap_addr, mbi->mmap_addr + mbi->mmap_length);
+    if (mbi->flags & MB_INFO_CMDLINE)
+        reserve(mbi->cmdline, mbi->cmdline + strlen(phys_to_virt(mbi->cmdline)) + 1);
+    if ((mbi->flags & MB_INFO_MODS) && mbi->mods_count) {
+        struct multiboot_module *m = phys_to_virt(mbi->mods_addr);
+        reserve(mbi->mods_addr, mbi->mods_addr + mbi->mods_count * sizeof(*m));
+        for (uint32_t i = 0; i < mbi->mods_count; i++) {
+            reserve(m[i].mod_start, m[i].mod_end);
+            if (m[i].string)
+                reserve(m[i].string, m[i].string + strlen(phys_to_virt(m[i].string)) + 1);
+        }
+    }
+}
+
+/* The lowest place in RAM, above the kernel image, for size bytes that
+ * overlaps no reservation. */
+static phys_addr_t find_free_range(unsigned long size)
+{
+    phys_addr_t best = 0;
+    for (int r = 0; r < nr_ram; r++) {
+        phys_addr_t s = ALIGN_UP((phys_addr_t)ram[r].start, PAGE_SIZE), next;
+        if (s < virt_to_phys(_kernel_end))
+            s = virt_to_phys(_kernel_end);
+        while (s + size <= ram[r].end && !range_free(s, s + size, &next))
+            s = next;
+        if (s + size <= ram[r].end && (!best || s < best))
+            best = s;
+    }
+    if (!best)
+        panic("no room for mem_map (%lu bytes)", size);
+    return best;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The buddy allocator                                                    */
+
+/* Put the block [pfn, pfn + 2^order) on the free lists, merging with free
+ * buddies.  The caller has checked the block; interrupts are off. */
+static void free_one_block(unsigned long pfn, unsigned int order)
+{
+    for (unsigned long i = 0; i < (1UL << order); i++) {
+        struct page *p = pfn_to_page(pfn + i);
+        __SetPageBuddy(p);
+        p->private = BUDDY_TAIL;
+        set_page_count(p, 0);
+    }
+    nr_free += 1UL << order;
+    while (order < MAX_ORDER - 1) {
+        unsigned long buddy_pfn = pfn ^ (1UL << order);
+        if (buddy_pfn + (1UL << order) > max_pfn)
+            break;
+        struct page *buddy = pfn_to_page(buddy_pfn);
+        if (!PageBuddy(buddy) || buddy->private != order)
+            break;                      /* buddy (partly) in use, or split smaller */
+        list_del(&buddy->lru);
+        free_area[order].nr_free--;
+        pfn_to_page(pfn | (1UL << order))->private = BUDDY_TAIL;  /* upper half's head */
+        pfn &= ~(1UL << order);
+        order++;
+    }
+    struct page *head = pfn_to_page(pfn);
+    head->private = order;
+    list_add(&head->lru, &free_area[order].free_list);
+    free_area[order].nr_free++;
+}
+
+static void bad_page(const struct page *page, const char *reason)
+{
+    mm_bad_page_count++;
+    if (page_in_mem_map(page))
+        printk(KERN_ERR "BUG: bad page state: %s: page %p pfn %#lx flags %#lx count %d mapping %p\n",
+               reason, page, page_to_pfn(page), page->flags, page->_count, page->mapping);
+    else
+        printk(KERN_ERR "BUG: bad page: %s: %p is not a struct page in mem_map\n", reason, page);
+    dump_stack();
+}
+
+static void report_oom(gfp_t gfp, unsigned int order)
+{
+    mm_oom_count++;
+    /* Rate limit: the first few, then one in 1024. */
+    if (!(gfp & __GFP_NOWARN) && (mm_oom_count <= 3 || !(mm_oom_count & 1023)))
+        printk(KERN_WARNING "page allocation failure: order %u, %lu pages free "
+               "(%lu failures so far)\n", order, nr_free, mm_oom_count);
+}
+
+struct page *alloc_pages(gfp_t gfp, unsigned int order)
+{
+    if (order >= MAX_ORDER) {
+        report_oom(gfp, order);
+        return NULL;
+    }
+    unsigned long flags = local_irq_save();
+    unsigned int o = order;
+    while (o < MAX_ORDER && list_empty(&free_area[o].free_list))
+        o++;
+    if (o == MAX_ORDER) {
+        local_irq_restore(flags);
+        report_oom(gfp, order);
+        return NULL;
+    }
+    struct page *page = list_first_entry(&free_area[o].free_list, struct page, lru);
+    list_del(&page->lru);
+    free_area[o].nr_free--;
+    unsigned long pfn = page_to_pfn(page);
+    while (o > order) {                 /* split: give back the upper halves */
+        o--;
+        struct page *upper = pfn_to_page(pfn + (1UL << o));
+        upper->private = o;
+        list_add(&upper->lru, &free_area[o].free_list);
+        free_area[o].nr_free++;
+    }
+    for (unsigned long i = 0; i < (1UL << order); i++) {
+        struct page *p = page + i;
+        if (p->flags != (1UL << PG_buddy) || p->_count != 0)
+            bad_page(p, "free page with unexpected state");   /* memory corruption */
+        p->flags = 0;
+        p->private = 0;
+        p->mapping = NULL;
+        p->freelist = NULL;
+        p->_mapcount = -1;
+    }
+    nr_free -= 1UL << order;
+    set_page_count(page, 1);
+    local_irq_restore(flags);
+
+    if (gfp & __GFP_ZERO)
+        memset(page_address(page), 0, PAGE_SIZE << order);
+    return page;
+}
+
+/* Checks shared by the free paths; true if the block may be freed. */
+static bool free_pages_check(struct page *page, unsigned int order)
+{
+    if (!page_in_mem_map(page)) {
+        bad_page(page, "freeing a bad pointer");
+        return false;
+    }
+    if (order >= MAX_ORDER || (page_to_pfn(page) & ((1UL << order) - 1)) ||
+        page_to_pfn(page) + (1UL << order) > max_pfn) {
+        bad_page(page, "freeing a block with a wrong order");
+        return false;
+    }
+    for (unsigned long i = 0; i < (1UL << order); i++) {
+        if (PageBuddy(page + i)) {
+            bad_page(page + i, "double free (page is already free)");
+            return false;
+        }
+        if (PageReserved(page + i)) {
+            bad_page(page + i, "freeing a reserved page");
+            return false;
+        }
+    }
+    if (PageSlab(page)) {
+        bad_page(page, "freeing a kmalloc page with __free_pages (use kfree)");
+        return false;
+    }
+    return true;
+}
+
+/* Drop the caller's reference to page; free the 2^order block at zero. */
+void __free_pages(struct page *page, unsigned int order)
+{
+    unsigned long flags = local_irq_save();
+    if (!free_pages_check(page, order))
+        goto out;
+    int count = __atomic_sub_fetch(&page->_count, 1, __ATOMIC_SEQ_CST);
+    if (count > 0)
+        goto out;                       /* someone else still holds it */
+    if (count < 0) {
+        set_page_count(page, 0);
+        bad_page(page, "freeing a page with no references (count < 0)");
+        goto out;
+    }
+    if (page->mapping) {
+        bad_page(page, "freeing a page still in the page cache (mapping set)");
+        goto out;                       /* leak it rather than corrupt the cache */
+    }
+    free_one_block(page_to_pfn(page), order);
+out:
+    local_irq_restore(flags);
+}
+
+void put_page(struct page *page)
+{
+    if (!page_in_mem_map(page)) {
+        bad_page(page, "put_page on a bad pointer");
+        return;
+    }
+    if (PageReserved(page)) {
+        /* Reserved frames have a count (1 from boot) but are never freed. */
+        if (__atomic_sub_fetch(&page->_count, 1, __ATOMIC_SEQ_CST) <= 0) {
+            set_page_count(page, 1);
+            bad_page(page, "put_page dropped the last reference of a reserved page");
+        }
+        return;
+    }
+    __free_pages(page, 0);
+}
+
+unsigned long __get_free_pages(gfp_t gfp, unsigned int order)
+{
+    struct page *page = alloc_pages(gfp, order);
+    return page ? (unsigned long)page_address(page) : 0;
+}
+
+unsigned long get_zeroed_page(gfp_t gfp)
+{
+    return __get_free_pages(gfp | __GFP_ZERO, 0);
+}
+
+void free_pages(unsigned long addr, unsigned int order)
+{
+    if (!addr)
+        return;
+    if ((addr & (PAGE_SIZE - 1)) || !virt_addr_valid((void *)addr)) {
+        mm_bad_page_count++;
+        printk(KERN_ERR "BUG: free_pages(%#lx): not a page-aligned direct-map address\n", addr);
+        dump_stack();
+        return;
+    }
+    __free_pages(virt_to_page((void *)addr), order);
+}
+
+unsigned long nr_free_pages(void)
+{
+    return READ_ONCE(nr_free);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Boot                                                                   */
+
+/* Build mem_map[] and free every usable frame into the buddy lists.
+ * Runs after paging_init(), so all of lowmem is addressable. */
+void page_alloc_init(void)
+{
+    reserve_boot_memory();
+
+    unsigned long size = ALIGN_UP(max_pfn * sizeof(struct page), PAGE_SIZE);
+    phys_addr_t at = find_free_range(size);
+    mem_map = phys_to_virt(at);
+    reserve(at, at + size);
+
+    for (unsigned long pfn = 0; pfn < max_pfn; pfn++) {
+        struct page *p = &mem_map[pfn];
+        memset(p, 0, sizeof(*p));
+        p->flags = 1UL << PG_reserved;  /* until proven usable RAM */
+        p->_count = 1;
+        p->_mapcount = -1;
+        INIT_LIST_HEAD(&p->lru);
+    }
+    for (int o = 0; o < MAX_ORDER; o++)
+        INIT_LIST_HEAD(&free_area[o].free_list);
+
+    for (int r = 0; r < nr_ram; r++) {
+        unsigned long first = DIV_ROUND_UP(ram[r].start, PAGE_SIZE);
+        unsigned long last = ram[r].end >> PAGE_SHIFT;       /* exclusive */
+        for (unsigned long pfn = first; pfn < last; pfn++) {
+            phys_addr_t pa = pfn << PAGE_SHIFT, dummy;
+            struct page *p = pfn_to_page(pfn);
+            if (!PageReserved(p) || !range_free(pa, pa + PAGE_SIZE, &dummy))
+                continue;               /* overlapping map entries, or reserved */
+            p->flags = 0;
+            free_one_block(pfn, 0);
+            totalram_pages++;
+        }
+    }
+    kernel_image_bytes = virt_to_phys(_kernel_end) - 0x100000;   /* loaded at 1 MiB */
+    printk(KERN_DEBUG "mem_map: %lu struct pages (%lu KiB) at phys %#x\n",
+           max_pfn, size >> 10, at);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Tests: test=pmm                                                        */
+#include <ktest.h>
+
+/* Walk the free lists: every block well formed, the total equals nr_free. */
+static bool free_lists_consistent(void)
+{
+    unsigned long frames = 0;
+    unsigned long flags = local_irq_save();
+    for (unsigned int o = 0; o < MAX_ORDER; o++) {
+        unsigned long blocks = 0;
+        struct page *p;
+        list_for_each_entry(p, &free_area[o].free_list, lru) {
+            unsigned long pfn = page_to_pfn(p);
+            if (!PageBuddy(p) || p->private != o || (pfn & ((1UL << o) - 1)))
+                goto bad;
+            for (unsigned long i = 1; i < (1UL << o); i++)
+                if (!PageBuddy(p + i) || p[i].private != BUDDY_TAIL)
+                    goto bad;
+            blocks++;
+            frames += 1UL << o;
+        }
+        if (blocks != free_area[o].nr_free)
+            goto bad;
+    }
+    local_irq_restore(flags);
+    return frames == nr_free;
+bad:
+    local_irq_restore(flags);
+    return false;
+}
+
+KTEST(pmm, boot_state)
+{
+    KEXPECT(max_pfn > 0 && totalram_pages > 0 && totalram_pages < max_pfn);
+    KEXPECT(nr_free_pages() <= totalram_pages);
+    KEXPECT(free_lists_consistent());
+    /* BIOS area, kernel image and mem_map itself are reserved. */
+    KEXPECT(PageReserved(pfn_to_page(0)));
+    extern char _text[];
+    KEXPECT(PageReserved(virt_to_page(_text)));
+    KEXPECT(PageReserved(virt_to_page(mem_map)));
+    KEXPECT(PageReserved(virt_to_page(&mem_map[max_pfn - 1])));
+    KEXPECT(PageReserved(virt_to_page(boot_info)));
+}
+
+KTEST(pmm, frames_are_distinct)
+{
+    enum { N = 512 };
+    static struct page *pages[N];
+    unsigned long start = nr_free_pages();
+    for (int i = 0; i < N; i++) {
+        pages[i] = alloc_page(GFP_KERNEL);
+        KASSERT(pages[i] != NULL);
+        KEXPECT_EQ(page_count(pages[i]), 1);
+        KEXPECT(!PageBuddy(pages[i]) && !PageReserved(pages[i]));
+        *(unsigned long *)page_address(pages[i]) = page_to_pfn(pages[i]);   /* mark */
+    }
+    KEXPECT_EQ(nr_free_pages(), start - N);
+    for (int i = 0; i < N; i++) {
+        /* A frame handed out twice would carry a later page's mark. */
+        KEXPECT_EQ(*(unsigned long *)page_address(pages[i]), page_to_pfn(pages[i]));
+        for (int j = 0; j < i; j++)
+            KEXPECT(pages[i] != pages[j]);
+    }
+    for (int i = 0; i < N; i++)
+        __free_page(pages[i]);
+    KEXPECT_EQ(nr_free_pages(), start);
+    KEXPECT(free_lists_consistent());
+}
+
+KTEST(pmm, exhaustion_and_reuse)
+{
+    unsigned long start = nr_free_pages(), oom0 = mm_oom_count, n = 0;
+    void *chain = NULL;                 /* allocated pages linked through their first word */
+    for (;;) {
+        struct page *p = alloc_pages(GFP_KERNEL, 0);
+        if (!p)
+            break;
+        *(void **)page_address(p) = chain;
+        chain = page_address(p);
+        n++;
+    }
+    KEXPECT_EQ(n, start);
+    KEXPECT_EQ(nr_free_pages(), 0);
+    KEXPECT_EQ(mm_oom_count, oom0 + 1);         /* reported, not panicked */
+    KEXPECT(alloc_pages(GFP_KERNEL | __GFP_NOWARN, 1) == NULL);
+    KEXPECT(get_zeroed_page(GFP_KERNEL | __GFP_NOWARN) == 0);
+
+    /* The one frame freed is the one handed out next. */
+    void *last = chain;
+    chain = *(void **)last;
+    free_page((unsigned long)last);
+    KEXPECT_EQ(nr_free_pages(), 1);
+    void *again = (void *)__get_free_page(GFP_KERNEL);
+    KEXPECT(again == last);
+    *(void **)again = chain;
+    chain = again;
+
+    while (chain) {
+        void *next = *(void **)chain;
+        free_page((unsigned long)chain);
+        chain = next;
+    }
+    KEXPECT_EQ(nr_free_pages(), start);
+    KEXPECT(free_lists_consistent());
+}
+
+KTEST(pmm, orders_are_aligned_and_contiguous)
+{
+    unsigned long start = nr_free_pages();
+    struct page *blocks[MAX_ORDER];
+    for (unsigned int o = 0; o < MAX_ORDER; o++) {
+        blocks[o] = alloc_pages(GFP_KERNEL, o);
+        KASSERT(blocks[o] != NULL);
+        KEXPECT_EQ(page_to_pfn(blocks[o]) & ((1UL << o) - 1), 0);
+        for (unsigned long i = 0; i < (1UL << o); i++)
+            KEXPECT(!PageBuddy(blocks[o] + i) && !PageReserved(blocks[o] + i));
+        /* Contiguous: the whole block is writable through the direct map. */
+        memset(page_address(blocks[o]), 0x40 + o, PAGE_SIZE << o);
+    }
+    KEXPECT_EQ(nr_free_pages(), start - ((1UL << MAX_ORDER) - 1));
+    for (unsigned int o = 0; o < MAX_ORDER; o++) {
+        const unsigned char *b = page_address(blocks[o]);
+        bool intact = true;
+        for (unsigned long i = 0; i < ((unsigned long)PAGE_SIZE << o); i++)
+            intact &= b[i] == 0x40 + o;
+        KEXPECT(intact);                /* no two blocks overlap */
+    }
+    for (unsigned int o = 0; o < MAX_ORDER; o++)
+        __free_pages(blocks[o], o);
+    KEXPECT_EQ(nr_free_pages(), start);
+    KEXPECT(free_lists_consistent());
+    KEXPECT(alloc_pages(GFP_KERNEL | __GFP_NOWARN, MAX_ORDER) == NULL);
+}
+
+KTEST(pmm, bad_frees_are_caught)
+{
+    unsigned long start = nr_free_pages(), bad0 = mm_bad_page_count;
+    struct page *p = alloc_page(GFP_KERNEL);
+    KASSERT(p != NULL);
+    __free_page(p);
+    KEXPECT_EQ(nr_free_pages(), start);
+    __free_page(p);                                       /* double free */
+    KEXPECT_EQ(mm_bad_page_count, bad0 + 1);
+    KEXPECT_EQ(nr_free_pages(), start);
+
+    struct page *q = alloc_pages(GFP_KERNEL, 2);
+    KASSERT(q != NULL);
+    __free_pages(q, 2);
+    __free_page(q + 3);                 /* a frame merged into a free block */
+    KEXPECT_EQ(mm_bad_page_count, bad0 + 2);
+    __free_page(pfn_to_page(0));        /* reserved */
+    KEXPECT_EQ(mm_bad_page_count, bad0 + 3);
+    __free_page((struct page *)0x12345);    /* not a struct page */
+    KEXPECT_EQ(mm_bad_page_count, bad0 + 4);
+    free_page(0xC0000123);              /* not page aligned */
+    KEXPECT_EQ(mm_bad_page_count, bad0 + 5);
+    q = alloc_pages(GFP_KERNEL, 1);
+    KASSERT(q != NULL);
+    __free_pages(q, 2);                 /* wrong order: 2 is misaligned or too big */
+    __free_pages(q, 1);
+    KEXPECT(mm_bad_page_count >= bad0 + 5);
+    KEXPECT_EQ(nr_free_pages(), start);
+    KEXPECT(free_lists_consistent());
+
+    /* The allocator still works: two distinct frames. */
+    struct page *a = alloc_page(GFP_KERNEL), *b = alloc_page(GFP_KERNEL);
+    KEXPECT(a && b && a != b);
+    __free_page(a);
+    __free_page(b);
+    KEXPECT_EQ(nr_free_pages(), start);
+}
+
+KTEST(pmm, put_page_refcount)
+{
+    unsigned long start = nr_free_pages(), bad0 = mm_bad_page_count;
+    struct page *p = alloc_page(GFP_KERNEL);
+    KASSERT(p != NULL);
+    get_page(p);
+    KEXPECT_EQ(page_count(p), 2);
+    put_page(p);
+    KEXPECT_EQ(page_count(p), 1);
+    KEXPECT_EQ(nr_free_pages(), start - 1);     /* still held */
+    KEXPECT(!PageBuddy(p));
+    put_page(p);
+    KEXPECT_EQ(nr_free_pages(), start);         /* freed at zero */
+    KEXPECT(PageBuddy(p));
+    put_page(p);                                /* one put too many */
+    KEXPECT_EQ(mm_bad_page_count, bad0 + 1);
+
+    /* A page still in the page cache at count 0 is a bug: reported, kept. */
+    p = alloc_page(GFP_KERNEL);
+    KASSERT(p != NULL);
+    p->mapping = (struct address_space *)p;     /* any non-NULL value */
+    put_page(p);
+    KEXPECT_EQ(mm_bad_page_count, bad0 + 2);
+    KEXPECT(!PageBuddy(p));
+    p->mapping = NULL;
+    set_page_count(p, 1);
+    put_page(p);
+    KEXPECT_EQ(nr_free_pages(), start);
+    KEXPECT(free_lists_consistent());
+}
+
+KTEST(pmm, gfp_zero_and_flags)
+{
+    struct page *p = alloc_page(GFP_KERNEL);
+    KASSERT(p != NULL);
+    memset(page_address(p), 0xAA, PAGE_SIZE);
+    __free_page(p);
+    p = alloc_page(GFP_KERNEL | __GFP_ZERO);
+    KASSERT(p != NULL);
+    const unsigned char *b = page_address(p);
+    bool zero = true;
+    for (int i = 0; i < PAGE_SIZE; i++)
+        zero &= b[i] == 0;
+    KEXPECT(zero);
+    /* Flag helpers: atomic test-and-set returns the old bit. */
+    KEXPECT(!TestSetPageLocked(p));
+    KEXPECT(PageLocked(p));
+    KEXPECT(TestSetPageLocked(p));
+    KEXPECT(TestClearPageLocked(p));
+    KEXPECT(!PageLocked(p));
+    SetPageDirty(p);
+    SetPageUptodate(p);
+    KEXPECT(PageDirty(p) && PageUptodate(p) && !PageWriteback(p));
+    ClearPageDirty(p);
+    ClearPageUptodate(p);
+    KEXPECT_EQ(p->flags, 0);
+    KEXPECT(page_address(p) == phys_to_virt(page_to_phys(p)));
+    KEXPECT(virt_to_page(page_address(p)) == p);
+    KEXPECT(pfn_to_page(page_to_pfn(p)) == p);
+    __free_page(p);
+}

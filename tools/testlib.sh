@@ -1,0 +1,51 @@
+# tools/testlib.sh: helpers shared by tools/run-tests and tools/tests/*.sh
+# (bash; sourced, never run).  Layer: host tooling.
+#
+# Every test reports with lines that start with a verdict, which the runner
+# counts:   PASS name   |   FAIL name (why)   |   SKIP name (why, not counted)
+# Paths are relative to the top of the tree; BUILD may name another build dir.
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
+ROOT=$PWD
+BUILD=${BUILD:-build}
+KERNEL=$BUILD/vellum.elf
+ISO=$BUILD/vellum.iso
+TEST_ISO=$BUILD/vellum-test.iso
+QEMU=${QEMU:-qemu-system-i386}
+PATH=$PATH:/usr/sbin:/sbin
+
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $*"; }
+skip() { echo "SKIP $*"; }
+
+# show_tail FILE [N]: the last N (25) lines of a log, indented, without CRs.
+show_tail() {
+    local n=${2:-25}
+    echo "    --- last $n lines of $1:"
+    { tr -d "\r" < "$1"; } 2>/dev/null | tail -n "$n" | sed 's/^/    | /'
+}
+
+# vellum_qemu LOG TIMEOUT QEMU-ARGS...: boot headless with the serial port
+# in LOG; returns QEMU's status (124 when the timeout killed it).  With the
+# isa-debug-exit device a kernel write of v to port 0xf4 exits with (v<<1)|1:
+# ktest's "all passed" is 1, failures 3, panic 7.  A triple fault exits 0.
+vellum_qemu() {
+    local log=$1 t=$2
+    shift 2
+    rm -f "$log"
+    timeout -k 2 "$t" "$QEMU" -accel tcg -display none -no-reboot -m 128M -nic none \
+        -serial "file:$log" -monitor none \
+        -device isa-debug-exit,iobase=0xf4,iosize=0x04 "$@" </dev/null >"$log.qemu" 2>&1
+}
+
+# qemu_status_text RC: what QEMU's exit status means for a Vellum test boot.
+qemu_status_text() {
+    case $1 in
+        0) echo "exit 0: triple fault or power-off, no test verdict" ;;
+        1) echo "exit 1: ktest all passed" ;;
+        3) echo "exit 3: ktest failures" ;;
+        7) echo "exit 7: kernel panic/oops" ;;
+        124|137) echo "timed out" ;;
+        *) echo "exit $1" ;;
+    esac
+}
