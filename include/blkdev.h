@@ -25,6 +25,8 @@ struct block_device_operations {
      * been checked by the caller.  Returns 0, or -EIO after logging what failed. */
     int (*read)(struct block_device *bdev, sector_t sector, unsigned count, void *buf);
     int (*write)(struct block_device *bdev, sector_t sector, unsigned count, const void *buf);
+    /* Optional: make written data durable (ATA CACHE FLUSH).  0 or -EIO. */
+    int (*flush)(struct block_device *bdev);
 };
 
 struct block_device {
@@ -37,18 +39,31 @@ struct block_device {
     /* statistics */
     unsigned long sectors_read, sectors_written;
     unsigned long read_ios, write_ios, errors;
+    unsigned long flushes;
     /* fault injection for tests: fail the Nth next request with -EIO (0 = off) */
     unsigned long fail_after;
     struct list_head list;
 };
 
+/* Register a device (name, nr_sectors and ops filled in; the rest is
+ * initialised here).  -EEXIST if the name is taken, -EINVAL if malformed. */
 int register_blkdev(struct block_device *bdev);
+void unregister_blkdev(struct block_device *bdev);
 struct block_device *blkdev_get(const char *name);   /* NULL if none */
 /* Range-checked, counted, serialised I/O.  -EIO (with a log line) for a range
  * past the end, a driver error or an injected fault; -EROFS for writes to a
  * read-only device. */
 int blkdev_read(struct block_device *bdev, sector_t sector, unsigned count, void *buf);
 int blkdev_write(struct block_device *bdev, sector_t sector, unsigned count, const void *buf);
+/* Ask the device to make completed writes durable (no-op if it has no cache). */
+int blkdev_flush(struct block_device *bdev);
+
+/* A snapshot of a device's counters (benchmarks subtract two of these). */
+struct blkdev_stats {
+    unsigned long sectors_read, sectors_written;
+    unsigned long read_ios, write_ios, errors, flushes;
+};
+void blkdev_stats(struct block_device *bdev, struct blkdev_stats *st);
 
 /* A RAM-backed block device for tests (kernel/ramdisk.c). */
 struct block_device *ramdisk_create(const char *name, sector_t nr_sectors);

@@ -18,4 +18,10 @@ void mutex_lock(struct mutex *m);
 int mutex_trylock(struct mutex *m);        /* 1 if acquired */
 void mutex_unlock(struct mutex *m);
 static inline int mutex_is_locked(struct mutex *m) { return m->locked; }
+
+/* A waiter that has slept this long (jiffies; default 5 s) prints who holds
+ * the mutex and that task's backtrace, once per wait.  Counted in
+ * mutex_long_wait_reports.  Tests may lower the threshold. */
+extern unsigned long mutex_warn_jiffies;
+extern unsigned long mutex_long_wait_reports;
 #endif

@@ -25,6 +25,7 @@
 #define TASK_DEAD             64
 
 #define THREAD_SIZE   8192             /* kernel stack, 2 pages, THREAD_SIZE-aligned */
+#define THREAD_ORDER  1                /* THREAD_SIZE = PAGE_SIZE << THREAD_ORDER */
 #define TASK_COMM_LEN 16
 #define MAX_SCHEDULE_TIMEOUT 0x7fffffffL
 
@@ -50,7 +51,33 @@ struct task_struct {
     struct task_struct *stopper;       /* who waits in kthread_stop() */
     struct fs_struct *fs;              /* root and cwd (VFS); NULL: the global root */
     struct mm_struct *mm;              /* NULL for kernel threads */
+    /* Added by kernel/sched.c: */
+    int time_slice;                    /* ticks left before need_resched */
+    int timer_pending;                 /* schedule_timeout armed: wake at 'timeout' */
+    void *waiting_on;                  /* mutex/completion/queue we sleep on (reports) */
+    const char *waiting_what;          /* "mutex", "completion", ... (reports) */
 };
+
+/* The kernel stack of every task (except the boot stack, see get_current):
+ *
+ *   stack + THREAD_SIZE -> +---------------------------+  <- esp0 (TSS) for user tasks
+ *                          | trap frames, C frames ... |
+ *                          |            |              |
+ *                          |            v  grows down  |
+ *                          |                           |
+ *   stack + 8 ------------ +---------------------------+
+ *                          | STACK_END_MAGIC           |  overflow canary, checked in schedule()
+ *   stack (8 KiB aligned)->| struct task_struct *task  |  <- esp & ~(THREAD_SIZE-1)
+ *                          +---------------------------+
+ */
+struct thread_info {
+    struct task_struct *task;
+    unsigned long magic;
+};
+#define STACK_END_MAGIC 0x57AC6E9DUL
+#define TASK_TIMESLICE  10             /* ticks (100 ms at HZ=100) */
+
+extern struct task_struct init_task;   /* pid 0, "swapper": kmain's context */
 
 /* The running task.  Found from the stack pointer (tasks' stacks are
  * THREAD_SIZE-aligned and the task_struct pointer sits at the stack base). */
@@ -65,9 +92,13 @@ void cond_resched(void);
 void msleep(unsigned int ms);
 void set_current_state(long state);
 
-/* Kernel threads.  kthread_run creates and starts one running fn(data);
- * fn's return value ends it.  kthread_stop sets should_stop, wakes the
- * thread, waits for it to exit and returns its exit value. */
+/* Kernel threads.  kthread_run creates and starts one running fn(data)
+ * (returns the task, or ERR_PTR(-ENOMEM)); fn's return value ends it.
+ * kthread_stop sets should_stop, wakes the thread, waits for it to exit,
+ * frees its task_struct and returns its exit value.  A kthread that returns
+ * on its own stays a zombie (task_struct only; its stack is freed at once)
+ * until kthread_stop() reaps it: every kthread must be stopped once, by one
+ * caller, and the pointer is invalid afterwards. */
 struct task_struct *kthread_run(int (*fn)(void *), void *data, const char *name);
 int kthread_should_stop(void);
 int kthread_stop(struct task_struct *t);
@@ -76,4 +107,17 @@ void do_exit(int code) __attribute__((noreturn));
 /* Walk every task (for deadlock reports, ps-style dumps). */
 extern struct list_head task_list;
 void show_task(struct task_struct *t);     /* one line + backtrace of a sleeping task */
+void show_state(void);                     /* show_task() for every task */
+/* Return addresses on a switched-out task's stack (innermost first); 0 for
+ * the running or a dead task. */
+int task_backtrace(struct task_struct *t, unsigned long *out, int max);
+char task_state_char(long state);          /* 'R', 'S', 'D', 'X' */
+
+/* Called by the timer interrupt (kernel/timer.c) once per tick, interrupts
+ * off: charges the running task's slice (sets need_resched when it is used
+ * up) and wakes the tasks whose schedule_timeout() expired. */
+void scheduler_tick(void);
+/* Print a backtrace starting from frame pointer ebp; frames must lie in
+ * [lo, hi) (a task's stack) or the walk stops. */
+void sched_backtrace(unsigned long ebp, unsigned long lo, unsigned long hi);
 #endif

@@ -10,12 +10,22 @@
 #include <kernel.h>
 #include <asm/irqflags.h>
 
+struct task_struct;
 typedef struct spinlock {
     volatile unsigned int locked;
     const char *name;                  /* for reports */
+    struct task_struct *owner;         /* holder, for reports */
 } spinlock_t;
 
-#define __SPIN_LOCK_UNLOCKED(n) { 0, #n }
+/* Lock bugs detected (spinlock recursion, unlocking an unlocked lock, mutex
+ * self-deadlock, unlocking a mutex one does not own).  Each one is reported
+ * with a backtrace and then survived: spin_lock() on a held lock returns
+ * without spinning (on UP the holder could never run again), mutex_lock()
+ * on a mutex the caller holds returns without taking it again.  Tests read
+ * this counter. */
+extern unsigned long lock_bug_reports;
+
+#define __SPIN_LOCK_UNLOCKED(n) { 0, #n, NULL }
 #define DEFINE_SPINLOCK(n) spinlock_t n = __SPIN_LOCK_UNLOCKED(n)
 
 void spin_lock_init(spinlock_t *lock);

@@ -1,0 +1,620 @@
+/* kernel/sched.c: tasks, the run queue and the scheduler, kernel threads.
+ *
+ * Sits on the CPU layer (switch.S, the TSS, the timer tick) and the page
+ * allocator (kernel stacks); everything that sleeps (wait queues, mutexes,
+ * the page lock, the disk) sits on it.
+ *
+ *  - A task is a struct task_struct plus an 8 KiB kernel stack, aligned to
+ *    THREAD_SIZE, with a struct thread_info (task pointer + overflow canary)
+ *    at its lowest address: `current` is esp rounded down (see sched.h).
+ *  - init_task (pid 0, "swapper") is kmain's own context on the boot stack;
+ *    once kmain has nothing left to do it becomes the idle loop (rest_init).
+ *  - Round-robin: the run queue holds the runnable tasks that are not
+ *    running; schedule() puts a still-runnable prev at the tail and takes
+ *    the head.  If nothing at all can run, schedule() waits with `sti; hlt`
+ *    until an interrupt makes something runnable (simplification: Linux has
+ *    a per-CPU idle task for that; here the sleeper's own stack idles).
+ *  - Not preemptible (CONFIG_PREEMPT_NONE): the tick only sets need_resched;
+ *    kernel code switches only in schedule()/cond_resched()/sleeping calls.
+ *  - The scheduler core runs with interrupts disabled.  On SMP this is where
+ *    the run-queue spinlock (rq->lock) would be taken.
+ */
+#include <kernel.h>
+#include <string.h>
+#include <errno.h>
+#include <err.h>
+#include <init.h>
+#include <ktest.h>
+#include <sched.h>
+#include <wait.h>
+#include <asm/irqflags.h>
+#include <asm/io.h>
+#include <mm.h>
+#include <slab.h>
+#include <ksyms.h>
+#include "sched_glue.h"
+
+LIST_HEAD(task_list);                  /* every task, for reports */
+static LIST_HEAD(runqueue);            /* runnable, not running; FIFO */
+static pid_t next_pid = 1;
+static int sched_running;              /* sched_init() done */
+
+extern char boot_stack[], boot_stack_top[];   /* boot/entry.S */
+
+struct task_struct init_task = {
+    .state = TASK_RUNNING,
+    .pid = 0,
+    .comm = "swapper",
+    .run_list = LIST_HEAD_INIT(init_task.run_list),
+    .tasks = LIST_HEAD_INIT(init_task.tasks),
+    .time_slice = TASK_TIMESLICE,
+};
+
+/* switch.S */
+struct task_struct *switch_to(struct task_struct *prev, struct task_struct *next);
+extern void ret_from_kthread(void);
+
+/* The boot stack (boot/entry.S) is not THREAD_SIZE-aligned and carries no
+ * thread_info, so kmain's context is recognised by address instead.  This
+ * makes `current` valid from the first instruction of kmain. */
+struct task_struct *get_current(void)
+{
+    unsigned long sp;
+    __asm__ volatile("mov %%esp, %0" : "=r"(sp));
+    if (sp - (unsigned long)boot_stack < (unsigned long)(boot_stack_top - boot_stack))
+        return &init_task;
+    return ((struct thread_info *)(sp & ~(THREAD_SIZE - 1UL)))->task;
+}
+
+char task_state_char(long state)
+{
+    switch (state) {
+    case TASK_RUNNING: return 'R';
+    case TASK_INTERRUPTIBLE: return 'S';
+    case TASK_UNINTERRUPTIBLE: return 'D';
+    case TASK_DEAD: return 'X';
+    default: return '?';
+    }
+}
+
+void set_current_state(long state)
+{
+    WRITE_ONCE(current->state, state);
+    barrier();
+}
+
+/* ---- the run queue (interrupts off) ---------------------------------- */
+
+static void enqueue_task(struct task_struct *t)
+{
+    if (list_empty(&t->run_list))
+        list_add_tail(&t->run_list, &runqueue);
+}
+
+int wake_up_process(struct task_struct *t)
+{
+    unsigned long flags = local_irq_save();      /* SMP: rq->lock */
+    int woken = 0;
+    if (t->state == TASK_INTERRUPTIBLE || t->state == TASK_UNINTERRUPTIBLE) {
+        t->state = TASK_RUNNING;
+        t->timer_pending = 0;
+        /* The running task is not on the queue: schedule() requeues it
+         * itself when it finds it runnable again. */
+        if (t != current)
+            enqueue_task(t);
+        woken = 1;
+    }
+    local_irq_restore(flags);
+    return woken;
+}
+
+static void check_stack(struct task_struct *t)
+{
+    if (t->stack && ((struct thread_info *)t->stack)->magic != STACK_END_MAGIC)
+        panic("kernel stack overflow in task %d (%s): canary at %p overwritten",
+              t->pid, t->comm, t->stack);
+}
+
+/* Runs in the next task right after the switch (also as the first thing a
+ * new kthread does, from ret_from_kthread): the stack of a task that died
+ * can be freed now that nobody runs on it. */
+void schedule_tail(struct task_struct *prev)
+{
+    if (prev && prev->state == TASK_DEAD && prev->stack) {
+        free_thread_stack(prev->stack);
+        prev->stack = NULL;
+    }
+}
+
+void schedule(void)
+{
+    unsigned long flags = local_irq_save();      /* SMP: spin_lock(&rq->lock) */
+    struct task_struct *prev = current, *next;
+
+    check_stack(prev);
+    prev->need_resched = 0;
+    if (prev->state == TASK_RUNNING)
+        enqueue_task(prev);
+    /* Nothing runnable: idle here until an interrupt wakes someone (the
+     * timer ending a timeout, the disk, ...).  `sti; hlt` is atomic: the
+     * interrupt cannot slip in between and be missed. */
+    while (list_empty(&runqueue)) {
+        if (prev->state == TASK_RUNNING) {       /* woken by that interrupt */
+            enqueue_task(prev);
+            break;
+        }
+        __asm__ volatile("sti; hlt; cli" ::: "memory");
+    }
+    next = list_first_entry(&runqueue, struct task_struct, run_list);
+    list_del_init(&next->run_list);
+    next->time_slice = TASK_TIMESLICE;
+    if (next != prev) {
+        tss_set_kernel_stack(next->stack ? (unsigned long)next->stack + THREAD_SIZE
+                                         : (unsigned long)boot_stack_top);
+        prev = switch_to(prev, next);
+        /* Back in the task that called schedule() above; prev is now the
+         * task that ran just before us. */
+        schedule_tail(prev);
+    }
+    local_irq_restore(flags);
+}
+
+void yield(void)
+{
+    set_current_state(TASK_RUNNING);
+    schedule();
+}
+
+void cond_resched(void)
+{
+    if (current->need_resched)
+        schedule();
+}
+
+/* ---- time ------------------------------------------------------------ */
+
+long schedule_timeout(long timeout)
+{
+    if (timeout == MAX_SCHEDULE_TIMEOUT) {
+        schedule();
+        return MAX_SCHEDULE_TIMEOUT;
+    }
+    if (timeout < 0) {
+        printk(KERN_ERR "schedule_timeout: negative timeout %ld\n", timeout);
+        set_current_state(TASK_RUNNING);
+        return 0;
+    }
+    unsigned long expire = jiffies + timeout;
+    unsigned long flags = local_irq_save();
+    struct task_struct *me = current;
+    me->timeout = expire;
+    me->timer_pending = 1;
+    local_irq_restore(flags);
+    schedule();
+    me->timer_pending = 0;
+    long left = (long)(expire - jiffies);
+    return left > 0 ? left : 0;
+}
+
+void msleep(unsigned int ms)
+{
+    /* +1: the current tick is already partly over, so n ticks from now may
+     * be less than n full periods (Linux's msecs_to_jiffies + 1). */
+    long t = (long)DIV_ROUND_UP((unsigned long)ms * HZ, 1000) + 1;
+    while (t) {
+        set_current_state(TASK_UNINTERRUPTIBLE);
+        t = schedule_timeout(t);
+    }
+}
+
+/* Timer interrupt, interrupts off.  Walking every task is O(tasks) per
+ * tick; Linux keeps a timer wheel instead.  A handful of kthreads is cheap. */
+void scheduler_tick(void)
+{
+    struct task_struct *t, *me = current;
+    if (!sched_running)
+        return;
+    if (--me->time_slice <= 0) {
+        me->time_slice = TASK_TIMESLICE;
+        me->need_resched = 1;
+    }
+    list_for_each_entry(t, &task_list, tasks)
+        if (t->timer_pending && time_after_eq(jiffies, t->timeout)) {
+            t->timer_pending = 0;
+            if (wake_up_process(t))
+                me->need_resched = 1;
+        }
+}
+
+/* ---- kernel threads --------------------------------------------------- */
+
+/* First C code of a new kthread (called from ret_from_kthread, after
+ * schedule_tail()).  Interrupts are still off from schedule(). */
+void kthread_main(void)
+{
+    local_irq_enable();
+    struct task_struct *me = current;
+    do_exit(me->threadfn(me->data));
+}
+
+struct task_struct *kthread_run(int (*fn)(void *), void *data, const char *name)
+{
+    struct task_struct *t = alloc_task_struct();
+    if (!t)
+        return ERR_PTR(-ENOMEM);
+    memset(t, 0, sizeof *t);
+    t->stack = alloc_thread_stack();
+    if (!t->stack) {
+        free_task_struct(t);
+        return ERR_PTR(-ENOMEM);
+    }
+    struct thread_info *ti = t->stack;
+    ti->task = t;
+    ti->magic = STACK_END_MAGIC;
+    strlcpy(t->comm, name ? name : "kthread", TASK_COMM_LEN);
+    t->threadfn = fn;
+    t->data = data;
+    t->time_slice = TASK_TIMESLICE;
+    INIT_LIST_HEAD(&t->run_list);
+
+    /* The initial stack is what switch_to() pops: edi, esi, ebx, ebp, then
+     * the return address ret_from_kthread.  ebp = 0 ends backtraces. */
+    unsigned long *sp = (unsigned long *)((char *)t->stack + THREAD_SIZE);
+    *--sp = 0;                                 /* fake return address of ret_from_kthread */
+    *--sp = (unsigned long)ret_from_kthread;
+    *--sp = 0;                                 /* ebp */
+    *--sp = 0;                                 /* ebx */
+    *--sp = 0;                                 /* esi */
+    *--sp = 0;                                 /* edi */
+    t->sp = (unsigned long)sp;
+
+    unsigned long flags = local_irq_save();
+    t->pid = next_pid++;
+    list_add_tail(&t->tasks, &task_list);
+    t->state = TASK_RUNNING;
+    enqueue_task(t);
+    local_irq_restore(flags);
+    return t;
+}
+
+int kthread_should_stop(void)
+{
+    return READ_ONCE(current->should_stop);
+}
+
+/* A dead task keeps its task_struct (a zombie: the exit code) until
+ * kthread_stop() reaps it; its stack is freed by the next task to run, in
+ * schedule_tail().  A kthread that returns on its own stays a zombie until
+ * someone calls kthread_stop() on it, as a Unix child waits for wait(). */
+void do_exit(int code)
+{
+    struct task_struct *me = current;
+    if (me == &init_task)
+        panic("do_exit: the swapper (pid 0) tried to exit");
+    local_irq_disable();
+    me->exit_code = code;
+    me->state = TASK_DEAD;
+    if (me->stopper)
+        wake_up_process(me->stopper);
+    schedule();
+    panic("do_exit: dead task %d rescheduled", me->pid);
+}
+
+int kthread_stop(struct task_struct *t)
+{
+    if (!t || t == current) {
+        printk(KERN_ERR "kthread_stop: bad task %p\n", t);
+        return -EINVAL;
+    }
+    t->should_stop = 1;
+    t->stopper = current;
+    wake_up_process(t);
+    for (;;) {
+        set_current_state(TASK_UNINTERRUPTIBLE);
+        if (READ_ONCE(t->state) == TASK_DEAD && !t->stack)
+            break;
+        if (READ_ONCE(t->state) == TASK_DEAD) {
+            /* dead but its stack not yet released: let the switch finish */
+            set_current_state(TASK_RUNNING);
+            yield();
+            continue;
+        }
+        schedule();
+    }
+    set_current_state(TASK_RUNNING);
+    int code = t->exit_code;
+    unsigned long flags = local_irq_save();
+    list_del(&t->tasks);
+    local_irq_restore(flags);
+    free_task_struct(t);
+    return code;
+}
+
+/* ---- reports ----------------------------------------------------------- */
+
+/* "    [<c0101234>] func+0x12/0x40".  A return address may point just past
+ * its function (a call to a noreturn function ends it): look up addr - 1. */
+static void print_symbol_line(unsigned long addr)
+{
+    unsigned long off, size;
+    const char *name = ksym_lookup(addr - 1, &off, &size);
+    if (name)
+        printk("    [<%08lx>] %s+%#lx/%#lx\n", addr, name, off + 1, size);
+    else
+        printk("    [<%08lx>] ?\n", addr);
+}
+
+void sched_backtrace(unsigned long ebp, unsigned long lo, unsigned long hi)
+{
+    unsigned long trace[STACK_TRACE_DEPTH];
+    int n = walk_stack_bounded(ebp, lo, hi, trace, STACK_TRACE_DEPTH);
+    for (int i = 0; i < n; i++)
+        print_symbol_line(trace[i]);
+}
+
+/* Return addresses of a task switched out in schedule(): first the one
+ * into schedule() that switch_to() saved, then the frame chain.  0 for the
+ * running task or a dead one. */
+int task_backtrace(struct task_struct *t, unsigned long *out, int max)
+{
+    if (t == current || t->state == TASK_DEAD || max < 1)
+        return 0;
+    unsigned long *sp = (unsigned long *)t->sp;   /* edi esi ebx ebp ret */
+    unsigned long lo = t->stack ? (unsigned long)t->stack : (unsigned long)boot_stack;
+    unsigned long hi = lo + (t->stack ? THREAD_SIZE :
+                             (unsigned long)(boot_stack_top - boot_stack));
+    out[0] = sp[4];
+    return 1 + walk_stack_bounded(sp[3], lo, hi, out + 1, max - 1);
+}
+
+void show_task(struct task_struct *t)
+{
+    char what[64] = "";
+    if (t->waiting_on_page)
+        snprintf(what, sizeof what, " waiting on page %p", t->waiting_on_page);
+    else if (t->waiting_on && t->state != TASK_RUNNING)
+        snprintf(what, sizeof what, " waiting on %s %p",
+                 t->waiting_what ? t->waiting_what : "object", t->waiting_on);
+    if (t->timer_pending)
+        snprintf(what + strlen(what), sizeof what - strlen(what), " (timeout at %lu)", t->timeout);
+    printk("  pid %d %-15s %c%s%s\n", t->pid, t->comm, task_state_char(t->state),
+           t == current ? " (running)" : "", what);
+    if (t == current) {
+        unsigned long ebp;
+        __asm__ volatile("mov %%ebp, %0" : "=r"(ebp));
+        unsigned long lo = t->stack ? (unsigned long)t->stack : (unsigned long)boot_stack;
+        sched_backtrace(ebp, lo, lo + (t->stack ? THREAD_SIZE :
+                        (unsigned long)(boot_stack_top - boot_stack)));
+    } else {
+        unsigned long trace[STACK_TRACE_DEPTH];
+        int n = task_backtrace(t, trace, STACK_TRACE_DEPTH);
+        for (int i = 0; i < n; i++)
+            print_symbol_line(trace[i]);
+    }
+}
+
+void show_state(void)
+{
+    struct task_struct *t;
+    printk("tasks (R running/runnable, S/D sleeping, X dead):\n");
+    list_for_each_entry(t, &task_list, tasks)
+        show_task(t);
+}
+
+/* ---- idle -------------------------------------------------------------- */
+
+/* kmain calls rest_init() when it has nothing left to do (this overrides
+ * the weak default in main.c): the swapper becomes the idle loop, running
+ * whatever is runnable and halting until the next interrupt otherwise. */
+void rest_init(void)
+{
+    printk(KERN_INFO "sched: swapper idling (pid 0); %s\n",
+           list_empty(&runqueue) ? "nothing runnable" : "running kthreads");
+    for (;;) {
+        local_irq_disable();
+        if (!list_empty(&runqueue)) {
+            local_irq_enable();
+            yield();
+        } else {
+            __asm__ volatile("sti; hlt" ::: "memory");
+        }
+    }
+}
+
+static void sched_tick_hook(struct pt_regs *regs)
+{
+    (void)regs;
+    scheduler_tick();
+}
+
+static void sched_init(void)
+{
+    /* init_task is statically initialised; put it on the task list. */
+    list_add_tail(&init_task.tasks, &task_list);
+    timer_set_tick_hook(sched_tick_hook);
+    sched_running = 1;
+    printk(KERN_INFO "sched: round-robin, %d-tick slices, %u-byte kernel stacks\n",
+           TASK_TIMESLICE, THREAD_SIZE);
+}
+core_initcall(sched_init);
+
+/* ---- memory for tasks ------------------------------------------------- */
+
+/* A kernel stack is an order-1 block from the buddy allocator: 2 pages,
+ * and buddy blocks of order n are aligned to 2^n pages, so the stack is
+ * THREAD_SIZE-aligned as get_current() needs. */
+void *alloc_thread_stack(void)
+{
+    return (void *)__get_free_pages(GFP_KERNEL, THREAD_ORDER);
+}
+
+void free_thread_stack(void *stack)
+{
+    ((struct thread_info *)stack)->magic = 0;
+    free_pages((unsigned long)stack, THREAD_ORDER);
+}
+
+struct task_struct *alloc_task_struct(void)
+{
+    return kzalloc(sizeof(struct task_struct), GFP_KERNEL);
+}
+
+void free_task_struct(struct task_struct *t)
+{
+    kfree(t);
+}
+
+/* ---- tests ------------------------------------------------------------- */
+
+/* Two kthreads take turns through one wait queue: each waits for its turn,
+ * appends its letter and hands the turn over.  The sequence must be exact. */
+static DECLARE_WAIT_QUEUE_HEAD(pingpong_wq);
+static volatile int pingpong_turn;
+static char pingpong_log[32];
+static volatile int pingpong_len;
+
+static int pingpong_fn(void *arg)
+{
+    int me = (int)(long)arg;
+    for (int i = 0; i < 5; i++) {
+        wait_event(pingpong_wq, pingpong_turn == me);
+        pingpong_log[pingpong_len++] = me ? 'B' : 'A';
+        pingpong_turn = !me;
+        wake_up_all(&pingpong_wq);
+    }
+    return 100 + me;
+}
+
+KTEST(sched, kthreads_alternate_via_wait_queue)
+{
+    pingpong_turn = 0;
+    pingpong_len = 0;
+    memset(pingpong_log, 0, sizeof pingpong_log);
+    /* Start B first so that it has to sleep while A runs. */
+    struct task_struct *b = kthread_run(pingpong_fn, (void *)1L, "pong");
+    struct task_struct *a = kthread_run(pingpong_fn, (void *)0L, "ping");
+    KASSERT(!IS_ERR(a) && !IS_ERR(b));
+    KEXPECT(a->pid != b->pid && a->pid > 0 && b->pid > 0);
+    KEXPECT_EQ(kthread_stop(a), 100);
+    KEXPECT_EQ(kthread_stop(b), 101);
+    KEXPECT(!strcmp(pingpong_log, "ABABABABAB"));
+}
+
+static volatile int stopper_loops;
+static int until_stopped_fn(void *arg)
+{
+    while (!kthread_should_stop()) {
+        stopper_loops++;
+        set_current_state(TASK_INTERRUPTIBLE);
+        if (!kthread_should_stop())
+            schedule();
+        set_current_state(TASK_RUNNING);
+    }
+    return (int)(long)arg;
+}
+
+static int returns_at_once_fn(void *arg) { return (int)(long)arg; }
+
+KTEST(sched, kthread_stop_returns_exit_value)
+{
+    stopper_loops = 0;
+    struct task_struct *t = kthread_run(until_stopped_fn, (void *)4242L, "stopme");
+    KASSERT(!IS_ERR(t));
+    yield();                                   /* let it run and go to sleep */
+    KEXPECT_EQ(t->state, TASK_INTERRUPTIBLE);
+    KEXPECT_EQ(stopper_loops, 1);
+    KEXPECT_EQ(kthread_stop(t), 4242);
+    /* A thread that already returned (a zombie) is reaped the same way. */
+    struct task_struct *z = kthread_run(returns_at_once_fn, (void *)-7L, "zombie");
+    KASSERT(!IS_ERR(z));
+    yield();
+    KEXPECT_EQ(z->state, TASK_DEAD);
+    KEXPECT(z->stack == NULL);                 /* freed by the next task to run */
+    KEXPECT_EQ(kthread_stop(z), -7);
+}
+
+static struct task_struct *volatile seen_current;
+static volatile unsigned long seen_esp;
+static int whoami_fn(void *arg)
+{
+    unsigned long sp;
+    __asm__ volatile("mov %%esp, %0" : "=r"(sp));
+    seen_esp = sp;
+    seen_current = current;
+    return 0;
+}
+
+KTEST(sched, current_comes_from_the_stack)
+{
+    KEXPECT(current == &init_task || current->stack != NULL);
+    struct task_struct *t = kthread_run(whoami_fn, NULL, "whoami");
+    KASSERT(!IS_ERR(t));
+    void *stack = t->stack;
+    KEXPECT_EQ((unsigned long)stack % THREAD_SIZE, 0);
+    KEXPECT(((struct thread_info *)stack)->task == t);
+    KEXPECT_EQ(((struct thread_info *)stack)->magic, STACK_END_MAGIC);
+    seen_current = NULL;
+    KEXPECT_EQ(kthread_stop(t), 0);
+    KEXPECT(seen_current == t);
+    KEXPECT(seen_esp > (unsigned long)stack && seen_esp < (unsigned long)stack + THREAD_SIZE);
+}
+
+static int counting_fn(void *arg)
+{
+    volatile int *n = arg;
+    while (!kthread_should_stop()) {
+        (*n)++;
+        yield();
+    }
+    return 0;
+}
+
+KTEST(sched, round_robin_is_fair)
+{
+    static volatile int n1, n2;
+    n1 = n2 = 0;
+    struct task_struct *a = kthread_run(counting_fn, (void *)&n1, "rr1");
+    struct task_struct *b = kthread_run(counting_fn, (void *)&n2, "rr2");
+    KASSERT(!IS_ERR(a) && !IS_ERR(b));
+    for (int i = 0; i < 20; i++)
+        yield();
+    /* Each yield of ours lets each of them run exactly once. */
+    KEXPECT_EQ(n1, 20);
+    KEXPECT_EQ(n2, 20);
+    kthread_stop(a);
+    kthread_stop(b);
+}
+
+KTEST(sched, msleep_sleeps_long_enough)
+{
+    unsigned long t0 = jiffies;
+    msleep(50);
+    unsigned long dt = jiffies - t0;
+    KEXPECT(dt >= 5);
+    KEXPECT(dt < 50);                          /* and not forever */
+}
+
+static volatile unsigned long tick_seen;
+static int need_resched_fn(void *arg)
+{
+    /* Busy, never sleeping: only cond_resched() lets others run once the
+     * tick has used up our slice. */
+    while (!kthread_should_stop()) {
+        tick_seen++;
+        cond_resched();
+    }
+    return 0;
+}
+
+KTEST(sched, slice_expiry_sets_need_resched)
+{
+    tick_seen = 0;
+    struct task_struct *t = kthread_run(need_resched_fn, NULL, "spinner");
+    KASSERT(!IS_ERR(t));
+    unsigned long t0 = jiffies;
+    yield();                                   /* spinner runs until its slice ends */
+    unsigned long dt = jiffies - t0;
+    KEXPECT(tick_seen > 0);
+    KEXPECT(dt >= TASK_TIMESLICE - 1 && dt <= TASK_TIMESLICE + 2);
+    kthread_stop(t);
+}

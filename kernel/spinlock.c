@@ -1,0 +1,64 @@
+/* kernel/spinlock.c: spinlocks for a uniprocessor, non-preemptible kernel
+ * (see include/spinlock.h).  The lock word is taken with an atomic xchg as
+ * SMP code must; on one CPU finding it already taken can only mean this
+ * CPU holds it (a recursion bug, e.g. an interrupt handler taking a lock
+ * that the code it interrupted holds without _irqsave), so instead of
+ * spinning forever we report it with a backtrace and carry on. */
+#include <kernel.h>
+#include <spinlock.h>
+#include <sched.h>
+
+unsigned long lock_bug_reports;
+
+static inline unsigned int xchg(volatile unsigned int *p, unsigned int v)
+{
+    __asm__ volatile("xchgl %0, %1" : "+r"(v), "+m"(*p) :: "memory");
+    return v;
+}
+
+void spin_lock_init(spinlock_t *lock)
+{
+    lock->locked = 0;
+    lock->owner = NULL;
+    if (!lock->name)
+        lock->name = "spinlock";
+}
+
+static void spin_bug(spinlock_t *lock, const char *what)
+{
+    struct task_struct *me = current;
+    lock_bug_reports++;
+    printk(KERN_ERR "BUG: spinlock %s on %s (%p), cpu 0, task %d (%s), owner %s\n",
+           what, lock->name ? lock->name : "?", lock, me->pid, me->comm,
+           lock->owner ? lock->owner->comm : "none");
+    show_task(me);
+}
+
+void spin_lock(spinlock_t *lock)
+{
+    /* SMP: while (xchg(&lock->locked, 1)) cpu_relax(); */
+    if (xchg(&lock->locked, 1)) {
+        spin_bug(lock, "recursion");
+        return;                        /* UP: the holder cannot release it */
+    }
+    lock->owner = current;
+}
+
+int spin_trylock(spinlock_t *lock)
+{
+    if (xchg(&lock->locked, 1))
+        return 0;
+    lock->owner = current;
+    return 1;
+}
+
+void spin_unlock(spinlock_t *lock)
+{
+    if (!lock->locked) {
+        spin_bug(lock, "already unlocked");
+        return;
+    }
+    lock->owner = NULL;
+    barrier();
+    lock->locked = 0;
+}
