@@ -358,15 +358,26 @@ static void rd_umount(void)
     KEXPECT_EQ(vfs_stat("/e/sizes", &st), -ENOENT);
 }
 
-#define EXT2_READ_SUITE(suite)                          \
-    KTEST(suite, mount)    { rd_mount(); }              \
-    KTEST(suite, sizes)    { rd_sizes(); }              \
-    KTEST(suite, dind)     { rd_dind(); }               \
-    KTEST(suite, sparse)   { rd_sparse(); }             \
-    KTEST(suite, many)     { rd_many(); }               \
-    KTEST(suite, nested)   { rd_nested(); }             \
-    KTEST(suite, symlinks) { rd_symlinks(); }           \
-    KTEST(suite, umount)   { rd_umount(); }
+/* Tests of one suite share a mount and run in a fixed order, so each suite
+ * is one KTEST that runs its steps in turn (the order of KTESTs in the
+ * .ktests section is the compiler's, not the source's).  A failed step
+ * reports its line and the next step still runs. */
+static void run_steps(void (*const steps[])(void), int n)
+{
+    for (int i = 0; i < n; i++) {
+        bool failed_before = ktest_failed();
+        steps[i]();
+        if (i == 0 && ktest_failed() && !failed_before)
+            return;                    /* the mount step failed: nothing else can run */
+    }
+}
+#define RUN_STEPS(...) do { \
+        static void (*const _steps[])(void) = { __VA_ARGS__ }; \
+        run_steps(_steps, ARRAY_SIZE(_steps)); } while (0)
+
+#define EXT2_READ_SUITE(suite) \
+    KTEST(suite, read_tree) { RUN_STEPS(rd_mount, rd_sizes, rd_dind, rd_sparse, rd_many, \
+                                        rd_nested, rd_symlinks, rd_umount); }
 
 EXT2_READ_SUITE(ext2read1k)
 EXT2_READ_SUITE(ext2read4k)
@@ -379,7 +390,7 @@ EXT2_READ_SUITE(ext2nofiletype)
  * of tools/suites/ext2write.conf: keep the two in step.
  * ================================================================== */
 
-KTEST(ext2write, mount)
+static void wr_mount(void)
 {
     KASSERT_EQ(mount_ext2("hda", "/e"), 0);
     KASSERT_EQ(mount_ext2("hdb", "/s"), 0);
@@ -387,7 +398,7 @@ KTEST(ext2write, mount)
     KEXPECT_EQ(vfs_mkdir("/e/w", 0755), -EEXIST);
 }
 
-KTEST(ext2write, create_extend)
+static void wr_create_extend(void)
 {
     KASSERT_EQ(write_pattern("/e/w/new1", "new1", 0, 777), 0);
     KASSERT_EQ(write_pattern("/e/w/new1", "new1", 777, 5000 - 777), 0);
@@ -399,7 +410,7 @@ KTEST(ext2write, create_extend)
         filp_close(f);
 }
 
-KTEST(ext2write, overwrite_unaligned)
+static void wr_overwrite_unaligned(void)
 {
     KASSERT_EQ(write_pattern("/e/w/over", "o1", 0, 9000), 0);
     KASSERT_EQ(write_pattern("/e/w/over", "o2", 1000, 2333), 0);
@@ -422,7 +433,7 @@ static void cross_ranges(struct super_block *sb, loff_t r[3])
     r[2] = (12 + P + P * P) * bs - 50;      /* double -> triple indirect */
 }
 
-KTEST(ext2write, cross_indirect)
+static void wr_cross_indirect(void)
 {
     loff_t r[3];
     cross_ranges(sb_of("/e"), r);
@@ -441,7 +452,7 @@ KTEST(ext2write, cross_indirect)
     KEXPECT_EQ(st.size, r[2] + 100);
 }
 
-KTEST(ext2write, sparse)
+static void wr_sparse(void)
 {
     KASSERT_EQ(write_pattern("/e/w/sparse", "sp2", 1000000, 10), 0);
     KASSERT_EQ(write_pattern("/e/w/sparse", "sp2", 3000000, 20), 0);
@@ -458,7 +469,7 @@ KTEST(ext2write, sparse)
     KEXPECT(st.blocks <= 16);                      /* 2-3 data blocks + indirect */
 }
 
-KTEST(ext2write, truncate)
+static void wr_truncate(void)
 {
     struct kstat st;
     struct super_block *sb = sb_of("/e");
@@ -485,7 +496,7 @@ KTEST(ext2write, truncate)
     KEXPECT_EQ(check_file("/e/w/bigtrunc", "bt", 13 * 1024 + 1), 0);
 }
 
-KTEST(ext2write, directories)
+static void wr_directories(void)
 {
     struct kstat st;
     KASSERT_EQ(vfs_mkdir("/e/w/d1", 0755), 0);
@@ -513,7 +524,7 @@ KTEST(ext2write, directories)
     KEXPECT_EQ(st.nlink, 3);                       /* name, ".", sub2's ".." */
 }
 
-KTEST(ext2write, rename_link_unlink)
+static void wr_rename_link_unlink(void)
 {
     struct kstat st;
     KASSERT_EQ(write_pattern("/e/w/ra", "ra", 0, 300), 0);
@@ -533,7 +544,7 @@ KTEST(ext2write, rename_link_unlink)
 }
 
 #define SLOW_TARGET "new1/../../w/new1/this/target/is/longer/than/sixty/bytes/so/it/is/slow"
-KTEST(ext2write, symlinks)
+static void wr_symlinks(void)
 {
     char buf[128];
     KASSERT_EQ(vfs_symlink("new1", "/e/w/sl_fast"), 0);
@@ -556,7 +567,7 @@ static int count_actor(struct dir_context *ctx, const char *name, int len, loff_
     return 0;
 }
 
-KTEST(ext2write, many_entries)
+static void wr_many_entries(void)
 {
     char path[40];
     KASSERT_EQ(vfs_mkdir("/e/w/many2", 0755), 0);
@@ -578,7 +589,7 @@ KTEST(ext2write, many_entries)
     KEXPECT_EQ(c.n, 100 + 2);
 }
 
-KTEST(ext2write, efbig)
+static void wr_efbig(void)
 {
     struct super_block *sb = sb_of("/e");
     struct file *f = filp_open("/e/w/efbig", O_CREAT | O_WRONLY, 0644);
@@ -592,7 +603,7 @@ KTEST(ext2write, efbig)
     KEXPECT_EQ(st.blocks, 0);
 }
 
-KTEST(ext2write, enospc)
+static void wr_enospc(void)
 {
     struct super_block *sb = sb_of("/s");
     struct kstatfs before, now;
@@ -648,23 +659,30 @@ KTEST(ext2write, enospc)
     KEXPECT_EQ(ext2_count_free_blocks(sb), EXT2_SB(sb)->s_es->s_free_blocks_count);
 }
 
-KTEST(ext2write, umount)
+static void wr_umount(void)
 {
     ksys_sync();
     KEXPECT_EQ(do_umount("/e"), 0);
     KEXPECT_EQ(do_umount("/s"), 0);
 }
 
+KTEST(ext2write, write_tree)
+{
+    RUN_STEPS(wr_mount, wr_create_extend, wr_overwrite_unaligned, wr_cross_indirect, wr_sparse,
+              wr_truncate, wr_directories, wr_rename_link_unlink, wr_symlinks,
+              wr_many_entries, wr_efbig, wr_enospc, wr_umount);
+}
+
 /* ==================================================================
  * Page cache through ext2: ext2cache (hda = ext2-1k.img at /e)
  * ================================================================== */
 
-KTEST(ext2cache, mount)
+static void ca_mount(void)
 {
     KASSERT_EQ(mount_ext2("hda", "/e"), 0);
 }
 
-KTEST(ext2cache, second_read_no_io)
+static void ca_second_read_no_io(void)
 {
     struct block_device *bdev = hd("hda");
     KASSERT(bdev != NULL);
@@ -675,7 +693,7 @@ KTEST(ext2cache, second_read_no_io)
 }
 
 /* big/dind, page 10 (file blocks 40..43 at 1 KiB): never read before. */
-KTEST(ext2cache, full_and_partial_block_writes)
+static void ca_full_and_partial_block_writes(void)
 {
     struct block_device *bdev = hd("hda");
     struct file *f = filp_open("/e/big/dind", O_RDWR, 0);
@@ -717,7 +735,7 @@ KTEST(ext2cache, full_and_partial_block_writes)
     filp_close(f);
 }
 
-KTEST(ext2cache, flusher_writes_after_delay)
+static void ca_flusher_writes_after_delay(void)
 {
     struct block_device *bdev = hd("hda");
     unsigned int old_expire = dirty_expire_centisecs, old_period = dirty_writeback_centisecs;
@@ -742,7 +760,7 @@ KTEST(ext2cache, flusher_writes_after_delay)
 
 /* A short copy into a page that is not uptodate: write_end commits 0, the
  * loop faults the source in and retries; the result is exact. */
-KTEST(ext2cache, short_copy_not_uptodate)
+static void ca_short_copy_not_uptodate(void)
 {
     KASSERT_EQ(write_pattern("/e/sc1", "sc1", 0, 8192), 0);
     struct file *f = filp_open("/e/sc1", O_RDWR, 0);
@@ -769,7 +787,7 @@ KTEST(ext2cache, short_copy_not_uptodate)
 
 /* Past EOF with a short copy that cannot be faulted in: nothing committed,
  * i_size unchanged, no block left allocated past i_size. */
-KTEST(ext2cache, short_copy_past_eof)
+static void ca_short_copy_past_eof(void)
 {
     struct kstat st;
     KASSERT_EQ(write_pattern("/e/sc2", "sc2", 0, 1000), 0);
@@ -792,10 +810,17 @@ KTEST(ext2cache, short_copy_past_eof)
     KEXPECT_EQ(check_file("/e/sc2", "sc2", 1000), 0);
 }
 
-KTEST(ext2cache, umount)
+static void ca_umount(void)
 {
     ksys_sync();
     KEXPECT_EQ(do_umount("/e"), 0);
+}
+
+KTEST(ext2cache, page_cache)
+{
+    RUN_STEPS(ca_mount, ca_second_read_no_io, ca_full_and_partial_block_writes,
+              ca_flusher_writes_after_delay, ca_short_copy_not_uptodate,
+              ca_short_copy_past_eof, ca_umount);
 }
 
 /* ==================================================================
