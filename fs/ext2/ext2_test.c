@@ -366,6 +366,7 @@ static void run_steps(void (*const steps[])(void), int n)
 {
     for (int i = 0; i < n; i++) {
         bool failed_before = ktest_failed();
+        printk(KERN_INFO "ext2 test: step %d\n", i);
         steps[i]();
         if (i == 0 && ktest_failed() && !failed_before)
             return;                    /* the mount step failed: nothing else can run */
