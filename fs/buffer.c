@@ -569,7 +569,8 @@ int generic_write_end(struct file *file, struct address_space *mapping, loff_t p
     struct inode *inode = mapping->host;
     bool size_changed = false;
     copied = block_write_end(file, mapping, pos, len, copied, page, fsdata);
-    if (pos + copied > inode->i_size) {
+    /* nothing committed past EOF: i_size stays (a retry or a trim follows) */
+    if (copied && pos + copied > inode->i_size) {
         inode->i_size = pos + copied;
         size_changed = true;
     }
