@@ -3,21 +3,25 @@
 # post_check helpers print PASS/FAIL lines for tools/run-tests.
 IMGDIR=${BUILD:-build}/images
 VPATTERN=${BUILD:-build}/tools/vpattern
+# Every post_check starts with ext2_tmp: a private temp dir in $T (suites run
+# in parallel), removed by ext2_tmp_done.
+ext2_tmp() { T=$(mktemp -d "${TMPDIR:-/tmp}/ext2-post.XXXXXX"); }
+ext2_tmp_done() { rm -rf "$T"; }
 TIMEOUT=120                      # PIO disk I/O under TCG: reading MBs takes seconds
 
 # fsck_clean NAME IMAGE: e2fsck -fn must exit 0
 fsck_clean() {
-    if e2fsck -fn "$2" >/tmp/ext2-fsck.$$ 2>&1; then
+    if e2fsck -fn "$2" >$T/fsck 2>&1; then
         echo "PASS $1"
     else
-        echo "FAIL $1"; sed 's/^/    /' /tmp/ext2-fsck.$$
+        echo "FAIL $1"; sed 's/^/    /' $T/fsck
     fi
-    rm -f /tmp/ext2-fsck.$$
+    rm -f $T/fsck
 }
 
 # same_file NAME IMAGE PATH EXPECTED: debugfs dump of PATH equals EXPECTED exactly
 same_file() {
-    local out=/tmp/ext2-dump.$$
+    local out=$T/dump
     rm -f "$out"
     debugfs -R "dump -p $3 $out" "$2" >/dev/null 2>&1
     if [ -f "$out" ] && cmp -s "$out" "$4"; then
