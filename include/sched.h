@@ -31,6 +31,7 @@
 
 struct fs_struct;
 struct mm_struct;
+struct files_struct;
 
 struct task_struct {
     unsigned long sp;                  /* saved kernel esp while switched out */
@@ -51,6 +52,7 @@ struct task_struct {
     struct task_struct *stopper;       /* who waits in kthread_stop() */
     struct fs_struct *fs;              /* root and cwd (VFS); NULL: the global root */
     struct mm_struct *mm;              /* NULL for kernel threads */
+    struct files_struct *files;        /* open descriptors (fs/fdtable.c); NULL: none */
     /* Added by kernel/sched.c: */
     int time_slice;                    /* ticks left before need_resched */
     int timer_pending;                 /* schedule_timeout armed: wake at 'timeout' */
