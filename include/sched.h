@@ -94,9 +94,13 @@ void cond_resched(void);
 void msleep(unsigned int ms);
 void set_current_state(long state);
 
-/* Kernel threads.  kthread_run creates and starts one running fn(data);
- * fn's return value ends it.  kthread_stop sets should_stop, wakes the
- * thread, waits for it to exit and returns its exit value. */
+/* Kernel threads.  kthread_run creates and starts one running fn(data)
+ * (returns the task, or ERR_PTR(-ENOMEM)); fn's return value ends it.
+ * kthread_stop sets should_stop, wakes the thread, waits for it to exit,
+ * frees its task_struct and returns its exit value.  A kthread that returns
+ * on its own stays a zombie (task_struct only; its stack is freed at once)
+ * until kthread_stop() reaps it: every kthread must be stopped once, by one
+ * caller, and the pointer is invalid afterwards. */
 struct task_struct *kthread_run(int (*fn)(void *), void *data, const char *name);
 int kthread_should_stop(void);
 int kthread_stop(struct task_struct *t);

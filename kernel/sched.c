@@ -149,8 +149,8 @@ void schedule(void)
     list_del_init(&next->run_list);
     next->time_slice = TASK_TIMESLICE;
     if (next != prev) {
-        if (next->stack)
-            tss_set_kernel_stack((unsigned long)next->stack + THREAD_SIZE);
+        tss_set_kernel_stack(next->stack ? (unsigned long)next->stack + THREAD_SIZE
+                                         : (unsigned long)boot_stack_top);
         prev = switch_to(prev, next);
         /* Back in the task that called schedule() above; prev is now the
          * task that ran just before us. */
