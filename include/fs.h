@@ -150,7 +150,8 @@ struct address_space {
     const struct address_space_operations *a_ops;
     unsigned long nrpages;
     struct list_head pages;            /* every cached page (page->lru) */
-    spinlock_t tree_lock;              /* pages, nrpages, the hash chains */
+    spinlock_t tree_lock;              /* pages, nrpages (the global hash chains
+                                          have their own lock, nested inside) */
     unsigned long flags;               /* AS_EIO, AS_ENOSPC: writeback errors */
     unsigned long dirtied_when;        /* jiffies when first page became dirty */
     unsigned long readahead_next;      /* sequential-readahead state: next index expected */
@@ -186,7 +187,12 @@ struct iattr {
  * does not (create/mkdir/symlink/link) exist only where it says so below;
  * the filesystem checks the rest.  Errors are negative errnos.
  *
- * lookup(dir, name, len, &res)   0 and *res (referenced), or -ENOENT, -EIO
+ * lookup(dir, name, len, &res)   0 and *res (referenced), or -ENOENT, -EIO.
+ *                                Exception to the rule above: lookup may be
+ *                                asked for ".." (there is no dentry cache, so
+ *                                the VFS learns a directory's parent from the
+ *                                filesystem) and must return the parent (the
+ *                                root returns itself).  Never for ".".
  * create(dir, name, len, mode, &res)  new regular file; -EEXIST if present,
  *                                -ENOSPC, -EIO.  *res referenced.
  * mkdir(dir, name, len, mode)    new directory with . and ..; -EEXIST, -ENOSPC, -EMLINK
@@ -253,6 +259,8 @@ struct inode {
 #define I_DIRTY     0x02               /* the on-disk inode needs writing */
 #define I_FREEING   0x04
 #define I_DIRTY_PAGES 0x08             /* some page of i_data is dirty */
+#define I_FAILED    0x10               /* iget_failed: never filled; evict_inode
+                                          is not called for it */
 
 /* The inode cache (fs/inode.c). */
 struct inode *iget_locked(struct super_block *sb, unsigned long ino);
@@ -400,6 +408,8 @@ struct file_system_type {
 
 struct vfsmount {
     struct super_block *mnt_sb;
+    int mnt_count;                     /* references from held paths (open files,
+                                          cwd, walks in progress): umount -EBUSY */
     struct vfsmount *mnt_parent;       /* itself for the root mount */
     struct inode *mnt_mountpoint;      /* inode in the parent covered by this mount */
     struct list_head mnt_list;
@@ -440,7 +450,8 @@ int vfs_readlink(const char *path, char *buf, size_t size);
 int vfs_truncate(const char *path, loff_t length);
 int do_truncate(struct inode *inode, loff_t length);   /* takes i_mutex */
 int vfs_chdir(const char *path);
-int vfs_getcwd(char *buf, size_t size);
+int vfs_getcwd(char *buf, size_t size);   /* length including the NUL, as
+                                             getcwd(2); -ERANGE if size too small */
 
 struct kstat {
     dev_t dev;
@@ -468,6 +479,8 @@ void path_put(struct path *p);
 /* sync(2): write every dirty page and inode of every filesystem, and wait. */
 void ksys_sync(void);
 int sync_filesystem(struct super_block *sb);
+/* Power off calls this first (process context, interrupts on): sync everything. */
+void emergency_sync(void);
 
 /* Generic helpers filesystems plug into their tables (mm/filemap.c). */
 ssize_t generic_file_read_iter(struct file *file, struct iov_iter *to, loff_t *pos);
@@ -481,5 +494,13 @@ int simple_write_end(struct file *file, struct address_space *mapping, loff_t po
                      unsigned len, unsigned copied, struct page *page, void *fsdata);
 int simple_readpage(struct file *file, struct page *page);
 void truncate_setsize(struct inode *inode, loff_t newsize);
-int generic_readlink(struct inode *inode, char *buf, size_t size);
+int generic_readlink(struct inode *inode, char *buf, size_t size);  /* = page_readlink */
+/* Symlink bodies kept in the page cache (ramfs; ext2's slow symlinks):
+ * page_symlink writes target (len bytes, no NUL) through write_begin/write_end
+ * with AOP_FLAG_UNINTERRUPTIBLE; page_readlink reads page 0 back. */
+int page_symlink(struct inode *inode, const char *target, size_t len);
+int page_readlink(struct inode *inode, char *buf, size_t size);
+/* setattr for page-cache-only filesystems (truncate_setsize + times/mode). */
+int simple_setattr(struct inode *inode, struct iattr *attr);
+void generic_fillattr(struct inode *inode, struct kstat *st);
 #endif

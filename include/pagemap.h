@@ -35,6 +35,11 @@ struct page *read_mapping_page(struct address_space *mapping, unsigned long inde
                                struct file *file);
 
 void lock_page(struct page *page);
+/* lock_page that says what happened: 0 = locked; -EDEADLK = the caller
+ * already holds this page (reported, counted in self_deadlocks, nothing
+ * taken).  For callers that can back out, e.g. the page-fault handler. */
+int lock_page_check(struct page *page);
+struct wait_queue_head *page_waitqueue(struct page *page);  /* hashed queue for PG_locked/PG_writeback */
 int trylock_page(struct page *page);           /* 1 if we took it */
 void unlock_page(struct page *page);
 void wait_on_page_locked(struct page *page);
@@ -58,6 +63,8 @@ struct pagecache_stats {
     unsigned long readahead_pages;           /* pages read ahead */
     unsigned long writepage_calls;
     unsigned long lock_waits;                /* lock_page had to sleep */
+    unsigned long long_lock_waits;           /* ... longer than 5 s (holder reported) */
+    unsigned long self_deadlocks;            /* lock_page on a page the task holds */
 };
 extern struct pagecache_stats pagecache_stats;
 
@@ -69,7 +76,24 @@ struct write_path_stats {
     unsigned long fault_ins;     /* fault_in_iov_iter_readable calls after a short copy */
     unsigned long retries;       /* chunk retried after fault-in */
     unsigned long efaults;       /* loop ended because the source could not be faulted in */
+    unsigned long legacy_2copy;  /* legacy fallback: chunks copied via a temporary page */
+    unsigned long legacy_naive;  /* legacy naive path: copies with faults on under the lock */
 };
 extern struct write_path_stats write_path_stats;
-extern int write_path_trace;     /* 1: printk each step of generic_perform_write */
+extern int write_path_trace;     /* 1: printk each step of generic_perform_write
+                                    (boot option writetrace=1) */
+
+/* How filesystems with only prepare_write/commit_write are driven
+ * (boot option legacy_write_mode=naive; mm/filemap.c explains both). */
+#define LEGACY_WRITE_2COPY 0     /* 2.6.24's safe fallback (default) */
+#define LEGACY_WRITE_NAIVE 1     /* pre-2.6.24: copy with faults enabled under
+                                    the page lock.  DEADLOCKS; demonstration only */
+extern int legacy_write_mode;
+
+/* write_begin/write_end through mapping->a_ops, for kernel-internal writers
+ * (page_symlink): callers pass AOP_FLAG_UNINTERRUPTIBLE and memcpy between. */
+int pagecache_write_begin(struct file *file, struct address_space *mapping, loff_t pos,
+                          unsigned len, unsigned flags, struct page **pagep, void **fsdata);
+int pagecache_write_end(struct file *file, struct address_space *mapping, loff_t pos,
+                        unsigned len, unsigned copied, struct page *page, void *fsdata);
 #endif

@@ -53,6 +53,10 @@ struct task_struct {
     struct fs_struct *fs;              /* root and cwd (VFS); NULL: the global root */
     struct mm_struct *mm;              /* NULL for kernel threads */
     struct files_struct *files;        /* open descriptors (fs/fdtable.c); NULL: none */
+    int pending_fatal;                 /* a fatal signal (SIGKILL) is pending: long
+                                          kernel loops (generic_perform_write) stop.
+                                          Set by the signal layer (later); added by
+                                          the VFS so the write loop can check it now */
     /* Added by kernel/sched.c: */
     int time_slice;                    /* ticks left before need_resched */
     int timer_pending;                 /* schedule_timeout armed: wake at 'timeout' */
@@ -80,6 +84,11 @@ struct thread_info {
 #define TASK_TIMESLICE  10             /* ticks (100 ms at HZ=100) */
 
 extern struct task_struct init_task;   /* pid 0, "swapper": kmain's context */
+
+/* Is a fatal signal pending for t?  The write loop checks this between
+ * chunks (write-path.md step 3).  Until the signal layer exists, tests set
+ * t->pending_fatal directly. */
+static inline int fatal_signal_pending(struct task_struct *t) { return t->pending_fatal; }
 
 /* The running task.  Found from the stack pointer (tasks' stacks are
  * THREAD_SIZE-aligned and the task_struct pointer sits at the stack base). */

@@ -17,8 +17,18 @@
  *   iov_iter_advance(i, n)           consume n bytes
  *   fault_in_iov_iter_readable(i, n) fault in the next n bytes with faults
  *       enabled; returns how many could NOT be faulted in (0 = all fine)
+ *   iov_iter_copy_from_user(page, i, offset, bytes)   (2.6.24's name)
+ *       copies with page faults ENABLED (may sleep to resolve a fault); does
+ *       NOT advance i; returns bytes copied.  Only the legacy paths use it (the 2-copy fallback copies
+ *       into an unlocked temporary page; the naive pre-2.6.24 path copies
+ *       under the page lock, which is exactly its deadlock)
  *   copy_to_iter(buf, n, i) / copy_from_iter(buf, n, i)  copy and advance;
  *       return bytes copied (short on a fault)
+ *
+ * ITER_IOVEC needs the user-access layer (the process issue).  It plugs in
+ * by setting user_copy_ops (below) at boot; until then an ITER_IOVEC copy
+ * copies nothing (returns 0) and fault-in reports every byte unfaultable,
+ * so a write from a user buffer ends with -EFAULT, never with garbage.
  */
 #ifndef _UIO_H
 #define _UIO_H
@@ -50,8 +60,28 @@ struct iov_iter {
      * bytes from fault_at on are unfaultable (an unmapped buffer). */
     size_t fault_at;
     int fault_in_allowed;
+    /* ITER_FAULTY: called when a fault is resolved (a copy with faults
+     * enabled, or fault-in), standing in for the page-fault handler.  Tests
+     * use it to do what the real handler would for an mmap of a file page:
+     * lock_page() that page.  NULL: nothing. */
+    void (*fault_handler)(void *arg);
+    void *fault_arg;
     size_t consumed;                   /* bytes advanced so far (for fault_at) */
 };
+
+/* The user-access primitives, provided by the process layer (arch uaccess
+ * with its exception table).  Each returns the number of bytes NOT copied
+ * (NOT faulted in), as Linux's copy_from_user does. */
+struct user_copy_ops {
+    /* page faults disabled by the caller: stop at the first faulting byte */
+    unsigned long (*copy_from_user_inatomic)(void *to, const void *from, unsigned long n);
+    /* page faults enabled: resolve faults (may sleep) */
+    unsigned long (*copy_from_user)(void *to, const void *from, unsigned long n);
+    unsigned long (*copy_to_user)(void *to, const void *from, unsigned long n);
+    /* touch every page of [uaddr, uaddr+n) with faults enabled */
+    unsigned long (*fault_in_readable)(const void *uaddr, unsigned long n);
+};
+extern const struct user_copy_ops *user_copy_ops;   /* NULL: no user space yet */
 
 void iov_iter_kvec(struct iov_iter *i, int direction, const struct kvec *kvec,
                    unsigned long nr_segs, size_t count);
@@ -64,6 +94,11 @@ void iov_iter_advance(struct iov_iter *i, size_t bytes);
 size_t copy_page_from_iter_atomic(struct page *page, size_t offset, size_t bytes,
                                   struct iov_iter *i);
 size_t fault_in_iov_iter_readable(const struct iov_iter *i, size_t bytes);
+size_t iov_iter_copy_from_user(struct page *page, struct iov_iter *i, size_t offset,
+                               size_t bytes);
+/* Limit the iterator to count bytes (s_maxbytes clamp). */
+static inline void iov_iter_truncate(struct iov_iter *i, size_t count)
+{ if (i->count > count) i->count = count; }
 size_t copy_to_iter(const void *buf, size_t bytes, struct iov_iter *i);
 size_t copy_from_iter(void *buf, size_t bytes, struct iov_iter *i);
 size_t copy_page_to_iter(struct page *page, size_t offset, size_t bytes, struct iov_iter *i);

@@ -1,0 +1,204 @@
+/* fs/fs-writeback.c: which inodes get written back, and when.  Owns the
+ * per-superblock dirty lists (sb->s_dirty), mark_inode_dirty, write_inode_now,
+ * writeback_inodes_sb and the flusher kernel thread.  Sits on
+ * mm/page-writeback.c (pages) and the filesystems' ->write_inode (inodes).
+ *
+ * An inode is on its sb->s_dirty list while I_DIRTY (the inode itself must
+ * be written) or I_DIRTY_PAGES (some page of its mapping is dirty).
+ * i_data.dirtied_when records when it became dirty; the flusher writes the
+ * inodes that have been dirty longer than dirty_expire_centisecs, every
+ * dirty_writeback_centisecs (Linux's "kupdate" style writeback).
+ */
+#include <kernel.h>
+#include <errno.h>
+#include <init.h>
+#include <writeback.h>
+#include <err.h>
+#include "internal.h"
+
+DEFINE_SPINLOCK(inode_wb_lock);
+static DECLARE_WAIT_QUEUE_HEAD(flusher_wait);
+static int flusher_kick;
+static struct task_struct *flusher_task;
+unsigned long flusher_runs;            /* passes made, for tests */
+
+static unsigned long cs_to_jiffies(unsigned cs)
+{
+    unsigned long j = (unsigned long)cs * HZ / 100;
+    return j ? j : 1;
+}
+
+/* Put inode on its superblock's dirty list with the given bits. */
+static void __mark_inode_dirty(struct inode *inode, unsigned long bits)
+{
+    unsigned long flags;
+    spin_lock_irqsave(&inode_wb_lock, flags);
+    if ((inode->i_state & bits) != bits) {
+        if (!(inode->i_state & (I_DIRTY | I_DIRTY_PAGES)))
+            inode->i_data.dirtied_when = jiffies;
+        inode->i_state |= bits;
+        if (list_empty(&inode->i_dirty) && !(inode->i_state & I_FREEING) && inode->i_sb)
+            list_add_tail(&inode->i_dirty, &inode->i_sb->s_dirty);
+    }
+    spin_unlock_irqrestore(&inode_wb_lock, flags);
+}
+
+void mark_inode_dirty(struct inode *inode)
+{
+    if (inode->i_sb && inode->i_sb->s_op && inode->i_sb->s_op->write_inode)
+        __mark_inode_dirty(inode, I_DIRTY);
+}
+
+void inode_mark_dirty_pages(struct inode *inode)
+{
+    __mark_inode_dirty(inode, I_DIRTY_PAGES);
+}
+
+static int mapping_has_dirty(struct address_space *mapping)
+{
+    unsigned long flags;
+    struct page *page;
+    int dirty = 0;
+    spin_lock_irqsave(&mapping->tree_lock, flags);
+    list_for_each_entry(page, &mapping->pages, lru)
+        if (PageDirty(page)) {
+            dirty = 1;
+            break;
+        }
+    spin_unlock_irqrestore(&mapping->tree_lock, flags);
+    return dirty;
+}
+
+/*
+ * Write inode's dirty pages, then the inode itself.  sync: wait for the
+ * pages' I/O and ask ->write_inode to wait too.  Caller holds a reference.
+ * Returns 0 or the first error (a page write error is also recorded on the
+ * mapping, where fsync finds it).
+ */
+int write_inode_now(struct inode *inode, int sync)
+{
+    struct address_space *mapping = inode->i_mapping;
+    struct writeback_control wbc = {
+        .sync_mode = sync ? WB_SYNC_ALL : WB_SYNC_NONE,
+        .nr_to_write = 0x7fffffff,
+    };
+    unsigned long flags;
+    int err, err2 = 0;
+
+    spin_lock_irqsave(&inode_wb_lock, flags);
+    inode->i_state &= ~I_DIRTY_PAGES;   /* set again by any set_page_dirty from now */
+    spin_unlock_irqrestore(&inode_wb_lock, flags);
+
+    err = do_writepages(mapping, &wbc);
+    if (sync)
+        err2 = filemap_fdatawait(mapping);
+    if (!err)
+        err = err2;
+
+    spin_lock_irqsave(&inode_wb_lock, flags);
+    int inode_dirty = inode->i_state & I_DIRTY;
+    inode->i_state &= ~I_DIRTY;
+    spin_unlock_irqrestore(&inode_wb_lock, flags);
+    if (inode_dirty && inode->i_sb->s_op->write_inode) {
+        int e = inode->i_sb->s_op->write_inode(inode, sync);
+        if (e) {
+            __mark_inode_dirty(inode, I_DIRTY);
+            if (!err)
+                err = e;
+        }
+    }
+    if (mapping_has_dirty(mapping))     /* skipped (under writeback) or redirtied */
+        __mark_inode_dirty(inode, I_DIRTY_PAGES);
+
+    spin_lock_irqsave(&inode_wb_lock, flags);
+    if (!(inode->i_state & (I_DIRTY | I_DIRTY_PAGES)))
+        list_del_init(&inode->i_dirty);
+    spin_unlock_irqrestore(&inode_wb_lock, flags);
+    return err;
+}
+
+/*
+ * Write back the inodes on sb->s_dirty (those dirtied before
+ * wbc->older_than_this, if set).  The eligible inodes move to a private
+ * list first, so inodes re-dirtied while we work wait for the next pass.
+ */
+int writeback_inodes_sb(struct super_block *sb, struct writeback_control *wbc)
+{
+    LIST_HEAD(io);
+    struct inode *inode, *tmp;
+    unsigned long flags;
+    int err = 0;
+
+    spin_lock_irqsave(&inode_wb_lock, flags);
+    list_for_each_entry_safe(inode, tmp, &sb->s_dirty, i_dirty) {
+        if (wbc->older_than_this &&
+            (long)(inode->i_data.dirtied_when - wbc->older_than_this) > 0)
+            continue;                   /* not old enough yet */
+        list_move_tail(&inode->i_dirty, &io);
+    }
+    while (!list_empty(&io)) {
+        inode = list_first_entry(&io, struct inode, i_dirty);
+        list_del_init(&inode->i_dirty);
+        if (inode->i_state & (I_FREEING | I_NEW))
+            continue;
+        inode->i_count++;               /* igrab: we hold inode_wb_lock, see lock order */
+        spin_unlock_irqrestore(&inode_wb_lock, flags);
+        int e = write_inode_now(inode, wbc->sync_mode == WB_SYNC_ALL);
+        if (e && !err)
+            err = e;
+        iput(inode);
+        spin_lock_irqsave(&inode_wb_lock, flags);
+    }
+    spin_unlock_irqrestore(&inode_wb_lock, flags);
+    return err;
+}
+
+void sync_inodes_sb(struct super_block *sb)
+{
+    struct writeback_control wbc = { .sync_mode = WB_SYNC_ALL, .nr_to_write = 0x7fffffff };
+    writeback_inodes_sb(sb, &wbc);
+}
+
+/* ---- the flusher ------------------------------------------------------- */
+
+static int flusher_fn(void *unused)
+{
+    for (;;) {
+        wait_event_timeout(flusher_wait, flusher_kick || kthread_should_stop(),
+                           (long)cs_to_jiffies(dirty_writeback_centisecs));
+        if (kthread_should_stop())
+            break;
+        flusher_kick = 0;
+        struct writeback_control wbc = {
+            .sync_mode = WB_SYNC_NONE,
+            .nr_to_write = 0x7fffffff,
+            .older_than_this = jiffies - cs_to_jiffies(dirty_expire_centisecs),
+        };
+        if (!wbc.older_than_this)
+            wbc.older_than_this = 1;
+        struct super_block *sb;
+        mutex_lock(&sb_list_lock);
+        list_for_each_entry(sb, &super_blocks, s_list)
+            if (!(sb->s_flags & MS_RDONLY))
+                writeback_inodes_sb(sb, &wbc);
+        mutex_unlock(&sb_list_lock);
+        flusher_runs++;
+    }
+    return 0;
+}
+
+/* Make the flusher run a pass now (it still writes only expired data);
+ * also how a changed dirty_writeback_centisecs takes effect at once. */
+void wakeup_flusher_threads(void)
+{
+    flusher_kick = 1;
+    wake_up(&flusher_wait);
+}
+
+static void flusher_init(void)
+{
+    flusher_task = kthread_run(flusher_fn, NULL, "flush");
+    if (IS_ERR_OR_NULL(flusher_task))
+        printk(KERN_ERR "writeback: cannot start the flusher thread\n");
+}
+late_initcall(flusher_init);

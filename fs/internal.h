@@ -1,0 +1,58 @@
+/* fs/internal.h: declarations shared by the VFS files (fs/ files) and the page
+ * cache (mm/filemap.c, mm/truncate.c, mm/page-writeback.c), but not by
+ * filesystems.  Like Linux's fs/internal.h: nothing here is an interface
+ * for ext2 or ramfs; those live in include/fs.h and include/pagemap.h.
+ */
+#ifndef _FS_INTERNAL_H
+#define _FS_INTERNAL_H
+#include <kernel.h>
+#include <fs.h>
+#include <pagemap.h>
+#include <sched.h>
+#include <writeback.h>
+#include <mm.h>
+#include <slab.h>
+#include <timer.h>
+
+/* ---- mounts (fs/namespace.c) ------------------------------------------ */
+extern struct vfsmount *root_mnt;          /* NULL until "/" is mounted */
+extern struct list_head vfsmount_list;     /* every mount */
+extern struct mutex namespace_sem;         /* the mount table */
+struct vfsmount *mntget(struct vfsmount *mnt);
+void mntput(struct vfsmount *mnt);
+/* The mount whose mountpoint is (mnt, inode), or NULL.  Caller holds namespace_sem
+ * or accepts a racy answer (mounts change only under it). */
+struct vfsmount *lookup_mnt(struct vfsmount *mnt, struct inode *inode);
+void path_get(struct path *p);
+void get_fs_root(struct path *root);       /* current task's root, referenced */
+void get_fs_pwd(struct path *pwd);         /* current task's cwd, referenced */
+extern struct fs_struct init_fs;
+int vfs_ensure_root(void);                 /* ramfs on / if nothing is mounted */           /* shared by tasks with fs == NULL */
+
+/* ---- superblocks (fs/super.c) ----------------------------------------- */
+extern struct list_head super_blocks;
+extern struct mutex sb_list_lock;
+struct super_block *alloc_super(struct file_system_type *type);
+void destroy_super(struct super_block *sb);
+struct file_system_type *get_fs_type(const char *name);
+
+/* ---- inodes (fs/inode.c) ---------------------------------------------- */
+void evict_inodes(struct super_block *sb); /* unmount: evict every unused inode */
+int inodes_in_use(struct super_block *sb); /* inodes with i_count > 0 */
+extern spinlock_t inode_wb_lock;           /* sb->s_dirty lists, I_DIRTY* bits */
+void inode_mark_dirty_pages(struct inode *inode);  /* from set_page_dirty */
+
+/* ---- path walking (fs/namei.c) ---------------------------------------- */
+/* Resolve all but the last component of name: parent referenced (a
+ * directory), *last and *len point into the kmalloc'd copy returned in *buf
+ * (caller kfree's it).  A path with no last component ("/", "a/..") gives
+ * *len == 0; "." and ".." are returned as such and the caller decides. */
+int path_parent(const char *name, struct path *parent, const char **last,
+                size_t *len, char **buf, int *trailing_slash);
+int is_dots_name(const char *name, size_t len);   /* "." or ".." */
+int vfs_lookup_one(struct inode *dir, const char *name, size_t len, struct inode **res);
+
+/* ---- writeback (fs/fs-writeback.c, mm/page-writeback.c) -------------- */
+int do_writepages(struct address_space *mapping, struct writeback_control *wbc);
+void sync_inodes_sb(struct super_block *sb);
+#endif

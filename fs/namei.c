@@ -1,0 +1,688 @@
+/* fs/namei.c: path names.  Walking a path component by component
+ * (kern_path), with mounts crossed both ways, symlinks followed in the
+ * middle and (with LOOKUP_FOLLOW) at the end, and the directory operations
+ * built on it: mkdir, rmdir, unlink, rename, link, symlink, readlink,
+ * truncate, getcwd.  Sits on the inode cache and the mount table; calls the
+ * filesystems' inode_operations with the parent directory's i_mutex held.
+ *
+ * Errors, as POSIX and Linux:
+ *   ENOENT        a component does not exist, or the path is empty
+ *   ENOTDIR       a non-final component (or a final one followed by '/') is
+ *                 not a directory
+ *   ENAMETOOLONG  a component longer than NAME_MAX, a path of PATH_MAX or more
+ *   ELOOP         more than MAXSYMLINKS symlinks in one lookup, or symlinks
+ *                 nested deeper than MAX_NESTED_LINKS (a symlink whose target
+ *                 ends in a symlink whose target ...)
+ *   EEXIST, ENOTEMPTY, EXDEV, EISDIR, EBUSY, EINVAL for the operations
+ *
+ * Simplification (see include/fs.h): no dentry cache.  Every component is
+ * a call to the directory's ->lookup, and ".." asks the filesystem too.
+ */
+#include <kernel.h>
+#include <string.h>
+#include <errno.h>
+#include <err.h>
+#include "internal.h"
+
+#define MAX_NESTED_LINKS 8             /* recursion depth of symlink following */
+
+struct nameidata {
+    struct path root;                  /* where "/" and ".." stop */
+    int total_links;                   /* symlinks followed so far */
+    int depth;                         /* current nesting */
+};
+
+static DEFINE_MUTEX(rename_mutex);     /* Linux's s_vfs_rename_mutex: the tree's
+                                          shape for the subtree check */
+
+int vfs_lookup_one(struct inode *dir, const char *name, size_t len, struct inode **res)
+{
+    if (!S_ISDIR(dir->i_mode) || !dir->i_op->lookup)
+        return -ENOTDIR;
+    mutex_lock(&dir->i_mutex);
+    int err = dir->i_op->lookup(dir, name, len, res);
+    mutex_unlock(&dir->i_mutex);
+    return err;
+}
+
+int is_dots_name(const char *name, size_t len)
+{
+    return (len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.');
+}
+
+/* Step down into whatever is mounted on p (repeatedly). */
+static void follow_mount(struct path *p)
+{
+    struct vfsmount *m;
+    while ((m = lookup_mnt(p->mnt, p->inode)) != NULL) {
+        struct path next = { m, m->mnt_sb->s_root };
+        path_get(&next);
+        path_put(p);
+        *p = next;
+    }
+}
+
+/* "..": stay at the walk's root; at a mount's root, first climb to the mount
+ * point in the parent mount (as often as needed); then ask the filesystem. */
+static int follow_dotdot(struct nameidata *nd, struct path *p)
+{
+    for (;;) {
+        if (p->mnt == nd->root.mnt && p->inode == nd->root.inode)
+            return 0;
+        if (p->inode != p->mnt->mnt_sb->s_root)
+            break;
+        if (p->mnt->mnt_parent == p->mnt)
+            return 0;                   /* the global root */
+        struct path up = { p->mnt->mnt_parent, p->mnt->mnt_mountpoint };
+        path_get(&up);
+        path_put(p);
+        *p = up;
+    }
+    struct inode *parent;
+    int err = vfs_lookup_one(p->inode, "..", 2, &parent);
+    if (err)
+        return err;
+    iput(p->inode);
+    p->inode = parent;
+    follow_mount(p);
+    return 0;
+}
+
+static int link_path_walk(struct nameidata *nd, const char *name, struct path *path,
+                          unsigned flags);
+
+/* Replace *link (a symlink found in directory dir) by what it points to. */
+static int follow_link(struct nameidata *nd, const struct path *dir, struct path *link)
+{
+    struct inode *inode = link->inode;
+    if (++nd->total_links > MAXSYMLINKS || nd->depth >= MAX_NESTED_LINKS)
+        return -ELOOP;
+    if (!inode->i_op->readlink)
+        return -EINVAL;
+    char *buf = kmalloc(PATH_MAX, GFP_KERNEL);
+    if (!buf)
+        return -ENOMEM;
+    int n = inode->i_op->readlink(inode, buf, PATH_MAX - 1);
+    if (n <= 0) {
+        kfree(buf);
+        return n < 0 ? n : -ENOENT;
+    }
+    buf[n] = '\0';
+    struct path p = *dir;
+    path_get(&p);
+    nd->depth++;
+    int err = link_path_walk(nd, buf, &p, LOOKUP_FOLLOW);
+    nd->depth--;
+    kfree(buf);
+    if (err) {
+        path_put(&p);
+        return err;
+    }
+    path_put(link);
+    *link = p;
+    return 0;
+}
+
+/* Walk name from *path (a referenced path that the result replaces). */
+static int link_path_walk(struct nameidata *nd, const char *name, struct path *path,
+                          unsigned flags)
+{
+    int err;
+    if (*name == '/') {
+        path_put(path);
+        *path = nd->root;
+        path_get(path);
+        while (*name == '/')
+            name++;
+    }
+    if (!*name)
+        return 0;
+    for (;;) {
+        size_t len = 0;
+        while (name[len] && name[len] != '/')
+            len++;
+        const char *next = name + len;
+        int trailing = 0;
+        while (*next == '/') {
+            next++;
+            trailing = 1;
+        }
+        int last = (*next == '\0');
+        if (len > NAME_MAX)
+            return -ENAMETOOLONG;
+        if (!S_ISDIR(path->inode->i_mode))
+            return -ENOTDIR;
+        if (len == 1 && name[0] == '.') {
+            /* stay */
+        } else if (len == 2 && name[0] == '.' && name[1] == '.') {
+            err = follow_dotdot(nd, path);
+            if (err)
+                return err;
+        } else {
+            struct inode *child;
+            err = vfs_lookup_one(path->inode, name, len, &child);
+            if (err)
+                return err;
+            struct path np = { mntget(path->mnt), child };
+            follow_mount(&np);
+            if (S_ISLNK(np.inode->i_mode) &&
+                (!last || trailing || (flags & LOOKUP_FOLLOW))) {
+                err = follow_link(nd, path, &np);
+                if (err) {
+                    path_put(&np);
+                    return err;
+                }
+            }
+            path_put(path);
+            *path = np;
+        }
+        if (last) {
+            if ((trailing || (flags & LOOKUP_DIRECTORY)) && !S_ISDIR(path->inode->i_mode))
+                return -ENOTDIR;
+            return 0;
+        }
+        name = next;
+    }
+}
+
+static int check_name(const char *name)
+{
+    if (!name)
+        return -EFAULT;
+    size_t len = strnlen(name, PATH_MAX);
+    if (len >= PATH_MAX)
+        return -ENAMETOOLONG;
+    if (len == 0)
+        return -ENOENT;
+    return 0;
+}
+
+int kern_path(const char *name, unsigned int flags, struct path *res)
+{
+    struct nameidata nd = { .total_links = 0, .depth = 0 };
+    struct path p;
+    int err = check_name(name);
+    if (err)
+        return err;
+    get_fs_root(&nd.root);
+    if (!nd.root.mnt) {
+        path_put(&nd.root);
+        return -ENOENT;                 /* nothing mounted yet */
+    }
+    if (name[0] == '/') {
+        p = nd.root;
+        path_get(&p);
+    } else {
+        get_fs_pwd(&p);
+    }
+    err = link_path_walk(&nd, name, &p, flags);
+    path_put(&nd.root);
+    if (err) {
+        path_put(&p);
+        return err;
+    }
+    *res = p;
+    return 0;
+}
+
+int path_parent(const char *name, struct path *parent, const char **last,
+                size_t *len, char **bufp, int *trailing_slash)
+{
+    int err = check_name(name);
+    if (err)
+        return err;
+    size_t n = strlen(name);
+    char *buf = kmalloc(n + 1, GFP_KERNEL);
+    if (!buf)
+        return -ENOMEM;
+    memcpy(buf, name, n + 1);
+    *trailing_slash = 0;
+    while (n > 1 && buf[n - 1] == '/') {
+        buf[--n] = '\0';
+        *trailing_slash = 1;
+    }
+    const char *dir;
+    char *slash = strrchr(buf, '/');
+    if (!slash) {
+        dir = ".";
+        *last = buf;
+    } else if (slash == buf) {
+        dir = "/";
+        *last = buf + 1;
+    } else {
+        *slash = '\0';
+        dir = buf;
+        *last = slash + 1;
+    }
+    *len = strlen(*last);
+    if (*len > NAME_MAX) {
+        kfree(buf);
+        return -ENAMETOOLONG;
+    }
+    err = kern_path(dir, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, parent);
+    if (err) {
+        kfree(buf);
+        return err;
+    }
+    *bufp = buf;
+    return 0;
+}
+
+/* ---- the directory operations ------------------------------------------ */
+
+struct parent_op {
+    struct path parent;
+    const char *name;
+    size_t len;
+    char *buf;
+    int trailing;
+};
+
+static int get_parent(const char *path, struct parent_op *op)
+{
+    return path_parent(path, &op->parent, &op->name, &op->len, &op->buf, &op->trailing);
+}
+
+static void put_parent(struct parent_op *op)
+{
+    path_put(&op->parent);
+    kfree(op->buf);
+}
+
+static int rdonly(struct path *p)
+{
+    return (p->mnt->mnt_sb->s_flags & MS_RDONLY) != 0;
+}
+
+int vfs_mkdir(const char *path, mode_t mode)
+{
+    struct parent_op op;
+    struct inode *dir, *ex;
+    int err = get_parent(path, &op);
+    if (err)
+        return err;
+    dir = op.parent.inode;
+    if (op.len == 0 || is_dots_name(op.name, op.len))
+        err = -EEXIST;
+    else if (rdonly(&op.parent))
+        err = -EROFS;
+    else if (!dir->i_op->mkdir)
+        err = -EPERM;
+    else {
+        mutex_lock(&dir->i_mutex);
+        err = dir->i_op->lookup(dir, op.name, op.len, &ex);
+        if (err == 0) {
+            iput(ex);
+            err = -EEXIST;
+        } else if (err == -ENOENT) {
+            err = dir->i_op->mkdir(dir, op.name, op.len, (mode & 07777) | S_IFDIR);
+        }
+        mutex_unlock(&dir->i_mutex);
+    }
+    put_parent(&op);
+    return err;
+}
+
+/* Remove name from its directory: rmdir (isdir = 1) or unlink (0). */
+static int do_remove(const char *path, int isdir)
+{
+    struct parent_op op;
+    struct inode *dir, *victim = NULL;
+    int err = get_parent(path, &op);
+    if (err)
+        return err;
+    dir = op.parent.inode;
+    if (op.len == 0)
+        err = isdir ? -EBUSY : -EISDIR;         /* "/" */
+    else if (is_dots_name(op.name, op.len))
+        err = !isdir ? -EISDIR : op.len == 1 ? -EINVAL : -ENOTEMPTY;
+    else if (rdonly(&op.parent))
+        err = -EROFS;
+    else if (!(isdir ? dir->i_op->rmdir : dir->i_op->unlink))
+        err = -EPERM;
+    else {
+        mutex_lock(&dir->i_mutex);
+        err = dir->i_op->lookup(dir, op.name, op.len, &victim);
+        if (err)
+            victim = NULL;
+        else if (isdir && !S_ISDIR(victim->i_mode))
+            err = -ENOTDIR;
+        else if (!isdir && S_ISDIR(victim->i_mode))
+            err = -EISDIR;
+        else if (!isdir && op.trailing)
+            err = -ENOTDIR;
+        else if (lookup_mnt(op.parent.mnt, victim))
+            err = -EBUSY;                       /* a mount point */
+        else
+            err = isdir ? dir->i_op->rmdir(dir, op.name, op.len)
+                        : dir->i_op->unlink(dir, op.name, op.len);
+        mutex_unlock(&dir->i_mutex);
+    }
+    iput(victim);                       /* the last reference frees an unlinked inode */
+    put_parent(&op);
+    return err;
+}
+
+int vfs_rmdir(const char *path) { return do_remove(path, 1); }
+int vfs_unlink(const char *path) { return do_remove(path, 0); }
+
+/* Is inode an ancestor of (or equal to) dir, within dir's filesystem? */
+static int is_ancestor(struct inode *inode, struct inode *dir)
+{
+    struct inode *cur = igrab(dir);
+    int found = 0;
+    while (cur) {
+        if (cur == inode) {
+            found = 1;
+            break;
+        }
+        if (cur == cur->i_sb->s_root)
+            break;
+        struct inode *up;
+        if (vfs_lookup_one(cur, "..", 2, &up))
+            break;
+        if (up == cur) {
+            iput(up);
+            break;
+        }
+        iput(cur);
+        cur = up;
+    }
+    iput(cur);
+    return found;
+}
+
+int vfs_rename(const char *oldpath, const char *newpath)
+{
+    struct parent_op o, n;
+    struct inode *odir, *ndir, *old = NULL, *target = NULL;
+    int err = get_parent(oldpath, &o);
+    if (err)
+        return err;
+    err = get_parent(newpath, &n);
+    if (err) {
+        put_parent(&o);
+        return err;
+    }
+    odir = o.parent.inode;
+    ndir = n.parent.inode;
+    if (o.len == 0 || n.len == 0)
+        err = -EBUSY;
+    else if (is_dots_name(o.name, o.len) || is_dots_name(n.name, n.len))
+        err = -EINVAL;
+    else if (o.parent.mnt != n.parent.mnt)
+        err = -EXDEV;
+    else if (rdonly(&o.parent))
+        err = -EROFS;
+    else if (!odir->i_op->rename)
+        err = -EPERM;
+    if (err)
+        goto out;
+
+    mutex_lock(&rename_mutex);
+    err = vfs_lookup_one(odir, o.name, o.len, &old);
+    if (err) {
+        old = NULL;
+        goto out_unlock_rename;
+    }
+    if ((o.trailing || n.trailing) && !S_ISDIR(old->i_mode)) {
+        err = -ENOTDIR;
+        goto out_unlock_rename;
+    }
+    if (S_ISDIR(old->i_mode) && odir != ndir && is_ancestor(old, ndir)) {
+        err = -EINVAL;                  /* a directory into its own subtree */
+        goto out_unlock_rename;
+    }
+    /* both directories' i_mutex, lower address first */
+    if (odir == ndir) {
+        mutex_lock(&odir->i_mutex);
+    } else if (odir < ndir) {
+        mutex_lock(&odir->i_mutex);
+        mutex_lock(&ndir->i_mutex);
+    } else {
+        mutex_lock(&ndir->i_mutex);
+        mutex_lock(&odir->i_mutex);
+    }
+    if (ndir->i_op->lookup(ndir, n.name, n.len, &target))
+        target = NULL;
+    if (target == old)
+        err = 0;                        /* same file: nothing to do (POSIX) */
+    else if (target && S_ISDIR(old->i_mode) && !S_ISDIR(target->i_mode))
+        err = -ENOTDIR;
+    else if (target && !S_ISDIR(old->i_mode) && S_ISDIR(target->i_mode))
+        err = -EISDIR;
+    else if (lookup_mnt(o.parent.mnt, old) || (target && lookup_mnt(n.parent.mnt, target)))
+        err = -EBUSY;
+    else
+        err = odir->i_op->rename(odir, o.name, o.len, ndir, n.name, n.len);
+    mutex_unlock(&odir->i_mutex);
+    if (odir != ndir)
+        mutex_unlock(&ndir->i_mutex);
+out_unlock_rename:
+    mutex_unlock(&rename_mutex);
+    iput(target);                       /* a replaced target is freed here */
+    iput(old);
+out:
+    put_parent(&n);
+    put_parent(&o);
+    return err;
+}
+
+int vfs_link(const char *oldpath, const char *newpath)
+{
+    struct path oldp;
+    struct parent_op n;
+    struct inode *ex;
+    int err = kern_path(oldpath, 0, &oldp);
+    if (err)
+        return err;
+    err = get_parent(newpath, &n);
+    if (err) {
+        path_put(&oldp);
+        return err;
+    }
+    struct inode *dir = n.parent.inode;
+    if (S_ISDIR(oldp.inode->i_mode))
+        err = -EPERM;
+    else if (n.len == 0 || is_dots_name(n.name, n.len))
+        err = -EEXIST;
+    else if (oldp.mnt != n.parent.mnt)
+        err = -EXDEV;
+    else if (rdonly(&n.parent))
+        err = -EROFS;
+    else if (!dir->i_op->link)
+        err = -EPERM;
+    else {
+        mutex_lock(&dir->i_mutex);
+        if (dir->i_op->lookup(dir, n.name, n.len, &ex) == 0) {
+            iput(ex);
+            err = -EEXIST;
+        } else {
+            err = dir->i_op->link(oldp.inode, dir, n.name, n.len);
+        }
+        mutex_unlock(&dir->i_mutex);
+    }
+    put_parent(&n);
+    path_put(&oldp);
+    return err;
+}
+
+int vfs_symlink(const char *target, const char *linkpath)
+{
+    struct parent_op n;
+    struct inode *ex;
+    int err = check_name(target);
+    if (err)
+        return err;
+    err = get_parent(linkpath, &n);
+    if (err)
+        return err;
+    struct inode *dir = n.parent.inode;
+    if (n.len == 0 || is_dots_name(n.name, n.len))
+        err = -EEXIST;
+    else if (rdonly(&n.parent))
+        err = -EROFS;
+    else if (!dir->i_op->symlink)
+        err = -EPERM;
+    else {
+        mutex_lock(&dir->i_mutex);
+        if (dir->i_op->lookup(dir, n.name, n.len, &ex) == 0) {
+            iput(ex);
+            err = -EEXIST;
+        } else {
+            err = dir->i_op->symlink(dir, n.name, n.len, target);
+        }
+        mutex_unlock(&dir->i_mutex);
+    }
+    put_parent(&n);
+    return err;
+}
+
+int vfs_readlink(const char *path, char *buf, size_t size)
+{
+    struct path p;
+    int err = kern_path(path, 0, &p);
+    if (err)
+        return err;
+    if (!S_ISLNK(p.inode->i_mode) || !p.inode->i_op->readlink)
+        err = -EINVAL;
+    else
+        err = p.inode->i_op->readlink(p.inode, buf, size);
+    path_put(&p);
+    return err;
+}
+
+int do_truncate(struct inode *inode, loff_t length)
+{
+    if (length < 0)
+        return -EINVAL;
+    if (S_ISDIR(inode->i_mode))
+        return -EISDIR;
+    if (!S_ISREG(inode->i_mode))
+        return -EINVAL;
+    if (length > inode->i_sb->s_maxbytes)
+        return -EFBIG;
+    if (inode->i_sb->s_flags & MS_RDONLY)
+        return -EROFS;
+    struct iattr attr = {
+        .ia_valid = ATTR_SIZE | ATTR_MTIME | ATTR_CTIME,
+        .ia_size = length,
+    };
+    attr.ia_mtime = attr.ia_ctime = current_time();
+    mutex_lock(&inode->i_mutex);
+    int err = inode->i_op->setattr ? inode->i_op->setattr(inode, &attr)
+                                   : simple_setattr(inode, &attr);
+    mutex_unlock(&inode->i_mutex);
+    return err;
+}
+
+int vfs_truncate(const char *path, loff_t length)
+{
+    struct path p;
+    int err = kern_path(path, LOOKUP_FOLLOW, &p);
+    if (err)
+        return err;
+    err = do_truncate(p.inode, length);
+    path_put(&p);
+    return err;
+}
+
+/* ---- getcwd: climb with "..", finding each name in its parent ---------- */
+
+struct name_finder {
+    struct dir_context ctx;
+    unsigned long ino;
+    char *name;                        /* NAME_MAX + 1 bytes */
+    int found;
+};
+
+static int find_name_actor(struct dir_context *ctx, const char *name, int len, loff_t pos,
+                           unsigned long ino, unsigned int d_type)
+{
+    struct name_finder *f = container_of(ctx, struct name_finder, ctx);
+    if (ino != f->ino || is_dots_name(name, len))
+        return 0;
+    memcpy(f->name, name, len);
+    f->name[len] = '\0';
+    f->found = 1;
+    return 1;
+}
+
+int vfs_getcwd(char *buf, size_t size)
+{
+    struct path root, cur;
+    char *tmp = kmalloc(PATH_MAX, GFP_KERNEL), *name = kmalloc(NAME_MAX + 1, GFP_KERNEL);
+    int err = 0;
+    if (!tmp || !name) {
+        kfree(tmp);
+        kfree(name);
+        return -ENOMEM;
+    }
+    get_fs_root(&root);
+    get_fs_pwd(&cur);
+    char *p = tmp + PATH_MAX - 1;
+    *p = '\0';
+    while (cur.inode && !(cur.mnt == root.mnt && cur.inode == root.inode)) {
+        if (cur.inode == cur.mnt->mnt_sb->s_root) {
+            if (cur.mnt->mnt_parent == cur.mnt)
+                break;
+            struct path up = { cur.mnt->mnt_parent, cur.mnt->mnt_mountpoint };
+            path_get(&up);
+            path_put(&cur);
+            cur = up;
+            continue;
+        }
+        struct inode *parent;
+        err = vfs_lookup_one(cur.inode, "..", 2, &parent);
+        if (err)
+            break;
+        struct file f;
+        memset(&f, 0, sizeof f);
+        f.f_path.mnt = cur.mnt;
+        f.f_path.inode = parent;
+        f.f_inode = parent;
+        f.f_op = parent->i_fop;
+        f.f_mapping = parent->i_mapping;
+        f.f_mode = FMODE_READ;
+        struct name_finder nf = { { find_name_actor, 0 }, cur.inode->i_ino, name, 0 };
+        err = -ENOENT;
+        if (f.f_op && f.f_op->iterate) {
+            mutex_lock(&parent->i_mutex);
+            err = f.f_op->iterate(&f, &nf.ctx);
+            mutex_unlock(&parent->i_mutex);
+        }
+        if (!err && !nf.found)
+            err = -ENOENT;              /* cwd was removed */
+        if (err) {
+            iput(parent);
+            break;
+        }
+        size_t n = strlen(name);
+        if ((size_t)(p - tmp) < n + 1) {
+            iput(parent);
+            err = -ENAMETOOLONG;
+            break;
+        }
+        p -= n;
+        memcpy(p, name, n);
+        *--p = '/';
+        iput(cur.inode);
+        cur.inode = parent;
+    }
+    if (!err) {
+        if (!*p)
+            *--p = '/';
+        size_t n = strlen(p) + 1;
+        if (n > size)
+            err = -ERANGE;
+        else {
+            memcpy(buf, p, n);
+            err = (int)n;
+        }
+    }
+    path_put(&cur);
+    path_put(&root);
+    kfree(tmp);
+    kfree(name);
+    return err;
+}

@@ -1,0 +1,163 @@
+/* fs/open.c: opening and closing files.  filp_open resolves the path
+ * (creating the file under O_CREAT, refusing an existing one under O_EXCL),
+ * checks the kind against the flags, truncates under O_TRUNC and returns a
+ * struct file holding a reference on the path.  Sits on fs/namei.c.
+ */
+#include <kernel.h>
+#include <string.h>
+#include <errno.h>
+#include <err.h>
+#include "internal.h"
+
+/* O_CREAT: look the last component up under the parent's i_mutex and create
+ * it if absent.  An existing symlink is followed (unless O_NOFOLLOW). */
+static int open_create(const char *name, int flags, mode_t mode, struct path *res)
+{
+    struct path parent;
+    const char *last;
+    size_t len;
+    char *buf;
+    int trailing, err;
+    struct inode *inode;
+
+    err = path_parent(name, &parent, &last, &len, &buf, &trailing);
+    if (err)
+        return err;
+    struct inode *dir = parent.inode;
+    if (len == 0 || is_dots_name(last, len) || trailing) {
+        err = -EISDIR;
+        goto out;
+    }
+    mutex_lock(&dir->i_mutex);
+    err = dir->i_op->lookup ? dir->i_op->lookup(dir, last, len, &inode) : -ENOTDIR;
+    if (err == -ENOENT) {
+        if (parent.mnt->mnt_sb->s_flags & MS_RDONLY)
+            err = -EROFS;
+        else if (!dir->i_op->create)
+            err = -EACCES;
+        else
+            err = dir->i_op->create(dir, last, len, (mode & 07777) | S_IFREG, &inode);
+        mutex_unlock(&dir->i_mutex);
+        if (err)
+            goto out;
+    } else {
+        mutex_unlock(&dir->i_mutex);
+        if (err)
+            goto out;
+        if (flags & O_EXCL) {
+            iput(inode);
+            err = -EEXIST;
+            goto out;
+        }
+        if (S_ISLNK(inode->i_mode)) {
+            iput(inode);
+            if (flags & O_NOFOLLOW) {
+                err = -ELOOP;
+                goto out;
+            }
+            err = kern_path(name, LOOKUP_FOLLOW, res);
+            goto out;
+        }
+    }
+    res->mnt = mntget(parent.mnt);
+    res->inode = inode;
+    if (S_ISDIR(inode->i_mode)) {       /* maybe a mount point */
+        struct vfsmount *m;
+        while ((m = lookup_mnt(res->mnt, res->inode)) != NULL) {
+            struct path next = { m, m->mnt_sb->s_root };
+            path_get(&next);
+            path_put(res);
+            *res = next;
+        }
+    }
+out:
+    path_put(&parent);
+    kfree(buf);
+    return err;
+}
+
+struct file *filp_open(const char *name, int flags, mode_t mode)
+{
+    struct path p;
+    int err, acc = flags & O_ACCMODE;
+    unsigned fmode;
+
+    if (acc == O_RDONLY)
+        fmode = FMODE_READ;
+    else if (acc == O_WRONLY)
+        fmode = FMODE_WRITE;
+    else if (acc == O_RDWR)
+        fmode = FMODE_READ | FMODE_WRITE;
+    else
+        return ERR_PTR(-EINVAL);
+
+    if (flags & O_CREAT) {
+        err = open_create(name, flags, mode, &p);
+    } else {
+        unsigned lf = (flags & O_NOFOLLOW) ? 0 : LOOKUP_FOLLOW;
+        if (flags & O_DIRECTORY)
+            lf |= LOOKUP_DIRECTORY;
+        err = kern_path(name, lf, &p);
+    }
+    if (err)
+        return ERR_PTR(err);
+    struct inode *inode = p.inode;
+    err = 0;
+    if (S_ISLNK(inode->i_mode))
+        err = -ELOOP;                   /* O_NOFOLLOW on a symlink */
+    else if ((flags & O_DIRECTORY) && !S_ISDIR(inode->i_mode))
+        err = -ENOTDIR;
+    else if (S_ISDIR(inode->i_mode) && (fmode & FMODE_WRITE))
+        err = -EISDIR;
+    else if (((fmode & FMODE_WRITE) || (flags & O_TRUNC)) &&
+             (inode->i_sb->s_flags & MS_RDONLY) && !S_ISDIR(inode->i_mode))
+        err = -EROFS;
+    else if ((flags & O_TRUNC) && S_ISREG(inode->i_mode) && (fmode & FMODE_WRITE))
+        err = do_truncate(inode, 0);
+    if (err) {
+        path_put(&p);
+        return ERR_PTR(err);
+    }
+    struct file *f = kmalloc(sizeof *f, GFP_KERNEL);
+    if (!f) {
+        path_put(&p);
+        return ERR_PTR(-ENOMEM);
+    }
+    memset(f, 0, sizeof *f);
+    f->f_path = p;
+    f->f_inode = inode;
+    f->f_op = inode->i_fop;
+    f->f_mapping = inode->i_mapping;
+    f->f_flags = flags;
+    f->f_mode = fmode;
+    f->f_count = 1;
+    mutex_init(&f->f_pos_lock);
+    if (f->f_op && f->f_op->open) {
+        err = f->f_op->open(inode, f);
+        if (err) {
+            path_put(&f->f_path);
+            kfree(f);
+            return ERR_PTR(err);
+        }
+    }
+    return f;
+}
+
+struct file *get_file(struct file *file)
+{
+    file->f_count++;
+    return file;
+}
+
+int filp_close(struct file *file)
+{
+    if (!file)
+        return -EBADF;
+    if (--file->f_count > 0)
+        return 0;
+    if (file->f_op && file->f_op->release)
+        file->f_op->release(file->f_inode, file);
+    path_put(&file->f_path);
+    kfree(file);
+    return 0;
+}

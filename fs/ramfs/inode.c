@@ -1,0 +1,403 @@
+/* fs/ramfs/inode.c: ramfs, a filesystem that lives only in memory.  File
+ * data lives in the page cache and nowhere else (simple_readpage /
+ * simple_write_begin / simple_write_end from fs/libfs.c, no writepage);
+ * directories are in-memory lists of (name, inode) entries kept in the
+ * directory inode's i_private.  Mountable anywhere ("mount none /tmp ramfs"),
+ * and the root when there is no disk.  Sits on the VFS only.
+ *
+ * Inodes are hashed, so a linked inode stays in the inode cache with no
+ * references (fs/inode.c keeps hashed, linked inodes); directory entries
+ * point at inodes without holding references, as Linux's dentries would.
+ * An unlinked inode is freed at its last iput; unmount evicts the rest.
+ */
+#include <kernel.h>
+#include <string.h>
+#include <errno.h>
+#include <init.h>
+#include "../internal.h"
+
+#define RAMFS_MAGIC 0x858458f6
+
+struct ramfs_dirent {
+    struct list_head list;
+    struct inode *inode;
+    size_t len;
+    char name[];
+};
+
+struct ramfs_dir {
+    struct list_head entries;
+    struct inode *parent;              /* for ".."; the root points to itself */
+};
+
+struct ramfs_sb_info {
+    unsigned long next_ino;
+};
+
+static const struct super_operations ramfs_sops;
+static const struct inode_operations ramfs_dir_iops, ramfs_file_iops, ramfs_symlink_iops;
+static const struct file_operations ramfs_dir_fops, ramfs_file_fops;
+static const struct address_space_operations ramfs_aops;
+
+static struct ramfs_dir *RDIR(struct inode *dir) { return dir->i_private; }
+
+/* A new inode, referenced once, hashed. */
+static struct inode *ramfs_get_inode(struct super_block *sb, struct inode *dir, mode_t mode)
+{
+    struct inode *inode = new_inode(sb);
+    if (!inode)
+        return NULL;
+    struct ramfs_sb_info *sbi = sb->s_fs_info;
+    inode->i_ino = ++sbi->next_ino;
+    inode->i_mode = mode;
+    inode->i_atime = inode->i_mtime = inode->i_ctime = current_time();
+    inode->i_blkbits = PAGE_SHIFT;
+    inode->i_data.a_ops = &ramfs_aops;
+    switch (mode & S_IFMT) {
+    case S_IFDIR: {
+        struct ramfs_dir *d = kmalloc(sizeof *d, GFP_KERNEL);
+        if (!d) {
+            inode->i_nlink = 0;
+            iput(inode);
+            return NULL;
+        }
+        INIT_LIST_HEAD(&d->entries);
+        d->parent = dir ? dir : inode;
+        inode->i_private = d;
+        inode->i_op = &ramfs_dir_iops;
+        inode->i_fop = &ramfs_dir_fops;
+        inode->i_nlink = 2;
+        break;
+    }
+    case S_IFLNK:
+        inode->i_op = &ramfs_symlink_iops;
+        break;
+    default:
+        inode->i_op = &ramfs_file_iops;
+        inode->i_fop = &ramfs_file_fops;
+        break;
+    }
+    insert_inode_hash(inode);
+    return inode;
+}
+
+static struct ramfs_dirent *find_entry(struct inode *dir, const char *name, size_t len)
+{
+    struct ramfs_dirent *de;
+    list_for_each_entry(de, &RDIR(dir)->entries, list)
+        if (de->len == len && !memcmp(de->name, name, len))
+            return de;
+    return NULL;
+}
+
+static int add_entry(struct inode *dir, const char *name, size_t len, struct inode *inode)
+{
+    struct ramfs_dirent *de = kmalloc(sizeof *de + len + 1, GFP_KERNEL);
+    if (!de)
+        return -ENOMEM;
+    de->inode = inode;
+    de->len = len;
+    memcpy(de->name, name, len);
+    de->name[len] = '\0';
+    list_add_tail(&de->list, &RDIR(dir)->entries);
+    dir->i_size++;
+    dir->i_mtime = dir->i_ctime = current_time();
+    return 0;
+}
+
+static void del_entry(struct inode *dir, struct ramfs_dirent *de)
+{
+    list_del(&de->list);
+    kfree(de);
+    dir->i_size--;
+    dir->i_mtime = dir->i_ctime = current_time();
+}
+
+static int ramfs_lookup(struct inode *dir, const char *name, size_t len, struct inode **res)
+{
+    struct inode *found = NULL;
+    if (len == 2 && name[0] == '.' && name[1] == '.') {
+        found = RDIR(dir)->parent;
+    } else {
+        struct ramfs_dirent *de = find_entry(dir, name, len);
+        if (de)
+            found = de->inode;
+    }
+    if (!found || !(*res = igrab(found)))
+        return -ENOENT;
+    return 0;
+}
+
+/* Make a new inode of mode and link it into dir as name; referenced in *res. */
+static int ramfs_mknod(struct inode *dir, const char *name, size_t len, mode_t mode,
+                       struct inode **res)
+{
+    if (find_entry(dir, name, len))
+        return -EEXIST;
+    struct inode *inode = ramfs_get_inode(dir->i_sb, dir, mode);
+    if (!inode)
+        return -ENOSPC;
+    int err = add_entry(dir, name, len, inode);
+    if (err) {
+        clear_nlink(inode);
+        iput(inode);
+        return err;
+    }
+    *res = inode;
+    return 0;
+}
+
+static int ramfs_create(struct inode *dir, const char *name, size_t len, mode_t mode,
+                        struct inode **res)
+{
+    return ramfs_mknod(dir, name, len, (mode & ~S_IFMT) | S_IFREG, res);
+}
+
+static int ramfs_mkdir(struct inode *dir, const char *name, size_t len, mode_t mode)
+{
+    struct inode *inode;
+    int err = ramfs_mknod(dir, name, len, (mode & ~S_IFMT) | S_IFDIR, &inode);
+    if (err)
+        return err;
+    inc_nlink(dir);                     /* the child's ".." */
+    iput(inode);
+    return 0;
+}
+
+static int ramfs_symlink(struct inode *dir, const char *name, size_t len, const char *target)
+{
+    struct inode *inode;
+    int err = ramfs_mknod(dir, name, len, S_IFLNK | 0777, &inode);
+    if (err)
+        return err;
+    err = page_symlink(inode, target, strlen(target));
+    if (err) {
+        del_entry(dir, find_entry(dir, name, len));
+        clear_nlink(inode);
+    }
+    iput(inode);
+    return err;
+}
+
+static int ramfs_link(struct inode *old, struct inode *dir, const char *name, size_t len)
+{
+    if (find_entry(dir, name, len))
+        return -EEXIST;
+    int err = add_entry(dir, name, len, old);
+    if (err)
+        return err;
+    inc_nlink(old);
+    old->i_ctime = current_time();
+    return 0;
+}
+
+static int ramfs_unlink(struct inode *dir, const char *name, size_t len)
+{
+    struct ramfs_dirent *de = find_entry(dir, name, len);
+    if (!de)
+        return -ENOENT;
+    struct inode *inode = de->inode;
+    if (S_ISDIR(inode->i_mode))
+        return -EISDIR;
+    del_entry(dir, de);
+    drop_nlink(inode);
+    inode->i_ctime = current_time();
+    return 0;
+}
+
+static int ramfs_rmdir(struct inode *dir, const char *name, size_t len)
+{
+    struct ramfs_dirent *de = find_entry(dir, name, len);
+    if (!de)
+        return -ENOENT;
+    struct inode *inode = de->inode;
+    if (!S_ISDIR(inode->i_mode))
+        return -ENOTDIR;
+    if (!list_empty(&RDIR(inode)->entries))
+        return -ENOTEMPTY;
+    del_entry(dir, de);
+    clear_nlink(inode);
+    drop_nlink(dir);
+    return 0;
+}
+
+static int ramfs_rename(struct inode *odir, const char *oname, size_t olen,
+                        struct inode *ndir, const char *nname, size_t nlen)
+{
+    struct ramfs_dirent *ode = find_entry(odir, oname, olen);
+    if (!ode)
+        return -ENOENT;
+    struct inode *inode = ode->inode;
+    struct ramfs_dirent *nde = find_entry(ndir, nname, nlen);
+    int isdir = S_ISDIR(inode->i_mode);
+    if (nde) {
+        struct inode *target = nde->inode;
+        if (target == inode)
+            return 0;
+        if (isdir && !S_ISDIR(target->i_mode))
+            return -ENOTDIR;
+        if (!isdir && S_ISDIR(target->i_mode))
+            return -EISDIR;
+        if (S_ISDIR(target->i_mode)) {
+            if (!list_empty(&RDIR(target)->entries))
+                return -ENOTEMPTY;
+            clear_nlink(target);
+            drop_nlink(ndir);
+        } else {
+            drop_nlink(target);
+        }
+        del_entry(ndir, nde);
+    }
+    int err = add_entry(ndir, nname, nlen, inode);
+    if (err)
+        return err;                     /* (a replaced target is already gone) */
+    del_entry(odir, find_entry(odir, oname, olen));
+    if (isdir && odir != ndir) {
+        RDIR(inode)->parent = ndir;
+        drop_nlink(odir);
+        inc_nlink(ndir);
+    }
+    inode->i_ctime = current_time();
+    return 0;
+}
+
+static unsigned char dt_type(mode_t mode)
+{
+    switch (mode & S_IFMT) {
+    case S_IFDIR: return DT_DIR;
+    case S_IFLNK: return DT_LNK;
+    case S_IFREG: return DT_REG;
+    default: return DT_UNKNOWN;
+    }
+}
+
+/* Positions: 0 ".", 1 "..", 2 + k the k-th entry. */
+static int ramfs_iterate(struct file *file, struct dir_context *ctx)
+{
+    struct inode *dir = file->f_inode;
+    if (ctx->pos == 0) {
+        if (ctx->actor(ctx, ".", 1, 0, dir->i_ino, DT_DIR))
+            return 0;
+        ctx->pos = 1;
+    }
+    if (ctx->pos == 1) {
+        if (ctx->actor(ctx, "..", 2, 1, RDIR(dir)->parent->i_ino, DT_DIR))
+            return 0;
+        ctx->pos = 2;
+    }
+    loff_t k = 2;
+    struct ramfs_dirent *de;
+    list_for_each_entry(de, &RDIR(dir)->entries, list) {
+        if (k++ < ctx->pos)
+            continue;
+        if (ctx->actor(ctx, de->name, (int)de->len, ctx->pos, de->inode->i_ino,
+                       dt_type(de->inode->i_mode)))
+            return 0;
+        ctx->pos++;
+    }
+    return 0;
+}
+
+static void ramfs_evict_inode(struct inode *inode)
+{
+    if (S_ISDIR(inode->i_mode) && inode->i_private) {
+        struct ramfs_dir *d = RDIR(inode);
+        struct ramfs_dirent *de, *tmp;
+        list_for_each_entry_safe(de, tmp, &d->entries, list)
+            kfree(de);                  /* unmount: the children are evicted on their own */
+        kfree(d);
+        inode->i_private = NULL;
+    }
+}
+
+static void ramfs_put_super(struct super_block *sb)
+{
+    kfree(sb->s_fs_info);
+    sb->s_fs_info = NULL;
+}
+
+static int ramfs_statfs(struct super_block *sb, struct kstatfs *buf)
+{
+    memset(buf, 0, sizeof *buf);
+    buf->f_type = RAMFS_MAGIC;
+    buf->f_bsize = PAGE_SIZE;
+    buf->f_namelen = NAME_MAX;
+    return 0;
+}
+
+static int ramfs_fill_super(struct super_block *sb, const char *data, int silent)
+{
+    struct ramfs_sb_info *sbi = kmalloc(sizeof *sbi, GFP_KERNEL);
+    if (!sbi)
+        return -ENOMEM;
+    sbi->next_ino = 0;
+    sb->s_fs_info = sbi;
+    sb->s_op = &ramfs_sops;
+    sb->s_magic = RAMFS_MAGIC;
+    sb->s_blocksize = PAGE_SIZE;
+    sb->s_blocksize_bits = PAGE_SHIFT;
+    sb->s_maxbytes = (loff_t)0x7fffffff << PAGE_SHIFT;   /* page index fits 31 bits */
+    struct inode *root = ramfs_get_inode(sb, NULL, S_IFDIR | 0755);
+    if (!root) {
+        kfree(sbi);
+        return -ENOMEM;
+    }
+    sb->s_root = root;                  /* keeps the reference */
+    return 0;
+}
+
+static const struct super_operations ramfs_sops = {
+    .evict_inode = ramfs_evict_inode,
+    .put_super = ramfs_put_super,
+    .statfs = ramfs_statfs,
+};
+
+static const struct inode_operations ramfs_dir_iops = {
+    .lookup = ramfs_lookup,
+    .create = ramfs_create,
+    .mkdir = ramfs_mkdir,
+    .rmdir = ramfs_rmdir,
+    .unlink = ramfs_unlink,
+    .rename = ramfs_rename,
+    .link = ramfs_link,
+    .symlink = ramfs_symlink,
+    .setattr = simple_setattr,
+};
+
+static const struct inode_operations ramfs_file_iops = {
+    .setattr = simple_setattr,
+};
+
+static const struct inode_operations ramfs_symlink_iops = {
+    .readlink = generic_readlink,
+};
+
+static const struct file_operations ramfs_file_fops = {
+    .llseek = generic_file_llseek,
+    .read_iter = generic_file_read_iter,
+    .write_iter = generic_file_write_iter,
+    .fsync = generic_file_fsync,
+};
+
+static const struct file_operations ramfs_dir_fops = {
+    .llseek = generic_file_llseek,
+    .iterate = ramfs_iterate,
+};
+
+static const struct address_space_operations ramfs_aops = {
+    .readpage = simple_readpage,
+    .write_begin = simple_write_begin,
+    .write_end = simple_write_end,
+};
+
+static struct file_system_type ramfs_fs_type = {
+    .name = "ramfs",
+    .fill_super = ramfs_fill_super,
+    .requires_dev = 0,
+};
+
+static void init_ramfs(void)
+{
+    register_filesystem(&ramfs_fs_type);
+}
+fs_initcall(init_ramfs);

@@ -1,0 +1,309 @@
+/* lib/iov_iter.c: the iov_iter, the "where do the bytes come from / go to"
+ * abstraction under read() and write() (include/uio.h).  Sits below the page
+ * cache (mm/filemap.c) and above the user-access layer (which the process
+ * issue plugs in through user_copy_ops).
+ *
+ * Three kinds of iterator:
+ *   ITER_KVEC    kernel buffers: memcpy, cannot fault
+ *   ITER_IOVEC   user buffers: user_copy_ops (copy with faults disabled,
+ *                fault-in with them enabled)
+ *   ITER_FAULTY  kernel buffers that pretend to fault from byte fault_at on,
+ *                the test double for a user buffer with an unmapped part
+ *
+ * The atomic copy (copy_page_from_iter_atomic) never advances the iterator:
+ * generic_perform_write advances it by what write_end COMMITTED, which may
+ * be less than what was copied (Linux 2.6.24's iov_iter contract).
+ */
+#include <kernel.h>
+#include <string.h>
+#include <uio.h>
+#include <sched.h>
+#include <ktest.h>
+#include <mm.h>
+
+const struct user_copy_ops *user_copy_ops;
+
+#define NEVER ((size_t)-1)
+
+void iov_iter_kvec(struct iov_iter *i, int direction, const struct kvec *kvec,
+                   unsigned long nr_segs, size_t count)
+{
+    memset(i, 0, sizeof *i);
+    i->type = ITER_KVEC;
+    i->data_source = direction;
+    i->kvec = kvec;
+    i->nr_segs = nr_segs;
+    i->count = count;
+    i->fault_at = NEVER;
+}
+
+void iov_iter_init(struct iov_iter *i, int direction, const struct iovec *iov,
+                   unsigned long nr_segs, size_t count)
+{
+    memset(i, 0, sizeof *i);
+    i->type = ITER_IOVEC;
+    i->data_source = direction;
+    i->iov = iov;
+    i->nr_segs = nr_segs;
+    i->count = count;
+    i->fault_at = NEVER;
+}
+
+void iov_iter_faulty(struct iov_iter *i, const struct kvec *kvec, unsigned long nr_segs,
+                     size_t count, size_t fault_at, int fault_in_allowed)
+{
+    iov_iter_kvec(i, WRITE, kvec, nr_segs, count);
+    i->type = ITER_FAULTY;
+    i->fault_at = fault_at;
+    i->fault_in_allowed = fault_in_allowed;
+}
+
+/* Segments: struct iovec and struct kvec have the same layout (base, len);
+ * we walk both through the kvec view. */
+static const struct kvec *segs(const struct iov_iter *i) { return i->kvec; }
+
+void iov_iter_advance(struct iov_iter *i, size_t bytes)
+{
+    if (bytes > i->count)
+        bytes = i->count;
+    i->count -= bytes;
+    i->consumed += bytes;
+    while (bytes || (i->nr_segs > 1 && i->iov_offset == segs(i)->iov_len)) {
+        const struct kvec *s = segs(i);
+        size_t left = s->iov_len - i->iov_offset;
+        if (bytes < left) {
+            i->iov_offset += bytes;
+            break;
+        }
+        bytes -= left;
+        if (i->nr_segs <= 1) {           /* stay on the last segment, at its end */
+            i->iov_offset = s->iov_len;
+            break;
+        }
+        i->kvec++;                      /* same pointer as i->iov (union) */
+        i->nr_segs--;
+        i->iov_offset = 0;
+    }
+}
+
+/* How many of the next n bytes a copy may touch before "faulting".
+ * atomic: faults disabled, so an ITER_FAULTY source stops at fault_at.
+ * !atomic: faults enabled, so a resolvable fault (fault_in_allowed) is
+ * resolved on the spot, as the page-fault handler would. */
+static size_t faulty_limit(struct iov_iter *i, size_t n, int atomic)
+{
+    if (i->type != ITER_FAULTY || i->fault_at == NEVER)
+        return n;
+    if (i->fault_at >= i->consumed + n)
+        return n;                       /* the fault lies beyond this copy */
+    if (!atomic && i->fault_in_allowed) {
+        if (i->fault_handler)
+            i->fault_handler(i->fault_arg);
+        i->fault_at = NEVER;
+        return n;
+    }
+    if (i->fault_at <= i->consumed)
+        return 0;
+    return min(n, i->fault_at - i->consumed);
+}
+
+/* Copy up to n bytes out of the iterator (from its current position) into
+ * dst without advancing it.  Returns the bytes copied. */
+static size_t copy_out(struct iov_iter *i, void *dst, size_t n, int atomic)
+{
+    n = min(n, i->count);
+    n = faulty_limit(i, n, atomic);
+    const struct kvec *s = segs(i);
+    size_t off = i->iov_offset, done = 0;
+    unsigned long nr = i->nr_segs;
+    while (done < n && nr) {
+        size_t len = min(s->iov_len - off, n - done);
+        if (len) {
+            if (i->type == ITER_IOVEC) {
+                unsigned long left;
+                if (!user_copy_ops)
+                    return done;        /* no user space yet: nothing copies */
+                if (atomic) {
+                    current->pagefault_disabled++;      /* pagefault_disable() */
+                    barrier();
+                    left = user_copy_ops->copy_from_user_inatomic(
+                        (char *)dst + done, (const char *)s->iov_base + off, len);
+                    barrier();
+                    current->pagefault_disabled--;      /* pagefault_enable() */
+                } else {
+                    left = user_copy_ops->copy_from_user(
+                        (char *)dst + done, (const char *)s->iov_base + off, len);
+                }
+                done += len - left;
+                if (left)
+                    return done;
+            } else {
+                memcpy((char *)dst + done, (const char *)s->iov_base + off, len);
+                done += len;
+            }
+        }
+        s++;
+        nr--;
+        off = 0;
+    }
+    return done;
+}
+
+size_t copy_page_from_iter_atomic(struct page *page, size_t offset, size_t bytes,
+                                  struct iov_iter *i)
+{
+    if (offset + bytes > PAGE_SIZE)
+        bytes = PAGE_SIZE - offset;
+    return copy_out(i, (char *)page_address(page) + offset, bytes, 1);
+}
+
+size_t iov_iter_copy_from_user(struct page *page, struct iov_iter *i, size_t offset,
+                               size_t bytes)
+{
+    if (offset + bytes > PAGE_SIZE)
+        bytes = PAGE_SIZE - offset;
+    return copy_out(i, (char *)page_address(page) + offset, bytes, 0);
+}
+
+size_t copy_from_iter(void *buf, size_t bytes, struct iov_iter *i)
+{
+    size_t n = copy_out(i, buf, bytes, 0);
+    iov_iter_advance(i, n);
+    return n;
+}
+
+/* Fault in the next bytes of the source with faults enabled.  Returns the
+ * number of bytes that could NOT be faulted in (0: all readable). */
+size_t fault_in_iov_iter_readable(const struct iov_iter *ci, size_t bytes)
+{
+    /* The fake source keeps its "page tables" (fault_at) in the iterator, so
+     * resolving a fault changes it: cast away the const that the real
+     * (user memory) case honours. */
+    struct iov_iter *i = (struct iov_iter *)ci;
+    bytes = min(bytes, i->count);
+    switch (i->type) {
+    case ITER_KVEC:
+        return 0;
+    case ITER_FAULTY:
+        if (i->fault_at == NEVER || i->fault_at >= i->consumed + bytes)
+            return 0;
+        if (i->fault_in_allowed) {
+            if (i->fault_handler)
+                i->fault_handler(i->fault_arg);
+            i->fault_at = NEVER;        /* the handler mapped the page */
+            return 0;
+        }
+        return i->consumed + bytes - max(i->fault_at, i->consumed);
+    case ITER_IOVEC: {
+        const struct kvec *s = segs(i);
+        size_t off = i->iov_offset, done = 0;
+        unsigned long nr = i->nr_segs;
+        if (!user_copy_ops)
+            return bytes;
+        while (done < bytes && nr) {
+            size_t len = min(s->iov_len - off, bytes - done);
+            if (len) {
+                unsigned long left = user_copy_ops->fault_in_readable(
+                    (const char *)s->iov_base + off, len);
+                done += len - left;
+                if (left)
+                    break;
+            }
+            s++;
+            nr--;
+            off = 0;
+        }
+        return bytes - done;
+    }
+    }
+    return bytes;
+}
+
+/* Copy into the iterator (read direction) and advance. */
+size_t copy_to_iter(const void *buf, size_t bytes, struct iov_iter *i)
+{
+    bytes = min(bytes, i->count);
+    const struct kvec *s = segs(i);
+    size_t off = i->iov_offset, done = 0;
+    unsigned long nr = i->nr_segs;
+    while (done < bytes && nr) {
+        size_t len = min(s->iov_len - off, bytes - done);
+        if (len) {
+            if (i->type == ITER_IOVEC) {
+                if (!user_copy_ops)
+                    break;
+                unsigned long left = user_copy_ops->copy_to_user(
+                    (char *)s->iov_base + off, (const char *)buf + done, len);
+                done += len - left;
+                if (left)
+                    break;
+            } else {
+                memcpy((char *)s->iov_base + off, (const char *)buf + done, len);
+                done += len;
+            }
+        }
+        s++;
+        nr--;
+        off = 0;
+    }
+    iov_iter_advance(i, done);
+    return done;
+}
+
+size_t copy_page_to_iter(struct page *page, size_t offset, size_t bytes, struct iov_iter *i)
+{
+    if (offset + bytes > PAGE_SIZE)
+        bytes = PAGE_SIZE - offset;
+    return copy_to_iter((char *)page_address(page) + offset, bytes, i);
+}
+
+/* ---- tests ------------------------------------------------------------ */
+
+KTEST(iov, kvec_advance_across_segments)
+{
+    char a[3] = "abc", b[5] = "defgh", out[8];
+    struct kvec v[2] = { { a, 3 }, { b, 5 } };
+    struct iov_iter it;
+    iov_iter_kvec(&it, WRITE, v, 2, 8);
+    KASSERT_EQ(copy_from_iter(out, 2, &it), 2);
+    KASSERT_EQ(iov_iter_count(&it), 6);
+    KASSERT_EQ(copy_from_iter(out + 2, 6, &it), 6);
+    KEXPECT(!memcmp(out, "abcdefgh", 8));
+    KEXPECT_EQ(iov_iter_count(&it), 0);
+    KEXPECT_EQ(copy_from_iter(out, 1, &it), 0);
+}
+
+KTEST(iov, faulty_stops_and_faults_in)
+{
+    static char src[100], dst[100];
+    for (int k = 0; k < 100; k++)
+        src[k] = (char)k;
+    struct kvec v = { src, 100 };
+    struct iov_iter it;
+    iov_iter_faulty(&it, &v, 1, 100, 40, 0);
+    KASSERT_EQ(copy_out(&it, dst, 100, 1), 40);       /* atomic: stops at 40 */
+    KASSERT_EQ(copy_out(&it, dst, 30, 1), 30);        /* before the fault: fine */
+    KEXPECT_EQ(fault_in_iov_iter_readable(&it, 30), 0);
+    KEXPECT_EQ(fault_in_iov_iter_readable(&it, 100), 60);  /* unfaultable from 40 */
+    iov_iter_advance(&it, 40);
+    KEXPECT_EQ(copy_out(&it, dst, 10, 1), 0);
+    KEXPECT_EQ(fault_in_iov_iter_readable(&it, 10), 10);
+    /* resolvable: fault-in clears the fault */
+    iov_iter_faulty(&it, &v, 1, 100, 10, 1);
+    KEXPECT_EQ(copy_out(&it, dst, 100, 1), 10);
+    KEXPECT_EQ(fault_in_iov_iter_readable(&it, 100), 0);
+    KEXPECT_EQ(copy_out(&it, dst, 100, 1), 100);
+    KEXPECT(!memcmp(dst, src, 100));
+}
+
+KTEST(iov, iovec_without_user_layer_copies_nothing)
+{
+    char buf[4];
+    struct iovec v = { (void *)0x1000, 4 };
+    struct iov_iter it;
+    if (user_copy_ops)
+        return;                     /* the process layer is in: not applicable */
+    iov_iter_init(&it, WRITE, &v, 1, 4);
+    KEXPECT_EQ(copy_out(&it, buf, 4, 1), 0);
+    KEXPECT_EQ(fault_in_iov_iter_readable(&it, 4), 4);
+}

@@ -1,0 +1,935 @@
+/* mm/filemap.c: the page cache.  Owns the (mapping, index) hash of cached
+ * pages, the page lock and its hashed wait queues, the dirty/writeback bits,
+ * the read path with sequential readahead, and the write loop
+ * generic_perform_write (write_begin / atomic copy / write_end, with the
+ * short-copy and fault-in-and-retry logic), plus the legacy prepare_write /
+ * commit_write fallbacks.  Sits on the page allocator (<mm.h>) and the
+ * scheduler's wait queues; filesystems plug in below through a_ops.
+ *
+ * ======================================================================
+ * LOCK ORDER.  This is the one place it is written down.  Outermost first;
+ * a lock may only be taken while holding locks ABOVE it in this list.
+ *
+ *   namespace_sem                  (mutex: the mount table, fs/namespace.c)
+ *     inode->i_mutex               (mutex: directory ops; write(), truncate.
+ *                                   Two directories (rename): lower address first)
+ *       mm->mmap_sem               (next issue: page-fault handler, mmap, munmap)
+ *         page lock (PG_locked)    (lock_page: sleeps; one page at a time)
+ *           sb->s_lock             (fs allocation: bitmaps, free counts)
+ *             buffer locks, bdev->lock (the block layer, innermost sleeping locks)
+ *           mapping->tree_lock     (spinlock: mapping->pages, nrpages)
+ *             page_hash_lock       (spinlock: the global hash chains)
+ *           inode_wb_lock          (spinlock: sb->s_dirty lists, I_DIRTY* bits)
+ *           inode_hash_lock        (spinlock: the inode cache, fs/inode.c)
+ *           wait-queue locks       (innermost; inside wake_up/prepare_to_wait)
+ *
+ * Why mmap_sem sits between i_mutex and the page lock, and why that forces
+ * the whole write_begin/write_end design (write-path.md):
+ *   write() holds i_mutex and locks a page in write_begin, then copies from
+ *   the user buffer.  If that copy takes a page fault, the fault handler
+ *   takes mmap_sem and, for a file-backed address, lock_page()s the page it
+ *   must read in.  So a faulting copy under a page lock means
+ *     page lock -> mmap_sem       (against the order above: munmap holds
+ *                                  mmap_sem and waits for our page: ABBA)
+ *     page lock -> same page lock (the buffer is an mmap of the very page
+ *                                  we are writing: the task sleeps on
+ *                                  itself forever)
+ *     page A -> page B            (two writers copying each from the other's
+ *                                  file: ABBA on two page locks)
+ *   Hence: copy with page faults DISABLED under the page lock (it stops
+ *   short instead of faulting), unlock the page in write_end, THEN fault the
+ *   source in (i_mutex -> mmap_sem is in order), and retry.  Pre-2.6.24
+ *   kernels copied with faults enabled under the page lock: see
+ *   legacy_perform_write_naive() below, kept to demonstrate the deadlock.
+ * ======================================================================
+ */
+#include <kernel.h>
+#include <string.h>
+#include <errno.h>
+#include <err.h>
+#include <init.h>
+#include <cmdline.h>
+#include <uio.h>
+#include <writeback.h>
+#include "../fs/internal.h"
+
+struct pagecache_stats pagecache_stats;
+struct write_path_stats write_path_stats;
+int write_path_trace;
+int legacy_write_mode = LEGACY_WRITE_2COPY;
+
+#define wp_trace(fmt, ...) do { if (write_path_trace) \
+        printk(KERN_INFO "writepath: " fmt "\n", ##__VA_ARGS__); } while (0)
+
+/* ---- the hash table of cached pages ----------------------------------- */
+
+#define PAGE_HASH_BITS 10
+static struct page *page_hash_table[1 << PAGE_HASH_BITS];
+static DEFINE_SPINLOCK(page_hash_lock);
+
+static unsigned page_hashfn(struct address_space *mapping, unsigned long index)
+{
+    unsigned long h = ((unsigned long)mapping / sizeof(struct address_space)) + index;
+    h *= 0x9E3779B1u;                         /* Knuth's multiplicative hash */
+    return h >> (32 - PAGE_HASH_BITS);
+}
+
+/* ---- page lock wait queues (Linux's page_waitqueue) -------------------
+ * A wait queue per page would cost memory in every struct page; instead
+ * pages hash onto a small table of queues.  Waiters of different pages may
+ * share a queue, so every waiter re-checks its own page after a wake-up. */
+#define PAGE_WAIT_BITS 6
+static wait_queue_head_t page_wait_table[1 << PAGE_WAIT_BITS];
+
+wait_queue_head_t *page_waitqueue(struct page *page)
+{
+    unsigned long h = ((unsigned long)page / sizeof(struct page)) * 0x9E3779B1u;
+    return &page_wait_table[h >> (32 - PAGE_WAIT_BITS)];
+}
+
+static void pagecache_init(void)
+{
+    for (unsigned k = 0; k < ARRAY_SIZE(page_wait_table); k++)
+        init_waitqueue_head(&page_wait_table[k]);
+    const char *v = cmdline_get("writetrace");
+    if (v && (*v == '\0' || *v == '1'))
+        write_path_trace = 1;
+    v = cmdline_get("legacy_write_mode");
+    if (v && !strcmp(v, "naive"))
+        legacy_write_mode = LEGACY_WRITE_NAIVE;
+}
+subsys_initcall(pagecache_init);
+
+/* ---- the page lock ----------------------------------------------------- */
+
+int trylock_page(struct page *page)
+{
+    if (TestSetPageLocked(page))
+        return 0;
+    page->lock_owner = current;
+    return 1;
+}
+
+/* Self-deadlock "nesting credits".  When a task lock_page()s a page it
+ * already holds, Linux would sleep forever.  We report it instead, and so
+ * that the kernel can go on, let that inner lock_page/unlock_page pair nest:
+ * the inner unlock_page uses up a credit instead of releasing the lock that
+ * the outer frame still believes it holds. */
+static struct { struct page *page; struct task_struct *task; int n; } nest_credit[8];
+
+static void add_nest_credit(struct page *page)
+{
+    for (unsigned k = 0; k < ARRAY_SIZE(nest_credit); k++)
+        if (nest_credit[k].n == 0 || (nest_credit[k].page == page &&
+                                      nest_credit[k].task == current)) {
+            nest_credit[k].page = page;
+            nest_credit[k].task = current;
+            nest_credit[k].n++;
+            return;
+        }
+    printk(KERN_ERR "lock_page: too many nested self-deadlocks; page state may be wrong\n");
+}
+
+static int take_nest_credit(struct page *page)
+{
+    for (unsigned k = 0; k < ARRAY_SIZE(nest_credit); k++)
+        if (nest_credit[k].n && nest_credit[k].page == page &&
+            nest_credit[k].task == current) {
+            nest_credit[k].n--;
+            return 1;
+        }
+    return 0;
+}
+
+static void describe_page(const char *lvl, struct page *page)
+{
+    struct address_space *m = page->mapping;
+    printk("%s  page %p flags %#lx mapping %p (inode %lu) index %lu\n", lvl, page,
+           page->flags, m, m && m->host ? m->host->i_ino : 0UL, page->index);
+}
+
+static void report_self_deadlock(struct page *page)
+{
+    pagecache_stats.self_deadlocks++;
+    printk(KERN_ERR "lock_page: SELF-DEADLOCK: task %s (pid %d) locks a page it already holds\n",
+           current->comm, current->pid);
+    describe_page(KERN_ERR, page);
+    printk(KERN_ERR "  Linux would sleep here forever (state D).  Typical cause: a page\n"
+           KERN_ERR "  fault while copying into a page this task locked (the pre-2.6.24\n"
+           KERN_ERR "  write path); see docs/page-cache.md.  Backtrace:\n");
+    dump_stack();
+}
+
+#define LOCK_WAIT_REPORT (5 * HZ)
+
+/* lock_page's slow path.  Returns 0 with the lock held, or -EDEADLK if the
+ * caller already holds it (reported; nothing taken). */
+int lock_page_check(struct page *page)
+{
+    if (trylock_page(page))
+        return 0;
+    if (page->lock_owner == current) {
+        report_self_deadlock(page);
+        return -EDEADLK;
+    }
+    pagecache_stats.lock_waits++;
+    wait_queue_head_t *wq = page_waitqueue(page);
+    DEFINE_WAIT(w);
+    unsigned long start = jiffies;
+    int reported = 0;
+    current->waiting_on_page = page;
+    for (;;) {
+        prepare_to_wait(wq, &w, TASK_UNINTERRUPTIBLE);
+        if (trylock_page(page))
+            break;
+        if (!reported && jiffies - start >= LOCK_WAIT_REPORT) {
+            struct task_struct *owner = page->lock_owner;
+            reported = 1;
+            pagecache_stats.long_lock_waits++;
+            set_current_state(TASK_RUNNING);
+            printk(KERN_WARNING "lock_page: task %s (pid %d) waited %lu s for a page lock\n",
+                   current->comm, current->pid, (jiffies - start) / HZ);
+            describe_page(KERN_WARNING, page);
+            if (owner) {
+                printk(KERN_WARNING "  held by %s (pid %d):\n", owner->comm, owner->pid);
+                show_task(owner);
+            }
+            continue;
+        }
+        schedule_timeout(reported ? MAX_SCHEDULE_TIMEOUT : LOCK_WAIT_REPORT);
+    }
+    finish_wait(wq, &w);
+    current->waiting_on_page = NULL;
+    return 0;
+}
+
+void lock_page(struct page *page)
+{
+    if (lock_page_check(page) == -EDEADLK)
+        add_nest_credit(page);
+}
+
+void unlock_page(struct page *page)
+{
+    if (!PageLocked(page)) {
+        printk(KERN_ERR "unlock_page: page %p is not locked\n", page);
+        dump_stack();
+        return;
+    }
+    if (take_nest_credit(page))
+        return;
+    page->lock_owner = NULL;
+    barrier();
+    ClearPageLocked(page);
+    wake_up(page_waitqueue(page));
+}
+
+void wait_on_page_locked(struct page *page)
+{
+    if (PageLocked(page))
+        wait_event(*page_waitqueue(page), !PageLocked(page));
+}
+
+void wait_on_page_writeback(struct page *page)
+{
+    if (PageWriteback(page))
+        wait_event(*page_waitqueue(page), !PageWriteback(page));
+}
+
+void end_page_writeback(struct page *page)
+{
+    if (!TestClearPageWriteback(page))
+        printk(KERN_ERR "end_page_writeback: page %p was not under writeback\n", page);
+    wake_up(page_waitqueue(page));
+}
+
+/* ---- dirty state ------------------------------------------------------- */
+
+/* Mark a page dirty.  Mappings whose filesystem writes pages back (has
+ * ->writepage) also put their inode on sb->s_dirty for the flusher;
+ * mappings without one (ramfs: the page cache IS the storage) keep the bit
+ * only, as Linux's __set_page_dirty_no_writeback. */
+int set_page_dirty(struct page *page)
+{
+    if (TestSetPageDirty(page))
+        return 0;
+    struct address_space *mapping = page->mapping;
+    if (mapping && mapping->host && mapping->a_ops && mapping->a_ops->writepage)
+        inode_mark_dirty_pages(mapping->host);
+    return 1;
+}
+
+int clear_page_dirty_for_io(struct page *page)
+{
+    return TestClearPageDirty(page);
+}
+
+void mapping_set_error(struct address_space *mapping, int error)
+{
+    if (!error)
+        return;
+    pgflag_set_bit(error == -ENOSPC ? AS_ENOSPC : AS_EIO, &mapping->flags);
+}
+
+/* ---- the cache proper -------------------------------------------------- */
+
+struct page *find_get_page(struct address_space *mapping, unsigned long index)
+{
+    unsigned long flags;
+    struct page *page;
+    spin_lock_irqsave(&page_hash_lock, flags);
+    pagecache_stats.lookups++;
+    for (page = page_hash_table[page_hashfn(mapping, index)]; page; page = page->hash_next)
+        if (page->mapping == mapping && page->index == index)
+            break;
+    if (page) {
+        get_page(page);
+        pagecache_stats.hits++;
+    } else {
+        pagecache_stats.misses++;
+    }
+    spin_unlock_irqrestore(&page_hash_lock, flags);
+    return page;
+}
+
+struct page *find_lock_page(struct address_space *mapping, unsigned long index)
+{
+    for (;;) {
+        struct page *page = find_get_page(mapping, index);
+        if (!page)
+            return NULL;
+        lock_page(page);
+        if (page->mapping == mapping && page->index == index)
+            return page;
+        unlock_page(page);              /* truncated while we slept */
+        put_page(page);
+    }
+}
+
+int add_to_page_cache(struct page *page, struct address_space *mapping, unsigned long index)
+{
+    unsigned long flags;
+    if (!PageLocked(page))
+        printk(KERN_WARNING "add_to_page_cache: page %p not locked\n", page);
+    spin_lock_irqsave(&mapping->tree_lock, flags);
+    spin_lock(&page_hash_lock);
+    unsigned h = page_hashfn(mapping, index);
+    for (struct page *p = page_hash_table[h]; p; p = p->hash_next)
+        if (p->mapping == mapping && p->index == index) {
+            spin_unlock(&page_hash_lock);
+            spin_unlock_irqrestore(&mapping->tree_lock, flags);
+            return -EEXIST;
+        }
+    get_page(page);                     /* the page cache's own reference */
+    page->mapping = mapping;
+    page->index = index;
+    page->hash_next = page_hash_table[h];
+    page_hash_table[h] = page;
+    list_add_tail(&page->lru, &mapping->pages);
+    mapping->nrpages++;
+    spin_unlock(&page_hash_lock);
+    spin_unlock_irqrestore(&mapping->tree_lock, flags);
+    return 0;
+}
+
+void delete_from_page_cache(struct page *page)
+{
+    struct address_space *mapping = page->mapping;
+    unsigned long flags;
+    if (!mapping)
+        return;
+    spin_lock_irqsave(&mapping->tree_lock, flags);
+    spin_lock(&page_hash_lock);
+    struct page **pp = &page_hash_table[page_hashfn(mapping, page->index)];
+    while (*pp && *pp != page)
+        pp = &(*pp)->hash_next;
+    if (*pp)
+        *pp = page->hash_next;
+    page->hash_next = NULL;
+    list_del_init(&page->lru);
+    mapping->nrpages--;
+    page->mapping = NULL;
+    spin_unlock(&page_hash_lock);
+    spin_unlock_irqrestore(&mapping->tree_lock, flags);
+    put_page(page);                     /* the cache's reference */
+}
+
+/* A fresh page, locked, with no stale state bits. */
+static struct page *alloc_locked_page(void)
+{
+    struct page *page = alloc_page(GFP_KERNEL);
+    if (!page)
+        return NULL;
+    ClearPageUptodate(page);
+    ClearPageDirty(page);
+    ClearPageError(page);
+    ClearPageWriteback(page);
+    ClearPagePrivate(page);
+    page->private = 0;
+    page->mapping = NULL;
+    trylock_page(page);                 /* nobody else can see it: cannot fail */
+    return page;
+}
+
+struct page *find_or_create_page(struct address_space *mapping, unsigned long index,
+                                 unsigned gfp)
+{
+    for (;;) {
+        struct page *page = find_lock_page(mapping, index);
+        if (page)
+            return page;
+        page = alloc_locked_page();
+        if (!page)
+            return NULL;
+        if (add_to_page_cache(page, mapping, index) == 0)
+            return page;
+        unlock_page(page);              /* raced with another creator: use theirs */
+        put_page(page);
+    }
+}
+
+struct page *grab_cache_page_write_begin(struct address_space *mapping,
+                                         unsigned long index, unsigned flags)
+{
+    return find_or_create_page(mapping, index, GFP_KERNEL);
+}
+
+/* ---- reading ----------------------------------------------------------- */
+
+static int do_readpage(struct address_space *mapping, struct file *file, struct page *page)
+{
+    pagecache_stats.readpage_calls++;
+    ClearPageError(page);
+    int err = mapping->a_ops->readpage(file, page);
+    if (err < 0 && PageLocked(page) && page->lock_owner == current)
+        unlock_page(page);              /* be forgiving about the contract */
+    return err;
+}
+
+/* Make a cached page uptodate: wait for a read in flight, or read it again
+ * if the last read failed.  Page referenced, unlocked.  Returns 0, -EIO, or
+ * -EAGAIN if the page was truncated meanwhile (caller looks it up again). */
+static int page_wait_uptodate(struct address_space *mapping, struct file *file,
+                              struct page *page)
+{
+    wait_on_page_locked(page);          /* someone (maybe readahead) is reading it */
+    if (PageUptodate(page))
+        return 0;
+    lock_page(page);
+    if (page->mapping != mapping) {
+        unlock_page(page);
+        return -EAGAIN;
+    }
+    if (PageUptodate(page)) {           /* raced with another reader */
+        unlock_page(page);
+        return 0;
+    }
+    do_readpage(mapping, file, page);   /* retry once, as Linux does */
+    wait_on_page_locked(page);
+    if (PageUptodate(page))
+        return 0;
+    printk(KERN_ERR "filemap: read error: inode %lu page %lu\n",
+           mapping->host ? mapping->host->i_ino : 0UL, page->index);
+    return -EIO;
+}
+
+#define RA_INIT_PAGES 4
+#define RA_MAX_PAGES  32
+
+/* Sequential readahead, simplified from Linux's: on a cache miss at index,
+ * if the miss continues the previous window (index == readahead_next) the
+ * window doubles (up to RA_MAX_PAGES), otherwise it restarts at
+ * max(RA_INIT_PAGES, pages the caller asked for).  Every page of the window
+ * that is not cached is allocated, added locked and handed to ->readpage. */
+static void page_cache_readahead(struct address_space *mapping, struct file *file,
+                                 unsigned long index, unsigned long req_pages)
+{
+    struct inode *inode = mapping->host;
+    if (inode->i_size <= 0)
+        return;
+    unsigned long last = (unsigned long)((inode->i_size - 1) >> PAGE_SHIFT);
+    unsigned long size;
+    if (index == mapping->readahead_next && mapping->readahead_size)
+        size = min((unsigned long)RA_MAX_PAGES, mapping->readahead_size * 2);
+    else
+        size = min((unsigned long)RA_MAX_PAGES, max((unsigned long)RA_INIT_PAGES, req_pages));
+    mapping->readahead_size = size;
+    mapping->readahead_next = index + size;
+    for (unsigned long n = 0; n < size && index + n <= last; n++) {
+        struct page *page = find_get_page(mapping, index + n);
+        if (page) {
+            put_page(page);
+            continue;
+        }
+        page = alloc_locked_page();
+        if (!page)
+            break;
+        if (add_to_page_cache(page, mapping, index + n)) {
+            unlock_page(page);
+            put_page(page);
+            continue;
+        }
+        if (n)
+            pagecache_stats.readahead_pages++;
+        do_readpage(mapping, file, page);   /* unlocks the page when done */
+        put_page(page);                 /* the cache keeps its reference */
+    }
+}
+
+struct page *read_mapping_page(struct address_space *mapping, unsigned long index,
+                               struct file *file)
+{
+    for (;;) {
+        struct page *page = find_get_page(mapping, index);
+        if (!page) {
+            page = alloc_locked_page();
+            if (!page)
+                return ERR_PTR(-ENOMEM);
+            if (add_to_page_cache(page, mapping, index)) {
+                unlock_page(page);
+                put_page(page);
+                continue;
+            }
+            do_readpage(mapping, file, page);
+        }
+        int err = page_wait_uptodate(mapping, file, page);
+        if (!err)
+            return page;
+        put_page(page);
+        if (err != -EAGAIN)
+            return ERR_PTR(err);
+    }
+}
+
+ssize_t generic_file_read_iter(struct file *file, struct iov_iter *to, loff_t *ppos)
+{
+    struct address_space *mapping = file->f_mapping;
+    struct inode *inode = mapping->host;
+    loff_t pos = *ppos;
+    ssize_t copied = 0;
+    int err = 0;
+
+    if (!iov_iter_count(to))
+        return 0;
+    if (pos < 0)
+        return -EINVAL;
+    unsigned long last_req = (unsigned long)((pos + iov_iter_count(to) - 1) >> PAGE_SHIFT);
+    while (iov_iter_count(to)) {
+        if (pos >= inode->i_size)
+            break;
+        unsigned long index = (unsigned long)(pos >> PAGE_SHIFT);
+        size_t offset = (size_t)(pos & (PAGE_SIZE - 1));
+        struct page *page = find_get_page(mapping, index);
+        if (!page) {
+            page_cache_readahead(mapping, file, index, last_req - index + 1);
+            page = find_get_page(mapping, index);
+            if (!page) {
+                err = -ENOMEM;
+                break;
+            }
+        }
+        if (!PageUptodate(page)) {
+            err = page_wait_uptodate(mapping, file, page);
+            if (err) {
+                put_page(page);
+                if (err == -EAGAIN) {
+                    err = 0;
+                    continue;
+                }
+                break;
+            }
+        }
+        loff_t isize = inode->i_size;   /* again: a truncate may have run */
+        if (pos >= isize) {
+            put_page(page);
+            break;
+        }
+        size_t nr = PAGE_SIZE - offset;
+        if ((loff_t)nr > isize - pos)
+            nr = (size_t)(isize - pos);
+        size_t n = copy_page_to_iter(page, offset, nr, to);
+        put_page(page);
+        pos += n;
+        copied += n;
+        if (n < nr && iov_iter_count(to)) {
+            err = -EFAULT;
+            break;
+        }
+    }
+    *ppos = pos;
+    return copied ? copied : err;
+}
+
+/* ---- the write loop ---------------------------------------------------- */
+
+int pagecache_write_begin(struct file *file, struct address_space *mapping, loff_t pos,
+                          unsigned len, unsigned flags, struct page **pagep, void **fsdata)
+{
+    return mapping->a_ops->write_begin(file, mapping, pos, len, flags, pagep, fsdata);
+}
+
+int pagecache_write_end(struct file *file, struct address_space *mapping, loff_t pos,
+                        unsigned len, unsigned copied, struct page *page, void *fsdata)
+{
+    return mapping->a_ops->write_end(file, mapping, pos, len, copied, page, fsdata);
+}
+
+static ssize_t legacy_perform_write(struct file *file, struct iov_iter *i, loff_t pos);
+
+/*
+ * generic_perform_write: copy the iterator into the page cache at pos, one
+ * page-sized chunk at a time, through the filesystem's write_begin and
+ * write_end.  Caller holds i_mutex.  The numbered steps are write-path.md's:
+ *
+ *   1 chunk = the rest of this page, or what is left
+ *   2 (no prefault: the 2025 style; the atomic copy alone prevents the deadlock)
+ *   3 fatal signal pending? stop
+ *   4 write_begin -> locked page
+ *   5 copy with page faults disabled: may stop short, never sleeps on a fault
+ *   6 write_end(copied) -> bytes committed; page unlocked
+ *   7 committed 0? fault the source in (page unlocked now); nothing
+ *     faultable -> -EFAULT; else retry the same chunk, shortened to what
+ *     faulted in
+ *   8 advance by what was committed
+ *   9 return the bytes written, or the error if none
+ */
+ssize_t generic_perform_write(struct file *file, struct iov_iter *i, loff_t pos)
+{
+    struct address_space *mapping = file->f_mapping;
+    const struct address_space_operations *a_ops = mapping->a_ops;
+    ssize_t written = 0;
+    long status = 0;
+    unsigned flags = 0;
+
+    if (!a_ops->write_begin) {
+        if (a_ops->prepare_write && a_ops->commit_write)
+            return legacy_perform_write(file, i, pos);
+        return -EINVAL;
+    }
+    /* A kernel buffer cannot fault: the copy is complete by construction,
+     * so the filesystem may skip reading blocks the write covers fully. */
+    if (i->type == ITER_KVEC)
+        flags |= AOP_FLAG_UNINTERRUPTIBLE;
+
+    wp_trace("start pos=%lld count=%u%s", pos, (unsigned)iov_iter_count(i),
+             flags & AOP_FLAG_UNINTERRUPTIBLE ? " (kernel source: UNINTERRUPTIBLE)" : "");
+    while (iov_iter_count(i)) {
+        /* 1: one page-sized chunk */
+        unsigned offset = (unsigned)(pos & (PAGE_SIZE - 1));
+        unsigned bytes = min((size_t)(PAGE_SIZE - offset), iov_iter_count(i));
+        struct page *page;
+        void *fsdata = NULL;
+        size_t copied;
+again:
+        /* 3: a fatal signal ends the write between chunks */
+        if (fatal_signal_pending(current)) {
+            wp_trace("fatal signal pending: stop");
+            status = -EINTR;
+            break;
+        }
+        /* 4 */
+        write_path_stats.attempts++;
+        status = a_ops->write_begin(file, mapping, pos, bytes, flags, &page, &fsdata);
+        wp_trace("write_begin pos=%lld len=%u -> %ld (page %s)", pos, bytes, status,
+                 status < 0 ? "-" : PageUptodate(page) ? "uptodate" : "not uptodate");
+        if (status < 0)
+            break;
+        /* 5: faults disabled inside: a fault ends the copy, it is not resolved */
+        copied = copy_page_from_iter_atomic(page, offset, bytes, i);
+        if (copied < bytes) {
+            write_path_stats.short_copies++;
+            wp_trace("atomic copy SHORT: %u of %u bytes", (unsigned)copied, bytes);
+        } else {
+            wp_trace("atomic copy %u bytes", (unsigned)copied);
+        }
+        /* 6: write_end unlocks and releases the page */
+        status = a_ops->write_end(file, mapping, pos, bytes, copied, page, fsdata);
+        wp_trace("write_end copied=%u -> committed %ld", (unsigned)copied, status);
+        if (status < 0)
+            break;
+        if (status > (long)copied) {
+            printk(KERN_ERR "generic_perform_write: write_end committed %ld > copied %u\n",
+                   status, (unsigned)copied);
+            status = copied;
+        }
+        cond_resched();
+        if (status == 0) {
+            /* 7: nothing committed.  The page is unlocked now, so a fault can
+             * be handled: bring the source in, then redo the same chunk. */
+            write_path_stats.zero_commits++;
+            write_path_stats.fault_ins++;
+            size_t missing = fault_in_iov_iter_readable(i, bytes);
+            wp_trace("fault-in %u bytes: %u could not be faulted in", bytes, (unsigned)missing);
+            if (missing >= bytes) {
+                write_path_stats.efaults++;
+                status = -EFAULT;
+                break;
+            }
+            bytes -= missing;           /* retry only what is now readable */
+            write_path_stats.retries++;
+            wp_trace("retry pos=%lld len=%u", pos, bytes);
+            goto again;
+        }
+        /* 8 */
+        iov_iter_advance(i, status);
+        pos += status;
+        written += status;
+    }
+    /* 9 */
+    wp_trace("done: written=%d status=%ld", (int)written, written ? 0L : status);
+    return written ? written : status;
+}
+
+/*
+ * ---- the legacy API: prepare_write / commit_write ----------------------
+ *
+ * Filesystems written before 2.6.24 provide prepare_write/commit_write: the
+ * VFS locks the page, the fs prepares it, the VFS copies, the fs commits.
+ * Two ways to drive them (legacy_write_mode, boot option legacy_write_mode=):
+ *
+ * LEGACY_WRITE_2COPY (default): 2.6.24's safe-but-slow fallback.
+ * LEGACY_WRITE_NAIVE: the pre-2.6.24 path, which can deadlock.  Kept ONLY so
+ *   the next issues can demonstrate the deadlock; never the default.
+ */
+
+/* Trim blocks a failed prepare_write may have allocated past i_size. */
+static void legacy_trim(struct inode *inode, loff_t end)
+{
+    if (end > inode->i_size && inode->i_op && inode->i_op->setattr) {
+        struct iattr a = { .ia_valid = ATTR_SIZE, .ia_size = inode->i_size };
+        inode->i_op->setattr(inode, &a);
+    }
+}
+
+/*
+ * 2.6.24's fallback.  For each chunk:
+ *   - fault the source in FIRST, with no page locked (a failure on the
+ *     very first byte is -EFAULT);
+ *   - find and lock the page;
+ *   - page NOT uptodate and a source that can fault (not a kernel buffer):
+ *     a short copy cannot be committed into it and a fault must not happen
+ *     under its lock, so UNLOCK it, copy the source into a temporary page
+ *     with faults ENABLED (copy #1), lock the page again and re-check: if it
+ *     was truncated meanwhile or became uptodate, start the chunk over;
+ *   - prepare_write; copy: memcpy from the temporary page (copy #2), or, for
+ *     an uptodate page, an atomic copy (a short copy into an uptodate page is
+ *     harmless); commit_write what was copied; unlock.
+ * "Cannot be supported in a way which is simultaneously safe and fast": the
+ * safe part is that no fault ever happens under a page lock; the slow part
+ * is the second copy and the extra page.
+ */
+static ssize_t legacy_perform_write_2copy(struct file *file, struct iov_iter *i, loff_t pos)
+{
+    struct address_space *mapping = file->f_mapping;
+    const struct address_space_operations *a_ops = mapping->a_ops;
+    struct inode *inode = mapping->host;
+    ssize_t written = 0;
+    long status = 0;
+
+    while (iov_iter_count(i)) {
+        unsigned offset = (unsigned)(pos & (PAGE_SIZE - 1));
+        unsigned long index = (unsigned long)(pos >> PAGE_SHIFT);
+        unsigned bytes = min((size_t)(PAGE_SIZE - offset), iov_iter_count(i));
+        struct page *page, *src_page = NULL;
+        size_t copied;
+
+        if (fatal_signal_pending(current)) {
+            status = -EINTR;
+            break;
+        }
+        write_path_stats.attempts++;
+        size_t missing = fault_in_iov_iter_readable(i, bytes);   /* the prefault */
+        if (missing >= bytes) {
+            write_path_stats.efaults++;
+            status = -EFAULT;
+            break;
+        }
+        bytes -= missing;
+        page = grab_cache_page_write_begin(mapping, index, 0);
+        if (!page) {
+            status = -ENOMEM;
+            break;
+        }
+        if (!PageUptodate(page) && i->type != ITER_KVEC) {
+            unlock_page(page);
+            src_page = alloc_page(GFP_KERNEL);
+            if (!src_page) {
+                put_page(page);
+                status = -ENOMEM;
+                break;
+            }
+            copied = iov_iter_copy_from_user(src_page, i, offset, bytes);   /* copy #1 */
+            wp_trace("legacy 2-copy: %u of %u bytes into the temporary page",
+                     (unsigned)copied, bytes);
+            if (copied == 0) {
+                put_page(src_page);
+                put_page(page);
+                write_path_stats.efaults++;
+                status = -EFAULT;
+                break;
+            }
+            bytes = copied;
+            lock_page(page);
+            if (page->mapping != mapping || PageUptodate(page)) {
+                /* truncated, or read in by someone else: start over; the
+                 * source has not been advanced */
+                unlock_page(page);
+                put_page(page);
+                put_page(src_page);
+                write_path_stats.retries++;
+                continue;
+            }
+            write_path_stats.legacy_2copy++;
+        }
+        status = a_ops->prepare_write(file, page, offset, offset + bytes);
+        if (status < 0) {
+            unlock_page(page);
+            put_page(page);
+            if (src_page)
+                put_page(src_page);
+            legacy_trim(inode, pos + bytes);
+            break;
+        }
+        if (src_page) {
+            memcpy((char *)page_address(page) + offset,
+                   (char *)page_address(src_page) + offset, bytes);      /* copy #2 */
+            copied = bytes;
+        } else {
+            copied = copy_page_from_iter_atomic(page, offset, bytes, i);
+            if (copied < bytes)
+                write_path_stats.short_copies++;
+        }
+        /* We commit what was copied (from..from+copied); 2.6.24 committed the
+         * whole prepared range even after a short copy into an uptodate page. */
+        status = a_ops->commit_write(file, page, offset, offset + copied);
+        unlock_page(page);
+        put_page(page);
+        if (src_page)
+            put_page(src_page);
+        if (status < 0) {
+            legacy_trim(inode, pos + bytes);
+            break;
+        }
+        iov_iter_advance(i, copied);
+        pos += copied;
+        written += copied;
+        cond_resched();
+    }
+    return written ? written : status;
+}
+
+/*
+ * !!! THE PRE-2.6.24 NAIVE PATH.  IT DEADLOCKS.  Demonstration only. !!!
+ *
+ * Lock the page, prepare_write, copy from the source WITH PAGE FAULTS
+ * ENABLED while the page is still locked, commit_write, unlock.
+ *
+ * Why it deadlocks: if the source buffer is an mmap of the page being
+ * written (or of any page whose lock we or a peer hold), the copy faults,
+ * the fault handler needs to read that page in and calls lock_page() on it:
+ *   - same page: this task sleeps waiting for itself (lock_page reports it
+ *     as a SELF-DEADLOCK in Vellum; Linux hangs in state D);
+ *   - two writers, each copying from the other's file: ABBA on two page locks;
+ *   - the fault takes mmap_sem while we hold a page lock, against the lock
+ *     order at the top of this file: munmap holds mmap_sem and waits for our
+ *     page.
+ * It has a second bug: a short copy into a page that is not uptodate is
+ * committed anyway, exposing whatever the page held before (stale data).
+ */
+static ssize_t legacy_perform_write_naive(struct file *file, struct iov_iter *i, loff_t pos)
+{
+    struct address_space *mapping = file->f_mapping;
+    const struct address_space_operations *a_ops = mapping->a_ops;
+    ssize_t written = 0;
+    long status = 0;
+
+    while (iov_iter_count(i)) {
+        unsigned offset = (unsigned)(pos & (PAGE_SIZE - 1));
+        unsigned long index = (unsigned long)(pos >> PAGE_SHIFT);
+        unsigned bytes = min((size_t)(PAGE_SIZE - offset), iov_iter_count(i));
+
+        if (fatal_signal_pending(current)) {
+            status = -EINTR;
+            break;
+        }
+        write_path_stats.attempts++;
+        struct page *page = grab_cache_page_write_begin(mapping, index, 0);   /* LOCKED */
+        if (!page) {
+            status = -ENOMEM;
+            break;
+        }
+        status = a_ops->prepare_write(file, page, offset, offset + bytes);
+        if (status < 0) {
+            unlock_page(page);
+            put_page(page);
+            legacy_trim(mapping->host, pos + bytes);
+            break;
+        }
+        /* HERE: a copy that may fault, under the page lock. */
+        size_t copied = iov_iter_copy_from_user(page, i, offset, bytes);
+        write_path_stats.legacy_naive++;
+        wp_trace("legacy NAIVE: copied %u of %u bytes with faults enabled under the page lock",
+                 (unsigned)copied, bytes);
+        status = a_ops->commit_write(file, page, offset, offset + copied);
+        unlock_page(page);
+        put_page(page);
+        if (status < 0)
+            break;
+        if (copied == 0) {
+            write_path_stats.efaults++;
+            status = -EFAULT;
+            break;
+        }
+        iov_iter_advance(i, copied);
+        pos += copied;
+        written += copied;
+        cond_resched();
+    }
+    return written ? written : status;
+}
+
+static ssize_t legacy_perform_write(struct file *file, struct iov_iter *i, loff_t pos)
+{
+    if (legacy_write_mode == LEGACY_WRITE_NAIVE)
+        return legacy_perform_write_naive(file, i, pos);
+    return legacy_perform_write_2copy(file, i, pos);
+}
+
+/*
+ * write() for page-cache files.  Takes i_mutex; O_APPEND moves *ppos to EOF
+ * under it; a write starting at or past s_maxbytes is -EFBIG, one crossing
+ * it is cut short there; mtime/ctime are updated; *ppos advances by exactly
+ * the bytes written.
+ */
+ssize_t generic_file_write_iter(struct file *file, struct iov_iter *from, loff_t *ppos)
+{
+    struct inode *inode = file->f_mapping->host;
+    ssize_t ret;
+
+    mutex_lock(&inode->i_mutex);
+    if (file->f_flags & O_APPEND)
+        *ppos = inode->i_size;
+    loff_t pos = *ppos;
+    ret = 0;
+    if (!iov_iter_count(from))
+        goto out;
+    if (pos < 0) {
+        ret = -EINVAL;
+        goto out;
+    }
+    loff_t maxbytes = inode->i_sb->s_maxbytes;
+    if (pos >= maxbytes) {
+        ret = -EFBIG;
+        goto out;
+    }
+    if ((loff_t)iov_iter_count(from) > maxbytes - pos)
+        iov_iter_truncate(from, (size_t)(maxbytes - pos));
+    inode->i_mtime = inode->i_ctime = current_time();
+    mark_inode_dirty(inode);
+    ret = generic_perform_write(file, from, pos);
+    if (ret > 0)
+        *ppos = pos + ret;
+out:
+    mutex_unlock(&inode->i_mutex);
+    return ret;
+}

@@ -1,0 +1,776 @@
+/* mm/filemap_test.c: kernel tests of the page cache (suite pagecache) and
+ * of the write loop (suite writepath).
+ *
+ * The tests run on ramfs files whose address_space operations are swapped
+ * for the test operations below ("tfs"), which keep the file's bytes in a
+ * "store" (the backing disk, in memory) and count every call:
+ *   tfs_aops         write_begin/write_end with Linux's block_write_begin/
+ *                    block_write_end rules: a write that covers the whole
+ *                    page reads nothing; a short copy into a page that is not
+ *                    uptodate commits NOTHING (returns 0)
+ *   tfs_legacy_aops  only prepare_write/commit_write (the legacy fallback)
+ * ramfs's own simple_write_end is the other short-copy rule (zero the rest,
+ * commit what was copied), so both rules are tested side by side.
+ */
+#include <kernel.h>
+#include <string.h>
+#include <errno.h>
+#include <err.h>
+#include <ktest.h>
+#include <completion.h>
+#include <uio.h>
+#include "../fs/internal.h"
+
+#define STORE_PAGES 64
+struct tstore {
+    char *data;                        /* STORE_PAGES pages */
+    int readpage, writepage, begin_reads, prepare, commit;
+    int read_delay_ms, read_error;
+    unsigned last_flags;               /* write_begin's flags */
+    int fatal_after;                   /* set pending_fatal after N write_ends */
+    int write_ends;
+};
+static struct tstore ts;
+
+static void store_reset(void)
+{
+    if (!ts.data)
+        ts.data = (char *)__get_free_pages(GFP_KERNEL, 6);
+    char *d = ts.data;
+    memset(&ts, 0, sizeof ts);
+    ts.data = d;
+    if (d)
+        memset(d, 0, STORE_PAGES * PAGE_SIZE);
+}
+
+static void fill_from_store(struct page *page)
+{
+    if (page->index < STORE_PAGES)
+        memcpy(page_address(page), ts.data + page->index * PAGE_SIZE, PAGE_SIZE);
+    else
+        memset(page_address(page), 0, PAGE_SIZE);
+}
+
+static int tfs_readpage(struct file *file, struct page *page)
+{
+    ts.readpage++;
+    if (ts.read_delay_ms)
+        msleep(ts.read_delay_ms);
+    if (ts.read_error) {
+        SetPageError(page);
+        unlock_page(page);
+        return -EIO;
+    }
+    fill_from_store(page);
+    SetPageUptodate(page);
+    unlock_page(page);
+    return 0;
+}
+
+static int tfs_writepage(struct page *page, struct writeback_control *wbc)
+{
+    ts.writepage++;
+    SetPageWriteback(page);
+    struct inode *inode = page->mapping->host;
+    loff_t start = (loff_t)page->index * PAGE_SIZE;
+    size_t n = PAGE_SIZE;
+    if (start + (loff_t)n > inode->i_size)    /* only the part before i_size */
+        n = inode->i_size > start ? (size_t)(inode->i_size - start) : 0;
+    if (page->index < STORE_PAGES)
+        memcpy(ts.data + start, page_address(page), n);
+    unlock_page(page);
+    end_page_writeback(page);
+    return 0;
+}
+
+static int tfs_write_begin(struct file *file, struct address_space *mapping, loff_t pos,
+                           unsigned len, unsigned flags, struct page **pagep, void **fsdata)
+{
+    unsigned from = pos & (PAGE_SIZE - 1);
+    struct page *page = grab_cache_page_write_begin(mapping, pos >> PAGE_SHIFT, flags);
+    if (!page)
+        return -ENOMEM;
+    ts.last_flags = flags;
+    /* One block per page: a partly covered page must be read first; a fully
+     * covered one need not be (block_write_begin). */
+    if (!PageUptodate(page) && (from != 0 || len != PAGE_SIZE)) {
+        ts.begin_reads++;
+        fill_from_store(page);
+        SetPageUptodate(page);
+    }
+    *pagep = page;
+    return 0;
+}
+
+static int tfs_write_end(struct file *file, struct address_space *mapping, loff_t pos,
+                         unsigned len, unsigned copied, struct page *page, void *fsdata)
+{
+    struct inode *inode = mapping->host;
+    if (!PageUptodate(page)) {
+        if (copied < len)
+            copied = 0;                 /* block_write_end: the loop will retry */
+        else
+            SetPageUptodate(page);      /* the whole page was written */
+    }
+    if (copied) {
+        if (pos + copied > inode->i_size)
+            inode->i_size = pos + copied;
+        set_page_dirty(page);
+    }
+    unlock_page(page);
+    put_page(page);
+    if (ts.fatal_after && ++ts.write_ends == ts.fatal_after)
+        current->pending_fatal = 1;
+    return (int)copied;
+}
+
+static int tfs_prepare_write(struct file *file, struct page *page, unsigned from, unsigned to)
+{
+    ts.prepare++;
+    if (!PageUptodate(page) && (from != 0 || to != PAGE_SIZE)) {
+        ts.begin_reads++;
+        fill_from_store(page);
+        SetPageUptodate(page);
+    }
+    return 0;
+}
+
+static int tfs_commit_write(struct file *file, struct page *page, unsigned from, unsigned to)
+{
+    struct inode *inode = page->mapping->host;
+    ts.commit++;
+    if (from == 0 && to == PAGE_SIZE)
+        SetPageUptodate(page);
+    loff_t end = (loff_t)page->index * PAGE_SIZE + to;
+    if (to > from) {
+        if (end > inode->i_size)
+            inode->i_size = end;
+        set_page_dirty(page);
+    }
+    return 0;
+}
+
+static const struct address_space_operations tfs_aops = {
+    .readpage = tfs_readpage,
+    .writepage = tfs_writepage,
+    .write_begin = tfs_write_begin,
+    .write_end = tfs_write_end,
+};
+
+static const struct address_space_operations tfs_legacy_aops = {
+    .readpage = tfs_readpage,
+    .writepage = tfs_writepage,
+    .prepare_write = tfs_prepare_write,
+    .commit_write = tfs_commit_write,
+};
+
+/* Open a fresh file /wp_NAME on the ramfs root with the given a_ops
+ * (NULL: keep ramfs's own).  The store starts as bytes of "size" copied in. */
+static struct file *topen(const char *name, const struct address_space_operations *aops,
+                          loff_t size)
+{
+    static char path[64];
+    if (vfs_ensure_root())
+        return NULL;
+    snprintf(path, sizeof path, "/wp_%s", name);
+    vfs_unlink(path);
+    struct file *f = filp_open(path, O_RDWR | O_CREAT | O_EXCL, 0644);
+    if (IS_ERR(f))
+        return NULL;
+    if (aops)
+        f->f_mapping->a_ops = aops;
+    f->f_inode->i_size = size;
+    return f;
+}
+
+/* Close and delete; the pages leave the cache before the a_ops go back. */
+static void tclose(struct file *f, const char *name)
+{
+    char path[64];
+    struct inode *inode = f->f_inode;
+    truncate_inode_pages(inode->i_mapping, 0);
+    inode->i_size = 0;
+    filp_close(f);
+    snprintf(path, sizeof path, "/wp_%s", name);
+    vfs_unlink(path);
+}
+
+static char src[3 * PAGE_SIZE];
+static char buf[3 * PAGE_SIZE];
+
+static void fill_src(void)
+{
+    for (unsigned k = 0; k < sizeof src; k++)
+        src[k] = (char)('a' + k % 23);
+}
+
+/* A write from a faulty source through vfs_write at *pos. */
+static ssize_t faulty_write(struct file *f, size_t count, size_t fault_at, int allowed,
+                            loff_t *pos)
+{
+    struct kvec v = { src, count };
+    struct iov_iter it;
+    iov_iter_faulty(&it, &v, 1, count, fault_at, allowed);
+    return vfs_write(f, &it, pos);
+}
+
+static struct write_path_stats ws0;
+static void stats_mark(void) { ws0 = write_path_stats; }
+#define WS(field) (write_path_stats.field - ws0.field)
+
+/* ---- writepath --------------------------------------------------------- */
+
+KTEST(writepath, short_copy_into_uptodate_page_commits_copied)
+{
+    store_reset();
+    fill_src();
+    memset(ts.data, 'Z', PAGE_SIZE);
+    struct file *f = topen("up", &tfs_aops, PAGE_SIZE);
+    KASSERT(f);
+    loff_t pos = 10;
+    stats_mark();
+    /* 100 bytes at 10; the source "faults" at its byte 40, resolvable */
+    ssize_t n = faulty_write(f, 100, 40, 1, &pos);
+    KEXPECT_EQ(n, 100);
+    KEXPECT_EQ(pos, 110);
+    KEXPECT_EQ(WS(attempts), 3);        /* 40 committed; 0 -> fault-in; 60 */
+    KEXPECT_EQ(WS(short_copies), 2);
+    KEXPECT_EQ(WS(zero_commits), 1);
+    KEXPECT_EQ(WS(fault_ins), 1);
+    KEXPECT_EQ(WS(retries), 1);
+    KEXPECT_EQ(WS(efaults), 0);
+    KEXPECT_EQ(ts.begin_reads, 1);      /* the partly written page was read */
+    loff_t rp = 0;
+    KEXPECT_EQ(kernel_read(f, buf, PAGE_SIZE, &rp), PAGE_SIZE);
+    KEXPECT(!memcmp(buf + 10, src, 100));
+    KEXPECT(buf[9] == 'Z' && buf[110] == 'Z');
+    KEXPECT_EQ(f->f_inode->i_size, PAGE_SIZE);
+    tclose(f, "up");
+}
+
+KTEST(writepath, short_copy_into_not_uptodate_page_commits_nothing)
+{
+    store_reset();
+    fill_src();
+    struct file *f = topen("nup", &tfs_aops, 0);
+    KASSERT(f);
+    loff_t pos = 0;
+    stats_mark();
+    ssize_t n = faulty_write(f, PAGE_SIZE, 1000, 1, &pos);
+    KEXPECT_EQ(n, PAGE_SIZE);
+    KEXPECT_EQ(pos, PAGE_SIZE);
+    KEXPECT_EQ(WS(attempts), 2);        /* 1000 copied, 0 committed; retry whole page */
+    KEXPECT_EQ(WS(short_copies), 1);
+    KEXPECT_EQ(WS(zero_commits), 1);
+    KEXPECT_EQ(WS(fault_ins), 1);
+    KEXPECT_EQ(WS(retries), 1);
+    KEXPECT_EQ(ts.begin_reads, 0);      /* a fully covered page is never read */
+    KEXPECT_EQ(ts.readpage, 0);
+    loff_t rp = 0;
+    KEXPECT_EQ(kernel_read(f, buf, 2 * PAGE_SIZE, &rp), PAGE_SIZE);
+    KEXPECT(!memcmp(buf, src, PAGE_SIZE));
+    tclose(f, "nup");
+}
+
+KTEST(writepath, ramfs_short_copy_into_new_page_commits_copied)
+{
+    /* simple_write_end's rule: zero the uncopied part, commit the copied */
+    fill_src();
+    struct file *f = topen("ram", NULL, 0);
+    KASSERT(f);
+    loff_t pos = 0;
+    stats_mark();
+    ssize_t n = faulty_write(f, PAGE_SIZE, 1000, 1, &pos);
+    KEXPECT_EQ(n, PAGE_SIZE);
+    KEXPECT_EQ(WS(attempts), 3);        /* 1000 committed; 0 -> fault-in; 3096 */
+    KEXPECT_EQ(WS(short_copies), 2);
+    KEXPECT_EQ(WS(zero_commits), 1);
+    KEXPECT_EQ(WS(fault_ins), 1);
+    KEXPECT_EQ(WS(retries), 1);
+    loff_t rp = 0;
+    KEXPECT_EQ(kernel_read(f, buf, 2 * PAGE_SIZE, &rp), PAGE_SIZE);
+    KEXPECT(!memcmp(buf, src, PAGE_SIZE));
+    tclose(f, "ram");
+}
+
+KTEST(writepath, zero_byte_copy_faults_in_and_retries)
+{
+    store_reset();
+    fill_src();
+    memset(ts.data, 'Q', PAGE_SIZE);
+    struct file *f = topen("zero", &tfs_aops, PAGE_SIZE);
+    KASSERT(f);
+    loff_t pos = 0;
+    stats_mark();
+    ssize_t n = faulty_write(f, 200, 0, 1, &pos);
+    KEXPECT_EQ(n, 200);
+    KEXPECT_EQ(WS(attempts), 2);
+    KEXPECT_EQ(WS(short_copies), 1);
+    KEXPECT_EQ(WS(zero_commits), 1);
+    KEXPECT_EQ(WS(fault_ins), 1);
+    KEXPECT_EQ(WS(retries), 1);
+    loff_t rp = 0;
+    KEXPECT_EQ(kernel_read(f, buf, PAGE_SIZE, &rp), PAGE_SIZE);
+    KEXPECT(!memcmp(buf, src, 200) && buf[200] == 'Q');
+    tclose(f, "zero");
+}
+
+KTEST(writepath, unfaultable_at_byte_zero_is_efault_nothing_changes)
+{
+    store_reset();
+    fill_src();
+    memset(ts.data, 'Q', PAGE_SIZE);
+    struct file *f = topen("efault", &tfs_aops, PAGE_SIZE);
+    KASSERT(f);
+    f->f_pos = 123;
+    stats_mark();
+    ssize_t n = faulty_write(f, 500, 0, 0, &f->f_pos);
+    KEXPECT_EQ(n, -EFAULT);
+    KEXPECT_EQ(f->f_pos, 123);
+    KEXPECT_EQ(f->f_inode->i_size, PAGE_SIZE);
+    KEXPECT_EQ(WS(attempts), 1);
+    KEXPECT_EQ(WS(zero_commits), 1);
+    KEXPECT_EQ(WS(fault_ins), 1);
+    KEXPECT_EQ(WS(retries), 0);
+    KEXPECT_EQ(WS(efaults), 1);
+    loff_t rp = 0;
+    KEXPECT_EQ(kernel_read(f, buf, PAGE_SIZE, &rp), PAGE_SIZE);
+    int same = 1;
+    for (int k = 0; k < PAGE_SIZE; k++)
+        same &= buf[k] == 'Q';
+    KEXPECT(same);
+    tclose(f, "efault");
+}
+
+KTEST(writepath, unfaultable_mid_buffer_returns_partial_count)
+{
+    store_reset();
+    fill_src();
+    struct file *f = topen("mid", &tfs_aops, 0);
+    KASSERT(f);
+    stats_mark();
+    /* 6000 bytes from 0; bytes from 5000 on can never be faulted in */
+    ssize_t n = faulty_write(f, 6000, 5000, 0, &f->f_pos);
+    KEXPECT_EQ(n, 5000);
+    KEXPECT_EQ(f->f_pos, 5000);
+    KEXPECT_EQ(f->f_inode->i_size, 5000);
+    KEXPECT_EQ(WS(attempts), 3);        /* page 0 full; 904 into page 1; then 0 */
+    KEXPECT_EQ(WS(short_copies), 2);
+    KEXPECT_EQ(WS(zero_commits), 1);
+    KEXPECT_EQ(WS(fault_ins), 1);
+    KEXPECT_EQ(WS(retries), 0);
+    KEXPECT_EQ(WS(efaults), 1);
+    loff_t rp = 0;
+    KEXPECT_EQ(kernel_read(f, buf, sizeof buf, &rp), 5000);
+    KEXPECT(!memcmp(buf, src, 5000));
+    tclose(f, "mid");
+}
+
+KTEST(writepath, unfaultable_mid_page_not_uptodate_retries_shorter)
+{
+    store_reset();
+    fill_src();
+    struct file *f = topen("midnup", &tfs_aops, 0);
+    KASSERT(f);
+    stats_mark();
+    ssize_t n = faulty_write(f, PAGE_SIZE, 1000, 0, &f->f_pos);
+    /* 1000 copied into a not-uptodate page: 0 committed; fault-in reaches 1000
+     * bytes: retry those 1000 (now a partial write: the page is read first);
+     * then the rest cannot be faulted in */
+    KEXPECT_EQ(n, 1000);
+    KEXPECT_EQ(f->f_pos, 1000);
+    KEXPECT_EQ(f->f_inode->i_size, 1000);
+    KEXPECT_EQ(WS(attempts), 3);
+    KEXPECT_EQ(WS(short_copies), 2);
+    KEXPECT_EQ(WS(zero_commits), 2);
+    KEXPECT_EQ(WS(fault_ins), 2);
+    KEXPECT_EQ(WS(retries), 1);
+    KEXPECT_EQ(WS(efaults), 1);
+    KEXPECT_EQ(ts.begin_reads, 1);
+    loff_t rp = 0;
+    KEXPECT_EQ(kernel_read(f, buf, sizeof buf, &rp), 1000);
+    KEXPECT(!memcmp(buf, src, 1000));
+    tclose(f, "midnup");
+}
+
+KTEST(writepath, kernel_source_is_uninterruptible)
+{
+    store_reset();
+    fill_src();
+    struct file *f = topen("kvec", &tfs_aops, 0);
+    KASSERT(f);
+    stats_mark();
+    KEXPECT_EQ(kernel_write(f, src, 5000, &f->f_pos), 5000);
+    KEXPECT(ts.last_flags & AOP_FLAG_UNINTERRUPTIBLE);
+    KEXPECT_EQ(WS(short_copies), 0);
+    KEXPECT_EQ(WS(attempts), 2);
+    ts.last_flags = 0;
+    faulty_write(f, 10, (size_t)-1, 1, &f->f_pos);
+    KEXPECT(!(ts.last_flags & AOP_FLAG_UNINTERRUPTIBLE));   /* a user-like source */
+    tclose(f, "kvec");
+}
+
+KTEST(writepath, fatal_signal_stops_between_chunks)
+{
+    store_reset();
+    fill_src();
+    struct file *f = topen("sig", &tfs_aops, 0);
+    KASSERT(f);
+    ts.fatal_after = 1;                 /* "SIGKILL" arrives during chunk 1 */
+    ssize_t n = kernel_write(f, src, 3 * PAGE_SIZE, &f->f_pos);
+    current->pending_fatal = 0;
+    KEXPECT_EQ(n, PAGE_SIZE);           /* the partial count */
+    KEXPECT_EQ(f->f_pos, PAGE_SIZE);
+    ts.fatal_after = 0;
+    current->pending_fatal = 1;         /* pending before anything: -EINTR */
+    n = kernel_write(f, src, 10, &f->f_pos);
+    current->pending_fatal = 0;
+    KEXPECT_EQ(n, -EINTR);
+    KEXPECT_EQ(f->f_inode->i_size, PAGE_SIZE);
+    tclose(f, "sig");
+}
+
+KTEST(writepath, efbig_past_s_maxbytes)
+{
+    struct file *f = topen("big", NULL, 0);
+    KASSERT(f);
+    loff_t saved = f->f_inode->i_sb->s_maxbytes;
+    f->f_inode->i_sb->s_maxbytes = 10000;
+    loff_t pos = 10000;
+    KEXPECT_EQ(kernel_write(f, src, 10, &pos), -EFBIG);
+    pos = 9995;
+    KEXPECT_EQ(kernel_write(f, src, 10, &pos), 5);   /* cut at the limit */
+    f->f_inode->i_sb->s_maxbytes = saved;
+    tclose(f, "big");
+}
+
+KTEST(writepath, legacy_fallback_two_copies)
+{
+    store_reset();
+    fill_src();
+    memset(ts.data, 'L', 2 * PAGE_SIZE);
+    struct file *f = topen("legacy", &tfs_legacy_aops, 2 * PAGE_SIZE);
+    KASSERT(f);
+    legacy_write_mode = LEGACY_WRITE_2COPY;
+    stats_mark();
+    /* a user-like source into a page that is not cached (not uptodate) */
+    f->f_pos = 100;
+    ssize_t n = faulty_write(f, 5000, 3000, 1, &f->f_pos);
+    KEXPECT_EQ(n, 5000);
+    KEXPECT_EQ(f->f_pos, 5100);
+    KEXPECT_EQ(WS(legacy_2copy), 2);    /* both pages went through a temporary page */
+    KEXPECT(ts.prepare >= 2 && ts.commit >= 2);
+    /* a kernel source needs no temporary page */
+    f->f_pos = 0;
+    KEXPECT_EQ(kernel_write(f, "HEAD", 4, &f->f_pos), 4);
+    KEXPECT_EQ(WS(legacy_2copy), 2);
+    loff_t rp = 0;
+    KEXPECT_EQ(kernel_read(f, buf, sizeof buf, &rp), 5100);
+    KEXPECT(!memcmp(buf, "HEAD", 4));
+    KEXPECT(buf[4] == 'L' && buf[99] == 'L');
+    KEXPECT(!memcmp(buf + 100, src, 5000));
+    tclose(f, "legacy");
+}
+
+/* The stand-in page-fault handler for "the source is an mmap of the file
+ * being written": resolving the fault reads the file's page 0 in, which
+ * takes its page lock (what filemap_fault does). */
+static struct address_space *fault_mapping;
+static void fault_locks_page0(void *arg)
+{
+    struct page *page = find_lock_page(fault_mapping, 0);
+    if (page) {
+        unlock_page(page);
+        put_page(page);
+    }
+}
+
+static ssize_t mmap_like_write(struct file *f, size_t count)
+{
+    struct kvec v = { src, count };
+    struct iov_iter it;
+    iov_iter_faulty(&it, &v, 1, count, 10, 1);
+    it.fault_handler = fault_locks_page0;
+    fault_mapping = f->f_mapping;
+    f->f_pos = 0;
+    return vfs_write(f, &it, &f->f_pos);
+}
+
+KTEST(writepath, naive_legacy_path_self_deadlocks_2copy_does_not)
+{
+    store_reset();
+    fill_src();
+    struct file *f = topen("naive", &tfs_legacy_aops, 0);
+    KASSERT(f);
+    unsigned long sd = pagecache_stats.self_deadlocks;
+    legacy_write_mode = LEGACY_WRITE_2COPY;
+    KEXPECT_EQ(mmap_like_write(f, 100), 100);
+    KEXPECT_EQ(pagecache_stats.self_deadlocks, sd);      /* fault taken unlocked */
+    legacy_write_mode = LEGACY_WRITE_NAIVE;
+    stats_mark();
+    KEXPECT_EQ(mmap_like_write(f, 100), 100);
+    legacy_write_mode = LEGACY_WRITE_2COPY;
+    KEXPECT_EQ(WS(legacy_naive), 1);
+    KEXPECT_EQ(pagecache_stats.self_deadlocks, sd + 1);  /* the fault under the lock */
+    struct page *p0 = find_get_page(f->f_mapping, 0);
+    KASSERT(p0);
+    KEXPECT(!PageLocked(p0));           /* the nested lock/unlock pair balanced */
+    put_page(p0);
+    tclose(f, "naive");
+}
+
+KTEST(writepath, write_begin_path_faults_with_page_unlocked)
+{
+    store_reset();
+    fill_src();
+    struct file *f = topen("wbfault", &tfs_aops, 0);
+    KASSERT(f);
+    unsigned long sd = pagecache_stats.self_deadlocks;
+    stats_mark();
+    KEXPECT_EQ(mmap_like_write(f, 100), 100);
+    KEXPECT_EQ(pagecache_stats.self_deadlocks, sd);
+    KEXPECT_EQ(WS(fault_ins), 1);
+    KEXPECT_EQ(WS(retries), 1);
+    tclose(f, "wbfault");
+}
+
+/* ---- pagecache ----------------------------------------------------------- */
+
+KTEST(pagecache, second_read_does_no_readpage)
+{
+    store_reset();
+    for (int k = 0; k < 2 * PAGE_SIZE; k++)
+        ts.data[k] = (char)(k * 7);
+    struct file *f = topen("reread", &tfs_aops, 2 * PAGE_SIZE);
+    KASSERT(f);
+    unsigned long rp0 = pagecache_stats.readpage_calls;
+    loff_t pos = 0;
+    KEXPECT_EQ(kernel_read(f, buf, 2 * PAGE_SIZE, &pos), 2 * PAGE_SIZE);
+    KEXPECT_EQ(ts.readpage, 2);
+    KEXPECT_EQ(pagecache_stats.readpage_calls - rp0, 2);
+    KEXPECT(!memcmp(buf, ts.data, 2 * PAGE_SIZE));
+    unsigned long hits = pagecache_stats.hits;
+    pos = 0;
+    KEXPECT_EQ(kernel_read(f, buf, 2 * PAGE_SIZE, &pos), 2 * PAGE_SIZE);
+    KEXPECT_EQ(ts.readpage, 2);         /* no I/O the second time */
+    KEXPECT(pagecache_stats.hits >= hits + 2);
+    tclose(f, "reread");
+}
+
+KTEST(pagecache, sequential_readahead_window_grows)
+{
+    store_reset();
+    for (int k = 0; k < 40 * PAGE_SIZE; k++)
+        ts.data[k] = (char)(k ^ (k >> 12));
+    struct file *f = topen("ra", &tfs_aops, 40 * PAGE_SIZE);
+    KASSERT(f);
+    unsigned long ra0 = pagecache_stats.readahead_pages;
+    unsigned long maxwin = 0;
+    int ok = 1;
+    for (int pg = 0; pg < 40; pg++) {
+        KASSERT_EQ(kernel_read(f, buf, PAGE_SIZE, &f->f_pos), PAGE_SIZE);
+        ok &= !memcmp(buf, ts.data + pg * PAGE_SIZE, PAGE_SIZE);
+        maxwin = max(maxwin, f->f_mapping->readahead_size);
+    }
+    KEXPECT(ok);
+    KEXPECT_EQ(ts.readpage, 40);        /* each page read exactly once */
+    KEXPECT(pagecache_stats.readahead_pages - ra0 >= 30);
+    KEXPECT_EQ(maxwin, 32);             /* 4, 8, 16, 32 */
+    tclose(f, "ra");
+}
+
+KTEST(pagecache, read_error_is_eio)
+{
+    store_reset();
+    struct file *f = topen("eio", &tfs_aops, PAGE_SIZE);
+    KASSERT(f);
+    ts.read_error = 1;
+    loff_t pos = 0;
+    KEXPECT_EQ(kernel_read(f, buf, 100, &pos), -EIO);
+    KEXPECT_EQ(pos, 0);
+    ts.read_error = 0;                  /* the next read retries the page */
+    KEXPECT_EQ(kernel_read(f, buf, 100, &pos), 100);
+    tclose(f, "eio");
+}
+
+struct reader_arg {
+    struct file *f;
+    ssize_t ret;
+    char out[64];
+    struct completion done;
+};
+
+static int reader_fn(void *p)
+{
+    struct reader_arg *a = p;
+    loff_t pos = 0;
+    a->ret = kernel_read(a->f, a->out, sizeof a->out, &pos);
+    complete(&a->done);
+    return 0;
+}
+
+KTEST(pagecache, concurrent_readers_issue_one_readpage)
+{
+    store_reset();
+    memcpy(ts.data, "concurrent readers share one read", 34);
+    struct file *f = topen("conc", &tfs_aops, 64);
+    KASSERT(f);
+    ts.read_delay_ms = 100;             /* the first reader sleeps inside readpage */
+    static struct reader_arg a, b;
+    a.f = b.f = f;
+    init_completion(&a.done);
+    init_completion(&b.done);
+    struct task_struct *ta = kthread_run(reader_fn, &a, "reader-a");
+    struct task_struct *tb = kthread_run(reader_fn, &b, "reader-b");
+    KASSERT(!IS_ERR_OR_NULL(ta) && !IS_ERR_OR_NULL(tb));
+    wait_for_completion(&a.done);
+    wait_for_completion(&b.done);
+    kthread_stop(ta);
+    kthread_stop(tb);
+    KEXPECT_EQ(ts.readpage, 1);
+    KEXPECT_EQ(a.ret, 64);
+    KEXPECT_EQ(b.ret, 64);
+    KEXPECT(!memcmp(a.out, "concurrent readers share one read", 34));
+    KEXPECT(!memcmp(b.out, a.out, 64));
+    tclose(f, "conc");
+}
+
+static char events[8];
+static int nevents;
+static struct page *lock_test_page;
+static struct completion holder_locked;
+
+static int holder_fn(void *p)
+{
+    lock_page(lock_test_page);
+    events[nevents++] = 'A';            /* A: holder has the lock */
+    complete(&holder_locked);
+    msleep(100);
+    events[nevents++] = 'U';            /* U: holder unlocks */
+    unlock_page(lock_test_page);
+    return 0;
+}
+
+KTEST(pagecache, lock_page_contention_sleeps_and_wakes)
+{
+    struct page *page = alloc_page(GFP_KERNEL);
+    KASSERT(page);
+    page->flags &= ~(1UL << PG_locked);
+    lock_test_page = page;
+    nevents = 0;
+    init_completion(&holder_locked);
+    unsigned long waits = pagecache_stats.lock_waits;
+    struct task_struct *t = kthread_run(holder_fn, NULL, "holder");
+    KASSERT(!IS_ERR_OR_NULL(t));
+    wait_for_completion(&holder_locked);
+    events[nevents++] = 'W';            /* W: we try and must wait */
+    lock_page(page);
+    events[nevents++] = 'G';            /* G: we got it */
+    KEXPECT_EQ(pagecache_stats.lock_waits - waits, 1);
+    KEXPECT(page->lock_owner == current);
+    unlock_page(page);
+    kthread_stop(t);
+    KEXPECT_EQ(nevents, 4);
+    KEXPECT(!memcmp(events, "AWUG", 4));
+    KEXPECT(!PageLocked(page));
+    put_page(page);
+}
+
+KTEST(pagecache, self_deadlock_is_reported_not_hung)
+{
+    struct page *page = alloc_page(GFP_KERNEL);
+    KASSERT(page);
+    page->flags &= ~(1UL << PG_locked);
+    unsigned long sd = pagecache_stats.self_deadlocks;
+    lock_page(page);
+    KEXPECT_EQ(lock_page_check(page), -EDEADLK);
+    KEXPECT_EQ(pagecache_stats.self_deadlocks, sd + 1);
+    lock_page(page);                    /* reported again; nests */
+    KEXPECT_EQ(pagecache_stats.self_deadlocks, sd + 2);
+    unlock_page(page);                  /* the inner pair */
+    KEXPECT(PageLocked(page));
+    unlock_page(page);                  /* the real holder */
+    KEXPECT(!PageLocked(page));
+    KEXPECT(trylock_page(page));
+    unlock_page(page);
+    put_page(page);
+}
+
+KTEST(pagecache, truncate_down_and_up_zero_fills)
+{
+    fill_src();
+    struct file *f = topen("trunc", NULL, 0);
+    KASSERT(f);
+    KASSERT_EQ(kernel_write(f, src, 3 * PAGE_SIZE, &f->f_pos), 3 * PAGE_SIZE);
+    KEXPECT_EQ(f->f_mapping->nrpages, 3);
+    KEXPECT_EQ(do_truncate(f->f_inode, 5000), 0);
+    KEXPECT_EQ(f->f_inode->i_size, 5000);
+    KEXPECT_EQ(f->f_mapping->nrpages, 2);
+    KEXPECT_EQ(do_truncate(f->f_inode, 12000), 0);
+    loff_t pos = 0;
+    KEXPECT_EQ(kernel_read(f, buf, sizeof buf, &pos), 12000);
+    KEXPECT(!memcmp(buf, src, 5000));
+    int zero = 1;
+    for (int k = 5000; k < 12000; k++)
+        zero &= buf[k] == 0;
+    KEXPECT(zero);
+    tclose(f, "trunc");
+}
+
+KTEST(pagecache, fsync_writes_dirty_pages)
+{
+    store_reset();
+    fill_src();
+    struct file *f = topen("fsync", &tfs_aops, 0);
+    KASSERT(f);
+    KASSERT_EQ(kernel_write(f, src, 6000, &f->f_pos), 6000);
+    KEXPECT_EQ(ts.writepage, 0);
+    KEXPECT(f->f_inode->i_state & I_DIRTY_PAGES);
+    KEXPECT_EQ(vfs_fsync(f, 0), 0);
+    KEXPECT_EQ(ts.writepage, 2);
+    KEXPECT(!memcmp(ts.data, src, 6000));
+    struct page *p0 = find_get_page(f->f_mapping, 0);
+    KASSERT(p0);
+    KEXPECT(!PageDirty(p0));
+    put_page(p0);
+    KEXPECT(!(f->f_inode->i_state & I_DIRTY_PAGES));
+    KEXPECT_EQ(vfs_fsync(f, 0), 0);     /* clean: nothing to write */
+    KEXPECT_EQ(ts.writepage, 2);
+    tclose(f, "fsync");
+}
+
+KTEST(pagecache, flusher_writes_after_expiry)
+{
+    store_reset();
+    fill_src();
+    struct file *f = topen("flush", &tfs_aops, 0);
+    KASSERT(f);
+    unsigned int old_exp = dirty_expire_centisecs, old_wb = dirty_writeback_centisecs;
+    dirty_expire_centisecs = 50;        /* 0.5 s */
+    dirty_writeback_centisecs = 10;     /* a pass every 0.1 s */
+    wakeup_flusher_threads();
+    msleep(50);
+    KASSERT_EQ(kernel_write(f, src, 100, &f->f_pos), 100);
+    msleep(250);
+    KEXPECT_EQ(ts.writepage, 0);        /* dirty, but not old enough */
+    msleep(800);
+    KEXPECT_EQ(ts.writepage, 1);        /* expired: the flusher wrote it */
+    KEXPECT(!memcmp(ts.data, src, 100));
+    dirty_expire_centisecs = old_exp;
+    dirty_writeback_centisecs = old_wb;
+    wakeup_flusher_threads();
+    tclose(f, "flush");
+}
+
+KTEST(pagecache, sync_writes_everything)
+{
+    store_reset();
+    fill_src();
+    struct file *f = topen("sync", &tfs_aops, 0);
+    KASSERT(f);
+    KASSERT_EQ(kernel_write(f, src, 3 * PAGE_SIZE, &f->f_pos), 3 * PAGE_SIZE);
+    ksys_sync();
+    KEXPECT_EQ(ts.writepage, 3);
+    KEXPECT(!memcmp(ts.data, src, 3 * PAGE_SIZE));
+    tclose(f, "sync");
+}

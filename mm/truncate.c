@@ -1,0 +1,82 @@
+/* mm/truncate.c: removing pages from the page cache when a file shrinks or
+ * an inode is evicted.  Sits on mm/filemap.c; called by the VFS (truncate,
+ * evict) and by filesystems' setattr through truncate_setsize().
+ *
+ * A page that lies wholly past the new end leaves the cache (its private
+ * state dropped through ->invalidatepage, its dirty bit cancelled: there is
+ * nothing to write).  The page that straddles the new end stays, with the
+ * bytes past the end zeroed, so that growing the file later (truncate up,
+ * or a write past EOF) shows zeros there, never the old contents.
+ * Zeroing the partial BLOCK on disk is the filesystem's job
+ * (block_truncate_page in ext2's setattr).
+ */
+#include <kernel.h>
+#include <string.h>
+#include "../fs/internal.h"
+
+/* The first cached page of mapping with index >= start, referenced; NULL if none. */
+static struct page *first_page_from(struct address_space *mapping, unsigned long start)
+{
+    unsigned long flags;
+    struct page *page, *best = NULL;
+    spin_lock_irqsave(&mapping->tree_lock, flags);
+    list_for_each_entry(page, &mapping->pages, lru)
+        if (page->index >= start && (!best || page->index < best->index))
+            best = page;
+    if (best)
+        get_page(best);
+    spin_unlock_irqrestore(&mapping->tree_lock, flags);
+    return best;
+}
+
+static void truncate_complete_page(struct address_space *mapping, struct page *page)
+{
+    if (PagePrivate(page) && mapping->a_ops->invalidatepage)
+        mapping->a_ops->invalidatepage(page, 0);
+    ClearPageDirty(page);               /* nothing left to write */
+    ClearPageUptodate(page);
+    delete_from_page_cache(page);
+}
+
+void truncate_inode_pages(struct address_space *mapping, loff_t lstart)
+{
+    unsigned long start = (unsigned long)((lstart + PAGE_SIZE - 1) >> PAGE_SHIFT);
+    unsigned partial = (unsigned)(lstart & (PAGE_SIZE - 1));
+    struct page *page;
+
+    /* Whole pages.  We sleep (page lock, writeback) between lookups, so look
+     * the next page up afresh each time instead of walking the list. */
+    while ((page = first_page_from(mapping, start)) != NULL) {
+        lock_page(page);
+        wait_on_page_writeback(page);
+        if (page->mapping == mapping)
+            truncate_complete_page(mapping, page);
+        unlock_page(page);
+        put_page(page);
+    }
+    /* The partial page at the new end. */
+    if (partial) {
+        page = find_lock_page(mapping, (unsigned long)(lstart >> PAGE_SHIFT));
+        if (page) {
+            wait_on_page_writeback(page);
+            memset((char *)page_address(page) + partial, 0, PAGE_SIZE - partial);
+            if (PagePrivate(page) && mapping->a_ops->invalidatepage)
+                mapping->a_ops->invalidatepage(page, partial);
+            unlock_page(page);
+            put_page(page);
+        }
+    }
+    if (lstart == 0) {
+        mapping->readahead_next = 0;
+        mapping->readahead_size = 0;
+    }
+}
+
+/* Set i_size and drop the cache past it.  Caller holds i_mutex (setattr). */
+void truncate_setsize(struct inode *inode, loff_t newsize)
+{
+    loff_t old = inode->i_size;
+    inode->i_size = newsize;
+    if (newsize < old)
+        truncate_inode_pages(inode->i_mapping, newsize);
+}
