@@ -1,0 +1,93 @@
+/*
+ * cp - copy files.
+ * usage: cp source target   |   cp source... directory
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char buf[8192];
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+static int copy_file(const char *src, const char *dst)
+{
+	struct stat st;
+	int in, out, status = 0;
+	ssize_t n;
+
+	in = open(src, O_RDONLY);
+	if (in < 0 || fstat(in, &st) < 0) {
+		fprintf(stderr, "cp: %s: %s\n", src, strerror(errno));
+		if (in >= 0)
+			close(in);
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "cp: %s: is a directory\n", src);
+		close(in);
+		return -1;
+	}
+	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, st.st_mode & 0777);
+	if (out < 0) {
+		fprintf(stderr, "cp: %s: %s\n", dst, strerror(errno));
+		close(in);
+		return -1;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0) {
+		for (ssize_t done = 0; done < n;) {
+			ssize_t w = write(out, buf + done, n - done);
+			if (w < 0) {
+				fprintf(stderr, "cp: %s: %s\n", dst, strerror(errno));
+				status = -1;
+				goto out;
+			}
+			done += w;
+		}
+	}
+	if (n < 0) {
+		fprintf(stderr, "cp: %s: %s\n", src, strerror(errno));
+		status = -1;
+	}
+out:
+	close(in);
+	if (close(out) < 0)
+		status = -1;
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct stat st;
+	const char *target;
+	int to_dir, status = 0;
+
+	if (argc < 3 || argv[1][0] == '-') {
+		fprintf(stderr, "usage: cp source target | cp source... directory\n");
+		return 2;
+	}
+	target = argv[argc - 1];
+	to_dir = stat(target, &st) == 0 && S_ISDIR(st.st_mode);
+	if (argc > 3 && !to_dir) {
+		fprintf(stderr, "cp: %s: not a directory\n", target);
+		return 1;
+	}
+	for (int i = 1; i < argc - 1; i++) {
+		char dest[512];
+
+		if (to_dir)
+			snprintf(dest, sizeof(dest), "%s/%s", target, base_name(argv[i]));
+		else
+			snprintf(dest, sizeof(dest), "%s", target);
+		status |= copy_file(argv[i], dest) < 0;
+	}
+	return status;
+}

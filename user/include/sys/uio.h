@@ -1,0 +1,15 @@
+/* sys/uio.h - scatter/gather I/O: readv, writev. */
+#ifndef _SYS_UIO_H
+#define _SYS_UIO_H
+
+#include <sys/types.h>
+
+struct iovec {
+	void  *iov_base;
+	size_t iov_len;
+};
+
+ssize_t readv(int fd, const struct iovec *iov, int iovcnt);
+ssize_t writev(int fd, const struct iovec *iov, int iovcnt);
+
+#endif

@@ -1,0 +1,26 @@
+/*
+ * sys/wait.h - waiting for children, and decoding their status word.
+ *
+ * The status word: low 7 bits = terminating signal (0 if exited),
+ * bits 8..15 = exit code, 0x7f in the low byte = stopped.
+ */
+#ifndef _SYS_WAIT_H
+#define _SYS_WAIT_H
+
+#include <sys/types.h>
+
+#define WNOHANG   1
+#define WUNTRACED 2
+
+#define WEXITSTATUS(s) (((s) >> 8) & 0xff)
+#define WTERMSIG(s)    ((s) & 0x7f)
+#define WIFEXITED(s)   (WTERMSIG(s) == 0)
+#define WIFSIGNALED(s) (((s) & 0x7f) != 0 && ((s) & 0x7f) != 0x7f)
+#define WIFSTOPPED(s)  (((s) & 0xff) == 0x7f)
+
+struct rusage;
+pid_t wait(int *status);
+pid_t waitpid(pid_t pid, int *status, int options);
+pid_t wait4(pid_t pid, int *status, int options, struct rusage *ru);
+
+#endif
