@@ -54,7 +54,6 @@ struct task_struct {
     struct task_struct *stopper;       /* who waits in kthread_stop() */
     struct fs_struct *fs;              /* root and cwd (VFS); NULL: the global root */
     struct mm_struct *mm;              /* NULL for kernel threads */
-    struct files_struct *files;        /* open descriptors (fs/fdtable.c); NULL: none */
     int pending_fatal;                 /* a fatal signal (SIGKILL) is pending: long
                                           kernel loops (generic_perform_write) stop.
                                           Set by the signal layer (later); added by
@@ -104,7 +103,8 @@ struct fpu_state {
  * stop and return what they have done.  kernel/signal.c sets the bit. */
 static inline int fatal_signal_pending(struct task_struct *t)
 {
-    return sigismember_k(&t->pending, SIGKILL);
+    /* pending_fatal: the VFS's test hook (mm/filemap_test.c), kept by the merge */
+    return sigismember_k(&t->pending, SIGKILL) || t->pending_fatal;
 }
 
 /* The kernel stack of every task (except the boot stack, see get_current):
@@ -127,11 +127,6 @@ struct thread_info {
 #define TASK_TIMESLICE  10             /* ticks (100 ms at HZ=100) */
 
 extern struct task_struct init_task;   /* pid 0, "swapper": kmain's context */
-
-/* Is a fatal signal pending for t?  The write loop checks this between
- * chunks (write-path.md step 3).  Until the signal layer exists, tests set
- * t->pending_fatal directly. */
-static inline int fatal_signal_pending(struct task_struct *t) { return t->pending_fatal; }
 
 /* The running task.  Found from the stack pointer (tasks' stacks are
  * THREAD_SIZE-aligned and the task_struct pointer sits at the stack base). */
