@@ -22,17 +22,6 @@ unsigned long clear_user(void __user *to, unsigned long n);
 long strncpy_from_user(char *dst, const char __user *src, long count);
 #endif
 
-/* from include/signal.h (`proc`) */
-struct task_struct;
-#ifndef SIGINT
-#define SIGINT   2
-#define SIGQUIT  3
-#define SIGPIPE 13
-#endif
-int kill_pgrp(pid_t pgrp, int sig);
-int signal_pending(struct task_struct *t);
 
-struct task_struct;
-/* The process group of t (proc's field; a stand-in returns the pid). */
-pid_t task_pgrp_nr(struct task_struct *t);
+
 #endif

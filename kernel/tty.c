@@ -31,6 +31,7 @@
 #include <mutex.h>
 #include <spinlock.h>
 #include <console.h>
+#include <signal.h>
 #include <tty.h>
 #include <chrdev.h>
 #include <ktest.h>
@@ -385,7 +386,7 @@ static int tty_open(struct inode *inode, struct file *file)
 {
     tty_activate();
     if (tty.pgrp <= 0 && current->mm)
-        tty.pgrp = task_pgrp_nr(current);
+        tty.pgrp = current->pgrp;
     return 0;
 }
 
