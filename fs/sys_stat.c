@@ -217,37 +217,42 @@ static int filldir64(struct dir_context *ctx, const char *name, int len, loff_t 
     return 0;
 }
 
+/* Fill kbuf (size bytes) with entries from f_pos on, advancing f_pos.
+ * Returns the bytes used, 0 at the end, -EINVAL if not even one fits. */
+long getdents64_kernel(struct file *f, void *kbuf, size_t size)
+{
+    struct getdents_ctx g = { .ctx.actor = filldir64, .buf = kbuf, .size = size };
+    long ret = iterate_dir(f, &g.ctx);
+    if (ret == 0 && g.prev)
+        g.prev->d_off = f->f_pos;
+    if (ret == 0)
+        ret = g.used ? (long)g.used : (g.error ? g.error : 0);
+    return ret;
+}
+
 long sys_getdents64(unsigned int fd, void *dirent, unsigned int count)
 {
     struct file *f = fget(fd);
     if (!f)
         return -EBADF;
     long ret;
-    struct getdents_ctx g = { .ctx.actor = filldir64 };
-    g.size = min(count, 65536u);
-    if (!access_ok(dirent, count)) {
+    size_t size = min(count, 65536u);
+    char *buf = NULL;
+    if (!access_ok(dirent, count))
         ret = -EFAULT;
-        goto out;
-    }
-    g.buf = kmalloc(g.size ? g.size : 1, GFP_KERNEL);
-    if (!g.buf) {
+    else if (!(buf = kmalloc(size ? size : 1, GFP_KERNEL)))
         ret = -ENOMEM;
-        goto out;
+    else {
+        mutex_lock(&f->f_pos_lock);
+        loff_t old = f->f_pos;
+        ret = getdents64_kernel(f, buf, size);
+        if (ret > 0 && copy_to_user(dirent, buf, ret)) {
+            f->f_pos = old;            /* nothing consumed */
+            ret = -EFAULT;
+        }
+        mutex_unlock(&f->f_pos_lock);
+        kfree(buf);
     }
-    mutex_lock(&f->f_pos_lock);
-    loff_t old = f->f_pos;
-    ret = iterate_dir(f, &g.ctx);
-    if (ret == 0 && g.prev)
-        g.prev->d_off = f->f_pos;
-    if (ret == 0)
-        ret = g.used ? (long)g.used : (g.error ? g.error : 0);
-    if (ret > 0 && copy_to_user(dirent, g.buf, g.used)) {
-        f->f_pos = old;                /* nothing consumed */
-        ret = -EFAULT;
-    }
-    mutex_unlock(&f->f_pos_lock);
-    kfree(g.buf);
-out:
     fput(f);
     return ret;
 }

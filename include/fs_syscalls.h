@@ -79,4 +79,6 @@ long sys_syslog(int type, char *buf, int len);
 char *getname(const char *filename);     /* kmalloc'd copy or ERR_PTR: -EFAULT,
                                             -ENAMETOOLONG, -ENOENT (empty) */
 void putname(char *name);
+struct file;
+long getdents64_kernel(struct file *f, void *kbuf, size_t size);   /* tests */
 #endif
