@@ -67,6 +67,7 @@ struct pagecache_stats {
     unsigned long self_deadlocks;            /* lock_page on a page the task holds */
 };
 extern struct pagecache_stats pagecache_stats;
+extern unsigned long lock_page_report_jiffies;  /* long-wait report threshold (5 s) */
 
 /* The write loop's events, for tests and /proc/vellum/writepath. */
 struct write_path_stats {

@@ -54,10 +54,6 @@ struct task_struct {
     struct task_struct *stopper;       /* who waits in kthread_stop() */
     struct fs_struct *fs;              /* root and cwd (VFS); NULL: the global root */
     struct mm_struct *mm;              /* NULL for kernel threads */
-    int pending_fatal;                 /* a fatal signal (SIGKILL) is pending: long
-                                          kernel loops (generic_perform_write) stop.
-                                          Set by the signal layer (later); added by
-                                          the VFS so the write loop can check it now */
     /* Added by kernel/sched.c: */
     int time_slice;                    /* ticks left before need_resched */
     int timer_pending;                 /* schedule_timeout armed: wake at 'timeout' */
@@ -88,6 +84,10 @@ struct task_struct {
     unsigned long robust_list;         /* set_robust_list (recorded only) */
     struct fpu_state *fpu;             /* x87/SSE registers while switched out */
     unsigned long utime, stime;        /* ticks in user / kernel mode */
+    int pending_fatal;                 /* a fatal signal (SIGKILL) is pending: long
+                                          kernel loops (generic_perform_write) stop.
+                                          Set by the signal layer (later); added by
+                                          the VFS so the write loop can check it now */
 };
 
 /* exit_state values (Linux's) */

@@ -26,7 +26,8 @@ U_CFLAGS := $(ARCHFLAGS) -std=gnu11 -O2 -g -ffreestanding -nostdinc -fno-pie -fn
 	-fno-stack-protector -fno-asynchronous-unwind-tables -mno-sse -mno-mmx -mno-80387 \
 	-Wall -Wextra -Werror -Iuser/include -MMD -MP
 U_ASFLAGS := $(ARCHFLAGS) -g -Iuser/include -MMD -MP
-U_LDFLAGS := $(ARCHFLAGS) -nostdlib -static -no-pie -Wl,--build-id=none
+U_LDFLAGS := $(ARCHFLAGS) -nostdlib -static $(if $(findstring clang,$(CC)),-fuse-ld=lld,-no-pie) \
+	-Wl,--build-id=none
 
 U_LIBC_SRCS := $(filter-out user/libc/crt0.S,$(wildcard user/libc/*.c user/libc/*.S))
 U_LIBC_OBJS := $(patsubst user/%,$(U_OUT)/obj/%.o,$(basename $(U_LIBC_SRCS)))

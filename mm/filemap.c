@@ -141,10 +141,10 @@ static int take_nest_credit(struct page *page)
     return 0;
 }
 
-static void describe_page(const char *lvl, struct page *page)
+static void describe_page(struct page *page)
 {
     struct address_space *m = page->mapping;
-    printk("%s  page %p flags %#lx mapping %p (inode %lu) index %lu\n", lvl, page,
+    printk(KERN_ERR "  page %p flags %#lx mapping %p (inode %lu) index %lu\n", page,
            page->flags, m, m && m->host ? m->host->i_ino : 0UL, page->index);
 }
 
@@ -153,14 +153,15 @@ static void report_self_deadlock(struct page *page)
     pagecache_stats.self_deadlocks++;
     printk(KERN_ERR "lock_page: SELF-DEADLOCK: task %s (pid %d) locks a page it already holds\n",
            current->comm, current->pid);
-    describe_page(KERN_ERR, page);
-    printk(KERN_ERR "  Linux would sleep here forever (state D).  Typical cause: a page\n"
-           KERN_ERR "  fault while copying into a page this task locked (the pre-2.6.24\n"
-           KERN_ERR "  write path); see docs/page-cache.md.  Backtrace:\n");
+    describe_page(page);
+    printk(KERN_ERR "  Linux would sleep here forever (state D).  Typical cause: a page\n");
+    printk(KERN_ERR "  fault while copying into a page this task locked (the pre-2.6.24\n");
+    printk(KERN_ERR "  write path); see docs/page-cache.md.  Backtrace:\n");
     dump_stack();
 }
 
-#define LOCK_WAIT_REPORT (5 * HZ)
+/* A lock_page wait longer than this reports the holder (tests shorten it). */
+unsigned long lock_page_report_jiffies = 5 * HZ;
 
 /* lock_page's slow path.  Returns 0 with the lock held, or -EDEADLK if the
  * caller already holds it (reported; nothing taken). */
@@ -182,21 +183,21 @@ int lock_page_check(struct page *page)
         prepare_to_wait(wq, &w, TASK_UNINTERRUPTIBLE);
         if (trylock_page(page))
             break;
-        if (!reported && jiffies - start >= LOCK_WAIT_REPORT) {
+        if (!reported && jiffies - start >= lock_page_report_jiffies) {
             struct task_struct *owner = page->lock_owner;
             reported = 1;
             pagecache_stats.long_lock_waits++;
             set_current_state(TASK_RUNNING);
-            printk(KERN_WARNING "lock_page: task %s (pid %d) waited %lu s for a page lock\n",
-                   current->comm, current->pid, (jiffies - start) / HZ);
-            describe_page(KERN_WARNING, page);
+            printk(KERN_WARNING "lock_page: task %s (pid %d) waited %lu ms for a page lock\n",
+                   current->comm, current->pid, jiffies_to_msecs(jiffies - start));
+            describe_page(page);
             if (owner) {
                 printk(KERN_WARNING "  held by %s (pid %d):\n", owner->comm, owner->pid);
                 show_task(owner);
             }
             continue;
         }
-        schedule_timeout(reported ? MAX_SCHEDULE_TIMEOUT : LOCK_WAIT_REPORT);
+        schedule_timeout(reported ? MAX_SCHEDULE_TIMEOUT : (long)lock_page_report_jiffies);
     }
     finish_wait(wq, &w);
     current->waiting_on_page = NULL;

@@ -822,7 +822,6 @@ static void run_line(const char *line)
 	static struct token toks[MAXTOKENS];
 	int ntok, np;
 
-	reap_jobs();
 	ntok = lex(line, toks);
 	if (ntok < 0) {
 		last_status = 2;
@@ -834,6 +833,7 @@ static void run_line(const char *line)
 		return;
 	}
 	for (int i = 0; i < np; i++) {
+		reap_jobs();
 		if (pipes[i].join == J_IF_OK && last_status != 0)
 			continue;
 		if (pipes[i].join == J_IF_FAIL && last_status == 0)

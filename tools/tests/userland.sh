@@ -1,0 +1,292 @@
+#!/bin/sh
+# tools/tests/userland.sh - host tests of the userland (user/).
+#
+# Our programs are static i386 Linux ELF files using the Linux system-call
+# ABI, so they run natively on the (Linux) build host: this script runs
+# the libc self-tests, the utilities and the shell here, long before the
+# Vellum kernel can run processes. One line per check: "PASS user.NAME"
+# or "FAIL user.NAME (why)"; the test runner counts them.
+#
+# usage: sh tools/tests/userland.sh     (from anywhere; builds `make user`;
+#        BUILD=dir selects the build directory, as for tools/run-tests)
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${BUILD:-build}
+case $BUILD in /*) BDIR=$BUILD ;; *) BDIR=$ROOT/$BUILD ;; esac
+B=$BDIR/user
+BIN=$B/bin
+TMP=${TMPDIR:-/tmp}
+
+pass() { echo "PASS user.$1"; }
+fail() { echo "FAIL user.$1${2:+ ($2)}"; }
+# check NAME COMMAND...: PASS if the command succeeds
+check() { name=$1; shift; if "$@" >/dev/null 2>&1; then pass "$name"; else fail "$name"; fi; }
+# check_eq NAME GOT WANT
+check_eq() { if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', want '$3'"; fi; }
+
+if ! make -C "$ROOT" -s BUILD="$BUILD" user >"$TMP/userland-build.$$" 2>&1; then
+	fail build "make user failed"
+	sed 's/^/    /' "$TMP/userland-build.$$" | tail -20
+	rm -f "$TMP/userland-build.$$"
+	exit 1
+fi
+rm -f "$TMP/userland-build.$$"
+pass build
+
+# Can this host run i386 binaries at all?
+if ! "$BIN/true" 2>/dev/null; then
+	echo "SKIP user.*: this host cannot run static i386 ELF binaries"
+	exit 0
+fi
+
+T=$(mktemp -d "$TMP/vellum-userland.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 1
+
+# ---- 1. the libc self-tests: forward their PASS/FAIL lines --------------------
+for t in "$B"/tests/t_*; do
+	name=$(basename "$t")
+	out=$("$t" "$T" 2>&1)
+	rc=$?
+	echo "$out" | sed -n 's/^\(PASS\|FAIL\) /\1 user.libc./p'
+	if [ $rc -ne 0 ] && ! echo "$out" | grep -q '^FAIL'; then
+		fail "libc.$name" "exit status $rc without a FAIL line (crash?)"
+	fi
+done
+
+# ---- 2. utilities: run them, then check the resulting state ------------------
+printf 'one two three\nfour five\n\nsix\n' > words
+head -c 20000 /dev/urandom > random.bin
+
+"$BIN/cp" random.bin copy.bin
+check utils.cp_identical cmp random.bin copy.bin
+mkdir cpdir
+"$BIN/cp" words random.bin cpdir
+check utils.cp_into_dir cmp words cpdir/words
+
+"$BIN/mkdir" -p a/b/c
+check utils.mkdir_p test -d a/b/c
+check utils.mkdir_p_existing "$BIN/mkdir" -p a/b/c
+check utils.mkdir_exists_fails sh -c "! '$BIN/mkdir' a"
+"$BIN/rmdir" a/b/c
+check utils.rmdir test ! -e a/b/c
+
+"$BIN/ln" -s words wlink
+check_eq utils.ln_s "$(readlink wlink)" words
+"$BIN/ln" words hardlink
+check_eq utils.ln_hard "$(stat -c %h words)" 2
+
+"$BIN/mv" hardlink moved
+check utils.mv test ! -e hardlink -a -f moved
+check utils.mv_same_inode test "$(stat -c %i moved)" = "$(stat -c %i words)"
+
+"$BIN/rm" moved
+check utils.rm test ! -e moved
+"$BIN/rm" -r a
+check utils.rm_r test ! -e a
+check utils.rm_missing_fails sh -c "! '$BIN/rm' nonexistent 2>/dev/null"
+check utils.rm_f_missing "$BIN/rm" -f nonexistent
+
+check_eq utils.wc_l "$("$BIN/wc" -l words)" "4 words"
+check_eq utils.wc_w "$("$BIN/wc" -w < words)" 6
+check_eq utils.wc_c "$("$BIN/wc" -c < random.bin)" 20000
+check_eq utils.wc_all "$("$BIN/wc" words)" "4 6 29 words"
+
+check_eq utils.cat "$("$BIN/cat" words | cksum)" "$(cksum < words)"
+check_eq utils.cat_binary "$("$BIN/cat" random.bin random.bin | cksum)" "$(cat random.bin random.bin | cksum)"
+check_eq utils.echo "$("$BIN/echo" a 'b  c' d)" "a b  c d"
+check_eq utils.echo_n "$("$BIN/echo" -n x; echo y)" "xy"
+
+chmod 640 words
+out=$("$BIN/ls" -l words)
+case "$out" in
+"-rw-r-----   1       29 words") pass utils.ls_l_mode_size ;;
+*) fail utils.ls_l_mode_size "got '$out'" ;;
+esac
+out=$("$BIN/ls" -l wlink)
+case "$out" in
+lrwxrwxrwx*" 5 wlink -> words") pass utils.ls_l_symlink ;;
+*) fail utils.ls_l_symlink "got '$out'" ;;
+esac
+out=$("$BIN/ls" -ld cpdir)
+case "$out" in d*) pass utils.ls_ld_dir ;; *) fail utils.ls_ld_dir "got '$out'" ;; esac
+check_eq utils.ls_sorted "$("$BIN/ls" cpdir | tr '\n' ' ')" "random.bin words "
+touch .hidden
+check utils.ls_hides_dotfiles sh -c "! '$BIN/ls' | grep -q hidden"
+check utils.ls_a_shows_dotfiles sh -c "'$BIN/ls' -a | grep -q hidden"
+
+check_eq utils.hexdump_C "$("$BIN/hexdump" -C random.bin | cksum)" "$(hexdump -C random.bin | cksum)"
+check_eq utils.hexdump_small "$(printf 'hello\n' | "$BIN/hexdump" -C)" \
+"00000000  68 65 6c 6c 6f 0a                                 |hello.|
+00000006"
+
+out=$("$BIN/stat" words)
+case "$out" in
+*"Size: 29"*"Links: 1"*"(0640/-rw-r-----)"*) pass utils.stat ;;
+*) fail utils.stat "got '$out'" ;;
+esac
+
+check utils.true "$BIN/true"
+check utils.false sh -c "! '$BIN/false'"
+check utils.cmp_same "$BIN/cmp" random.bin copy.bin
+check utils.cmp_differs sh -c "! '$BIN/cmp' random.bin words >/dev/null"
+check utils.sync "$BIN/sync"
+start=$(date +%s%N)
+"$BIN/sleep" 0.3
+elapsed=$(( ($(date +%s%N) - start) / 1000000 ))
+check utils.sleep test "$elapsed" -ge 290
+
+sleep 10 & victim=$!
+"$BIN/kill" -TERM $victim
+wait $victim 2>/dev/null
+check_eq utils.kill_TERM $? 143
+sleep 10 & victim=$!
+"$BIN/kill" -9 $victim
+wait $victim 2>/dev/null
+check_eq utils.kill_9 $? 137
+
+# Every utility rejects bad usage with a non-zero status.
+for u in "ls -Z" "cat -Z" "mkdir" "mkdir -Z x" "rmdir" "rm" "mv a" "cp a" "ln" "ln -s a" \
+	 "wc -Z" "stat" "hexdump -Z" "sync x" "sleep" "sleep abc" "kill" "kill -NOPE 1" \
+	 "mount" "mount onlyone" "umount" "dmesg x" "poweroff x" "reboot x" "cmp a" "uname -Z" \
+	 "sh -Z"; do
+	set -- $u
+	prog=$1; shift
+	"$BIN/$prog" "$@" >/dev/null 2>usage.err
+	rc=$?
+	if [ $rc -ne 0 ] && grep -q "usage" usage.err; then
+		pass "usage.$prog${1:+_}$(echo "$*" | tr -c 'a-zA-Z0-9\n' '_')"
+	else
+		fail "usage.$prog${1:+_}$(echo "$*" | tr -c 'a-zA-Z0-9\n' '_')" "status $rc"
+	fi
+done
+
+# ---- 3. the shell ----------------------------------------------------------------
+SH=$BIN/sh
+export PATH="$BIN:$PATH"
+
+check_eq sh.pipe "$("$SH" -c 'echo a b | wc -w')" 2
+check_eq sh.pipe3 "$("$SH" -c 'cat words | cat | wc -l')" 4
+"$SH" -c 'echo hello > out1; echo world >> out1; ls nonexistent 2> err2'
+check_eq sh.redirect_out "$(cat out1)" "hello
+world"
+check sh.redirect_err grep -q nonexistent err2
+check_eq sh.redirect_in "$("$SH" -c 'wc -l < words')" 4
+check_eq sh.redirect_2to1 "$("$SH" -c 'ls nonexistent 2>&1 | wc -l')" 1
+check_eq sh.status "$("$SH" -c 'false; echo $?; true; echo $?')" "1
+0"
+check_eq sh.not_found_127 "$("$SH" -c 'nosuchcmd 2>/dev/null; echo $?')" 127
+check sh.not_found_message /bin/sh -c "'$SH' -c nosuchcmd 2>&1 | grep -q 'sh: nosuchcmd: not found'"
+"$SH" -c 'exit 7'
+check_eq sh.exit_status $? 7
+check_eq sh.cd_pwd "$("$SH" -c 'mkdir -p d1/d2; cd d1/d2; pwd')" "$T/d1/d2"
+check_eq sh.cd_fail "$("$SH" -c 'cd /nonexistent 2>/dev/null; echo $?')" 1
+check_eq sh.quotes "$("$SH" -c "echo 'a  |  b' \"x \$? y\" c\\ d")" "a  |  b x 0 y c d"
+check_eq sh.variables "$("$SH" -c 'X=hello; export Y=world; echo $X ${Y}!')" "hello world!"
+check_eq sh.env_to_child "$("$SH" -c 'export Z=zz; sh -c "echo \$Z"')" zz
+check_eq sh.and_or "$("$SH" -c 'true && echo yes; false && echo no; false || echo alt')" "yes
+alt"
+check_eq sh.comment "$("$SH" -c 'echo visible # echo hidden')" visible
+check_eq sh.semicolons "$("$SH" -c 'echo 1; echo 2;echo 3')" "1
+2
+3"
+check_eq sh.builtin_in_pipe "$("$SH" -c 'pwd | wc -l')" 1
+check sh.syntax_error /bin/sh -c "! '$SH' -c 'echo a | | b' 2>/dev/null"
+
+cat > script.sh <<'SCRIPT'
+# a script file with arguments
+echo "args: $# $1 $2"
+cd /
+pwd
+ls /nonexistent 2>/dev/null
+echo "status $?"   # our ls: 1
+exit 3
+SCRIPT
+out=$("$SH" script.sh A B)
+rc=$?
+check_eq sh.script_output "$out" "args: 2 A B
+/
+status 1"
+check_eq sh.script_exit_status $rc 3
+
+# Background: $! is the job's pid; it runs in its own process group, and
+# the shell reaps it (no zombie left once the next command line starts).
+out=$("$SH" -c 'true & echo $!; sleep 0.3; echo next; cat /proc/$!/stat >/dev/null 2>&1; echo gone=$?')
+bgpid=$(echo "$out" | head -1)
+check sh.background_pid test "$bgpid" -gt 0
+check_eq sh.background_reaped "$(echo "$out" | tail -1)" "gone=1"
+check_eq sh.background_runs "$("$SH" -c 'echo bg > bgout & wait; cat bgout')" bg
+check_eq sh.wait_status "$("$SH" -c 'sh -c "exit 5" & wait $!; echo $?')" 5
+out=$("$SH" -c 'sleep 2 & ps -o pgid= -p $! ; echo $$')
+check sh.background_own_pgrp test "$(echo $out | cut -d' ' -f1)" != "$(ps -o pgid= -p $$ | tr -d ' ')"
+
+# SIGINT: the shell ignores it; its foreground child dies of it (status 130).
+"$SH" -c 'sleep 3; echo child=$?' > sigint.out 2>/dev/null &
+shpid=$!
+sleep 0.3
+kill -INT $shpid                        # at the shell: ignored
+child=$(pgrep -P $shpid sleep)
+[ -n "$child" ] && kill -INT "$child"   # at the child: default action
+wait $shpid
+check_eq sh.sigint_shell_survives_child_dies "$(cat sigint.out)" "child=130"
+
+# Interactive, on a real pseudo-terminal (needs python3's pty module):
+# the prompt, a pipeline, Ctrl-C killing the foreground job (status 130)
+# while the shell lives on, and a background job reported when reaped.
+if command -v python3 >/dev/null 2>&1; then
+	out=$(timeout 30 python3 - "$SH" "$BIN" <<'PY' 2>&1
+import os, pty, select, sys, time
+sh, bindir = sys.argv[1], sys.argv[2]
+pid, fd = pty.fork()
+if pid == 0:
+    os.environ["PATH"] = bindir
+    os.execv(sh, ["sh"])
+def talk(data, wait=0.6):
+    if data:
+        os.write(fd, data)
+    out, end = b"", time.time() + wait
+    while time.time() < end:
+        if select.select([fd], [], [], 0.05)[0]:
+            try:
+                out += os.read(fd, 4096)
+            except OSError:
+                break
+    return out.decode(errors="replace")
+print("prompt" if "$ " in talk(b"") else "no-prompt")
+print("pipe" if "\n3\r" in talk(b"echo hi | wc -c\n") else "no-pipe")
+talk(b"sleep 5\n", 0.5)
+talk(b"\x03", 0.5)
+print("ctrl-c" if "status 130" in talk(b"echo status $?\n") else "no-ctrl-c")
+talk(b"sleep 0.2 &\n", 0.6)
+print("reaped" if "done, status 0" in talk(b"true\n") else "not-reaped")
+talk(b"exit 3\n", 0.3)
+print("exit", os.waitpid(pid, 0)[1] >> 8)
+PY
+)
+	for w in prompt pipe ctrl-c reaped "exit 3"; do
+		name="sh.tty_$(echo "$w" | tr ' -' '__')"
+		if echo "$out" | grep -qx "$w"; then pass "$name"; else fail "$name" "$(echo $out)"; fi
+	done
+else
+	echo "SKIP user.sh.tty_* (python3 not installed: no pseudo-terminal test)"
+fi
+
+# ---- 4. init, with its paths pointed at a test tree ---------------------------
+mkdir -p etc
+cat > etc/rc <<'RC'
+echo rc-ran > rc.out
+RC
+out=$(echo 'echo from-shell; exit 4' | INIT_CONSOLE=/nonexistent INIT_RC=$T/etc/rc \
+	INIT_SHELL=$SH INIT_ONCE=1 "$B/sbin/init" 2>&1)
+rc=$?
+check init.runs_rc grep -q rc-ran rc.out
+case "$out" in *Welcome*) pass init.banner ;; *) fail init.banner "got '$out'" ;; esac
+case "$out" in *from-shell*) pass init.starts_shell ;; *) fail init.starts_shell "got '$out'" ;; esac
+check_eq init.shell_status $rc 4
+
+# ---- 5. the staging root tree ---------------------------------------------------
+R=$BDIR/rootfs
+for f in bin/sh bin/ls sbin/init etc/rc README tests/t_printf; do
+	check "rootfs.$(echo $f | tr / _)" test -e "$R/$f"
+done
+check rootfs.dirs test -d "$R/dev" -a -d "$R/tmp"
