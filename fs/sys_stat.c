@@ -256,3 +256,23 @@ long sys_getdents64(unsigned int fd, void *dirent, unsigned int count)
     fput(f);
     return ret;
 }
+
+/* access/faccessat: existence and, since every process is root here, only
+ * X_OK is checked against the mode (root needs some x bit, as Linux). */
+#define X_OK 1
+#define W_OK 2
+#define R_OK 4
+long sys_faccessat(int dfd, const char *filename, int mode)
+{
+    if (mode & ~(R_OK | W_OK | X_OK))
+        return -EINVAL;
+    struct kstat k;
+    int err = stat_user(dfd, filename, 1, &k);
+    if (err)
+        return err;
+    if ((mode & X_OK) && !S_ISDIR(k.mode) && !(k.mode & 0111))
+        return -EACCES;
+    return 0;
+}
+
+long sys_access(const char *filename, int mode) { return sys_faccessat(AT_FDCWD, filename, mode); }

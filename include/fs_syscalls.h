@@ -43,6 +43,8 @@ long sys_fstat64(unsigned long fd, void *statbuf);
 long sys_fstatat64(int dfd, const char *filename, void *statbuf, int flag);
 long sys_statx(int dfd, const char *filename, unsigned flags, unsigned int mask, void *buffer);
 long sys_getdents64(unsigned int fd, void *dirent, unsigned int count);
+long sys_access(const char *filename, int mode);
+long sys_faccessat(int dfd, const char *filename, int mode);
 /* fs/sys_namei.c */
 long sys_mkdir(const char *pathname, mode_t mode);
 long sys_mkdirat(int dfd, const char *pathname, mode_t mode);
