@@ -18,6 +18,8 @@
 #include <kernel.h>
 #include <list.h>
 #include <wait.h>
+#include <signal.h>
+#include <asm/segment.h>
 
 #define TASK_RUNNING          0
 #define TASK_INTERRUPTIBLE    1
@@ -31,6 +33,7 @@
 
 struct fs_struct;
 struct mm_struct;
+struct files_struct;
 
 struct task_struct {
     unsigned long sp;                  /* saved kernel esp while switched out */
@@ -56,11 +59,53 @@ struct task_struct {
     int timer_pending;                 /* schedule_timeout armed: wake at 'timeout' */
     void *waiting_on;                  /* mutex/completion/queue we sleep on (reports) */
     const char *waiting_what;          /* "mutex", "completion", ... (reports) */
+
+    /* ---- process fields (the proc layer: kernel/fork.c, exit.c, signal.c,
+     * exec.c, sys.c; docs/processes.md).  Kernel threads leave them zero
+     * except the lists, which copy_process/kthread users never walk. ---- */
+    struct task_struct *parent;        /* who gets SIGCHLD and wait()s for us */
+    struct list_head children;         /* our children (their ->sibling) */
+    struct list_head sibling;          /* in parent->children */
+    int is_process;                    /* 1: made by fork/user_process_create */
+    pid_t pgrp;                        /* process group id (job control) */
+    pid_t session;                     /* session id */
+    int exit_state;                    /* 0, EXIT_ZOMBIE, EXIT_DEAD */
+    int exit_status;                   /* wait status word: code << 8 | signal */
+    wait_queue_head_t wait_chldexit;   /* wait4() sleeps here for children */
+    struct files_struct *files;        /* open files (fs/ layer, `files`) */
+    sigset_t blocked;                  /* signal mask */
+    sigset_t pending;                  /* signals sent, not yet delivered */
+    struct kern_siginfo pending_info[_NSIG];  /* info of each pending signal */
+    struct k_sigaction action[_NSIG];  /* handlers (Linux: sighand_struct) */
+    sigset_t saved_sigmask;            /* sigsuspend: restored after delivery */
+    int restore_sigmask;
+    struct desc_struct tls_array[GDT_ENTRY_TLS_ENTRIES];  /* set_thread_area */
+    unsigned long clear_child_tid;     /* set_tid_address (no threads: unused) */
+    unsigned long robust_list;         /* set_robust_list (recorded only) */
+    struct fpu_state *fpu;             /* x87/SSE registers while switched out */
+    unsigned long utime, stime;        /* ticks in user / kernel mode */
     int pending_fatal;                 /* a fatal signal (SIGKILL) is pending: long
                                           kernel loops (generic_perform_write) stop.
                                           Set by the signal layer (later); added by
                                           the VFS so the write loop can check it now */
 };
+
+/* exit_state values (Linux's) */
+#define EXIT_ZOMBIE  16
+#define EXIT_DEAD    32
+
+/* fxsave area: 512 bytes, 16-byte aligned (kernel/fork.c) */
+struct fpu_state {
+    uint8_t fxsave[512];
+} __attribute__((aligned(16)));
+
+/* A fatal signal (SIGKILL) is pending: long kernel loops (the write path)
+ * stop and return what they have done.  kernel/signal.c sets the bit. */
+static inline int fatal_signal_pending(struct task_struct *t)
+{
+    /* pending_fatal: the VFS's test hook (mm/filemap_test.c), kept by the merge */
+    return sigismember_k(&t->pending, SIGKILL) || t->pending_fatal;
+}
 
 /* The kernel stack of every task (except the boot stack, see get_current):
  *
@@ -82,11 +127,6 @@ struct thread_info {
 #define TASK_TIMESLICE  10             /* ticks (100 ms at HZ=100) */
 
 extern struct task_struct init_task;   /* pid 0, "swapper": kmain's context */
-
-/* Is a fatal signal pending for t?  The write loop checks this between
- * chunks (write-path.md step 3).  Until the signal layer exists, tests set
- * t->pending_fatal directly. */
-static inline int fatal_signal_pending(struct task_struct *t) { return t->pending_fatal; }
 
 /* The running task.  Found from the stack pointer (tasks' stacks are
  * THREAD_SIZE-aligned and the task_struct pointer sits at the stack base). */
