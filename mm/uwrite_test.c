@@ -28,6 +28,8 @@ static struct mm_struct *prev_mm;
 static struct write_path_stats w0;
 static unsigned long atomic0, dz0;
 static char kbuf[3 * PAGE_SIZE];
+static const char *udir = "";            /* "" : the ramfs root; "/e": ext2 (uwrite2) */
+static bool ukeep;                       /* keep the files (the host checks them) */
 
 static void mark(void)
 {
@@ -58,8 +60,10 @@ static long umap(struct mm_struct *mm, unsigned long addr, unsigned long len, un
 
 /* A file on the (ramfs) root, optionally pre-filled with `fill` bytes of 'Z'
  * (so its pages are in the cache) or empty (no pages at all). */
-static struct file *uopen(const char *path, size_t fill)
+static struct file *uopen(const char *name, size_t fill)
 {
+    static char path[64];
+    snprintf(path, sizeof path, "%s%s", udir, name);
     if (vfs_ensure_root())
         return NULL;
     vfs_unlink(path);
@@ -75,10 +79,13 @@ static struct file *uopen(const char *path, size_t fill)
     return f;
 }
 
-static void uclose(struct file *f, const char *path)
+static void uclose(struct file *f, const char *name)
 {
+    char path[64];
+    snprintf(path, sizeof path, "%s%s", udir, name);
     filp_close(f);
-    vfs_unlink(path);
+    if (!ukeep)
+        vfs_unlink(path);
 }
 
 static ssize_t uwritev(struct file *f, const struct iovec *iov, int n, loff_t *pos)
@@ -316,4 +323,30 @@ KTEST(uwrite, proc_text_has_counters)
     char small[8];
     KEXPECT_EQ(write_path_stats_show(small, sizeof small), 7);
     KEXPECT_EQ(small[7], 0);
+}
+
+/* ---- the same on ext2 (tools/suites/uwrite2.conf: hda = ext2-1k.img; the
+ * host then runs e2fsck and checks the kept files' sizes) ------------------ */
+#include <fs.h>
+
+KTEST(uwrite2, on_ext2)
+{
+    struct kstat st;
+    if (vfs_stat("/", &st))
+        KASSERT_EQ(vfs_ensure_root(), 0);
+    int err = vfs_mkdir("/e", 0755);
+    KASSERT(err == 0 || err == -EEXIST);
+    KASSERT_EQ(do_mount("hda", "/e", "ext2", 0, NULL), 0);
+    udir = "/e";
+    ukeep = true;
+    ktest_uwrite_half_touched_buffer_short_copy_fault_in_retry();
+    ktest_uwrite_writev_second_iovec_prot_none();
+    ktest_uwrite_wholly_unmapped_buffer_efault_nothing_changes();
+    ktest_uwrite_straddling_writes_pages_not_in_cache();
+    ktest_uwrite_straddling_writes_pages_in_cache();
+    ktest_uwrite_read_into_user_buffer();
+    udir = "";
+    ukeep = false;
+    ksys_sync();
+    KEXPECT_EQ(do_umount("/e"), 0);
 }
