@@ -143,4 +143,129 @@ void page_alloc_init(void);             /* mem_map[], reserve, free the rest */
 void kmalloc_init(void);
 extern unsigned long kernel_image_bytes;
 
+/* ======================================================================
+ * User address spaces: VMAs, mmap, page faults (mm/mmap.c, mm/memory.c,
+ * mm/fault.c).  Structures in <mm_types.h>; constants in <mman.h>.
+ * ====================================================================== */
+#define VM_READ        0x0001
+#define VM_WRITE       0x0002
+#define VM_EXEC        0x0004
+#define VM_SHARED      0x0008          /* MAP_SHARED: writes shared, no COW at fork */
+#define VM_GROWSDOWN   0x0100          /* the stack: grows down on a fault below it */
+#define VM_ACCESS_FLAGS (VM_READ | VM_WRITE | VM_EXEC)
+
+#define STACK_TOP          TASK_SIZE             /* the stack VMA ends here */
+#define TASK_UNMAPPED_BASE (TASK_SIZE / 3)      /* 0x40000000: mmap searches up from here */
+#define DEFAULT_STACK_RLIMIT (8UL << 20)         /* RLIMIT_STACK default, 8 MiB */
+#define STACK_GUARD_GAP    PAGE_SIZE             /* the stack never grows into the page
+                                                  * just above another VMA */
+#define PAGE_ALIGN(x)      (((unsigned long)(x) + PAGE_SIZE - 1) & PAGE_MASK)
+
+/* handle_mm_fault's flags and results (Linux's FAULT_FLAG_* / VM_FAULT_*). */
+#define FAULT_FLAG_WRITE   0x01
+#define FAULT_FLAG_USER    0x02
+#define VM_FAULT_OOM       0x0001
+#define VM_FAULT_SIGBUS    0x0002
+#define VM_FAULT_SIGSEGV   0x0004
+#define VM_FAULT_ERROR     (VM_FAULT_OOM | VM_FAULT_SIGBUS | VM_FAULT_SIGSEGV)
+
+/* --- address spaces (mm/mmap.c) ---
+ * mm_alloc: an empty address space (own page directory, no VMAs,
+ *   mm_users = 1, stack_rlimit 8 MiB, mmap_base TASK_UNMAPPED_BASE).
+ *   NULL when out of memory.
+ * mmget: one more user.  mmput: one user less; the last one frees every
+ *   frame, page table and VMA (exit_mmap) and the directory.  If mm's
+ *   directory is loaded in CR3, mmput switches to swapper_pg_dir first.
+ * dup_mm: fork's copy.  Every VMA is copied; private pages are shared
+ *   copy-on-write (both PTEs made read-only, a reference added to the
+ *   frame); shared ones stay writable.  NULL when out of memory.
+ * switch_mm: load next's page directory (the scheduler calls it when it
+ *   switches to a task with an mm; kernel threads keep the previous one,
+ *   Linux's "lazy TLB").  tsk may be NULL.
+ */
+struct mm_struct *mm_alloc(void);
+void mmget(struct mm_struct *mm);
+void mmput(struct mm_struct *mm);
+struct mm_struct *dup_mm(struct mm_struct *oldmm);
+void switch_mm(struct mm_struct *prev, struct mm_struct *next, struct task_struct *tsk);
+/* Kernel tests and exec: make mm the current task's address space (sets
+ * current->mm and CR3) and return the previous mm (NULL for a kernel
+ * thread).  use_mm(NULL) goes back to the kernel's directory.  (Linux has
+ * kthread_use_mm for the same purpose.) */
+struct mm_struct *use_mm(struct mm_struct *mm);
+
+/* --- VMAs ---
+ * find_vma: the first VMA with vm_end > addr (it may start above addr), or
+ *   NULL.  find_vma_intersection: a VMA overlapping [start, end), or NULL.
+ * do_mmap: map [addr, addr+len) with PROT_* prot and MAP_* flags.  Anonymous
+ *   (MAP_ANONYMOUS, file NULL) private or shared; file mappings are a later
+ *   issue (-ENODEV).  Without MAP_FIXED addr is a hint: the first free gap
+ *   from mm->mmap_base up is used if the hint is taken.  MAP_FIXED replaces
+ *   whatever was there.  Adjacent compatible anonymous VMAs are merged.
+ *   Returns the address or a negative errno (IS_ERR_VALUE): -EINVAL (len 0,
+ *   unaligned MAP_FIXED address, bad flags), -ENOMEM (no room, past
+ *   TASK_SIZE, out of memory), -EEXIST (MAP_FIXED_NOREPLACE over a mapping).
+ *   Linux's do_mmap works on current->mm; ours takes mm so that exec and the
+ *   tests can build an address space before switching to it.
+ * do_munmap: unmap [start, start+len): splits VMAs at the edges, drops the
+ *   pages.  0, or -EINVAL (start unaligned, len 0, range past TASK_SIZE).
+ *   Unmapping a range with nothing in it is not an error.
+ * do_mprotect: change the protection of [start, start+len) (splits and
+ *   merges VMAs).  0, -EINVAL (unaligned start, bad prot), -ENOMEM (part of
+ *   the range is not mapped).  Removing PROT_WRITE write-protects the PTEs;
+ *   PROT_NONE makes them not present (the frame is kept).
+ * do_brk_flags / sys_brk: the heap.  mm->start_brk and mm->brk are set by
+ *   exec (end of bss, page aligned); sys_brk moves brk and returns the new
+ *   value, or the old one if the request fails (Linux's semantics).
+ * setup_stack_vma: exec's stack: a GROWSDOWN, read-write VMA of size bytes
+ *   ending at top (STACK_TOP).  0 or -ENOMEM.
+ * expand_stack: grow a GROWSDOWN vma down to cover addr.  0, or -ENOMEM if
+ *   the stack would exceed mm->stack_rlimit or come within STACK_GUARD_GAP
+ *   of the VMA below.
+ */
+struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr);
+struct vm_area_struct *find_vma_intersection(struct mm_struct *mm, unsigned long start,
+                                             unsigned long end);
+long do_mmap(struct mm_struct *mm, struct file *file, unsigned long addr, unsigned long len,
+             unsigned long prot, unsigned long flags, unsigned long pgoff);
+int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len);
+int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
+                unsigned long prot);
+int setup_stack_vma(struct mm_struct *mm, unsigned long top, unsigned long size);
+int expand_stack(struct vm_area_struct *vma, unsigned long addr);
+
+/* --- page tables of user space (mm/memory.c) ---
+ * handle_mm_fault: resolve a fault at address inside vma (the caller
+ *   checked the permissions): demand-zero, copy-on-write, or the vma's
+ *   ->fault.  flags: FAULT_FLAG_WRITE.  0 or VM_FAULT_* bits.
+ * zap_page_range: drop the pages mapped in [start, end) (references put,
+ *   PTEs cleared).  The page tables stay until the directory is freed.
+ * change_protection: rewrite the PTEs of [start, end) for newflags.
+ * copy_page_range: fork's copy of one VMA's PTEs (COW for private VMAs).
+ * access_remote_vm: read (write = 0) or write len bytes at addr in mm,
+ *   which need not be the current address space, faulting pages in as the
+ *   owner would (exec fills a new stack with it; tests use it).  Returns the
+ *   bytes transferred.
+ */
+int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned int flags);
+/* mm/fault.c: the policy half of do_page_fault for a user address in mm:
+ * VMA lookup, stack growth, permission check, handle_mm_fault.  error_code
+ * is the CPU's (X86_PF_WRITE, X86_PF_USER).  Returns 0 if resolved, else
+ * the signal to send (SIGSEGV or SIGBUS) with its si_code in *code
+ * (SEGV_MAPERR, SEGV_ACCERR, BUS_ADRERR). */
+int resolve_user_fault(struct mm_struct *mm, unsigned long address,
+                       unsigned long error_code, int *code);
+void zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end);
+void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned long end,
+                       unsigned long newflags);
+int copy_page_range(struct mm_struct *dst, struct mm_struct *src, struct vm_area_struct *vma);
+int access_remote_vm(struct mm_struct *mm, unsigned long addr, void *buf, int len, int write);
+
+/* --- system calls (mm/mmap.c; Linux i386 numbers in the syscall table) --- */
+long sys_brk(unsigned long brk);
+long sys_mmap2(unsigned long addr, unsigned long len, unsigned long prot,
+               unsigned long flags, unsigned long fd, unsigned long pgoff);
+long sys_munmap(unsigned long addr, unsigned long len);
+long sys_mprotect(unsigned long start, unsigned long len, unsigned long prot);
+
 #endif

@@ -52,4 +52,59 @@ enum pageflags {
     PG_slab,          /* owned by kmalloc */
     PG_buddy,         /* free, on the allocator's free list */
 };
+/* ======================================================================
+ * Address spaces (mm/mmap.c, mm/memory.c, mm/fault.c).
+ *
+ * A user process's memory is an mm_struct: a page directory plus a sorted
+ * list of virtual memory areas.  A VMA is a page-aligned range [vm_start,
+ * vm_end) with one set of permissions and one backing (anonymous memory
+ * now; a file later).  PTEs are filled lazily by the page-fault handler.
+ *
+ *   mm->mmap --> [text r-x] --> [data rw-] --> [heap rw- (brk)] -->
+ *                [mmap rw-] ... --> [stack rw- GROWSDOWN] (sorted by address)
+ *
+ * Locking (simplification): Linux guards the VMA list with mm->mmap_lock.
+ * Vellum is uniprocessor and its kernel is not preemptible, and anonymous
+ * faults never sleep, so nothing can change the list under a walker; the
+ * file-backed faults of a later issue will need the lock.
+ * ====================================================================== */
+struct mm_struct;
+struct file;
+struct vm_area_struct;
+
+/* Hook for mappings with a backing object (file mappings, a later issue).
+ * fault: return the page to map at address in *pagep, referenced, or a
+ * negative errno (-EFAULT -> SIGBUS for user mode).  NULL vm_ops or fault:
+ * anonymous memory (demand-zero). */
+struct vm_operations_struct {
+    int (*fault)(struct vm_area_struct *vma, unsigned long address, struct page **pagep);
+    void (*close)(struct vm_area_struct *vma);
+};
+
+struct vm_area_struct {
+    struct mm_struct *vm_mm;           /* the address space we belong to */
+    unsigned long vm_start;            /* first address (page aligned) */
+    unsigned long vm_end;              /* first address past the end */
+    unsigned long vm_flags;            /* VM_* in <mm.h> */
+    unsigned long vm_pgoff;            /* offset in vm_file, in pages */
+    struct file *vm_file;              /* NULL: anonymous */
+    const struct vm_operations_struct *vm_ops;
+    struct list_head vm_list;          /* on mm->mmap, sorted by vm_start */
+};
+
+struct mm_struct {
+    uint32_t *pgd;                     /* page directory (pgd_t *, <asm/pgtable.h>) */
+    struct list_head mmap;             /* VMAs, sorted, non-overlapping */
+    int map_count;                     /* number of VMAs */
+    int mm_users;                      /* references (tasks using it); mmput drops */
+    unsigned long start_code, end_code, start_data, end_data;   /* set by exec */
+    unsigned long start_brk, brk;      /* heap: [start_brk, brk) */
+    unsigned long start_stack;         /* initial user esp (exec) */
+    unsigned long arg_start, arg_end, env_start, env_end;
+    unsigned long mmap_base;           /* where bottom-up mmap searches start */
+    unsigned long stack_rlimit;        /* RLIMIT_STACK (bytes); Linux keeps it in
+                                        * signal->rlim, we keep it here */
+    unsigned long total_vm;            /* pages covered by VMAs */
+    unsigned long rss;                 /* frames mapped by its PTEs (resident set) */
+};
 #endif

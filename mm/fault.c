@@ -1,17 +1,28 @@
 /* mm/fault.c: the page-fault handler (vector 14) and the exception table.
- * The cpu layer's trap entry (kernel/traps.c) calls do_page_fault() with the
- * saved registers; this file decides what a fault means:
+ * Layer: mm.  The cpu layer's trap entry (kernel/traps.c) calls
+ * do_page_fault() with the saved registers; this file decides what a fault
+ * means:
  *
- *   kernel mode, EIP listed in __ex_table  -> resume at the fixup (-EFAULT)
- *   kernel mode, otherwise                 -> oops: die()
- *   user mode                              -> (issue 4) VMA lookup, demand
- *                                             paging, copy-on-write, SIGSEGV
+ *   address in user space (< TASK_SIZE), current has an mm:
+ *     kernel mode with page faults disabled  -> fixup at once (no resolving)
+ *     otherwise: VMA lookup (growing the stack if the address is just below
+ *     a GROWSDOWN VMA), permission check, handle_mm_fault (demand-zero,
+ *     copy-on-write).  If that fails:
+ *       user mode    -> SIGSEGV (SEGV_MAPERR: no VMA; SEGV_ACCERR: the VMA
+ *                       forbids the access), SIGBUS when out of memory
+ *       kernel mode  -> the exception-table fixup (copy_*_user returns short)
+ *   kernel address, or no mm:
+ *     user mode      -> SIGSEGV (SEGV_MAPERR, or SEGV_ACCERR for a present
+ *                       kernel page)
+ *     kernel mode    -> fixup if EIP is in __ex_table, else oops: die()
  *
- * The exception table is described in <asm/uaccess.h>.
+ * The exception table is described in <asm/uaccess.h>; docs/user-memory.md
+ * walks through a fault inside copy_from_user.
  */
 #include <kernel.h>
 #include <errno.h>
 #include <mm.h>
+#include <sched.h>
 #include <asm/pgtable.h>
 #include <asm/uaccess.h>
 
@@ -26,6 +37,12 @@
 
 unsigned long page_fault_count;         /* every fault (tests read these) */
 unsigned long page_fault_fixups;        /* faults resolved by the exception table */
+unsigned long page_fault_atomic_fixups; /* ... taken at once: faults were disabled */
+unsigned long page_fault_demand_zero;   /* mm/memory.c */
+unsigned long page_fault_cow;
+unsigned long page_fault_cow_reuse;
+unsigned long page_fault_stack_grow;    /* mm/mmap.c */
+unsigned long page_fault_sigsegv;
 
 extern const struct exception_table_entry __start_ex_table[], __stop_ex_table[];
 
@@ -37,7 +54,8 @@ const struct exception_table_entry *search_exception_tables(unsigned long ip)
     return NULL;
 }
 
-int fixup_exception(struct pt_regs *regs)
+/* noinline: one real function for a debugger to stop in (docs/user-memory.md) */
+__attribute__((noinline)) int fixup_exception(struct pt_regs *regs)
 {
     const struct exception_table_entry *e = search_exception_tables(regs->ip);
     if (!e)
@@ -46,27 +64,30 @@ int fixup_exception(struct pt_regs *regs)
     return 1;
 }
 
-void do_page_fault(struct pt_regs *regs, unsigned long error_code)
+/* ---- page faults disabled ----------------------------------------------- */
+
+void pagefault_disable(void)
 {
-    unsigned long address = __read_cr2();   /* first: a nested fault would overwrite it */
-    page_fault_count++;
+    current->pagefault_disabled++;
+    barrier();          /* the copy must not be moved before the increment */
+}
 
-    if (error_code & PF_USER) {
-        /* TODO(issue 4): find_vma(current->mm, address); demand paging
-         * (anonymous zero page, file page from the page cache) and
-         * copy-on-write via handle_mm_fault(); no VMA or a permission
-         * mismatch -> force_sig(SIGSEGV).  There are no user processes yet. */
-        printk(KERN_ALERT "user page fault at %#lx (error %#lx, eip %#lx): "
-               "no VMA handling yet\n", address, error_code, regs->ip);
-        die("user page fault", regs, error_code);
-        return;
-    }
+void pagefault_enable(void)
+{
+    barrier();
+    current->pagefault_disabled--;
+}
 
-    /* Kernel mode.
-     * TODO(issue 4): a fault on a user address (address < TASK_SIZE) from a
-     * uaccess routine, with !pagefault_disabled() and current->mm set, goes
-     * through the same VMA lookup as a user fault first (the page may just
-     * not be faulted in yet); only if that fails does the fixup apply. */
+int pagefault_disabled(void)
+{
+    return current->pagefault_disabled != 0;
+}
+
+/* ---- the handler ----------------------------------------------------------- */
+
+/* A kernel-mode fault nobody could resolve: fixup or oops. */
+static void no_context(struct pt_regs *regs, unsigned long error_code, unsigned long address)
+{
     if (fixup_exception(regs)) {
         page_fault_fixups++;
         return;
@@ -79,6 +100,90 @@ void do_page_fault(struct pt_regs *regs, unsigned long error_code)
     die("Oops", regs, error_code);
 }
 
+/* The access cannot be allowed: a signal for user mode, a fixup (or oops)
+ * for the kernel. */
+static void bad_area(struct pt_regs *regs, unsigned long error_code, unsigned long address,
+                     int sig, int code)
+{
+    if (error_code & PF_USER) {
+        page_fault_sigsegv++;
+        force_sig_fault(sig, code, (void *)address);
+        return;
+    }
+    no_context(regs, error_code, address);
+}
+
+/* Does the VMA allow this access?  (i386 without NX: read == execute.) */
+static bool access_error(unsigned long error_code, struct vm_area_struct *vma)
+{
+    if (error_code & PF_WRITE)
+        return !(vma->vm_flags & VM_WRITE);
+    return !(vma->vm_flags & (VM_READ | VM_EXEC));
+}
+
+int resolve_user_fault(struct mm_struct *mm, unsigned long address,
+                       unsigned long error_code, int *code)
+{
+    /* Interrupts stay off: resolving an anonymous fault never sleeps
+     * (alloc_page does not).  File-backed faults (a later issue) will read
+     * pages from disk and must enable them here, as Linux does. */
+    struct vm_area_struct *vma = find_vma(mm, address);
+    *code = SEGV_MAPERR;
+    if (!vma)
+        return SIGSEGV;
+    if (vma->vm_start > address) {
+        /* Linux (before 2023) also rejected user accesses far below the
+         * stack pointer; we only check the limit and the guard gap. */
+        if (!(vma->vm_flags & VM_GROWSDOWN) || expand_stack(vma, address))
+            return SIGSEGV;
+    }
+    *code = SEGV_ACCERR;
+    if (access_error(error_code, vma))
+        return SIGSEGV;
+    int fault = handle_mm_fault(vma, address,
+                                (error_code & PF_WRITE ? FAULT_FLAG_WRITE : 0) |
+                                (error_code & PF_USER ? FAULT_FLAG_USER : 0));
+    if (!(fault & VM_FAULT_ERROR))
+        return 0;
+    if (fault & VM_FAULT_SIGSEGV)
+        return SIGSEGV;
+    /* Out of memory: Linux invokes the OOM killer; we give the task SIGBUS. */
+    *code = BUS_ADRERR;
+    return SIGBUS;
+}
+
+void do_page_fault(struct pt_regs *regs, unsigned long error_code)
+{
+    unsigned long address = __read_cr2();   /* first: a nested fault would overwrite it */
+    struct task_struct *tsk = current;
+    struct mm_struct *mm = tsk->mm;
+    page_fault_count++;
+
+    if (address >= TASK_SIZE || !mm) {
+        /* A kernel address (or a task without user space): never resolved
+         * here; the kernel's own mappings do not fault legitimately. */
+        bad_area(regs, error_code, address, SIGSEGV,
+                 error_code & PF_PROT ? SEGV_ACCERR : SEGV_MAPERR);
+        return;
+    }
+
+    /* A user address touched by the kernel with page faults disabled (the
+     * atomic copy of the write path, a page lock held): do not resolve,
+     * do not sleep; the fixup makes the copy return short. */
+    if (!(error_code & PF_USER) && tsk->pagefault_disabled) {
+        if (fixup_exception(regs)) {
+            page_fault_fixups++;
+            page_fault_atomic_fixups++;
+            return;
+        }
+        no_context(regs, error_code, address);   /* no entry: a kernel bug */
+        return;
+    }
+
+    int code, sig = resolve_user_fault(mm, address, error_code, &code);
+    if (sig)
+        bad_area(regs, error_code, address, sig, code);
+}
 
 /* ---------------------------------------------------------------------- */
 /* Tests: test=fault                                                      */

@@ -38,10 +38,16 @@ typedef uint32_t pte_t;
 #define _PAGE_DIRTY     0x040     /* set by the CPU on a write */
 #define _PAGE_PSE       0x080     /* pgd entry maps 4 MiB directly */
 #define _PAGE_GLOBAL    0x100     /* survives CR3 reloads (CR4.PGE) */
+#define _PAGE_PROTNONE  0x200     /* software bit, only in NOT-present PTEs: the
+                                   * frame is kept but mapped PROT_NONE (the CPU
+                                   * ignores every bit of a non-present PTE;
+                                   * Linux uses the same trick) */
 #define PTE_FLAGS_MASK  0xFFF
 #define PTE_PFN_MASK    0xFFFFF000
 
 #define pte_present(p)  ((p) & _PAGE_PRESENT)
+/* Does the PTE hold a frame (present, or PROT_NONE)? */
+#define pte_has_page(p) ((p) & (_PAGE_PRESENT | _PAGE_PROTNONE))
 #define pte_pfn(p)      ((p) >> PAGE_SHIFT)
 #define pte_phys(p)     ((phys_addr_t)((p) & PTE_PFN_MASK))
 

@@ -59,6 +59,7 @@ enum {
 #define SEGV_MAPERR 1
 #define SEGV_ACCERR 2
 #define BUS_ADRALN  1
+#define BUS_ADRERR  2
 
 /* The C entry from entry.S: dispatch one trap frame. */
 void do_trap(struct pt_regs *regs);

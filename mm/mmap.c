@@ -1,0 +1,519 @@
+/* mm/mmap.c: address spaces and their virtual memory areas.  Layer: mm,
+ * above the user page tables (mm/memory.c), below the process layer (fork,
+ * exec, exit) and the memory system calls (brk, mmap2, munmap, mprotect).
+ *
+ * An mm_struct owns a page directory and a sorted list of VMAs
+ * (<mm_types.h>).  Mapping memory only creates or changes VMAs; the frames
+ * come later, one page-fault at a time (mm/fault.c -> handle_mm_fault).
+ * Unmapping drops the frames at once.
+ *
+ *   mmap(0x40000000, 3 pages)   munmap(middle page)       mprotect(last, R)
+ *   [rw- rw- rw-]          ->   [rw-]     [rw-]      ->   [rw-]     [r--]
+ *        one VMA                 split into two            flags changed
+ *
+ * Simplifications: no mmap_lock (see <mm_types.h>); the VMA list is a
+ * sorted linked list walked linearly (Linux: a maple tree); munmap leaves
+ * emptied page tables in place until the address space dies.
+ */
+#include <kernel.h>
+#include <string.h>
+#include <errno.h>
+#include <err.h>
+#include <mm.h>
+#include <mman.h>
+#include <slab.h>
+#include <sched.h>
+#include <asm/pgtable.h>
+#include <asm/uaccess.h>
+
+#define vma_pages(v)  (((v)->vm_end - (v)->vm_start) >> PAGE_SHIFT)
+#define vma_first(mm) (list_empty(&(mm)->mmap) ? NULL : \
+                       list_first_entry(&(mm)->mmap, struct vm_area_struct, vm_list))
+
+static struct vm_area_struct *vma_next(struct mm_struct *mm, struct vm_area_struct *v)
+{
+    return v->vm_list.next == &mm->mmap ? NULL :
+           list_entry(v->vm_list.next, struct vm_area_struct, vm_list);
+}
+
+static struct vm_area_struct *vma_prev(struct mm_struct *mm, struct vm_area_struct *v)
+{
+    return v->vm_list.prev == &mm->mmap ? NULL :
+           list_entry(v->vm_list.prev, struct vm_area_struct, vm_list);
+}
+
+/* ---- lookup ----------------------------------------------------------- */
+
+struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
+{
+    struct vm_area_struct *v;
+    if (!mm)
+        return NULL;
+    list_for_each_entry(v, &mm->mmap, vm_list)
+        if (v->vm_end > addr)
+            return v;
+    return NULL;
+}
+
+struct vm_area_struct *find_vma_intersection(struct mm_struct *mm, unsigned long start,
+                                             unsigned long end)
+{
+    struct vm_area_struct *v = find_vma(mm, start);
+    return v && v->vm_start < end ? v : NULL;
+}
+
+/* ---- creating, splitting, merging -------------------------------------- */
+
+static struct vm_area_struct *vma_alloc(struct mm_struct *mm, unsigned long start,
+                                        unsigned long end, unsigned long flags)
+{
+    struct vm_area_struct *v = kzalloc(sizeof *v, GFP_KERNEL);
+    if (!v)
+        return NULL;
+    v->vm_mm = mm;
+    v->vm_start = start;
+    v->vm_end = end;
+    v->vm_flags = flags;
+    INIT_LIST_HEAD(&v->vm_list);
+    return v;
+}
+
+/* Link v into mm's sorted list (v must not overlap anything). */
+static void vma_link(struct mm_struct *mm, struct vm_area_struct *v)
+{
+    struct vm_area_struct *next = find_vma(mm, v->vm_start);
+    list_add_tail(&v->vm_list, next ? &next->vm_list : &mm->mmap);
+    mm->map_count++;
+    mm->total_vm += vma_pages(v);
+}
+
+/* Unlink and free v (its pages must already be zapped). */
+static void vma_remove(struct mm_struct *mm, struct vm_area_struct *v)
+{
+    if (v->vm_ops && v->vm_ops->close)
+        v->vm_ops->close(v);
+    list_del(&v->vm_list);
+    mm->map_count--;
+    mm->total_vm -= vma_pages(v);
+    kfree(v);
+}
+
+/* Split v at addr (strictly inside it): v keeps [start, addr), the new VMA
+ * (returned) gets [addr, end).  NULL when out of memory. */
+static struct vm_area_struct *split_vma(struct mm_struct *mm, struct vm_area_struct *v,
+                                        unsigned long addr)
+{
+    struct vm_area_struct *n = vma_alloc(mm, addr, v->vm_end, v->vm_flags);
+    if (!n)
+        return NULL;
+    n->vm_file = v->vm_file;
+    n->vm_ops = v->vm_ops;
+    n->vm_pgoff = v->vm_pgoff + ((addr - v->vm_start) >> PAGE_SHIFT);
+    v->vm_end = addr;
+    list_add(&n->vm_list, &v->vm_list);               /* right after v */
+    mm->map_count++;
+    return n;
+}
+
+/* Can b be appended to a? */
+static bool vma_can_merge(const struct vm_area_struct *a, const struct vm_area_struct *b)
+{
+    return a->vm_end == b->vm_start && a->vm_flags == b->vm_flags &&
+           a->vm_file == b->vm_file && a->vm_ops == b->vm_ops &&
+           (!a->vm_file || a->vm_pgoff + vma_pages(a) == b->vm_pgoff);
+}
+
+/* Merge v with its neighbours where possible; returns the VMA now covering
+ * v's range. */
+static struct vm_area_struct *vma_merge(struct mm_struct *mm, struct vm_area_struct *v)
+{
+    struct vm_area_struct *prev = vma_prev(mm, v), *next = vma_next(mm, v);
+    if (next && vma_can_merge(v, next)) {
+        v->vm_end = next->vm_end;
+        list_del(&next->vm_list);
+        mm->map_count--;
+        kfree(next);
+    }
+    if (prev && vma_can_merge(prev, v)) {
+        prev->vm_end = v->vm_end;
+        list_del(&v->vm_list);
+        mm->map_count--;
+        kfree(v);
+        v = prev;
+    }
+    return v;
+}
+
+/* ---- address spaces ---------------------------------------------------- */
+
+struct mm_struct *mm_alloc(void)
+{
+    struct mm_struct *mm = kzalloc(sizeof *mm, GFP_KERNEL);
+    if (!mm)
+        return NULL;
+    mm->pgd = (uint32_t *)pgd_alloc();
+    if (!mm->pgd) {
+        kfree(mm);
+        return NULL;
+    }
+    INIT_LIST_HEAD(&mm->mmap);
+    mm->mm_users = 1;
+    mm->mmap_base = TASK_UNMAPPED_BASE;
+    mm->stack_rlimit = DEFAULT_STACK_RLIMIT;
+    return mm;
+}
+
+void mmget(struct mm_struct *mm)
+{
+    mm->mm_users++;
+}
+
+/* Free everything: every VMA's frames, the VMAs, then the page directory
+ * with its page tables. */
+static void exit_mmap(struct mm_struct *mm)
+{
+    struct vm_area_struct *v, *tmp;
+    list_for_each_entry_safe(v, tmp, &mm->mmap, vm_list) {
+        zap_page_range(mm, v->vm_start, v->vm_end);
+        vma_remove(mm, v);
+    }
+    if ((pgd_t *)mm->pgd == current_pgd())
+        switch_pgd(swapper_pg_dir);   /* never free the directory we run on */
+    pgd_free((pgd_t *)mm->pgd);
+    mm->pgd = NULL;
+}
+
+void mmput(struct mm_struct *mm)
+{
+    if (!mm)
+        return;
+    if (mm->mm_users <= 0) {
+        printk(KERN_ERR "BUG: mmput(%p): mm_users already %d\n", mm, mm->mm_users);
+        dump_stack();
+        return;
+    }
+    if (--mm->mm_users)
+        return;
+    exit_mmap(mm);
+    kfree(mm);
+}
+
+struct mm_struct *dup_mm(struct mm_struct *oldmm)
+{
+    struct mm_struct *mm = mm_alloc();
+    if (!mm)
+        return NULL;
+    /* Everything but the directory, the list and the counts. */
+    uint32_t *pgd = mm->pgd;
+    *mm = *oldmm;
+    mm->pgd = pgd;
+    INIT_LIST_HEAD(&mm->mmap);
+    mm->mm_users = 1;
+    mm->map_count = 0;
+    mm->total_vm = 0;
+    mm->rss = 0;
+
+    struct vm_area_struct *v;
+    list_for_each_entry(v, &oldmm->mmap, vm_list) {
+        struct vm_area_struct *n = vma_alloc(mm, v->vm_start, v->vm_end, v->vm_flags);
+        if (!n)
+            goto fail;
+        n->vm_file = v->vm_file;
+        n->vm_ops = v->vm_ops;
+        n->vm_pgoff = v->vm_pgoff;
+        list_add_tail(&n->vm_list, &mm->mmap);
+        mm->map_count++;
+        mm->total_vm += vma_pages(n);
+        if (copy_page_range(mm, oldmm, v))
+            goto fail;
+    }
+    return mm;
+fail:
+    mmput(mm);
+    return NULL;
+}
+
+void switch_mm(struct mm_struct *prev, struct mm_struct *next, struct task_struct *tsk)
+{
+    if (next && (pgd_t *)next->pgd != current_pgd())
+        switch_pgd((pgd_t *)next->pgd);
+}
+
+struct mm_struct *use_mm(struct mm_struct *mm)
+{
+    struct task_struct *t = current;
+    struct mm_struct *old = t->mm;
+    t->mm = mm;
+    if (mm)
+        switch_mm(old, mm, t);
+    else
+        switch_pgd(swapper_pg_dir);
+    return old;
+}
+
+/* ---- mmap / munmap / mprotect ------------------------------------------- */
+
+/* The highest address bottom-up mmap may use: the stack keeps its room to
+ * grow (stack_rlimit below STACK_TOP, plus the guard gap). */
+static unsigned long mmap_limit(struct mm_struct *mm)
+{
+    unsigned long room = mm->stack_rlimit + STACK_GUARD_GAP;
+    return room < STACK_TOP - mm->mmap_base ? STACK_TOP - room : STACK_TOP;
+}
+
+/* A free range of len bytes: the hint if it is free, else the first gap
+ * from mm->mmap_base up.  0 if there is none. */
+static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long hint,
+                                       unsigned long len)
+{
+    unsigned long limit = mmap_limit(mm);
+    hint &= PAGE_MASK;
+    if (hint && hint >= PAGE_SIZE && hint <= TASK_SIZE - len &&
+        !find_vma_intersection(mm, hint, hint + len))
+        return hint;
+    unsigned long addr = mm->mmap_base;
+    struct vm_area_struct *v;
+    list_for_each_entry(v, &mm->mmap, vm_list) {
+        if (v->vm_end <= addr)
+            continue;
+        if (addr + len <= v->vm_start)
+            break;
+        addr = v->vm_end;
+    }
+    return addr <= limit && len <= limit - addr ? addr : 0;
+}
+
+static unsigned long calc_vm_flags(unsigned long prot, unsigned long flags)
+{
+    unsigned long vmf = 0;
+    if (prot & PROT_READ)
+        vmf |= VM_READ;
+    if (prot & PROT_WRITE)
+        vmf |= VM_WRITE;
+    if (prot & PROT_EXEC)
+        vmf |= VM_EXEC;
+    if ((flags & MAP_TYPE) == MAP_SHARED)
+        vmf |= VM_SHARED;
+    if (flags & MAP_GROWSDOWN)
+        vmf |= VM_GROWSDOWN;
+    return vmf;
+}
+
+/* Fault in every page of [start, end) of v now (MAP_POPULATE, shared
+ * anonymous memory).  0 or -ENOMEM. */
+static int populate_range(struct vm_area_struct *v, unsigned long start, unsigned long end)
+{
+    for (unsigned long va = start; va < end; va += PAGE_SIZE)
+        if (handle_mm_fault(v, va, (v->vm_flags & VM_WRITE) ? FAULT_FLAG_WRITE : 0))
+            return -ENOMEM;
+    return 0;
+}
+
+long do_mmap(struct mm_struct *mm, struct file *file, unsigned long addr, unsigned long len,
+             unsigned long prot, unsigned long flags, unsigned long pgoff)
+{
+    if (!mm)
+        return -EINVAL;
+    if (!len)
+        return -EINVAL;
+    if (len > TASK_SIZE)
+        return -ENOMEM;
+    len = PAGE_ALIGN(len);
+    unsigned long type = flags & MAP_TYPE;
+    if (type != MAP_SHARED && type != MAP_PRIVATE)
+        return -EINVAL;
+    if (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC))
+        return -EINVAL;
+    if (file || !(flags & MAP_ANONYMOUS))
+        return -ENODEV;          /* file mappings: a later issue (vm_ops->fault hook) */
+
+    if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) {
+        if (addr & ~PAGE_MASK)
+            return -EINVAL;
+        if (addr > TASK_SIZE - len)
+            return -ENOMEM;
+        if (find_vma_intersection(mm, addr, addr + len)) {
+            if (!(flags & MAP_FIXED))
+                return -EEXIST;  /* MAP_FIXED_NOREPLACE */
+            int err = do_munmap(mm, addr, len);
+            if (err)
+                return err;
+        }
+    } else {
+        addr = get_unmapped_area(mm, addr, len);
+        if (!addr)
+            return -ENOMEM;
+    }
+
+    unsigned long vmf = calc_vm_flags(prot, flags);
+    struct vm_area_struct *v = vma_alloc(mm, addr, addr + len, vmf);
+    if (!v)
+        return -ENOMEM;
+    vma_link(mm, v);
+    /* Shared anonymous memory is populated at once: fork then shares the
+     * frames themselves (Linux backs it with a shmem file instead, so pages
+     * faulted in after the fork are shared too). */
+    bool populate = (vmf & VM_SHARED) || (flags & MAP_POPULATE);
+    if (!(vmf & VM_SHARED))
+        v = vma_merge(mm, v);
+    if (populate && populate_range(v, addr, addr + len)) {
+        do_munmap(mm, addr, len);
+        return -ENOMEM;
+    }
+    return addr;
+}
+
+int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
+{
+    if (!mm || (start & ~PAGE_MASK) || !len || len > TASK_SIZE)
+        return -EINVAL;
+    len = PAGE_ALIGN(len);
+    if (start > TASK_SIZE - len)
+        return -EINVAL;
+    unsigned long end = start + len;
+
+    struct vm_area_struct *v = find_vma(mm, start);
+    while (v && v->vm_start < end) {
+        if (v->vm_start < start) {                   /* keep the part below start */
+            v = split_vma(mm, v, start);
+            if (!v)
+                return -ENOMEM;
+            continue;
+        }
+        if (v->vm_end > end && !split_vma(mm, v, end))   /* keep the part above end */
+            return -ENOMEM;
+        struct vm_area_struct *next = vma_next(mm, v);
+        zap_page_range(mm, v->vm_start, v->vm_end);
+        vma_remove(mm, v);
+        v = next;
+    }
+    return 0;
+}
+
+int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
+                unsigned long prot)
+{
+    if (!mm || (start & ~PAGE_MASK))
+        return -EINVAL;
+    if (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC))
+        return -EINVAL;
+    if (!len)
+        return 0;
+    if (len > TASK_SIZE)
+        return -ENOMEM;
+    len = PAGE_ALIGN(len);
+    if (start > TASK_SIZE - len)
+        return -ENOMEM;
+    unsigned long end = start + len;
+
+    /* The whole range must be mapped; check before changing anything
+     * (Linux may change a prefix before it finds the hole). */
+    unsigned long covered = start;
+    for (struct vm_area_struct *v = find_vma(mm, start); v && covered < end; v = vma_next(mm, v)) {
+        if (v->vm_start > covered)
+            break;
+        covered = v->vm_end;
+    }
+    if (covered < end)
+        return -ENOMEM;
+
+    unsigned long access = calc_vm_flags(prot, 0);
+    struct vm_area_struct *v = find_vma(mm, start);
+    while (v && v->vm_start < end) {
+        if (v->vm_start < start) {
+            v = split_vma(mm, v, start);
+            if (!v)
+                return -ENOMEM;
+            continue;
+        }
+        if (v->vm_end > end && !split_vma(mm, v, end))
+            return -ENOMEM;
+        unsigned long newflags = (v->vm_flags & ~VM_ACCESS_FLAGS) | access;
+        change_protection(v, v->vm_start, v->vm_end, newflags);
+        v->vm_flags = newflags;
+        v = vma_merge(mm, v);
+        v = vma_next(mm, v);
+    }
+    return 0;
+}
+
+/* ---- the stack ----------------------------------------------------------- */
+
+int setup_stack_vma(struct mm_struct *mm, unsigned long top, unsigned long size)
+{
+    size = PAGE_ALIGN(size);
+    if ((top & ~PAGE_MASK) || top > TASK_SIZE || !size || size > top ||
+        size > mm->stack_rlimit || find_vma_intersection(mm, top - size, top))
+        return -ENOMEM;
+    struct vm_area_struct *v = vma_alloc(mm, top - size, top,
+                                         VM_READ | VM_WRITE | VM_GROWSDOWN);
+    if (!v)
+        return -ENOMEM;
+    vma_link(mm, v);
+    mm->start_stack = top;
+    return 0;
+}
+
+int expand_stack(struct vm_area_struct *vma, unsigned long addr)
+{
+    struct mm_struct *mm = vma->vm_mm;
+    addr &= PAGE_MASK;
+    if (!(vma->vm_flags & VM_GROWSDOWN))
+        return -EFAULT;
+    if (addr >= vma->vm_start)
+        return 0;
+    if (vma->vm_end - addr > mm->stack_rlimit)
+        return -ENOMEM;                              /* RLIMIT_STACK */
+    struct vm_area_struct *prev = vma_prev(mm, vma);
+    if (prev && addr < prev->vm_end + STACK_GUARD_GAP)
+        return -ENOMEM;                              /* would touch the VMA below */
+    mm->total_vm += (vma->vm_start - addr) >> PAGE_SHIFT;
+    vma->vm_start = addr;
+    page_fault_stack_grow++;
+    return 0;
+}
+
+/* ---- system calls ---------------------------------------------------------- */
+
+long sys_brk(unsigned long brk)
+{
+    struct mm_struct *mm = current->mm;
+    if (!mm)
+        return -ENOMEM;
+    if (brk < mm->start_brk)
+        return mm->brk;                              /* query (brk(0)) or bad: unchanged */
+    unsigned long newend = PAGE_ALIGN(brk), oldend = PAGE_ALIGN(mm->brk);
+    if (newend < brk)                                /* wrapped */
+        return mm->brk;
+    if (newend < oldend) {                           /* shrink */
+        if (do_munmap(mm, newend, oldend - newend))
+            return mm->brk;
+    } else if (newend > oldend) {                    /* grow: must not hit anything */
+        if (newend > mmap_limit(mm) || find_vma_intersection(mm, oldend, newend + STACK_GUARD_GAP))
+            return mm->brk;
+        long r = do_mmap(mm, NULL, oldend, newend - oldend, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, 0);
+        if (IS_ERR_VALUE(r))
+            return mm->brk;
+    }
+    mm->brk = brk;
+    return brk;
+}
+
+long sys_mmap2(unsigned long addr, unsigned long len, unsigned long prot,
+               unsigned long flags, unsigned long fd, unsigned long pgoff)
+{
+    if (!(flags & MAP_ANONYMOUS))
+        return -ENODEV;          /* file mappings: a later issue */
+    return do_mmap(current->mm, NULL, addr, len, prot, flags, 0);
+}
+
+long sys_munmap(unsigned long addr, unsigned long len)
+{
+    return do_munmap(current->mm, addr, len);
+}
+
+long sys_mprotect(unsigned long start, unsigned long len, unsigned long prot)
+{
+    return do_mprotect(current->mm, start, len, prot);
+}

@@ -1,0 +1,161 @@
+/* mm/usercopy.c: copy_from_user and friends, the C side.  Layer: arch
+ * memory, just above the faulting instructions of mm/copy_user.S.  These
+ * wrappers check access_ok() (a user pointer must never reach kernel
+ * memory) and give each routine Linux's return convention; the copies
+ * themselves, and their fixups, are in the assembly file.
+ * The contracts are written in <asm/uaccess.h>.
+ */
+#include <kernel.h>
+#include <string.h>
+#include <errno.h>
+#include <mm.h>
+#include <sched.h>
+#include <asm/uaccess.h>
+
+unsigned long copy_from_user(void *to, const void __user *from, unsigned long n)
+{
+    unsigned long left = n;
+    if (access_ok(from, n))
+        left = __copy_user(to, (const void *)from, n);
+    if (left)       /* never hand back stale kernel bytes in the tail */
+        memset((char *)to + (n - left), 0, left);
+    return left;
+}
+
+unsigned long copy_to_user(void __user *to, const void *from, unsigned long n)
+{
+    if (!access_ok(to, n))
+        return n;
+    return __copy_user((void *)to, from, n);
+}
+
+unsigned long clear_user(void __user *to, unsigned long n)
+{
+    if (!access_ok(to, n))
+        return n;
+    return __clear_user(to, n);
+}
+
+long strncpy_from_user(char *dst, const char __user *src, long count)
+{
+    unsigned long s = (unsigned long)src;
+    if (count <= 0)
+        return 0;
+    if (s >= TASK_SIZE)
+        return -EFAULT;
+    /* Never read past TASK_SIZE: a string running into it faults. */
+    long max = (unsigned long)count <= TASK_SIZE - s ? count : (long)(TASK_SIZE - s);
+    long r = __strncpy_from_user(dst, src, max);
+    if (r == max && max < count)
+        return -EFAULT;
+    return r;
+}
+
+long strnlen_user(const char __user *src, long n)
+{
+    unsigned long s = (unsigned long)src;
+    if (n <= 0 || s >= TASK_SIZE)
+        return 0;
+    long max = (unsigned long)n <= TASK_SIZE - s ? n : (long)(TASK_SIZE - s);
+    long r = __strnlen_user(src, max);
+    if (r > max && max < n)
+        return 0;               /* ran into TASK_SIZE without a NUL: a fault */
+    return r;
+}
+
+/* Touch one byte in each page of the range with a faulting read: the fault
+ * handler maps what it can.  Returns the bytes that could not be faulted in
+ * (from the first failing page, or from uaddr if that is the first page). */
+unsigned long fault_in_readable(const void __user *uaddr, unsigned long n)
+{
+    unsigned long start = (unsigned long)uaddr, end = start + n;
+    if (!n)
+        return 0;
+    if (!access_ok(uaddr, n))
+        return n;
+    for (unsigned long a = start; a < end; a = (a & PAGE_MASK) + PAGE_SIZE) {
+        uint8_t c;
+        if (get_user(c, (const uint8_t __user *)a))
+            return end - a;
+        (void)c;
+    }
+    return 0;
+}
+
+/* For a destination: write-fault each page without changing its contents
+ * (a locked "add 0" would be atomic; one task per address space here). */
+unsigned long fault_in_writeable(void __user *uaddr, unsigned long n)
+{
+    unsigned long start = (unsigned long)uaddr, end = start + n;
+    if (!n)
+        return 0;
+    if (!access_ok(uaddr, n))
+        return n;
+    for (unsigned long a = start; a < end; a = (a & PAGE_MASK) + PAGE_SIZE) {
+        uint8_t c;
+        if (get_user(c, (uint8_t __user *)a) || put_user(c, (uint8_t __user *)a))
+            return end - a;
+    }
+    return 0;
+}
+
+/* ---- the user half of iov_iter (ITER_IOVEC) -------------------------------
+ * lib/iov_iter.c walks the segments of a user iovec and calls these for each
+ * one: the atomic copy with page faults disabled (copy_page_from_iter_atomic
+ * disables them around the call), the faulting copies, and the fault-in.
+ * Each re-checks access_ok: an iovec whose base points into the kernel must
+ * fail here even if the system call forgot to check it. */
+#include <uio.h>
+#include <init.h>
+
+static unsigned long iov_copy_from_user_inatomic(void *to, const void *from, unsigned long n)
+{
+    if (!access_ok(from, n))
+        return n;
+    return __copy_from_user_inatomic(to, from, n);
+}
+
+static unsigned long iov_copy_from_user(void *to, const void *from, unsigned long n)
+{
+    return copy_from_user(to, from, n);
+}
+
+static unsigned long iov_copy_to_user(void *to, const void *from, unsigned long n)
+{
+    return copy_to_user(to, from, n);
+}
+
+static unsigned long iov_fault_in_readable(const void *uaddr, unsigned long n)
+{
+    return fault_in_readable(uaddr, n);
+}
+
+static const struct user_copy_ops x86_user_copy_ops = {
+    .copy_from_user_inatomic = iov_copy_from_user_inatomic,
+    .copy_from_user = iov_copy_from_user,
+    .copy_to_user = iov_copy_to_user,
+    .fault_in_readable = iov_fault_in_readable,
+};
+
+static void uaccess_init(void)
+{
+    user_copy_ops = &x86_user_copy_ops;
+}
+mm_initcall(uaccess_init);
+
+/* ---- /proc/vellum/writepath ----------------------------------------------- */
+#include <pagemap.h>
+
+size_t write_path_stats_show(char *buf, size_t size)
+{
+    const struct write_path_stats *w = &write_path_stats;
+    int n = snprintf(buf, size,
+        "attempts %lu\nshort_copies %lu\nzero_commits %lu\nfault_ins %lu\n"
+        "retries %lu\nefaults %lu\n"
+        "page_faults %lu\nfixups %lu\natomic_fixups %lu\ndemand_zero %lu\n"
+        "cow_copies %lu\ncow_reuses %lu\nstack_grows %lu\nuser_sigsegv %lu\n",
+        w->attempts, w->short_copies, w->zero_commits, w->fault_ins, w->retries, w->efaults,
+        page_fault_count, page_fault_fixups, page_fault_atomic_fixups, page_fault_demand_zero,
+        page_fault_cow, page_fault_cow_reuse, page_fault_stack_grow, page_fault_sigsegv);
+    return n < 0 ? 0 : (size_t)n >= size ? (size ? size - 1 : 0) : (size_t)n;
+}
