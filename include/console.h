@@ -27,6 +27,9 @@ void vga_init(void);                           /* kernel/vga.c */
  * Keys arrive as a terminal sends them: Enter is '\r', Backspace 0x7f,
  * arrows ESC [ A/B/C/D. */
 void console_input(char c);
+/* When set (the tty does it at its first open), console_input() hands each
+ * character to this function, from interrupt context, instead of the ring. */
+extern void (*console_input_handler)(char c);
 /* The next input character, or -1 if none is waiting. */
 int console_getc_nonblock(void);
 #endif

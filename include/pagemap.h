@@ -81,6 +81,12 @@ struct write_path_stats {
     unsigned long legacy_naive;  /* legacy naive path: copies with faults on under the lock */
 };
 extern struct write_path_stats write_path_stats;
+/* The text of /proc/vellum/writepath (mm/usercopy.c): one "name value" line
+ * per counter, the write loop's above and the page-fault handler's
+ * (page_faults, fixups, atomic_fixups, demand_zero, cow_copies, cow_reuses,
+ * stack_grows, user_sigsegv).  Writes at most size bytes including a NUL;
+ * returns the length written (without the NUL). */
+size_t write_path_stats_show(char *buf, size_t size);
 extern int write_path_trace;     /* 1: printk each step of generic_perform_write
                                     (boot option writetrace=1) */
 

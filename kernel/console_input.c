@@ -20,8 +20,14 @@ static char ring[INPUT_RING];
 static volatile unsigned ring_head, ring_tail;   /* head: next write; free-running */
 static unsigned long input_dropped;
 
+void (*console_input_handler)(char c);
+
 void console_input(char c)
 {
+    if (console_input_handler) {       /* the tty took input over */
+        console_input_handler(c);
+        return;
+    }
     unsigned long flags = local_irq_save();
     if (ring_head - ring_tail < INPUT_RING)
         ring[ring_head++ % INPUT_RING] = c;

@@ -20,6 +20,7 @@
 #include <sched.h>
 #include <ktest.h>
 #include <mm.h>
+#include <asm/uaccess.h>             /* pagefault_disable() */
 
 const struct user_copy_ops *user_copy_ops;
 
@@ -124,12 +125,10 @@ static size_t copy_out(struct iov_iter *i, void *dst, size_t n, int atomic)
                 if (!user_copy_ops)
                     return done;        /* no user space yet: nothing copies */
                 if (atomic) {
-                    current->pagefault_disabled++;      /* pagefault_disable() */
-                    barrier();
+                    pagefault_disable();
                     left = user_copy_ops->copy_from_user_inatomic(
                         (char *)dst + done, (const char *)s->iov_base + off, len);
-                    barrier();
-                    current->pagefault_disabled--;      /* pagefault_enable() */
+                    pagefault_enable();
                 } else {
                     left = user_copy_ops->copy_from_user(
                         (char *)dst + done, (const char *)s->iov_base + off, len);

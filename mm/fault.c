@@ -54,7 +54,8 @@ const struct exception_table_entry *search_exception_tables(unsigned long ip)
     return NULL;
 }
 
-int fixup_exception(struct pt_regs *regs)
+/* noinline: one real function for a debugger to stop in (docs/user-memory.md) */
+__attribute__((noinline)) int fixup_exception(struct pt_regs *regs)
 {
     const struct exception_table_entry *e = search_exception_tables(regs->ip);
     if (!e)

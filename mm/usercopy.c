@@ -98,3 +98,64 @@ unsigned long fault_in_writeable(void __user *uaddr, unsigned long n)
     }
     return 0;
 }
+
+/* ---- the user half of iov_iter (ITER_IOVEC) -------------------------------
+ * lib/iov_iter.c walks the segments of a user iovec and calls these for each
+ * one: the atomic copy with page faults disabled (copy_page_from_iter_atomic
+ * disables them around the call), the faulting copies, and the fault-in.
+ * Each re-checks access_ok: an iovec whose base points into the kernel must
+ * fail here even if the system call forgot to check it. */
+#include <uio.h>
+#include <init.h>
+
+static unsigned long iov_copy_from_user_inatomic(void *to, const void *from, unsigned long n)
+{
+    if (!access_ok(from, n))
+        return n;
+    return __copy_from_user_inatomic(to, from, n);
+}
+
+static unsigned long iov_copy_from_user(void *to, const void *from, unsigned long n)
+{
+    return copy_from_user(to, from, n);
+}
+
+static unsigned long iov_copy_to_user(void *to, const void *from, unsigned long n)
+{
+    return copy_to_user(to, from, n);
+}
+
+static unsigned long iov_fault_in_readable(const void *uaddr, unsigned long n)
+{
+    return fault_in_readable(uaddr, n);
+}
+
+static const struct user_copy_ops x86_user_copy_ops = {
+    .copy_from_user_inatomic = iov_copy_from_user_inatomic,
+    .copy_from_user = iov_copy_from_user,
+    .copy_to_user = iov_copy_to_user,
+    .fault_in_readable = iov_fault_in_readable,
+};
+
+static void uaccess_init(void)
+{
+    user_copy_ops = &x86_user_copy_ops;
+}
+mm_initcall(uaccess_init);
+
+/* ---- /proc/vellum/writepath ----------------------------------------------- */
+#include <pagemap.h>
+
+size_t write_path_stats_show(char *buf, size_t size)
+{
+    const struct write_path_stats *w = &write_path_stats;
+    int n = snprintf(buf, size,
+        "attempts %lu\nshort_copies %lu\nzero_commits %lu\nfault_ins %lu\n"
+        "retries %lu\nefaults %lu\n"
+        "page_faults %lu\nfixups %lu\natomic_fixups %lu\ndemand_zero %lu\n"
+        "cow_copies %lu\ncow_reuses %lu\nstack_grows %lu\nuser_sigsegv %lu\n",
+        w->attempts, w->short_copies, w->zero_commits, w->fault_ins, w->retries, w->efaults,
+        page_fault_count, page_fault_fixups, page_fault_atomic_fixups, page_fault_demand_zero,
+        page_fault_cow, page_fault_cow_reuse, page_fault_stack_grow, page_fault_sigsegv);
+    return n < 0 ? 0 : (size_t)n >= size ? (size ? size - 1 : 0) : (size_t)n;
+}

@@ -1,0 +1,579 @@
+/* fs/ext2/inode.c: ext2 inodes and their block trees.
+ *
+ *   ext2_iget / ext2_write_inode / ext2_evict_inode   on-disk inode <-> struct inode
+ *   ext2_get_block       file block -> disk block through i_block[]:
+ *                        12 direct, then single, double, triple indirect;
+ *                        allocates (create) the missing blocks of the path
+ *   ext2_truncate_blocks free every block past a size, including indirect
+ *                        blocks that become empty
+ *   ext2_setattr         size changes (truncate down or up), modes, times
+ *   ext2_aops            readpage/writepage/write_begin/write_end on top of
+ *                        the fs/buffer.c helpers
+ *
+ * Every block number read from disk goes through ext2_data_block_valid
+ * before it is used; a bad one is -EIO with
+ *   "ext2: hda: inode N: block M out of range".
+ * A path through the indirect tree that revisits one of its own blocks (a
+ * loop) is -EIO too; the depth is at most 4, so nothing can recurse or
+ * iterate without bound.
+ *
+ * Sits on: fs/buffer.c, balloc.c, the VFS inode cache and page cache.
+ * Locking: EXT2_I(inode)->truncate_mutex serialises get_block against
+ * truncate_blocks (readpage runs without i_mutex).  i_mutex is held by
+ * the VFS around write_begin/write_end and setattr.
+ */
+#include <kernel.h>
+#include <string.h>
+#include <errno.h>
+#include <err.h>
+#include <mm.h>
+#include <pagemap.h>
+#include <writeback.h>
+#include "ext2.h"
+
+/* ---- on-disk inode <-> struct inode ---- */
+
+static struct ext2_inode *ext2_get_raw_inode(struct super_block *sb, unsigned long ino,
+                                             struct buffer_head **bhp)
+{
+    struct ext2_sb_info *sbi = EXT2_SB(sb);
+    if (ino < 1 || ino > sbi->s_inodes_count) {
+        ext2_error(sb, "inode number %lu out of range", ino);
+        return ERR_PTR(-EIO);
+    }
+    unsigned long group = (ino - 1) / sbi->s_inodes_per_group;
+    struct ext2_group_desc *gd = ext2_get_group_desc(sb, group, NULL);
+    if (!gd)
+        return ERR_PTR(-EIO);
+    unsigned long offset = ((ino - 1) % sbi->s_inodes_per_group) * sbi->s_inode_size;
+    unsigned long block = gd->bg_inode_table + (offset >> sb->s_blocksize_bits);
+    struct buffer_head *bh = sb_bread(sb, block);
+    if (!bh) {
+        ext2_error(sb, "cannot read inode %lu (block %lu)", ino, block);
+        return ERR_PTR(-EIO);
+    }
+    *bhp = bh;
+    return (struct ext2_inode *)(bh->b_data + (offset & (sb->s_blocksize - 1)));
+}
+
+/* A fast symlink keeps its target in i_block[] and owns no blocks. */
+int ext2_inode_is_fast_symlink(struct inode *inode)
+{
+    unsigned long acl_blocks = EXT2_I(inode)->i_file_acl ? inode->i_sb->s_blocksize >> 9 : 0;
+    return S_ISLNK(inode->i_mode) && inode->i_blocks - acl_blocks == 0;
+}
+
+void ext2_set_inode_ops(struct inode *inode)
+{
+    inode->i_mapping->a_ops = &ext2_aops;
+    if (S_ISREG(inode->i_mode)) {
+        inode->i_op = &ext2_file_inode_operations;
+        inode->i_fop = &ext2_file_operations;
+    } else if (S_ISDIR(inode->i_mode)) {
+        inode->i_op = &ext2_dir_inode_operations;
+        inode->i_fop = &ext2_dir_operations;
+    } else if (S_ISLNK(inode->i_mode)) {
+        inode->i_op = &ext2_symlink_inode_operations;
+    } else {
+        inode->i_op = &ext2_file_inode_operations;   /* devices, fifos: attributes only */
+    }
+}
+
+/**
+ * ext2_iget - the in-core inode for ino, read from disk if not cached
+ * Return: referenced inode, or ERR_PTR(-EIO) (bad number, unreadable,
+ * deleted inode).
+ */
+struct inode *ext2_iget(struct super_block *sb, unsigned long ino)
+{
+    struct buffer_head *bh;
+    struct inode *inode = iget_locked(sb, ino);
+    if (!inode)
+        return ERR_PTR(-ENOMEM);
+    if (!(inode->i_state & I_NEW))
+        return inode;
+
+    struct ext2_inode_info *ei = EXT2_I(inode);
+    struct ext2_inode *raw = ext2_get_raw_inode(sb, ino, &bh);
+    if (IS_ERR(raw)) {
+        iget_failed(inode);
+        return ERR_PTR(PTR_ERR(raw));
+    }
+    inode->i_mode = raw->i_mode;
+    inode->i_uid = raw->i_uid | ((uint32_t)raw->l_i_uid_high << 16);
+    inode->i_gid = raw->i_gid | ((uint32_t)raw->l_i_gid_high << 16);
+    inode->i_nlink = raw->i_links_count;
+    inode->i_size = raw->i_size;
+    if (S_ISREG(inode->i_mode) && EXT2_SB(sb)->s_es->s_rev_level >= EXT2_DYNAMIC_REV)
+        inode->i_size |= (loff_t)raw->i_size_high << 32;
+    inode->i_atime = raw->i_atime;
+    inode->i_ctime = raw->i_ctime;
+    inode->i_mtime = raw->i_mtime;
+    inode->i_blocks = raw->i_blocks;
+    inode->i_blkbits = sb->s_blocksize_bits;
+    ei->i_dtime = raw->i_dtime;
+    ei->i_flags = raw->i_flags;
+    ei->i_file_acl = raw->i_file_acl;
+    ei->i_generation = raw->i_generation;
+    ei->i_block_group = (ino - 1) / EXT2_SB(sb)->s_inodes_per_group;
+    memcpy(ei->i_data, raw->i_block, sizeof(ei->i_data));
+    brelse(bh);
+
+    if (inode->i_nlink == 0 && (inode->i_mode == 0 || ei->i_dtime)) {
+        ext2_error(sb, "inode %lu is deleted (stale directory entry?)", ino);
+        iget_failed(inode);
+        return ERR_PTR(-EIO);
+    }
+    if (inode->i_size < 0 || inode->i_size > sb->s_maxbytes ||
+        (S_ISLNK(inode->i_mode) && inode->i_size >= (loff_t)sb->s_blocksize) ||
+        (ext2_inode_is_fast_symlink(inode) && inode->i_size >= (loff_t)sizeof(ei->i_data))) {
+        ext2_error(sb, "inode %lu: bad size %lld", ino, (long long)inode->i_size);
+        iget_failed(inode);
+        return ERR_PTR(-EIO);
+    }
+    ext2_set_inode_ops(inode);
+    unlock_new_inode(inode);
+    return inode;
+}
+
+int ext2_write_inode(struct inode *inode, int sync)
+{
+    struct super_block *sb = inode->i_sb;
+    struct ext2_inode_info *ei = EXT2_I(inode);
+    struct buffer_head *bh;
+    int err = 0;
+
+    if (sb->s_flags & MS_RDONLY || !inode->i_ino)
+        return 0;
+    struct ext2_inode *raw = ext2_get_raw_inode(sb, inode->i_ino, &bh);
+    if (IS_ERR(raw))
+        return PTR_ERR(raw);
+    if (ei->i_dtime == 0 && inode->i_nlink == 0 && inode->i_mode == 0)
+        memset(raw, 0, EXT2_SB(sb)->s_inode_size);
+    raw->i_mode = inode->i_mode;
+    raw->i_uid = inode->i_uid & 0xffff;
+    raw->l_i_uid_high = inode->i_uid >> 16;
+    raw->i_gid = inode->i_gid & 0xffff;
+    raw->l_i_gid_high = inode->i_gid >> 16;
+    raw->i_links_count = inode->i_nlink;
+    raw->i_size = (uint32_t)inode->i_size;
+    if (S_ISREG(inode->i_mode)) {
+        raw->i_size_high = (uint32_t)(inode->i_size >> 32);
+        if (inode->i_size > 0x7fffffff) {
+            struct ext2_sb_info *sbi = EXT2_SB(sb);
+            if (!(sbi->s_es->s_feature_ro_compat & EXT2_FEATURE_RO_COMPAT_LARGE_FILE)) {
+                mutex_lock(&sb->s_lock);
+                sbi->s_es->s_feature_ro_compat |= EXT2_FEATURE_RO_COMPAT_LARGE_FILE;
+                sbi->s_feature_ro_compat |= EXT2_FEATURE_RO_COMPAT_LARGE_FILE;
+                mark_buffer_dirty(sbi->s_sbh);
+                mutex_unlock(&sb->s_lock);
+            }
+        }
+    }
+    raw->i_atime = inode->i_atime;
+    raw->i_ctime = inode->i_ctime;
+    raw->i_mtime = inode->i_mtime;
+    raw->i_dtime = ei->i_dtime;
+    raw->i_blocks = inode->i_blocks;
+    raw->i_flags = ei->i_flags;
+    raw->i_file_acl = ei->i_file_acl;
+    raw->i_generation = ei->i_generation;
+    memcpy(raw->i_block, ei->i_data, sizeof(raw->i_block));
+    mark_buffer_dirty(bh);
+    if (sync)
+        err = sync_dirty_buffer(bh);
+    brelse(bh);
+    return err;
+}
+
+/* Last reference gone (page cache already empty).  Unlinked: free it all. */
+void ext2_evict_inode(struct inode *inode)
+{
+    if (!inode->i_ino || inode->i_nlink || (inode->i_sb->s_flags & MS_RDONLY))
+        return;
+    struct ext2_inode_info *ei = EXT2_I(inode);
+    ei->i_dtime = current_time();
+    inode->i_size = 0;
+    if (ext2_inode_is_fast_symlink(inode))
+        memset(ei->i_data, 0, sizeof(ei->i_data));
+    else
+        ext2_truncate_blocks(inode, 0);
+    ext2_write_inode(inode, 0);
+    ext2_free_inode(inode);
+}
+
+/* ---- the block tree ---- */
+
+/* Turn a file block number into the path of slot indices through the tree.
+ * Returns the depth (1 direct .. 4 triple indirect), or 0 if too big. */
+static int ext2_block_to_path(struct inode *inode, sector_t i_block, unsigned offsets[4])
+{
+    unsigned long ptrs = EXT2_SB(inode->i_sb)->s_addr_per_block;
+    unsigned bits = EXT2_SB(inode->i_sb)->s_addr_per_block_bits;
+    uint64_t b = i_block;
+
+    if (b < EXT2_NDIR_BLOCKS) {
+        offsets[0] = b;
+        return 1;
+    }
+    b -= EXT2_NDIR_BLOCKS;
+    if (b < ptrs) {
+        offsets[0] = EXT2_IND_BLOCK;
+        offsets[1] = b;
+        return 2;
+    }
+    b -= ptrs;
+    if (b < (1ULL << (2 * bits))) {
+        offsets[0] = EXT2_DIND_BLOCK;
+        offsets[1] = b >> bits;
+        offsets[2] = b & (ptrs - 1);
+        return 3;
+    }
+    b -= 1ULL << (2 * bits);
+    if (b < (1ULL << (3 * bits))) {
+        offsets[0] = EXT2_TIND_BLOCK;
+        offsets[1] = b >> (2 * bits);
+        offsets[2] = (b >> bits) & (ptrs - 1);
+        offsets[3] = b & (ptrs - 1);
+        return 4;
+    }
+    return 0;
+}
+
+static int bad_block(struct inode *inode, unsigned long block)
+{
+    ext2_error(inode->i_sb, "inode %lu: block %lu out of range", inode->i_ino, block);
+    return -EIO;
+}
+
+/**
+ * ext2_get_block - the get_block_t of ext2 (see include/buffer_head.h)
+ * Walks i_block[] (and indirect blocks) to iblock's pointer; with create,
+ * allocates what is missing: indirect blocks are zeroed through the buffer
+ * cache, the data block is returned with BH_New (its contents are garbage
+ * until the caller writes or zeroes it).  i_blocks counts every block.
+ */
+int ext2_get_block(struct inode *inode, sector_t iblock, struct buffer_head *bh_result, int create)
+{
+    struct super_block *sb = inode->i_sb;
+    struct ext2_inode_info *ei = EXT2_I(inode);
+    unsigned offsets[4];
+    unsigned long chain[4];
+    struct buffer_head *parent = NULL;
+    int depth = ext2_block_to_path(inode, iblock, offsets);
+    int err = 0;
+
+    if (depth == 0) {
+        if (create)
+            return -EFBIG;
+        return 0;                      /* beyond the tree: a hole for reading */
+    }
+    mutex_lock(&ei->truncate_mutex);
+    uint32_t *slot = &ei->i_data[offsets[0]];
+    for (int level = 0; level < depth; level++) {
+        unsigned long nr = *slot;
+        if (nr == 0) {
+            if (!create)
+                goto out;              /* a hole */
+            unsigned long goal = ei->i_next_alloc_goal;
+            if (!goal && level > 0)
+                goal = chain[level - 1] + 1;
+            nr = ext2_new_block(inode, goal, &err);
+            if (!nr)
+                goto out;
+            ei->i_next_alloc_goal = nr + 1;
+            inode->i_blocks += sb->s_blocksize >> 9;
+            if (level < depth - 1) {   /* a new indirect block: all holes */
+                struct buffer_head *nbh = sb_getblk(sb, nr);
+                if (!nbh) {
+                    ext2_free_blocks(inode, nr, 1);
+                    err = -EIO;
+                    goto out;
+                }
+                memset(nbh->b_data, 0, sb->s_blocksize);
+                set_buffer_uptodate(nbh);
+                mark_buffer_dirty(nbh);
+                brelse(nbh);
+            } else {
+                set_buffer_new(bh_result);
+            }
+            *slot = nr;
+            if (parent)
+                mark_buffer_dirty(parent);
+            mark_inode_dirty(inode);
+        } else {
+            if (!ext2_data_block_valid(sb, nr)) {
+                err = bad_block(inode, nr);
+                goto out;
+            }
+            for (int i = 0; i < level; i++) {
+                if (chain[i] == nr) {
+                    ext2_error(sb, "inode %lu: loop in indirect blocks at block %lu",
+                               inode->i_ino, nr);
+                    err = -EIO;
+                    goto out;
+                }
+            }
+        }
+        chain[level] = nr;
+        if (level < depth - 1) {
+            struct buffer_head *bh = sb_bread(sb, nr);
+            if (!bh) {
+                err = -EIO;
+                goto out;
+            }
+            brelse(parent);
+            parent = bh;
+            slot = (uint32_t *)bh->b_data + offsets[level + 1];
+        }
+    }
+    map_bh(bh_result, sb, chain[depth - 1]);
+out:
+    brelse(parent);
+    mutex_unlock(&ei->truncate_mutex);
+    return err;
+}
+
+/* A metadata buffer for block iblock of a directory or slow symlink; with
+ * create, allocates it (zeroed).  NULL with *err on failure or for a hole. */
+struct buffer_head *ext2_bread(struct inode *inode, sector_t iblock, int create, int *err)
+{
+    struct buffer_head map = { 0 };
+    *err = ext2_get_block(inode, iblock, &map, create);
+    if (*err)
+        return NULL;
+    if (!buffer_mapped(&map)) {
+        *err = -EIO;                   /* directories and symlinks have no holes */
+        ext2_error(inode->i_sb, "inode %lu: hole at block %lu", inode->i_ino,
+                   (unsigned long)iblock);
+        return NULL;
+    }
+    if (buffer_new(&map)) {
+        struct buffer_head *bh = sb_getblk(inode->i_sb, map.b_blocknr);
+        if (!bh) {
+            *err = -EIO;
+            return NULL;
+        }
+        memset(bh->b_data, 0, bh->b_size);
+        set_buffer_uptodate(bh);
+        mark_buffer_dirty(bh);
+        return bh;
+    }
+    struct buffer_head *bh = sb_bread(inode->i_sb, map.b_blocknr);
+    if (!bh)
+        *err = -EIO;
+    return bh;
+}
+
+/* ---- truncate ---- */
+
+/* Free the block nr and, if it is an indirect block of the given level
+ * (1 = its entries are data blocks), everything below it. */
+static void free_branch(struct inode *inode, unsigned long nr, int level)
+{
+    struct super_block *sb = inode->i_sb;
+    if (!ext2_data_block_valid(sb, nr)) {
+        bad_block(inode, nr);
+        return;
+    }
+    if (level > 0) {
+        struct buffer_head *bh = sb_bread(sb, nr);
+        if (bh) {
+            uint32_t *p = (uint32_t *)bh->b_data;
+            for (unsigned long i = 0; i < EXT2_SB(sb)->s_addr_per_block; i++)
+                if (p[i] && p[i] != nr)          /* a self-pointer is not freed twice */
+                    free_branch(inode, p[i], level - 1);
+            bforget(bh);
+        }
+    }
+    ext2_free_blocks(inode, nr, 1);
+}
+
+/* Truncate the subtree at *slot, which maps file blocks [base, base +
+ * ptrs^level), so that only blocks < first remain.  Returns 1 if *slot
+ * changed (the caller marks its container dirty). */
+static int truncate_tree(struct inode *inode, uint32_t *slot, int level,
+                         uint64_t base, uint64_t first)
+{
+    struct super_block *sb = inode->i_sb;
+    unsigned bits = EXT2_SB(sb)->s_addr_per_block_bits;
+    uint64_t span = 1ULL << (bits * level);
+    unsigned long nr = *slot;
+
+    if (!nr || first >= base + span)
+        return 0;
+    if (first <= base) {               /* the whole subtree goes */
+        free_branch(inode, nr, level);
+        *slot = 0;
+        return 1;
+    }
+    /* partly kept: descend (level >= 1 here, since span > 1) */
+    if (!ext2_data_block_valid(sb, nr)) {
+        bad_block(inode, nr);
+        return 0;
+    }
+    struct buffer_head *bh = sb_bread(sb, nr);
+    if (!bh)
+        return 0;
+    uint32_t *p = (uint32_t *)bh->b_data;
+    uint64_t child_span = span >> bits;
+    bool changed = false, empty = true;
+    for (unsigned long i = 0; i < EXT2_SB(sb)->s_addr_per_block; i++) {
+        if (p[i] == nr) {              /* a loop: cut it, never follow it */
+            bad_block(inode, nr);
+            p[i] = 0;
+            changed = true;
+            continue;
+        }
+        if (truncate_tree(inode, &p[i], level - 1, base + i * child_span, first))
+            changed = true;
+        if (p[i])
+            empty = false;
+    }
+    if (empty) {                       /* nothing left under it: free it too */
+        bforget(bh);
+        ext2_free_blocks(inode, nr, 1);
+        *slot = 0;
+        return 1;
+    }
+    if (changed)
+        mark_buffer_dirty(bh);
+    brelse(bh);
+    return 0;
+}
+
+/* Free every block that maps file bytes at or past offset. */
+void ext2_truncate_blocks(struct inode *inode, loff_t offset)
+{
+    if (!(S_ISREG(inode->i_mode) || S_ISDIR(inode->i_mode) || S_ISLNK(inode->i_mode)) ||
+        ext2_inode_is_fast_symlink(inode))
+        return;
+    struct ext2_inode_info *ei = EXT2_I(inode);
+    unsigned bits = inode->i_sb->s_blocksize_bits;
+    uint64_t ptrs = EXT2_SB(inode->i_sb)->s_addr_per_block;
+    uint64_t first = ((uint64_t)offset + inode->i_sb->s_blocksize - 1) >> bits;
+    uint64_t base = EXT2_NDIR_BLOCKS;
+
+    mutex_lock(&ei->truncate_mutex);
+    for (unsigned i = 0; i < EXT2_NDIR_BLOCKS; i++)
+        truncate_tree(inode, &ei->i_data[i], 0, i, first);
+    for (int level = 1; level <= 3; level++) {
+        truncate_tree(inode, &ei->i_data[EXT2_IND_BLOCK + level - 1], level, base, first);
+        base += 1ULL << (level * (bits - 2));
+    }
+    (void)ptrs;
+    ei->i_next_alloc_goal = 0;
+    mutex_unlock(&ei->truncate_mutex);
+    inode->i_mtime = inode->i_ctime = current_time();
+    mark_inode_dirty(inode);
+}
+
+int ext2_setattr(struct inode *inode, struct iattr *attr)
+{
+    if (attr->ia_valid & ATTR_SIZE && attr->ia_size != inode->i_size) {
+        if (!S_ISREG(inode->i_mode))
+            return -EINVAL;
+        if (attr->ia_size < 0)
+            return -EINVAL;
+        if (attr->ia_size > inode->i_sb->s_maxbytes)
+            return -EFBIG;
+        if (inode->i_sb->s_flags & MS_RDONLY)
+            return -EROFS;
+        /* Zero the rest of the new last block (on disk, via the page cache),
+         * so a later extension reads zeros there. */
+        int err = block_truncate_page(inode->i_mapping, attr->ia_size, ext2_get_block);
+        if (err)
+            return err;
+        truncate_setsize(inode, attr->ia_size);
+        ext2_truncate_blocks(inode, attr->ia_size);
+    }
+    if (attr->ia_valid & ATTR_MODE)
+        inode->i_mode = (inode->i_mode & S_IFMT) | (attr->ia_mode & ~S_IFMT);
+    if (attr->ia_valid & ATTR_UID)
+        inode->i_uid = attr->ia_uid;
+    if (attr->ia_valid & ATTR_GID)
+        inode->i_gid = attr->ia_gid;
+    if (attr->ia_valid & ATTR_ATIME)
+        inode->i_atime = attr->ia_atime;
+    if (attr->ia_valid & ATTR_MTIME)
+        inode->i_mtime = attr->ia_mtime;
+    if (attr->ia_valid & ATTR_CTIME)
+        inode->i_ctime = attr->ia_ctime;
+    mark_inode_dirty(inode);
+    return 0;
+}
+
+/* ---- address-space operations ---- */
+
+static int ext2_readpage(struct file *file, struct page *page)
+{
+    return block_read_full_page(page, ext2_get_block);
+}
+
+static int ext2_writepage(struct page *page, struct writeback_control *wbc)
+{
+    return block_write_full_page(page, ext2_get_block, wbc);
+}
+
+/* A write that failed or came up short may have allocated blocks past
+ * i_size: drop them (and any cached page beyond i_size).  Linux's
+ * ext2_write_failed. */
+static void ext2_write_failed(struct address_space *mapping, loff_t to)
+{
+    struct inode *inode = mapping->host;
+    if (to > inode->i_size) {
+        truncate_inode_pages(mapping, inode->i_size);
+        ext2_truncate_blocks(inode, inode->i_size);
+    }
+}
+
+static int ext2_write_begin(struct file *file, struct address_space *mapping, loff_t pos,
+                            unsigned len, unsigned flags, struct page **pagep, void **fsdata)
+{
+    if (pos + len > mapping->host->i_sb->s_maxbytes)
+        return -EFBIG;
+    int err = block_write_begin(mapping, pos, len, flags, pagep, ext2_get_block);
+    if (err)
+        ext2_write_failed(mapping, pos + len);
+    return err;
+}
+
+static int ext2_write_end(struct file *file, struct address_space *mapping, loff_t pos,
+                          unsigned len, unsigned copied, struct page *page, void *fsdata)
+{
+    int ret = generic_write_end(file, mapping, pos, len, copied, page, fsdata);
+    if (ret < (int)len)
+        ext2_write_failed(mapping, pos + len);
+    return ret;
+}
+
+const struct address_space_operations ext2_aops = {
+    .readpage       = ext2_readpage,
+    .writepage      = ext2_writepage,
+    .write_begin    = ext2_write_begin,
+    .write_end      = ext2_write_end,
+    .invalidatepage = block_invalidatepage,
+    .releasepage    = try_to_free_buffers,
+};
+
+/* fsync: the file's pages and inode (generic), then the metadata buffers
+ * (bitmaps, indirect blocks, the inode table block) so the file is
+ * reachable on disk.  Simplification: Linux tracks each inode's metadata
+ * buffers (mark_buffer_dirty_inode); we write all of the device's. */
+static int ext2_fsync(struct file *file, int datasync)
+{
+    int err = generic_file_fsync(file, datasync);
+    int err2 = sync_blockdev(file->f_inode->i_sb->s_bdev);
+    return err ? err : err2;
+}
+
+const struct file_operations ext2_file_operations = {
+    .llseek     = generic_file_llseek,
+    .read_iter  = generic_file_read_iter,
+    .write_iter = generic_file_write_iter,
+    .fsync      = ext2_fsync,
+};
+
+const struct inode_operations ext2_file_inode_operations = {
+    .setattr = ext2_setattr,
+};

@@ -1,0 +1,277 @@
+/* fs/ext2/namei.c: ext2's inode_operations for directories and symlinks:
+ * lookup, create, mkdir, rmdir, unlink, rename, link, symlink, readlink.
+ * Each changes directory entries (dir.c), link counts and inodes
+ * (ialloc.c, inode.c).  The contracts are the ones in include/fs.h; the
+ * VFS holds the directories' i_mutex.
+ *
+ * Link counts, as on every Unix filesystem: a file has one link per name;
+ * a directory has 2 (its name and its ".") plus one per subdirectory
+ * (each subdirectory's "..").
+ */
+#include <kernel.h>
+#include <string.h>
+#include <errno.h>
+#include <err.h>
+#include "ext2.h"
+
+static int ext2_lookup(struct inode *dir, const char *name, size_t len, struct inode **res)
+{
+    unsigned long ino;
+    if (len > NAME_MAX)
+        return -ENAMETOOLONG;
+    int err = ext2_inode_by_name(dir, name, len, &ino);
+    if (err)
+        return err;
+    struct inode *inode = ext2_iget(dir->i_sb, ino);
+    if (IS_ERR(inode))
+        return PTR_ERR(inode);
+    *res = inode;
+    return 0;
+}
+
+/* A new inode failed to get a name: let its last iput free it. */
+static void discard_new_inode(struct inode *inode)
+{
+    clear_nlink(inode);
+    mark_inode_dirty(inode);
+    iput(inode);
+}
+
+static int ext2_create(struct inode *dir, const char *name, size_t len, mode_t mode,
+                       struct inode **res)
+{
+    struct inode *inode = ext2_new_inode(dir, S_IFREG | (mode & ~S_IFMT));
+    if (IS_ERR(inode))
+        return PTR_ERR(inode);
+    int err = ext2_add_link(dir, name, len, inode);
+    if (err) {
+        discard_new_inode(inode);
+        return err;
+    }
+    *res = inode;
+    return 0;
+}
+
+static int ext2_mkdir(struct inode *dir, const char *name, size_t len, mode_t mode)
+{
+    if (dir->i_nlink >= EXT2_LINK_MAX)
+        return -EMLINK;
+    struct inode *inode = ext2_new_inode(dir, S_IFDIR | (mode & ~S_IFMT));
+    if (IS_ERR(inode))
+        return PTR_ERR(inode);
+    inode->i_nlink = 2;                /* its name and its "." */
+    int err = ext2_make_empty(inode, dir);
+    if (!err)
+        err = ext2_add_link(dir, name, len, inode);
+    if (err) {
+        discard_new_inode(inode);
+        return err;
+    }
+    inc_nlink(dir);                    /* the new ".." */
+    mark_inode_dirty(dir);
+    mark_inode_dirty(inode);
+    iput(inode);
+    return 0;
+}
+
+static int ext2_unlink(struct inode *dir, const char *name, size_t len)
+{
+    struct inode *inode;
+    int err = ext2_lookup(dir, name, len, &inode);
+    if (err)
+        return err;
+    if (S_ISDIR(inode->i_mode)) {
+        iput(inode);
+        return -EISDIR;
+    }
+    err = ext2_delete_entry(dir, name, len);
+    if (!err) {
+        inode->i_ctime = dir->i_ctime;
+        drop_nlink(inode);
+        mark_inode_dirty(inode);
+    }
+    iput(inode);                       /* frees it if that was the last link */
+    return err;
+}
+
+static int ext2_rmdir(struct inode *dir, const char *name, size_t len)
+{
+    struct inode *inode;
+    int err = ext2_lookup(dir, name, len, &inode);
+    if (err)
+        return err;
+    if (!S_ISDIR(inode->i_mode)) {
+        err = -ENOTDIR;
+        goto out;
+    }
+    err = ext2_empty_dir(inode);
+    if (err <= 0) {
+        err = err ? err : -ENOTEMPTY;
+        goto out;
+    }
+    err = ext2_delete_entry(dir, name, len);
+    if (err)
+        goto out;
+    inode->i_size = 0;
+    clear_nlink(inode);                /* its name and its "." */
+    inode->i_ctime = current_time();
+    mark_inode_dirty(inode);
+    drop_nlink(dir);                   /* its ".." */
+    mark_inode_dirty(dir);
+out:
+    iput(inode);
+    return err;
+}
+
+static int ext2_link(struct inode *old, struct inode *dir, const char *name, size_t len)
+{
+    if (S_ISDIR(old->i_mode))
+        return -EPERM;
+    if (old->i_nlink >= EXT2_LINK_MAX)
+        return -EMLINK;
+    int err = ext2_add_link(dir, name, len, old);
+    if (err)
+        return err;
+    inc_nlink(old);
+    old->i_ctime = current_time();
+    mark_inode_dirty(old);
+    return 0;
+}
+
+static int ext2_symlink(struct inode *dir, const char *name, size_t len, const char *target)
+{
+    size_t tlen = strlen(target);
+    if (tlen == 0)
+        return -ENOENT;
+    if (tlen >= dir->i_sb->s_blocksize)
+        return -ENAMETOOLONG;
+    struct inode *inode = ext2_new_inode(dir, S_IFLNK | 0777);
+    if (IS_ERR(inode))
+        return PTR_ERR(inode);
+    struct ext2_inode_info *ei = EXT2_I(inode);
+    int err = 0;
+    if (tlen < sizeof(ei->i_data)) {
+        memcpy(ei->i_data, target, tlen);   /* fast symlink: the target lives in i_block[] */
+    } else {
+        struct buffer_head *bh = ext2_bread(inode, 0, 1, &err);  /* slow: in a data block */
+        if (bh) {
+            memcpy(bh->b_data, target, tlen);
+            mark_buffer_dirty(bh);
+            brelse(bh);
+        }
+    }
+    inode->i_size = tlen;
+    mark_inode_dirty(inode);
+    if (!err)
+        err = ext2_add_link(dir, name, len, inode);
+    if (err) {
+        discard_new_inode(inode);
+        return err;
+    }
+    iput(inode);
+    return 0;
+}
+
+static int ext2_readlink(struct inode *inode, char *buf, size_t size)
+{
+    size_t len = min((size_t)inode->i_size, size);
+    if (ext2_inode_is_fast_symlink(inode)) {
+        memcpy(buf, EXT2_I(inode)->i_data, len);
+        return len;
+    }
+    int err;
+    struct buffer_head *bh = ext2_bread(inode, 0, 0, &err);
+    if (!bh)
+        return err;
+    memcpy(buf, bh->b_data, len);
+    brelse(bh);
+    return len;
+}
+
+static int ext2_rename(struct inode *odir, const char *oname, size_t olen,
+                       struct inode *ndir, const char *nname, size_t nlen)
+{
+    struct inode *old, *new = NULL;
+    int err = ext2_lookup(odir, oname, olen, &old);
+    if (err)
+        return err;
+    err = ext2_lookup(ndir, nname, nlen, &new);
+    if (err == -ENOENT) {
+        new = NULL;
+    } else if (err) {
+        goto out;
+    }
+    bool is_dir = S_ISDIR(old->i_mode);
+    if (new) {
+        if (new == old) {              /* two names of one inode: nothing to do */
+            err = 0;
+            goto out;
+        }
+        if (is_dir && !S_ISDIR(new->i_mode)) {
+            err = -ENOTDIR;
+            goto out;
+        }
+        if (!is_dir && S_ISDIR(new->i_mode)) {
+            err = -EISDIR;
+            goto out;
+        }
+        if (is_dir) {
+            err = ext2_empty_dir(new);
+            if (err <= 0) {
+                err = err ? err : -ENOTEMPTY;
+                goto out;
+            }
+        }
+        err = ext2_set_link(ndir, nname, nlen, old);
+        if (err)
+            goto out;
+        new->i_ctime = current_time();
+        drop_nlink(new);
+        if (is_dir)
+            drop_nlink(new);           /* its "." : the replaced directory is gone */
+        mark_inode_dirty(new);
+    } else {
+        if (is_dir && ndir != odir && ndir->i_nlink >= EXT2_LINK_MAX) {
+            err = -EMLINK;
+            goto out;
+        }
+        err = ext2_add_link(ndir, nname, nlen, old);
+        if (err)
+            goto out;
+        if (is_dir)
+            inc_nlink(ndir);           /* old's ".." will point here */
+    }
+    err = ext2_delete_entry(odir, oname, olen);
+    if (err)
+        goto out;
+    if (is_dir) {
+        err = ext2_set_link(old, "..", 2, ndir);
+        drop_nlink(odir);              /* old's ".." no longer points here */
+        mark_inode_dirty(odir);
+        mark_inode_dirty(ndir);
+    }
+    old->i_ctime = current_time();
+    mark_inode_dirty(old);
+out:
+    if (new)
+        iput(new);
+    iput(old);
+    return err;
+}
+
+const struct inode_operations ext2_dir_inode_operations = {
+    .lookup  = ext2_lookup,
+    .create  = ext2_create,
+    .mkdir   = ext2_mkdir,
+    .rmdir   = ext2_rmdir,
+    .unlink  = ext2_unlink,
+    .rename  = ext2_rename,
+    .link    = ext2_link,
+    .symlink = ext2_symlink,
+    .setattr = ext2_setattr,
+};
+
+const struct inode_operations ext2_symlink_inode_operations = {
+    .readlink = ext2_readlink,
+    .setattr  = ext2_setattr,
+};

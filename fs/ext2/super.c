@@ -1,0 +1,346 @@
+/* fs/ext2/super.c: mounting ext2.  Reads and validates the superblock and
+ * the group descriptors (a corrupt or unsupported filesystem is refused
+ * with a log line, never trusted), sets up struct ext2_sb_info, and
+ * provides the super_operations: alloc/destroy_inode, write_inode,
+ * evict_inode (inode.c), sync_fs, statfs, put_super.  Registers "ext2".
+ *
+ * Sits on: fs/buffer.c (sb_bread), the VFS (include/fs.h).
+ * Locking: sb->s_lock serialises block and inode allocation (balloc.c,
+ * ialloc.c), which is what changes the superblock and descriptors.
+ */
+#include <kernel.h>
+#include <string.h>
+#include <errno.h>
+#include <init.h>
+#include <slab.h>
+#include <blkdev.h>
+#include <err.h>
+#include "ext2.h"
+
+void ext2_error(struct super_block *sb, const char *fmt, ...)
+{
+    char buf[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    printk(KERN_ERR "ext2: %s: %s\n", sb->s_id, buf);
+}
+
+struct ext2_group_desc *ext2_get_group_desc(struct super_block *sb, unsigned long group,
+                                            struct buffer_head **bhp)
+{
+    struct ext2_sb_info *sbi = EXT2_SB(sb);
+    if (group >= sbi->s_groups_count) {
+        ext2_error(sb, "group %lu >= groups count %lu", group, sbi->s_groups_count);
+        return NULL;
+    }
+    struct buffer_head *bh = sbi->s_group_desc[group / sbi->s_desc_per_block];
+    if (bhp)
+        *bhp = bh;
+    return (struct ext2_group_desc *)bh->b_data + group % sbi->s_desc_per_block;
+}
+
+static struct inode *ext2_alloc_inode(struct super_block *sb)
+{
+    struct ext2_inode_info *ei = kzalloc(sizeof(*ei), GFP_KERNEL);
+    if (!ei)
+        return NULL;
+    inode_init_once(&ei->vfs_inode);
+    mutex_init(&ei->truncate_mutex);
+    return &ei->vfs_inode;
+}
+
+static void ext2_destroy_inode(struct inode *inode)
+{
+    kfree(EXT2_I(inode));
+}
+
+static int ext2_sync_fs(struct super_block *sb, int wait)
+{
+    struct ext2_sb_info *sbi = EXT2_SB(sb);
+    if (sb->s_flags & MS_RDONLY)
+        return 0;
+    sbi->s_es->s_wtime = current_time();
+    mark_buffer_dirty(sbi->s_sbh);
+    /* superblock, descriptors, bitmaps, inode table, indirect and directory
+     * blocks: every dirty metadata buffer of the device */
+    return sync_blockdev(sb->s_bdev);
+}
+
+static void ext2_put_super(struct super_block *sb)
+{
+    struct ext2_sb_info *sbi = EXT2_SB(sb);
+    ext2_sync_fs(sb, 1);
+    for (unsigned long i = 0; i < sbi->s_gdb_count; i++)
+        brelse(sbi->s_group_desc[i]);
+    kfree(sbi->s_group_desc);
+    brelse(sbi->s_sbh);
+    invalidate_bdev(sb->s_bdev);
+    kfree(sbi);
+    sb->s_fs_info = NULL;
+}
+
+static int ext2_statfs(struct super_block *sb, struct kstatfs *buf)
+{
+    struct ext2_sb_info *sbi = EXT2_SB(sb);
+    struct ext2_super_block *es = sbi->s_es;
+    buf->f_type = EXT2_SUPER_MAGIC;
+    buf->f_bsize = sb->s_blocksize;
+    buf->f_blocks = es->s_blocks_count - es->s_first_data_block;
+    buf->f_bfree = es->s_free_blocks_count;
+    buf->f_bavail = buf->f_bfree > es->s_r_blocks_count ? buf->f_bfree - es->s_r_blocks_count : 0;
+    buf->f_files = es->s_inodes_count;
+    buf->f_ffree = es->s_free_inodes_count;
+    buf->f_namelen = NAME_MAX;
+    return 0;
+}
+
+static const struct super_operations ext2_sops = {
+    .alloc_inode   = ext2_alloc_inode,
+    .destroy_inode = ext2_destroy_inode,
+    .write_inode   = ext2_write_inode,
+    .evict_inode   = ext2_evict_inode,
+    .put_super     = ext2_put_super,
+    .sync_fs       = ext2_sync_fs,
+    .statfs        = ext2_statfs,
+};
+
+/* Largest file: what i_block[] can address, and what i_blocks (32 bits of
+ * 512-byte units, indirect blocks included) can count.  Linux's ext2_max_size. */
+static loff_t ext2_max_size(unsigned bits)
+{
+    uint64_t ptrs = 1ULL << (bits - 2);
+    uint64_t blocks = EXT2_NDIR_BLOCKS + ptrs + ptrs * ptrs + ptrs * ptrs * ptrs;
+    uint64_t upper = ((1ULL << 32) - 1) >> (bits - 9);     /* i_blocks limit, in blocks */
+    upper -= 3 + 2 * ptrs + ptrs * ptrs;                   /* the indirect blocks */
+    if (blocks > upper)
+        blocks = upper;
+    return (loff_t)(blocks << bits);
+}
+
+/* Does group g hold a superblock backup (and a descriptor copy)? */
+int ext2_group_has_super(struct super_block *sb, unsigned long g)
+{
+    if (!(EXT2_SB(sb)->s_feature_ro_compat & EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER) || g <= 1)
+        return 1;
+    for (unsigned long p = 3; p <= 7; p += 2) {   /* powers of 3, 5, 7 */
+        unsigned long n = p;
+        while (n < g)
+            n *= p;
+        if (n == g)
+            return 1;
+    }
+    return 0;
+}
+
+static int ext2_check_descriptors(struct super_block *sb)
+{
+    struct ext2_sb_info *sbi = EXT2_SB(sb);
+    for (unsigned long g = 0; g < sbi->s_groups_count; g++) {
+        struct ext2_group_desc *gd = ext2_get_group_desc(sb, g, NULL);
+        unsigned long first = sbi->s_first_data_block + g * sbi->s_blocks_per_group;
+        unsigned long last = min(first + sbi->s_blocks_per_group, sbi->s_blocks_count) - 1;
+        if (gd->bg_block_bitmap < first || gd->bg_block_bitmap > last ||
+            gd->bg_inode_bitmap < first || gd->bg_inode_bitmap > last ||
+            gd->bg_inode_table < first ||
+            gd->bg_inode_table + sbi->s_itb_per_group - 1 > last) {
+            ext2_error(sb, "group %lu: descriptor points outside its group "
+                       "(bitmaps %u, %u, inode table %u; group %lu..%lu)", g,
+                       gd->bg_block_bitmap, gd->bg_inode_bitmap, gd->bg_inode_table, first, last);
+            return -EINVAL;
+        }
+        if (gd->bg_free_blocks_count > sbi->s_blocks_per_group ||
+            gd->bg_free_inodes_count > sbi->s_inodes_per_group) {
+            ext2_error(sb, "group %lu: free counts out of range", g);
+            return -EINVAL;
+        }
+    }
+    return 0;
+}
+
+static int ext2_fill_super(struct super_block *sb, const char *data, int silent)
+{
+    struct block_device *bdev = sb->s_bdev;
+    struct ext2_sb_info *sbi;
+    struct buffer_head *bh;
+    struct ext2_super_block *es;
+    int err = -EINVAL;
+
+    if (!bdev)
+        return -ENOTBLK;
+    if (!sb->s_id[0])
+        strlcpy(sb->s_id, bdev->name, sizeof(sb->s_id));
+    /* The superblock is the 1024 bytes at offset 1024, whatever the block size. */
+    bh = __bread(bdev, 1, 1024);
+    if (!bh) {
+        printk(KERN_ERR "ext2: %s: cannot read the superblock\n", sb->s_id);
+        return -EIO;
+    }
+    es = (struct ext2_super_block *)bh->b_data;
+    if (es->s_magic != EXT2_SUPER_MAGIC) {
+        if (!silent)
+            printk(KERN_ERR "ext2: %s: bad magic %#x (not ext2)\n", sb->s_id, es->s_magic);
+        bforget(bh);
+        return -EINVAL;
+    }
+    if (es->s_log_block_size > EXT2_MAX_BLOCK_LOG - EXT2_MIN_BLOCK_LOG) {
+        printk(KERN_ERR "ext2: %s: unsupported block size %u (1 KiB to 4 KiB)\n",
+               sb->s_id, es->s_log_block_size < 20 ? 1024u << es->s_log_block_size : 0);
+        bforget(bh);
+        return -EINVAL;
+    }
+    unsigned bits = EXT2_MIN_BLOCK_LOG + es->s_log_block_size;
+    unsigned long bs = 1UL << bits;
+    sector_t sb_block = EXT2_SUPER_OFFSET / bs;            /* 1 for 1 KiB blocks, else 0 */
+    unsigned long sb_off = EXT2_SUPER_OFFSET % bs;
+    bforget(bh);                                           /* reread at the real block size */
+
+    sb->s_blocksize = bs;
+    sb->s_blocksize_bits = bits;
+    bh = __bread(bdev, sb_block, bs);
+    if (!bh) {
+        printk(KERN_ERR "ext2: %s: cannot read the superblock\n", sb->s_id);
+        return -EIO;
+    }
+    es = (struct ext2_super_block *)(bh->b_data + sb_off);
+
+    sbi = kzalloc(sizeof(*sbi), GFP_KERNEL);
+    if (!sbi) {
+        brelse(bh);
+        return -ENOMEM;
+    }
+    sb->s_fs_info = sbi;
+    sbi->s_sbh = bh;
+    sbi->s_es = es;
+
+    if (es->s_rev_level > EXT2_DYNAMIC_REV) {
+        printk(KERN_ERR "ext2: %s: revision %u is not supported\n", sb->s_id, es->s_rev_level);
+        goto fail;
+    }
+    if (es->s_rev_level == EXT2_GOOD_OLD_REV) {
+        sbi->s_first_ino = EXT2_GOOD_OLD_FIRST_INO;
+        sbi->s_inode_size = EXT2_GOOD_OLD_INODE_SIZE;
+    } else {
+        sbi->s_first_ino = es->s_first_ino;
+        sbi->s_inode_size = es->s_inode_size;
+        sbi->s_feature_incompat = es->s_feature_incompat;
+        sbi->s_feature_ro_compat = es->s_feature_ro_compat;
+    }
+    if (sbi->s_feature_incompat & ~EXT2_FEATURE_INCOMPAT_SUPP) {
+        printk(KERN_ERR "ext2: %s: unsupported incompatible features %#x "
+               "(Vellum supports only filetype); refusing to mount\n",
+               sb->s_id, sbi->s_feature_incompat & ~EXT2_FEATURE_INCOMPAT_SUPP);
+        goto fail;
+    }
+    if (sbi->s_feature_ro_compat & ~EXT2_FEATURE_RO_COMPAT_SUPP) {
+        printk(KERN_WARNING "ext2: %s: unknown read-only-compatible features %#x: "
+               "mounting read-only\n", sb->s_id,
+               sbi->s_feature_ro_compat & ~EXT2_FEATURE_RO_COMPAT_SUPP);
+        sb->s_flags |= MS_RDONLY;
+    }
+    if (sbi->s_inode_size < EXT2_GOOD_OLD_INODE_SIZE || sbi->s_inode_size > bs ||
+        (sbi->s_inode_size & (sbi->s_inode_size - 1))) {
+        printk(KERN_ERR "ext2: %s: bad inode size %lu\n", sb->s_id, sbi->s_inode_size);
+        goto fail;
+    }
+    sbi->s_blocks_per_group = es->s_blocks_per_group;
+    sbi->s_inodes_per_group = es->s_inodes_per_group;
+    sbi->s_blocks_count = es->s_blocks_count;
+    sbi->s_inodes_count = es->s_inodes_count;
+    sbi->s_first_data_block = es->s_first_data_block;
+    sbi->s_inodes_per_block = bs / sbi->s_inode_size;
+    sbi->s_desc_per_block = bs / sizeof(struct ext2_group_desc);
+    sbi->s_addr_per_block = bs / 4;
+    sbi->s_addr_per_block_bits = bits - 2;
+    if (sbi->s_blocks_per_group == 0 || sbi->s_blocks_per_group > bs * 8 ||
+        sbi->s_inodes_per_group == 0 || sbi->s_inodes_per_group > bs * 8 ||
+        sbi->s_inodes_per_group % sbi->s_inodes_per_block) {
+        printk(KERN_ERR "ext2: %s: bad blocks/inodes per group (%lu, %lu)\n", sb->s_id,
+               sbi->s_blocks_per_group, sbi->s_inodes_per_group);
+        goto fail;
+    }
+    if (sbi->s_first_data_block != (bs == 1024 ? 1u : 0u) ||
+        sbi->s_blocks_count <= sbi->s_first_data_block + 1 ||
+        sbi->s_blocks_count > bdev->nr_sectors / (bs / SECTOR_SIZE)) {
+        printk(KERN_ERR "ext2: %s: bad block count %lu / first data block %lu "
+               "(device has %lu blocks)\n", sb->s_id, sbi->s_blocks_count,
+               sbi->s_first_data_block, (unsigned long)(bdev->nr_sectors / (bs / SECTOR_SIZE)));
+        goto fail;
+    }
+    sbi->s_itb_per_group = sbi->s_inodes_per_group / sbi->s_inodes_per_block;
+    sbi->s_groups_count = DIV_ROUND_UP(sbi->s_blocks_count - sbi->s_first_data_block,
+                                       sbi->s_blocks_per_group);
+    if (sbi->s_inodes_count > sbi->s_groups_count * sbi->s_inodes_per_group ||
+        sbi->s_first_ino <= EXT2_ROOT_INO || sbi->s_first_ino > sbi->s_inodes_count ||
+        es->s_free_blocks_count > sbi->s_blocks_count ||
+        es->s_free_inodes_count > sbi->s_inodes_count) {
+        printk(KERN_ERR "ext2: %s: inode or free counts out of range\n", sb->s_id);
+        goto fail;
+    }
+    sbi->s_gdb_count = DIV_ROUND_UP(sbi->s_groups_count, sbi->s_desc_per_block);
+    sbi->s_group_desc = kzalloc(sbi->s_gdb_count * sizeof(struct buffer_head *), GFP_KERNEL);
+    if (!sbi->s_group_desc) {
+        err = -ENOMEM;
+        goto fail;
+    }
+    for (unsigned long i = 0; i < sbi->s_gdb_count; i++) {
+        sbi->s_group_desc[i] = sb_bread(sb, sbi->s_first_data_block + 1 + i);
+        if (!sbi->s_group_desc[i]) {
+            printk(KERN_ERR "ext2: %s: cannot read group descriptors\n", sb->s_id);
+            err = -EIO;
+            goto fail;
+        }
+    }
+    if (ext2_check_descriptors(sb))
+        goto fail;
+
+    sb->s_magic = EXT2_SUPER_MAGIC;
+    sb->s_op = &ext2_sops;
+    sb->s_maxbytes = ext2_max_size(bits);
+    if (es->s_rev_level == EXT2_GOOD_OLD_REV && sb->s_maxbytes > 0x7fffffff)
+        sb->s_maxbytes = 0x7fffffff;      /* rev 0 has no i_size_high */
+
+    struct inode *root = ext2_iget(sb, EXT2_ROOT_INO);
+    if (IS_ERR(root)) {
+        err = PTR_ERR(root);
+        printk(KERN_ERR "ext2: %s: cannot read the root inode (%d)\n", sb->s_id, err);
+        goto fail;
+    }
+    if (!S_ISDIR(root->i_mode) || !root->i_size) {
+        printk(KERN_ERR "ext2: %s: the root inode is not a directory\n", sb->s_id);
+        iput(root);
+        err = -EINVAL;
+        goto fail;
+    }
+    sb->s_root = root;
+    printk(KERN_INFO "ext2: %s: mounted%s: rev %u, %lu-byte blocks, %lu blocks, %lu inodes, "
+           "%lu groups%s\n", sb->s_id, sb->s_flags & MS_RDONLY ? " read-only" : "",
+           es->s_rev_level, bs, sbi->s_blocks_count, sbi->s_inodes_count, sbi->s_groups_count,
+           ext2_has_filetype(sb) ? ", filetype" : "");
+    return 0;
+
+fail:
+    if (sbi->s_group_desc) {
+        for (unsigned long i = 0; i < sbi->s_gdb_count; i++)
+            brelse(sbi->s_group_desc[i]);
+        kfree(sbi->s_group_desc);
+    }
+    brelse(sbi->s_sbh);
+    invalidate_bdev(bdev);
+    kfree(sbi);
+    sb->s_fs_info = NULL;
+    return err;
+}
+
+static struct file_system_type ext2_fs_type = {
+    .name = "ext2",
+    .fill_super = ext2_fill_super,
+    .requires_dev = 1,
+};
+
+static void init_ext2_fs(void)
+{
+    register_filesystem(&ext2_fs_type);
+}
+fs_initcall(init_ext2_fs);

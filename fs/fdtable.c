@@ -1,0 +1,407 @@
+/* fs/fdtable.c: the per-process descriptor table (include/fdtable.h).
+ * Owns struct files_struct: allocating the lowest free descriptor, install,
+ * fget/fput, close, dup/dup2/dup3, close-on-exec, the copy made by fork and
+ * the teardown at exit.  Sits on the VFS's struct file (fs.h: get_file,
+ * filp_close); the system calls in fs/sys_*.c sit on top of it.
+ */
+#include <kernel.h>
+#include <string.h>
+#include <errno.h>
+#include <slab.h>
+#include <fs.h>
+#include <sched.h>
+#include <fdtable.h>
+#include <ktest.h>
+
+static inline int test_fd_bit(const uint32_t *map, unsigned fd)
+{ return (map[fd / 32] >> (fd % 32)) & 1; }
+static inline void set_fd_bit(uint32_t *map, unsigned fd)
+{ map[fd / 32] |= 1u << (fd % 32); }
+static inline void clear_fd_bit(uint32_t *map, unsigned fd)
+{ map[fd / 32] &= ~(1u << (fd % 32)); }
+
+struct files_struct *files_alloc(void)
+{
+    struct files_struct *files = kzalloc(sizeof *files, GFP_KERNEL);
+    if (!files)
+        return NULL;
+    files->count = 1;
+    spin_lock_init(&files->file_lock);
+    return files;
+}
+
+/* fork: the child gets the same descriptors, each a new reference on the
+ * same struct file (so parent and child share offsets, as POSIX says). */
+struct files_struct *dup_files(struct files_struct *old)
+{
+    struct files_struct *new = files_alloc();
+    if (!new || !old)
+        return new;
+    spin_lock(&old->file_lock);
+    for (unsigned fd = 0; fd < NR_OPEN; fd++) {
+        struct file *f = old->fd[fd];
+        if (!f)
+            continue;                  /* free, or reserved by an open in progress */
+        new->fd[fd] = get_file(f);
+        set_fd_bit(new->open_fds, fd);
+        if (test_fd_bit(old->close_on_exec, fd))
+            set_fd_bit(new->close_on_exec, fd);
+    }
+    new->next_fd = 0;
+    spin_unlock(&old->file_lock);
+    return new;
+}
+
+/* Take every file out of the table under the lock, then close them without
+ * it (a release may sleep: a pipe waking its peer, a tty, a final iput). */
+static void close_files_matching(struct files_struct *files, const uint32_t *only)
+{
+    for (unsigned fd = 0; fd < NR_OPEN; fd++) {
+        spin_lock(&files->file_lock);
+        struct file *f = NULL;
+        if ((!only || test_fd_bit(only, fd)) && files->fd[fd]) {
+            f = files->fd[fd];
+            files->fd[fd] = NULL;
+            clear_fd_bit(files->open_fds, fd);
+            clear_fd_bit(files->close_on_exec, fd);
+            if ((int)fd < files->next_fd)
+                files->next_fd = fd;
+        }
+        spin_unlock(&files->file_lock);
+        if (f)
+            fput(f);
+    }
+}
+
+void put_files(struct files_struct *files)
+{
+    if (!files)
+        return;
+    spin_lock(&files->file_lock);
+    int left = --files->count;
+    spin_unlock(&files->file_lock);
+    if (left > 0)
+        return;
+    close_files_matching(files, NULL);
+    kfree(files);
+}
+
+void do_close_on_exec(struct files_struct *files)
+{
+    if (!files)
+        return;
+    uint32_t snapshot[FD_WORDS];
+    spin_lock(&files->file_lock);
+    memcpy(snapshot, files->close_on_exec, sizeof snapshot);
+    spin_unlock(&files->file_lock);
+    close_files_matching(files, snapshot);
+}
+
+/* The lowest free descriptor >= start, reserved (open_fds bit set, fd[]
+ * still NULL) until __fd_install fills it. */
+int __alloc_fd(struct files_struct *files, unsigned int start, unsigned int flags)
+{
+    if (!files)
+        return -EBADF;
+    if (start >= NR_OPEN)
+        return -EINVAL;
+    spin_lock(&files->file_lock);
+    unsigned fd = start < (unsigned)files->next_fd ? (unsigned)files->next_fd : start;
+    while (fd < NR_OPEN && test_fd_bit(files->open_fds, fd))
+        fd++;
+    if (fd >= NR_OPEN) {
+        spin_unlock(&files->file_lock);
+        return -EMFILE;
+    }
+    set_fd_bit(files->open_fds, fd);
+    if (flags & O_CLOEXEC)
+        set_fd_bit(files->close_on_exec, fd);
+    else
+        clear_fd_bit(files->close_on_exec, fd);
+    if (start <= (unsigned)files->next_fd)
+        files->next_fd = fd + 1;
+    spin_unlock(&files->file_lock);
+    return fd;
+}
+
+void __fd_install(struct files_struct *files, unsigned int fd, struct file *file)
+{
+    spin_lock(&files->file_lock);
+    if (fd < NR_OPEN && test_fd_bit(files->open_fds, fd) && !files->fd[fd])
+        files->fd[fd] = file;
+    else                               /* a caller's bug: say so, leave the table alone */
+        printk(KERN_ERR "fd_install: fd %u was not reserved or is in use\n", fd);
+    spin_unlock(&files->file_lock);
+}
+
+static void __put_unused_fd(struct files_struct *files, unsigned int fd)
+{
+    clear_fd_bit(files->open_fds, fd);
+    clear_fd_bit(files->close_on_exec, fd);
+    if ((int)fd < files->next_fd)
+        files->next_fd = fd;
+}
+
+struct file *__fget(struct files_struct *files, unsigned int fd)
+{
+    if (!files || fd >= NR_OPEN)
+        return NULL;
+    spin_lock(&files->file_lock);
+    struct file *f = files->fd[fd];
+    if (f)
+        get_file(f);
+    spin_unlock(&files->file_lock);
+    return f;
+}
+
+int __close_fd(struct files_struct *files, unsigned int fd)
+{
+    if (!files || fd >= NR_OPEN)
+        return -EBADF;
+    spin_lock(&files->file_lock);
+    struct file *f = files->fd[fd];
+    if (!f) {
+        spin_unlock(&files->file_lock);
+        return -EBADF;
+    }
+    files->fd[fd] = NULL;
+    __put_unused_fd(files, fd);
+    spin_unlock(&files->file_lock);
+    fput(f);
+    return 0;
+}
+
+int files_open_count(struct files_struct *files)
+{
+    int n = 0;
+    for (unsigned fd = 0; fd < NR_OPEN; fd++)
+        n += files->fd[fd] != NULL;
+    return n;
+}
+
+/* ---- on current->files --------------------------------------------------- */
+
+int get_unused_fd_flags(unsigned int flags) { return __alloc_fd(current->files, 0, flags); }
+
+void put_unused_fd(unsigned int fd)
+{
+    struct files_struct *files = current->files;
+    if (!files || fd >= NR_OPEN)
+        return;
+    spin_lock(&files->file_lock);
+    if (!files->fd[fd])
+        __put_unused_fd(files, fd);
+    spin_unlock(&files->file_lock);
+}
+
+void fd_install(unsigned int fd, struct file *file) { __fd_install(current->files, fd, file); }
+struct file *fget(unsigned int fd) { return __fget(current->files, fd); }
+
+/* The VFS's filp_close() is Linux's fput(): it drops one reference and the
+ * last one calls ->release and frees the file. */
+void fput(struct file *file) { filp_close(file); }
+
+int close_fd(unsigned int fd) { return __close_fd(current->files, fd); }
+
+int f_dupfd(unsigned int from, struct file *file, unsigned int flags)
+{
+    int fd = __alloc_fd(current->files, from, flags);
+    if (fd >= 0)
+        fd_install(fd, get_file(file));
+    return fd;
+}
+
+/* dup2/dup3: newfd is replaced atomically with respect to other users of
+ * the table; the file that was there is closed after the lock is dropped. */
+int do_dup2(unsigned int oldfd, unsigned int newfd, unsigned int flags)
+{
+    struct files_struct *files = current->files;
+    if (!files || oldfd >= NR_OPEN || newfd >= NR_OPEN)
+        return -EBADF;
+    spin_lock(&files->file_lock);
+    struct file *file = files->fd[oldfd];
+    if (!file) {
+        spin_unlock(&files->file_lock);
+        return -EBADF;
+    }
+    if (!files->fd[newfd] && test_fd_bit(files->open_fds, newfd)) {
+        spin_unlock(&files->file_lock);
+        return -EBUSY;                 /* reserved by an open() in progress (Linux too) */
+    }
+    struct file *old = files->fd[newfd];
+    files->fd[newfd] = get_file(file);
+    set_fd_bit(files->open_fds, newfd);
+    if (flags & O_CLOEXEC)
+        set_fd_bit(files->close_on_exec, newfd);
+    else
+        clear_fd_bit(files->close_on_exec, newfd);
+    spin_unlock(&files->file_lock);
+    if (old)
+        fput(old);
+    return newfd;
+}
+
+void set_close_on_exec(unsigned int fd, int on)
+{
+    struct files_struct *files = current->files;
+    if (!files || fd >= NR_OPEN)
+        return;
+    spin_lock(&files->file_lock);
+    if (on)
+        set_fd_bit(files->close_on_exec, fd);
+    else
+        clear_fd_bit(files->close_on_exec, fd);
+    spin_unlock(&files->file_lock);
+}
+
+int get_close_on_exec(unsigned int fd)
+{
+    struct files_struct *files = current->files;
+    if (!files || fd >= NR_OPEN)
+        return 0;
+    return test_fd_bit(files->close_on_exec, fd);
+}
+
+/* ---- tests: files made by hand, released through a counting ->release --- */
+
+static int test_releases;
+static int test_release(struct inode *inode, struct file *file)
+{
+    test_releases++;
+    return 0;
+}
+static const struct file_operations test_fops = { .release = test_release };
+
+static struct file *test_file(void)
+{
+    struct file *f = kzalloc(sizeof *f, GFP_KERNEL);
+    if (f) {
+        f->f_op = &test_fops;
+        f->f_count = 1;
+        mutex_init(&f->f_pos_lock);
+    }
+    return f;
+}
+
+/* Run body with current->files set to a fresh table, restored afterwards. */
+#define WITH_TABLE(tbl) \
+    for (struct files_struct *_saved = current->files, *tbl = (current->files = files_alloc()); \
+         tbl; put_files(tbl), current->files = _saved, tbl = NULL)
+
+KTEST(fdtable, lowest_free_and_close)
+{
+    test_releases = 0;
+    WITH_TABLE(t) {
+        struct file *a = test_file(), *b = test_file(), *c = test_file();
+        int fa = get_unused_fd_flags(0); fd_install(fa, a);
+        int fb = get_unused_fd_flags(0); fd_install(fb, b);
+        int fc = get_unused_fd_flags(0); fd_install(fc, c);
+        KEXPECT_EQ(fa, 0); KEXPECT_EQ(fb, 1); KEXPECT_EQ(fc, 2);
+        KEXPECT_EQ(close_fd(1), 0);
+        KEXPECT_EQ(test_releases, 1);
+        KEXPECT_EQ(close_fd(1), -EBADF);
+        KEXPECT_EQ(close_fd(NR_OPEN), -EBADF);
+        KEXPECT_EQ(close_fd(-1), -EBADF);
+        KEXPECT(fget(1) == NULL);
+        int fd = get_unused_fd_flags(0);
+        KEXPECT_EQ(fd, 1);             /* lowest free again */
+        put_unused_fd(fd);
+        KEXPECT_EQ(get_unused_fd_flags(0), 1);
+        put_unused_fd(1);
+        KEXPECT_EQ(files_open_count(t), 2);
+    }
+    KEXPECT_EQ(test_releases, 3);      /* put_files closed the other two */
+}
+
+KTEST(fdtable, fget_holds_a_reference)
+{
+    test_releases = 0;
+    WITH_TABLE(t) {
+        struct file *a = test_file();
+        int fd = get_unused_fd_flags(0);
+        fd_install(fd, a);
+        struct file *g = fget(fd);
+        KEXPECT(g == a);
+        KEXPECT_EQ(a->f_count, 2);
+        KEXPECT_EQ(close_fd(fd), 0);
+        KEXPECT_EQ(test_releases, 0);  /* our fget reference keeps it alive */
+        fput(g);
+        KEXPECT_EQ(test_releases, 1);
+    }
+}
+
+KTEST(fdtable, emfile_when_full)
+{
+    test_releases = 0;
+    WITH_TABLE(t) {
+        struct file *a = test_file();
+        int fd = get_unused_fd_flags(0);
+        fd_install(fd, a);
+        int n = 1;
+        while (f_dupfd(0, a, 0) >= 0)
+            n++;
+        KEXPECT_EQ(n, NR_OPEN);
+        KEXPECT_EQ(f_dupfd(0, a, 0), -EMFILE);
+        KEXPECT_EQ(a->f_count, NR_OPEN);
+        KEXPECT_EQ(f_dupfd(NR_OPEN, a, 0), -EINVAL);
+        close_fd(17);
+        KEXPECT_EQ(f_dupfd(5, a, 0), 17);
+        KEXPECT_EQ(f_dupfd(18, a, 0), -EMFILE);
+    }
+    KEXPECT_EQ(test_releases, 1);
+}
+
+KTEST(fdtable, dup2_and_cloexec)
+{
+    test_releases = 0;
+    WITH_TABLE(t) {
+        struct file *a = test_file(), *b = test_file();
+        int fa = get_unused_fd_flags(0); fd_install(fa, a);
+        int fb = get_unused_fd_flags(O_CLOEXEC); fd_install(fb, b);
+        KEXPECT_EQ(get_close_on_exec(fb), 1);
+        KEXPECT_EQ(get_close_on_exec(fa), 0);
+        /* dup2 onto an open descriptor closes what was there */
+        KEXPECT_EQ(do_dup2(fa, fb, 0), fb);
+        KEXPECT_EQ(test_releases, 1);
+        KEXPECT_EQ(get_close_on_exec(fb), 0);   /* dup2 clears FD_CLOEXEC */
+        KEXPECT_EQ(a->f_count, 2);
+        KEXPECT_EQ(do_dup2(fa, 10, O_CLOEXEC), 10);
+        KEXPECT_EQ(get_close_on_exec(10), 1);
+        KEXPECT_EQ(do_dup2(7, 3, 0), -EBADF);   /* closed oldfd */
+        KEXPECT_EQ(do_dup2(fa, NR_OPEN, 0), -EBADF);
+        KEXPECT(t->fd[3] == NULL);
+        set_close_on_exec(fb, 1);
+        do_close_on_exec(t);
+        KEXPECT(t->fd[fb] == NULL);
+        KEXPECT(t->fd[10] == NULL);
+        KEXPECT(t->fd[fa] == a);
+        KEXPECT_EQ(a->f_count, 1);
+        KEXPECT_EQ(get_unused_fd_flags(0), 1);  /* freed slots are reused */
+        put_unused_fd(1);
+    }
+    KEXPECT_EQ(test_releases, 2);
+}
+
+KTEST(fdtable, dup_files_shares_files)
+{
+    test_releases = 0;
+    WITH_TABLE(t) {
+        struct file *a = test_file();
+        int fd = get_unused_fd_flags(0); fd_install(fd, a);
+        int reserved = get_unused_fd_flags(0);     /* an open in progress */
+        set_close_on_exec(fd, 1);
+        struct files_struct *child = dup_files(t);
+        KASSERT(child != NULL);
+        KEXPECT(child->fd[fd] == a);
+        KEXPECT_EQ(a->f_count, 2);
+        KEXPECT(child->close_on_exec[0] & 1);
+        KEXPECT(!(child->open_fds[0] & (1u << reserved)));  /* not copied */
+        a->f_pos = 42;                 /* shared offset: one struct file */
+        KEXPECT_EQ(child->fd[fd]->f_pos, 42);
+        put_files(child);
+        KEXPECT_EQ(test_releases, 0);
+        KEXPECT_EQ(a->f_count, 1);
+        put_unused_fd(reserved);
+    }
+    KEXPECT_EQ(test_releases, 1);
+}

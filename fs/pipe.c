@@ -1,0 +1,337 @@
+/* fs/pipe.c: pipes.  A pipe is one page used as a ring buffer, two struct
+ * files (read end, write end) and an inode of kind S_IFIFO so that fstat
+ * works.  Readers sleep while it is empty and writers exist; writers sleep
+ * while it is full and readers exist.  Read returns 0 (end of file) when it
+ * is empty and every write end is closed; write to a pipe with no read end
+ * gets -EPIPE and the writer SIGPIPE.  Writes of at most PIPE_BUF bytes are
+ * atomic: they wait until they fit whole.  Sits on the fd table and the VFS's
+ * struct file; Linux's fs/pipe.c with one page instead of a ring of pages.
+ *
+ * The files are made here, not by filp_open: their f_path is empty (no
+ * mount, no name), f_inode points at the inode inside struct pipe, and the
+ * last release of both ends frees everything.
+ */
+#include <kernel.h>
+#include <string.h>
+#include <errno.h>
+#include <slab.h>
+#include <mm.h>
+#include <sched.h>
+#include <wait.h>
+#include <mutex.h>
+#include <fs.h>
+#include <uio.h>
+#include <signal.h>
+#include <fdtable.h>
+#include <chrdev.h>
+#include <fs_syscalls.h>
+#include <ktest.h>
+#include "files_compat.h"
+
+#define PIPE_SIZE PAGE_SIZE
+#define PIPE_BUF  PAGE_SIZE            /* writes up to this size are atomic */
+
+struct pipe {
+    struct mutex mutex;                /* buf, head, tail, readers, writers */
+    char *buf;
+    unsigned head, tail;               /* free-running; head - tail bytes in it */
+    int readers, writers;              /* open ends */
+    wait_queue_head_t rd_wait, wr_wait;
+    struct inode inode;                /* S_IFIFO, for fstat; on pipe_sb */
+};
+
+static struct super_block pipe_sb = {  /* pipes' inodes belong here (fstat's st_dev) */
+    .s_blocksize = PAGE_SIZE, .s_blocksize_bits = PAGE_SHIFT, .s_id = "pipefs",
+};
+static unsigned long pipe_ino;
+unsigned long pipes_alive;             /* for tests: pipes not yet freed */
+
+static ssize_t pipe_read(struct file *file, struct iov_iter *to, loff_t *pos)
+{
+    struct pipe *p = file->private_data;
+    size_t want = iov_iter_count(to);
+    if (!want)
+        return 0;
+    mutex_lock(&p->mutex);
+    DEFINE_WAIT(w);
+    while (p->head == p->tail) {
+        if (!p->writers) {
+            mutex_unlock(&p->mutex);
+            return 0;                  /* end of file */
+        }
+        if (file->f_flags & O_NONBLOCK) {
+            mutex_unlock(&p->mutex);
+            return -EAGAIN;
+        }
+        prepare_to_wait(&p->rd_wait, &w, TASK_INTERRUPTIBLE);
+        mutex_unlock(&p->mutex);
+        if (signal_pending(current)) {
+            finish_wait(&p->rd_wait, &w);
+            return -EINTR;
+        }
+        schedule();
+        finish_wait(&p->rd_wait, &w);
+        mutex_lock(&p->mutex);
+    }
+    size_t done = 0;
+    while (done < want && p->head != p->tail) {
+        unsigned off = p->tail % PIPE_SIZE;
+        size_t chunk = min(min(want - done, (size_t)(p->head - p->tail)), (size_t)(PIPE_SIZE - off));
+        size_t got = copy_to_iter(p->buf + off, chunk, to);
+        p->tail += got;                /* only what reached the reader is consumed */
+        done += got;
+        if (got < chunk)
+            break;
+    }
+    mutex_unlock(&p->mutex);
+    if (done)
+        wake_up(&p->wr_wait);
+    return done ? (ssize_t)done : -EFAULT;
+}
+
+static ssize_t pipe_write(struct file *file, struct iov_iter *from, loff_t *pos)
+{
+    struct pipe *p = file->private_data;
+    size_t total = iov_iter_count(from), done = 0;
+    if (!total)
+        return 0;
+    mutex_lock(&p->mutex);
+    DEFINE_WAIT(w);
+    for (;;) {
+        if (!p->readers) {
+            mutex_unlock(&p->mutex);
+            send_signal(current, SIGPIPE, NULL);
+            return done ? (ssize_t)done : -EPIPE;
+        }
+        size_t room = PIPE_SIZE - (p->head - p->tail);
+        /* atomic writes wait for room for all of it; larger ones take what fits */
+        if (room && (total > PIPE_BUF || room >= total - done)) {
+            while (done < total && p->head - p->tail < PIPE_SIZE) {
+                unsigned off = p->head % PIPE_SIZE;
+                size_t chunk = min(min(total - done, (size_t)(PIPE_SIZE - (p->head - p->tail))),
+                                    (size_t)(PIPE_SIZE - off));
+                size_t got = copy_from_iter(p->buf + off, chunk, from);
+                p->head += got;
+                done += got;
+                if (got < chunk) {     /* bad user buffer: stop here */
+                    mutex_unlock(&p->mutex);
+                    if (done)
+                        wake_up(&p->rd_wait);
+                    return done ? (ssize_t)done : -EFAULT;
+                }
+            }
+            wake_up(&p->rd_wait);
+            if (done == total)
+                break;
+        }
+        if (file->f_flags & O_NONBLOCK) {
+            mutex_unlock(&p->mutex);
+            return done ? (ssize_t)done : -EAGAIN;
+        }
+        prepare_to_wait(&p->wr_wait, &w, TASK_INTERRUPTIBLE);
+        mutex_unlock(&p->mutex);
+        if (signal_pending(current)) {
+            finish_wait(&p->wr_wait, &w);
+            return done ? (ssize_t)done : -EINTR;
+        }
+        schedule();
+        finish_wait(&p->wr_wait, &w);
+        mutex_lock(&p->mutex);
+    }
+    mutex_unlock(&p->mutex);
+    return done;
+}
+
+static int pipe_release(struct inode *inode, struct file *file)
+{
+    struct pipe *p = file->private_data;
+    mutex_lock(&p->mutex);
+    if (file->f_mode & FMODE_READ)
+        p->readers--;
+    if (file->f_mode & FMODE_WRITE)
+        p->writers--;
+    int last = !p->readers && !p->writers;
+    mutex_unlock(&p->mutex);
+    if (last) {
+        free_page((unsigned long)p->buf);
+        kfree(p);
+        pipes_alive--;
+    } else {
+        wake_up_all(&p->rd_wait);      /* EOF for readers, EPIPE for writers */
+        wake_up_all(&p->wr_wait);
+    }
+    return 0;
+}
+
+static long pipe_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+    struct pipe *p = file->private_data;
+    if (cmd != 0x541B)                 /* FIONREAD */
+        return -ENOTTY;
+    int n = p->head - p->tail;
+    return copy_to_user((void *)arg, &n, sizeof n) ? -EFAULT : 0;
+}
+
+static const struct file_operations pipe_fops = {
+    .read_iter = pipe_read, .write_iter = pipe_write, .release = pipe_release,
+    .ioctl = pipe_ioctl, .llseek = no_llseek,
+};
+
+static struct file *pipe_file(struct pipe *p, unsigned mode, unsigned flags)
+{
+    struct file *f = kzalloc(sizeof *f, GFP_KERNEL);
+    if (!f)
+        return NULL;
+    f->f_inode = &p->inode;
+    f->f_op = &pipe_fops;
+    f->f_mode = mode;
+    f->f_flags = flags | (mode == FMODE_READ ? O_RDONLY : O_WRONLY);
+    f->f_count = 1;
+    f->private_data = p;
+    mutex_init(&f->f_pos_lock);
+    return f;
+}
+
+/* Make a pipe: files[0] the read end, files[1] the write end. */
+int create_pipe_files(struct file **files, int flags)
+{
+    struct pipe *p = kzalloc(sizeof *p, GFP_KERNEL);
+    if (!p)
+        return -ENOMEM;
+    p->buf = (char *)get_zeroed_page(GFP_KERNEL);
+    if (!p->buf) {
+        kfree(p);
+        return -ENOMEM;
+    }
+    mutex_init(&p->mutex);
+    init_waitqueue_head(&p->rd_wait);
+    init_waitqueue_head(&p->wr_wait);
+    inode_init_once(&p->inode);
+    p->inode.i_sb = &pipe_sb;
+    p->inode.i_mode = S_IFIFO | 0600;
+    p->inode.i_nlink = 1;
+    p->inode.i_count = 1;
+    p->inode.i_ino = ++pipe_ino;
+    p->inode.i_atime = p->inode.i_mtime = p->inode.i_ctime = current_time();
+    p->readers = p->writers = 1;
+    pipes_alive++;
+    files[0] = pipe_file(p, FMODE_READ, flags & O_NONBLOCK);
+    files[1] = pipe_file(p, FMODE_WRITE, flags & O_NONBLOCK);
+    if (!files[0] || !files[1]) {
+        kfree(files[0]);
+        kfree(files[1]);
+        free_page((unsigned long)p->buf);
+        kfree(p);
+        pipes_alive--;
+        return -ENOMEM;
+    }
+    return 0;
+}
+
+long sys_pipe2(int *fildes, int flags)
+{
+    if (flags & ~(O_CLOEXEC | O_NONBLOCK))
+        return -EINVAL;
+    if (!access_ok(fildes, 2 * sizeof(int)))
+        return -EFAULT;
+    struct file *files[2];
+    int err = create_pipe_files(files, flags);
+    if (err)
+        return err;
+    int fd[2];
+    fd[0] = get_unused_fd_flags(flags);
+    fd[1] = fd[0] < 0 ? fd[0] : get_unused_fd_flags(flags);
+    if (fd[0] >= 0 && fd[1] >= 0 && !copy_to_user(fildes, fd, sizeof fd)) {
+        fd_install(fd[0], files[0]);
+        fd_install(fd[1], files[1]);
+        return 0;
+    }
+    err = fd[0] < 0 ? fd[0] : fd[1] < 0 ? fd[1] : -EFAULT;
+    if (fd[0] >= 0)
+        put_unused_fd(fd[0]);
+    if (fd[1] >= 0)
+        put_unused_fd(fd[1]);
+    fput(files[0]);
+    fput(files[1]);
+    return err;
+}
+
+long sys_pipe(int *fildes) { return sys_pipe2(fildes, 0); }
+
+/* ---- tests: kthreads as reader and writer -------------------------------- */
+
+static ssize_t kread(struct file *f, void *buf, size_t n)
+{
+    loff_t pos = 0;
+    return kernel_read(f, buf, n, &pos);
+}
+static ssize_t kwrite(struct file *f, const void *buf, size_t n)
+{
+    loff_t pos = 0;
+    return kernel_write(f, buf, n, &pos);
+}
+
+KTEST(pipe, data_eof_and_epipe)
+{
+    struct file *f[2];
+    unsigned long alive = pipes_alive;
+    KASSERT_EQ(create_pipe_files(f, O_NONBLOCK), 0);
+    char buf[16];
+    KEXPECT_EQ(kread(f[0], buf, sizeof buf), -EAGAIN);     /* empty, writer open */
+    KEXPECT_EQ(kwrite(f[1], "hello", 5), 5);
+    KEXPECT_EQ(kread(f[0], buf, 3), 3);
+    KEXPECT(memcmp(buf, "hel", 3) == 0);
+    KEXPECT_EQ(kread(f[1], buf, 3), -EBADF);               /* wrong end */
+    KEXPECT_EQ(kwrite(f[0], "x", 1), -EBADF);
+    struct kstat st;
+    KEXPECT_EQ(vfs_fstat(f[0], &st), 0);
+    KEXPECT(S_ISFIFO(st.mode));
+    fput(f[1]);                                             /* last writer gone */
+    KEXPECT_EQ(kread(f[0], buf, sizeof buf), 2);            /* the rest first */
+    KEXPECT_EQ(kread(f[0], buf, sizeof buf), 0);            /* then EOF */
+    fput(f[0]);
+    KEXPECT_EQ(pipes_alive, alive);                          /* freed */
+
+    KASSERT_EQ(create_pipe_files(f, 0), 0);
+    fput(f[0]);                                             /* no reader */
+    KEXPECT_EQ(kwrite(f[1], "x", 1), -EPIPE);
+    fput(f[1]);
+    KEXPECT_EQ(pipes_alive, alive);
+}
+
+static struct file *pipe_w;
+static int writer_thread(void *arg)
+{
+    static char chunk[1000];
+    for (int i = 0; i < 20; i++) {            /* 20000 bytes through a 4096-byte pipe */
+        memset(chunk, 'a' + i, sizeof chunk);
+        if (kwrite(pipe_w, chunk, sizeof chunk) != sizeof chunk)
+            return -1;
+    }
+    fput(pipe_w);                             /* EOF for the reader */
+    return 0;
+}
+
+KTEST(pipe, blocking_reader_and_writer)
+{
+    struct file *f[2];
+    KASSERT_EQ(create_pipe_files(f, 0), 0);
+    pipe_w = f[1];
+    struct task_struct *t = kthread_run(writer_thread, NULL, "pipewriter");
+    KASSERT(t != NULL);
+    static char buf[512];
+    size_t total = 0;
+    int in_order = 1;
+    ssize_t n;
+    while ((n = kread(f[0], buf, sizeof buf)) > 0) {        /* sleeps while empty */
+        for (ssize_t i = 0; i < n; i++)
+            if (buf[i] != 'a' + (int)((total + i) / 1000))
+                in_order = 0;
+        total += n;
+    }
+    KEXPECT_EQ(n, 0);
+    KEXPECT_EQ(total, 20000);
+    KEXPECT(in_order);
+    KEXPECT_EQ(kthread_stop(t), 0);
+    fput(f[0]);
+}

@@ -1,0 +1,258 @@
+/* fs/pseudofs.c: two tiny table-driven filesystems, "devfs" (mounted on
+ * /dev: console, tty, null, zero) and "proc" (mounted on /proc: meminfo,
+ * mounts, vellum/writepath, vellum/pagecache).  Sits on the VFS (inode
+ * cache, struct file) like any filesystem; nothing is stored anywhere.
+ *
+ * Each filesystem is a static array of entries; an entry's inode number is
+ * its index + 1 and its parent is another index.  A /proc file's contents
+ * are generated when it is opened (a snapshot in file->private_data, the
+ * way Linux's seq_file single_open works) and read from that buffer, so a
+ * reader sees one consistent set of numbers.
+ *
+ * Simplification on purpose: fixed trees, no per-process /proc/PID.
+ */
+#include <kernel.h>
+#include <string.h>
+#include <errno.h>
+#include <slab.h>
+#include <mm.h>
+#include <fs.h>
+#include <uio.h>
+#include <init.h>
+#include <pagemap.h>
+#include <chrdev.h>
+#include <tty.h>
+#include <do_mounts.h>
+#include <ktest.h>
+#include "internal.h"
+
+struct pseudo_entry {
+    const char *name;
+    int parent;                        /* index of the directory holding it */
+    mode_t mode;
+    dev_t rdev;                        /* character devices */
+    int (*show)(char *buf, size_t size);   /* regular files: the contents */
+};
+
+struct pseudo_fs {
+    const struct pseudo_entry *e;
+    int n;
+    unsigned long magic;
+};
+
+static const struct inode_operations pseudo_dir_iops;
+static const struct file_operations pseudo_dir_fops, pseudo_file_fops;
+
+static struct inode *pseudo_iget(struct super_block *sb, int idx)
+{
+    const struct pseudo_fs *fs = sb->s_fs_info;
+    struct inode *inode = iget_locked(sb, idx + 1);
+    if (!inode || !(inode->i_state & I_NEW))
+        return inode;
+    const struct pseudo_entry *e = &fs->e[idx];
+    inode->i_mode = e->mode;
+    inode->i_nlink = S_ISDIR(e->mode) ? 2 : 1;
+    inode->i_mtime = inode->i_atime = inode->i_ctime = current_time();
+    inode->i_private = (void *)e;
+    if (S_ISDIR(e->mode)) {
+        inode->i_op = &pseudo_dir_iops;
+        inode->i_fop = &pseudo_dir_fops;
+    } else if (S_ISCHR(e->mode)) {
+        init_special_inode(inode, e->mode, e->rdev);
+    } else {
+        inode->i_fop = &pseudo_file_fops;
+    }
+    unlock_new_inode(inode);
+    return inode;
+}
+
+static int entry_index(struct inode *inode)
+{
+    return (int)inode->i_ino - 1;
+}
+
+static int pseudo_lookup(struct inode *dir, const char *name, size_t len, struct inode **res)
+{
+    const struct pseudo_fs *fs = dir->i_sb->s_fs_info;
+    int me = entry_index(dir), want = -1;
+    if (len == 2 && !memcmp(name, "..", 2)) {
+        want = fs->e[me].parent < 0 ? me : fs->e[me].parent;
+    } else {
+        for (int i = 1; i < fs->n && want < 0; i++)
+            if (fs->e[i].parent == me && strlen(fs->e[i].name) == len &&
+                !memcmp(fs->e[i].name, name, len))
+                want = i;
+    }
+    if (want < 0)
+        return -ENOENT;
+    *res = pseudo_iget(dir->i_sb, want);
+    return *res ? 0 : -ENOMEM;
+}
+
+static unsigned dtype(mode_t m)
+{
+    return S_ISDIR(m) ? DT_DIR : S_ISCHR(m) ? DT_CHR : DT_REG;
+}
+
+/* Positions: 0 ".", 1 "..", then 2 + table index for each child. */
+static int pseudo_iterate(struct file *file, struct dir_context *ctx)
+{
+    struct inode *dir = file->f_inode;
+    const struct pseudo_fs *fs = dir->i_sb->s_fs_info;
+    int me = entry_index(dir);
+    if (ctx->pos == 0) {
+        if (ctx->actor(ctx, ".", 1, 0, dir->i_ino, DT_DIR))
+            return 0;
+        ctx->pos = 1;
+    }
+    if (ctx->pos == 1) {
+        int up = fs->e[me].parent < 0 ? me : fs->e[me].parent;
+        if (ctx->actor(ctx, "..", 2, 1, up + 1, DT_DIR))
+            return 0;
+        ctx->pos = 2;
+    }
+    for (int i = ctx->pos - 2; i < fs->n; i++) {
+        ctx->pos = i + 2;
+        if (i == 0 || fs->e[i].parent != me)
+            continue;
+        if (ctx->actor(ctx, fs->e[i].name, strlen(fs->e[i].name), i + 2, i + 1,
+                       dtype(fs->e[i].mode)))
+            return 0;
+    }
+    ctx->pos = fs->n + 2;
+    return 0;
+}
+
+static const struct inode_operations pseudo_dir_iops = { .lookup = pseudo_lookup };
+static const struct file_operations pseudo_dir_fops = { .iterate = pseudo_iterate };
+
+struct snapshot { size_t len; char data[]; };
+
+static int pseudo_open(struct inode *inode, struct file *file)
+{
+    const struct pseudo_entry *e = inode->i_private;
+    if (file->f_mode & FMODE_WRITE)
+        return -EACCES;
+    struct snapshot *s = kmalloc(PAGE_SIZE, GFP_KERNEL);
+    if (!s)
+        return -ENOMEM;
+    size_t room = PAGE_SIZE - sizeof *s;
+    int n = e->show ? e->show(s->data, room) : 0;
+    s->len = n < 0 ? 0 : min((size_t)n, room - 1);
+    file->private_data = s;
+    return 0;
+}
+
+static int pseudo_release(struct inode *inode, struct file *file)
+{
+    kfree(file->private_data);
+    return 0;
+}
+
+static ssize_t pseudo_read(struct file *file, struct iov_iter *to, loff_t *pos)
+{
+    struct snapshot *s = file->private_data;
+    if (*pos >= (loff_t)s->len)
+        return 0;
+    size_t n = min((size_t)(s->len - *pos), iov_iter_count(to));
+    size_t done = copy_to_iter(s->data + *pos, n, to);
+    if (n && !done)
+        return -EFAULT;
+    *pos += done;
+    return done;
+}
+
+static const struct file_operations pseudo_file_fops = {
+    .open = pseudo_open, .release = pseudo_release, .read_iter = pseudo_read,
+    .llseek = generic_file_llseek,
+};
+
+static int pseudo_fill_super(struct super_block *sb, const struct pseudo_fs *fs)
+{
+    sb->s_fs_info = (void *)fs;
+    sb->s_magic = fs->magic;
+    sb->s_blocksize = PAGE_SIZE;
+    sb->s_blocksize_bits = PAGE_SHIFT;
+    sb->s_maxbytes = 0;
+    sb->s_root = pseudo_iget(sb, 0);
+    return sb->s_root ? 0 : -ENOMEM;
+}
+
+/* ---- devfs ------------------------------------------------------------- */
+
+static const struct pseudo_entry dev_entries[] = {
+    { "",        -1, S_IFDIR | 0755, 0, NULL },
+    { "console",  0, S_IFCHR | 0600, MKDEV(TTY_MAJOR, 1), NULL },
+    { "tty",      0, S_IFCHR | 0666, MKDEV(TTY_MAJOR, 0), NULL },
+    { "null",     0, S_IFCHR | 0666, MKDEV(MEM_MAJOR, 3), NULL },
+    { "zero",     0, S_IFCHR | 0666, MKDEV(MEM_MAJOR, 5), NULL },
+};
+static const struct pseudo_fs devfs = { dev_entries, ARRAY_SIZE(dev_entries), 0x1373 };
+
+static int devfs_fill_super(struct super_block *sb, const char *data, int silent)
+{ return pseudo_fill_super(sb, &devfs); }
+static struct file_system_type devfs_type = { .name = "devfs", .fill_super = devfs_fill_super };
+
+/* ---- proc --------------------------------------------------------------- */
+
+static int show_meminfo(char *buf, size_t size)
+{
+    return snprintf(buf, size, "MemTotal:     %8lu kB\nMemFree:      %8lu kB\n",
+                    totalram_pages * (PAGE_SIZE / 1024), nr_free_pages() * (PAGE_SIZE / 1024));
+}
+
+/* One line per mount, as Linux's /proc/mounts: device, mount point, type,
+ * options.  Mount points come from the table fs/do_mounts.c keeps. */
+static int show_mounts(char *buf, size_t size)
+{
+    struct vfsmount *m;
+    size_t n = 0;
+    mutex_lock(&namespace_sem);
+    list_for_each_entry(m, &vfsmount_list, mnt_list) {
+        if (n >= size)
+            break;
+        n += snprintf(buf + n, size - n, "%s %s %s %s 0 0\n", m->mnt_sb->s_id,
+                      mount_point_name(m), m->mnt_sb->s_type->name,
+                      (m->mnt_sb->s_flags & MS_RDONLY) ? "ro" : "rw");
+    }
+    mutex_unlock(&namespace_sem);
+    return min(n, size);
+}
+
+static int show_writepath(char *buf, size_t size)
+{
+    struct write_path_stats s = write_path_stats;
+    return snprintf(buf, size, "attempts %lu\nshort_copies %lu\nzero_commits %lu\n"
+                    "fault_ins %lu\nretries %lu\nefaults %lu\n", s.attempts, s.short_copies,
+                    s.zero_commits, s.fault_ins, s.retries, s.efaults);
+}
+
+static int show_pagecache(char *buf, size_t size)
+{
+    struct pagecache_stats s = pagecache_stats;
+    return snprintf(buf, size, "lookups %lu\nhits %lu\nmisses %lu\nreadpage_calls %lu\n"
+                    "readahead_pages %lu\nwritepage_calls %lu\nlock_waits %lu\n",
+                    s.lookups, s.hits, s.misses, s.readpage_calls, s.readahead_pages,
+                    s.writepage_calls, s.lock_waits);
+}
+
+static const struct pseudo_entry proc_entries[] = {
+    { "",          -1, S_IFDIR | 0555, 0, NULL },
+    { "meminfo",    0, S_IFREG | 0444, 0, show_meminfo },
+    { "mounts",     0, S_IFREG | 0444, 0, show_mounts },
+    { "vellum",     0, S_IFDIR | 0555, 0, NULL },
+    { "writepath",  3, S_IFREG | 0444, 0, show_writepath },
+    { "pagecache",  3, S_IFREG | 0444, 0, show_pagecache },
+};
+static const struct pseudo_fs procfs = { proc_entries, ARRAY_SIZE(proc_entries), 0x9fa0 };
+
+static int proc_fill_super(struct super_block *sb, const char *data, int silent)
+{ return pseudo_fill_super(sb, &procfs); }
+static struct file_system_type proc_type = { .name = "proc", .fill_super = proc_fill_super };
+
+static void pseudofs_init(void)
+{
+    register_filesystem(&devfs_type);
+    register_filesystem(&proc_type);
+}
+fs_initcall(pseudofs_init);

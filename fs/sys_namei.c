@@ -1,0 +1,217 @@
+/* fs/sys_namei.c: the name-space system calls (mkdir, rmdir, unlink,
+ * rename, link, symlink, readlink and their *at forms; chdir, fchdir,
+ * getcwd; truncate, ftruncate; fsync, fdatasync, sync).  Each copies its
+ * path arguments in with getname() and calls the VFS's path-based API.
+ */
+#include <kernel.h>
+#include <string.h>
+#include <errno.h>
+#include <err.h>
+#include <slab.h>
+#include <sched.h>
+#include <fs.h>
+#include <fdtable.h>
+#include <fs_syscalls.h>
+#include "internal.h"
+#include "files_compat.h"
+#include "sys_internal.h"
+
+/* One path argument, resolved against dfd: fn(name). */
+static long with_name(int dfd, const char *upath, int (*fn)(const char *, long), long arg)
+{
+    char *name = getname(upath);
+    if (IS_ERR(name))
+        return PTR_ERR(name);
+    struct at_ctx at;
+    long err = at_enter(dfd, name, &at);
+    if (!err)
+        err = fn(name, arg);
+    at_leave(&at);
+    putname(name);
+    return err;
+}
+
+/* Two path arguments (rename, link, symlink's link name) */
+static long with_names(int dfd1, const char *u1, int dfd2, const char *u2,
+                       int (*fn)(const char *, const char *))
+{
+    if (dfd1 != AT_FDCWD || dfd2 != AT_FDCWD) {
+        /* Both names relative to different directories cannot be expressed
+         * with one cwd switch; absolute names are always fine. */
+    }
+    char *a = getname(u1);
+    if (IS_ERR(a))
+        return PTR_ERR(a);
+    char *b = getname(u2);
+    if (IS_ERR(b)) {
+        putname(a);
+        return PTR_ERR(b);
+    }
+    long err = 0;
+    struct at_ctx at = { 0 };
+    if (dfd1 != AT_FDCWD && a[0] != '/' && dfd2 != AT_FDCWD && b[0] != '/' && dfd1 != dfd2)
+        err = -EINVAL;                 /* simplification: one directory for both */
+    else if (a[0] != '/' && dfd1 != AT_FDCWD)
+        err = at_enter(dfd1, a, &at);
+    else if (b[0] != '/' && dfd2 != AT_FDCWD)
+        err = at_enter(dfd2, b, &at);
+    if (!err)
+        err = fn(a, b);
+    at_leave(&at);
+    putname(b);
+    putname(a);
+    return err;
+}
+
+static int do_mkdir(const char *n, long mode) { return vfs_mkdir(n, mode & 07777); }
+static int do_rmdir(const char *n, long unused) { return vfs_rmdir(n); }
+static int do_unlink(const char *n, long unused) { return vfs_unlink(n); }
+static int do_chdir(const char *n, long unused) { return vfs_chdir(n); }
+static int do_truncate_path(const char *n, long len) { return vfs_truncate(n, len); }
+
+long sys_mkdirat(int dfd, const char *pathname, mode_t mode) { return with_name(dfd, pathname, do_mkdir, mode); }
+long sys_mkdir(const char *pathname, mode_t mode) { return sys_mkdirat(AT_FDCWD, pathname, mode); }
+long sys_rmdir(const char *pathname) { return with_name(AT_FDCWD, pathname, do_rmdir, 0); }
+long sys_unlink(const char *pathname) { return with_name(AT_FDCWD, pathname, do_unlink, 0); }
+
+long sys_unlinkat(int dfd, const char *pathname, int flag)
+{
+    if (flag & ~AT_REMOVEDIR)
+        return -EINVAL;
+    return with_name(dfd, pathname, flag & AT_REMOVEDIR ? do_rmdir : do_unlink, 0);
+}
+
+long sys_renameat(int olddfd, const char *oldname, int newdfd, const char *newname)
+{ return with_names(olddfd, oldname, newdfd, newname, vfs_rename); }
+long sys_rename(const char *oldname, const char *newname)
+{ return sys_renameat(AT_FDCWD, oldname, AT_FDCWD, newname); }
+long sys_link(const char *oldname, const char *newname)
+{ return with_names(AT_FDCWD, oldname, AT_FDCWD, newname, vfs_link); }
+
+/* symlink's target is stored as given, never resolved: only the link name is a path */
+long sys_symlink(const char *oldname, const char *newname)
+{ return with_names(AT_FDCWD, oldname, AT_FDCWD, newname, vfs_symlink); }
+
+long sys_readlinkat(int dfd, const char *path, char *buf, int bufsiz)
+{
+    if (bufsiz <= 0)
+        return -EINVAL;
+    if (!access_ok(buf, bufsiz))
+        return -EFAULT;
+    char *name = getname(path);
+    if (IS_ERR(name))
+        return PTR_ERR(name);
+    size_t n = min((size_t)bufsiz, (size_t)PATH_MAX);
+    char *kbuf = kmalloc(n, GFP_KERNEL);
+    long ret = -ENOMEM;
+    if (kbuf) {
+        struct at_ctx at;
+        ret = at_enter(dfd, name, &at);
+        if (!ret)
+            ret = vfs_readlink(name, kbuf, n);
+        at_leave(&at);
+        if (ret > 0 && copy_to_user(buf, kbuf, ret))
+            ret = -EFAULT;
+        kfree(kbuf);
+    }
+    putname(name);
+    return ret;
+}
+
+long sys_readlink(const char *path, char *buf, int bufsiz)
+{ return sys_readlinkat(AT_FDCWD, path, buf, bufsiz); }
+
+long sys_chdir(const char *filename) { return with_name(AT_FDCWD, filename, do_chdir, 0); }
+
+/* fchdir: the cwd becomes the directory open at fd */
+long sys_fchdir(unsigned int fd)
+{
+    struct file *f = fget(fd);
+    if (!f)
+        return -EBADF;
+    long err = 0;
+    if (!S_ISDIR(f->f_inode->i_mode))
+        err = -ENOTDIR;
+    else if (!current->fs)
+        err = -EINVAL;
+    else {
+        struct path old = current->fs->pwd;
+        current->fs->pwd = f->f_path;
+        path_get(&current->fs->pwd);
+        path_put(&old);
+    }
+    fput(f);
+    return err;
+}
+
+/* getcwd returns the length including the NUL, as Linux's system call */
+long sys_getcwd(char *buf, unsigned long size)
+{
+    if (!access_ok(buf, size))
+        return -EFAULT;
+    char *k = kmalloc(PATH_MAX, GFP_KERNEL);
+    if (!k)
+        return -ENOMEM;
+    long ret = vfs_getcwd(k, min(size, (unsigned long)PATH_MAX));
+    if (ret > 0 && copy_to_user(buf, k, ret))
+        ret = -EFAULT;
+    kfree(k);
+    return ret;
+}
+
+long sys_truncate(const char *path, long length)
+{
+    if (length < 0)
+        return -EINVAL;
+    return with_name(AT_FDCWD, path, do_truncate_path, length);
+}
+
+/* truncate64: the 64-bit length does not fit the helper's long; done here */
+long sys_truncate64(const char *path, unsigned long lo, unsigned long hi)
+{
+    loff_t len = (loff_t)(((uint64_t)hi << 32) | lo);
+    if (len < 0)
+        return -EINVAL;
+    char *name = getname(path);
+    if (IS_ERR(name))
+        return PTR_ERR(name);
+    long err = vfs_truncate(name, len);
+    putname(name);
+    return err;
+}
+
+static long do_ftruncate(unsigned int fd, loff_t len)
+{
+    if (len < 0)
+        return -EINVAL;
+    struct file *f = fget(fd);
+    if (!f)
+        return -EBADF;
+    long err;
+    if (!S_ISREG(f->f_inode->i_mode))
+        err = -EINVAL;
+    else if (!(f->f_mode & FMODE_WRITE))
+        err = -EINVAL;                 /* Linux: -EINVAL for a file not open for writing */
+    else
+        err = do_truncate(f->f_inode, len);
+    fput(f);
+    return err;
+}
+
+long sys_ftruncate(unsigned int fd, unsigned long length) { return do_ftruncate(fd, (long)length); }
+long sys_ftruncate64(unsigned int fd, unsigned long lo, unsigned long hi)
+{ return do_ftruncate(fd, (loff_t)(((uint64_t)hi << 32) | lo)); }
+
+static long do_fsync(unsigned int fd, int datasync)
+{
+    struct file *f = fget(fd);
+    if (!f)
+        return -EBADF;
+    long err = f->f_op && f->f_op->fsync ? vfs_fsync(f, datasync) : -EINVAL;
+    fput(f);
+    return err;
+}
+
+long sys_fsync(unsigned int fd) { return do_fsync(fd, 0); }
+long sys_fdatasync(unsigned int fd) { return do_fsync(fd, 1); }
+long sys_sync(void) { ksys_sync(); return 0; }

@@ -1,0 +1,278 @@
+/* fs/sys_stat.c: stat64/lstat64/fstat64/fstatat64, statx and getdents64:
+ * the VFS's struct kstat and directory iteration turned into the Linux
+ * i386 user layouts.  Sits on vfs_stat/vfs_fstat and iterate_dir.
+ */
+#include <kernel.h>
+#include <string.h>
+#include <errno.h>
+#include <err.h>
+#include <slab.h>
+#include <fs.h>
+#include <fdtable.h>
+#include <chrdev.h>
+#include <fs_syscalls.h>
+#include "files_compat.h"
+#include "sys_internal.h"
+
+/* struct stat64 of Linux i386 (arch/x86/include/uapi/asm/stat.h), 96 bytes,
+ * 4-byte aligned 64-bit fields. */
+struct stat64 {
+    uint64_t st_dev;
+    uint8_t  __pad0[4];
+    uint32_t __st_ino;
+    uint32_t st_mode;
+    uint32_t st_nlink;
+    uint32_t st_uid;
+    uint32_t st_gid;
+    uint64_t st_rdev;
+    uint8_t  __pad3[4];
+    int64_t  st_size;
+    uint32_t st_blksize;
+    uint64_t st_blocks;
+    uint32_t st_atime, st_atime_nsec;
+    uint32_t st_mtime, st_mtime_nsec;
+    uint32_t st_ctime, st_ctime_nsec;
+    uint64_t st_ino;
+} __attribute__((packed));
+_Static_assert(sizeof(struct stat64) == 96, "i386 struct stat64 is 96 bytes");
+
+static int cp_stat64(const struct kstat *k, void *ubuf)
+{
+    struct stat64 s;
+    memset(&s, 0, sizeof s);
+    s.st_dev = k->dev;
+    s.__st_ino = k->ino;
+    s.st_ino = k->ino;
+    s.st_mode = k->mode;
+    s.st_nlink = k->nlink;
+    s.st_uid = k->uid;
+    s.st_gid = k->gid;
+    s.st_rdev = k->rdev;
+    s.st_size = k->size;
+    s.st_blksize = k->blksize;
+    s.st_blocks = k->blocks;
+    s.st_atime = k->atime;
+    s.st_mtime = k->mtime;
+    s.st_ctime = k->ctime;
+    return copy_to_user(ubuf, &s, sizeof s) ? -EFAULT : 0;
+}
+
+/* stat a user path (follow: LOOKUP_FOLLOW for the last component) */
+static int stat_user(int dfd, const char *filename, int follow, struct kstat *k)
+{
+    char *name = getname(filename);
+    if (IS_ERR(name))
+        return PTR_ERR(name);
+    struct at_ctx at;
+    int err = at_enter(dfd, name, &at);
+    if (!err)
+        err = follow ? vfs_stat(name, k) : vfs_lstat(name, k);
+    at_leave(&at);
+    putname(name);
+    return err;
+}
+
+static int fstat_fd(unsigned int fd, struct kstat *k)
+{
+    struct file *f = fget(fd);
+    if (!f)
+        return -EBADF;
+    int err = vfs_fstat(f, k);
+    fput(f);
+    return err;
+}
+
+long sys_stat64(const char *filename, void *statbuf)
+{
+    struct kstat k;
+    int err = stat_user(AT_FDCWD, filename, 1, &k);
+    return err ? err : cp_stat64(&k, statbuf);
+}
+
+long sys_lstat64(const char *filename, void *statbuf)
+{
+    struct kstat k;
+    int err = stat_user(AT_FDCWD, filename, 0, &k);
+    return err ? err : cp_stat64(&k, statbuf);
+}
+
+long sys_fstat64(unsigned long fd, void *statbuf)
+{
+    struct kstat k;
+    int err = fstat_fd(fd, &k);
+    return err ? err : cp_stat64(&k, statbuf);
+}
+
+/* AT_EMPTY_PATH with "" means dfd itself.  Returns 1 if handled. */
+static int empty_path(const char *filename, int flags)
+{
+    char c;
+    return (flags & AT_EMPTY_PATH) && !copy_from_user(&c, filename, 1) && c == 0;
+}
+
+long sys_fstatat64(int dfd, const char *filename, void *statbuf, int flag)
+{
+    struct kstat k;
+    int err;
+    if (flag & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+        return -EINVAL;
+    if (empty_path(filename, flag))
+        err = dfd == AT_FDCWD ? vfs_stat(".", &k) : fstat_fd(dfd, &k);
+    else
+        err = stat_user(dfd, filename, !(flag & AT_SYMLINK_NOFOLLOW), &k);
+    return err ? err : cp_stat64(&k, statbuf);
+}
+
+/* struct statx (include/uapi/linux/stat.h), 256 bytes. */
+struct statx_timestamp { int64_t tv_sec; uint32_t tv_nsec; int32_t __reserved; };
+struct statx {
+    uint32_t stx_mask, stx_blksize;
+    uint64_t stx_attributes;
+    uint32_t stx_nlink, stx_uid, stx_gid;
+    uint16_t stx_mode, __spare0;
+    uint64_t stx_ino, stx_size, stx_blocks, stx_attributes_mask;
+    struct statx_timestamp stx_atime, stx_btime, stx_ctime, stx_mtime;
+    uint32_t stx_rdev_major, stx_rdev_minor, stx_dev_major, stx_dev_minor;
+    uint64_t __spare2[14];
+};
+_Static_assert(sizeof(struct statx) == 256, "struct statx is 256 bytes");
+#define STATX_BASIC_STATS 0x7ffu       /* type..blocks: everything but btime */
+#define STATX__RESERVED   0x80000000u
+#define AT_STATX_SYNC_TYPE 0x6000
+
+long sys_statx(int dfd, const char *filename, unsigned flags, unsigned int mask, void *buffer)
+{
+    struct kstat k;
+    int err;
+    if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH | AT_STATX_SYNC_TYPE))
+        return -EINVAL;
+    if (mask & STATX__RESERVED)
+        return -EINVAL;
+    if (empty_path(filename, flags))
+        err = dfd == AT_FDCWD ? vfs_stat(".", &k) : fstat_fd(dfd, &k);
+    else
+        err = stat_user(dfd, filename, !(flags & AT_SYMLINK_NOFOLLOW), &k);
+    if (err)
+        return err;
+    struct statx s;
+    memset(&s, 0, sizeof s);
+    s.stx_mask = STATX_BASIC_STATS;
+    s.stx_blksize = k.blksize;
+    s.stx_nlink = k.nlink;
+    s.stx_uid = k.uid;
+    s.stx_gid = k.gid;
+    s.stx_mode = k.mode;
+    s.stx_ino = k.ino;
+    s.stx_size = k.size;
+    s.stx_blocks = k.blocks;
+    s.stx_atime.tv_sec = k.atime;
+    s.stx_mtime.tv_sec = k.mtime;
+    s.stx_ctime.tv_sec = k.ctime;
+    s.stx_rdev_major = MAJOR(k.rdev);
+    s.stx_rdev_minor = MINOR(k.rdev);
+    s.stx_dev_major = MAJOR(k.dev);
+    s.stx_dev_minor = MINOR(k.dev);
+    return copy_to_user(buffer, &s, sizeof s) ? -EFAULT : 0;
+}
+
+/* ---- getdents64 ---------------------------------------------------------
+ * Entries are gathered in a kernel buffer, then copied out in one go: if the
+ * user buffer is bad, f_pos is put back and nothing was consumed. */
+struct linux_dirent64 {
+    uint64_t d_ino;
+    int64_t  d_off;                    /* position of the NEXT entry (telldir) */
+    uint16_t d_reclen;
+    uint8_t  d_type;
+    char     d_name[];
+} __attribute__((packed));
+
+struct getdents_ctx {
+    struct dir_context ctx;            /* first: the actor gets &ctx */
+    char *buf;
+    size_t size, used;
+    struct linux_dirent64 *prev;
+    int error;
+};
+
+static int filldir64(struct dir_context *ctx, const char *name, int len, loff_t pos,
+                     unsigned long ino, unsigned int d_type)
+{
+    struct getdents_ctx *g = (struct getdents_ctx *)ctx;
+    size_t reclen = (offsetof(struct linux_dirent64, d_name) + len + 1 + 7) & ~7u;
+    if (g->used + reclen > g->size) {
+        g->error = -EINVAL;            /* reported only if nothing fitted */
+        return 1;
+    }
+    if (g->prev)
+        g->prev->d_off = pos;
+    struct linux_dirent64 *d = (struct linux_dirent64 *)(g->buf + g->used);
+    memset(d, 0, reclen);
+    d->d_ino = ino;
+    d->d_off = pos + 1;                /* corrected when the next entry comes */
+    d->d_reclen = reclen;
+    d->d_type = d_type;
+    memcpy(d->d_name, name, len);
+    g->prev = d;
+    g->used += reclen;
+    return 0;
+}
+
+/* Fill kbuf (size bytes) with entries from f_pos on, advancing f_pos.
+ * Returns the bytes used, 0 at the end, -EINVAL if not even one fits. */
+long getdents64_kernel(struct file *f, void *kbuf, size_t size)
+{
+    struct getdents_ctx g = { .ctx.actor = filldir64, .buf = kbuf, .size = size };
+    long ret = iterate_dir(f, &g.ctx);
+    if (ret == 0 && g.prev)
+        g.prev->d_off = f->f_pos;
+    if (ret == 0)
+        ret = g.used ? (long)g.used : (g.error ? g.error : 0);
+    return ret;
+}
+
+long sys_getdents64(unsigned int fd, void *dirent, unsigned int count)
+{
+    struct file *f = fget(fd);
+    if (!f)
+        return -EBADF;
+    long ret;
+    size_t size = min(count, 65536u);
+    char *buf = NULL;
+    if (!access_ok(dirent, count))
+        ret = -EFAULT;
+    else if (!(buf = kmalloc(size ? size : 1, GFP_KERNEL)))
+        ret = -ENOMEM;
+    else {
+        mutex_lock(&f->f_pos_lock);
+        loff_t old = f->f_pos;
+        ret = getdents64_kernel(f, buf, size);
+        if (ret > 0 && copy_to_user(dirent, buf, ret)) {
+            f->f_pos = old;            /* nothing consumed */
+            ret = -EFAULT;
+        }
+        mutex_unlock(&f->f_pos_lock);
+        kfree(buf);
+    }
+    fput(f);
+    return ret;
+}
+
+/* access/faccessat: existence and, since every process is root here, only
+ * X_OK is checked against the mode (root needs some x bit, as Linux). */
+#define X_OK 1
+#define W_OK 2
+#define R_OK 4
+long sys_faccessat(int dfd, const char *filename, int mode)
+{
+    if (mode & ~(R_OK | W_OK | X_OK))
+        return -EINVAL;
+    struct kstat k;
+    int err = stat_user(dfd, filename, 1, &k);
+    if (err)
+        return err;
+    if ((mode & X_OK) && !S_ISDIR(k.mode) && !(k.mode & 0111))
+        return -EACCES;
+    return 0;
+}
+
+long sys_access(const char *filename, int mode) { return sys_faccessat(AT_FDCWD, filename, mode); }

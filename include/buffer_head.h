@@ -1,0 +1,137 @@
+/* include/buffer_head.h: block buffers (fs/buffer.c).
+ *
+ * A buffer_head describes one filesystem block in memory.  Two kinds:
+ *
+ *  - metadata buffers (superblock, group descriptors, bitmaps, inode table,
+ *    indirect blocks, directory blocks): sb_bread()/sb_getblk() find them in
+ *    a small buffer cache hashed by (bdev, block, size), with b_data in
+ *    kmalloc'd memory and b_page == NULL.  Release with brelse().
+ *    Simplification on purpose: Linux keeps these in the block device's own
+ *    page cache (bdev inode); we keep a separate cache (see docs/ext2.md).
+ *
+ *  - page buffers: the blocks of one page-cache page of a file, attached to
+ *    page->private (PG_private) as a circular list through b_this_page,
+ *    with b_data pointing into the page.  They remember, per block, whether
+ *    it is mapped to disk (b_blocknr), uptodate, dirty or newly allocated.
+ *
+ *   page (PG_private) --private--> bh0 -> bh1 -> bh2 -> bh3 -+
+ *                                   ^------------------------+   (1 KiB blocks)
+ *
+ * get_block_t is how a filesystem maps file blocks for the generic helpers:
+ *   get_block(inode, iblock, bh_result, create)
+ *     maps block iblock of inode: on success sets BH_Mapped and b_blocknr
+ *     (and b_bdev); leaves the buffer unmapped for a hole when !create;
+ *     with create, allocates and sets BH_New too.  Returns 0 or -errno
+ *     (-EIO for corrupt metadata, -ENOSPC, -EFBIG).  Entry: page locked if
+ *     called from the page helpers; may sleep.
+ */
+#ifndef _BUFFER_HEAD_H
+#define _BUFFER_HEAD_H
+#include <kernel.h>
+#include <list.h>
+#include <mutex.h>
+#include <blkdev.h>
+
+struct page;
+struct inode;
+struct super_block;
+struct address_space;
+struct file;
+struct writeback_control;
+
+enum bh_state_bits {
+    BH_Uptodate,      /* b_data holds the block's current contents */
+    BH_Dirty,         /* b_data is newer than the disk */
+    BH_Mapped,        /* b_blocknr is valid (page buffers: not a hole) */
+    BH_New,           /* get_block just allocated the block: disk holds garbage */
+};
+
+struct buffer_head {
+    unsigned long b_state;             /* BH_* bits */
+    struct buffer_head *b_this_page;   /* page buffers: next on the page (circular) */
+    struct page *b_page;               /* page buffers: the page; metadata: NULL */
+    sector_t b_blocknr;                /* block number, in b_size units */
+    size_t b_size;                     /* block size in bytes */
+    char *b_data;                      /* the block's bytes */
+    struct block_device *b_bdev;
+    int b_count;                       /* metadata buffers: references (get_bh/brelse) */
+    struct mutex b_lock;               /* metadata buffers: held while reading it in */
+    struct list_head b_hash;           /* metadata buffers: hash chain */
+    struct list_head b_lru;            /* metadata buffers: LRU of unreferenced ones */
+};
+
+#define BUFFER_FNS(bit, name)                                                      \
+static inline int buffer_##name(const struct buffer_head *bh)                     \
+{ return (bh->b_state >> BH_##bit) & 1; }                                          \
+static inline void set_buffer_##name(struct buffer_head *bh)                      \
+{ bh->b_state |= 1UL << BH_##bit; }                                                \
+static inline void clear_buffer_##name(struct buffer_head *bh)                    \
+{ bh->b_state &= ~(1UL << BH_##bit); }
+BUFFER_FNS(Uptodate, uptodate)
+BUFFER_FNS(Dirty, dirty)
+BUFFER_FNS(Mapped, mapped)
+BUFFER_FNS(New, new)
+
+static inline void map_bh(struct buffer_head *bh, struct super_block *sb, sector_t block);
+static inline void get_bh(struct buffer_head *bh) { bh->b_count++; }
+
+/* ---- metadata buffer cache ---- */
+/* Read block (of sb's block size): cached, referenced, uptodate.  NULL (and a
+ * log line) if the block is past the device's end or the read fails. */
+struct buffer_head *sb_bread(struct super_block *sb, sector_t block);
+/* The same buffer without reading it: for blocks about to be overwritten
+ * whole (callers fill b_data, then set_buffer_uptodate and mark_buffer_dirty). */
+struct buffer_head *sb_getblk(struct super_block *sb, sector_t block);
+struct buffer_head *__bread(struct block_device *bdev, sector_t block, size_t size);
+struct buffer_head *__getblk(struct block_device *bdev, sector_t block, size_t size);
+void brelse(struct buffer_head *bh);           /* drop a reference; NULL is fine */
+void bforget(struct buffer_head *bh);          /* brelse, and the block's contents no
+                                                  longer matter (freed): drop it, never write it */
+void mark_buffer_dirty(struct buffer_head *bh);/* metadata or page buffer */
+int sync_dirty_buffer(struct buffer_head *bh); /* write it now if dirty; 0 or -EIO */
+int sync_blockdev(struct block_device *bdev);  /* write every dirty metadata buffer of bdev */
+void invalidate_bdev(struct block_device *bdev);/* unmount: forget bdev's clean unused buffers */
+/* A data block was (re)allocated: forget any stale metadata buffer for it. */
+void clean_bdev_aliases(struct block_device *bdev, sector_t block, size_t size);
+
+struct buffer_cache_stats {
+    unsigned long lookups, hits, reads, writes, evictions, nr_buffers;
+};
+extern struct buffer_cache_stats buffer_cache_stats;
+
+/* ---- page buffers and the generic a_ops helpers (Linux's fs/buffer.c) ---- */
+typedef int (get_block_t)(struct inode *inode, sector_t iblock,
+                          struct buffer_head *bh_result, int create);
+
+static inline struct buffer_head *page_buffers(struct page *page);
+void create_empty_buffers(struct page *page, unsigned long blocksize, unsigned long b_state);
+int block_read_full_page(struct page *page, get_block_t *get_block);
+int __block_write_begin(struct page *page, loff_t pos, unsigned len, get_block_t *get_block);
+int block_write_begin(struct address_space *mapping, loff_t pos, unsigned len,
+                      unsigned flags, struct page **pagep, get_block_t *get_block);
+int block_write_end(struct file *file, struct address_space *mapping, loff_t pos,
+                    unsigned len, unsigned copied, struct page *page, void *fsdata);
+int generic_write_end(struct file *file, struct address_space *mapping, loff_t pos,
+                      unsigned len, unsigned copied, struct page *page, void *fsdata);
+int block_write_full_page(struct page *page, get_block_t *get_block,
+                          struct writeback_control *wbc);
+void block_invalidatepage(struct page *page, unsigned long offset);
+int try_to_free_buffers(struct page *page);
+/* Zero the rest of the block that contains byte `from` (on disk too, via the
+ * page cache), so that a later extension reads zeros there.  truncate uses it. */
+int block_truncate_page(struct address_space *mapping, loff_t from, get_block_t *get_block);
+
+/* ---- inline definitions ---- */
+#include <fs.h>
+static inline void map_bh(struct buffer_head *bh, struct super_block *sb, sector_t block)
+{
+    set_buffer_mapped(bh);
+    bh->b_bdev = sb->s_bdev;
+    bh->b_blocknr = block;
+    bh->b_size = sb->s_blocksize;
+}
+static inline struct buffer_head *page_buffers(struct page *page)
+{
+    return (struct buffer_head *)page->private;
+}
+#endif

@@ -1,0 +1,37 @@
+# mk/images.mk: the ext2 test images (tools/mkimages.sh, tools/mkcorrupt.sh).
+# `make` builds them into build/images/; `make images-check` builds them a
+# second time elsewhere and compares sha256 sums (reproducible byte for byte).
+IMGDIR   := $(BUILD)/images
+VPATTERN := $(BUILD)/tools/vpattern
+IMAGES   := $(addprefix $(IMGDIR)/,ext2-1k.img ext2-4k.img ext2-rev0.img \
+              ext2-nofiletype.img ext2-small.img)
+CORRUPT  := $(addprefix $(IMGDIR)/corrupt-,base.img magic.img range.img sbptr.img \
+              dirent.img loop.img)
+
+all: images
+images: $(IMAGES) $(CORRUPT)
+
+$(VPATTERN): tools/vpattern.c
+	@mkdir -p $(dir $@)
+	cc -O2 -Wall -Wextra -o $@ $<
+
+# One stamp per script: both scripts write several images in one run.
+$(IMAGES): $(IMGDIR)/.images-stamp
+$(IMGDIR)/.images-stamp: tools/mkimages.sh $(VPATTERN)
+	bash tools/mkimages.sh $(IMGDIR) $(VPATTERN)
+	@touch $@
+$(CORRUPT): $(IMGDIR)/.corrupt-stamp
+$(IMGDIR)/.corrupt-stamp: tools/mkcorrupt.sh $(VPATTERN)
+	bash tools/mkcorrupt.sh $(IMGDIR) $(VPATTERN)
+	@touch $@
+
+images-check: images
+	@rm -rf $(BUILD)/images-again
+	bash tools/mkimages.sh $(BUILD)/images-again $(VPATTERN)
+	bash tools/mkcorrupt.sh $(BUILD)/images-again $(VPATTERN)
+	@cd $(IMGDIR) && sha256sum *.img > ../images.sha256
+	@cd $(BUILD)/images-again && sha256sum -c --quiet ../images.sha256 && \
+		echo "images-check: all $$(wc -l < ../images.sha256) images identical"
+	@rm -rf $(BUILD)/images-again
+
+.PHONY: images images-check
