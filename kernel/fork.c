@@ -36,7 +36,43 @@
 #include <asm/segment.h>
 #include <asm/pgtable.h>
 #include <asm/uaccess.h>
+#include <fs.h>
 #include "sched_glue.h"
+
+/* ---- per-process root and cwd (the VFS's struct fs_struct) -------------
+ * Each process has its own copy (Linux shares it only between threads made
+ * with CLONE_FS): chdir in a child does not move its parent.  A task with
+ * fs == NULL uses the VFS's init_fs (kernel threads). */
+extern struct fs_struct init_fs;
+void path_get(struct path *p);
+
+struct fs_struct *copy_fs_struct(struct fs_struct *old)
+{
+    struct fs_struct *fs = kzalloc(sizeof *fs, GFP_KERNEL);
+    if (!fs)
+        return NULL;
+    if (!old)
+        old = &init_fs;
+    fs->root = old->root;
+    fs->pwd = old->pwd;
+    if (fs->root.inode)
+        path_get(&fs->root);
+    if (fs->pwd.inode)
+        path_get(&fs->pwd);
+    fs->users = 1;
+    return fs;
+}
+
+void put_fs_struct(struct fs_struct *fs)
+{
+    if (!fs || fs == &init_fs || --fs->users > 0)
+        return;
+    if (fs->root.inode)
+        path_put(&fs->root);
+    if (fs->pwd.inode)
+        path_put(&fs->pwd);
+    kfree(fs);
+}
 
 int max_processes = DEFAULT_MAX_PROCESSES;
 int nr_processes;
@@ -49,11 +85,9 @@ void ret_from_fork(void);
  * works, with every process sharing the global root and no descriptors,
  * before they are).  Contracts: dup_files/put_files in the file layer's
  * <fdtable.h>; copy_fs_struct returns a new fs_struct with its own
- * references (or NULL), put_fs_struct drops one. */
+ * references (or NULL), put_fs_struct drops one: below. */
 struct files_struct *dup_files(struct files_struct *old) __attribute__((weak));
 void put_files(struct files_struct *files) __attribute__((weak));
-struct fs_struct *copy_fs_struct(struct fs_struct *old) __attribute__((weak));
-void put_fs_struct(struct fs_struct *fs) __attribute__((weak));
 
 /* ---- pids ------------------------------------------------------------------ */
 
@@ -296,8 +330,7 @@ long do_fork(struct pt_regs *regs)
         if (!t->files)
             goto nomem;
     }
-    t->fs = me->fs;
-    if (copy_fs_struct && me->fs) {
+    if (me->fs) {
         t->fs = copy_fs_struct(me->fs);
         if (!t->fs)
             goto nomem;
@@ -331,7 +364,7 @@ void release_task_resources(struct task_struct *t)
         put_files(t->files);
     }
     t->files = NULL;
-    if (t->fs && put_fs_struct)
+    if (t->fs)
         put_fs_struct(t->fs);
     t->fs = NULL;
 }

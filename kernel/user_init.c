@@ -14,13 +14,36 @@
 #include <cmdline.h>
 #include <sched.h>
 #include <proc.h>
+#include <fs.h>
+#include <fdtable.h>
 #include <asm/irqflags.h>
 
-/* The file layer, if linked in: mount the root from root= (fs/do_mounts.c),
- * and open /dev/console on descriptors 0, 1, 2 of the current process. */
+/* The file layer, if linked in: mount the root from root= (fs/do_mounts.c). */
 void prepare_namespace(void) __attribute__((weak));
-int console_on_rootfs(void) __attribute__((weak));
 void kernel_power_off(void) __attribute__((noreturn));
+struct fs_struct *copy_fs_struct(struct fs_struct *old);
+
+/* pid 1's descriptors 0, 1, 2: /dev/console (Linux's console_on_rootfs). */
+static void console_on_rootfs(void)
+{
+    struct task_struct *me = current;
+    me->files = files_alloc();
+    if (!me->files) {
+        printk(KERN_ERR "init: no memory for a descriptor table\n");
+        return;
+    }
+    struct file *f = filp_open("/dev/console", O_RDWR, 0);
+    if (IS_ERR(f)) {
+        printk(KERN_WARNING "init: cannot open /dev/console (error %ld): "
+               "init runs without stdin/stdout/stderr\n", PTR_ERR(f));
+        return;
+    }
+    for (unsigned fd = 0; fd < 3; fd++) {
+        if (__alloc_fd(me->files, fd, 0) != (int)fd)
+            break;
+        __fd_install(me->files, fd, fd ? get_file(f) : f);
+    }
+}
 
 static const char *const init_envp[] = {
     "HOME=/", "TERM=linux", "PATH=/sbin:/bin:/usr/bin:/tests", NULL
@@ -39,8 +62,8 @@ static int kernel_init(void *unused)
 {
     if (prepare_namespace)
         prepare_namespace();
-    if (console_on_rootfs)
-        console_on_rootfs();
+    current->fs = copy_fs_struct(NULL);    /* its own root and cwd: "/" */
+    console_on_rootfs();
     const char *init = cmdline_get("init");
     if (init && *init) {
         if (!try_init(init))
