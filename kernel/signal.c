@@ -655,6 +655,10 @@ void flush_signal_handlers(struct task_struct *t)
 void exit_to_user_mode(struct pt_regs *regs)
 {
     struct task_struct *t = current;
+    /* Only processes return to user mode; the traps test's ring 3 round
+     * trip runs on a private stack without a task (current is NULL). */
+    if (!t || !t->is_process)
+        return;
     for (;;) {
         local_irq_disable();
         if (t->need_resched) {
@@ -662,7 +666,7 @@ void exit_to_user_mode(struct pt_regs *regs)
             schedule();
             continue;
         }
-        if (t->is_process && (has_pending_unblocked(t) || t->restore_sigmask ||
+        if ((has_pending_unblocked(t) || t->restore_sigmask ||
                               (in_syscall(regs) && (long)regs->ax <= -ERESTARTSYS &&
                                (long)regs->ax >= -ERESTARTNOHAND))) {
             local_irq_enable();
