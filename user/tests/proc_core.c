@@ -38,7 +38,6 @@ static void my_pause(void)
 
 static int global_value = 1234;
 static volatile int got;
-static volatile unsigned long in_handler_esi;
 
 static void on_usr1(int sig) { got = sig; }
 
