@@ -394,6 +394,8 @@ struct super_block {
     int s_dirt;                        /* superblock metadata needs writing */
     void *s_fs_info;
     char s_id[16];                     /* device name, for messages */
+    unsigned int s_anon_dev;           /* no s_bdev: Linux's anonymous dev (major 0,
+                                        * minor n), so each ramfs has its own st_dev */
 };
 
 struct file_system_type {
