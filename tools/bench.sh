@@ -14,6 +14,9 @@
 #     --update      write the figures of this run as the new baseline
 #                   (keeping each figure's check column)
 #     --raw FILE    also write the collected lines to FILE
+#     --smoke       one run; check only that the kernel reported no error and
+#                   printed every figure of the baseline (values are not
+#                   compared): the host test tools/tests/bench_smoke.sh
 #   KERNEL=... BUILD=... select the kernel (default build/vellum.elf);
 #   BENCH_BASELINE=FILE another baseline.
 #
@@ -37,13 +40,14 @@ BUILD=${BUILD:-build}
 KERNEL=${KERNEL:-${1:-$BUILD/vellum.elf}}
 case "$KERNEL" in -*) KERNEL=$BUILD/vellum.elf ;; *) [ $# -gt 0 ] && [ "$1" = "$KERNEL" ] && shift ;; esac
 BASELINE=${BENCH_BASELINE:-tools/bench-baseline.txt}
-RUNS=2 TOL=10 UPDATE=0 RAW=
+RUNS=2 TOL=10 UPDATE=0 RAW= SMOKE=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --runs) RUNS=$2; shift 2 ;;
         --tol) TOL=$2; shift 2 ;;
         --update) UPDATE=1; shift ;;
         --raw) RAW=$2; shift 2 ;;
+        --smoke) SMOKE=1; RUNS=1; shift ;;
         *) echo "bench.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -96,6 +100,15 @@ while [ $run -le "$RUNS" ]; do
     run=$((run + 1))
 done
 [ -n "$RAW" ] && cp "$TMP/run1" "$RAW"
+if [ "$SMOKE" = 1 ]; then
+    missing=$(grep -v '^#' "$BASELINE" | awk 'NF >= 4 { print $1 }' | while read -r f; do
+        grep -q "^$f " "$TMP/run1" || echo "$f"; done)
+    if [ -n "$missing" ]; then
+        echo "bench: smoke: figures missing:" $missing; exit 1
+    fi
+    echo "bench: smoke: $(wc -l < "$TMP/run1") figures, every baseline figure present, no errors"
+    exit 0
+fi
 
 # ---- compare runs, then the baseline
 awk -v tol="$TOL" -v runs="$RUNS" -v update="$UPDATE" -v newbase="$TMP/baseline.new" \
