@@ -26,7 +26,8 @@
 #include <chrdev.h>
 #include <fs_syscalls.h>
 #include <ktest.h>
-#include "files_compat.h"
+#include <asm/uaccess.h>
+#include <signal.h>
 
 #define PIPE_SIZE PAGE_SIZE
 #define PIPE_BUF  PAGE_SIZE            /* writes up to this size are atomic */

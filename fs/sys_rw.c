@@ -16,7 +16,8 @@
 #include <uio.h>
 #include <fdtable.h>
 #include <fs_syscalls.h>
-#include "files_compat.h"
+#include <asm/uaccess.h>
+#include <signal.h>
 
 #define UIO_MAXIOV 1024
 #define MAX_RW_COUNT (0x7fffffff & ~(PAGE_SIZE - 1))   /* Linux's cap on one call */
