@@ -56,11 +56,19 @@ void udelay(unsigned long usecs)
     /* PIT input ticks to wait: usecs * 1.193182 */
     unsigned long long need = ((unsigned long long)usecs * PIT_HZ + 999999) / 1000000;
     unsigned long long done = 0;
+    unsigned long j0 = jiffies;
     unsigned prev = pit_read_counter();
     while (done < need) {
         unsigned now = pit_read_counter();
         done += now <= prev ? prev - now : prev + (LATCH - now);   /* counter wrapped */
         prev = now;
+        /* Reading the counter less than once per wrap (10 ms) loses whole
+         * wraps: a virtual machine whose host deschedules it does that,
+         * and the delay then runs long.  With interrupts on, k ticks since
+         * the start prove that at least k - 1 full periods passed. */
+        unsigned long k = jiffies - j0;
+        if (k >= 2 && (unsigned long long)(k - 1) * LATCH > done)
+            done = (unsigned long long)(k - 1) * LATCH;
         cpu_relax();
     }
 }
