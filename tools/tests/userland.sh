@@ -231,6 +231,8 @@ check sh.background_pid test "$bgpid" -gt 0
 check_eq sh.background_reaped "$(echo "$out" | tail -1)" "gone=1"
 check_eq sh.background_runs "$("$SH" -c 'echo bg > bgout & wait; cat bgout')" bg
 check_eq sh.wait_status "$("$SH" -c 'sh -c "exit 5" & wait $!; echo $?')" 5
+# the job ends and is reaped (before the pipeline `true`) before the wait
+check_eq sh.wait_status_after_reap "$("$SH" -c 'sh -c "exit 6" & sleep 0.3; true; wait $!; echo $?')" 6
 out=$("$SH" -c 'sleep 2 & ps -o pgid= -p $! ; echo $$')
 check sh.background_own_pgrp test "$(echo $out | cut -d' ' -f1)" != "$(ps -o pgid= -p $$ | tr -d ' ')"
 
