@@ -477,6 +477,12 @@ KTEST(traps, ring3_syscall_round_trip)
      * needed): it arrives the moment ring 3 turns interrupts on, so the
      * round trip always includes an interrupt taken from user mode. */
     mdelay(12);
+    for (int i = 0; i < 500; i++) {    /* QEMU raises it asynchronously: */
+        outb(0x20, 0x0A);              /* OCW3: read the master PIC's IRR */
+        if (inb(0x20) & 1)             /* IRQ 0 requested */
+            break;
+        mdelay(1);
+    }
     unsigned long j0 = jiffies;
     enter_user_test(uva, uva + sizeof user_area);  /* returns via user_test_return */
     unsigned long ticks_in_ring3 = jiffies - j0;   /* interrupts still off */
