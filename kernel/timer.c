@@ -46,15 +46,9 @@ static unsigned pit_read_counter(void)
     return lo | hi << 8;
 }
 
-void udelay(unsigned long usecs)
+/* Busy-wait need PIT input ticks (1.193182 MHz), reading the counter. */
+static void pit_delay(unsigned long long need)
 {
-    if (!pit_ready) {
-        while (usecs--)
-            io_wait();                 /* ~1 us per port 0x80 write on a PC */
-        return;
-    }
-    /* PIT input ticks to wait: usecs * 1.193182 */
-    unsigned long long need = ((unsigned long long)usecs * PIT_HZ + 999999) / 1000000;
     unsigned long long done = 0;
     unsigned long j0 = jiffies;
     unsigned prev = pit_read_counter();
@@ -73,10 +67,27 @@ void udelay(unsigned long usecs)
     }
 }
 
+void udelay(unsigned long usecs)
+{
+    if (!pit_ready) {
+        while (usecs--)
+            io_wait();                 /* ~1 us per port 0x80 write on a PC */
+        return;
+    }
+    /* PIT input ticks to wait: usecs * 1.193182 */
+    pit_delay(((unsigned long long)usecs * PIT_HZ + 999999) / 1000000);
+}
+
+/* One measured delay, not msecs udelay(1000)s: the tick check in
+ * pit_delay() can only correct lost wraps within one call. */
 void mdelay(unsigned long msecs)
 {
-    while (msecs--)
-        udelay(1000);
+    if (!pit_ready) {
+        while (msecs--)
+            udelay(1000);
+        return;
+    }
+    pit_delay(((unsigned long long)msecs * PIT_HZ + 999) / 1000);
 }
 
 void timer_init(void)
