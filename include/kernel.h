@@ -18,6 +18,7 @@ int printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print a backtrace of the caller (kernel/panic.c; mm/page_alloc.c has a weak stand-in). */
 void dump_stack(void);
 int vprintk(const char *fmt, va_list ap);
+extern volatile unsigned long printk_count;   /* printk calls so far */
 int snprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 extern int console_loglevel;           /* messages with level < this are shown */

@@ -170,6 +170,8 @@ char task_state_char(long state);          /* 'R', 'S', 'D', 'X' */
  * off: charges the running task's slice (sets need_resched when it is used
  * up) and wakes the tasks whose schedule_timeout() expired. */
 void scheduler_tick(void);
+struct pt_regs;
+void hung_task_tick(struct pt_regs *regs); /* kernel/hung_task.c; from the tick */
 /* Print a backtrace starting from frame pointer ebp; frames must lie in
  * [lo, hi) (a task's stack) or the walk stops. */
 void sched_backtrace(unsigned long ebp, unsigned long lo, unsigned long hi);

@@ -6,6 +6,11 @@
  * Sits on the block layer above and port I/O below.
  *
  * Programmed I/O: the CPU moves every 16-bit word through the data port.
+ * The two drives share the channel's registers (and its one interrupt), but
+ * the block layer serialises per device (bdev->lock): the channel's own
+ * mutex, taken by every operation after bdev->lock, keeps a request to hda
+ * and one to hdb (the flusher and a test thread) from interleaving their
+ * register writes, as Linux's per-port lock does.
  * Waiting for the drive: with its interrupt (IRQ 14) once the interrupt
  * layer and the scheduler run, the requester sleeps on the channel's wait
  * queue until the drive interrupts; before that (and as the fallback when
@@ -33,6 +38,9 @@
 #include <asm/io.h>
 #include <asm/irqflags.h>
 #include <irq.h>
+#include <mutex.h>
+#include <slab.h>
+#include <err.h>
 #include "sched_glue.h"
 
 #define ATA_DATA      0
@@ -69,6 +77,7 @@ struct ata_channel {
     volatile uint8_t last_irq_status;  /* status read by the handler */
     wait_queue_head_t wq;              /* requester sleeps here in IRQ mode */
     int selected;                      /* drive last selected (-1 none) */
+    struct mutex lock;                 /* one command at a time on the channel */
 };
 
 struct ata_drive {
@@ -81,6 +90,7 @@ struct ata_drive {
 static struct ata_channel primary = {
     .io = 0x1F0, .ctl = 0x3F6, .irq = 14, .selected = -1,
     .wq = __WAIT_QUEUE_HEAD_INITIALIZER(primary.wq),
+    .lock = { 0, NULL, __WAIT_QUEUE_HEAD_INITIALIZER(primary.lock.wait), "ata primary" },
 };
 static struct ata_drive drives[2];
 
@@ -192,7 +202,7 @@ static int ata_flush_drive(struct ata_drive *d)
     return 0;
 }
 
-static int ata_read(struct block_device *bdev, sector_t sector, unsigned count, void *buf)
+static int __ata_read(struct block_device *bdev, sector_t sector, unsigned count, void *buf)
 {
     struct ata_drive *d = bdev->private;
     struct ata_channel *ch = d->ch;
@@ -217,7 +227,8 @@ static int ata_read(struct block_device *bdev, sector_t sector, unsigned count, 
     return 0;
 }
 
-static int ata_write(struct block_device *bdev, sector_t sector, unsigned count, const void *buf)
+static int __ata_write(struct block_device *bdev, sector_t sector, unsigned count,
+                       const void *buf)
 {
     struct ata_drive *d = bdev->private;
     struct ata_channel *ch = d->ch;
@@ -248,9 +259,32 @@ static int ata_write(struct block_device *bdev, sector_t sector, unsigned count,
     return ata_flush_drive(d);
 }
 
+/* The block_device_operations: bdev->lock held (blkdev.c); take the channel. */
+static int ata_read(struct block_device *bdev, sector_t sector, unsigned count, void *buf)
+{
+    struct ata_channel *ch = ((struct ata_drive *)bdev->private)->ch;
+    mutex_lock(&ch->lock);
+    int ret = __ata_read(bdev, sector, count, buf);
+    mutex_unlock(&ch->lock);
+    return ret;
+}
+
+static int ata_write(struct block_device *bdev, sector_t sector, unsigned count, const void *buf)
+{
+    struct ata_channel *ch = ((struct ata_drive *)bdev->private)->ch;
+    mutex_lock(&ch->lock);
+    int ret = __ata_write(bdev, sector, count, buf);
+    mutex_unlock(&ch->lock);
+    return ret;
+}
+
 static int ata_flush(struct block_device *bdev)
 {
-    return ata_flush_drive(bdev->private);
+    struct ata_drive *d = bdev->private;
+    mutex_lock(&d->ch->lock);
+    int ret = ata_flush_drive(d);
+    mutex_unlock(&d->ch->lock);
+    return ret;
 }
 
 static const struct block_device_operations ata_ops = {
@@ -469,4 +503,45 @@ KTEST(ata, read_past_end_is_eio)
     /* and the drive still works afterwards */
     KASSERT_EQ(blkdev_read(a, 7, 1, ata_buf), 0);
     KEXPECT_EQ(check_pattern(ata_buf, 7, 1, 0), 0);
+}
+
+/* hda and hdb share the channel: a reader of each, in two threads, must not
+ * interleave their commands (each sleeps on IRQ 14 mid-command, letting the
+ * other run).  Every sector read must carry its own disk's pattern. */
+struct ata_reader { struct block_device *bdev; uint32_t base; unsigned nsect;
+                    int bad, done; };
+static int ata_reader_fn(void *p)
+{
+    struct ata_reader *r = p;
+    unsigned char *buf = kmalloc(8 * SECTOR_SIZE, GFP_KERNEL);
+    if (!buf) {
+        r->bad = -1;
+        return 0;
+    }
+    for (int i = 0; i < 40; i++) {
+        sector_t s = (sector_t)(i * 37) % (r->nsect - 8);
+        memset(buf, 0, 8 * SECTOR_SIZE);
+        if (blkdev_read(r->bdev, s, 8, buf) || check_pattern(buf, s, 8, r->base))
+            r->bad++;
+    }
+    kfree(buf);
+    r->done = 1;
+    return 0;
+}
+
+KTEST(ata, two_drives_in_parallel_do_not_mix)
+{
+    struct ata_reader ra = { blkdev_get("hda"), 0, ATA_TEST_HDA_SECTORS, 0, 0 };
+    struct ata_reader rb = { blkdev_get("hdb"), 0x10000000, ATA_TEST_HDB_SECTORS, 0, 0 };
+    KASSERT(ra.bdev != NULL && rb.bdev != NULL);
+    unsigned long err0 = ra.bdev->errors + rb.bdev->errors;
+    struct task_struct *a = kthread_run(ata_reader_fn, &ra, "ata-a");
+    struct task_struct *b = kthread_run(ata_reader_fn, &rb, "ata-b");
+    KASSERT(!IS_ERR(a) && !IS_ERR(b));
+    kthread_stop(a);
+    kthread_stop(b);
+    KEXPECT(ra.done && rb.done);
+    KEXPECT_EQ(ra.bad, 0);
+    KEXPECT_EQ(rb.bad, 0);
+    KEXPECT_EQ(ra.bdev->errors + rb.bdev->errors, err0);
 }

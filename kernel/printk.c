@@ -10,6 +10,7 @@
 #include <asm/irqflags.h>
 
 int console_loglevel = 7;              /* show everything but debug */
+volatile unsigned long printk_count;   /* messages so far (the hung_task watchdog) */
 static struct console *consoles;
 
 /* ---- the formatter -------------------------------------------------- */
@@ -204,6 +205,7 @@ int vprintk(const char *fmt, va_list ap)
      * would be a spinlock, logbuf_lock, taken with irqsave). */
     unsigned long flags = local_irq_save();
     log_store(buf, n);
+    printk_count++;
     if (level < console_loglevel)
         console_write(buf, n);
     local_irq_restore(flags);

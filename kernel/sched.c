@@ -143,16 +143,19 @@ void schedule(void)
 
     check_stack(prev);
     prev->need_resched = 0;
-    if (prev->state == TASK_RUNNING)
-        enqueue_task(prev);
-    /* Nothing runnable: idle here until an interrupt wakes someone (the
+    /* A still-runnable prev goes to the tail of the queue.  If nothing is
+     * runnable, idle here until an interrupt wakes someone (the
      * timer ending a timeout, the disk, ...).  `sti; hlt` is atomic: the
-     * interrupt cannot slip in between and be missed. */
-    while (list_empty(&runqueue)) {
-        if (prev->state == TASK_RUNNING) {       /* woken by that interrupt */
-            enqueue_task(prev);
+     * interrupt cannot slip in between and be missed.  wake_up_process()
+     * does not queue the running task, so after every interrupt prev must
+     * be requeued here if it was woken, even when the same interrupt also
+     * queued another task: one tick can end two timeouts, and a prev left
+     * TASK_RUNNING but on no queue would never run again. */
+    for (;;) {
+        if (prev->state == TASK_RUNNING)
+            enqueue_task(prev);                  /* no-op if already queued */
+        if (!list_empty(&runqueue))
             break;
-        }
         __asm__ volatile("sti; hlt; cli" ::: "memory");
     }
     next = list_first_entry(&runqueue, struct task_struct, run_list);
@@ -388,8 +391,9 @@ void show_task(struct task_struct *t)
                  t->waiting_what ? t->waiting_what : "object", t->waiting_on);
     if (t->timer_pending)
         snprintf(what + strlen(what), sizeof what - strlen(what), " (timeout at %lu)", t->timeout);
-    printk("  pid %d %-15s %c%s%s\n", t->pid, t->comm, task_state_char(t->state),
-           t == current ? " (running)" : "", what);
+    printk("  pid %d %-15s %c%s%s%s\n", t->pid, t->comm, task_state_char(t->state),
+           t == current ? " (running)" : "", list_empty(&t->run_list) ? "" : " (queued)",
+           what);
     if (t == current) {
         unsigned long ebp;
         __asm__ volatile("mov %%ebp, %0" : "=r"(ebp));
@@ -435,8 +439,8 @@ void cpu_idle(void)
 
 static void sched_tick_hook(struct pt_regs *regs)
 {
-    (void)regs;
     scheduler_tick();
+    hung_task_tick(regs);
 }
 
 static void sched_init(void)
@@ -629,4 +633,53 @@ KTEST(sched, slice_expiry_sets_need_resched)
     KEXPECT(tick_seen > 0);
     KEXPECT(dt >= TASK_TIMESLICE - 1 && dt <= TASK_TIMESLICE + 2);
     kthread_stop(t);
+}
+
+/* One tick ends two timeouts: ours, while we idle in schedule() (nothing
+ * else runnable), and a kthread's.  wake_up_process() does not queue the
+ * running task (schedule() requeues it itself), so schedule()'s idle loop
+ * must requeue us although the queue is no longer empty.  If it forgot, we
+ * would be TASK_RUNNING but on no queue: never run again (the ext2cache
+ * hang: the test thread's msleep and the flusher's period ended together).
+ * The kthread checks that invariant when it runs, and repairs it so that a
+ * regression fails this test instead of hanging the boot. */
+static volatile unsigned long same_tick_target;
+static volatile int same_tick_lost, same_tick_woke;
+static int same_tick_fn(void *arg)
+{
+    struct task_struct *sleeper = arg;
+    set_current_state(TASK_UNINTERRUPTIBLE);
+    schedule_timeout((long)(same_tick_target - jiffies));
+    unsigned long flags = local_irq_save();
+    same_tick_woke = 1;
+    if (sleeper->state == TASK_RUNNING && list_empty(&sleeper->run_list)) {
+        same_tick_lost++;
+        enqueue_task(sleeper);
+    }
+    local_irq_restore(flags);
+    return 0;
+}
+
+KTEST(sched, timeouts_ending_on_one_tick_both_run)
+{
+    int coincided = 0;
+    same_tick_lost = 0;
+    for (int attempt = 0; attempt < 5 && coincided < 2; attempt++) {
+        same_tick_woke = 0;
+        same_tick_target = jiffies + 10;
+        struct task_struct *t = kthread_run(same_tick_fn, current, "sametick");
+        KASSERT(!IS_ERR(t));
+        while (!(t->state == TASK_UNINTERRUPTIBLE && t->timer_pending))
+            yield();                           /* it is asleep until the target */
+        long left = (long)(same_tick_target - jiffies);
+        if (left >= 2) {                       /* else a slow host missed it: retry */
+            set_current_state(TASK_UNINTERRUPTIBLE);
+            schedule_timeout(left);
+            if (same_tick_woke && jiffies - same_tick_target < 2)
+                coincided++;
+        }
+        kthread_stop(t);
+    }
+    KEXPECT(coincided >= 1);
+    KEXPECT_EQ(same_tick_lost, 0);
 }

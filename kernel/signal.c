@@ -656,7 +656,7 @@ void exit_to_user_mode(struct pt_regs *regs)
 {
     struct task_struct *t = current;
     /* Only processes return to user mode; the traps test's ring 3 round
-     * trip runs on a private stack without a task (current is NULL). */
+     * trip is the test's kernel thread (its private stack names it). */
     if (!t || !t->is_process)
         return;
     for (;;) {

@@ -168,7 +168,7 @@ static long ni_syscall(struct pt_regs *regs, unsigned long nr)
     unsigned long bit = nr < NR_syscalls ? nr : NR_syscalls;
     if (!(enosys_logged[bit / 32] & (1UL << (bit % 32)))) {
         enosys_logged[bit / 32] |= 1UL << (bit % 32);
-        struct task_struct *t = current;   /* NULL: traps test's taskless ring 3 */
+        struct task_struct *t = current;   /* defensive: NULL on a stack without a task */
         printk(KERN_INFO "[pid %d %s] system call %lu not implemented (-ENOSYS)%s\n",
                t ? t->pid : -1, t ? t->comm : "?", nr,
                nr >= NR_syscalls ? " (and every other unknown number)" : "");

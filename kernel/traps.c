@@ -39,6 +39,7 @@
 #include <ktest.h>
 #include <irq.h>
 #include <ksyms.h>
+#include <timer.h>
 #include <console.h>
 #include <asm/io.h>
 #include <asm/irqflags.h>
@@ -423,7 +424,12 @@ __asm__(
     "    ret\n");
 
 static char user_area[8192] __attribute__((aligned(4096)));
-static char user_kstack[THREAD_SIZE] __attribute__((aligned(4096)));
+/* The TSS esp0 stack for the ring 3 round trip.  Like every kernel stack
+ * (include/sched.h) it is THREAD_SIZE-aligned with a thread_info naming its
+ * task at the bottom: an interrupt taken in ring 3 (the timer tick) runs on
+ * it, and `current` (esp rounded down) must find the test's own task there,
+ * not a NULL or a pointer from the neighbouring data. */
+static char user_kstack[THREAD_SIZE] __attribute__((aligned(THREAD_SIZE)));
 static unsigned long user_regs_addr;
 static struct pt_regs user_sys1, user_exit;
 static int user_syscalls;
@@ -459,12 +465,27 @@ KTEST(traps, ring3_syscall_round_trip)
     write_cr3(read_cr3());
     memcpy(user_area, user_test_code, user_test_code_end - user_test_code);
 
+    struct thread_info *ti = (struct thread_info *)user_kstack;
+    ti->task = current;
+    ti->magic = STACK_END_MAGIC;
     unsigned long old_sp0 = tss_get_kernel_stack();
     tss_set_kernel_stack((unsigned long)user_kstack + sizeof user_kstack);
     trap_test_hook_t old = trap_set_test_hook(IA32_SYSCALL_VECTOR, hook_user_syscall);
     user_syscalls = 0;
     unsigned long flags = local_irq_save();
+    /* Let a timer tick become pending (udelay polls the PIT, no interrupt
+     * needed): it arrives the moment ring 3 turns interrupts on, so the
+     * round trip always includes an interrupt taken from user mode. */
+    mdelay(12);
+    for (int i = 0; i < 500; i++) {    /* QEMU raises it asynchronously: */
+        outb(0x20, 0x0A);              /* OCW3: read the master PIC's IRR */
+        if (inb(0x20) & 1)             /* IRQ 0 requested */
+            break;
+        mdelay(1);
+    }
+    unsigned long j0 = jiffies;
     enter_user_test(uva, uva + sizeof user_area);  /* returns via user_test_return */
+    unsigned long ticks_in_ring3 = jiffies - j0;   /* interrupts still off */
     local_irq_restore(flags);
     trap_set_test_hook(IA32_SYSCALL_VECTOR, old);
     tss_set_kernel_stack(old_sp0);
@@ -486,4 +507,5 @@ KTEST(traps, ring3_syscall_round_trip)
     KEXPECT(user_mode(&user_exit));
     KEXPECT_EQ(user_exit.bx, (unsigned long)-ENOSYS);   /* result seen in ring 3 */
     KEXPECT_EQ(user_exit.cx, __USER_DS);
+    KEXPECT(ticks_in_ring3 >= 1);      /* the tick above came from ring 3 */
 }

@@ -776,9 +776,16 @@ KTEST(pagecache, flusher_writes_after_expiry)
     dirty_writeback_centisecs = 10;     /* a pass every 0.1 s */
     wakeup_flusher_threads();
     msleep(50);
+    unsigned long t0 = jiffies;         /* <= the inode's dirtied_when */
     KASSERT_EQ(kernel_write(f, src, 100, &f->f_pos), 100);
     msleep(250);
-    KEXPECT_EQ(ts.writepage, 0);        /* dirty, but not old enough */
+    /* Dirty, but not old enough: certain only while less than the expiry
+     * has passed since t0 (a loaded host may oversleep us past it). */
+    if (jiffies - t0 < 50)
+        KEXPECT_EQ(ts.writepage, 0);
+    else
+        printk(KERN_WARNING "pagecache test: overslept (%lu ticks); not-yet-written check skipped\n",
+               jiffies - t0);
     msleep(800);
     KEXPECT_EQ(ts.writepage, 1);        /* expired: the flusher wrote it */
     KEXPECT(!memcmp(ts.data, src, 100));

@@ -53,6 +53,11 @@ static int script_argc;        /* $# + 1 */
 static char **script_argv;     /* $0, $1, ... */
 
 static pid_t jobs[MAXJOBS];    /* background pids not yet reaped */
+/* Background jobs reap_jobs() collected, with their wait status, until a
+ * `wait PID` asks (POSIX: the status of a known job stays available even
+ * if it ended before the wait; oldest entries are overwritten). */
+static struct { pid_t pid; int ws; } reaped[MAXJOBS];
+static int reaped_next;
 
 /* ---- stage 1: the lexer --------------------------------------------------- */
 
@@ -505,7 +510,12 @@ static void reap_jobs(void)
 	pid_t pid;
 
 	while ((pid = waitpid(-1, &ws, WNOHANG)) > 0) {
-		if (job_remove(pid) && interactive)
+		if (!job_remove(pid))
+			continue;
+		reaped[reaped_next].pid = pid;
+		reaped[reaped_next].ws = ws;
+		reaped_next = (reaped_next + 1) % MAXJOBS;
+		if (interactive)
 			fprintf(stderr, "[%d] done, status %d\n", pid,
 				WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws));
 	}
@@ -597,6 +607,12 @@ static int builtin_wait(int argc, char **argv)
 
 	if (argc > 1) {
 		pid = atoi(argv[1]);
+		for (int i = 0; pid > 0 && i < MAXJOBS; i++) {
+			if (reaped[i].pid == pid) {    /* ended and reaped already */
+				reaped[i].pid = 0;
+				return status_of(reaped[i].ws, pid);
+			}
+		}
 		if (waitpid(pid, &ws, 0) < 0) {
 			fprintf(stderr, "sh: wait: %s: %s\n", argv[1], strerror(errno));
 			return 127;

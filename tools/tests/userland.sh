@@ -136,11 +136,25 @@ start=$(date +%s%N)
 elapsed=$(( ($(date +%s%N) - start) / 1000000 ))
 check utils.sleep test "$elapsed" -ge 290
 
+# The victim must have exec'd sleep before we signal it: until then the
+# forked child is still this shell, with our EXIT trap (rm -rf "$T"), which
+# bash runs when a fatal signal kills it; that deleted our working
+# directory under every later check (seen under load).
+# wait_exec PID NAME: wait (at most ~5 s) until PID runs the program NAME.
+wait_exec() {
+	for _ in $(seq 500); do
+		[ "$(cat /proc/$1/comm 2>/dev/null)" = "$2" ] && return 0
+		sleep 0.01
+	done
+	return 1
+}
 sleep 10 & victim=$!
+wait_exec $victim sleep
 "$BIN/kill" -TERM $victim
 wait $victim 2>/dev/null
 check_eq utils.kill_TERM $? 143
 sleep 10 & victim=$!
+wait_exec $victim sleep
 "$BIN/kill" -9 $victim
 wait $victim 2>/dev/null
 check_eq utils.kill_9 $? 137
@@ -217,13 +231,19 @@ check sh.background_pid test "$bgpid" -gt 0
 check_eq sh.background_reaped "$(echo "$out" | tail -1)" "gone=1"
 check_eq sh.background_runs "$("$SH" -c 'echo bg > bgout & wait; cat bgout')" bg
 check_eq sh.wait_status "$("$SH" -c 'sh -c "exit 5" & wait $!; echo $?')" 5
+# the job ends and is reaped (before the pipeline `true`) before the wait
+check_eq sh.wait_status_after_reap "$("$SH" -c 'sh -c "exit 6" & sleep 0.3; true; wait $!; echo $?')" 6
 out=$("$SH" -c 'sleep 2 & ps -o pgid= -p $! ; echo $$')
 check sh.background_own_pgrp test "$(echo $out | cut -d' ' -f1)" != "$(ps -o pgid= -p $$ | tr -d ' ')"
 
 # SIGINT: the shell ignores it; its foreground child dies of it (status 130).
 "$SH" -c 'sleep 3; echo child=$?' > sigint.out 2>/dev/null &
 shpid=$!
-sleep 0.3
+wait_exec $shpid sh                     # our sh, not the forked bash (see above)
+for _ in $(seq 500); do                 # its foreground child has started
+	child=$(pgrep -P $shpid sleep) && break
+	sleep 0.01
+done
 kill -INT $shpid                        # at the shell: ignored
 child=$(pgrep -P $shpid sleep)
 [ -n "$child" ] && kill -INT "$child"   # at the child: default action
