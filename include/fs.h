@@ -327,6 +327,11 @@ struct file_operations {
     int (*release)(struct inode *inode, struct file *file);
     long (*ioctl)(struct file *file, unsigned int cmd, unsigned long arg);
     int (*mmap)(struct file *file, void *vma);
+    /* poll: which of POLLIN/POLLOUT/POLLHUP/POLLERR (include/poll.h) hold
+     * now, without sleeping; no locks held on entry.  Unlike Linux's it
+     * registers no wait queue: sys_poll (fs/select.c) asks again every tick.
+     * NULL means DEFAULT_POLLMASK (always readable and writable: files). */
+    unsigned int (*poll)(struct file *file);
 };
 
 struct path {

@@ -45,6 +45,32 @@ long sys_getsid(pid_t pid)
     return t ? t->session : -ESRCH;
 }
 
+/* prctl(2): only the process name (Linux's PR_SET_NAME / PR_GET_NAME, the
+ * 16-byte comm that oops reports print); busybox asks for it at start-up.
+ * Every other option is -EINVAL, as Linux answers an unknown one. */
+#define PR_SET_NAME 15
+#define PR_GET_NAME 16
+long sys_prctl(int option, unsigned long arg2, unsigned long arg3,
+               unsigned long arg4, unsigned long arg5)
+{
+    char name[TASK_COMM_LEN];
+    long n;
+    switch (option) {
+    case PR_SET_NAME:
+        n = strncpy_from_user(name, (const char __user *)arg2, sizeof name - 1);
+        if (n < 0)
+            return -EFAULT;
+        name[n] = 0;                   /* longer names are cut, as Linux does */
+        strlcpy(current->comm, name, sizeof current->comm);
+        return 0;
+    case PR_GET_NAME:
+        strlcpy(name, current->comm, sizeof name);
+        return copy_to_user((void __user *)arg2, name, sizeof name) ? -EFAULT : 0;
+    default:
+        return -EINVAL;
+    }
+}
+
 /* Is there a process in group pgrp inside session sid? */
 static bool pgrp_in_session(pid_t pgrp, pid_t sid)
 {

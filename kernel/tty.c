@@ -33,6 +33,7 @@
 #include <console.h>
 #include <signal.h>
 #include <tty.h>
+#include <poll.h>
 #include <chrdev.h>
 #include <ktest.h>
 #include <init.h>
@@ -432,7 +433,14 @@ static int tty_open(struct inode *inode, struct file *file)
     return 0;
 }
 
+/* Readable when a line (or, raw, a byte, or a ^D mark) is waiting. */
+static unsigned int tty_poll(struct file *file)
+{
+    return (tty_chars_available() > 0 ? POLLIN | POLLRDNORM : 0) | POLLOUT | POLLWRNORM;
+}
+
 const struct file_operations tty_fops = {
+    .poll = tty_poll,
     .read_iter = tty_read,
     .write_iter = tty_write,
     .ioctl = tty_ioctl,
@@ -509,6 +517,25 @@ KTEST(tty, raw_mode_and_ctrl_c_flush)
     KEXPECT_EQ(tty_kernel_read(buf, sizeof buf, 0), 2);
     KEXPECT_EQ(buf[0], 'q');
     KEXPECT_EQ(buf[1], 0x7f);
+    tty_reset();
+}
+
+/* poll: readable only once a whole line (or a ^D) is in, in canonical mode. */
+KTEST(tty, poll_readable_after_a_line)
+{
+    struct file f = { .f_op = &tty_fops };
+    char buf[8];
+    tty_reset();
+    KEXPECT_EQ(vfs_poll(&f), POLLOUT | POLLWRNORM);
+    type("ab");
+    KEXPECT_EQ(vfs_poll(&f) & POLLIN, 0);            /* still being edited */
+    type("\n");
+    KEXPECT_EQ(vfs_poll(&f), POLLIN | POLLRDNORM | POLLOUT | POLLWRNORM);
+    KEXPECT_EQ(tty_kernel_read(buf, sizeof buf, 0), 3);
+    KEXPECT_EQ(vfs_poll(&f) & POLLIN, 0);
+    type("\x04");                                    /* ^D: read returns 0, poll says readable */
+    KEXPECT(vfs_poll(&f) & POLLIN);
+    KEXPECT_EQ(tty_kernel_read(buf, sizeof buf, 0), 0);
     tty_reset();
 }
 
