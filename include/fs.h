@@ -430,7 +430,11 @@ int do_umount(const char *path);       /* syncs first; -EBUSY if inodes are in u
 struct fs_struct {                     /* per-task root and cwd */
     struct path root, pwd;
     int users;
+    unsigned int umask;                /* umask(2): permission bits open(O_CREAT) and
+                                          mkdir clear; copied on fork; init_fs: 022 */
 };
+/* The calling task's umask (its fs_struct's, else init_fs's). */
+unsigned int current_umask(void);
 
 /* ---- the VFS API: path-based operations (fs/namei.c, fs/open.c ...) ----
  * Paths are resolved against current->fs (or the global root for tasks

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <init.h>
 #include <sched.h>
+#include <fs.h>
 #include <signal.h>
 #include <timer.h>
 #include <mm.h>
@@ -29,7 +30,19 @@
 long sys_getpid(void) { return current->pid; }
 long sys_getppid(void) { return current->parent ? current->parent->pid : 0; }
 long sys_getuid(void) { return 0; }
-long sys_umask(int mask) { return 022; }   /* no permission model: report the default */
+/* umask(2): sets the bits open(O_CREAT) and mkdir clear (applied in
+ * fs/sys_open.c and fs/sys_namei.c, as Linux applies current_umask());
+ * returns the old mask.  Nothing checks permissions yet, but the modes
+ * that ls -l shows are Linux's (0644 files, 0755 directories). */
+long sys_umask(int mask)
+{
+    struct fs_struct *fs = current->fs;
+    if (!fs)
+        return -EINVAL;                /* kernel threads share init_fs */
+    unsigned int old = fs->umask;
+    fs->umask = mask & 0777;
+    return old;
+}
 
 long sys_getpgid(pid_t pid)
 {

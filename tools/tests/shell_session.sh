@@ -158,6 +158,11 @@ absent() {
 absent gone.txt
 absent before.txt
 absent emptydir
+# modes under init's umask (022): files 0644, directories 0755
+mode_of() { debugfs -R "stat $H/$1" "$IMG" 2>/dev/null | sed -n 's/.*Mode: *\([0-7]*\).*/\1/p' | head -1; }
+m1=$(mode_of hello.txt) m2=$(mode_of notes)
+if [ "$m1" = 0644 ] && [ "$m2" = 0755 ]; then pass "$T.umask_modes"
+else fail "$T.umask_modes (hello.txt $m1, notes $m2; want 0644, 0755)"; fi
 target=$(debugfs -R "stat $H/link" "$IMG" 2>/dev/null | sed -n 's/^Fast link dest: "\(.*\)"$/\1/p')
 if [ "$target" = notes/2024/jan/copy.txt ]; then pass "$T.symlink"
 else fail "$T.symlink (target '$target')"; fi

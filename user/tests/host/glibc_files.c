@@ -78,6 +78,17 @@ int main(int argc, char **argv)
 		closedir(d);
 	check(count == 5 && seen == 7, "readdir names and d_type");
 
+	/* umask: open(O_CREAT) and mkdir clear its bits; umask returns the old one */
+	umask(027);
+	check(umask(027) == 027, "umask returns the old mask");
+	fd = open("masked", O_WRONLY | O_CREAT, 0666);
+	check(fd >= 0 && fstat(fd, &st) == 0 && (st.st_mode & 07777) == 0640, "open 0666 under umask 027: 0640");
+	close(fd);
+	check(mkdir("maskdir", 0777) == 0 && stat("maskdir", &st) == 0 && (st.st_mode & 07777) == 0750,
+	      "mkdir 0777 under umask 027: 0750");
+	check(unlink("masked") == 0 && rmdir("maskdir") == 0, "clean up");
+	umask(022);
+
 	/* unlink and rmdir; a non-empty directory refuses */
 	check(rmdir("sub") == -1 && errno == ENOTEMPTY, "rmdir non-empty: ENOTEMPTY");
 	snprintf(path, sizeof path, "sub/moved");
