@@ -6,9 +6,13 @@
 #                                 across runs, so files you write persist from
 #                                 one `make qemu` to the next.  It is copied
 #                                 afresh when rootfs.img is rebuilt (you changed
-#                                 the userland) or after `make reset-disk`.
+#                                 the userland; the old copy is kept as
+#                                 rootfs-run.img.old) or after `make reset-disk`.
 #   make reset-disk               throw the writable copy away (start over)
 #   make rootfs-check             build rootfs.img twice, compare the bytes
+#   make busybox                  fetch Debian's busybox-static (i386) into
+#                                 build/busybox/ (tools/getbusybox.sh; never
+#                                 fails the build: says why when it cannot)
 #
 # `make qemu`, `qemu-nox` and `qemu-gdb` attach rootfs-run.img as the first
 # IDE disk and boot with root=hda.  Setting DISKS yourself replaces the root
@@ -26,7 +30,9 @@ $(ROOTFS_IMG): $(ROOTFS_TREE)/.stamp tools/mkrootfs.sh
 	bash tools/mkrootfs.sh $(ROOTFS_TREE) $@ $(ROOTFS_SIZE)
 
 $(ROOTFS_RUN): $(ROOTFS_IMG)
-	@if [ -e $@ ]; then echo "*** $@: rootfs.img was rebuilt; starting from a fresh copy"; fi
+	@if [ -e $@ ]; then mv $@ $@.old; \
+	    echo "*** $(ROOTFS_IMG) was rebuilt (the userland changed): booting a fresh copy;"; \
+	    echo "*** the disk you used before is kept as $@.old"; fi
 	cp $< $@
 
 ifeq ($(origin DISKS),undefined)
@@ -46,4 +52,10 @@ rootfs-check: $(ROOTFS_IMG)
 	cmp $(ROOTFS_IMG) $(BUILD)/images/rootfs-again.img && echo "rootfs-check: identical"
 	@rm -f $(BUILD)/images/rootfs-again.img
 
-.PHONY: rootfs-img reset-disk rootfs-check
+busybox:
+	@mkdir -p $(BUILD)
+	@bash tools/getbusybox.sh $(BUILD)/busybox >$(BUILD)/busybox.why 2>&1 && \
+	    echo "busybox: $(BUILD)/busybox/busybox ($$(cat $(BUILD)/busybox/VERSION))" || \
+	    echo "busybox: not available: $$(cat $(BUILD)/busybox.why)"
+
+.PHONY: rootfs-img reset-disk rootfs-check busybox
