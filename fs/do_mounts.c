@@ -14,7 +14,8 @@
 #include <do_mounts.h>
 #include <fs_syscalls.h>
 #include "internal.h"
-#include "files_compat.h"
+#include <asm/uaccess.h>
+#include <signal.h>
 
 /* Mount-point names, one per mount the kernel or mount(2) made. */
 struct mount_name {

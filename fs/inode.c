@@ -282,12 +282,11 @@ void drop_nlink(struct inode *inode)
     inode->i_nlink--;
 }
 
-/* setattr for filesystems without their own (ramfs): the page cache is all
- * there is to truncate.  Caller holds i_mutex. */
-int simple_setattr(struct inode *inode, struct iattr *attr)
+/* Copy every attribute but the size from attr into the in-core inode and
+ * mark it dirty (Linux's setattr_copy + mark_inode_dirty).  The size is the
+ * filesystem's business: it must free blocks.  Caller holds i_mutex. */
+void setattr_copy(struct inode *inode, const struct iattr *attr)
 {
-    if (attr->ia_valid & ATTR_SIZE)
-        truncate_setsize(inode, attr->ia_size);
     if (attr->ia_valid & ATTR_MODE)
         inode->i_mode = (inode->i_mode & S_IFMT) | (attr->ia_mode & ~S_IFMT);
     if (attr->ia_valid & ATTR_UID)
@@ -301,6 +300,15 @@ int simple_setattr(struct inode *inode, struct iattr *attr)
     if (attr->ia_valid & ATTR_CTIME)
         inode->i_ctime = attr->ia_ctime;
     mark_inode_dirty(inode);
+}
+
+/* setattr for filesystems without their own (ramfs): the page cache is all
+ * there is to truncate.  Caller holds i_mutex. */
+int simple_setattr(struct inode *inode, struct iattr *attr)
+{
+    if (attr->ia_valid & ATTR_SIZE)
+        truncate_setsize(inode, attr->ia_size);
+    setattr_copy(inode, attr);
     return 0;
 }
 

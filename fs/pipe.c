@@ -27,7 +27,8 @@
 #include <fs_syscalls.h>
 #include <poll.h>
 #include <ktest.h>
-#include "files_compat.h"
+#include <asm/uaccess.h>
+#include <signal.h>
 
 #define PIPE_SIZE PAGE_SIZE
 #define PIPE_BUF  PAGE_SIZE            /* writes up to this size are atomic */

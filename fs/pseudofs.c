@@ -219,12 +219,12 @@ static int show_mounts(char *buf, size_t size)
     return min(n, size);
 }
 
+/* The write loop's counters and the page-fault counters beside them
+ * (atomic_fixups proves a copy stopped at a fault with faults disabled):
+ * one format, owned by mm/usercopy.c. */
 static int show_writepath(char *buf, size_t size)
 {
-    struct write_path_stats s = write_path_stats;
-    return snprintf(buf, size, "attempts %lu\nshort_copies %lu\nzero_commits %lu\n"
-                    "fault_ins %lu\nretries %lu\nefaults %lu\n", s.attempts, s.short_copies,
-                    s.zero_commits, s.fault_ins, s.retries, s.efaults);
+    return (int)write_path_stats_show(buf, size);
 }
 
 static int show_pagecache(char *buf, size_t size)

@@ -7,7 +7,10 @@
 void generic_fillattr(struct inode *inode, struct kstat *st)
 {
     memset(st, 0, sizeof *st);
-    st->dev = inode->i_sb->s_bdev ? 0x300 : 0;  /* simplification: no device numbers yet */
+    /* simplification: every disk is 0x300 (hda's 3:0); a filesystem without
+     * a disk gets its superblock's anonymous number (0:n), so two ramfs
+     * mounts differ, as st_dev must for a mount point to be seen. */
+    st->dev = inode->i_sb->s_bdev ? 0x300 : inode->i_sb->s_anon_dev;
     st->ino = inode->i_ino;
     st->mode = inode->i_mode;
     st->nlink = inode->i_nlink;

@@ -33,6 +33,9 @@ struct file_system_type *get_fs_type(const char *name)
 
 struct super_block *alloc_super(struct file_system_type *type)
 {
+    /* Anonymous device numbers for superblocks without a disk, as Linux's
+     * get_anon_bdev(); simplification: never reused (a counter). */
+    static unsigned int next_anon_dev = 1;
     struct super_block *sb = kmalloc(sizeof *sb, GFP_KERNEL);
     if (!sb)
         return NULL;
@@ -45,6 +48,7 @@ struct super_block *alloc_super(struct file_system_type *type)
     sb->s_blocksize = PAGE_SIZE;
     sb->s_blocksize_bits = PAGE_SHIFT;
     sb->s_maxbytes = 0x7fffffff;
+    sb->s_anon_dev = next_anon_dev++ & 0xff;   /* minor only, major 0 */
     return sb;
 }
 

@@ -13,7 +13,8 @@
 #include <fdtable.h>
 #include <fs_syscalls.h>
 #include "internal.h"
-#include "files_compat.h"
+#include <asm/uaccess.h>
+#include <signal.h>
 #include "sys_internal.h"
 
 /* One path argument, resolved against dfd: fn(name). */

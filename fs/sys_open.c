@@ -14,7 +14,8 @@
 #include <fdtable.h>
 #include <fs_syscalls.h>
 #include "internal.h"
-#include "files_compat.h"
+#include <asm/uaccess.h>
+#include <signal.h>
 #include "sys_internal.h"
 
 char *getname(const char *filename)

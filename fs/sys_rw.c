@@ -20,8 +20,9 @@
 #include <err.h>
 #include <string.h>
 #include <ktest.h>
+#include <asm/uaccess.h>
+#include <signal.h>
 #include "internal.h"
-#include "files_compat.h"
 
 #define UIO_MAXIOV 1024
 #define MAX_RW_COUNT (0x7fffffff & ~(PAGE_SIZE - 1))   /* Linux's cap on one call */

@@ -11,7 +11,8 @@
 #include <fdtable.h>
 #include <chrdev.h>
 #include <fs_syscalls.h>
-#include "files_compat.h"
+#include <asm/uaccess.h>
+#include <signal.h>
 #include "sys_internal.h"
 
 /* struct stat64 of Linux i386 (arch/x86/include/uapi/asm/stat.h), 96 bytes,

@@ -399,6 +399,8 @@ struct super_block {
     int s_dirt;                        /* superblock metadata needs writing */
     void *s_fs_info;
     char s_id[16];                     /* device name, for messages */
+    unsigned int s_anon_dev;           /* no s_bdev: Linux's anonymous dev (major 0,
+                                        * minor n), so each ramfs has its own st_dev */
 };
 
 struct file_system_type {
@@ -503,6 +505,7 @@ int simple_write_end(struct file *file, struct address_space *mapping, loff_t po
                      unsigned len, unsigned copied, struct page *page, void *fsdata);
 int simple_readpage(struct file *file, struct page *page);
 void truncate_setsize(struct inode *inode, loff_t newsize);
+void setattr_copy(struct inode *inode, const struct iattr *attr);
 int generic_readlink(struct inode *inode, char *buf, size_t size);  /* = page_readlink */
 /* Symlink bodies kept in the page cache (ramfs; ext2's slow symlinks):
  * page_symlink writes target (len bytes, no NUL) through write_begin/write_end

@@ -8,6 +8,7 @@
 #include <multiboot.h>
 #include <init.h>
 #include <ktest.h>
+#include <bench.h>
 #include <asm/layout.h>
 #include <asm/irqflags.h>
 #include <asm/io.h>
@@ -62,6 +63,9 @@ void kmain(uint32_t magic, uint32_t mbi_phys, unsigned long pgdir_va)
     const char *tests = cmdline_get("test");
     if (tests && *tests)
         ktest_run(tests);
+    const char *bench = cmdline_get("bench");
+    if (bench && *bench)
+        bench_run(bench);
     rest_init();
     panic("rest_init returned");
 }

@@ -11,7 +11,8 @@
 #include <errno.h>
 #include <slab.h>
 #include <fs_syscalls.h>
-#include "../fs/files_compat.h"
+#include <asm/uaccess.h>
+#include <signal.h>
 
 #define SYSLOG_ACTION_CLOSE        0
 #define SYSLOG_ACTION_OPEN         1

@@ -38,7 +38,8 @@
 #include <ktest.h>
 #include <init.h>
 #include <asm/uaccess.h>
-#include "../fs/files_compat.h"
+#include <asm/uaccess.h>
+#include <signal.h>
 
 #define N_TTY_BUF 1024                 /* a power of two */
 

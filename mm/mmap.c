@@ -25,6 +25,7 @@
 #include <sched.h>
 #include <asm/pgtable.h>
 #include <asm/uaccess.h>
+#include <fdtable.h>            /* fget: sys_mmap2 tells a bad fd from a file mapping */
 
 #define vma_pages(v)  (((v)->vm_end - (v)->vm_start) >> PAGE_SHIFT)
 #define vma_first(mm) (list_empty(&(mm)->mmap) ? NULL : \
@@ -503,8 +504,14 @@ long sys_brk(unsigned long brk)
 long sys_mmap2(unsigned long addr, unsigned long len, unsigned long prot,
                unsigned long flags, unsigned long fd, unsigned long pgoff)
 {
-    if (!(flags & MAP_ANONYMOUS))
-        return -ENODEV;          /* file mappings: a later issue */
+    if (!(flags & MAP_ANONYMOUS)) {
+        /* file mappings: a later issue.  A bad fd is still -EBADF, as Linux. */
+        struct file *f = fget(fd);
+        if (!f)
+            return -EBADF;
+        fput(f);
+        return -ENODEV;
+    }
     return do_mmap(current->mm, NULL, addr, len, prot, flags, 0);
 }
 

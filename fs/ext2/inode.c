@@ -487,19 +487,7 @@ int ext2_setattr(struct inode *inode, struct iattr *attr)
         truncate_setsize(inode, attr->ia_size);
         ext2_truncate_blocks(inode, attr->ia_size);
     }
-    if (attr->ia_valid & ATTR_MODE)
-        inode->i_mode = (inode->i_mode & S_IFMT) | (attr->ia_mode & ~S_IFMT);
-    if (attr->ia_valid & ATTR_UID)
-        inode->i_uid = attr->ia_uid;
-    if (attr->ia_valid & ATTR_GID)
-        inode->i_gid = attr->ia_gid;
-    if (attr->ia_valid & ATTR_ATIME)
-        inode->i_atime = attr->ia_atime;
-    if (attr->ia_valid & ATTR_MTIME)
-        inode->i_mtime = attr->ia_mtime;
-    if (attr->ia_valid & ATTR_CTIME)
-        inode->i_ctime = attr->ia_ctime;
-    mark_inode_dirty(inode);
+    setattr_copy(inode, attr);
     return 0;
 }
 
