@@ -55,4 +55,7 @@ int vfs_lookup_one(struct inode *dir, const char *name, size_t len, struct inode
 /* ---- writeback (fs/fs-writeback.c, mm/page-writeback.c) -------------- */
 int do_writepages(struct address_space *mapping, struct writeback_control *wbc);
 void sync_inodes_sb(struct super_block *sb);
+/* fs/pipe.c: make a pipe's two files (files[0] reads, files[1] writes). */
+int create_pipe_files(struct file **files, int flags);
+
 #endif

@@ -9,12 +9,18 @@
 #include <string.h>
 #include <errno.h>
 #include <blkdev.h>
+#include <sched.h>
 #include "internal.h"
 
 struct vfsmount *root_mnt;
 LIST_HEAD(vfsmount_list);
 DEFINE_MUTEX(namespace_sem);
-struct fs_struct init_fs;              /* root and cwd of tasks with fs == NULL */
+struct fs_struct init_fs = { .umask = 0022 };  /* root and cwd of tasks with fs == NULL */
+
+unsigned int current_umask(void)
+{
+    return (current->fs ? current->fs : &init_fs)->umask;
+}
 
 struct vfsmount *mntget(struct vfsmount *mnt)
 {

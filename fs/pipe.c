@@ -25,6 +25,7 @@
 #include <fdtable.h>
 #include <chrdev.h>
 #include <fs_syscalls.h>
+#include <poll.h>
 #include <ktest.h>
 #include <asm/uaccess.h>
 #include <signal.h>
@@ -173,9 +174,33 @@ static long pipe_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
     return copy_to_user((void *)arg, &n, sizeof n) ? -EFAULT : 0;
 }
 
+/* Linux's pipe_poll: readable when not empty or no writer is left (read
+ * returns 0 then: POLLHUP); writable when there is room; a write end
+ * without readers gets POLLERR (write would fail with EPIPE). */
+static unsigned int pipe_poll(struct file *file)
+{
+    struct pipe *p = file->private_data;
+    unsigned int mask = 0;
+    mutex_lock(&p->mutex);
+    if (file->f_mode & FMODE_READ) {
+        if (p->head != p->tail)
+            mask |= POLLIN | POLLRDNORM;
+        if (!p->writers)
+            mask |= POLLHUP;
+    }
+    if (file->f_mode & FMODE_WRITE) {
+        if (p->head - p->tail < PIPE_SIZE)
+            mask |= POLLOUT | POLLWRNORM;
+        if (!p->readers)
+            mask |= POLLERR;
+    }
+    mutex_unlock(&p->mutex);
+    return mask;
+}
+
 static const struct file_operations pipe_fops = {
     .read_iter = pipe_read, .write_iter = pipe_write, .release = pipe_release,
-    .ioctl = pipe_ioctl, .llseek = no_llseek,
+    .ioctl = pipe_ioctl, .llseek = no_llseek, .poll = pipe_poll,
 };
 
 static struct file *pipe_file(struct pipe *p, unsigned mode, unsigned flags)

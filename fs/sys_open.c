@@ -94,7 +94,7 @@ long sys_openat(int dfd, const char *filename, int flags, mode_t mode)
     if (fd >= 0) {
         struct at_ctx at;
         int err = at_enter(dfd, name, &at);
-        struct file *f = err ? ERR_PTR(err) : filp_open(name, flags & ~O_CLOEXEC, mode & 07777);
+        struct file *f = err ? ERR_PTR(err) : filp_open(name, flags & ~O_CLOEXEC, mode & 07777 & ~current_umask());
         at_leave(&at);
         if (IS_ERR(f)) {
             put_unused_fd(fd);

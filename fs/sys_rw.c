@@ -13,11 +13,16 @@
 #include <errno.h>
 #include <slab.h>
 #include <fs.h>
+#include <sched.h>
 #include <uio.h>
 #include <fdtable.h>
 #include <fs_syscalls.h>
+#include <err.h>
+#include <string.h>
+#include <ktest.h>
 #include <asm/uaccess.h>
 #include <signal.h>
+#include "internal.h"
 
 #define UIO_MAXIOV 1024
 #define MAX_RW_COUNT (0x7fffffff & ~(PAGE_SIZE - 1))   /* Linux's cap on one call */
@@ -196,4 +201,161 @@ long sys_llseek(unsigned int fd, unsigned long offset_high, unsigned long offset
     }
     fput(file);
     return ret;
+}
+
+/* ---- sendfile: copy between two files inside the kernel ------------------
+ * Linux does it with splice and pipe buffers; we bounce each chunk through
+ * one kernel page: read from in (at *offset, or at in's f_pos), write all of
+ * it to out at out's f_pos, repeat.  The input offset moves by what was
+ * written.  Simplification: when in has no position (a pipe) and out takes
+ * less than a chunk, the rest of that chunk is lost (Linux would keep it in
+ * the pipe); out is a regular file, a tty or a pipe, which all take it all. */
+static long do_sendfile(int out_fd, int in_fd, loff_t *ppos, size_t count)
+{
+    struct file *in = fget(in_fd), *out = fget(out_fd);
+    long ret = -EBADF;
+    char *buf = NULL;
+    if (!in || !out || !(in->f_mode & FMODE_READ) || !(out->f_mode & FMODE_WRITE))
+        goto out;
+    ret = -ENOMEM;
+    if (!(buf = kmalloc(PAGE_SIZE, GFP_KERNEL)))
+        goto out;
+    if (count > MAX_RW_COUNT)
+        count = MAX_RW_COUNT;
+    int seekable = has_pos(in);
+    int lock = !ppos && seekable;
+    if (lock)
+        mutex_lock(&in->f_pos_lock);
+    loff_t pos = ppos ? *ppos : seekable ? in->f_pos : 0;
+    size_t done = 0;
+    ret = 0;
+    while (done < count) {
+        size_t want = min(count - done, (size_t)PAGE_SIZE);
+        struct kvec v = { buf, want };
+        struct iov_iter it;
+        iov_iter_kvec(&it, READ, &v, 1, want);
+        loff_t rpos = pos;
+        ssize_t n = seekable ? vfs_read(in, &it, &rpos) : do_rw(in, &it, NULL, 0);
+        if (n <= 0) {
+            ret = n;
+            break;
+        }
+        struct kvec wv = { buf, n };
+        iov_iter_kvec(&it, WRITE, &wv, 1, n);
+        ssize_t w = do_rw(out, &it, NULL, 1);
+        if (w <= 0) {
+            ret = w;
+            break;
+        }
+        done += w;
+        pos += w;
+        if (w < n || fatal_signal_pending(current))
+            break;
+    }
+    if (ppos)
+        *ppos = pos;
+    else if (seekable)
+        in->f_pos = pos;
+    if (lock)
+        mutex_unlock(&in->f_pos_lock);
+    if (done)
+        ret = done;                    /* an error after some bytes: the bytes */
+out:
+    kfree(buf);
+    if (in)
+        fput(in);
+    if (out)
+        fput(out);
+    return ret;
+}
+
+long sys_sendfile64(int out_fd, int in_fd, loff_t __user *offset, size_t count)
+{
+    loff_t pos;
+    if (!offset)
+        return do_sendfile(out_fd, in_fd, NULL, count);
+    if (copy_from_user(&pos, offset, sizeof pos))
+        return -EFAULT;
+    if (pos < 0)
+        return -EINVAL;
+    long ret = do_sendfile(out_fd, in_fd, &pos, count);
+    if (ret >= 0 && copy_to_user(offset, &pos, sizeof pos))
+        return -EFAULT;
+    return ret;
+}
+
+long sys_sendfile(int out_fd, int in_fd, long __user *offset, size_t count)
+{
+    long off;
+    if (!offset)
+        return do_sendfile(out_fd, in_fd, NULL, count);
+    if (copy_from_user(&off, offset, sizeof off))
+        return -EFAULT;
+    if (off < 0)
+        return -EINVAL;
+    loff_t pos = off;
+    long ret = do_sendfile(out_fd, in_fd, &pos, count);
+    off = pos;
+    if (ret >= 0 && copy_to_user(offset, &off, sizeof off))
+        return -EFAULT;
+    return ret;
+}
+
+/* ---- tests: sendfile on a ramfs root ------------------------------------- */
+
+static int open_fd(const char *path, int flags)
+{
+    struct file *f = filp_open(path, flags, 0644);
+    if (IS_ERR(f))
+        return PTR_ERR(f);
+    int fd = get_unused_fd_flags(0);
+    if (fd < 0) {
+        filp_close(f);
+        return fd;
+    }
+    fd_install(fd, f);
+    return fd;
+}
+
+KTEST(sendfile, copies_across_pages_and_moves_offsets)
+{
+    static char data[5000], back[5100];
+    for (size_t i = 0; i < sizeof data; i++)
+        data[i] = 'a' + i % 23;
+    vfs_ensure_root();
+    struct files_struct *saved = current->files;    /* a table of our own */
+    current->files = files_alloc();
+    KASSERT(current->files != NULL);
+    struct file *f = filp_open("/sf_in", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    KASSERT(!IS_ERR(f));
+    loff_t p = 0;
+    KASSERT_EQ(kernel_write(f, data, sizeof data, &p), (ssize_t)sizeof data);
+    filp_close(f);
+    int in = open_fd("/sf_in", O_RDONLY), out = open_fd("/sf_out", O_WRONLY | O_CREAT | O_TRUNC);
+    KASSERT(in >= 0 && out >= 0);
+    KEXPECT_EQ(do_sendfile(out, in, NULL, 100000), 5000);   /* to end of file */
+    struct file *fin = fget(in);
+    KEXPECT_EQ(fin->f_pos, 5000);
+    loff_t pos = 4990;                                      /* explicit offset: */
+    KEXPECT_EQ(do_sendfile(out, in, &pos, 100), 10);
+    KEXPECT_EQ(pos, 5000);
+    KEXPECT_EQ(fin->f_pos, 5000);                           /* f_pos untouched */
+    fput(fin);
+    KEXPECT_EQ(do_sendfile(out, in, NULL, 10), 0);          /* at end of file */
+    KEXPECT_EQ(sys_sendfile64(out, in, (loff_t __user *)0xC0000000, 1), -EFAULT);
+    KEXPECT_EQ(do_sendfile(out, 999, NULL, 1), -EBADF);
+    KEXPECT_EQ(do_sendfile(in, out, NULL, 1), -EBADF);      /* wrong directions */
+    close_fd(in);
+    close_fd(out);
+    f = filp_open("/sf_out", O_RDONLY, 0);
+    KASSERT(!IS_ERR(f));
+    p = 0;
+    KEXPECT_EQ(kernel_read(f, back, sizeof back, &p), 5010);
+    KEXPECT(memcmp(back, data, 5000) == 0);
+    KEXPECT(memcmp(back + 5000, data + 4990, 10) == 0);
+    filp_close(f);
+    vfs_unlink("/sf_in");
+    vfs_unlink("/sf_out");
+    put_files(current->files);
+    current->files = saved;
 }

@@ -115,7 +115,7 @@ long sys_fstatat64(int dfd, const char *filename, void *statbuf, int flag)
 {
     struct kstat k;
     int err;
-    if (flag & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+    if (flag & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH | AT_NO_AUTOMOUNT))
         return -EINVAL;
     if (empty_path(filename, flag))
         err = dfd == AT_FDCWD ? vfs_stat(".", &k) : fstat_fd(dfd, &k);
@@ -145,7 +145,7 @@ long sys_statx(int dfd, const char *filename, unsigned flags, unsigned int mask,
 {
     struct kstat k;
     int err;
-    if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH | AT_STATX_SYNC_TYPE))
+    if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH | AT_NO_AUTOMOUNT | AT_STATX_SYNC_TYPE))
         return -EINVAL;
     if (mask & STATX__RESERVED)
         return -EINVAL;

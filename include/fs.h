@@ -327,6 +327,11 @@ struct file_operations {
     int (*release)(struct inode *inode, struct file *file);
     long (*ioctl)(struct file *file, unsigned int cmd, unsigned long arg);
     int (*mmap)(struct file *file, void *vma);
+    /* poll: which of POLLIN/POLLOUT/POLLHUP/POLLERR (include/poll.h) hold
+     * now, without sleeping; no locks held on entry.  Unlike Linux's it
+     * registers no wait queue: sys_poll (fs/select.c) asks again every tick.
+     * NULL means DEFAULT_POLLMASK (always readable and writable: files). */
+    unsigned int (*poll)(struct file *file);
 };
 
 struct path {
@@ -427,7 +432,11 @@ int do_umount(const char *path);       /* syncs first; -EBUSY if inodes are in u
 struct fs_struct {                     /* per-task root and cwd */
     struct path root, pwd;
     int users;
+    unsigned int umask;                /* umask(2): permission bits open(O_CREAT) and
+                                          mkdir clear; copied on fork; init_fs: 022 */
 };
+/* The calling task's umask (its fs_struct's, else init_fs's). */
+unsigned int current_umask(void);
 
 /* ---- the VFS API: path-based operations (fs/namei.c, fs/open.c ...) ----
  * Paths are resolved against current->fs (or the global root for tasks

@@ -13,6 +13,7 @@ struct iovec;
 #define AT_SYMLINK_NOFOLLOW 0x100
 #define AT_REMOVEDIR        0x200
 #define AT_SYMLINK_FOLLOW   0x400
+#define AT_NO_AUTOMOUNT     0x800     /* no automounts here: accepted, ignored */
 #define AT_EMPTY_PATH       0x1000
 
 /* fs/sys_rw.c */

@@ -52,6 +52,8 @@ long sys_setpgid(pid_t pid, pid_t pgid);
 long sys_getpgid(pid_t pid);
 long sys_getpgrp(void);
 long sys_setsid(void);
+long sys_prctl(int option, unsigned long arg2, unsigned long arg3,
+               unsigned long arg4, unsigned long arg5);
 long sys_getsid(pid_t pid);
 long sys_newuname(void *name);
 long sys_reboot(int magic1, int magic2, unsigned int cmd, void *arg);
@@ -87,5 +89,5 @@ long sys_vellum_debug(unsigned long op, unsigned long arg);
     X(unlinkat) X(rename) X(renameat) X(link) X(symlink) X(readlink) X(readlinkat)    \
     X(access) X(faccessat) X(chdir) X(fchdir) X(getcwd) X(truncate64) X(ftruncate64)  \
     X(truncate) X(ftruncate) X(fsync) X(fdatasync) X(sync) X(mount) X(umount2)        \
-    X(syslog) X(poll)
+    X(syslog) X(poll) X(sendfile) X(sendfile64)
 #endif

@@ -55,6 +55,7 @@ struct fs_struct *copy_fs_struct(struct fs_struct *old)
         old = &init_fs;
     fs->root = old->root;
     fs->pwd = old->pwd;
+    fs->umask = old->umask;
     if (fs->root.inode)
         path_get(&fs->root);
     if (fs->pwd.inode)

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <init.h>
 #include <sched.h>
+#include <fs.h>
 #include <signal.h>
 #include <timer.h>
 #include <mm.h>
@@ -29,7 +30,19 @@
 long sys_getpid(void) { return current->pid; }
 long sys_getppid(void) { return current->parent ? current->parent->pid : 0; }
 long sys_getuid(void) { return 0; }
-long sys_umask(int mask) { return 022; }   /* no permission model: report the default */
+/* umask(2): sets the bits open(O_CREAT) and mkdir clear (applied in
+ * fs/sys_open.c and fs/sys_namei.c, as Linux applies current_umask());
+ * returns the old mask.  Nothing checks permissions yet, but the modes
+ * that ls -l shows are Linux's (0644 files, 0755 directories). */
+long sys_umask(int mask)
+{
+    struct fs_struct *fs = current->fs;
+    if (!fs)
+        return -EINVAL;                /* kernel threads share init_fs */
+    unsigned int old = fs->umask;
+    fs->umask = mask & 0777;
+    return old;
+}
 
 long sys_getpgid(pid_t pid)
 {
@@ -43,6 +56,32 @@ long sys_getsid(pid_t pid)
 {
     struct task_struct *t = pid ? find_task_by_pid(pid) : current;
     return t ? t->session : -ESRCH;
+}
+
+/* prctl(2): only the process name (Linux's PR_SET_NAME / PR_GET_NAME, the
+ * 16-byte comm that oops reports print); busybox asks for it at start-up.
+ * Every other option is -EINVAL, as Linux answers an unknown one. */
+#define PR_SET_NAME 15
+#define PR_GET_NAME 16
+long sys_prctl(int option, unsigned long arg2, unsigned long arg3,
+               unsigned long arg4, unsigned long arg5)
+{
+    char name[TASK_COMM_LEN];
+    long n;
+    switch (option) {
+    case PR_SET_NAME:
+        n = strncpy_from_user(name, (const char __user *)arg2, sizeof name - 1);
+        if (n < 0)
+            return -EFAULT;
+        name[n] = 0;                   /* longer names are cut, as Linux does */
+        strlcpy(current->comm, name, sizeof current->comm);
+        return 0;
+    case PR_GET_NAME:
+        strlcpy(name, current->comm, sizeof name);
+        return copy_to_user((void __user *)arg2, name, sizeof name) ? -EFAULT : 0;
+    default:
+        return -EINVAL;
+    }
 }
 
 /* Is there a process in group pgrp inside session sid? */

@@ -75,6 +75,7 @@ static const syscall_fn_t sys_call_table[NR_syscalls] = {
     S(getpgrp, sys_getpgrp),
     S(setsid, sys_setsid),
     S(getsid, sys_getsid),
+    S(prctl, sys_prctl),
     S(uname, sys_newuname),
     S(reboot, sys_reboot),
     S(getrandom, sys_getrandom),
@@ -157,6 +158,8 @@ static const syscall_fn_t sys_call_table[NR_syscalls] = {
     S(umount2, __sysent_umount2),
     S(syslog, __sysent_syslog),
     S(poll, __sysent_poll),
+    S(sendfile, __sysent_sendfile),
+    S(sendfile64, __sysent_sendfile64),
 };
 
 /* -ENOSYS once per number, with the caller's name, so a program that

@@ -33,6 +33,7 @@
 #include <console.h>
 #include <signal.h>
 #include <tty.h>
+#include <poll.h>
 #include <chrdev.h>
 #include <ktest.h>
 #include <init.h>
@@ -52,6 +53,7 @@ static struct tty {
     wait_queue_head_t read_wait;
     struct mutex read_mutex;           /* one reader at a time (peek, copy, consume) */
     pid_t pgrp;                        /* foreground process group (Ctrl-C goes here) */
+    pid_t session;                     /* the session this is the controlling tty of */
     int active;                        /* console input comes to us */
     unsigned long dropped;             /* characters lost to a full buffer */
 } tty;
@@ -196,6 +198,7 @@ void tty_reset(void)
     tty.head = tty.canon_head = tty.tail = 0;
     memset(tty.eof_mark, 0, sizeof tty.eof_mark);
     tty.pgrp = 0;
+    tty.session = 0;
     spin_unlock_irqrestore(&tty.lock, flags);
 }
 
@@ -326,6 +329,8 @@ static ssize_t tty_write(struct file *file, struct iov_iter *from, loff_t *pos)
     return done;
 }
 
+static int tty_set_ctty(int force);
+
 static long tty_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
     void __user *p = (void __user *)arg;
@@ -371,8 +376,10 @@ static long tty_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
             return -EINVAL;
         tty.pgrp = pgrp;
         return 0;
-    case TIOCSCTTY:
-        return 0;                      /* one terminal: everyone's controlling tty */
+    case TIOCSCTTY:                    /* arg 1 (steal): allowed, we have no uids */
+        if (current->session != current->pid)
+            return -EPERM;
+        return tty_set_ctty(arg == 1);
     case FIONREAD:
         n = tty_chars_available();
         return copy_to_user(p, &n, sizeof n) ? -EFAULT : 0;
@@ -381,17 +388,60 @@ static long tty_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
     }
 }
 
-/* The first opener of the console becomes its foreground group if none is
- * set (Linux: a session leader acquiring its controlling terminal). */
-static int tty_open(struct inode *inode, struct file *file)
+/* Is the leader of session sid still alive (not exited)? */
+static int session_leader_alive(pid_t sid)
 {
-    tty_activate();
-    if (tty.pgrp <= 0 && current->mm)
-        tty.pgrp = current->pgrp;
+    struct task_struct *t;
+    list_for_each_entry(t, &task_list, tasks)
+        if (t->is_process && !t->exit_state && t->pid == sid)
+            return 1;
     return 0;
 }
 
+/* Linux's tty_open_proc_set_tty/__proc_set_tty, cut down: a session leader
+ * that opens the terminal while no live session owns it makes it its
+ * controlling terminal, with its process group in the foreground.  Our
+ * simplification: instead of disassociating the tty when the session leader
+ * exits (Linux's disassociate_ctty from do_exit), the next session leader's
+ * open finds the owner dead and takes over, so init can start one shell
+ * after another (each in a new session) and Ctrl-C reaches the current one.
+ * A process that is not a session leader opening a terminal nobody owns
+ * only sets the foreground group (kernel tests and init=programs that never
+ * call setsid still get Ctrl-C).  Returns 0 if the tty is now the caller's
+ * session's controlling terminal, else -EPERM. */
+static int tty_set_ctty(int force)
+{
+    unsigned long flags;
+    int ours;
+    spin_lock_irqsave(&tty.lock, flags);
+    if (current->mm && current->session == current->pid &&
+        (force || tty.session <= 0 || !session_leader_alive(tty.session))) {
+        tty.session = current->session;
+        tty.pgrp = current->pgrp;
+    } else if (tty.pgrp <= 0 && current->mm) {
+        tty.pgrp = current->pgrp;
+    }
+    ours = current->session > 0 && tty.session == current->session;
+    spin_unlock_irqrestore(&tty.lock, flags);
+    return ours ? 0 : -EPERM;
+}
+
+static int tty_open(struct inode *inode, struct file *file)
+{
+    tty_activate();
+    if (!(file->f_flags & O_NOCTTY))
+        tty_set_ctty(0);
+    return 0;
+}
+
+/* Readable when a line (or, raw, a byte, or a ^D mark) is waiting. */
+static unsigned int tty_poll(struct file *file)
+{
+    return (tty_chars_available() > 0 ? POLLIN | POLLRDNORM : 0) | POLLOUT | POLLWRNORM;
+}
+
 const struct file_operations tty_fops = {
+    .poll = tty_poll,
     .read_iter = tty_read,
     .write_iter = tty_write,
     .ioctl = tty_ioctl,
@@ -468,6 +518,25 @@ KTEST(tty, raw_mode_and_ctrl_c_flush)
     KEXPECT_EQ(tty_kernel_read(buf, sizeof buf, 0), 2);
     KEXPECT_EQ(buf[0], 'q');
     KEXPECT_EQ(buf[1], 0x7f);
+    tty_reset();
+}
+
+/* poll: readable only once a whole line (or a ^D) is in, in canonical mode. */
+KTEST(tty, poll_readable_after_a_line)
+{
+    struct file f = { .f_op = &tty_fops };
+    char buf[8];
+    tty_reset();
+    KEXPECT_EQ(vfs_poll(&f), POLLOUT | POLLWRNORM);
+    type("ab");
+    KEXPECT_EQ(vfs_poll(&f) & POLLIN, 0);            /* still being edited */
+    type("\n");
+    KEXPECT_EQ(vfs_poll(&f), POLLIN | POLLRDNORM | POLLOUT | POLLWRNORM);
+    KEXPECT_EQ(tty_kernel_read(buf, sizeof buf, 0), 3);
+    KEXPECT_EQ(vfs_poll(&f) & POLLIN, 0);
+    type("\x04");                                    /* ^D: read returns 0, poll says readable */
+    KEXPECT(vfs_poll(&f) & POLLIN);
+    KEXPECT_EQ(tty_kernel_read(buf, sizeof buf, 0), 0);
     tty_reset();
 }
 

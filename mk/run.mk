@@ -27,7 +27,7 @@ GDBPORT   := $(shell expr 26000 + $$(id -u) % 5000)
 TEST_ISO  := $(BUILD)/vellum-test.iso
 # Each image in DISKS becomes an IDE disk, index 0 (hda), 1 (hdb), ...
 DISK_ARGS  = $(shell i=0; for d in $(DISKS); do printf -- '-drive file=%s,format=raw,if=ide,index=%d ' $$d $$i; i=$$((i+1)); done)
-QEMUOPTS   = -accel tcg -no-reboot -m 128M -kernel $(KERNEL) -append "$(APPEND)" \
+QEMUOPTS   = -accel tcg -no-reboot -m 128M -kernel $(KERNEL) -append "$(strip $(ROOT_APPEND) $(APPEND))" \
 	     -device isa-debug-exit,iobase=0xf4,iosize=0x04 $(DISK_ARGS) $(QEMUFLAGS)
 BOCHS_DISPLAY = $(if $(shell test -t 1 && echo tty),term,rfb$(comma) options="timeout=0")
 comma := ,

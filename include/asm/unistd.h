@@ -111,6 +111,7 @@
 #define __NR_chown              182
 #define __NR_getcwd             183
 #define __NR_sigaltstack        186
+#define __NR_sendfile           187
 #define __NR_vfork              190
 #define __NR_ugetrlimit         191
 #define __NR_mmap2              192
@@ -140,6 +141,7 @@
 #define __NR_fcntl64            221
 #define __NR_gettid             224
 #define __NR_tkill              238
+#define __NR_sendfile64         239
 #define __NR_futex              240
 #define __NR_set_thread_area    243
 #define __NR_get_thread_area    244

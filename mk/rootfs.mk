@@ -1,0 +1,61 @@
+# mk/rootfs.mk: the bootable root disk, and booting it with `make qemu`.
+#
+#   build/images/rootfs.img       ext2 image of build/rootfs (tools/mkrootfs.sh):
+#                                 pristine, reproducible, built by `make`
+#   build/images/rootfs-run.img   the writable copy `make qemu` boots; KEPT
+#                                 across runs, so files you write persist from
+#                                 one `make qemu` to the next.  It is copied
+#                                 afresh when rootfs.img is rebuilt (you changed
+#                                 the userland; the old copy is kept as
+#                                 rootfs-run.img.old) or after `make reset-disk`.
+#   make reset-disk               throw the writable copy away (start over)
+#   make rootfs-check             build rootfs.img twice, compare the bytes
+#   make busybox                  fetch Debian's busybox-static (i386) into
+#                                 build/busybox/ (tools/getbusybox.sh; never
+#                                 fails the build: says why when it cannot)
+#
+# `make qemu`, `qemu-nox` and `qemu-gdb` attach rootfs-run.img as the first
+# IDE disk and boot with root=hda.  Setting DISKS yourself replaces the root
+# disk (DISKS="a.img" boots with a.img as hda, and no root=hda is added).
+ROOTFS_IMG  := $(BUILD)/images/rootfs.img
+ROOTFS_RUN  := $(BUILD)/images/rootfs-run.img
+ROOTFS_SIZE := 32M
+# mk/user.mk's staging tree (its U_ROOT; user.mk is included after this file)
+ROOTFS_TREE := $(BUILD)/rootfs
+
+all: rootfs-img
+rootfs-img: $(ROOTFS_IMG)
+
+$(ROOTFS_IMG): $(ROOTFS_TREE)/.stamp tools/mkrootfs.sh
+	bash tools/mkrootfs.sh $(ROOTFS_TREE) $@ $(ROOTFS_SIZE)
+
+$(ROOTFS_RUN): $(ROOTFS_IMG)
+	@if [ -e $@ ]; then mv $@ $@.old; \
+	    echo "*** $(ROOTFS_IMG) was rebuilt (the userland changed): booting a fresh copy;"; \
+	    echo "*** the disk you used before is kept as $@.old"; fi
+	cp $< $@
+
+ifeq ($(origin DISKS),undefined)
+DISKS       := $(ROOTFS_RUN)
+ROOT_APPEND := root=hda
+ifneq ($(VELLUM_SETUP_DONE),)
+qemu qemu-nox qemu-gdb: $(ROOTFS_RUN)
+endif
+endif
+
+reset-disk:
+	rm -f $(ROOTFS_RUN)
+	@echo "*** the next make qemu starts from a fresh copy of $(ROOTFS_IMG)"
+
+rootfs-check: $(ROOTFS_IMG)
+	bash tools/mkrootfs.sh $(ROOTFS_TREE) $(BUILD)/images/rootfs-again.img $(ROOTFS_SIZE)
+	cmp $(ROOTFS_IMG) $(BUILD)/images/rootfs-again.img && echo "rootfs-check: identical"
+	@rm -f $(BUILD)/images/rootfs-again.img
+
+busybox:
+	@mkdir -p $(BUILD)
+	@bash tools/getbusybox.sh $(BUILD)/busybox >$(BUILD)/busybox.why 2>&1 && \
+	    echo "busybox: $(BUILD)/busybox/busybox ($$(cat $(BUILD)/busybox/VERSION))" || \
+	    echo "busybox: not available: $$(cat $(BUILD)/busybox.why)"
+
+.PHONY: rootfs-img reset-disk rootfs-check busybox

@@ -1,0 +1,168 @@
+#!/bin/bash
+# tools/tests/shell_session.sh: a newcomer's session at the shell prompt of
+# `make qemu`, typed on the serial console, then checked on the host.
+# Layer: host test (runs the kernel, init, sh and the utilities together).
+#
+# Boots a copy of build/images/rootfs.img (the image `make qemu` boots) with
+# root=hda and COM1 on a pair of FIFOs (QEMU's -serial pipe:).  A feeder
+# types one command at a time, each only after the prompt for it appeared
+# (bounded waits, a total timeout).  The session writes files with > and >>,
+# makes directories, uses a pipe, cp, mv, rm, ln -s, $?, interrupts
+# `sleep 30` with Ctrl-C (byte 0x03), syncs and powers off.  Then, on the
+# host: QEMU exited by power off, `e2fsck -fn` is clean, and debugfs reads
+# back exactly the expected contents (the removed files are gone, the
+# symlink's target is right).  One PASS/FAIL line per check.
+source "$(dirname "$0")/../testlib.sh"
+T=shell_session
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-shell.XXXXXX") || exit 1
+QPID=
+cleanup() {
+    [ -n "$QPID" ] && kill "$QPID" 2>/dev/null
+    exec 3>&- 2>/dev/null
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+make -s --no-print-directory BUILD="$BUILD" all >"$TMP/build.log" 2>&1 ||
+    { fail "$T.build"; show_tail "$TMP/build.log"; exit 0; }
+IMG=$TMP/root.img
+cp "$BUILD/images/rootfs.img" "$IMG"
+
+# ---- the serial console on FIFOs: QEMU reads $S.in and writes $S.out
+S=$TMP/ser
+mkfifo "$S.in" "$S.out"
+LOG=$TMP/serial.log
+: > "$LOG"
+cat "$S.out" > "$LOG" &                # the reader (ends when QEMU closes it)
+exec 3<>"$S.in"                        # read-write: the open does not block
+timeout -k 2 150 "$QEMU" -accel tcg -display none -no-reboot -m 128M -nic none \
+    -monitor none -serial "pipe:$S" -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+    -kernel "$KERNEL" -append "root=hda" \
+    -drive "file=$IMG,format=raw,if=ide,index=0" </dev/null >"$TMP/qemu.out" 2>&1 &
+QPID=$!
+START=$SECONDS
+TOTAL=120                              # seconds for the whole session
+
+# Prompts seen so far ("vellum:CWD$ ", the shell's prompt).
+prompts() { tr -d '\r' < "$LOG" | grep -o 'vellum:[^ ]*\$ ' | wc -l; }
+# wait_prompt N SECONDS: until at least N prompts were printed; 1 on timeout.
+wait_prompt() {
+    local deadline=$((SECONDS + $2))
+    while [ "$(prompts)" -lt "$1" ]; do
+        if [ $SECONDS -ge $deadline ] || [ $((SECONDS - START)) -ge $TOTAL ] ||
+           ! kill -0 "$QPID" 2>/dev/null; then
+            return 1
+        fi
+        sleep 0.2
+    done
+}
+NP=0                                   # prompts consumed
+LOST=0
+# type CMD: wait for the next prompt, then type CMD and Enter.
+type_cmd() {
+    NP=$((NP + 1))
+    if ! wait_prompt $NP 30; then
+        [ $LOST = 0 ] && fail "$T.prompt (no prompt #$NP before typing: $1)" && show_tail "$LOG" 20
+        LOST=1
+        return 1
+    fi
+    printf '%s\n' "$1" >&3
+}
+
+if wait_prompt 1 60; then pass "$T.boot_to_prompt"
+else fail "$T.boot_to_prompt (no shell prompt within 60 s)"; show_tail "$LOG" 30; LOST=1; fi
+
+H=/home/newcomer
+type_cmd "mkdir $H"
+type_cmd "cd $H"
+type_cmd "pwd"
+type_cmd "echo hello world > hello.txt"
+type_cmd "echo second line >> hello.txt"
+type_cmd "mkdir -p notes/2024/jan"
+type_cmd "cp hello.txt notes/2024/jan/copy.txt"
+type_cmd "cat hello.txt | wc > wc.txt"
+type_cmd "ls / | wc -l > count.txt"
+type_cmd "echo temporary > gone.txt"
+type_cmd "rm gone.txt"
+type_cmd "echo moved > before.txt"
+type_cmd "mv before.txt after.txt"
+type_cmd "ln -s notes/2024/jan/copy.txt link"
+type_cmd "cat link >> after.txt"
+type_cmd "mkdir emptydir"
+type_cmd "rmdir emptydir"
+type_cmd "false"
+type_cmd 'echo status=$? > status.txt'
+type_cmd "sleep 30"
+# Ctrl-C: the tty sends SIGINT to the foreground group; the prompt must come
+# back at once, not when sleep ends.
+sleep 1.5
+t0=$SECONDS
+printf '\003' >&3
+NP=$((NP + 1))
+if wait_prompt $NP 8; then
+    took=$((SECONDS - t0))
+    if [ $took -le 5 ]; then pass "$T.ctrl_c (prompt back after ${took} s)"
+    else fail "$T.ctrl_c (prompt back only after ${took} s)"; fi
+else
+    fail "$T.ctrl_c (no prompt within 8 s of ^C)"; show_tail "$LOG" 10; LOST=1
+fi
+NP=$((NP - 1))                         # type_cmd waits for that prompt again
+type_cmd 'echo sigint-status=$?'
+type_cmd "sync"
+type_cmd "poweroff"
+
+# ---- QEMU should exit by itself (power off): wait, bounded.
+while kill -0 "$QPID" 2>/dev/null && [ $((SECONDS - START)) -lt $((TOTAL + 20)) ]; do
+    sleep 0.3
+done
+wait "$QPID" 2>/dev/null
+rc=$?
+QPID=
+exec 3>&-
+log() { tr -d '\r' < "$LOG"; }
+
+if log | grep -qx "$H"; then pass "$T.cd_pwd"
+else fail "$T.cd_pwd (pwd did not print $H)"; fi
+if log | grep -qx 'sigint-status=130'; then pass "$T.ctrl_c_status_130"
+else fail "$T.ctrl_c_status_130 (\$? after ^C was '$(log | sed -n 's/^sigint-status=//p')')"; fi
+if [ $rc = 0 ] && log | grep -q 'power off: root (hda) synced and read-only'; then
+    pass "$T.power_off"
+else
+    fail "$T.power_off (qemu status $rc: $(qemu_status_text $rc))"; show_tail "$LOG" 20
+fi
+if e2fsck -fn "$IMG" >"$TMP/fsck.log" 2>&1; then pass "$T.fsck_clean"
+else fail "$T.fsck_clean"; show_tail "$TMP/fsck.log"; fi
+
+# ---- the files, read back with debugfs
+# expect NAME CONTENT: file $H/NAME holds exactly CONTENT (printf %b).
+expect() {
+    local got want
+    debugfs -R "cat $H/$1" "$IMG" > "$TMP/got" 2>/dev/null
+    printf '%b' "$2" > "$TMP/want"
+    if cmp -s "$TMP/got" "$TMP/want"; then pass "$T.file $1"
+    else fail "$T.file $1 (got '$(od -c "$TMP/got" | head -3 | tr -s ' ' | tr '\n' ' ')')"; fi
+}
+# Number of entries of / the newcomer saw: the names in the image's root
+NROOT=$(debugfs -R "ls -p /" "$IMG" 2>/dev/null | grep -c "^/")
+NROOT=$((NROOT - 2))                   # without . and ..
+expect hello.txt 'hello world\nsecond line\n'
+expect notes/2024/jan/copy.txt 'hello world\nsecond line\n'
+expect wc.txt '2 4 24\n'
+expect count.txt "$NROOT\n"
+expect after.txt 'moved\nhello world\nsecond line\n'
+expect status.txt 'status=1\n'
+absent() {
+    if debugfs -R "stat $H/$1" "$IMG" 2>&1 | grep -q 'File not found'; then pass "$T.removed $1"
+    else fail "$T.removed $1 (still on the disk)"; fi
+}
+absent gone.txt
+absent before.txt
+absent emptydir
+# modes under init's umask (022): files 0644, directories 0755
+mode_of() { debugfs -R "stat $H/$1" "$IMG" 2>/dev/null | sed -n 's/.*Mode: *\([0-7]*\).*/\1/p' | head -1; }
+m1=$(mode_of hello.txt) m2=$(mode_of notes)
+if [ "$m1" = 0644 ] && [ "$m2" = 0755 ]; then pass "$T.umask_modes"
+else fail "$T.umask_modes (hello.txt $m1, notes $m2; want 0644, 0755)"; fi
+target=$(debugfs -R "stat $H/link" "$IMG" 2>/dev/null | sed -n 's/^Fast link dest: "\(.*\)"$/\1/p')
+if [ "$target" = notes/2024/jan/copy.txt ]; then pass "$T.symlink"
+else fail "$T.symlink (target '$target')"; fi
