@@ -150,11 +150,12 @@ void kernel_power_off(void)
     for (;;) {
         char path[PATH_MAX > 256 ? 256 : PATH_MAX];
         struct mount_name *n;
-        int found = 0;
+        int found = 0, on_disk = 0;
         mutex_lock(&namespace_sem);
         list_for_each_entry(n, &mount_names, list)     /* the last non-root one */
             if (n->mnt != root_mnt) {
                 strlcpy(path, n->path, sizeof path);
+                on_disk = n->mnt->mnt_sb->s_bdev != NULL;
                 found = 1;
             }
         mutex_unlock(&namespace_sem);
@@ -162,8 +163,15 @@ void kernel_power_off(void)
             break;
         int err = umount_recorded(path);
         if (err) {
-            printk(KERN_WARNING "power off: umount %s: error %d (left mounted, synced)\n",
-                   path, err);
+            /* Busy is normal for /dev (the shell holds the console open);
+             * an in-memory filesystem has nothing to lose, so only a disk
+             * that stays mounted deserves a warning (it was synced above). */
+            if (on_disk)
+                printk(KERN_WARNING "power off: umount %s: error %d (left mounted, synced)\n",
+                       path, err);
+            else
+                printk(KERN_INFO "power off: %s busy, in memory only: nothing to write\n",
+                       path);
             mutex_lock(&namespace_sem);       /* forget it so the loop ends */
             list_for_each_entry(n, &mount_names, list)
                 if (!strcmp(n->path, path)) {
