@@ -1,11 +1,12 @@
-/* kernel/console_input.c: where typed characters land.  The keyboard
- * (kernel/keyboard.c) and the COM1 receive interrupt (here) call
- * console_input() from interrupt context; readers poll
- * console_getc_nonblock().
+/* kernel/console_input.c: where typed characters land (arch/driver layer,
+ * below the tty).  The keyboard (kernel/keyboard.c) and the COM1 receive
+ * interrupt (here) call console_input() from interrupt context.
  *
- * A stand-in: the tty layer (a later issue) will take console_input() over
- * and feed its line discipline (echo, erase, ^C, canonical lines) instead of
- * this ring, and readers will sleep instead of polling. */
+ * Until the tty is activated (the first open of /dev/console or /dev/tty)
+ * the characters wait in a small ring that console_getc_nonblock() reads.
+ * tty_activate() (kernel/tty.c) drains the ring into its line discipline
+ * and sets console_input_handler, after which every character goes straight
+ * to the tty. */
 #include <kernel.h>
 #include <init.h>
 #include <ktest.h>

@@ -3,9 +3,10 @@
 #
 # Our programs are static i386 Linux ELF files using the Linux system-call
 # ABI, so they run natively on the (Linux) build host: this script runs
-# the libc self-tests, the utilities and the shell here, long before the
-# Vellum kernel can run processes. One line per check: "PASS user.NAME"
-# or "FAIL user.NAME (why)"; the test runner counts them.
+# the libc self-tests, the utilities and the shell here, without booting
+# Vellum (shell_session.sh and systests.sh run them on Vellum).  One line
+# per check: "PASS user.NAME" or "FAIL user.NAME (why)"; the test runner
+# counts them.
 #
 # usage: sh tools/tests/userland.sh     (from anywhere; builds `make user`;
 #        BUILD=dir selects the build directory, as for tools/run-tests)
