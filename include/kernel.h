@@ -15,7 +15,7 @@
 #define KERN_DEBUG   "<7>"
 
 int printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Print a backtrace of the caller (kernel/panic.c; mm/page_alloc.c has a weak stand-in). */
+/* Print a backtrace of the caller (kernel/ksyms.c). */
 void dump_stack(void);
 int vprintk(const char *fmt, va_list ap);
 extern volatile unsigned long printk_count;   /* printk calls so far */

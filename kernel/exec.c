@@ -21,7 +21,7 @@
  * Failure before step 4 returns -errno with the caller untouched.
  *
  * Simplification: segments are copied in at exec time instead of being
- * mapped from the page cache (file mappings come with a later issue).
+ * mapped from the page cache as Linux maps them.
  *
  * The initial stack (higher addresses first):
  *
@@ -47,6 +47,7 @@
 #include <fs.h>
 #include <elf.h>
 #include <proc.h>
+#include <fdtable.h>
 #include <syscalls.h>
 #include <asm/uaccess.h>
 #include <asm/segment.h>
@@ -58,7 +59,6 @@
 #define STACK_INITIAL   (128 * 1024)      /* first stack VMA; grows on faults */
 #define MAX_PHNUM       64
 
-void do_close_on_exec(struct files_struct *files) __attribute__((weak));
 void fpu_reset_current(void);            /* kernel/fork.c */
 uint32_t get_random_u32(void);           /* kernel/sys.c */
 void get_random_bytes(void *buf, size_t n);
@@ -456,7 +456,7 @@ static int do_execve_common(const char *filename, const char *const *argv,
     const char *base = strrchr(fname, '/');
     strlcpy(me->comm, base ? base + 1 : fname, TASK_COMM_LEN);
     flush_signal_handlers(me);
-    if (do_close_on_exec && me->files)
+    if (me->files)
         do_close_on_exec(me->files);
     unsigned long flags = local_irq_save();
     memset(me->tls_array, 0, sizeof me->tls_array);

@@ -37,6 +37,7 @@
 #include <asm/pgtable.h>
 #include <asm/uaccess.h>
 #include <fs.h>
+#include <fdtable.h>
 #include "sched_glue.h"
 
 /* ---- per-process root and cwd (the VFS's struct fs_struct) -------------
@@ -81,14 +82,6 @@ struct task_struct *init_process;
 
 /* user_entry.S */
 void ret_from_fork(void);
-
-/* Other layers' per-process state, if linked in (weak: the process layer
- * works, with every process sharing the global root and no descriptors,
- * before they are).  Contracts: dup_files/put_files in the file layer's
- * <fdtable.h>; copy_fs_struct returns a new fs_struct with its own
- * references (or NULL), put_fs_struct drops one: below. */
-struct files_struct *dup_files(struct files_struct *old) __attribute__((weak));
-void put_files(struct files_struct *files) __attribute__((weak));
 
 /* ---- pids ------------------------------------------------------------------ */
 
@@ -326,7 +319,7 @@ long do_fork(struct pt_regs *regs)
     t->mm = dup_mm(me->mm);
     if (!t->mm)
         goto nomem;
-    if (dup_files && me->files) {
+    if (me->files) {
         t->files = dup_files(me->files);
         if (!t->files)
             goto nomem;
@@ -361,9 +354,8 @@ void release_task_resources(struct task_struct *t)
         mmput(t->mm);
         t->mm = NULL;
     }
-    if (t->files && put_files) {
+    if (t->files)
         put_files(t->files);
-    }
     t->files = NULL;
     if (t->fs)
         put_fs_struct(t->fs);

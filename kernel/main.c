@@ -32,15 +32,8 @@ static void run_initcalls(void)
         local_irq_enable();
 }
 
-/* Called by the scheduler's idle/late path once everything is up.  With no
- * tests and nothing else to run, the kernel idles with interrupts on. */
-void __attribute__((weak)) rest_init(void)
-{
-    printk(KERN_INFO "vellum: nothing to run; idling (press keys to see input)\n");
-    local_irq_enable();
-    for (;;)
-        hlt();
-}
+/* kernel/user_init.c: start pid 1 (init) and become the idle loop. */
+void rest_init(void);
 
 void kmain(uint32_t magic, uint32_t mbi_phys, unsigned long pgdir_va)
 {

@@ -37,16 +37,11 @@
 LIST_HEAD(task_list);                  /* every task, for reports */
 static LIST_HEAD(runqueue);            /* runnable, not running; FIFO */
 /* The process layer's part of a context switch: page directory, TLS
- * entries, FPU registers (kernel/fork.c, Linux's switch_mm + __switch_to).
- * Weak and empty when no process layer is linked (tests of this file). */
-void __attribute__((weak)) arch_switch_to(struct task_struct *prev, struct task_struct *next) {}
-/* Pids come from the process layer's allocator (kernel/fork.c: alloc_pid,
- * which keeps pid 1 for init); this fallback counts up from 2. */
-pid_t __attribute__((weak)) alloc_pid(void)
-{
-    static pid_t next_pid = 2;
-    return next_pid++;
-}
+ * entries, FPU registers (kernel/fork.c, Linux's switch_mm + __switch_to). */
+void arch_switch_to(struct task_struct *prev, struct task_struct *next);
+/* Pids come from the process layer's allocator (kernel/fork.c, <proc.h>),
+ * which keeps pid 1 for init. */
+pid_t alloc_pid(void);
 static int sched_running;              /* sched_init() done */
 
 extern char boot_stack[], boot_stack_top[];   /* boot/entry.S */

@@ -18,6 +18,7 @@
 #include <timer.h>
 #include <mm.h>
 #include <proc.h>
+#include <do_mounts.h>          /* kernel_power_off: sync, unmount, power off */
 #include <syscalls.h>
 #include <asm/io.h>
 #include <asm/irqflags.h>
@@ -167,19 +168,6 @@ long sys_newuname(void *name)
 #define LINUX_REBOOT_CMD_POWER_OFF 0x4321FEDC
 #define LINUX_REBOOT_CMD_CAD_ON    0x89ABCDEF
 #define LINUX_REBOOT_CMD_CAD_OFF   0x00000000
-
-/* reboot(2)'s power off: the file layer's kernel_power_off() (fs/
- * do_mounts.c: sync, unmount, power off) replaces this weak stand-in,
- * which syncs if the VFS is linked and powers off. */
-void ksys_sync(void) __attribute__((weak));
-
-void __attribute__((weak, noreturn)) kernel_power_off(void)
-{
-    if (ksys_sync)
-        ksys_sync();
-    printk(KERN_NOTICE "reboot: Power down\n");
-    machine_power_off();
-}
 
 long sys_reboot(int magic1, int magic2, unsigned int cmd, void *arg)
 {

@@ -156,24 +156,9 @@ struct pt_regs *get_trap_regs(void)
     return cur_trap_regs;
 }
 
-/* Until signals exist a user fault is reported like a kernel one. */
-void __attribute__((weak)) force_sig_fault(int sig, int code, void *addr)
-{
-    struct pt_regs *regs = get_trap_regs();
-    printk(KERN_EMERG "force_sig_fault: signal %d (code %d, addr %p) but no signals yet\n",
-           sig, code, addr);
-    if (!regs)
-        panic("force_sig_fault outside a trap");
-    die(trap_name(regs->trapno), regs, regs->err);
-}
-
-long __attribute__((weak)) syscall_handler(struct pt_regs *regs)
-{
-    return -ENOSYS;
-}
-
-/* exit_to_user_mode() (rescheduling, signal delivery) is the process
- * layer's: kernel/signal.c. */
+/* force_sig_fault() and exit_to_user_mode() (rescheduling, signal
+ * delivery) are the process layer's: kernel/signal.c; syscall_handler() is
+ * kernel/syscall.c's. */
 
 static void do_exception(struct pt_regs *regs)
 {

@@ -16,11 +16,9 @@
 #include <proc.h>
 #include <fs.h>
 #include <fdtable.h>
+#include <do_mounts.h>          /* prepare_namespace, kernel_power_off */
 #include <asm/irqflags.h>
 
-/* The file layer, if linked in: mount the root from root= (fs/do_mounts.c). */
-void prepare_namespace(void) __attribute__((weak));
-void kernel_power_off(void) __attribute__((noreturn));
 struct fs_struct *copy_fs_struct(struct fs_struct *old);
 
 /* pid 1's descriptors 0, 1, 2: /dev/console (Linux's console_on_rootfs). */
@@ -60,8 +58,7 @@ static int try_init(const char *path)
 
 static int kernel_init(void *unused)
 {
-    if (prepare_namespace)
-        prepare_namespace();
+    prepare_namespace();                   /* mount root= (fs/do_mounts.c) */
     current->fs = copy_fs_struct(NULL);    /* its own root and cwd: "/" */
     console_on_rootfs();
     const char *init = cmdline_get("init");

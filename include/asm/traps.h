@@ -64,23 +64,22 @@ enum {
 /* The C entry from entry.S: dispatch one trap frame. */
 void do_trap(struct pt_regs *regs);
 
-/* mm/fault.c (another layer) provides this; traps.c has a weak default that
- * dies, to be removed once mm lands.  Called with interrupts off; CR2 holds
- * the faulting address (read_cr2()). */
+/* The page-fault handler (mm/fault.c).  Called with interrupts off; CR2
+ * holds the faulting address (read_cr2()). */
 void do_page_fault(struct pt_regs *regs, unsigned long error_code);
 
-/* The signal layer provides this (Linux's signature; the target is current).
- * Until then a weak default reports the fault with die(). */
+/* Send current a fault signal (kernel/signal.c; Linux's signature): a user
+ * fault do_trap or do_page_fault could not resolve. */
 void force_sig_fault(int sig, int code, void *addr);
 
-/* System calls: the syscall layer provides syscall_handler(); it returns the
- * value for regs->ax (negative errno on failure).  Entered with interrupts
- * ON, from do_trap.  The weak default returns -ENOSYS. */
+/* System calls (kernel/syscall.c): returns the value for regs->ax (negative
+ * errno on failure; -ENOSYS for an unknown number).  Entered with interrupts
+ * ON, from do_trap. */
 long syscall_handler(struct pt_regs *regs);
 
-/* Called on every return to user mode (entry.S), interrupts off: the place
- * for need_resched and signal delivery (Linux exit_to_user_mode_prepare).
- * Empty for now; later issues fill it. */
+/* Called on every return to user mode (entry.S), interrupts off: reschedule
+ * if need_resched, deliver pending signals (kernel/signal.c; Linux's
+ * exit_to_user_mode_prepare). */
 void exit_to_user_mode(struct pt_regs *regs);
 
 /* The trap frame being handled now (innermost), or NULL.  For reports. */
