@@ -1,7 +1,8 @@
 /* lib/iov_iter.c: the iov_iter, the "where do the bytes come from / go to"
  * abstraction under read() and write() (include/uio.h).  Sits below the page
- * cache (mm/filemap.c) and above the user-access layer (which the process
- * issue plugs in through user_copy_ops).
+ * cache (mm/filemap.c) and above the user-access layer, which mm/usercopy.c
+ * plugs in through user_copy_ops at boot (mm_initcall, before any user
+ * buffer can exist).
  *
  * Three kinds of iterator:
  *   ITER_KVEC    kernel buffers: memcpy, cannot fault
@@ -122,8 +123,6 @@ static size_t copy_out(struct iov_iter *i, void *dst, size_t n, int atomic)
         if (len) {
             if (i->type == ITER_IOVEC) {
                 unsigned long left;
-                if (!user_copy_ops)
-                    return done;        /* no user space yet: nothing copies */
                 if (atomic) {
                     pagefault_disable();
                     left = user_copy_ops->copy_from_user_inatomic(
@@ -197,8 +196,6 @@ size_t fault_in_iov_iter_readable(const struct iov_iter *ci, size_t bytes)
         const struct kvec *s = segs(i);
         size_t off = i->iov_offset, done = 0;
         unsigned long nr = i->nr_segs;
-        if (!user_copy_ops)
-            return bytes;
         while (done < bytes && nr) {
             size_t len = min(s->iov_len - off, bytes - done);
             if (len) {
@@ -229,8 +226,6 @@ size_t copy_to_iter(const void *buf, size_t bytes, struct iov_iter *i)
         size_t len = min(s->iov_len - off, bytes - done);
         if (len) {
             if (i->type == ITER_IOVEC) {
-                if (!user_copy_ops)
-                    break;
                 unsigned long left = user_copy_ops->copy_to_user(
                     (char *)s->iov_base + off, (const char *)buf + done, len);
                 done += len - left;
@@ -295,14 +290,3 @@ KTEST(iov, faulty_stops_and_faults_in)
     KEXPECT(!memcmp(dst, src, 100));
 }
 
-KTEST(iov, iovec_without_user_layer_copies_nothing)
-{
-    char buf[4];
-    struct iovec v = { (void *)0x1000, 4 };
-    struct iov_iter it;
-    if (user_copy_ops)
-        return;                     /* the process layer is in: not applicable */
-    iov_iter_init(&it, WRITE, &v, 1, 4);
-    KEXPECT_EQ(copy_out(&it, buf, 4, 1), 0);
-    KEXPECT_EQ(fault_in_iov_iter_readable(&it, 4), 4);
-}
