@@ -22,8 +22,9 @@ void serial_flush(void);                       /* wait until the UART drained */
 void vga_init(void);                           /* kernel/vga.c */
 
 /* Input: drivers (keyboard, serial RX) push characters here, from interrupt
- * context.  For now a 256-byte ring (kernel/console_input.c) that
- * console_getc_nonblock() drains; the tty layer will take this over.
+ * context.  Until the tty is activated they wait in a 256-byte ring
+ * (kernel/console_input.c) that console_getc_nonblock() drains; then the
+ * tty's line discipline receives them (console_input_handler, below).
  * Keys arrive as a terminal sends them: Enter is '\r', Backspace 0x7f,
  * arrows ESC [ A/B/C/D. */
 void console_input(char c);

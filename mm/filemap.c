@@ -689,8 +689,9 @@ again:
  * Two ways to drive them (legacy_write_mode, boot option legacy_write_mode=):
  *
  * LEGACY_WRITE_2COPY (default): 2.6.24's safe-but-slow fallback.
- * LEGACY_WRITE_NAIVE: the pre-2.6.24 path, which can deadlock.  Kept ONLY so
- *   the next issues can demonstrate the deadlock; never the default.
+ * LEGACY_WRITE_NAIVE: the pre-2.6.24 path, which can deadlock.  Kept ONLY to
+ *   demonstrate the deadlock (writepath.naive_legacy_path_self_deadlocks_2copy_does_not,
+ *   docs/page-cache.md); never the default.
  */
 
 /* Trim blocks a failed prepare_write may have allocated past i_size. */

@@ -2,7 +2,7 @@
  * (swapper_pg_dir) at boot and provides the small API later layers use to
  * build user address spaces: pgd_alloc/pgd_free, map_page/unmap_page,
  * lookup_pte, switch_pgd.  Sits on the page allocator (page tables are
- * frames from alloc_page) and under processes/VMAs (issue 4).
+ * frames from alloc_page) and under processes and VMAs (mm/memory.c).
  *
  * The kernel half (0xC0000000 up), identical in every directory:
  *

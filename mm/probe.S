@@ -2,7 +2,8 @@
  * accesses that may fault.  The smallest users of the exception table
  * (<asm/uaccess.h>): the access at label 1 is listed in __ex_table with
  * fixup 2, so a page fault there makes do_page_fault() resume at 2, which
- * returns -EFAULT.  copy_from_user() (a later issue) works the same way. */
+ * returns -EFAULT.  copy_from_user() and friends (mm/copy_user.S) work the
+ * same way. */
 #include <asm/uaccess.h>
 
 #define EFAULT 14

@@ -4,8 +4,8 @@
  * Each check prints one line, "PASS name" or "FAIL name (what, line)",
  * flushed at once so a crash later does not swallow it. main() ends with
  * "return check_summary();" which exits 1 if anything failed. The test
- * runners (tools/tests/userland.sh on the host, later the kernel's) count
- * these lines.
+ * runners (tools/tests/userland.sh on the host, tools/tests/systests.sh on
+ * Vellum) count these lines.
  */
 #ifndef CHECK_H
 #define CHECK_H

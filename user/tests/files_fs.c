@@ -1,5 +1,5 @@
 /*
- * files_fs.c - the file system calls of issue 4, from user space (our libc,
+ * files_fs.c - the file system calls, from user space (our libc,
  * raw calls through sc.h).  For each call: the result on good arguments,
  * the errno on bad ones (EBADF, ENOENT, EEXIST, ENOTDIR, EISDIR, ENOTEMPTY,
  * EINVAL, ESPIPE, ...), and EFAULT for each bad pointer (NULL, 0xC0000000,

@@ -1,5 +1,5 @@
 /*
- * files_sys.c - the non-file system calls of issue 4, from user space:
+ * files_sys.c - the non-file system calls, from user space:
  * brk, mmap2 (anonymous), munmap, mprotect, uname, getpid, getppid, kill,
  * rt_sigaction, rt_sigprocmask, nanosleep, clock_gettime, gettimeofday,
  * set_thread_area, set_tid_address, getrandom, prlimit64, ugetrlimit.

@@ -13,7 +13,7 @@
 
 static const char *progs[] = {
 	"/tests/proc_core",         /* our libc: fork/exec/signals/faults/stress */
-	"/tests/t_proc",            /* the user helper's process tests */
+	"/tests/t_proc",            /* user/tests/t_proc.c: our libc's process calls */
 	"/tests/glibc_hello",       /* glibc static: print, write and read a file */
 	NULL
 };
