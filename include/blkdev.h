@@ -20,9 +20,19 @@ typedef unsigned long sector_t;        /* 512-byte units; 32 bits (LBA28 disks) 
 
 struct block_device;
 
+/*
+ * The driver's operations.  Entry, for all three: process context (or
+ * boot, before the scheduler runs: poll then), bdev->lock held by
+ * blkdev_read/write/flush, so a driver sees one request at a time per
+ * device; devices that share hardware (hda and hdb on one ATA channel)
+ * need a lock of the driver's own.  buf is a kernel buffer of count * 512
+ * bytes.  Synchronous: the data is in buf (read) or on the device (write)
+ * when the call returns.
+ */
 struct block_device_operations {
     /* Transfer count sectors starting at sector.  May sleep.  The range has
-     * been checked by the caller.  Returns 0, or -EIO after logging what failed. */
+     * been checked by the caller.  Returns 0, or -EIO after logging what failed.
+     * read is required; a device without write must be read_only. */
     int (*read)(struct block_device *bdev, sector_t sector, unsigned count, void *buf);
     int (*write)(struct block_device *bdev, sector_t sector, unsigned count, const void *buf);
     /* Optional: make written data durable (ATA CACHE FLUSH).  0 or -EIO. */

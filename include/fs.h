@@ -313,8 +313,18 @@ struct dir_context {
  * iterate(file, ctx)           emit directory entries from ctx->pos on;
  *                              entry: dir's i_mutex held.  0 or errno.
  * fsync(file, datasync)        write the file's dirty pages and its inode
- * llseek(file, off, whence)    new position or -EINVAL
- * open(inode, file)/release(inode, file)  optional
+ * llseek(file, off, whence)    new position or -EINVAL; NULL means
+ *                              generic_file_llseek; no_llseek: -ESPIPE
+ * open(inode, file)            optional; called by filp_open once file is
+ *                              built (f_op = i_fop; a device's open may
+ *                              replace f_op, as chrdev_open does).  0, or an
+ *                              errno that fails the open (file is freed and
+ *                              release is NOT called).  No locks held.
+ * release(inode, file)         optional; at the last fput of the file.
+ * ioctl(file, cmd, arg)        optional; arg is a user value or pointer (use
+ *                              copy_from_user).  No locks held.  NULL or an
+ *                              unknown cmd: -ENOTTY.  sys_ioctl handles
+ *                              FIOCLEX, FIONCLEX and FIONBIO itself first.
  * mmap(file, vma)              later (mmap layer)
  */
 struct file_operations {
