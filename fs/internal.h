@@ -26,8 +26,8 @@ struct vfsmount *lookup_mnt(struct vfsmount *mnt, struct inode *inode);
 void path_get(struct path *p);
 void get_fs_root(struct path *root);       /* current task's root, referenced */
 void get_fs_pwd(struct path *pwd);         /* current task's cwd, referenced */
-extern struct fs_struct init_fs;
-int vfs_ensure_root(void);                 /* ramfs on / if nothing is mounted */           /* shared by tasks with fs == NULL */
+extern struct fs_struct init_fs;            /* shared by tasks with fs == NULL */
+int vfs_ensure_root(void);                 /* ramfs on / if nothing is mounted */
 
 /* ---- superblocks (fs/super.c) ----------------------------------------- */
 extern struct list_head super_blocks;

@@ -333,9 +333,9 @@ long sys_rt_sigpending(void *set, unsigned long sigsetsize)
     return copy_to_user(set, &p, sizeof p) ? -EFAULT : 0;
 }
 
-/* Sleep until a signal arrives (the restart code turns -ERESTARTNOHAND into
- * -EINTR once a handler ran). */
-long sys_pause(void)
+/* Sleep until a signal is pending (pause, sigsuspend).  The state is set
+ * before the second check, so a signal sent in between wakes us. */
+static void sleep_until_signal(void)
 {
     while (!signal_pending(current)) {
         set_current_state(TASK_INTERRUPTIBLE);
@@ -343,6 +343,13 @@ long sys_pause(void)
             schedule();
         set_current_state(TASK_RUNNING);
     }
+}
+
+/* Sleep until a signal arrives (the restart code turns -ERESTARTNOHAND into
+ * -EINTR once a handler ran). */
+long sys_pause(void)
+{
+    sleep_until_signal();
     return -ERESTARTNOHAND;
 }
 
@@ -356,12 +363,7 @@ long sys_rt_sigsuspend(const void *uset, unsigned long sigsetsize)
     current->saved_sigmask = current->blocked;
     current->restore_sigmask = 1;
     set_current_blocked(&set);
-    while (!signal_pending(current)) {
-        set_current_state(TASK_INTERRUPTIBLE);
-        if (!signal_pending(current))
-            schedule();
-        set_current_state(TASK_RUNNING);
-    }
+    sleep_until_signal();
     return -ERESTARTNOHAND;
 }
 

@@ -31,6 +31,7 @@
 #include <blkdev.h>
 #include <sched.h>
 #include "ext2.h"
+#include "../internal.h"             /* vfs_ensure_root */
 
 /* ---- the content formula (same as tools/vpattern.c) ---- */
 static uint32_t fnv1a32(const char *s)
@@ -66,16 +67,14 @@ static void vpattern_fill(void *buf, size_t n, const char *key, uint64_t off)
 static char *tbuf;                     /* CHUNK bytes, for reads */
 static char *xbuf;                     /* CHUNK bytes, for expected data */
 
+/* The buffers, and a root to mount the images under (ramfs if none). */
 static int ensure_root(void)
 {
-    struct kstat st;
     if (!tbuf) {
         tbuf = kmalloc(CHUNK, GFP_KERNEL);
         xbuf = kmalloc(CHUNK, GFP_KERNEL);
     }
-    if (vfs_stat("/", &st) == 0)
-        return 0;
-    return do_mount("none", "/", "ramfs", 0, NULL);
+    return vfs_ensure_root();
 }
 
 static int mount_ext2(const char *dev, const char *dir)
