@@ -294,30 +294,53 @@ static int rdonly(struct path *p)
     return (p->mnt->mnt_sb->s_flags & MS_RDONLY) != 0;
 }
 
+/* The shared front half of mkdir, link and symlink (Linux's
+ * filename_create): may op's last component be created?  Takes the parent
+ * directory's i_mutex, looks the name up under it and answers, in this order:
+ *   -EEXIST   the name is "", ".", ".." or already exists (even on a
+ *             read-only filesystem, as Linux: "mkdir -p" relies on it)
+ *   other     the lookup failed otherwise (-EIO, ...)
+ *   -EROFS    the parent's filesystem is mounted read-only
+ *   -EPERM    the directory has no such operation (has_op is 0)
+ *   0         go ahead: the i_mutex is still held; the caller calls the
+ *             directory operation, then done_path_create().
+ * On an error nothing is held (the parent path stays the caller's). */
+static int filename_create(struct parent_op *op, int has_op)
+{
+    struct inode *dir = op->parent.inode, *ex;
+    if (op->len == 0 || is_dots_name(op->name, op->len))
+        return -EEXIST;
+    mutex_lock(&dir->i_mutex);
+    int err = dir->i_op->lookup(dir, op->name, op->len, &ex);
+    if (err == 0) {
+        iput(ex);
+        err = -EEXIST;
+    } else if (err == -ENOENT) {
+        err = rdonly(&op->parent) ? -EROFS : has_op ? 0 : -EPERM;
+    }
+    if (err)
+        mutex_unlock(&dir->i_mutex);
+    return err;
+}
+
+/* Linux's done_path_create: the directory operation is done. */
+static void done_path_create(struct parent_op *op)
+{
+    mutex_unlock(&op->parent.inode->i_mutex);
+}
+
 int vfs_mkdir(const char *path, mode_t mode)
 {
     struct parent_op op;
-    struct inode *dir, *ex;
+    struct inode *dir;
     int err = get_parent(path, &op);
     if (err)
         return err;
     dir = op.parent.inode;
-    if (op.len == 0 || is_dots_name(op.name, op.len))
-        err = -EEXIST;
-    else if (rdonly(&op.parent))
-        err = -EROFS;
-    else if (!dir->i_op->mkdir)
-        err = -EPERM;
-    else {
-        mutex_lock(&dir->i_mutex);
-        err = dir->i_op->lookup(dir, op.name, op.len, &ex);
-        if (err == 0) {
-            iput(ex);
-            err = -EEXIST;
-        } else if (err == -ENOENT) {
-            err = dir->i_op->mkdir(dir, op.name, op.len, (mode & 07777) | S_IFDIR);
-        }
-        mutex_unlock(&dir->i_mutex);
+    err = filename_create(&op, dir->i_op->mkdir != NULL);
+    if (!err) {
+        err = dir->i_op->mkdir(dir, op.name, op.len, (mode & 07777) | S_IFDIR);
+        done_path_create(&op);
     }
     put_parent(&op);
     return err;
@@ -472,7 +495,6 @@ int vfs_link(const char *oldpath, const char *newpath)
 {
     struct path oldp;
     struct parent_op n;
-    struct inode *ex;
     int err = kern_path(oldpath, 0, &oldp);
     if (err)
         return err;
@@ -484,23 +506,11 @@ int vfs_link(const char *oldpath, const char *newpath)
     struct inode *dir = n.parent.inode;
     if (S_ISDIR(oldp.inode->i_mode))
         err = -EPERM;
-    else if (n.len == 0 || is_dots_name(n.name, n.len))
-        err = -EEXIST;
     else if (oldp.mnt != n.parent.mnt)
         err = -EXDEV;
-    else if (rdonly(&n.parent))
-        err = -EROFS;
-    else if (!dir->i_op->link)
-        err = -EPERM;
-    else {
-        mutex_lock(&dir->i_mutex);
-        if (dir->i_op->lookup(dir, n.name, n.len, &ex) == 0) {
-            iput(ex);
-            err = -EEXIST;
-        } else {
-            err = dir->i_op->link(oldp.inode, dir, n.name, n.len);
-        }
-        mutex_unlock(&dir->i_mutex);
+    else if (!(err = filename_create(&n, dir->i_op->link != NULL))) {
+        err = dir->i_op->link(oldp.inode, dir, n.name, n.len);
+        done_path_create(&n);
     }
     put_parent(&n);
     path_put(&oldp);
@@ -510,7 +520,6 @@ int vfs_link(const char *oldpath, const char *newpath)
 int vfs_symlink(const char *target, const char *linkpath)
 {
     struct parent_op n;
-    struct inode *ex;
     int err = check_name(target);
     if (err)
         return err;
@@ -518,21 +527,10 @@ int vfs_symlink(const char *target, const char *linkpath)
     if (err)
         return err;
     struct inode *dir = n.parent.inode;
-    if (n.len == 0 || is_dots_name(n.name, n.len))
-        err = -EEXIST;
-    else if (rdonly(&n.parent))
-        err = -EROFS;
-    else if (!dir->i_op->symlink)
-        err = -EPERM;
-    else {
-        mutex_lock(&dir->i_mutex);
-        if (dir->i_op->lookup(dir, n.name, n.len, &ex) == 0) {
-            iput(ex);
-            err = -EEXIST;
-        } else {
-            err = dir->i_op->symlink(dir, n.name, n.len, target);
-        }
-        mutex_unlock(&dir->i_mutex);
+    err = filename_create(&n, dir->i_op->symlink != NULL);
+    if (!err) {
+        err = dir->i_op->symlink(dir, n.name, n.len, target);
+        done_path_create(&n);
     }
     put_parent(&n);
     return err;

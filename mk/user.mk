@@ -78,9 +78,9 @@ $(U_OUT)/tests/%: $(U_OUT)/obj/tests/%.o $(U_CRT0) $(U_LIBC)
 
 # ---- the staging root tree: what goes onto the ext2 root image
 U_ROOT_FILES := $(shell find user/rootfs -type f 2>/dev/null)
-$(U_ROOT)/.stamp: $(U_PROGS) $(U_ROOT_FILES)
+$(U_ROOT)/.stamp: $(U_PROGS) $(U_ROOT_FILES) mk/user.mk
 	@mkdir -p $(U_ROOT)/bin $(U_ROOT)/sbin $(U_ROOT)/tests $(U_ROOT)/etc \
-		$(U_ROOT)/dev $(U_ROOT)/tmp $(U_ROOT)/mnt
+		$(U_ROOT)/dev $(U_ROOT)/proc $(U_ROOT)/tmp $(U_ROOT)/mnt
 	cp -p $(U_OUT)/bin/* $(U_ROOT)/bin/
 	cp -p $(U_OUT)/sbin/* $(U_ROOT)/sbin/
 	cp -p $(U_OUT)/tests/* $(U_ROOT)/tests/
