@@ -284,6 +284,44 @@ static void test_fds(void)
 	CHECK("files.ioctl.enotty_file", SC(__NR_ioctl, fd, TCGETS, termios) == -ENOTTY);
 	CHECK("files.ioctl.ebadf", SC(__NR_ioctl, 99, TCGETS, termios) == -EBADF);
 
+	/* ioctl: the generic requests sys_ioctl answers for any file.
+	 * FIOCLEX/FIONCLEX are the fd's flag (F_GETFD; a dup has its own),
+	 * FIONBIO the open file's (F_GETFL; shared by a dup). */
+	int on = 1, off = 0;
+	SC(__NR_fcntl, fd, F_SETFD, 0);
+	long fd3 = SC(__NR_dup, fd);
+	CHECK("files.ioctl.fioclex", SC(__NR_ioctl, fd, FIOCLEX) == 0 &&
+	      SC(__NR_fcntl, fd, F_GETFD) == FD_CLOEXEC && SC(__NR_fcntl, fd3, F_GETFD) == 0);
+	CHECK("files.ioctl.fioclex_twice", SC(__NR_ioctl, fd, FIOCLEX) == 0 &&
+	      SC(__NR_fcntl, fd, F_GETFD) == FD_CLOEXEC);
+	CHECK("files.ioctl.fionclex", SC(__NR_ioctl, fd, FIONCLEX) == 0 &&
+	      SC(__NR_fcntl, fd, F_GETFD) == 0);
+	CHECK("files.ioctl.fioclex_ebadf", SC(__NR_ioctl, 99, FIOCLEX) == -EBADF &&
+	      SC(__NR_ioctl, 99, FIONCLEX) == -EBADF);
+	long fl = SC(__NR_fcntl, fd, F_GETFL);
+	CHECK("files.ioctl.fionbio_on", !(fl & O_NONBLOCK) && SC(__NR_ioctl, fd, FIONBIO, &on) == 0 &&
+	      SC(__NR_fcntl, fd, F_GETFL) == (fl | O_NONBLOCK) &&
+	      SC(__NR_fcntl, fd3, F_GETFL) == (fl | O_NONBLOCK));
+	CHECK("files.ioctl.fionbio_off", SC(__NR_ioctl, fd3, FIONBIO, &off) == 0 &&
+	      SC(__NR_fcntl, fd, F_GETFL) == fl);
+	for (int b = 0; b < NBAD; b++) {
+		SC(__NR_ioctl, fd, FIONBIO, &on);
+		CKF(SC(__NR_ioctl, fd, FIONBIO, BADPTR[b]) == -EFAULT &&
+		    SC(__NR_fcntl, fd, F_GETFL) == (fl | O_NONBLOCK),
+		    "files.ioctl.fionbio_efault_%s", BADNAME[b]);
+	}
+	SC(__NR_ioctl, fd, FIONBIO, &off);
+	SC(__NR_close, fd3);
+	/* What O_NONBLOCK set by FIONBIO does: an empty pipe's read gives
+	 * EAGAIN instead of sleeping; cleared again, a write makes it readable. */
+	CHECK("files.ioctl.fionbio_pipe", SC(__NR_pipe, pfd) == 0 &&
+	      SC(__NR_ioctl, pfd[0], FIONBIO, &on) == 0 &&
+	      SC(__NR_read, pfd[0], buf, 10) == -EAGAIN &&
+	      SC(__NR_ioctl, pfd[0], FIONBIO, &off) == 0 &&
+	      SC(__NR_write, pfd[1], "z", 1) == 1 && SC(__NR_read, pfd[0], buf, 10) == 1);
+	SC(__NR_close, pfd[0]);
+	SC(__NR_close, pfd[1]);
+
 	/* EFAULT: bad path / buffer pointers, nothing changed, no fd used up */
 	low = lowest_fd();
 	unsigned long dsig = dir_sig(D);
