@@ -9,6 +9,7 @@
  *
  *   sys_poll(ufds, nfds, timeout_ms)
  *     copy the pollfds in (-EFAULT; -EINVAL past POLL_MAX_FDS)
+ *     deadline: timeout_ms rounded up to ticks, + 1 (never returns early)
  *     loop: revents = f_op->poll(file) & (events | POLLERR | POLLHUP),
  *           POLLNVAL for an fd that is not open, 0 for fd < 0
  *           some ready or timeout 0 or expired -> copy revents out, return count
@@ -73,8 +74,14 @@ long sys_poll(struct pollfd __user *ufds, unsigned int nfds, int timeout_ms)
             return -EFAULT;
         }
     }
-    /* timeout < 0: forever; rounded up to whole ticks */
-    unsigned long deadline = jiffies + (timeout_ms > 0 ? (timeout_ms * HZ + 999) / 1000 : 0);
+    /* timeout < 0: forever.  Otherwise at least timeout_ms: rounded up to
+     * whole ticks, +1 because the current tick is partly over (as
+     * nanosleep and msleep); computed without timeout_ms * HZ overflowing. */
+    unsigned long ticks = 0;
+    if (timeout_ms > 0)
+        ticks = (unsigned long)timeout_ms / 1000 * HZ +
+                DIV_ROUND_UP((unsigned long)timeout_ms % 1000 * HZ, 1000) + 1;
+    unsigned long deadline = jiffies + ticks;
     long ret;
     for (;;) {
         ret = poll_once(fds, nfds);

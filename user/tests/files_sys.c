@@ -2,13 +2,15 @@
  * files_sys.c - the non-file system calls, from user space:
  * brk, mmap2 (anonymous), munmap, mprotect, uname, getpid, getppid, kill,
  * rt_sigaction, rt_sigprocmask, nanosleep, clock_gettime, gettimeofday,
- * set_thread_area, set_tid_address, getrandom, prlimit64, ugetrlimit.
+ * set_thread_area, set_tid_address, getrandom, prlimit64, ugetrlimit,
+ * poll (a pipe, a timeout, EINTR, the console).
  * Results, errno on bad arguments, and EFAULT for every bad pointer
  * (NULL, 0xC0000000, an unmapped page) with nothing changed.
  *
  * Prints "PASS files.NAME" / "FAIL files.NAME (...)"; exits 1 on a failure.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -233,6 +235,114 @@ static void test_time(void)
 	}
 }
 
+/* ---- poll ---------------------------------------------------------------- */
+#ifndef __NR_poll
+#define __NR_poll 168
+#endif
+#define POLLIN   0x0001
+#define POLLOUT  0x0004
+#define POLLNVAL 0x0020
+struct upollfd { int fd; short events, revents; };
+
+static long long now_ms(void)
+{
+	struct timespec t;
+
+	SC(__NR_clock_gettime, 1, &t);
+	return ns(&t) / 1000000;
+}
+
+/* A child that sleeps ms, then writes one byte into fd, or signals pid. */
+static pid_t later(int ms, int fd, pid_t pid)
+{
+	pid_t c = fork();
+
+	if (c == 0) {
+		struct timespec req = { 0, ms * 1000000L };
+		SC(__NR_nanosleep, &req, 0);
+		if (fd >= 0)
+			SC(__NR_write, fd, "w", 1);
+		else
+			SC(__NR_kill, pid, SIGUSR1);
+		_exit(0);
+	}
+	return c;
+}
+
+static void test_poll(void)
+{
+	int p[2], st;
+	char c = 0;
+	struct upollfd f[2];
+	long long t0, dt;
+	long r;
+
+	/* Sleeps until the pipe becomes readable: a child writes after 100 ms. */
+	SC(__NR_pipe, p);
+	pid_t kid = later(100, p[1], 0);
+	f[0] = (struct upollfd){ p[0], POLLIN, 0x7f };
+	t0 = now_ms();
+	r = SC(__NR_poll, f, 1, 5000);
+	dt = now_ms() - t0;
+	CHECK("files.poll.wakes_readable", r == 1 && f[0].revents == POLLIN);
+	CHECK("files.poll.slept_until_write", dt >= 90 && dt < 4000);
+	CHECK("files.poll.data_there", SC(__NR_read, p[0], &c, 1) == 1 && c == 'w');
+	waitpid(kid, &st, 0);
+
+	/* The timeout: 0 after at least the time asked, revents cleared;
+	 * a closed fd in the set is POLLNVAL and counts. */
+	f[0] = (struct upollfd){ p[0], POLLIN, 0x7f };
+	t0 = now_ms();
+	r = SC(__NR_poll, f, 1, 50);
+	dt = now_ms() - t0;
+	CHECK("files.poll.timeout_zero", r == 0 && f[0].revents == 0);
+	CHECK("files.poll.timeout_waited", dt >= 50 && dt < 2000);
+	CHECK("files.poll.timeout_0_no_wait", SC(__NR_poll, f, 1, 0) == 0);
+	f[1] = (struct upollfd){ 99, POLLIN, 0 };
+	CHECK("files.poll.nval", SC(__NR_poll, f, 2, 0) == 1 && f[1].revents == POLLNVAL &&
+	      f[0].revents == 0);
+	f[1] = (struct upollfd){ p[1], POLLIN | POLLOUT, 0 };
+	CHECK("files.poll.writer_pollout", SC(__NR_poll, f, 2, 1000) == 1 && f[1].revents == POLLOUT);
+
+	/* A signal whose handler runs ends the wait with EINTR (a timeout of
+	 * 3 s, so that a kernel that never wakes fails instead of hanging). */
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1;
+	sigaction(SIGUSR1, &sa, NULL);
+	usr1_count = 0;
+	kid = later(100, -1, (pid_t)SC(__NR_getpid));
+	f[0] = (struct upollfd){ p[0], POLLIN, 0 };
+	t0 = now_ms();
+	r = SC(__NR_poll, f, 1, 3000);
+	dt = now_ms() - t0;
+	CHECK("files.poll.eintr", r == -EINTR && usr1_count == 1);
+	CHECK("files.poll.eintr_early", dt < 2500);
+	waitpid(kid, &st, 0);
+	/* A long timeout (8 hours; timeout * HZ overflows an int) still waits. */
+	usr1_count = 0;
+	kid = later(100, -1, (pid_t)SC(__NR_getpid));
+	t0 = now_ms();
+	r = SC(__NR_poll, f, 1, 30000000);
+	dt = now_ms() - t0;
+	CHECK("files.poll.long_timeout_waits", r == -EINTR && usr1_count == 1 && dt >= 50);
+	waitpid(kid, &st, 0);
+	sa.sa_handler = SIG_DFL;
+	sigaction(SIGUSR1, &sa, NULL);
+	SC(__NR_close, p[0]);
+	SC(__NR_close, p[1]);
+
+	/* The console: writable at once; nothing typed, so not readable. */
+	long tty = SC(__NR_open, "/dev/console", O_RDWR);
+	f[0] = (struct upollfd){ (int)tty, POLLIN | POLLOUT, 0 };
+	CHECK("files.poll.tty_pollout", tty >= 0 && SC(__NR_poll, f, 1, 0) == 1 && f[0].revents == POLLOUT);
+	f[0] = (struct upollfd){ (int)tty, POLLIN, 0 };
+	CHECK("files.poll.tty_no_input", SC(__NR_poll, f, 1, 30) == 0 && f[0].revents == 0);
+	SC(__NR_close, tty);
+	for (int b = 0; b < NBAD; b++)
+		CKF(SC(__NR_poll, BADPTR[b], 1, 0) == -EFAULT, "files.poll.efault_%s", BADNAME[b]);
+}
+
 /* ---- set_thread_area, set_tid_address, getrandom, rlimits --------------- */
 struct user_desc {
 	unsigned int entry_number;
@@ -299,6 +409,7 @@ int main(void)
 	test_ids();
 	test_signals();
 	test_time();
+	test_poll();
 	test_misc();
 	return check_summary();
 }
