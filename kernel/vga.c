@@ -104,25 +104,38 @@ static void vga_clear(void)
     vga_update_cursor();
 }
 
-void vga_init(void)
+/* Make the registered consoles match which: "serial", "vga" or "both"
+ * (NULL or "": both; anything else: both, with a warning).  Returns the
+ * choice applied.  Idempotent, so a test can switch back and forth: a
+ * console already registered is not registered again. */
+static const char *console_setup(const char *which)
 {
-    const char *which = cmdline_get("console");
+    static struct console *serial;     /* kept so that "vga" can be undone */
+    if (!serial)
+        serial = console_find("serial");
     if (!which || !*which)
         which = "both";
     if (strcmp(which, "serial") && strcmp(which, "vga") && strcmp(which, "both")) {
         printk(KERN_WARNING "console=%s unknown (serial, vga, both): using both\n", which);
         which = "both";
     }
-    if (strcmp(which, "serial")) {
+    bool want_vga = strcmp(which, "serial") != 0, want_serial = strcmp(which, "vga") != 0;
+    if (want_vga && !console_find("vga")) {
         vga_clear();
         register_console(&vga_console);
+    } else if (!want_vga && console_find("vga")) {
+        unregister_console(&vga_console);
     }
-    if (!strcmp(which, "vga")) {
-        struct console *ser = console_find("serial");
-        if (ser)
-            unregister_console(ser);
-    }
-    printk(KERN_INFO "console: %s\n", which);
+    if (serial && want_serial && !console_find("serial"))
+        register_console(serial);
+    else if (serial && !want_serial && console_find("serial"))
+        unregister_console(serial);
+    return which;
+}
+
+void vga_init(void)
+{
+    printk(KERN_INFO "console: %s\n", console_setup(cmdline_get("console")));
 }
 arch_initcall(vga_init);
 
@@ -217,4 +230,37 @@ KTEST(console, vga_registered_by_default)
     const char *which = cmdline_get("console");
     bool want_vga = !which || strcmp(which, "serial");
     KEXPECT_EQ(console_find("vga") != NULL, want_vga);
+}
+
+/* console=: each choice leaves exactly its consoles registered; an unknown
+ * word means both.  No printk while serial is off (results to locals). */
+KTEST(console, console_option_picks_consoles)
+{
+    int r, c;
+    const char *boot = cmdline_get("console");
+    unsigned long flags = local_irq_save();
+    save_screen(&r, &c);
+    const char *w1 = console_setup("serial");
+    bool s1 = console_find("serial"), v1 = console_find("vga");
+    const char *w2 = console_setup("vga");
+    bool s2 = console_find("serial"), v2 = console_find("vga");
+    const char *w3 = console_setup("both");
+    bool s3 = console_find("serial"), v3 = console_find("vga");
+    const char *w4 = console_setup("teletype");     /* warns (on both) */
+    bool s4 = console_find("serial"), v4 = console_find("vga");
+    /* Again: registering a console twice would make the list a loop
+     * (this test would then hang, a FAIL), and one unregister would not
+     * remove it. */
+    const char *w5 = console_setup("both");
+    bool none = console_find("nosuch") == NULL;
+    unregister_console(console_find("vga"));
+    bool gone = console_find("vga") == NULL;
+    console_setup(boot);                            /* as the boot left it */
+    restore_screen(r, c);
+    local_irq_restore(flags);
+    KEXPECT(!strcmp(w1, "serial") && s1 && !v1);
+    KEXPECT(!strcmp(w2, "vga") && !s2 && v2);
+    KEXPECT(!strcmp(w3, "both") && s3 && v3);
+    KEXPECT(!strcmp(w4, "both") && s4 && v4);
+    KEXPECT(!strcmp(w5, "both") && none && gone);
 }
