@@ -18,6 +18,7 @@
 #include <fdtable.h>
 #include <do_mounts.h>          /* prepare_namespace, kernel_power_off */
 #include <asm/irqflags.h>
+#include <ktest.h>
 
 struct fs_struct *copy_fs_struct(struct fs_struct *old);
 
@@ -76,11 +77,38 @@ static int kernel_init(void *unused)
     kernel_power_off();
 }
 
+/* nproc=N: at most N user processes, init included (so N >= 1).  Anything
+ * that is not such a number keeps the default, with a warning: a limit of
+ * 0 would leave no room for init itself. */
+static int nproc_option(const char *v, int dflt)
+{
+    char *end;
+    if (!v || !*v)
+        return dflt;
+    unsigned long n = simple_strtoul(v, &end, 10);
+    if (*end || strlen(v) > 6 || n < 1 || n > 100000) {   /* 6 digits: no wrap */
+        printk(KERN_WARNING "nproc=%s: not a number from 1 to 100000; using %d\n", v, dflt);
+        return dflt;
+    }
+    return (int)n;
+}
+
+KTEST(proc, nproc_option)
+{
+    KEXPECT_EQ(nproc_option(NULL, 64), 64);
+    KEXPECT_EQ(nproc_option("", 64), 64);
+    KEXPECT_EQ(nproc_option("5", 64), 5);
+    KEXPECT_EQ(nproc_option("1", 64), 1);
+    KEXPECT_EQ(nproc_option("0", 64), 64);
+    KEXPECT_EQ(nproc_option("abc", 64), 64);
+    KEXPECT_EQ(nproc_option("5x", 64), 64);
+    KEXPECT_EQ(nproc_option("-3", 64), 64);
+    KEXPECT_EQ(nproc_option("4294967301", 64), 64);  /* wraps to 5 in 32 bits */
+}
+
 void rest_init(void)
 {
-    const char *n = cmdline_get("nproc");
-    if (n && *n)
-        max_processes = simple_strtoul(n, NULL, 10);
+    max_processes = nproc_option(cmdline_get("nproc"), max_processes);
     struct task_struct *t = user_process_create(kernel_init, NULL, "init", 1);
     if (IS_ERR(t))
         panic("rest_init: cannot create init (%ld)", PTR_ERR(t));
