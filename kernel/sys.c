@@ -169,6 +169,13 @@ long sys_newuname(void *name)
 #define LINUX_REBOOT_CMD_CAD_ON    0x89ABCDEF
 #define LINUX_REBOOT_CMD_CAD_OFF   0x00000000
 
+/* Both magic numbers (Linux accepts four second ones) or -EINVAL; then
+ * CAD_ON/CAD_OFF (Ctrl-Alt-Del: no such key handling here) return 0, and
+ * RESTART, HALT and POWER_OFF all call kernel_power_off(), which does not
+ * return: sync, unmount, power off (a teaching VM has nothing to reset to;
+ * Linux's RESTART would reset the machine).  Any other command: -EINVAL.
+ * Simplification on purpose: no CAP_SYS_BOOT check (there is one user).
+ * tools/tests/bootopts.sh checks all of this. */
 long sys_reboot(int magic1, int magic2, unsigned int cmd, void *arg)
 {
     if ((unsigned)magic1 != LINUX_REBOOT_MAGIC1 ||
