@@ -275,9 +275,9 @@ long sys_msync(unsigned long start, unsigned long len, int flags);
 /* --- file mappings (mm/memory.c, mm/filemap.c) ---
  * page_mapcount: how many user PTEs map page (_mapcount + 1).
  * msync_pte_range: for the shared file VMA v, move the hardware dirty bit
- *   of each PTE in [start, end) to its page (set_page_dirty); the PTE is
- *   write-protected again so the next write faults and re-dirties.  mmap_sem
- *   held.
+ *   of each PTE in [start, end) to its page (set_page_dirty_mapped).  The
+ *   PTE stays writable: writeback's page_mkclean write-protects it when it
+ *   cleans the page.  mmap_sem held.
  * unmap_mapping_range: zap every PTE, in every VMA on mapping->i_mmap, that
  *   maps file page index >= pgoff (private COW copies too, as Linux's
  *   truncate does): truncate calls it so that a later access beyond the new

@@ -87,7 +87,8 @@ extern struct write_path_stats write_path_stats;
  * stack_grows, user_sigsegv), the legacy paths' (legacy_2copy, legacy_naive,
  * self_deadlocks) and the file mappings' (file_faults, file_fault_reads,
  * file_fault_sigbus, file_fault_deadlocks, shared_dirtied, private_cow,
- * truncate_unmapped, mkclean: struct filemap_fault_stats in <mm.h>).  Writes at most size bytes including a NUL;
+ * truncate_unmapped, mkclean: struct filemap_fault_stats in <mm.h>), and
+ * legacy_write_mode (0 = 2copy, 1 = naive: the boot option).  Writes at most size bytes including a NUL;
  * returns the length written (without the NUL). */
 size_t write_path_stats_show(char *buf, size_t size);
 extern int write_path_trace;     /* 1: printk each step of generic_perform_write

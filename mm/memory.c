@@ -321,7 +321,7 @@ void msync_pte_range(struct vm_area_struct *v, unsigned long start, unsigned lon
         if (!ptep || !pte_present(*ptep) || !(*ptep & _PAGE_DIRTY))
             continue;
         struct page *page = pte_page(*ptep);
-        set_pte_at(mm, va, ptep, *ptep & ~(_PAGE_DIRTY | _PAGE_RW));
+        set_pte_at(mm, va, ptep, *ptep & ~_PAGE_DIRTY);   /* now the page's */
         set_page_dirty_mapped(page);
     }
 }
