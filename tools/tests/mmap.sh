@@ -103,6 +103,13 @@ for f in a b; do
     else fail "$T.debugfs.abba_${f}_contents ($(cmp "$TMP/abba_$f.dat" "$TMP/abba_$f.want" 2>&1 | head -1))"; fi
 done
 
+head -c $((24 * 4096)) /dev/zero > "$TMP/zeros.want"
+for f in c d; do
+    if dump /st/m_abba_$f.dat "$TMP/abba_$f.dat" && cmp -s "$TMP/abba_$f.dat" "$TMP/zeros.want"; then
+        pass "$T.debugfs.abba_same_${f}_contents"
+    else fail "$T.debugfs.abba_same_${f}_contents"; fi
+done
+
 boot naive "legacy_write_mode=naive" 2
 if grep -q 'lock_page: SELF-DEADLOCK' "$TMP/serial-naive.log.txt"; then
     pass "$T.naive.self_deadlock_reported"
