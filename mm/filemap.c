@@ -815,7 +815,8 @@ again:
  *
  * LEGACY_WRITE_2COPY (default): 2.6.24's safe-but-slow fallback.
  * LEGACY_WRITE_NAIVE: the pre-2.6.24 path, which can deadlock.  Kept ONLY so
- *   the next issues can demonstrate the deadlock; never the default.
+ *   docs/mmap.md can demonstrate the deadlock (ramfs -o legacy_aops); never
+ *   the default.
  */
 
 /* Trim blocks a failed prepare_write may have allocated past i_size. */

@@ -155,8 +155,8 @@ int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned 
     pte_t pte = *ptep;
 
     if (!pte_has_page(pte)) {
-        /* Nothing there yet.  A backed VMA asks its object (a file, a later
-         * issue); anonymous memory gets a fresh zeroed frame ("demand
+        /* Nothing there yet.  A backed VMA asks its object (a file:
+         * filemap_fault); anonymous memory gets a fresh zeroed frame ("demand
          * zero").  Linux maps a shared read-only zero page on a read fault
          * and copies it on the first write; we allocate at once: simpler,
          * one fault less per written page, more memory for read-only use. */
