@@ -52,6 +52,7 @@ void inode_init_once(struct inode *inode)
     INIT_LIST_HEAD(&m->pages);
     INIT_LIST_HEAD(&m->i_mmap);
     spin_lock_init(&m->tree_lock);
+    spin_lock_init(&m->i_mmap_lock);
     inode->i_mapping = m;
 }
 

@@ -156,7 +156,11 @@ struct address_space {
     unsigned long dirtied_when;        /* jiffies when first page became dirty */
     unsigned long readahead_next;      /* sequential-readahead state: next index expected */
     unsigned long readahead_size;      /* pages of the current readahead window */
-    struct list_head i_mmap;           /* VMAs mapping this file (mmap, later) */
+    struct list_head i_mmap;           /* VMAs mapping this file (vma->shared);
+                                          changed under i_mmap_lock by mmap,
+                                          munmap, fork, exit; walked by
+                                          truncate and page_mkclean */
+    spinlock_t i_mmap_lock;            /* i_mmap (inside the page lock) */
 };
 #define AS_EIO    0
 #define AS_ENOSPC 1
@@ -325,8 +329,14 @@ struct dir_context {
  *                              copy_from_user).  No locks held.  NULL or an
  *                              unknown cmd: -ENOTTY.  sys_ioctl handles
  *                              FIOCLEX, FIONCLEX and FIONBIO itself first.
- * mmap(file, vma)              later (mmap layer)
+ * mmap(file, vma)              set up a new VMA for this file: check the
+ *                              file can be mapped, set vma->vm_ops (the
+ *                              page-cache files use generic_file_mmap,
+ *                              mm/filemap.c).  Entry: mmap_sem held; the
+ *                              VMA is not linked yet.  0 or errno (-ENODEV:
+ *                              cannot be mapped).  NULL: mmap is -ENODEV.
  */
+struct vm_area_struct;
 struct file_operations {
     loff_t (*llseek)(struct file *file, loff_t off, int whence);
     ssize_t (*read_iter)(struct file *file, struct iov_iter *to, loff_t *pos);
@@ -336,7 +346,7 @@ struct file_operations {
     int (*open)(struct inode *inode, struct file *file);
     int (*release)(struct inode *inode, struct file *file);
     long (*ioctl)(struct file *file, unsigned int cmd, unsigned long arg);
-    int (*mmap)(struct file *file, void *vma);
+    int (*mmap)(struct file *file, struct vm_area_struct *vma);
     /* poll: which of POLLIN/POLLOUT/POLLHUP/POLLERR (include/poll.h) hold
      * now, without sleeping; no locks held on entry.  Unlike Linux's it
      * registers no wait queue: sys_poll (fs/select.c) asks again every tick.

@@ -198,8 +198,11 @@ struct mm_struct *use_mm(struct mm_struct *mm);
  * find_vma: the first VMA with vm_end > addr (it may start above addr), or
  *   NULL.  find_vma_intersection: a VMA overlapping [start, end), or NULL.
  * do_mmap: map [addr, addr+len) with PROT_* prot and MAP_* flags.  Anonymous
- *   (MAP_ANONYMOUS, file NULL) private or shared; file mappings are a later
- *   issue (-ENODEV).  Without MAP_FIXED addr is a hint: the first free gap
+ *   (MAP_ANONYMOUS, file ignored) private or shared, or file (referenced by
+ *   the caller; the VMA takes its own reference) from page pgoff on, through
+ *   file->f_op->mmap (-ENODEV if none); -EACCES if the file is not open for
+ *   reading, or MAP_SHARED with PROT_WRITE on a file not open for writing.
+ *   Caller holds mm->mmap_sem (or mm is not in use yet).  Without MAP_FIXED addr is a hint: the first free gap
  *   from mm->mmap_base up is used if the hint is taken.  MAP_FIXED replaces
  *   whatever was there.  Adjacent compatible anonymous VMAs are merged.
  *   Returns the address or a negative errno (IS_ERR_VALUE): -EINVAL (len 0,
@@ -267,5 +270,43 @@ long sys_mmap2(unsigned long addr, unsigned long len, unsigned long prot,
                unsigned long flags, unsigned long fd, unsigned long pgoff);
 long sys_munmap(unsigned long addr, unsigned long len);
 long sys_mprotect(unsigned long start, unsigned long len, unsigned long prot);
+long sys_msync(unsigned long start, unsigned long len, int flags);
+
+/* --- file mappings (mm/memory.c, mm/filemap.c) ---
+ * page_mapcount: how many user PTEs map page (_mapcount + 1).
+ * msync_pte_range: for the shared file VMA v, move the hardware dirty bit
+ *   of each PTE in [start, end) to its page (set_page_dirty_mapped).  The
+ *   PTE stays writable: writeback's page_mkclean write-protects it when it
+ *   cleans the page.  mmap_sem held.
+ * unmap_mapping_range: zap every PTE, in every VMA on mapping->i_mmap, that
+ *   maps file page index >= pgoff (private COW copies too, as Linux's
+ *   truncate does): truncate calls it so that a later access beyond the new
+ *   EOF faults (SIGBUS) instead of reaching a page no longer in the file.
+ * page_mkclean: write-protect (and clean) every shared PTE mapping page;
+ *   returns 1 if one of them was dirty.  Page locked.  Writeback calls it
+ *   (clear_page_dirty_for_io) so that a write through a mapping after the
+ *   page was cleaned faults again and marks it dirty again.
+ * generic_file_mmap: f_op->mmap of page-cache files: vm_ops = filemap_fault.
+ * filemap_fault: vm_ops->fault of file mappings (mm/filemap.c).
+ */
+static inline int page_mapcount(const struct page *page) { return page->_mapcount + 1; }
+struct address_space;
+void msync_pte_range(struct vm_area_struct *v, unsigned long start, unsigned long end);
+void unmap_mapping_range(struct address_space *mapping, unsigned long pgoff);
+int page_mkclean(struct page *page);
+int generic_file_mmap(struct file *file, struct vm_area_struct *vma);
+int filemap_fault(struct vm_area_struct *vma, unsigned long address, struct page **pagep);
+/* Counters of the file-mapping paths (for /proc/vellum/writepath and tests). */
+struct filemap_fault_stats {
+    unsigned long faults;        /* filemap_fault calls */
+    unsigned long reads;         /* ... that had to ->readpage the page */
+    unsigned long sigbus;        /* ... beyond EOF (or read error) */
+    unsigned long deadlocks;     /* ... on a page the faulting task itself holds locked */
+    unsigned long shared_dirtied;/* shared write faults that dirtied a page */
+    unsigned long private_cow;   /* private write faults that copied a file page */
+    unsigned long unmapped;      /* PTEs zapped by truncate (unmap_mapping_range) */
+    unsigned long mkclean;       /* PTEs write-protected by page_mkclean */
+};
+extern struct filemap_fault_stats filemap_fault_stats;
 
 #endif

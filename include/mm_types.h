@@ -23,6 +23,7 @@
 #define _MM_TYPES_H
 #include <types.h>
 #include <list.h>
+#include <mutex.h>
 
 struct address_space;
 struct task_struct;
@@ -63,19 +64,26 @@ enum pageflags {
  *   mm->mmap --> [text r-x] --> [data rw-] --> [heap rw- (brk)] -->
  *                [mmap rw-] ... --> [stack rw- GROWSDOWN] (sorted by address)
  *
- * Locking (simplification): Linux guards the VMA list with mm->mmap_lock.
- * Vellum is uniprocessor and its kernel is not preemptible, and anonymous
- * faults never sleep, so nothing can change the list under a walker; the
- * file-backed faults of a later issue will need the lock.
+ * Locking: mm->mmap_sem (Linux 2.6's name; today's mmap_lock) guards the
+ * VMA list and the PTEs of user space.  The page-fault handler takes it for
+ * a user address (a file-backed fault sleeps: it reads the page), and so do
+ * mmap, munmap, mprotect, brk, msync and fork (the parent's).  Simplification:
+ * Linux's is a reader/writer semaphore (faults are readers, mmap a writer);
+ * ours is a plain mutex, so two faults of one mm serialise (Vellum has no
+ * threads sharing an mm, so nothing is lost).  Its place in the lock order
+ * (i_mutex -> mmap_sem -> page lock) is in mm/filemap.c's header.
  * ====================================================================== */
 struct mm_struct;
 struct file;
 struct vm_area_struct;
 
-/* Hook for mappings with a backing object (file mappings, a later issue).
- * fault: return the page to map at address in *pagep, referenced, or a
- * negative errno (-EFAULT -> SIGBUS for user mode).  NULL vm_ops or fault:
- * anonymous memory (demand-zero). */
+/* Hook for mappings with a backing object (file mappings: filemap_fault).
+ * fault: called with mmap_sem held, no page lock held, interrupts on; may
+ *   sleep.  Return the page to map at address in *pagep, referenced (that
+ *   reference becomes the PTE's), unlocked and uptodate, or a negative
+ *   errno: -ENOMEM -> VM_FAULT_OOM; anything else (-EFAULT beyond EOF, -EIO,
+ *   -EDEADLK) -> VM_FAULT_SIGBUS (SIGBUS for user mode, the exception-table
+ *   fixup for the kernel).  NULL vm_ops or fault: anonymous memory. */
 struct vm_operations_struct {
     int (*fault)(struct vm_area_struct *vma, unsigned long address, struct page **pagep);
     void (*close)(struct vm_area_struct *vma);
@@ -90,6 +98,7 @@ struct vm_area_struct {
     struct file *vm_file;              /* NULL: anonymous */
     const struct vm_operations_struct *vm_ops;
     struct list_head vm_list;          /* on mm->mmap, sorted by vm_start */
+    struct list_head shared;           /* on vm_file's mapping->i_mmap (file VMAs) */
 };
 
 struct mm_struct {
@@ -106,5 +115,6 @@ struct mm_struct {
                                         * signal->rlim, we keep it here */
     unsigned long total_vm;            /* pages covered by VMAs */
     unsigned long rss;                 /* frames mapped by its PTEs (resident set) */
+    struct mutex mmap_sem;             /* the VMA list and PTEs (see above) */
 };
 #endif

@@ -22,6 +22,11 @@
 #define MAP_LOCKED      0x2000         /* accepted, no effect (nothing is swapped) */
 #define MAP_NORESERVE   0x4000         /* accepted, no effect */
 #define MAP_POPULATE    0x8000         /* fault every page in now */
+
+/* msync(2) flags (Linux values) */
+#define MS_ASYNC        1              /* schedule the write-back (flusher) */
+#define MS_INVALIDATE   2              /* accepted; nothing to do for us */
+#define MS_SYNC         4              /* write back and wait */
 #define MAP_STACK       0x20000        /* accepted, no effect */
 #define MAP_FIXED_NOREPLACE 0x100000   /* like MAP_FIXED but -EEXIST over a mapping */
 

@@ -82,9 +82,13 @@ struct write_path_stats {
 };
 extern struct write_path_stats write_path_stats;
 /* The text of /proc/vellum/writepath (mm/usercopy.c): one "name value" line
- * per counter, the write loop's above and the page-fault handler's
+ * per counter, the write loop's above, the page-fault handler's
  * (page_faults, fixups, atomic_fixups, demand_zero, cow_copies, cow_reuses,
- * stack_grows, user_sigsegv).  Writes at most size bytes including a NUL;
+ * stack_grows, user_sigsegv), the legacy paths' (legacy_2copy, legacy_naive,
+ * self_deadlocks) and the file mappings' (file_faults, file_fault_reads,
+ * file_fault_sigbus, file_fault_deadlocks, shared_dirtied, private_cow,
+ * truncate_unmapped, mkclean: struct filemap_fault_stats in <mm.h>), and
+ * legacy_write_mode (0 = 2copy, 1 = naive: the boot option).  Writes at most size bytes including a NUL;
  * returns the length written (without the NUL). */
 size_t write_path_stats_show(char *buf, size_t size);
 extern int write_path_trace;     /* 1: printk each step of generic_perform_write

@@ -78,10 +78,10 @@ long sys_futex(void);
 long sys_vellum_debug(unsigned long op, unsigned long arg);
 
 /* Other layers' handlers: their prototypes live in their headers (mm.h for
- * brk/mmap2/munmap/mprotect, the files layer's for the file calls).  The
+ * brk/mmap2/munmap/mprotect/msync, the files layer's for the file calls).  The
  * table refers to them by symbol name only (see kernel/syscall.c), so a
  * prototype here cannot disagree with theirs. */
-#define MM_SYSCALLS(X) X(brk) X(mmap2) X(munmap) X(mprotect)
+#define MM_SYSCALLS(X) X(brk) X(mmap2) X(munmap) X(mprotect) X(msync)
 #define FILES_SYSCALLS(X) X(read) X(write) X(readv) X(writev) X(pread64) X(pwrite64) \
     X(open) X(openat) X(creat) X(close) X(lseek) X(llseek) X(dup) X(dup2) X(dup3)     \
     X(pipe) X(pipe2) X(fcntl) X(fcntl64) X(ioctl) X(stat64) X(lstat64) X(fstat64)     \

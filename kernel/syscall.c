@@ -103,6 +103,7 @@ static const syscall_fn_t sys_call_table[NR_syscalls] = {
     S(mmap2, __sysent_mmap2),
     S(munmap, __sysent_munmap),
     S(mprotect, __sysent_mprotect),
+    S(msync, __sysent_msync),
     S(madvise, sys_ni_syscall_quiet),
     /* files (fs/: the files layer) */
     S(read, __sysent_read),

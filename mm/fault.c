@@ -5,9 +5,10 @@
  *
  *   address in user space (< TASK_SIZE), current has an mm:
  *     kernel mode with page faults disabled  -> fixup at once (no resolving)
- *     otherwise: VMA lookup (growing the stack if the address is just below
+ *     otherwise: interrupts back on (if they were on), take mm->mmap_sem,
+ *     VMA lookup (growing the stack if the address is just below
  *     a GROWSDOWN VMA), permission check, handle_mm_fault (demand-zero,
- *     copy-on-write).  If that fails:
+ *     copy-on-write, file pages through filemap_fault).  If that fails:
  *       user mode    -> SIGSEGV (SEGV_MAPERR: no VMA; SEGV_ACCERR: the VMA
  *                       forbids the access), SIGBUS when out of memory
  *       kernel mode  -> the exception-table fixup (copy_*_user returns short)
@@ -124,9 +125,9 @@ static bool access_error(unsigned long error_code, struct vm_area_struct *vma)
 int resolve_user_fault(struct mm_struct *mm, unsigned long address,
                        unsigned long error_code, int *code)
 {
-    /* Interrupts stay off: resolving an anonymous fault never sleeps
-     * (alloc_page does not).  File-backed faults (a later issue) will read
-     * pages from disk and must enable them here, as Linux does. */
+    /* Caller holds mm->mmap_sem (do_page_fault takes it; interrupts are on
+     * if they were on at the fault: a file-backed fault sleeps on the page
+     * lock and the disk read). */
     struct vm_area_struct *vma = find_vma(mm, address);
     *code = SEGV_MAPERR;
     if (!vma)
@@ -180,7 +181,22 @@ void do_page_fault(struct pt_regs *regs, unsigned long error_code)
         return;
     }
 
+    /* Resolving may sleep (a file page is locked and read from disk), so,
+     * as Linux, interrupts go back on if the interrupted code had them on
+     * (user mode always; the kernel inside a system call), and the
+     * address space is locked: i_mutex -> mmap_sem -> page lock (the
+     * order in mm/filemap.c).  A kernel fault here comes from a copy with
+     * faults ENABLED; the write path copies with them disabled (above)
+     * while it holds a page lock, so we never take mmap_sem under one --
+     * except legacy_write_mode=naive, which exists to show why not. */
+    bool irqs = regs->flags & X86_EFLAGS_IF;
+    if (irqs)
+        local_irq_enable();
+    mutex_lock(&mm->mmap_sem);
     int code, sig = resolve_user_fault(mm, address, error_code, &code);
+    mutex_unlock(&mm->mmap_sem);
+    if (irqs)
+        local_irq_disable();
     if (sig)
         bad_area(regs, error_code, address, sig, code);
 }

@@ -2,8 +2,9 @@
  * pages, the page lock and its hashed wait queues, the dirty/writeback bits,
  * the read path with sequential readahead, and the write loop
  * generic_perform_write (write_begin / atomic copy / write_end, with the
- * short-copy and fault-in-and-retry logic), plus the legacy prepare_write /
- * commit_write fallbacks.  Sits on the page allocator (<mm.h>) and the
+ * short-copy and fault-in-and-retry logic), the legacy prepare_write /
+ * commit_write fallbacks, and the page-cache side of file mappings
+ * (filemap_fault, generic_file_mmap; docs/mmap.md).  Sits on the page allocator (<mm.h>) and the
  * scheduler's wait queues; filesystems plug in below through a_ops.
  *
  * ======================================================================
@@ -13,10 +14,15 @@
  *   namespace_sem                  (mutex: the mount table, fs/namespace.c)
  *     inode->i_mutex               (mutex: directory ops; write(), truncate.
  *                                   Two directories (rename): lower address first)
- *       mm->mmap_sem               (next issue: page-fault handler, mmap, munmap)
- *         page lock (PG_locked)    (lock_page: sleeps; one page at a time)
+ *       mm->mmap_sem               (mutex: the VMAs and PTEs of one mm.  Taken by
+ *                                   the page-fault handler for a user address,
+ *                                   mmap, munmap, mprotect, brk, msync, fork)
+ *         page lock (PG_locked)    (lock_page: sleeps; one page at a time.
+ *                                   filemap_fault locks a page to read it in)
  *           sb->s_lock             (fs allocation: bitmaps, free counts)
  *             buffer locks, bdev->lock (the block layer, innermost sleeping locks)
+ *           mapping->i_mmap_lock   (spinlock: mapping->i_mmap, the VMAs mapping
+ *                                   a file; page_mkclean and truncate walk it)
  *           mapping->tree_lock     (spinlock: mapping->pages, nrpages)
  *             page_hash_lock       (spinlock: the global hash chains)
  *           inode_wb_lock          (spinlock: sb->s_dirty lists, I_DIRTY* bits)
@@ -28,7 +34,7 @@
  *   write() holds i_mutex and locks a page in write_begin, then copies from
  *   the user buffer.  If that copy takes a page fault, the fault handler
  *   takes mmap_sem and, for a file-backed address, lock_page()s the page it
- *   must read in.  So a faulting copy under a page lock means
+ *   must read in (filemap_fault).  So a faulting copy under a page lock means
  *     page lock -> mmap_sem       (against the order above: munmap holds
  *                                  mmap_sem and waits for our page: ABBA)
  *     page lock -> same page lock (the buffer is an mmap of the very page
@@ -40,7 +46,10 @@
  *   short instead of faulting), unlock the page in write_end, THEN fault the
  *   source in (i_mutex -> mmap_sem is in order), and retry.  Pre-2.6.24
  *   kernels copied with faults enabled under the page lock: see
- *   legacy_perform_write_naive() below, kept to demonstrate the deadlock.
+ *   legacy_perform_write_naive() below, kept to demonstrate the deadlock
+ *   (docs/mmap.md shows how to reproduce each case on Vellum).
+ *   Never take i_mutex while holding mmap_sem: msync drops mmap_sem before
+ *   it writes the file back.
  * ======================================================================
  */
 #include <kernel.h>
@@ -97,6 +106,8 @@ static void pagecache_init(void)
     v = cmdline_get("legacy_write_mode");
     if (v && !strcmp(v, "naive"))
         legacy_write_mode = LEGACY_WRITE_NAIVE;
+    else if (v && strcmp(v, "2copy"))
+        printk(KERN_WARNING "legacy_write_mode=%s: unknown (naive or 2copy); using 2copy\n", v);
 }
 subsys_initcall(pagecache_init);
 
@@ -260,8 +271,14 @@ int set_page_dirty(struct page *page)
     return 1;
 }
 
+/* Page locked, about to be written.  Shared mappings' PTEs are write-
+ * protected first (page_mkclean, mm/memory.c), so a write through a mapping
+ * during or after the I/O faults and dirties the page again: nothing
+ * written through a mapping is ever lost by being "cleaned" unseen. */
 int clear_page_dirty_for_io(struct page *page)
 {
+    if (page->mapping && !list_empty(&page->mapping->i_mmap))
+        page_mkclean(page);
     return TestClearPageDirty(page);
 }
 
@@ -561,6 +578,114 @@ ssize_t generic_file_read_iter(struct file *file, struct iov_iter *to, loff_t *p
     return copied ? copied : err;
 }
 
+/* ---- file mappings: the page cache's side ------------------------------ */
+
+static unsigned long size_in_pages(struct inode *inode)
+{
+    return (unsigned long)((inode->i_size + PAGE_SIZE - 1) >> PAGE_SHIFT);
+}
+
+/*
+ * filemap_fault: vm_ops->fault of a file mapping (Linux's name; 2.6.23 and
+ * before called it filemap_nopage).  Finds the page-cache page for the
+ * faulting address, reading it in if needed, and returns it referenced,
+ * uptodate and unlocked; handle_mm_fault maps it.  Called with mmap_sem
+ * held and interrupts on; sleeps for the page lock and the read.
+ *
+ *   pgoff beyond EOF                  -> -EFAULT (SIGBUS, as Linux)
+ *   not cached: allocate, add locked, ->readpage, wait for the read
+ *   cached, uptodate                  -> map it, no lock taken
+ *   cached, NOT uptodate              -> lock_page, ->readpage, wait
+ *       (that lock_page is where a pre-2.6.24 writer deadlocked: it held
+ *        this page locked and faulted on a mapping of it.  Vellum's
+ *        lock_page_check detects a task locking a page it already holds,
+ *        reports it and we return -EDEADLK: the fault fails (SIGBUS for
+ *        user mode, a short copy for the kernel) instead of hanging)
+ *
+ * i_size and page->mapping are re-checked after the last sleep: a truncate
+ * that ran meanwhile makes us look again (or give SIGBUS).
+ */
+int filemap_fault(struct vm_area_struct *vma, unsigned long address, struct page **pagep)
+{
+    struct file *file = vma->vm_file;
+    struct address_space *mapping = file->f_mapping;
+    struct inode *inode = mapping->host;
+    unsigned long pgoff = vma->vm_pgoff + ((address - vma->vm_start) >> PAGE_SHIFT);
+    filemap_fault_stats.faults++;
+
+    for (;;) {
+        if (pgoff >= size_in_pages(inode))
+            break;                                   /* SIGBUS */
+        struct page *page = find_get_page(mapping, pgoff);
+        if (!page) {
+            page = alloc_locked_page();
+            if (!page)
+                return -ENOMEM;
+            if (add_to_page_cache(page, mapping, pgoff)) {
+                unlock_page(page);                   /* raced: use the other one */
+                put_page(page);
+                continue;
+            }
+            filemap_fault_stats.reads++;
+            do_readpage(mapping, file, page);        /* unlocks when the read is done */
+            wait_on_page_locked(page);
+        } else if (!PageUptodate(page)) {
+            if (lock_page_check(page) == -EDEADLK) {
+                /* We hold this very page locked ourselves (reported). */
+                filemap_fault_stats.deadlocks++;
+                put_page(page);
+                return -EDEADLK;
+            }
+            if (page->mapping != mapping) {          /* truncated while we slept */
+                unlock_page(page);
+                put_page(page);
+                continue;
+            }
+            if (PageUptodate(page)) {
+                unlock_page(page);
+            } else {
+                filemap_fault_stats.reads++;
+                do_readpage(mapping, file, page);
+                wait_on_page_locked(page);
+            }
+        }
+        if (!PageUptodate(page)) {
+            printk(KERN_ERR "filemap_fault: read error: inode %lu page %lu\n",
+                   inode->i_ino, pgoff);
+            put_page(page);
+            filemap_fault_stats.sigbus++;
+            return -EIO;
+        }
+        if (page->mapping != mapping) {
+            put_page(page);
+            continue;
+        }
+        if (pgoff >= size_in_pages(inode)) {         /* truncated while we slept */
+            put_page(page);
+            break;
+        }
+        *pagep = page;                               /* our reference: the PTE's */
+        return 0;
+    }
+    filemap_fault_stats.sigbus++;
+    return -EFAULT;
+}
+
+static const struct vm_operations_struct generic_file_vm_ops = {
+    .fault = filemap_fault,
+};
+
+/* f_op->mmap of page-cache files (ext2, ramfs): the file must be able to
+ * read pages; mapping it just sets vm_ops. */
+int generic_file_mmap(struct file *file, struct vm_area_struct *vma)
+{
+    struct address_space *mapping = file->f_mapping;
+    if (!mapping->a_ops || !mapping->a_ops->readpage)
+        return -ENOEXEC;
+    vma->vm_ops = &generic_file_vm_ops;
+    return 0;
+}
+
 /* ---- the write loop ---------------------------------------------------- */
 
 int pagecache_write_begin(struct file *file, struct address_space *mapping, loff_t pos,
@@ -690,8 +815,8 @@ again:
  *
  * LEGACY_WRITE_2COPY (default): 2.6.24's safe-but-slow fallback.
  * LEGACY_WRITE_NAIVE: the pre-2.6.24 path, which can deadlock.  Kept ONLY to
- *   demonstrate the deadlock (writepath.naive_legacy_path_self_deadlocks_2copy_does_not,
- *   docs/page-cache.md); never the default.
+ *   demonstrate the deadlock (the test writepath.naive_legacy_path_self_deadlocks_2copy_does_not,
+ *   and from user space docs/mmap.md with ramfs -o legacy_aops); never the default.
  */
 
 /* Trim blocks a failed prepare_write may have allocated past i_size. */
@@ -837,6 +962,13 @@ static ssize_t legacy_perform_write_2copy(struct file *file, struct iov_iter *i,
  *     page.
  * It has a second bug: a short copy into a page that is not uptodate is
  * committed anyway, exposing whatever the page held before (stale data).
+ *
+ * What Vellum does instead of hanging (same page): filemap_fault's
+ * lock_page_check sees that the faulting task holds the page, reports the
+ * SELF-DEADLOCK (with a backtrace) and fails the fault; the copy stops
+ * short; this loop then ends the write with -EDEADLK (or the bytes of the
+ * chunks before, if any).  Two writers (ABBA) would still hang: each
+ * lock_page waits for the other; the 5-second lock_page report names them.
  */
 static ssize_t legacy_perform_write_naive(struct file *file, struct iov_iter *i, loff_t pos)
 {
@@ -868,7 +1000,9 @@ static ssize_t legacy_perform_write_naive(struct file *file, struct iov_iter *i,
             break;
         }
         /* HERE: a copy that may fault, under the page lock. */
+        unsigned long deadlocks0 = filemap_fault_stats.deadlocks;
         size_t copied = iov_iter_copy_from_user(page, i, offset, bytes);
+        bool deadlocked = filemap_fault_stats.deadlocks != deadlocks0;
         write_path_stats.legacy_naive++;
         wp_trace("legacy NAIVE: copied %u of %u bytes with faults enabled under the page lock",
                  (unsigned)copied, bytes);
@@ -877,6 +1011,18 @@ static ssize_t legacy_perform_write_naive(struct file *file, struct iov_iter *i,
         put_page(page);
         if (status < 0)
             break;
+        if (deadlocked) {
+            /* The fault in our copy found the page we hold: Linux would
+             * hang here.  Whatever was copied was committed (and may be
+             * the stale-data bug above); stop. */
+            wp_trace("legacy NAIVE: the copy faulted on the page we hold locked: -EDEADLK");
+            if (copied) {
+                iov_iter_advance(i, copied);
+                written += copied;
+            }
+            status = -EDEADLK;
+            break;
+        }
         if (copied == 0) {
             write_path_stats.efaults++;
             status = -EFAULT;

@@ -8,12 +8,27 @@
  *   frame | PROTNONE (P clear)  mapped PROT_NONE: the frame is kept but
  *                               every access faults
  *
- * A frame mapped by a PTE holds one reference (page->_count) per PTE.
+ * A frame mapped by a PTE holds one reference (page->_count) per PTE, and
+ * counts the PTE in page->_mapcount (page_mapcount() = _mapcount + 1).
  * fork shares private frames (two references, both PTEs read-only); the
  * first write on either side faults into do_wp_page(), which copies the
  * frame, or, if this PTE holds the only reference left, just makes it
- * writable again.  (Linux also keeps page->_mapcount and reverse maps to
- * find the PTEs of a page; Vellum never needs to, so _count is enough.)
+ * writable again.
+ *
+ * File pages (vma->vm_ops->fault = filemap_fault) are page-cache pages:
+ *   MAP_SHARED   the PTE maps the cache page itself.  A read fault maps it
+ *                read-only; a write fault (or the first write to a
+ *                read-only PTE) makes it writable and marks the page dirty
+ *                (set_page_dirty, every buffer of it too).  Writeback write-
+ *                protects the PTEs again (page_mkclean), so the next write
+ *                faults and re-dirties: Linux's dirty tracking, without
+ *                ->page_mkwrite (the filesystem is not asked first; a full
+ *                disk shows up at writeback, not as SIGBUS at the fault).
+ *   MAP_PRIVATE  a read fault maps the cache page read-only; a write fault
+ *                copies it into an anonymous page (COW), which the file
+ *                never sees.
+ * Reverse mapping: to find the PTEs of a file page we walk the VMAs on
+ * mapping->i_mmap (Linux's "object-based rmap"); anonymous pages have none.
  */
 #include <kernel.h>
 #include <string.h>
@@ -22,8 +37,44 @@
 #include <sched.h>
 #include <asm/pgtable.h>
 #include <asm/uaccess.h>
+#include <pagemap.h>
+#include <buffer_head.h>
+
+struct filemap_fault_stats filemap_fault_stats;
 
 static inline struct page *pte_page(pte_t pte) { return pfn_to_page(pte_pfn(pte)); }
+
+/* One more / one less PTE maps page (Linux's page_add_*_rmap / page_remove_rmap). */
+static void page_add_rmap(struct page *page)
+{
+    page->_mapcount++;
+}
+
+static void page_remove_rmap(struct page *page)
+{
+    if (--page->_mapcount < -1) {
+        printk(KERN_ERR "BUG: page %p: _mapcount below -1\n", page);
+        page->_mapcount = -1;
+    }
+}
+
+/* A page-cache page was (or may have been) written through a mapping: any
+ * byte may have changed, so the whole page is dirty, every buffer of it
+ * (Linux's __set_page_dirty_buffers; block_write_full_page writes only the
+ * dirty buffers when some are marked). */
+static void set_page_dirty_mapped(struct page *page)
+{
+    if (!page->mapping)
+        return;                         /* truncated meanwhile: nothing to write */
+    if (PagePrivate(page)) {
+        struct buffer_head *head = (struct buffer_head *)page->private, *bh = head;
+        do {
+            set_buffer_dirty(bh);
+            bh = bh->b_this_page;
+        } while (bh != head);
+    }
+    set_page_dirty(page);
+}
 
 /* Store a PTE of mm; drop the stale TLB entry if mm is the loaded one. */
 static void set_pte_at(struct mm_struct *mm, unsigned long va, pte_t *ptep, pte_t val)
@@ -72,6 +123,10 @@ static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *
     /* Shared mapping, or nobody else holds the frame (the other side of the
      * fork already copied or exited): reuse it, just make it writable. */
     if ((vma->vm_flags & VM_SHARED) || (page_count(old) == 1 && !old->mapping)) {
+        if ((vma->vm_flags & VM_SHARED) && vma->vm_file) {
+            set_page_dirty_mapped(old);              /* first write since clean */
+            filemap_fault_stats.shared_dirtied++;
+        }
         set_pte_at(mm, address, ptep, pte | _PAGE_RW);
         page_fault_cow_reuse++;
         return 0;
@@ -81,6 +136,10 @@ static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *
         return VM_FAULT_OOM;
     memcpy(page_address(new), page_address(old), PAGE_SIZE);
     set_pte_at(mm, address, ptep, mk_pte(new, vma->vm_flags, true));
+    page_add_rmap(new);
+    page_remove_rmap(old);
+    if (old->mapping)
+        filemap_fault_stats.private_cow++;           /* a private copy of a file page */
     put_page(old);                                   /* our reference to the shared frame */
     page_fault_cow++;
     return 0;
@@ -96,24 +155,49 @@ int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned 
     pte_t pte = *ptep;
 
     if (!pte_has_page(pte)) {
-        /* Nothing there yet.  A backed VMA asks its object (a file, a later
-         * issue); anonymous memory gets a fresh zeroed frame ("demand
+        /* Nothing there yet.  A backed VMA asks its object (a file:
+         * filemap_fault); anonymous memory gets a fresh zeroed frame ("demand
          * zero").  Linux maps a shared read-only zero page on a read fault
          * and copies it on the first write; we allocate at once: simpler,
          * one fault less per written page, more memory for read-only use. */
         struct page *page;
         bool writable = true;
         if (vma->vm_ops && vma->vm_ops->fault) {
+            /* A file page: may sleep (read from disk).  mmap_sem is held,
+             * so the PTE slot is still ours when it returns. */
             int err = vma->vm_ops->fault(vma, address, &page);
             if (err)
                 return err == -ENOMEM ? VM_FAULT_OOM : VM_FAULT_SIGBUS;
-            writable = vma->vm_flags & VM_SHARED;    /* private file page: COW later */
+            if (vma->vm_flags & VM_SHARED) {
+                /* Writable only for a write: a read-only PTE means the
+                 * first write faults again and dirties the page then. */
+                writable = flags & FAULT_FLAG_WRITE;
+                if (writable) {
+                    set_page_dirty_mapped(page);
+                    filemap_fault_stats.shared_dirtied++;
+                }
+            } else if (flags & FAULT_FLAG_WRITE) {
+                /* Private write: copy now (one fault, not two). */
+                struct page *copy = alloc_page(GFP_KERNEL);
+                if (!copy) {
+                    put_page(page);
+                    return VM_FAULT_OOM;
+                }
+                memcpy(page_address(copy), page_address(page), PAGE_SIZE);
+                put_page(page);
+                page = copy;
+                page_fault_cow++;
+                filemap_fault_stats.private_cow++;
+            } else {
+                writable = false;                    /* private: COW on the first write */
+            }
         } else {
             page = alloc_page(GFP_KERNEL | __GFP_ZERO);
             if (!page)
                 return VM_FAULT_OOM;
         }
         set_pte_at(mm, address, ptep, mk_pte(page, vma->vm_flags, writable));
+        page_add_rmap(page);
         mm->rss++;
         page_fault_demand_zero++;
         return 0;
@@ -144,8 +228,12 @@ void zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end
         }
         pte_t pte = *ptep;
         if (pte_has_page(pte)) {
+            struct page *page = pte_page(pte);
             set_pte_at(mm, va, ptep, 0);
-            put_page(pte_page(pte));
+            if ((pte & _PAGE_DIRTY) && page->mapping)
+                set_page_dirty_mapped(page);         /* written through this PTE */
+            page_remove_rmap(page);
+            put_page(page);
             mm->rss--;
         }
         va += PAGE_SIZE;
@@ -161,11 +249,16 @@ void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned
         if (!ptep || !pte_has_page(*ptep))
             continue;
         pte_t pte = *ptep;
+        struct page *page = pte_page(pte);
+        if ((pte & _PAGE_DIRTY) && page->mapping)
+            set_page_dirty_mapped(page);             /* mk_pte drops the D bit */
         /* A private page stays read-only when write is added: if it is
          * shared with a fork, the next write must copy it; if not,
-         * do_wp_page() just sets RW. */
-        bool writable = (newflags & VM_SHARED) || (pte_present(pte) && (pte & _PAGE_RW));
-        set_pte_at(mm, va, ptep, mk_pte(pte_page(pte), newflags, writable));
+         * do_wp_page() just sets RW.  A shared file page too, unless it
+         * already was writable: its first write must fault to dirty it. */
+        bool writable = ((newflags & VM_SHARED) && !vma->vm_file) ||
+                        (pte_present(pte) && (pte & _PAGE_RW));
+        set_pte_at(mm, va, ptep, mk_pte(page, newflags, writable));
     }
 }
 
@@ -181,6 +274,7 @@ int copy_page_range(struct mm_struct *dst, struct mm_struct *src, struct vm_area
         if (!(vma->vm_flags & VM_SHARED) && (*sptep & _PAGE_RW))
             set_pte_at(src, va, sptep, *sptep & ~_PAGE_RW);   /* COW: parent side */
         get_page(pte_page(*sptep));
+        page_add_rmap(pte_page(*sptep));
         *dptep = *sptep;                                      /* child side: same, RO */
         dst->rss++;
     }
@@ -215,4 +309,81 @@ int access_remote_vm(struct mm_struct *mm, unsigned long addr, void *buf, int le
         done += n;
     }
     return done;
+}
+
+/* ---- file mappings: msync, truncate, writeback ------------------------ */
+
+void msync_pte_range(struct vm_area_struct *v, unsigned long start, unsigned long end)
+{
+    struct mm_struct *mm = v->vm_mm;
+    for (unsigned long va = start; va < end; va += PAGE_SIZE) {
+        pte_t *ptep = lookup_pte((pgd_t *)mm->pgd, va);
+        if (!ptep || !pte_present(*ptep) || !(*ptep & _PAGE_DIRTY))
+            continue;
+        struct page *page = pte_page(*ptep);
+        set_pte_at(mm, va, ptep, *ptep & ~_PAGE_DIRTY);   /* now the page's */
+        set_page_dirty_mapped(page);
+    }
+}
+
+/* The user address at which vma maps file page pgoff, or 0 if it does not. */
+static unsigned long vma_address(struct vm_area_struct *v, unsigned long pgoff)
+{
+    if (pgoff < v->vm_pgoff || pgoff - v->vm_pgoff >= ((v->vm_end - v->vm_start) >> PAGE_SHIFT))
+        return 0;
+    return v->vm_start + ((pgoff - v->vm_pgoff) << PAGE_SHIFT);
+}
+
+/*
+ * Truncate's half of the job (Linux's unmap_mapping_range with even_cows):
+ * the pages beyond the new EOF leave every address space that maps them.
+ * Caller holds i_mutex.  We do not take the mms' mmap_sem: Vellum is
+ * uniprocessor and not preemptible, and nothing here sleeps, so no fault
+ * can be half-way through one of these PTEs (filemap_fault re-checks
+ * i_size after its last sleep, and truncate set i_size before calling us).
+ */
+void unmap_mapping_range(struct address_space *mapping, unsigned long pgoff)
+{
+    unsigned long flags;
+    struct vm_area_struct *v;
+    spin_lock_irqsave(&mapping->i_mmap_lock, flags);
+    list_for_each_entry(v, &mapping->i_mmap, shared) {
+        unsigned long vpages = (v->vm_end - v->vm_start) >> PAGE_SHIFT;
+        if (v->vm_pgoff + vpages <= pgoff)
+            continue;                               /* wholly before the cut */
+        unsigned long start = pgoff <= v->vm_pgoff ? v->vm_start
+                              : v->vm_start + ((pgoff - v->vm_pgoff) << PAGE_SHIFT);
+        unsigned long rss0 = v->vm_mm->rss;
+        zap_page_range(v->vm_mm, start, v->vm_end);
+        filemap_fault_stats.unmapped += rss0 - v->vm_mm->rss;
+    }
+    spin_unlock_irqrestore(&mapping->i_mmap_lock, flags);
+}
+
+int page_mkclean(struct page *page)
+{
+    struct address_space *mapping = page->mapping;
+    int dirty = 0;
+    unsigned long flags;
+    struct vm_area_struct *v;
+    if (!mapping)
+        return 0;
+    spin_lock_irqsave(&mapping->i_mmap_lock, flags);
+    list_for_each_entry(v, &mapping->i_mmap, shared) {
+        if (!(v->vm_flags & VM_SHARED))
+            continue;                   /* private PTEs of a cache page are read-only */
+        unsigned long va = vma_address(v, page->index);
+        if (!va)
+            continue;
+        pte_t *ptep = lookup_pte((pgd_t *)v->vm_mm->pgd, va);
+        if (!ptep || !pte_present(*ptep) || pte_page(*ptep) != page)
+            continue;
+        if (*ptep & (_PAGE_RW | _PAGE_DIRTY)) {
+            dirty |= !!(*ptep & _PAGE_DIRTY);
+            set_pte_at(v->vm_mm, va, ptep, *ptep & ~(_PAGE_RW | _PAGE_DIRTY));
+            filemap_fault_stats.mkclean++;
+        }
+    }
+    spin_unlock_irqrestore(&mapping->i_mmap_lock, flags);
+    return dirty;
 }

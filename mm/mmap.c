@@ -11,9 +11,19 @@
  *   [rw- rw- rw-]          ->   [rw-]     [rw-]      ->   [rw-]     [r--]
  *        one VMA                 split into two            flags changed
  *
- * Simplifications: no mmap_lock (see <mm_types.h>); the VMA list is a
- * sorted linked list walked linearly (Linux: a maple tree); munmap leaves
- * emptied page tables in place until the address space dies.
+ * File mappings: a VMA with vm_file holds a reference on the file and sits
+ * on the file's mapping->i_mmap list (so that truncate and writeback can
+ * find the PTEs that map the file's pages); its pages come from the page
+ * cache through vm_ops->fault (filemap_fault, mm/filemap.c).
+ *
+ * Locking: the system calls here take mm->mmap_sem around the do_*
+ * functions (the do_* functions expect it held, or an mm nobody else can
+ * see yet: exec, tests).  Lock order: i_mutex -> mmap_sem -> page lock
+ * (mm/filemap.c's header).
+ *
+ * Simplifications: the VMA list is a sorted linked list walked linearly
+ * (Linux: a maple tree); munmap leaves emptied page tables in place until
+ * the address space dies; mmap_sem is a mutex (<mm_types.h>).
  */
 #include <kernel.h>
 #include <string.h>
@@ -25,7 +35,8 @@
 #include <sched.h>
 #include <asm/pgtable.h>
 #include <asm/uaccess.h>
-#include <fdtable.h>            /* fget: sys_mmap2 tells a bad fd from a file mapping */
+#include <fdtable.h>            /* fget/fput: file mappings */
+#include <pagemap.h>            /* filemap_write_and_wait: msync */
 
 #define vma_pages(v)  (((v)->vm_end - (v)->vm_start) >> PAGE_SHIFT)
 #define vma_first(mm) (list_empty(&(mm)->mmap) ? NULL : \
@@ -76,7 +87,34 @@ static struct vm_area_struct *vma_alloc(struct mm_struct *mm, unsigned long star
     v->vm_end = end;
     v->vm_flags = flags;
     INIT_LIST_HEAD(&v->vm_list);
+    INIT_LIST_HEAD(&v->shared);
     return v;
+}
+
+/* A file VMA joins / leaves its file's mapping->i_mmap (Linux's
+ * vma_link_file / unlink_file_vma) and holds a reference on the file. */
+static void vma_link_file(struct vm_area_struct *v)
+{
+    if (!v->vm_file)
+        return;
+    struct address_space *mapping = v->vm_file->f_mapping;
+    unsigned long flags;
+    spin_lock_irqsave(&mapping->i_mmap_lock, flags);
+    list_add_tail(&v->shared, &mapping->i_mmap);
+    spin_unlock_irqrestore(&mapping->i_mmap_lock, flags);
+}
+
+static void vma_unlink_file(struct vm_area_struct *v)
+{
+    if (!v->vm_file)
+        return;
+    struct address_space *mapping = v->vm_file->f_mapping;
+    unsigned long flags;
+    spin_lock_irqsave(&mapping->i_mmap_lock, flags);
+    list_del_init(&v->shared);
+    spin_unlock_irqrestore(&mapping->i_mmap_lock, flags);
+    fput(v->vm_file);
+    v->vm_file = NULL;
 }
 
 /* Link v into mm's sorted list (v must not overlap anything). */
@@ -86,6 +124,7 @@ static void vma_link(struct mm_struct *mm, struct vm_area_struct *v)
     list_add_tail(&v->vm_list, next ? &next->vm_list : &mm->mmap);
     mm->map_count++;
     mm->total_vm += vma_pages(v);
+    vma_link_file(v);
 }
 
 /* Unlink and free v (its pages must already be zapped). */
@@ -93,6 +132,7 @@ static void vma_remove(struct mm_struct *mm, struct vm_area_struct *v)
 {
     if (v->vm_ops && v->vm_ops->close)
         v->vm_ops->close(v);
+    vma_unlink_file(v);
     list_del(&v->vm_list);
     mm->map_count--;
     mm->total_vm -= vma_pages(v);
@@ -107,12 +147,13 @@ static struct vm_area_struct *split_vma(struct mm_struct *mm, struct vm_area_str
     struct vm_area_struct *n = vma_alloc(mm, addr, v->vm_end, v->vm_flags);
     if (!n)
         return NULL;
-    n->vm_file = v->vm_file;
+    n->vm_file = v->vm_file ? get_file(v->vm_file) : NULL;
     n->vm_ops = v->vm_ops;
     n->vm_pgoff = v->vm_pgoff + ((addr - v->vm_start) >> PAGE_SHIFT);
     v->vm_end = addr;
     list_add(&n->vm_list, &v->vm_list);               /* right after v */
     mm->map_count++;
+    vma_link_file(n);
     return n;
 }
 
@@ -131,12 +172,14 @@ static struct vm_area_struct *vma_merge(struct mm_struct *mm, struct vm_area_str
     struct vm_area_struct *prev = vma_prev(mm, v), *next = vma_next(mm, v);
     if (next && vma_can_merge(v, next)) {
         v->vm_end = next->vm_end;
+        vma_unlink_file(next);
         list_del(&next->vm_list);
         mm->map_count--;
         kfree(next);
     }
     if (prev && vma_can_merge(prev, v)) {
         prev->vm_end = v->vm_end;
+        vma_unlink_file(v);
         list_del(&v->vm_list);
         mm->map_count--;
         kfree(v);
@@ -158,6 +201,8 @@ struct mm_struct *mm_alloc(void)
         return NULL;
     }
     INIT_LIST_HEAD(&mm->mmap);
+    mutex_init(&mm->mmap_sem);
+    mm->mmap_sem.name = "mmap_sem";
     mm->mm_users = 1;
     mm->mmap_base = TASK_UNMAPPED_BASE;
     mm->stack_rlimit = DEFAULT_STACK_RLIMIT;
@@ -204,10 +249,13 @@ struct mm_struct *dup_mm(struct mm_struct *oldmm)
     struct mm_struct *mm = mm_alloc();
     if (!mm)
         return NULL;
-    /* Everything but the directory, the list and the counts. */
+    /* Everything but the directory, the list, the lock and the counts.
+     * The parent's mmap_sem keeps its VMAs and PTEs still while we copy. */
+    mutex_lock(&oldmm->mmap_sem);
     uint32_t *pgd = mm->pgd;
     *mm = *oldmm;
     mm->pgd = pgd;
+    mutex_init(&mm->mmap_sem);          /* unlocked: not the parent's held state */
     INIT_LIST_HEAD(&mm->mmap);
     mm->mm_users = 1;
     mm->map_count = 0;
@@ -219,17 +267,20 @@ struct mm_struct *dup_mm(struct mm_struct *oldmm)
         struct vm_area_struct *n = vma_alloc(mm, v->vm_start, v->vm_end, v->vm_flags);
         if (!n)
             goto fail;
-        n->vm_file = v->vm_file;
+        n->vm_file = v->vm_file ? get_file(v->vm_file) : NULL;
         n->vm_ops = v->vm_ops;
         n->vm_pgoff = v->vm_pgoff;
         list_add_tail(&n->vm_list, &mm->mmap);
         mm->map_count++;
         mm->total_vm += vma_pages(n);
+        vma_link_file(n);
         if (copy_page_range(mm, oldmm, v))
             goto fail;
     }
+    mutex_unlock(&oldmm->mmap_sem);
     return mm;
 fail:
+    mutex_unlock(&oldmm->mmap_sem);
     mmput(mm);
     return NULL;
 }
@@ -325,8 +376,23 @@ long do_mmap(struct mm_struct *mm, struct file *file, unsigned long addr, unsign
         return -EINVAL;
     if (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC))
         return -EINVAL;
-    if (file || !(flags & MAP_ANONYMOUS))
-        return -ENODEV;          /* file mappings: a later issue (vm_ops->fault hook) */
+    if (flags & MAP_ANONYMOUS)
+        file = NULL;
+    else if (!file)
+        return -EBADF;
+    if (file) {
+        /* Linux's checks: the file must be readable; a shared writable
+         * mapping needs a file opened for writing (do_mprotect refuses to
+         * add PROT_WRITE later).  pgoff + pages must not wrap. */
+        if (!file->f_op || !file->f_op->mmap)
+            return -ENODEV;
+        if (!(file->f_mode & FMODE_READ))
+            return -EACCES;
+        if (type == MAP_SHARED && !(file->f_mode & FMODE_WRITE) && (prot & PROT_WRITE))
+            return -EACCES;
+        if (pgoff + (len >> PAGE_SHIFT) < pgoff)
+            return -EOVERFLOW;
+    }
 
     if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) {
         if (addr & ~PAGE_MASK)
@@ -350,14 +416,26 @@ long do_mmap(struct mm_struct *mm, struct file *file, unsigned long addr, unsign
     struct vm_area_struct *v = vma_alloc(mm, addr, addr + len, vmf);
     if (!v)
         return -ENOMEM;
+    if (file) {
+        v->vm_file = get_file(file);
+        v->vm_pgoff = pgoff;
+        int err = file->f_op->mmap(file, v);   /* sets vm_ops (generic_file_mmap) */
+        if (err) {
+            fput(file);
+            kfree(v);
+            return err;
+        }
+    }
     vma_link(mm, v);
     /* Shared anonymous memory is populated at once: fork then shares the
      * frames themselves (Linux backs it with a shmem file instead, so pages
-     * faulted in after the fork are shared too). */
-    bool populate = (vmf & VM_SHARED) || (flags & MAP_POPULATE);
+     * faulted in after the fork are shared too).  A shared FILE mapping
+     * needs no such thing: its pages are the page cache's, found again by
+     * every fault. */
+    bool populate = (!file && (vmf & VM_SHARED)) || (flags & MAP_POPULATE);
     if (!(vmf & VM_SHARED))
         v = vma_merge(mm, v);
-    if (populate && populate_range(v, addr, addr + len)) {
+    if (populate && populate_range(v, addr, addr + len) && !file) {
         do_munmap(mm, addr, len);
         return -ENOMEM;
     }
@@ -427,6 +505,10 @@ int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
                 return -ENOMEM;
             continue;
         }
+        if ((access & VM_WRITE) && (v->vm_flags & VM_SHARED) && v->vm_file &&
+            !(v->vm_file->f_mode & FMODE_WRITE))
+            return -EACCES;        /* shared mapping of a file opened read-only
+                                    * (Linux: no VM_MAYWRITE) */
         if (v->vm_end > end && !split_vma(mm, v, end))
             return -ENOMEM;
         unsigned long newflags = (v->vm_flags & ~VM_ACCESS_FLAGS) | access;
@@ -476,7 +558,7 @@ int expand_stack(struct vm_area_struct *vma, unsigned long addr)
 
 /* ---- system calls ---------------------------------------------------------- */
 
-long sys_brk(unsigned long brk)
+static long do_sys_brk(unsigned long brk)
 {
     struct mm_struct *mm = current->mm;
     if (!mm)
@@ -501,26 +583,116 @@ long sys_brk(unsigned long brk)
     return brk;
 }
 
+long sys_brk(unsigned long brk)
+{
+    struct mm_struct *mm = current->mm;
+    if (!mm)
+        return -ENOMEM;
+    mutex_lock(&mm->mmap_sem);
+    long r = do_sys_brk(brk);
+    mutex_unlock(&mm->mmap_sem);
+    return r;
+}
+
 long sys_mmap2(unsigned long addr, unsigned long len, unsigned long prot,
                unsigned long flags, unsigned long fd, unsigned long pgoff)
 {
+    struct mm_struct *mm = current->mm;
+    struct file *file = NULL;
+    if (!mm)
+        return -ENOMEM;
     if (!(flags & MAP_ANONYMOUS)) {
-        /* file mappings: a later issue.  A bad fd is still -EBADF, as Linux. */
-        struct file *f = fget(fd);
-        if (!f)
+        file = fget(fd);
+        if (!file)
             return -EBADF;
-        fput(f);
-        return -ENODEV;
     }
-    return do_mmap(current->mm, NULL, addr, len, prot, flags, 0);
+    mutex_lock(&mm->mmap_sem);
+    long r = do_mmap(mm, file, addr, len, prot, flags, file ? pgoff : 0);
+    mutex_unlock(&mm->mmap_sem);
+    if (file)
+        fput(file);                     /* the VMA holds its own reference */
+    return r;
 }
 
 long sys_munmap(unsigned long addr, unsigned long len)
 {
-    return do_munmap(current->mm, addr, len);
+    struct mm_struct *mm = current->mm;
+    if (!mm)
+        return -EINVAL;
+    mutex_lock(&mm->mmap_sem);
+    int r = do_munmap(mm, addr, len);
+    mutex_unlock(&mm->mmap_sem);
+    return r;
 }
 
 long sys_mprotect(unsigned long start, unsigned long len, unsigned long prot)
 {
-    return do_mprotect(current->mm, start, len, prot);
+    struct mm_struct *mm = current->mm;
+    if (!mm)
+        return -EINVAL;
+    mutex_lock(&mm->mmap_sem);
+    int r = do_mprotect(mm, start, len, prot);
+    mutex_unlock(&mm->mmap_sem);
+    return r;
+}
+
+/*
+ * msync(2): write back the file pages of the shared mappings in
+ * [start, start+len).  For each shared file VMA in the range: move the
+ * PTEs' hardware dirty bits to their pages (msync_pte_range), then, for
+ * MS_SYNC, write the file's dirty pages and wait (filemap_write_and_wait)
+ * with mmap_sem DROPPED (writeback takes page locks and may sleep long;
+ * Linux drops it too, before vfs_fsync_range).  MS_ASYNC only marks the
+ * pages dirty (the flusher writes them: Linux's behaviour since 2.6.19).
+ * MS_INVALIDATE is accepted and does nothing (our mappings always show the
+ * page cache).  Errors: -EINVAL (unaligned start, unknown flags, both
+ * MS_SYNC and MS_ASYNC), -ENOMEM (part of the range unmapped; the rest is
+ * still synced), -EIO from writeback.
+ */
+long sys_msync(unsigned long start, unsigned long len, int flags)
+{
+    struct mm_struct *mm = current->mm;
+    if (!mm || (start & ~PAGE_MASK) || (flags & ~(MS_ASYNC | MS_INVALIDATE | MS_SYNC)) ||
+        ((flags & MS_ASYNC) && (flags & MS_SYNC)))
+        return -EINVAL;
+    if (len > TASK_SIZE)
+        return -ENOMEM;
+    len = PAGE_ALIGN(len);
+    if (start > TASK_SIZE - len)
+        return -ENOMEM;
+    unsigned long end = start + len;
+    int err = 0, unmapped = 0;
+
+    mutex_lock(&mm->mmap_sem);
+    while (start < end) {
+        struct vm_area_struct *v = find_vma(mm, start);
+        if (!v)
+            break;
+        if (v->vm_start > start) {
+            unmapped = 1;               /* a hole in the range */
+            start = v->vm_start;
+            continue;
+        }
+        unsigned long stop = min(end, v->vm_end);
+        struct file *file = NULL;
+        if ((v->vm_flags & VM_SHARED) && v->vm_file) {
+            msync_pte_range(v, start, stop);
+            file = get_file(v->vm_file);
+        }
+        start = stop;
+        if (file && (flags & MS_SYNC)) {
+            mutex_unlock(&mm->mmap_sem);    /* the VMA may change meanwhile */
+            int e = filemap_write_and_wait(file->f_mapping);
+            fput(file);
+            if (e && !err)
+                err = e;
+            mutex_lock(&mm->mmap_sem);
+        } else if (file) {
+            fput(file);
+        }
+    }
+    if (start < end)
+        unmapped = 1;
+    mutex_unlock(&mm->mmap_sem);
+    return err ? err : unmapped ? -ENOMEM : 0;
 }

@@ -12,6 +12,7 @@
  */
 #include <kernel.h>
 #include <string.h>
+#include <mm.h>
 #include "../fs/internal.h"
 
 /* The first cached page of mapping with index >= start, referenced; NULL if none. */
@@ -72,11 +73,25 @@ void truncate_inode_pages(struct address_space *mapping, loff_t lstart)
     }
 }
 
-/* Set i_size and drop the cache past it.  Caller holds i_mutex (setattr). */
+/* Set i_size and drop the cache past it.  Caller holds i_mutex (setattr).
+ * Pages wholly past the new end are first unmapped from every address
+ * space that maps them (mm/memory.c, unmap_mapping_range), so a later
+ * access faults and gets SIGBUS; Linux's truncate_pagecache does the same,
+ * and unmaps a second time after dropping the pages in case a fault mapped
+ * one again while truncate_inode_pages slept (filemap_fault re-checks
+ * i_size after its last sleep, so here the second pass finds nothing, but
+ * it is cheap and keeps the code Linux's shape). */
 void truncate_setsize(struct inode *inode, loff_t newsize)
 {
     loff_t old = inode->i_size;
     inode->i_size = newsize;
-    if (newsize < old)
-        truncate_inode_pages(inode->i_mapping, newsize);
+    if (newsize < old) {
+        unsigned long holebegin = (unsigned long)((newsize + PAGE_SIZE - 1) >> PAGE_SHIFT);
+        struct address_space *mapping = inode->i_mapping;
+        if (!list_empty(&mapping->i_mmap))
+            unmap_mapping_range(mapping, holebegin);
+        truncate_inode_pages(mapping, newsize);
+        if (!list_empty(&mapping->i_mmap))
+            unmap_mapping_range(mapping, holebegin);
+    }
 }

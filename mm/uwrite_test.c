@@ -314,7 +314,7 @@ static bool has_line(const char *text, const char *name)
 
 KTEST(uwrite, proc_text_has_counters)
 {
-    char text[512];
+    char text[1024];
     size_t n = write_path_stats_show(text, sizeof text);
     KEXPECT(n > 0 && n < sizeof text);
     KEXPECT(has_line(text, "short_copies"));

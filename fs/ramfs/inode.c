@@ -9,6 +9,12 @@
  * references (fs/inode.c keeps hashed, linked inodes); directory entries
  * point at inodes without holding references, as Linux's dentries would.
  * An unlinked inode is freed at its last iput; unmount evicts the rest.
+ *
+ * Mount option "legacy_aops" (mount -t ramfs -o legacy_aops none /mnt):
+ * the files of that mount get address-space operations of the OLD API
+ * only, prepare_write/commit_write, so the VFS drives them through its
+ * legacy fallback (mm/filemap.c, boot option legacy_write_mode=2copy|naive).
+ * It exists for the deadlock demonstration of docs/mmap.md.
  */
 #include <kernel.h>
 #include <string.h>
@@ -32,12 +38,13 @@ struct ramfs_dir {
 
 struct ramfs_sb_info {
     unsigned long next_ino;
+    bool legacy_aops;                  /* mount -o legacy_aops */
 };
 
 static const struct super_operations ramfs_sops;
 static const struct inode_operations ramfs_dir_iops, ramfs_file_iops, ramfs_symlink_iops;
 static const struct file_operations ramfs_dir_fops, ramfs_file_fops;
-static const struct address_space_operations ramfs_aops;
+static const struct address_space_operations ramfs_aops, ramfs_legacy_aops;
 
 static struct ramfs_dir *RDIR(struct inode *dir) { return dir->i_private; }
 
@@ -52,7 +59,7 @@ static struct inode *ramfs_get_inode(struct super_block *sb, struct inode *dir, 
     inode->i_mode = mode;
     inode->i_atime = inode->i_mtime = inode->i_ctime = current_time();
     inode->i_blkbits = PAGE_SHIFT;
-    inode->i_data.a_ops = &ramfs_aops;
+    inode->i_data.a_ops = sbi->legacy_aops ? &ramfs_legacy_aops : &ramfs_aops;
     switch (mode & S_IFMT) {
     case S_IFDIR: {
         struct ramfs_dir *d = kmalloc(sizeof *d, GFP_KERNEL);
@@ -331,6 +338,16 @@ static int ramfs_fill_super(struct super_block *sb, const char *data, int silent
     if (!sbi)
         return -ENOMEM;
     sbi->next_ino = 0;
+    sbi->legacy_aops = false;
+    if (data && *data) {
+        if (strcmp(data, "legacy_aops")) {
+            printk(KERN_ERR "ramfs: unknown mount option '%s'\n", data);
+            kfree(sbi);
+            return -EINVAL;
+        }
+        sbi->legacy_aops = true;
+        printk(KERN_INFO "ramfs: legacy_aops: files use prepare_write/commit_write\n");
+    }
     sb->s_fs_info = sbi;
     sb->s_op = &ramfs_sops;
     sb->s_magic = RAMFS_MAGIC;
@@ -377,6 +394,7 @@ static const struct file_operations ramfs_file_fops = {
     .read_iter = generic_file_read_iter,
     .write_iter = generic_file_write_iter,
     .fsync = generic_file_fsync,
+    .mmap = generic_file_mmap,
 };
 
 static const struct file_operations ramfs_dir_fops = {
@@ -388,6 +406,39 @@ static const struct address_space_operations ramfs_aops = {
     .readpage = simple_readpage,
     .write_begin = simple_write_begin,
     .write_end = simple_write_end,
+};
+
+/* The old API (before 2.6.24), for "-o legacy_aops".  The VFS has locked
+ * the page.  prepare_write: make bytes from..to writable; a new page gets
+ * zeros around them (as simple_write_begin).  commit_write: the caller
+ * copied from..to; the page is now uptodate (ramfs has no disk copy: the
+ * rest is zeros), i_size grows, the page is dirty.  0 or errno. */
+static int ramfs_prepare_write(struct file *file, struct page *page, unsigned from, unsigned to)
+{
+    if (!PageUptodate(page)) {
+        char *p = page_address(page);
+        memset(p, 0, from);
+        memset(p + to, 0, PAGE_SIZE - to);
+    }
+    return 0;
+}
+
+static int ramfs_commit_write(struct file *file, struct page *page, unsigned from, unsigned to)
+{
+    struct inode *inode = page->mapping->host;
+    loff_t end = ((loff_t)page->index << PAGE_SHIFT) + to;
+    SetPageUptodate(page);
+    if (end > inode->i_size)
+        inode->i_size = end;
+    if (to > from)
+        set_page_dirty(page);
+    return 0;
+}
+
+static const struct address_space_operations ramfs_legacy_aops = {
+    .readpage = simple_readpage,
+    .prepare_write = ramfs_prepare_write,
+    .commit_write = ramfs_commit_write,
 };
 
 static struct file_system_type ramfs_fs_type = {

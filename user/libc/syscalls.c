@@ -347,6 +347,11 @@ int mprotect(void *addr, size_t len, int prot)
 	return sys_ret(SC3(__NR_mprotect, addr, len, prot));
 }
 
+int msync(void *addr, size_t len, int flags)
+{
+	return sys_ret(SC3(__NR_msync, addr, len, flags));
+}
+
 /* ---- processes --------------------------------------------------------- */
 
 pid_t getpid(void)

@@ -20,8 +20,13 @@
 
 #define MAP_FAILED ((void *)-1)
 
+#define MS_ASYNC      1
+#define MS_INVALIDATE 2
+#define MS_SYNC       4
+
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t offset);
 int   munmap(void *addr, size_t len);
 int   mprotect(void *addr, size_t len, int prot);
+int   msync(void *addr, size_t len, int flags);
 
 #endif

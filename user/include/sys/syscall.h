@@ -47,6 +47,7 @@
 #define __NR_readlink       85
 #define __NR_reboot         88
 #define __NR_munmap         91
+#define __NR_msync         144
 #define __NR_syslog        103
 #define __NR_wait4         114
 #define __NR_sigreturn     119

@@ -1,0 +1,177 @@
+/* mm/mmap_test.c: kernel tests of file mappings (test=mmapfile).  A test
+ * builds an address space (mm_alloc + use_mm), maps a ramfs file with
+ * do_mmap and touches the mapping through copy_to_user/copy_from_user, so
+ * that the real page-fault handler (mmap_sem, filemap_fault) runs.  It then
+ * checks the state: which struct page the PTE maps, its _count and
+ * _mapcount, PG_dirty, the PTE's RW bit.  The user-space side of the same
+ * features is user/tests/mmap_file.c (tools/tests/mmap.sh). */
+#include <kernel.h>
+#include <string.h>
+#include <errno.h>
+#include <err.h>
+#include <mm.h>
+#include <mman.h>
+#include <sched.h>
+#include <ktest.h>
+#include <pagemap.h>
+#include <asm/pgtable.h>
+#include <asm/uaccess.h>
+#include "../fs/internal.h"
+
+#define UADDR 0x50000000UL
+
+static struct mm_struct *prev_mm;
+static char kbuf[2 * PAGE_SIZE];
+
+/* A fresh ramfs file /mmt_NAME with `pages` pages of 'A', 'B', ... */
+static struct file *mopen(const char *name, int pages)
+{
+    if (vfs_ensure_root())
+        return NULL;
+    vfs_unlink(name);
+    struct file *f = filp_open(name, O_RDWR | O_CREAT | O_EXCL, 0644);
+    if (IS_ERR(f))
+        return NULL;
+    for (int p = 0; p < pages; p++) {
+        memset(kbuf, 'A' + p, PAGE_SIZE);
+        loff_t pos = (loff_t)p * PAGE_SIZE;
+        if (kernel_write(f, kbuf, PAGE_SIZE, &pos) != PAGE_SIZE)
+            return NULL;
+    }
+    return f;
+}
+
+static void mclose(struct file *f, const char *name)
+{
+    filp_close(f);
+    vfs_unlink(name);
+}
+
+static struct mm_struct *mm_begin(void)
+{
+    struct mm_struct *mm = mm_alloc();
+    if (mm)
+        prev_mm = use_mm(mm);
+    return mm;
+}
+
+static void mm_end(struct mm_struct *mm)
+{
+    use_mm(prev_mm);
+    mmput(mm);
+}
+
+static pte_t *upte(struct mm_struct *mm, unsigned long va)
+{
+    return lookup_pte((pgd_t *)mm->pgd, va);
+}
+
+KTEST(mmapfile, fault_maps_the_page_cache_page)
+{
+    struct file *f = mopen("/mmt_a", 2);
+    KASSERT(f);
+    struct mm_struct *mm = mm_begin();
+    KASSERT(mm);
+    struct page *cached = find_get_page(f->f_mapping, 1);
+    KASSERT(cached);
+    int count0 = page_count(cached), map0 = page_mapcount(cached);
+
+    KEXPECT_EQ(do_mmap(mm, f, UADDR, 2 * PAGE_SIZE, PROT_READ, MAP_SHARED | MAP_FIXED, 0),
+               (long)UADDR);
+    char c = 0;
+    KEXPECT_EQ(copy_from_user(&c, (const void *)(UADDR + PAGE_SIZE + 7), 1), 0UL);
+    KEXPECT_EQ(c, 'B');
+    pte_t *ptep = upte(mm, UADDR + PAGE_SIZE);
+    KASSERT(ptep && pte_present(*ptep));
+    KEXPECT(pfn_to_page(pte_pfn(*ptep)) == cached);          /* the same struct page */
+    KEXPECT(!(*ptep & _PAGE_RW));                             /* read fault: read-only */
+    KEXPECT_EQ(page_count(cached), count0 + 1);               /* the PTE's reference */
+    KEXPECT_EQ(page_mapcount(cached), map0 + 1);
+    KEXPECT_EQ(mm->rss, 1UL);
+
+    KEXPECT_EQ(do_munmap(mm, UADDR, 2 * PAGE_SIZE), 0);
+    KEXPECT_EQ(page_count(cached), count0);                   /* back to baseline */
+    KEXPECT_EQ(page_mapcount(cached), map0);
+    KEXPECT_EQ(mm->rss, 0UL);
+    KEXPECT(list_empty(&f->f_mapping->i_mmap));               /* the VMA left i_mmap */
+    put_page(cached);
+    mm_end(mm);
+    mclose(f, "/mmt_a");
+}
+
+KTEST(mmapfile, shared_write_dirties_and_clean_write_protects)
+{
+    struct file *f = mopen("/mmt_b", 1);
+    KASSERT(f);
+    struct mm_struct *mm = mm_begin();
+    KASSERT(mm);
+    struct page *page = find_get_page(f->f_mapping, 0);
+    KASSERT(page);
+    ClearPageDirty(page);                   /* ramfs: nothing to write back */
+
+    KEXPECT_EQ(do_mmap(mm, f, UADDR, PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, 0),
+               (long)UADDR);
+    KEXPECT_EQ(copy_to_user((void *)(UADDR + 3), "xyz", 3), 0UL);
+    pte_t *ptep = upte(mm, UADDR);
+    KASSERT(ptep && pte_present(*ptep));
+    KEXPECT(pfn_to_page(pte_pfn(*ptep)) == page);
+    KEXPECT(*ptep & _PAGE_RW);
+    KEXPECT(*ptep & _PAGE_DIRTY);                            /* the CPU's D bit */
+    KEXPECT(PageDirty(page));                                /* set at fault time */
+    KEXPECT(!memcmp((char *)page_address(page) + 3, "xyz", 3));
+
+    /* What writeback does before writing: the PTE becomes read-only and clean */
+    lock_page(page);
+    KEXPECT_EQ(clear_page_dirty_for_io(page), 1);
+    unlock_page(page);
+    KEXPECT(!(*ptep & (_PAGE_RW | _PAGE_DIRTY)));
+    KEXPECT(!PageDirty(page));
+    /* ... so the next write faults and dirties the page again */
+    unsigned long dirtied = filemap_fault_stats.shared_dirtied;
+    KEXPECT_EQ(copy_to_user((void *)UADDR, "q", 1), 0UL);
+    KEXPECT(PageDirty(page));
+    KEXPECT_EQ(filemap_fault_stats.shared_dirtied, dirtied + 1);
+    KEXPECT(*ptep & _PAGE_RW);
+
+    KEXPECT_EQ(do_munmap(mm, UADDR, PAGE_SIZE), 0);
+    KEXPECT_EQ(page_mapcount(page), 0);
+    put_page(page);
+    mm_end(mm);
+    mclose(f, "/mmt_b");
+}
+
+KTEST(mmapfile, private_write_copies_and_truncate_unmaps)
+{
+    struct file *f = mopen("/mmt_c", 2);
+    KASSERT(f);
+    struct mm_struct *mm = mm_begin();
+    KASSERT(mm);
+    struct page *p0 = find_get_page(f->f_mapping, 0), *p1 = find_get_page(f->f_mapping, 1);
+    KASSERT(p0 && p1);
+    KEXPECT_EQ(do_mmap(mm, f, UADDR, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_FIXED, 0), (long)UADDR);
+    KEXPECT_EQ(copy_to_user((void *)UADDR, "P", 1), 0UL);      /* page 0: COW */
+    char c = 0;
+    KEXPECT_EQ(copy_from_user(&c, (const void *)(UADDR + PAGE_SIZE), 1), 0UL);  /* page 1: read */
+    pte_t *pte0 = upte(mm, UADDR), *pte1 = upte(mm, UADDR + PAGE_SIZE);
+    KASSERT(pte0 && pte1);
+    KEXPECT(pfn_to_page(pte_pfn(*pte0)) != p0);              /* an anonymous copy */
+    KEXPECT_EQ(((char *)page_address(p0))[0], 'A');           /* the file is unchanged */
+    KEXPECT(pfn_to_page(pte_pfn(*pte1)) == p1 && !(*pte1 & _PAGE_RW));
+    KEXPECT_EQ(page_mapcount(p0), 0);
+    KEXPECT_EQ(page_mapcount(p1), 1);
+
+    /* truncate to one page: page 1 leaves the address space */
+    KEXPECT_EQ(do_truncate(f->f_mapping->host, PAGE_SIZE), 0);
+    KEXPECT(!pte_has_page(*pte1));
+    KEXPECT_EQ(page_mapcount(p1), 0);
+    KEXPECT(p1->mapping == NULL);                             /* gone from the cache */
+    KEXPECT_EQ(page_count(p1), 1);                            /* only our reference left */
+    /* the kernel touching it now gets the fault's failure (SIGBUS for a user) */
+    KEXPECT_EQ(copy_from_user(&c, (const void *)(UADDR + PAGE_SIZE), 1), 1UL);
+
+    put_page(p0);
+    put_page(p1);
+    mm_end(mm);
+    mclose(f, "/mmt_c");
+}
