@@ -7,6 +7,7 @@
 #include <kernel.h>
 #include <console.h>
 #include <asm/io.h>
+#include <timer.h>
 #include <asm/irqflags.h>
 
 void qemu_exit(int code)
@@ -24,6 +25,9 @@ void machine_power_off(void)
     outw(0xB004, 0x2000);              /* Bochs, old QEMU */
     for (const char *s = "Shutdown"; *s; s++)
         outb(0x8900, *s);              /* Bochs APM shutdown port */
+    /* The emulator acts on those writes a little later: give it time
+     * before declaring failure, so the log does not lie. */
+    mdelay(200);
     printk(KERN_EMERG "power off failed: halting\n");
     for (;;)
         hlt();
