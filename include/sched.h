@@ -83,6 +83,9 @@ struct task_struct {
     unsigned long clear_child_tid;     /* set_tid_address (no threads: unused) */
     unsigned long robust_list;         /* set_robust_list (recorded only) */
     struct fpu_state *fpu;             /* x87/SSE registers while switched out */
+    unsigned long sas_ss_sp;           /* sigaltstack: base of the alternate */
+    unsigned long sas_ss_size;         /*   signal stack, its size (0: none) */
+    unsigned int sas_ss_flags;         /*   and SS_AUTODISARM (kernel/signal.c) */
     unsigned long utime, stime;        /* ticks in user / kernel mode */
     int pending_fatal;                 /* a fatal signal (SIGKILL) is pending: long
                                           kernel loops (generic_perform_write) stop.

@@ -127,6 +127,13 @@ struct sigcontext {
     unsigned long oldmask, cr2;
 };
 
+/* sigaltstack(2): ss_flags, and the smallest stack it accepts (i386). */
+#define SS_ONSTACK     1               /* (read) we are running on it */
+#define SS_DISABLE     2               /* none / turn it off */
+#define SS_AUTODISARM  (1U << 31)      /* forget it while a handler runs on it */
+#define MINSIGSTKSZ    2048
+#define SIGSTKSZ       8192
+
 typedef struct {
     unsigned long ss_sp;
     int ss_flags;

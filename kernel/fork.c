@@ -27,6 +27,7 @@
 #include <err.h>
 #include <init.h>
 #include <sched.h>
+#include <asm/fpu.h>
 #include <signal.h>
 #include <slab.h>
 #include <mm.h>
@@ -196,6 +197,57 @@ static void fpu_restore(const struct fpu_state *f)
         __asm__ volatile("frstor %0" :: "m"(*f));
 }
 
+/* ---- the FPU in signal frames (kernel/signal.c; <asm/fpu.h>) ----
+ * The live registers are current's whenever current runs (the kernel never
+ * uses them, and a switch away saves them and a switch back reloads them),
+ * so these work on the CPU's registers directly. */
+
+bool fpu_have_fxsr(void) { return have_fxsr; }
+
+void fpu_save_sigframe(void *fsave_hdr, struct fpu_state *fx)
+{
+    /* fxsave first (it leaves the registers alone), then fnsave: the
+     * legacy 108-byte image for the frame's header, with the full tag word
+     * (fnsave also re-initializes the x87 unit). */
+    if (have_fxsr)
+        __asm__ volatile("fxsave %0" : "=m"(*fx));
+    __asm__ volatile("fnsave %0" : "=m"(*(uint8_t (*)[FSAVE_SIZE])fsave_hdr));
+}
+
+void fpu_init_for_handler(void)
+{
+    fpu_restore(&init_fpstate);
+}
+
+/* MXCSR bits the CPU accepts (fxsave's mxcsr_mask; 0 there means the
+ * original default 0xffbf, as Linux's mxcsr_feature_mask_init). */
+static uint32_t mxcsr_feature_mask(void)
+{
+    uint32_t m;
+    memcpy(&m, init_fpstate.fxsave + 28, 4);
+    return m ? m : 0xffbf;
+}
+
+int fpu_restore_sigframe(const void *fsave_hdr, const struct fpu_state *fx)
+{
+    if (fx) {
+        if (!have_fxsr)
+            return -EINVAL;
+        uint32_t mxcsr;
+        memcpy(&mxcsr, fx->fxsave + 24, 4);
+        if (mxcsr & ~mxcsr_feature_mask())
+            return -EINVAL;            /* fxrstor would #GP in the kernel */
+        __asm__ volatile("fxrstor %0" :: "m"(*fx));
+    }
+    /* The legacy header wins for the x87 part, as Linux's convert_to_fxsr
+     * (a debugger editing the registers in the header is obeyed).  frstor
+     * takes any bytes; a pending unmasked exception it loads is raised by
+     * the user's next x87 instruction (SIGFPE), never in the kernel: the
+     * kernel executes no waiting x87 instruction after it. */
+    __asm__ volatile("frstor %0" :: "m"(*(const uint8_t (*)[FSAVE_SIZE])fsave_hdr));
+    return 0;
+}
+
 /* The process half of a context switch, called by schedule() with
  * interrupts off just before switch_to (Linux: switch_mm + __switch_to).
  * Kernel threads keep whatever directory is loaded (the kernel half is the
@@ -250,6 +302,9 @@ static struct task_struct *dup_task(struct task_struct *parent)
         t->blocked = parent->blocked;
         memcpy(t->action, parent->action, sizeof t->action);
         memcpy(t->tls_array, parent->tls_array, sizeof t->tls_array);
+        t->sas_ss_sp = parent->sas_ss_sp;      /* fork keeps the alternate */
+        t->sas_ss_size = parent->sas_ss_size;  /* signal stack (POSIX) */
+        t->sas_ss_flags = parent->sas_ss_flags;
     }
     return t;
 }

@@ -21,10 +21,17 @@
  * reads the saved registers back from the frame into the trap frame, so the
  * interrupted code resumes exactly where it was with every register intact.
  *
+ * Below the frame's old sp sits the FPU area (struct _fpstate, pointed to
+ * by sigcontext.fpstate): the x87/SSE registers of the interrupted code.
+ * The handler starts with a clean FPU (as after execve); sigreturn loads
+ * the saved registers back, so a handler doing floating point leaves the
+ * interrupted computation exact.  An SA_ONSTACK handler's frame goes on
+ * the alternate signal stack (sigaltstack) instead, if one is set and we
+ * are not on it already.
+ *
  * Simplifications (each a comment where it matters): no stopped state
- * (SIGSTOP/SIGTSTP/SIGTTIN/SIGTTOU are ignored by default), no sigaltstack,
- * signals do not queue, the FPU state is not saved in the frame (a handler
- * that uses the FPU clobbers the interrupted code's x87/SSE registers).
+ * (SIGSTOP/SIGTSTP/SIGTTIN/SIGTTOU are ignored by default), signals do not
+ * queue, no xsave (AVX) state: the fxsave image is all the frame holds.
  */
 #include <kernel.h>
 #include <string.h>
@@ -39,6 +46,7 @@
 #include <asm/irqflags.h>
 #include <asm/uaccess.h>
 #include <asm/unistd.h>
+#include <asm/fpu.h>
 
 #define SIG_KERNEL_ONLY_MASK (sigmask(SIGKILL) | sigmask(SIGSTOP))
 #define SIG_KERNEL_IGNORE_MASK (sigmask(SIGCHLD) | sigmask(SIGURG) | sigmask(SIGWINCH) | \
@@ -367,15 +375,77 @@ long sys_rt_sigsuspend(const void *uset, unsigned long sigsetsize)
     return -ERESTARTNOHAND;
 }
 
-long sys_sigaltstack(const void *ss, void *oss)
+/* ---- sigaltstack ------------------------------------------------------------ */
+
+/* Is sp on current's alternate signal stack?  (It grows down: the top,
+ * sp == base + size, counts, the base does not, as Linux.)  With
+ * SS_AUTODISARM the stack is forgotten while a handler runs, so never. */
+static bool on_sig_stack(unsigned long sp)
 {
-    /* No alternate stacks: report "disabled" and refuse to set one. */
+    struct task_struct *t = current;
+    if (t->sas_ss_flags & SS_AUTODISARM)
+        return false;
+    return sp > t->sas_ss_sp && sp - t->sas_ss_sp <= t->sas_ss_size;
+}
+
+static int sas_ss_flags(unsigned long sp)
+{
+    if (!current->sas_ss_size)
+        return SS_DISABLE;
+    return on_sig_stack(sp) ? SS_ONSTACK : 0;
+}
+
+static void sas_ss_reset(struct task_struct *t)
+{
+    t->sas_ss_sp = 0;
+    t->sas_ss_size = 0;
+    t->sas_ss_flags = SS_DISABLE;
+}
+
+/* Linux's do_sigaltstack on kernel copies: report the old stack in *oss,
+ * install *ss.  sp is the user stack pointer (changing the stack while
+ * running on it is -EPERM).  ss_flags: 0 or SS_ONSTACK (both mean "use
+ * it"), or SS_DISABLE; optionally | SS_AUTODISARM. */
+static int do_sigaltstack(const stack_t *ss, stack_t *oss, unsigned long sp)
+{
+    struct task_struct *t = current;
     if (oss) {
-        stack_t s = { 0, 2 /* SS_DISABLE */, 0 };
-        if (copy_to_user(oss, &s, sizeof s))
-            return -EFAULT;
+        memset(oss, 0, sizeof *oss);
+        oss->ss_sp = t->sas_ss_sp;
+        oss->ss_size = t->sas_ss_size;
+        oss->ss_flags = sas_ss_flags(sp) | (t->sas_ss_flags & SS_AUTODISARM);
     }
-    return ss ? -ENOMEM : 0;
+    if (!ss)
+        return 0;
+    if (on_sig_stack(sp))
+        return -EPERM;
+    unsigned int mode = (unsigned int)ss->ss_flags & ~SS_AUTODISARM;
+    if (mode != 0 && mode != SS_ONSTACK && mode != SS_DISABLE)
+        return -EINVAL;
+    if (mode == SS_DISABLE) {
+        sas_ss_reset(t);
+        return 0;
+    }
+    if (ss->ss_size < MINSIGSTKSZ)
+        return -ENOMEM;
+    /* The memory itself is only checked when a frame is written there:
+     * a bad ss_sp makes that delivery fail with SIGSEGV, as Linux. */
+    t->sas_ss_sp = ss->ss_sp;
+    t->sas_ss_size = ss->ss_size;
+    t->sas_ss_flags = (unsigned int)ss->ss_flags & SS_AUTODISARM;
+    return 0;
+}
+
+long sys_sigaltstack(const void *uss, void *uoss)
+{
+    stack_t ss, oss;
+    if (uss && copy_from_user(&ss, uss, sizeof ss))
+        return -EFAULT;
+    int err = do_sigaltstack(uss ? &ss : NULL, uoss ? &oss : NULL,
+                             current_pt_regs()->sp);
+    if (!err && uoss && copy_to_user(uoss, &oss, sizeof oss))
+        return -EFAULT;
+    return err;
 }
 
 /* ---- frames ----------------------------------------------------------------- */
@@ -385,7 +455,7 @@ long sys_sigaltstack(const void *ss, void *oss)
                     0x10000 /*RF*/)
 
 static void setup_sigcontext(struct sigcontext *sc, struct pt_regs *regs,
-                             unsigned long mask, unsigned long cr2)
+                             unsigned long fpstate, unsigned long mask, unsigned long cr2)
 {
     memset(sc, 0, sizeof *sc);
     sc->gs = regs->gs; sc->fs = regs->fs; sc->es = regs->es; sc->ds = regs->ds;
@@ -394,7 +464,7 @@ static void setup_sigcontext(struct sigcontext *sc, struct pt_regs *regs,
     sc->trapno = regs->trapno; sc->err = regs->err; sc->ip = regs->ip;
     sc->cs = regs->cs; sc->flags = regs->flags; sc->sp_at_signal = regs->sp;
     sc->ss = regs->ss;
-    sc->fpstate = 0;
+    sc->fpstate = fpstate;
     sc->oldmask = mask;
     sc->cr2 = cr2;
 }
@@ -413,8 +483,68 @@ static unsigned long sanitize_seg(unsigned long sel)
     return 0;
 }
 
-static void restore_sigcontext(struct pt_regs *regs, const struct sigcontext *sc)
+/* ---- the FPU area of a frame (struct _fpstate) ----
+ *
+ *   fpstate -> +0    fnsave image (108 bytes: cw, sw, tag, ..., st0-st7)
+ *              +108  status (sw again), magic (0: fxsave follows, 0xffff: not)
+ *              +112  fxsave image (512 bytes, 16-aligned: x87, MXCSR, xmm0-7)
+ */
+#define FPSTATE_SIZE (FPSTATE_HDR_SIZE + sizeof(struct fpu_state))
+
+/* A 16-aligned fxsave buffer on the kernel stack.  The type's aligned(16)
+ * is not enough here: gcc assumes the incoming stack is 16-aligned and ours
+ * is only 4-aligned (interrupt entry), so align by hand. */
+#define ON_STACK_FXBUF(name)                                                   \
+    uint8_t name##_raw[sizeof(struct fpu_state) + 15];                         \
+    struct fpu_state *name = (struct fpu_state *)(((unsigned long)name##_raw + 15) & ~15UL)
+
+/* Copy the interrupted code's FPU registers to the frame at ufp and give
+ * the handler a clean FPU.  On -EFAULT the registers are left as they were. */
+static int save_fpstate(unsigned long ufp)
 {
+    ON_STACK_FXBUF(fx);
+    uint8_t hdr[FPSTATE_HDR_SIZE];
+    bool fxsr = fpu_have_fxsr();
+    fpu_save_sigframe(hdr, fx);
+    uint16_t magic = fxsr ? X86_FXSR_MAGIC : X86_FSAVE_MAGIC;
+    memcpy(hdr + FSAVE_SIZE, hdr + 4, 2);       /* status = the sw word */
+    memcpy(hdr + FSAVE_SIZE + 2, &magic, 2);
+    if (copy_to_user((void *)ufp, hdr, sizeof hdr) ||
+        (fxsr && copy_to_user((void *)(ufp + FPSTATE_HDR_SIZE), fx, sizeof *fx))) {
+        fpu_restore_sigframe(hdr, fxsr ? fx : NULL);
+        return -EFAULT;
+    }
+    fpu_init_for_handler();
+    return 0;
+}
+
+/* sigreturn: load the FPU registers from the frame's area at ufp (0: none,
+ * the FPU is reset, as Linux).  Whatever user space wrote there is checked
+ * before it reaches the CPU: -EFAULT (unreadable), -EINVAL (MXCSR bits the
+ * CPU rejects); the caller makes both a SIGSEGV. */
+static int restore_fpstate(unsigned long ufp)
+{
+    ON_STACK_FXBUF(fx);
+    uint8_t hdr[FPSTATE_HDR_SIZE];
+    uint16_t magic;
+    if (!ufp) {
+        fpu_init_for_handler();
+        return 0;
+    }
+    if (copy_from_user(hdr, (const void *)ufp, sizeof hdr))
+        return -EFAULT;
+    memcpy(&magic, hdr + FSAVE_SIZE + 2, 2);
+    bool has_fx = fpu_have_fxsr() && magic == X86_FXSR_MAGIC;
+    if (has_fx && copy_from_user(fx, (const void *)(ufp + FPSTATE_HDR_SIZE), sizeof *fx))
+        return -EFAULT;
+    return fpu_restore_sigframe(hdr, has_fx ? fx : NULL);
+}
+
+static int restore_sigcontext(struct pt_regs *regs, const struct sigcontext *sc)
+{
+    int err = restore_fpstate(sc->fpstate);
+    if (err)
+        return err;
     regs->gs = sanitize_seg(sc->gs);
     regs->fs = sanitize_seg(sc->fs);
     regs->es = __USER_DS; regs->ds = __USER_DS; regs->ss = __USER_DS;
@@ -424,23 +554,55 @@ static void restore_sigcontext(struct pt_regs *regs, const struct sigcontext *sc
     regs->ip = sc->ip;
     regs->flags = (regs->flags & ~FIX_EFLAGS) | (sc->flags & FIX_EFLAGS) | X86_EFLAGS_IF;
     regs->trapno = (unsigned long)-1;  /* not in a system call: no restart */
+    return 0;
 }
 
-static unsigned long get_sigframe(struct pt_regs *regs, size_t size)
+/* Where the frame (size bytes) and its FPU area (*fpstate) go: below the
+ * interrupted sp, or at the top of the alternate stack for an SA_ONSTACK
+ * handler when there is one and we are not on it yet.  0 if a frame on
+ * the alternate stack would overflow it (Linux: SIGSEGV). */
+static unsigned long get_sigframe(struct k_sigaction *ka, struct pt_regs *regs, size_t size,
+                                  unsigned long *fpstate)
 {
-    unsigned long sp = regs->sp - 128; /* leave room, as x86-64 does; harmless */
-    sp -= size;
-    return ((sp + 4) & ~15UL) - 4;     /* at handler entry (sp + 4) is 16-aligned */
+    unsigned long sp = regs->sp;
+    bool was_onstack = on_sig_stack(sp);
+    if ((ka->sa.sa_flags & SA_ONSTACK) && sas_ss_flags(sp) == 0)
+        sp = current->sas_ss_sp + current->sas_ss_size;
+    else
+        sp -= 128;                     /* leave room, as x86-64 does; harmless */
+    /* The fxsave image 64-aligned (16 is what fxrstor needs; Linux uses 64
+     * for xsave), the 112-byte header just below it. */
+    unsigned long fx = (sp - sizeof(struct fpu_state)) & ~63UL;
+    *fpstate = fx - FPSTATE_HDR_SIZE;
+    sp = *fpstate - size;
+    sp = ((sp + 4) & ~15UL) - 4;       /* at handler entry (sp + 4) is 16-aligned */
+    if (was_onstack && !on_sig_stack(sp))
+        return 0;
+    return sp;
+}
+
+/* Record the alternate stack in uc_stack (rt frames); with SS_AUTODISARM
+ * forget it while the handler runs (rt_sigreturn puts it back). */
+static void save_altstack(stack_t *st, unsigned long sp)
+{
+    struct task_struct *t = current;
+    st->ss_sp = t->sas_ss_sp;
+    st->ss_flags = sas_ss_flags(sp) | (t->sas_ss_flags & SS_AUTODISARM);
+    st->ss_size = t->sas_ss_size;
+    if (t->sas_ss_flags & SS_AUTODISARM)
+        sas_ss_reset(t);
 }
 
 static int setup_frame(int sig, struct k_sigaction *ka, sigset_t *oldset, struct pt_regs *regs,
                        unsigned long cr2)
 {
     struct sigframe f;
-    unsigned long addr = get_sigframe(regs, sizeof f);
+    unsigned long fp, addr = get_sigframe(ka, regs, sizeof f, &fp);
+    if (!addr)
+        return -EFAULT;
     memset(&f, 0, sizeof f);
     f.sig = sig;
-    setup_sigcontext(&f.sc, regs, oldset->sig[0], cr2);
+    setup_sigcontext(&f.sc, regs, fp, oldset->sig[0], cr2);
     f.extramask[0] = oldset->sig[1];
     /* popl %eax; movl $__NR_sigreturn, %eax; int $0x80 (for gdb; unused
      * when there is a restorer) */
@@ -448,7 +610,7 @@ static int setup_frame(int sig, struct k_sigaction *ka, sigset_t *oldset, struct
     memcpy(f.retcode, code, 8);
     f.pretcode = (ka->sa.sa_flags & SA_RESTORER) ? (unsigned long)ka->sa.sa_restorer
                                                  : addr + offsetof(struct sigframe, retcode);
-    if (copy_to_user((void *)addr, &f, sizeof f))
+    if (copy_to_user((void *)addr, &f, sizeof f) || save_fpstate(fp))
         return -EFAULT;
     regs->sp = addr;
     regs->ip = (unsigned long)ka->sa.sa_handler;
@@ -462,7 +624,9 @@ static int setup_rt_frame(int sig, struct k_sigaction *ka, const struct kern_sig
                           sigset_t *oldset, struct pt_regs *regs)
 {
     struct rt_sigframe f;
-    unsigned long addr = get_sigframe(regs, sizeof f);
+    unsigned long fp, addr = get_sigframe(ka, regs, sizeof f, &fp);
+    if (!addr)
+        return -EFAULT;
     memset(&f, 0, sizeof f);
     f.sig = sig;
     f.pinfo = addr + offsetof(struct rt_sigframe, info);
@@ -476,8 +640,8 @@ static int setup_rt_frame(int sig, struct k_sigaction *ka, const struct kern_sig
         f.info._sifields.chld.status = ki->status;
     } else
         f.info.si_pid = ki->pid;
-    f.uc.uc_stack.ss_flags = 2;        /* SS_DISABLE */
-    setup_sigcontext(&f.uc.uc_mcontext, regs, oldset->sig[0], ki->addr);
+    save_altstack(&f.uc.uc_stack, regs->sp);
+    setup_sigcontext(&f.uc.uc_mcontext, regs, fp, oldset->sig[0], ki->addr);
     f.uc.uc_sigmask = *oldset;
     /* movl $__NR_rt_sigreturn, %eax; int $0x80 */
     static const char code[8] = { (char)0xb8, (char)__NR_rt_sigreturn, 0, 0, 0, (char)0xcd,
@@ -485,7 +649,7 @@ static int setup_rt_frame(int sig, struct k_sigaction *ka, const struct kern_sig
     memcpy(f.retcode, code, 8);
     f.pretcode = (ka->sa.sa_flags & SA_RESTORER) ? (unsigned long)ka->sa.sa_restorer
                                                  : addr + offsetof(struct rt_sigframe, retcode);
-    if (copy_to_user((void *)addr, &f, sizeof f))
+    if (copy_to_user((void *)addr, &f, sizeof f) || save_fpstate(fp))
         return -EFAULT;
     regs->sp = addr;
     regs->ip = (unsigned long)ka->sa.sa_handler;
@@ -504,7 +668,8 @@ long sys_sigreturn(void)
         goto bad;
     sigset_t set = { { f.sc.oldmask, f.extramask[0] } };
     set_current_blocked(&set);
-    restore_sigcontext(regs, &f.sc);
+    if (restore_sigcontext(regs, &f.sc))
+        goto bad;
     return regs->ax;                   /* the dispatcher stores it back in ax */
 bad:
     show_user_fault(SIGSEGV, addr, regs, "bad sigreturn frame");
@@ -520,7 +685,12 @@ long sys_rt_sigreturn(void)
     if (copy_from_user(&f, (void *)addr, sizeof f))
         goto bad;
     set_current_blocked(&f.uc.uc_sigmask);
-    restore_sigcontext(regs, &f.uc.uc_mcontext);
+    if (restore_sigcontext(regs, &f.uc.uc_mcontext))
+        goto bad;
+    /* Put back the alternate stack the frame recorded (SS_AUTODISARM took
+     * it away; a handler may also have edited uc_stack).  Errors other than
+     * -EFAULT are ignored, as Linux's restore_altstack; ours is a kernel copy. */
+    do_sigaltstack(&f.uc.uc_stack, NULL, regs->sp);
     return regs->ax;
 bad:
     show_user_fault(SIGSEGV, addr, regs, "bad rt_sigreturn frame");
@@ -647,6 +817,7 @@ void flush_signal_handlers(struct task_struct *t)
         ka->sa.sa_restorer = NULL;
         memset(&ka->sa.sa_mask, 0, sizeof ka->sa.sa_mask);
     }
+    sas_ss_reset(t);                   /* the alternate stack is gone too */
 }
 
 /* ---- the way back to user mode --------------------------------------------- */
