@@ -355,6 +355,16 @@ KTEST(traps, page_fault_error_code_and_cr2)
     KEXPECT_EQ(wr.err, X86_PF_WRITE);
 }
 
+KTEST(traps, double_fault_is_a_task_gate)
+{
+    /* vector 8: present, DPL 0, task gate to the double-fault TSS */
+    KEXPECT_EQ(idt[X86_TRAP_DF].type_attr, GATE_TASK);
+    KEXPECT_EQ(idt[X86_TRAP_DF].selector, __DOUBLEFAULT_TSS_SEL);
+    /* every other exception stays an interrupt gate on the current stack */
+    KEXPECT_EQ(idt[X86_TRAP_PF].type_attr, GATE_INTR_KERNEL);
+    KEXPECT_EQ(idt[X86_TRAP_GP].type_attr, GATE_INTR_KERNEL);
+}
+
 KTEST(traps, syscall_gate_returns_enosys)
 {
     long ret = 4242;
