@@ -50,7 +50,8 @@ long do_fork(struct pt_regs *regs);
 void do_group_exit(int status) __attribute__((noreturn));   /* status: wait word */
 long kernel_wait4(pid_t pid, int *status, int options);     /* status: kernel ptr */
 #define WNOHANG   1
-#define WUNTRACED 2
+#define WUNTRACED 2                    /* also report children that stopped */
+#define WCONTINUED 8                   /* also report children SIGCONT resumed */
 #define __WALL    0x40000000
 
 /* sys.c */

@@ -11,6 +11,8 @@
  *   TASK_RUNNING          on the run queue (or running)
  *   TASK_INTERRUPTIBLE    sleeping; a signal or wake_up wakes it
  *   TASK_UNINTERRUPTIBLE  sleeping; only wake_up wakes it (disk, page lock)
+ *   TASK_STOPPED          stopped by SIGSTOP/SIGTSTP/...; only SIGCONT or
+ *                         SIGKILL wakes it (wake_up_state, kernel/signal.c)
  *   TASK_DEAD             exited, waiting to be reaped
  */
 #ifndef _SCHED_H
@@ -24,6 +26,7 @@
 #define TASK_RUNNING          0
 #define TASK_INTERRUPTIBLE    1
 #define TASK_UNINTERRUPTIBLE  2
+#define TASK_STOPPED          4        /* Linux's __TASK_STOPPED */
 #define TASK_DEAD             64
 
 #define THREAD_SIZE   8192             /* kernel stack, 2 pages, THREAD_SIZE-aligned */
@@ -91,6 +94,11 @@ struct task_struct {
                                           kernel loops (generic_perform_write) stop.
                                           Set by send_signal(SIGKILL); VFS tests
                                           may set it directly */
+    /* Job control (kernel/signal.c "stopping", docs/processes.md).  Linux
+     * keeps these in signal_struct and task->jobctl; one thread each here. */
+    int jobctl_stop;                   /* 1 from a stop signal until SIGCONT/SIGKILL */
+    int stop_report;                   /* the stop signal, until wait4(WUNTRACED) reports it */
+    int cont_report;                   /* resumed by SIGCONT, until wait4(WCONTINUED) */
 };
 
 /* exit_state values (Linux's) */
@@ -141,6 +149,10 @@ struct task_struct *get_current(void);
 void schedule(void);
 long schedule_timeout(long timeout);       /* returns jiffies left, 0 if expired */
 int wake_up_process(struct task_struct *t);/* 1 if it was asleep */
+/* Wake t if its state is one of the bits in state (wake_up_process is
+ * TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE; SIGCONT uses TASK_STOPPED).
+ * 1 if woken.  Any context. */
+int wake_up_state(struct task_struct *t, long state);
 void yield(void);
 void cond_resched(void);
 void msleep(unsigned int ms);
@@ -167,7 +179,7 @@ void cpu_idle(void) __attribute__((noreturn));
 /* Return addresses on a switched-out task's stack (innermost first); 0 for
  * the running or a dead task. */
 int task_backtrace(struct task_struct *t, unsigned long *out, int max);
-char task_state_char(long state);          /* 'R', 'S', 'D', 'X' */
+char task_state_char(long state);          /* 'R', 'S', 'D', 'T', 'X' */
 
 /* Called by the timer interrupt (kernel/timer.c) once per tick, interrupts
  * off: charges the running task's slice (sets need_resched when it is used

@@ -73,6 +73,8 @@ typedef void (*__sighandler_t)(int);
 #define SI_KERNEL    0x80
 #define CLD_EXITED   1
 #define CLD_KILLED   2
+#define CLD_STOPPED  5
+#define CLD_CONTINUED 6
 /* SEGV_MAPERR etc. are in <asm/traps.h> (the trap code needs them first). */
 #ifndef SEGV_MAPERR
 #define SEGV_MAPERR 1

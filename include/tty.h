@@ -2,7 +2,7 @@
  * down to one terminal with the n_tty line discipline.
  *
  *   keyboard IRQ / COM1 IRQ --console_input()--> tty_receive_char()
- *        line discipline: ICRNL, echo, erase, kill, ^C -> SIGINT to the
+ *        line discipline: ICRNL, echo, erase, kill, ^C -> SIGINT (^Z -> SIGTSTP) to the
  *        foreground process group, ^D -> end of file, canonical lines
  *        --> read_buf --> tty_read() (sleeps on read_wait until a line
  *                                     or, in raw mode, a byte is ready)
@@ -37,6 +37,7 @@ struct winsize { unsigned short ws_row, ws_col, ws_xpixel, ws_ypixel; };
 #define VEOF 4
 #define VTIME 5
 #define VMIN 6
+#define VSUSP 10                       /* ^Z: SIGTSTP to the foreground group */
 /* c_iflag */
 #define ICRNL 0000400
 #define IXON  0002000

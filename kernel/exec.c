@@ -461,6 +461,11 @@ static int do_execve_common(const char *filename, const char *const *argv,
     unsigned long flags = local_irq_save();
     memset(me->tls_array, 0, sizeof me->tls_array);
     load_TLS(me->tls_array);
+    /* The old program's %fs/%gs may still select a TLS entry we just
+     * emptied; an interrupt would save that selector and fault popping it
+     * back (restore_all).  Load null selectors now, as Linux's start_thread
+     * does; the new program sets its own with set_thread_area. */
+    __asm__ volatile("movl %0, %%fs; movl %0, %%gs" :: "r"(0) : "memory");
     local_irq_restore(flags);
     fpu_reset_current();
 

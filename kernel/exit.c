@@ -14,6 +14,9 @@
  *
  * The wait status word (what WIFEXITED & co. decode):
  *   normal exit:  (code & 0xff) << 8        killed by signal: sig (0x7f mask)
+ *   stopped:      (sig << 8) | 0x7f         continued: 0xffff
+ * A stop is reported once, only to wait4(WUNTRACED); a continue once, only
+ * to wait4(WCONTINUED); neither reaps (kernel/signal.c sets the reports).
  *
  * Simplification: SIGCHLD set to SIG_IGN does not auto-reap children (POSIX
  * allows zombies to be skipped then; we keep them until wait or the
@@ -130,13 +133,14 @@ long kernel_wait4(pid_t pid, int *status, int options)
     DEFINE_WAIT(w);
     long ret;
 
-    if (options & ~(WNOHANG | WUNTRACED | __WALL | 8 /* WCONTINUED */))
+    if (options & ~(WNOHANG | WUNTRACED | __WALL | WCONTINUED))
         return -EINVAL;
     for (;;) {
         prepare_to_wait(&me->wait_chldexit, &w, TASK_INTERRUPTIBLE);
         unsigned long flags = local_irq_save();
         bool any = false, busy = false;
         struct task_struct *found = NULL;
+        int jobctl_status = 0;
         list_for_each_entry(c, &me->children, sibling) {
             if (!wait_match(me, c, pid))
                 continue;
@@ -147,7 +151,24 @@ long kernel_wait4(pid_t pid, int *status, int options)
                     break;
                 }
                 busy = true;           /* still switching away: look again */
+                continue;
             }
+            /* Linux's wait_task_stopped / wait_task_continued: report, do
+             * not reap, and consume the report. */
+            if ((options & WUNTRACED) && c->jobctl_stop && c->stop_report) {
+                jobctl_status = (c->stop_report << 8) | 0x7f;
+                c->stop_report = 0;
+            } else if ((options & WCONTINUED) && c->cont_report) {
+                jobctl_status = 0xffff;
+                c->cont_report = 0;
+            } else {
+                continue;
+            }
+            ret = c->pid;
+            local_irq_restore(flags);
+            if (status)
+                *status = jobctl_status;
+            goto out;
         }
         if (found) {
             ret = found->pid;
@@ -177,6 +198,7 @@ long kernel_wait4(pid_t pid, int *status, int options)
         }
         schedule();
     }
+out:
     finish_wait(&me->wait_chldexit, &w);
     return ret;
 }

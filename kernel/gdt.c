@@ -2,7 +2,8 @@
  *
  * Owns the flat segments (kernel/user code and data), the single TSS whose
  * esp0 is the kernel stack for entries from ring 3, and the three TLS
- * entries that set_thread_area fills.  Layout: include/asm/segment.h.
+ * entries that set_thread_area fills, and the double-fault task's TSS entry
+ * (the TSS itself: kernel/doublefault.c).  Layout: include/asm/segment.h.
  * gdt_init() runs first among the arch initcalls (called by trap_init). */
 #include <kernel.h>
 #include <string.h>
@@ -36,6 +37,11 @@ static struct desc_struct make_desc(uint32_t base, uint32_t limit, unsigned acce
 void tss_set_kernel_stack(unsigned long esp0)
 {
     tss.sp0 = esp0;
+}
+
+const struct x86_hw_tss *main_tss(void)
+{
+    return &tss;
 }
 
 unsigned long tss_get_kernel_stack(void)
@@ -100,6 +106,11 @@ void gdt_init(void)
     gdt[GDT_ENTRY_TSS] = make_desc((uint32_t)(unsigned long)&tss, sizeof tss - 1, ACC_TSS, 0);
     for (int i = GDT_ENTRY_TLS_MIN; i <= GDT_ENTRY_TLS_MAX; i++)
         gdt[i] = (struct desc_struct){ 0, 0 };
+    /* The double-fault task (kernel/doublefault.c): never loaded with ltr,
+     * only entered through the task gate at IDT vector 8. */
+    doublefault_tss_init();
+    gdt[GDT_ENTRY_DOUBLEFAULT_TSS] = make_desc((uint32_t)(unsigned long)&doublefault_tss,
+                                               sizeof doublefault_tss - 1, ACC_TSS, 0);
 
     struct { uint16_t limit; uint32_t base; } __attribute__((packed)) gdtr =
         { sizeof gdt - 1, (uint32_t)(unsigned long)gdt };

@@ -10,6 +10,14 @@
  *   oops=bug     BUG_ON() in oops_bug()
  *   oops=nested  a console whose write faults: the oops report itself faults,
  *                and die() must notice the recursion and stop
+ *   oops=stack   unbounded recursion in oops_stack_recurse() on a kthread
+ *                "oops_stack": its stack runs into an unmapped guard page,
+ *                the #PF cannot be pushed -> double fault, reported by the
+ *                double-fault task (kernel/doublefault.c) as a kernel stack
+ *                overflow.  The kthread runs the recursion on a stack of its
+ *                own in the kernel image (phys 0-4 MiB, mapped with 4 KiB
+ *                PTEs) because ordinary task stacks live in the 4 MiB-page
+ *                direct map and cannot have a guard page; see below.
  *
  * Every kind ends with "Kernel panic - not syncing" and QEMU exit status 7.
  * The functions are noinline/noipa so their names appear in the report. */
@@ -22,6 +30,9 @@
 #include <asm/io.h>
 #include <asm/layout.h>
 #include <asm/traps.h>
+#include <asm/pgtable.h>
+#include <sched.h>
+#include <err.h>
 
 static const unsigned long oops_ro_word = 0x600df00d;
 
@@ -80,6 +91,75 @@ static void faulty_console_write(struct console *con, const char *s, size_t n)
 }
 static struct console faulty_console = { .name = "faulty", .write = faulty_console_write };
 
+/* ---- oops=stack ------------------------------------------------------
+ *
+ *   oops_guarded_stack:  [ guard page (unmapped) | thread_info | ...stack... ]
+ *                        ^ THREAD_SIZE aligned    ^ THREAD_SIZE aligned   top ^
+ *
+ * The 8 KiB stack proper is THREAD_SIZE-aligned with a thread_info at its
+ * base, like a task stack, so `current` works on it; the last page of the
+ * block below it is unmapped (its PTE in kernel_pt0, the page table every
+ * directory shares for phys 0-4 MiB, is cleared).  The recursion overwrites
+ * the canary, then pushes into the guard page: #PF, whose frame cannot be
+ * pushed either: #DF. */
+static char oops_guarded_stack[2 * THREAD_SIZE] __attribute__((aligned(THREAD_SIZE)));
+
+void oops_call_on_stack(unsigned long (*fn)(unsigned long), unsigned long arg,
+                        unsigned long sp) __attribute__((noreturn));
+__asm__(".text\n"
+        ".globl oops_call_on_stack\n"
+        "oops_call_on_stack:\n"
+        "    movl 4(%esp), %eax\n"         /* fn */
+        "    movl 8(%esp), %edx\n"         /* arg */
+        "    movl 12(%esp), %esp\n"        /* the new stack */
+        "    xorl %ebp, %ebp\n"            /* end of the frame chain */
+        "    pushl %edx\n"
+        "    call *%eax\n"
+        "1:  hlt\n"
+        "    jmp 1b\n");
+
+/* Each level keeps 64 bytes live across the call, so this is not a tail
+ * call and gcc cannot turn it into a loop.  The limit (volatile, never
+ * reached) only keeps gcc's -Winfinite-recursion quiet. */
+static volatile unsigned long oops_stack_limit = ~0UL;
+
+unsigned long __noipa oops_stack_recurse(unsigned long depth)
+{
+    volatile unsigned char pad[64];
+    if (depth == oops_stack_limit)
+        return 0;
+    pad[0] = (unsigned char)depth;
+    unsigned long r = oops_stack_recurse(depth + 1);
+    __asm__ volatile("" :: "r"(pad) : "memory");
+    return r + pad[0];
+}
+
+static int oops_stack_thread(void *unused)
+{
+    struct task_struct *me = current;
+    char *stack = oops_guarded_stack + THREAD_SIZE;
+    unsigned long guard = (unsigned long)stack - PAGE_SIZE;
+    pte_t *pte = lookup_pte(swapper_pg_dir, guard);
+    if (!pte || !(*pte & _PAGE_PRESENT)) {
+        printk(KERN_ERR "oops: no 4 KiB PTE for the guard page at %#lx\n", guard);
+        return -1;
+    }
+    *pte = 0;                          /* shared by every directory (kernel_pt0) */
+    flush_tlb_page(guard);
+    struct thread_info *ti = (struct thread_info *)stack;
+    ti->task = me;
+    ti->magic = STACK_END_MAGIC;
+    /* Interrupts off: the recursion must not be switched away from (the
+     * old stack stays this task's until then) and tick handlers need not
+     * run on a dying stack.  Simplification: me->stack now names the
+     * guarded stack; the buddy stack is leaked (we never come back). */
+    local_irq_disable();
+    me->stack = stack;
+    printk(KERN_NOTICE "oops: %s recursing on stack %p-%p, guard page %#lx\n", me->comm,
+           stack, stack + THREAD_SIZE, guard);
+    oops_call_on_stack(oops_stack_recurse, 0, (unsigned long)stack + THREAD_SIZE);
+}
+
 static void oops_run(void)
 {
     const char *kind = cmdline_get("oops");
@@ -120,8 +200,14 @@ static void oops_run(void)
         write_cr3(read_cr3());
         register_console(&faulty_console);
         printk(KERN_NOTICE "oops: this line faults in the faulty console\n");
+    } else if (!strcmp(kind, "stack")) {
+        struct task_struct *t = kthread_run(oops_stack_thread, NULL, "oops_stack");
+        if (IS_ERR(t))
+            panic("oops=stack: no kthread (%ld)", PTR_ERR(t));
+        msleep(2000);                  /* the kthread double-faults before this ends */
     } else {
-        printk(KERN_ERR "oops: unknown kind '%s' (null, write, divide, panic, bug, nested)\n", kind);
+        printk(KERN_ERR "oops: unknown kind '%s' (null, write, divide, panic, bug, nested, "
+               "stack)\n", kind);
         return;
     }
     panic("oops=%s did not crash", kind);

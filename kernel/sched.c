@@ -77,6 +77,7 @@ char task_state_char(long state)
     case TASK_RUNNING: return 'R';
     case TASK_INTERRUPTIBLE: return 'S';
     case TASK_UNINTERRUPTIBLE: return 'D';
+    case TASK_STOPPED: return 'T';
     case TASK_DEAD: return 'X';
     default: return '?';
     }
@@ -98,9 +99,14 @@ static void enqueue_task(struct task_struct *t)
 
 int wake_up_process(struct task_struct *t)
 {
+    return wake_up_state(t, TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE);
+}
+
+int wake_up_state(struct task_struct *t, long state)
+{
     unsigned long flags = local_irq_save();      /* SMP: rq->lock */
     int woken = 0;
-    if (t->state == TASK_INTERRUPTIBLE || t->state == TASK_UNINTERRUPTIBLE) {
+    if (t->state & state) {
         t->state = TASK_RUNNING;
         t->timer_pending = 0;
         /* The running task is not on the queue: schedule() requeues it

@@ -29,8 +29,20 @@
  * the alternate signal stack (sigaltstack) instead, if one is set and we
  * are not on it already.
  *
- * Simplifications (each a comment where it matters): no stopped state
- * (SIGSTOP/SIGTSTP/SIGTTIN/SIGTTOU are ignored by default), signals do not
+ * Job control, as Linux: the default action of SIGSTOP/SIGTSTP/SIGTTIN/
+ * SIGTTOU stops the process, at delivery (do_signal_stop):
+ *
+ *   send SIGSTOP -> pending -> do_signal: jobctl_stop = 1, stop_report = sig,
+ *       SIGCHLD (CLD_STOPPED) to the parent, state TASK_STOPPED, schedule()
+ *   send SIGCONT -> at once, in send_signal (even if SIGCONT is blocked or
+ *       ignored): pending stop signals dropped, jobctl_stop = 0, woken
+ *       (wake_up_state TASK_STOPPED), SIGCHLD (CLD_CONTINUED) to the parent
+ *   send SIGKILL -> wakes a stopped task too; it dies on its way out
+ *
+ * The parent sees a stop with wait4(WUNTRACED): status (sig << 8) | 0x7f,
+ * once; a continue with wait4(WCONTINUED): 0xffff, once.
+ *
+ * Simplifications (each a comment where it matters): signals do not
  * queue, no xsave (AVX) state: the fxsave image is all the frame holds.
  */
 #include <kernel.h>
@@ -49,15 +61,22 @@
 #include <asm/fpu.h>
 
 #define SIG_KERNEL_ONLY_MASK (sigmask(SIGKILL) | sigmask(SIGSTOP))
+/* SIGCONT's "continue" happens when it is sent; delivered, it is ignored. */
 #define SIG_KERNEL_IGNORE_MASK (sigmask(SIGCHLD) | sigmask(SIGURG) | sigmask(SIGWINCH) | \
-                                sigmask(SIGCONT) | sigmask(SIGSTOP) | sigmask(SIGTSTP) |  \
-                                sigmask(SIGTTIN) | sigmask(SIGTTOU))
+                                sigmask(SIGCONT))
+#define SIG_KERNEL_STOP_MASK (sigmask(SIGSTOP) | sigmask(SIGTSTP) | sigmask(SIGTTIN) | \
+                              sigmask(SIGTTOU))
 
 static bool valid_signal(int sig) { return sig >= 1 && sig <= _NSIG; }
 
 static bool sig_default_ignored(int sig)
 {
     return sig <= 32 && (SIG_KERNEL_IGNORE_MASK & sigmask(sig));
+}
+
+static bool sig_kernel_stop(int sig)
+{
+    return sig <= 32 && (SIG_KERNEL_STOP_MASK & sigmask(sig));
 }
 
 static struct k_sigaction *sig_action(struct task_struct *t, int sig)
@@ -88,6 +107,43 @@ int signal_pending(struct task_struct *t)
     return has_pending_unblocked(t);
 }
 
+/* Tell t's parent that t stopped or continued (Linux's do_notify_parent_cldstop):
+ * SIGCHLD unless the parent asked for none (SA_NOCLDSTOP), and a wake-up for
+ * a wait4() with WUNTRACED/WCONTINUED.  Interrupts off. */
+static void notify_parent_cldstop(struct task_struct *t, int why, int sig)
+{
+    struct task_struct *parent = t->parent;
+    if (!parent)
+        return;
+    if (!(sig_action(parent, SIGCHLD)->sa.sa_flags & SA_NOCLDSTOP)) {
+        struct kern_siginfo ci = { .code = why, .pid = t->pid, .status = sig };
+        send_signal(parent, SIGCHLD, &ci);
+    }
+    wake_up_all(&parent->wait_chldexit);
+}
+
+/* What sending sig does at once, before it is queued (Linux's
+ * prepare_signal): a stop signal cancels a pending SIGCONT; SIGCONT cancels
+ * pending stop signals and resumes a stopped t, whatever its handler or
+ * mask.  Interrupts off. */
+static void prepare_signal(struct task_struct *t, int sig)
+{
+    if (sig_kernel_stop(sig)) {
+        sigdelset_k(&t->pending, SIGCONT);
+    } else if (sig == SIGCONT) {
+        for (int s = 1; s <= 32; s++)
+            if (sig_kernel_stop(s))
+                sigdelset_k(&t->pending, s);
+        if (t->jobctl_stop) {
+            t->jobctl_stop = 0;
+            t->stop_report = 0;
+            t->cont_report = 1;
+            wake_up_state(t, TASK_STOPPED);
+            notify_parent_cldstop(t, CLD_CONTINUED, SIGCONT);
+        }
+    }
+}
+
 int send_signal(struct task_struct *t, int sig, const struct kern_siginfo *info)
 {
     if (!valid_signal(sig))
@@ -95,6 +151,7 @@ int send_signal(struct task_struct *t, int sig, const struct kern_siginfo *info)
     unsigned long flags = local_irq_save();
     if (!t->is_process || t->exit_state)
         goto out;
+    prepare_signal(t, sig);
     /* init ignores signals it has no handler for (Linux's SIGNAL_UNKILLABLE),
      * except faults forced on it (force_sig unblocks them first). */
     if (t == init_process && sig_action(t, sig)->sa.sa_handler == SIG_DFL &&
@@ -120,6 +177,9 @@ int send_signal(struct task_struct *t, int sig, const struct kern_siginfo *info)
     if (!sigismember_k(&t->blocked, sig) || sig == SIGKILL)
         if (t->state == TASK_INTERRUPTIBLE)
             wake_up_process(t);
+    /* A stopped task wakes only for SIGKILL (SIGCONT: prepare_signal). */
+    if (sig == SIGKILL)
+        wake_up_state(t, TASK_STOPPED);
 out:
     local_irq_restore(flags);
     return 0;
@@ -698,6 +758,36 @@ bad:
     return 0;
 }
 
+/* ---- stopping (job control) ------------------------------------------------ */
+
+/* Default action of a stop signal: stop until SIGCONT (or SIGKILL).  Called
+ * by do_signal on the way to user mode, interrupts on.  The parent is told
+ * once (SIGCHLD CLD_STOPPED, wait4 WUNTRACED).
+ *
+ * Simplification: Linux discards SIGTSTP/SIGTTIN/SIGTTOU sent to an orphaned
+ * process group (nobody could resume it); we stop it anyway, and we do not
+ * send SIGHUP + SIGCONT to a stopped group its parent leaves behind. */
+static void do_signal_stop(int sig)
+{
+    struct task_struct *t = current;
+    unsigned long flags = local_irq_save();
+    t->jobctl_stop = 1;
+    t->stop_report = sig;
+    t->cont_report = 0;
+    notify_parent_cldstop(t, CLD_STOPPED, sig);
+    /* Sleep until SIGCONT clears jobctl_stop or SIGKILL arrives.  Both wake
+     * us with interrupts off after we set the state, so none is missed. */
+    while (t->jobctl_stop && !fatal_signal_pending(t)) {
+        set_current_state(TASK_STOPPED);
+        local_irq_restore(flags);
+        schedule();
+        flags = local_irq_save();
+    }
+    set_current_state(TASK_RUNNING);
+    t->jobctl_stop = 0;                /* killed while stopped: not stopped any more */
+    local_irq_restore(flags);
+}
+
 /* ---- delivery ------------------------------------------------------------ */
 
 /* Take the lowest-numbered pending unblocked signal (SIGKILL first). */
@@ -764,9 +854,13 @@ void do_signal(struct pt_regs *regs)
             continue;
         if (h == SIG_DFL) {
             if (sig_default_ignored(sig))
-                continue;              /* includes the stop signals: see the top */
+                continue;
             if (t == init_process && info.code != SI_KERNEL)
                 continue;
+            if (sig_kernel_stop(sig)) {
+                do_signal_stop(sig);   /* back here after SIGCONT or SIGKILL */
+                continue;
+            }
             /* Default action: terminate ("core" signals too: no core dumps).
              * Wait status = the signal number. */
             do_group_exit(sig);

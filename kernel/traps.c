@@ -60,6 +60,7 @@ struct gate_desc {
 
 #define GATE_INTR_KERNEL 0x8E          /* present, DPL 0, interrupt gate (IF cleared) */
 #define GATE_INTR_USER   0xEE          /* present, DPL 3: int $n allowed from ring 3 */
+#define GATE_TASK        0x85          /* present, DPL 0, task gate (selector = a TSS) */
 
 static struct gate_desc idt[256] __attribute__((aligned(8)));
 
@@ -82,6 +83,11 @@ static void idt_init(void)
     set_gate(X86_TRAP_BP, trap_stub_table[X86_TRAP_BP], GATE_INTR_USER);
     set_gate(X86_TRAP_OF, trap_stub_table[X86_TRAP_OF], GATE_INTR_USER);
     set_gate(IA32_SYSCALL_VECTOR, (unsigned long)trap_stub_syscall, GATE_INTR_USER);
+    /* #DF switches to its own task and stack (kernel/doublefault.c): a
+     * stack overflow's double fault cannot push onto the stack that just
+     * ran out.  A task gate's offset is unused. */
+    set_gate(X86_TRAP_DF, 0, GATE_TASK);
+    idt[X86_TRAP_DF].selector = __DOUBLEFAULT_TSS_SEL;
     struct { uint16_t limit; uint32_t base; } __attribute__((packed)) idtr =
         { sizeof idt - 1, (uint32_t)(unsigned long)idt };
     __asm__ volatile("lidt %0" :: "m"(idtr));
@@ -253,6 +259,8 @@ void die(const char *what, struct pt_regs *regs, unsigned long err)
            regs->flags);
     printk(KERN_EMERG "CR0: %08lx CR2: %08lx CR3: %08lx CR4: %08lx\n",
            read_cr0(), read_cr2(), read_cr3(), read_cr4());
+    if (!user_mode(regs))
+        report_stack_overflow(sp);     /* the canary, or sp at the bottom */
     if (user_mode(regs))
         printk(KERN_EMERG "Call Trace:\n  <user mode: no kernel frames>\n");
     else
@@ -345,6 +353,16 @@ KTEST(traps, page_fault_error_code_and_cr2)
     KEXPECT_EQ(rd.err, 0);                             /* not present, read, kernel */
     KEXPECT_EQ(wr.ax, 0xFFC00014);
     KEXPECT_EQ(wr.err, X86_PF_WRITE);
+}
+
+KTEST(traps, double_fault_is_a_task_gate)
+{
+    /* vector 8: present, DPL 0, task gate to the double-fault TSS */
+    KEXPECT_EQ(idt[X86_TRAP_DF].type_attr, GATE_TASK);
+    KEXPECT_EQ(idt[X86_TRAP_DF].selector, __DOUBLEFAULT_TSS_SEL);
+    /* every other exception stays an interrupt gate on the current stack */
+    KEXPECT_EQ(idt[X86_TRAP_PF].type_attr, GATE_INTR_KERNEL);
+    KEXPECT_EQ(idt[X86_TRAP_GP].type_attr, GATE_INTR_KERNEL);
 }
 
 KTEST(traps, syscall_gate_returns_enosys)

@@ -16,8 +16,8 @@
  * without returning it: at the start of a line it reads as end of file.
  * In raw mode (ICANON off) every character is readable at once.
  *
- * Simplifications on purpose: one terminal; no job-control stops (SIGTTIN/
- * SIGTTOU are never sent); VTIME is ignored; output post-processing (\n ->
+ * Simplifications on purpose: one terminal; ^Z sends SIGTSTP but background
+ * reads and writes do not stop (SIGTTIN/SIGTTOU are never sent); VTIME is ignored; output post-processing (\n ->
  * \r\n) is the console drivers' and happens whatever OPOST says; no flow
  * control (IXON).
  */
@@ -64,7 +64,7 @@ static const struct termios tty_std_termios = {
     .c_cflag = B38400 | CS8 | CREAD,
     .c_lflag = ISIG | ICANON | ECHO | ECHOE | ECHOK | ECHOCTL | IEXTEN,
     .c_cc = { [VINTR] = 3, [VQUIT] = 034, [VERASE] = 0177, [VKILL] = 025,
-              [VEOF] = 4, [VTIME] = 0, [VMIN] = 1 },
+              [VEOF] = 4, [VTIME] = 0, [VMIN] = 1, [VSUSP] = 032 },
 };
 
 static inline int mark_test(unsigned i) { i %= N_TTY_BUF; return (tty.eof_mark[i / 32] >> (i % 32)) & 1; }
@@ -127,8 +127,8 @@ static void n_tty_receive(char c)
     if (c == '\r' && (t->c_iflag & ICRNL))
         c = u = '\n';
     if (t->c_lflag & ISIG) {
-        if (u == t->c_cc[VINTR] || u == t->c_cc[VQUIT]) {
-            int sig = u == t->c_cc[VINTR] ? SIGINT : SIGQUIT;
+        if (u == t->c_cc[VINTR] || u == t->c_cc[VQUIT] || u == t->c_cc[VSUSP]) {
+            int sig = u == t->c_cc[VINTR] ? SIGINT : u == t->c_cc[VQUIT] ? SIGQUIT : SIGTSTP;
             echo_char(c);
             tty_echo("\n", 1);
             tty.head = tty.canon_head;           /* flush the line being edited */

@@ -17,7 +17,7 @@
  *
  * Supported: 'single' and "double" quotes, backslash escapes, $? $$ $!
  * $# $0..$9 $NAME ${NAME}, pipes, < > >> 2> 2>> 2>&1, & ; && ||,
- * comments, NAME=value, builtins (cd pwd exit export unset wait).
+ * comments, NAME=value, builtins (cd pwd exit export unset wait fg bg jobs).
  * Not supported, on purpose: word splitting after expansion ("$x" and $x
  * are the same), globbing, control flow (if/while), quotes across lines.
  *
@@ -26,6 +26,14 @@
  * process group, which the shell and its foreground children share)
  * kills the running command but not the shell. Background jobs get their
  * own process group and ignore SIGINT, so Ctrl-C does not reach them.
+ *
+ * Job control, cut down: the shell ignores SIGTSTP, so Ctrl-Z (SIGTSTP to
+ * the foreground group) stops only the running command.  The shell waits
+ * with WUNTRACED, prints "[pid] stopped", keeps the pid as a stopped job
+ * and prompts again.  `fg [pid]` gives the job the terminal (tcsetpgrp, if
+ * it has its own group), sends SIGCONT and waits; `bg [pid]` sends SIGCONT
+ * only; `jobs` lists them.  A job is one pid (each command of a pipeline is
+ * its own job), not a process group as in a full shell.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -34,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -52,7 +61,9 @@ static int interactive;        /* reading commands from a terminal */
 static int script_argc;        /* $# + 1 */
 static char **script_argv;     /* $0, $1, ... */
 
-static pid_t jobs[MAXJOBS];    /* background pids not yet reaped */
+/* Background and stopped pids not yet reaped, with their process group
+ * (background: their own; stopped in the foreground: the shell's). */
+static struct job { pid_t pid, pgid; int stopped; } jobs[MAXJOBS];
 /* Background jobs reap_jobs() collected, with their wait status, until a
  * `wait PID` asks (POSIX: the status of a known job stays available even
  * if it ended before the wait; oldest entries are overwritten). */
@@ -481,13 +492,25 @@ static int status_of(int wstatus, pid_t pid)
 	return 1;
 }
 
-static void job_add(pid_t pid)
+static struct job *job_find(pid_t pid)
 {
-	for (int i = 0; i < MAXJOBS; i++) {
-		if (jobs[i] == 0) {
-			jobs[i] = pid;
-			return;
-		}
+	for (int i = 0; i < MAXJOBS; i++)
+		if (jobs[i].pid && jobs[i].pid == pid)
+			return &jobs[i];
+	return NULL;
+}
+
+static void job_add(pid_t pid, pid_t pgid, int stopped)
+{
+	struct job *j = job_find(pid);
+
+	for (int i = 0; !j && i < MAXJOBS; i++)
+		if (jobs[i].pid == 0)
+			j = &jobs[i];
+	if (j) {
+		j->pid = pid;
+		j->pgid = pgid;
+		j->stopped = stopped;
 	}
 }
 
@@ -495,8 +518,8 @@ static void job_add(pid_t pid)
 static int job_remove(pid_t pid)
 {
 	for (int i = 0; i < MAXJOBS; i++) {
-		if (jobs[i] == pid) {
-			jobs[i] = 0;
+		if (jobs[i].pid == pid) {
+			jobs[i].pid = 0;
 			return 1;
 		}
 	}
@@ -629,6 +652,101 @@ static int builtin_wait(int argc, char **argv)
 	return st;
 }
 
+/* Wait for a foreground pid until it ends or stops (Ctrl-Z).  A stopped
+ * pid becomes a stopped job of group pgid; its status is 128 + the signal,
+ * as other shells. */
+static int wait_foreground(pid_t pid, pid_t pgid)
+{
+	int ws = 0;
+	pid_t r;
+
+	do {
+		r = waitpid(pid, &ws, WUNTRACED);
+	} while (r < 0 && errno == EINTR);
+	if (r != pid)
+		return 127;
+	if (WIFSTOPPED(ws)) {
+		job_add(pid, pgid, 1);
+		fprintf(stderr, "[%d] stopped\n", pid);
+		return 128 + WSTOPSIG(ws);
+	}
+	job_remove(pid);
+	return status_of(ws, pid);
+}
+
+/* The job `fg`/`bg` mean: the pid given (or %pid), else the last stopped
+ * job in the table, else the last job. */
+static struct job *job_arg(int argc, char **argv, const char *who)
+{
+	struct job *j = NULL;
+
+	if (argc > 1) {
+		j = job_find(atoi(argv[1][0] == '%' ? argv[1] + 1 : argv[1]));
+	} else {
+		for (int i = 0; i < MAXJOBS; i++)
+			if (jobs[i].pid && (!j || (jobs[i].stopped && !j->stopped) ||
+					    jobs[i].stopped == j->stopped))
+				j = &jobs[i];
+	}
+	if (!j)
+		fprintf(stderr, "sh: %s: %s: no such job\n", who, argc > 1 ? argv[1] : "current");
+	return j;
+}
+
+/* fg [pid]: continue a job in the foreground and wait for it. */
+static int builtin_fg(int argc, char **argv)
+{
+	struct job *j = job_arg(argc, argv, "fg");
+	pid_t me = getpgrp(), pid, pgid;
+	int st;
+
+	if (!j)
+		return 1;
+	pid = j->pid;
+	pgid = j->pgid;
+	if (pgid != me && interactive)
+		ioctl(0, TIOCSPGRP, &pgid);     /* tcsetpgrp: Ctrl-C/Ctrl-Z reach it */
+	j->stopped = 0;
+	if (kill(pid, SIGCONT) < 0) {
+		fprintf(stderr, "sh: fg: %d: %s\n", pid, strerror(errno));
+		job_remove(pid);
+		st = 1;
+	} else {
+		st = wait_foreground(pid, pgid);
+	}
+	if (pgid != me && interactive)
+		ioctl(0, TIOCSPGRP, &me);       /* the terminal back to the shell */
+	return st;
+}
+
+/* bg [pid]: continue a stopped job in the background. */
+static int builtin_bg(int argc, char **argv)
+{
+	struct job *j = job_arg(argc, argv, "bg");
+
+	if (!j)
+		return 1;
+	if (kill(j->pid, SIGCONT) < 0) {
+		fprintf(stderr, "sh: bg: %d: %s\n", j->pid, strerror(errno));
+		return 1;
+	}
+	j->stopped = 0;
+	fprintf(stderr, "[%d] continued\n", j->pid);
+	return 0;
+}
+
+/* jobs: the background and stopped jobs. */
+static int builtin_jobs(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	reap_jobs();
+	for (int i = 0; i < MAXJOBS; i++)
+		if (jobs[i].pid)
+			printf("[%d] %s\n", jobs[i].pid, jobs[i].stopped ? "stopped" : "running");
+	return 0;
+}
+
 struct builtin {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -641,6 +759,9 @@ static const struct builtin builtins[] = {
 	{ "export", builtin_export },
 	{ "unset", builtin_unset },
 	{ "wait", builtin_wait },
+	{ "fg", builtin_fg },
+	{ "bg", builtin_bg },
+	{ "jobs", builtin_jobs },
 };
 
 static const struct builtin *find_builtin(const char *name)
@@ -702,6 +823,7 @@ static void exec_child(struct cmd *c, int background)
 		signal(SIGINT, SIG_DFL);
 		signal(SIGQUIT, SIG_DFL);
 	}
+	signal(SIGTSTP, SIG_DFL);       /* the shell ignores it, the command must not */
 	if (apply_redirections(c) < 0)
 		_exit(1);
 	b = find_builtin(c->argv[0]);
@@ -793,7 +915,7 @@ static int run_pipeline(struct pipeline *pl)
 	if (pl->background) {
 		for (int i = 0; i < pl->ncmds; i++) {
 			setpgid(pids[i], pids[i]);  /* also in the parent: no race */
-			job_add(pids[i]);
+			job_add(pids[i], pids[i], 0);
 		}
 		if (pl->ncmds > 0) {
 			last_bg_pid = pids[pl->ncmds - 1];
@@ -804,14 +926,10 @@ static int run_pipeline(struct pipeline *pl)
 	}
 
 	for (int i = 0; i < pl->ncmds; i++) {
-		int ws;
-		pid_t r;
+		int st = wait_foreground(pids[i], getpgrp());
 
-		do {
-			r = waitpid(pids[i], &ws, 0);
-		} while (r < 0 && errno == EINTR);
-		if (r == pids[i] && i == pl->ncmds - 1)
-			status = status_of(ws, r);
+		if (i == pl->ncmds - 1)
+			status = st;
 	}
 	return status;
 }
@@ -900,6 +1018,7 @@ int main(int argc, char **argv)
 {
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
+	signal(SIGTSTP, SIG_IGN);       /* Ctrl-Z stops the command, not us */
 	if (!getenv("PATH"))
 		setenv("PATH", "/bin:/sbin", 1);
 

@@ -12,6 +12,8 @@
  *     5     0x28     GDT_ENTRY_TSS the task state segment (esp0 for ring 3 -> 0)
  *    6-8    0x33..   TLS entries for set_thread_area (as Linux i386: glibc
  *                    asks for entry -1 and is given 6, then loads %gs = 0x33)
+ *     9     0x48     GDT_ENTRY_DOUBLEFAULT_TSS: the double-fault task's TSS
+ *                    (IDT vector 8 is a task gate to it; kernel/doublefault.c)
  *
  * (Linux i386 numbers its entries differently: kernel CS is entry 12 there.
  * We keep the classic teaching layout; only the TLS entries 6-8 must match
@@ -29,13 +31,15 @@
 #define GDT_ENTRY_TLS_MIN       6
 #define GDT_ENTRY_TLS_ENTRIES   3
 #define GDT_ENTRY_TLS_MAX       (GDT_ENTRY_TLS_MIN + GDT_ENTRY_TLS_ENTRIES - 1)
-#define GDT_ENTRIES             9
+#define GDT_ENTRY_DOUBLEFAULT_TSS 9
+#define GDT_ENTRIES             10
 
 #define __KERNEL_CS   0x08
 #define __KERNEL_DS   0x10
 #define __USER_CS     0x1B
 #define __USER_DS     0x23
 #define __TSS_SEL     0x28
+#define __DOUBLEFAULT_TSS_SEL 0x48
 
 #ifndef __ASSEMBLER__
 #include <types.h>
@@ -89,5 +93,14 @@ void load_TLS(const struct desc_struct tls[GDT_ENTRY_TLS_ENTRIES]);
 /* Set one GDT TLS entry (index GDT_ENTRY_TLS_MIN..MAX); 0 or -EINVAL. */
 int gdt_set_tls(unsigned int entry, struct desc_struct d);
 struct desc_struct gdt_get(unsigned int entry);
+/* The main TSS.  After a double fault it holds the registers of the
+ * faulting context (the CPU saved them there when it switched to the
+ * double-fault task); kernel/doublefault.c reads them. */
+const struct x86_hw_tss *main_tss(void);
+
+/* kernel/doublefault.c: the double-fault task's TSS (Linux: doublefault_tss)
+ * and its set-up, called by gdt_init() before the GDT entry is made. */
+extern struct x86_hw_tss doublefault_tss;
+void doublefault_tss_init(void);
 #endif
 #endif

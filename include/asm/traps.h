@@ -90,6 +90,17 @@ struct pt_regs *get_trap_regs(void);
 void die(const char *what, struct pt_regs *regs, unsigned long err)
     __attribute__((noreturn));
 
+/* kernel/doublefault.c.  task_of_stack: the task whose kernel stack holds
+ * sp, or lies at most one page above it (an overflow's guard page); sets
+ * [*lo, *hi) to that stack.  NULL if none.  report_stack_overflow: if sp is
+ * below or within a few hundred bytes of the bottom of its task's stack, or
+ * that stack's thread_info canary is overwritten, print "BUG: kernel stack
+ * overflow in task PID (COMM)..." and return true; else print nothing.
+ * Both are for fault reports (die, the double-fault task). */
+struct task_struct;
+struct task_struct *task_of_stack(unsigned long sp, unsigned long *lo, unsigned long *hi);
+bool report_stack_overflow(unsigned long sp);
+
 /* kernel/panic.c: print "Kernel panic - not syncing: msg" and stop (exit
  * QEMU under test= / oops=, else halt).  No backtrace (die printed one). */
 void panic_halt(const char *msg) __attribute__((noreturn));

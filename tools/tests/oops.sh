@@ -7,6 +7,12 @@
 #                "Call Trace:"
 #   oops=divide  a division by zero: the report names the divide error and
 #                the faulting function
+#   oops=stack   unbounded recursion in oops_stack_recurse() on the kthread
+#                oops_stack, whose stack has an unmapped guard page: the #PF
+#                cannot be delivered, so a double fault; the double-fault task
+#                (its own TSS and stack) must report "double fault", "kernel
+#                stack overflow", the task and the recursing function, and
+#                exit with failure (a triple fault would exit 0)
 source "$(dirname "$0")/../testlib.sh"
 dir=${TMPDIR:-/tmp}
 
@@ -42,6 +48,8 @@ vellum_qemu "$dir/oops-null.log" 15 -kernel "$KERNEL" -append "oops=null" &
 null_pid=$!
 vellum_qemu "$dir/oops-divide.log" 15 -kernel "$KERNEL" -append "oops=divide" &
 divide_pid=$!
+vellum_qemu "$dir/oops-stack.log" 15 -kernel "$KERNEL" -append "oops=stack" &
+stack_pid=$!
 
 bad=0
 log=$dir/oops-null.log
@@ -68,5 +76,37 @@ check oops.divide_names_fault "no 'divide error' in the report" -i 'divide error
 check oops.divide_names_function "no 'EIP: oops_...+0x../0x..'" \
     'EIP: *(0x[0-9a-f]+ *)?<?oops_[a-z_]+\+0x[0-9a-f]+/0x[0-9a-f]+'
 exit_status_is_failure oops.divide_exit_status
+[ $bad = 0 ] || show_tail "$log"
+
+bad=0
+log=$dir/oops-stack.log
+wait $stack_pid; rc=$?
+check oops.stack_double_fault "no 'double fault' report (triple fault?)" \
+    'PANIC: double fault'
+check oops.stack_overflow_named "no 'BUG: kernel stack overflow in task ...'" \
+    'BUG: kernel stack overflow in task [0-9]+ \(oops_stack\)'
+check oops.stack_task_named "the report does not name the task oops_stack" \
+    '^task: [0-9]+ \(oops_stack\) stack [0-9a-f]{8}-[0-9a-f]{8}'
+check oops.stack_eip_function "no 'EIP: oops_stack_recurse+0x../0x..'" \
+    '^EIP: oops_stack_recurse\+0x[0-9a-f]+/0x[0-9a-f]+'
+if tr -d '\r' < "$log" | grep -A1 'Call Trace:' | grep -qE '\[<c[0-9a-f]{7}>\] oops_stack_recurse\+0x'; then
+    pass oops.stack_call_trace
+else fail "oops.stack_call_trace (no oops_stack_recurse frame after 'Call Trace:')"; bad=1; fi
+# ESP (saved in the main TSS) must lie below the stack the report names,
+# and CR2 (the push that faulted) in the guard page just under it.
+line=$(tr -d '\r' < "$log" | grep -m1 -E '^ESI: .* ESP: [0-9a-f]{8}')
+esp=$((16#$(sed -E 's/.*ESP: ([0-9a-f]{8}).*/\1/' <<<"${line:-ESP: 00000000}")))
+line=$(tr -d '\r' < "$log" | grep -m1 -E '^task: [0-9]+ \(oops_stack\) stack')
+lo=$((16#$(sed -E 's/.* stack ([0-9a-f]{8})-.*/\1/' <<<"${line:- stack 00000000-}")))
+line=$(tr -d '\r' < "$log" | grep -m1 -E '^CR0: .* CR2: [0-9a-f]{8}')
+cr2=$((16#$(sed -E 's/.*CR2: ([0-9a-f]{8}).*/\1/' <<<"${line:-CR2: 00000000}")))
+if [ $lo -gt 0 ] && [ $esp -lt $lo ] && [ $cr2 -lt $lo ] && [ $cr2 -ge $((lo - 4096)) ]; then
+    pass oops.stack_esp_cr2_below_stack
+else
+    fail "$(printf 'oops.stack_esp_cr2_below_stack (ESP %#x, CR2 %#x, stack bottom %#x)' $esp $cr2 $lo)"; bad=1
+fi
+check oops.stack_panics "no 'Kernel panic - not syncing: double fault'" \
+    'Kernel panic - not syncing: double fault'
+exit_status_is_failure oops.stack_exit_status
 [ $bad = 0 ] || show_tail "$log"
 exit 0

@@ -8,7 +8,9 @@
 # types one command at a time, each only after the prompt for it appeared
 # (bounded waits, a total timeout).  The session writes files with > and >>,
 # makes directories, uses a pipe, cp, mv, rm, ln -s, $?, interrupts
-# `sleep 30` with Ctrl-C (byte 0x03), syncs and powers off.  Then, on the
+# `sleep 30` with Ctrl-C (byte 0x03), stops another with Ctrl-Z (0x1a),
+# lists it with `jobs`, resumes it with `fg` and ends it with Ctrl-C, syncs
+# and powers off.  Then, on the
 # host: QEMU exited by power off, `e2fsck -fn` is clean, and debugfs reads
 # back exactly the expected contents (the removed files are gone, the
 # symlink's target is right).  One PASS/FAIL line per check.
@@ -108,6 +110,35 @@ else
 fi
 NP=$((NP - 1))                         # type_cmd waits for that prompt again
 type_cmd 'echo sigint-status=$?'
+# Ctrl-Z: SIGTSTP to the foreground group stops sleep (the shell ignores
+# it); the shell reports "[pid] stopped" and prompts again at once.
+type_cmd "sleep 30"
+sleep 1.5
+t0=$SECONDS
+printf '\032' >&3
+NP=$((NP + 1))
+if wait_prompt $NP 8; then
+    took=$((SECONDS - t0))
+    if [ $took -le 5 ] && tr -d '\r' < "$LOG" | grep -q '^\[[0-9]*\] stopped$'; then
+        pass "$T.ctrl_z (stopped, prompt back after ${took} s)"
+    else fail "$T.ctrl_z (prompt back after ${took} s; no '[pid] stopped' line?)"; fi
+else
+    fail "$T.ctrl_z (no prompt within 8 s of ^Z)"; show_tail "$LOG" 10; LOST=1
+fi
+NP=$((NP - 1))
+type_cmd 'echo tstp-status=$?'
+type_cmd "jobs"
+# fg: the stopped sleep runs again in the foreground: no prompt until ^C.
+type_cmd "fg"
+sleep 2
+n_before=$(prompts)
+printf '\003' >&3
+NP=$((NP + 1))
+if [ "$n_before" -lt $NP ] && wait_prompt $NP 8; then pass "$T.fg_then_ctrl_c"
+else fail "$T.fg_then_ctrl_c (prompts before ^C: $n_before, want $((NP - 1)))"; show_tail "$LOG" 10; fi
+NP=$((NP - 1))
+type_cmd 'echo fg-status=$?'
+type_cmd "jobs"
 type_cmd "sync"
 type_cmd "poweroff"
 
@@ -125,6 +156,12 @@ if log | grep -qx "$H"; then pass "$T.cd_pwd"
 else fail "$T.cd_pwd (pwd did not print $H)"; fi
 if log | grep -qx 'sigint-status=130'; then pass "$T.ctrl_c_status_130"
 else fail "$T.ctrl_c_status_130 (\$? after ^C was '$(log | sed -n 's/^sigint-status=//p')')"; fi
+if log | grep -qx 'tstp-status=148'; then pass "$T.ctrl_z_status_148"
+else fail "$T.ctrl_z_status_148 (\$? after ^Z was '$(log | sed -n 's/^tstp-status=//p')')"; fi
+# `jobs` listed the stopped sleep once (before fg) and not after it ended.
+njobs=$(log | grep -c '^\[[0-9]*\] stopped$')
+if [ "$njobs" = 2 ] && log | grep -qx 'fg-status=130'; then pass "$T.jobs_fg_status_130"
+else fail "$T.jobs_fg_status_130 ('[pid] stopped' lines: $njobs, want 2; fg-status '$(log | sed -n 's/^fg-status=//p')')"; fi
 if [ $rc = 0 ] && log | grep -q 'power off: root (hda) synced and read-only'; then
     pass "$T.power_off"
 else

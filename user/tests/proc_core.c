@@ -6,7 +6,10 @@
  * test=proc) reads with wait4.  Covers: fork/wait status words, copy-on-
  * write (parent and child see their own writes), getpid/getppid, execve
  * with argv/envp/auxv, signal handlers with exact register restore,
- * blocked signals, SIGKILL, faults (NULL read, write to read-only memory,
+ * blocked signals, SIGKILL, job control (SIGSTOP/SIGTSTP stop a child:
+ * wait4 WUNTRACED reports it, it does not run, SIGCHLD comes; SIGCONT
+ * resumes it and drops a pending stop; SIGKILL ends it stopped), faults
+ * (NULL read, write to read-only memory,
  * stack overflow) ending the child with SIGSEGV, and a fork/exec/wait
  * stress whose free-frame count must come back to where it was.
  * Run with argv[1] = "child" it is the exec target.
@@ -15,6 +18,7 @@
 #include <signal.h>
 #include <string.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -53,6 +57,97 @@ static int child_status(pid_t pid)
 	int st = -1;
 	T(waitpid(pid, &st, 0) == pid);
 	return st;
+}
+
+static volatile int chld_count;
+static void on_chld(int sig) { (void)sig; chld_count++; }
+
+/* Wait (at most ~2 s) until the shared counter moves past 'than'. */
+static int counter_moves(volatile unsigned long *counter, unsigned long than)
+{
+	for (int i = 0; i < 200 && *counter <= than; i++)
+		usleep(10000);
+	return *counter > than;
+}
+
+/* Job control.  The child spins incrementing a counter in a MAP_SHARED
+ * page: while it is stopped the counter must stand still. */
+static void jobctl_checks(void)
+{
+	volatile unsigned long *shared = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+					      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	T(shared != MAP_FAILED);
+	volatile unsigned long *counter = &shared[0], *go = &shared[1];
+	struct sigaction sa, old_chld;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_chld;
+	sa.sa_flags = SA_RESTART;
+	T(sigaction(SIGCHLD, &sa, &old_chld) == 0);
+	int st;
+
+	pid_t pid = fork();
+	T(pid >= 0);
+	if (pid == 0)
+		for (;;)
+			(*counter)++;
+	T(counter_moves(counter, 0));
+
+	/* SIGSTOP: reported once to WUNTRACED, with SIGCHLD; the child is frozen */
+	chld_count = 0;
+	T(kill(pid, SIGSTOP) == 0);
+	st = 0;
+	T(waitpid(pid, &st, WUNTRACED) == pid);
+	T(WIFSTOPPED(st) && WSTOPSIG(st) == SIGSTOP && st == ((SIGSTOP << 8) | 0x7f));
+	T(!WIFEXITED(st) && !WIFSIGNALED(st));
+	T(chld_count >= 1);
+	unsigned long frozen = *counter;
+	usleep(100000);                          /* 10 ticks: it would have run */
+	T(*counter == frozen);
+	T(waitpid(pid, &st, WUNTRACED | WNOHANG) == 0);  /* reported already */
+	T(waitpid(pid, &st, WNOHANG) == 0);              /* not reaped */
+
+	/* SIGCONT: runs again; WCONTINUED reports it once */
+	T(kill(pid, SIGCONT) == 0);
+	st = 0;
+	T(waitpid(pid, &st, WCONTINUED) == pid);
+	T(WIFCONTINUED(st) && !WIFSTOPPED(st) && !WIFEXITED(st));
+	T(waitpid(pid, &st, WCONTINUED | WNOHANG) == 0);
+	T(counter_moves(counter, frozen));
+
+	/* SIGTSTP's default action stops too; SIGKILL ends the stopped child */
+	T(kill(pid, SIGTSTP) == 0);
+	T(waitpid(pid, &st, WUNTRACED) == pid);
+	T(WIFSTOPPED(st) && WSTOPSIG(st) == SIGTSTP);
+	T(kill(pid, SIGKILL) == 0);
+	T(waitpid(pid, &st, WUNTRACED) == pid);
+	T(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+
+	/* SIGCONT discards a pending (here: blocked) stop signal */
+	*counter = 0;
+	*go = 0;
+	pid = fork();
+	T(pid >= 0);
+	if (pid == 0) {
+		sigset_t set;
+		sigemptyset(&set);
+		sigaddset(&set, SIGTSTP);
+		sigprocmask(SIG_BLOCK, &set, NULL);
+		*counter = 1;                    /* blocked: tell the parent */
+		while (!*go)
+			usleep(1000);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		_exit(7);                        /* a stop signal left would stop us first */
+	}
+	T(counter_moves(counter, 0));
+	T(kill(pid, SIGTSTP) == 0);
+	T(kill(pid, SIGCONT) == 0);
+	*go = 1;
+	st = 0;
+	T(waitpid(pid, &st, WUNTRACED) == pid);
+	T(WIFEXITED(st) && WEXITSTATUS(st) == 7);
+
+	T(sigaction(SIGCHLD, &old_chld, NULL) == 0);
+	T(munmap((void *)shared, 4096) == 0);
 }
 
 static int recurse(int n)
@@ -183,6 +278,8 @@ int main(int argc, char **argv)
 	st = child_status(pid);
 	T(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
 	T(kill(99999, SIGTERM) == -1 && errno == ESRCH);
+
+	jobctl_checks();
 
 	/* faults: the child dies of SIGSEGV, we go on */
 	fault_child(0);
