@@ -28,6 +28,8 @@ void get_fs_root(struct path *root);       /* current task's root, referenced */
 void get_fs_pwd(struct path *pwd);         /* current task's cwd, referenced */
 extern struct fs_struct init_fs;            /* shared by tasks with fs == NULL */
 int vfs_ensure_root(void);                 /* ramfs on / if nothing is mounted */
+/* Tests and benchmarks: vfs_ensure_root, mkdir dir (may exist), mount dev there. */
+int vfs_mount_at(const char *dev, const char *dir, const char *fstype);
 
 /* ---- superblocks (fs/super.c) ----------------------------------------- */
 extern struct list_head super_blocks;

@@ -236,3 +236,18 @@ int vfs_ensure_root(void)
         return 0;
     return do_mount("none", "/", "ramfs", 0, NULL);
 }
+
+/* Mount dev (type fstype) at dir, making sure there is a root and that dir
+ * exists first (an existing dir is fine).  For the kernel tests and the
+ * benchmarks, which mount their disks without a shell.  Returns 0 or a
+ * negative errno from vfs_ensure_root, vfs_mkdir or do_mount. */
+int vfs_mount_at(const char *dev, const char *dir, const char *fstype)
+{
+    int err = vfs_ensure_root();
+    if (err)
+        return err;
+    err = vfs_mkdir(dir, 0755);
+    if (err && err != -EEXIST)
+        return err;
+    return do_mount(dev, dir, fstype, 0, NULL);
+}

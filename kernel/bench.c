@@ -119,13 +119,7 @@ static struct block_device *bram_get(void)
 /* Mount dev at dir (ext2); 0 or a negative errno. */
 static int mount_ext2(const char *dev, const char *dir)
 {
-    int err = vfs_ensure_root();
-    if (err)
-        return err;
-    err = vfs_mkdir(dir, 0755);
-    if (err && err != -EEXIST)
-        return err;
-    return do_mount(dev, dir, "ext2", 0, NULL);
+    return vfs_mount_at(dev, dir, "ext2");
 }
 
 /* ---- write path: kernel_write in chunks --------------------------------- */

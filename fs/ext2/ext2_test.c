@@ -31,7 +31,7 @@
 #include <blkdev.h>
 #include <sched.h>
 #include "ext2.h"
-#include "../internal.h"             /* vfs_ensure_root */
+#include "../internal.h"             /* vfs_ensure_root, vfs_mount_at */
 
 /* ---- the content formula (same as tools/vpattern.c) ---- */
 static uint32_t fnv1a32(const char *s)
@@ -77,15 +77,13 @@ static int ensure_root(void)
     return vfs_ensure_root();
 }
 
+/* The buffers, then dev mounted (ext2) at dir; 0 or a negative errno. */
 static int mount_ext2(const char *dev, const char *dir)
 {
     int err = ensure_root();
     if (err)
         return err;
-    err = vfs_mkdir(dir, 0755);
-    if (err && err != -EEXIST)
-        return err;
-    return do_mount(dev, dir, "ext2", 0, NULL);
+    return vfs_mount_at(dev, dir, "ext2");
 }
 
 static struct super_block *sb_of(const char *path)
