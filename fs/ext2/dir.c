@@ -225,16 +225,25 @@ static int del_fn(struct inode *dir, struct buffer_head *bh, struct ext2_dir_ent
     return 1;
 }
 
-int ext2_delete_entry(struct inode *dir, const char *name, size_t len)
+/* Run fn (del_fn or set_fn) over dir's entries until it changes the one
+ * named in a; then the directory's times.  -ENOENT if no entry has the
+ * name, -EIO if a block cannot be read. */
+static int change_entry(struct inode *dir, dirent_fn fn, struct name_arg *a)
 {
-    struct name_arg a = { .name = name, .len = len };
-    int r = ext2_foreach_dirent(dir, del_fn, &a);
+    int r = ext2_foreach_dirent(dir, fn, a);
     if (r < 0)
         return r;
     if (r == 0)
         return -ENOENT;
     dir_changed(dir);
     return 0;
+}
+
+/* Remove the entry name from dir.  -ENOENT, -EIO. */
+int ext2_delete_entry(struct inode *dir, const char *name, size_t len)
+{
+    struct name_arg a = { .name = name, .len = len };
+    return change_entry(dir, del_fn, &a);
 }
 
 static int set_fn(struct inode *dir, struct buffer_head *bh, struct ext2_dir_entry_2 *de,
@@ -254,13 +263,7 @@ static int set_fn(struct inode *dir, struct buffer_head *bh, struct ext2_dir_ent
 int ext2_set_link(struct inode *dir, const char *name, size_t len, struct inode *inode)
 {
     struct name_arg a = { .name = name, .len = len, .inode = inode };
-    int r = ext2_foreach_dirent(dir, set_fn, &a);
-    if (r < 0)
-        return r;
-    if (r == 0)
-        return -ENOENT;
-    dir_changed(dir);
-    return 0;
+    return change_entry(dir, set_fn, &a);
 }
 
 static int empty_fn(struct inode *dir, struct buffer_head *bh, struct ext2_dir_entry_2 *de,
