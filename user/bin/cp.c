@@ -8,15 +8,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "target.h"
 
 static char buf[8192];
-
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
-}
 
 static int copy_file(const char *src, const char *dst)
 {
@@ -66,27 +60,15 @@ out:
 
 int main(int argc, char **argv)
 {
-	struct stat st;
-	const char *target;
-	int to_dir, status = 0;
+	int to_dir, status;
 
-	if (argc < 3 || argv[1][0] == '-') {
-		fprintf(stderr, "usage: cp source target | cp source... directory\n");
-		return 2;
-	}
-	target = argv[argc - 1];
-	to_dir = stat(target, &st) == 0 && S_ISDIR(st.st_mode);
-	if (argc > 3 && !to_dir) {
-		fprintf(stderr, "cp: %s: not a directory\n", target);
-		return 1;
-	}
+	status = check_target("cp", argc, argv, &to_dir);
+	if (status)
+		return status;
 	for (int i = 1; i < argc - 1; i++) {
 		char dest[512];
 
-		if (to_dir)
-			snprintf(dest, sizeof(dest), "%s/%s", target, base_name(argv[i]));
-		else
-			snprintf(dest, sizeof(dest), "%s", target);
+		target_path(dest, sizeof(dest), argv[argc - 1], to_dir, argv[i]);
 		status |= copy_file(argv[i], dest) < 0;
 	}
 	return status;

@@ -6,39 +6,20 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
-
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
-}
+#include "target.h"
 
 int main(int argc, char **argv)
 {
-	struct stat st;
-	const char *target;
-	int to_dir, status = 0;
+	int to_dir, status;
 
-	if (argc < 3 || argv[1][0] == '-') {
-		fprintf(stderr, "usage: mv source target | mv source... directory\n");
-		return 2;
-	}
-	target = argv[argc - 1];
-	to_dir = stat(target, &st) == 0 && S_ISDIR(st.st_mode);
-	if (argc > 3 && !to_dir) {
-		fprintf(stderr, "mv: %s: not a directory\n", target);
-		return 1;
-	}
+	status = check_target("mv", argc, argv, &to_dir);
+	if (status)
+		return status;
 	for (int i = 1; i < argc - 1; i++) {
 		char dest[512];
 
-		if (to_dir)
-			snprintf(dest, sizeof(dest), "%s/%s", target, base_name(argv[i]));
-		else
-			snprintf(dest, sizeof(dest), "%s", target);
+		target_path(dest, sizeof(dest), argv[argc - 1], to_dir, argv[i]);
 		if (rename(argv[i], dest) < 0) {
 			fprintf(stderr, "mv: %s -> %s: %s\n", argv[i], dest, strerror(errno));
 			status = 1;
