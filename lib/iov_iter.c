@@ -27,28 +27,31 @@ const struct user_copy_ops *user_copy_ops;
 
 #define NEVER ((size_t)-1)
 
-void iov_iter_kvec(struct iov_iter *i, int direction, const struct kvec *kvec,
-                   unsigned long nr_segs, size_t count)
+/* What every iterator starts with; the caller then sets its segments
+ * (i->kvec or i->iov, which share one union). */
+static void iter_start(struct iov_iter *i, int type, int direction,
+                       unsigned long nr_segs, size_t count)
 {
     memset(i, 0, sizeof *i);
-    i->type = ITER_KVEC;
+    i->type = type;
     i->data_source = direction;
-    i->kvec = kvec;
     i->nr_segs = nr_segs;
     i->count = count;
     i->fault_at = NEVER;
 }
 
+void iov_iter_kvec(struct iov_iter *i, int direction, const struct kvec *kvec,
+                   unsigned long nr_segs, size_t count)
+{
+    iter_start(i, ITER_KVEC, direction, nr_segs, count);
+    i->kvec = kvec;
+}
+
 void iov_iter_init(struct iov_iter *i, int direction, const struct iovec *iov,
                    unsigned long nr_segs, size_t count)
 {
-    memset(i, 0, sizeof *i);
-    i->type = ITER_IOVEC;
-    i->data_source = direction;
+    iter_start(i, ITER_IOVEC, direction, nr_segs, count);
     i->iov = iov;
-    i->nr_segs = nr_segs;
-    i->count = count;
-    i->fault_at = NEVER;
 }
 
 void iov_iter_faulty(struct iov_iter *i, const struct kvec *kvec, unsigned long nr_segs,
