@@ -67,6 +67,33 @@ void iov_iter_faulty(struct iov_iter *i, const struct kvec *kvec, unsigned long 
  * we walk both through the kvec view. */
 static const struct kvec *segs(const struct iov_iter *i) { return i->kvec; }
 
+/* One step of a segment walk: handle the len bytes at seg (inside one
+ * segment), which are bytes [done, done + len) of the walk.  Returns how
+ * many of them it could NOT handle (a fault); the walk stops there. */
+typedef size_t (*seg_step_fn)(const struct iov_iter *i, char *seg, size_t done,
+                              size_t len, void *arg);
+
+/* Walk the next n bytes of i's segments, from its position, calling step
+ * for the piece in each segment.  Does not advance i (the callers decide
+ * how far; the atomic copy must not: see the top of this file).  Returns
+ * the bytes handled.
+ * Linux's iterate_and_advance, without the advance and without macros. */
+static size_t iterate_segs(const struct iov_iter *i, size_t n, seg_step_fn step, void *arg)
+{
+    const struct kvec *s = segs(i);
+    size_t off = i->iov_offset, done = 0;
+    for (unsigned long nr = i->nr_segs; done < n && nr; nr--, s++, off = 0) {
+        size_t len = min(s->iov_len - off, n - done);
+        if (!len)
+            continue;                   /* an empty segment, or at its end */
+        size_t left = step(i, (char *)s->iov_base + off, done, len, arg);
+        done += len - left;
+        if (left)
+            break;
+    }
+    return done;
+}
+
 void iov_iter_advance(struct iov_iter *i, size_t bytes)
 {
     if (bytes > i->count)
@@ -112,42 +139,34 @@ static size_t faulty_limit(struct iov_iter *i, size_t n, int atomic)
     return min(n, i->fault_at - i->consumed);
 }
 
+/* copy_out's step: segment -> dst (arg). */
+struct copy_out_arg { char *dst; int atomic; };
+
+static size_t copy_out_step(const struct iov_iter *i, char *seg, size_t done, size_t len,
+                            void *arg)
+{
+    struct copy_out_arg *a = arg;
+    unsigned long left;
+    if (i->type != ITER_IOVEC) {
+        memcpy(a->dst + done, seg, len);
+        return 0;
+    }
+    if (!a->atomic)
+        return user_copy_ops->copy_from_user(a->dst + done, seg, len);
+    pagefault_disable();
+    left = user_copy_ops->copy_from_user_inatomic(a->dst + done, seg, len);
+    pagefault_enable();
+    return left;
+}
+
 /* Copy up to n bytes out of the iterator (from its current position) into
  * dst without advancing it.  Returns the bytes copied. */
 static size_t copy_out(struct iov_iter *i, void *dst, size_t n, int atomic)
 {
+    struct copy_out_arg a = { .dst = dst, .atomic = atomic };
     n = min(n, i->count);
     n = faulty_limit(i, n, atomic);
-    const struct kvec *s = segs(i);
-    size_t off = i->iov_offset, done = 0;
-    unsigned long nr = i->nr_segs;
-    while (done < n && nr) {
-        size_t len = min(s->iov_len - off, n - done);
-        if (len) {
-            if (i->type == ITER_IOVEC) {
-                unsigned long left;
-                if (atomic) {
-                    pagefault_disable();
-                    left = user_copy_ops->copy_from_user_inatomic(
-                        (char *)dst + done, (const char *)s->iov_base + off, len);
-                    pagefault_enable();
-                } else {
-                    left = user_copy_ops->copy_from_user(
-                        (char *)dst + done, (const char *)s->iov_base + off, len);
-                }
-                done += len - left;
-                if (left)
-                    return done;
-            } else {
-                memcpy((char *)dst + done, (const char *)s->iov_base + off, len);
-                done += len;
-            }
-        }
-        s++;
-        nr--;
-        off = 0;
-    }
-    return done;
+    return iterate_segs(i, n, copy_out_step, &a);
 }
 
 size_t copy_page_from_iter_atomic(struct page *page, size_t offset, size_t bytes,
@@ -173,6 +192,13 @@ size_t copy_from_iter(void *buf, size_t bytes, struct iov_iter *i)
     return n;
 }
 
+/* fault_in_iov_iter_readable's step (user segments only). */
+static size_t fault_in_step(const struct iov_iter *i, char *seg, size_t done, size_t len,
+                            void *arg)
+{
+    return user_copy_ops->fault_in_readable(seg, len);
+}
+
 /* Fault in the next bytes of the source with faults enabled.  Returns the
  * number of bytes that could NOT be faulted in (0: all readable). */
 size_t fault_in_iov_iter_readable(const struct iov_iter *ci, size_t bytes)
@@ -195,54 +221,28 @@ size_t fault_in_iov_iter_readable(const struct iov_iter *ci, size_t bytes)
             return 0;
         }
         return i->consumed + bytes - max(i->fault_at, i->consumed);
-    case ITER_IOVEC: {
-        const struct kvec *s = segs(i);
-        size_t off = i->iov_offset, done = 0;
-        unsigned long nr = i->nr_segs;
-        while (done < bytes && nr) {
-            size_t len = min(s->iov_len - off, bytes - done);
-            if (len) {
-                unsigned long left = user_copy_ops->fault_in_readable(
-                    (const char *)s->iov_base + off, len);
-                done += len - left;
-                if (left)
-                    break;
-            }
-            s++;
-            nr--;
-            off = 0;
-        }
-        return bytes - done;
-    }
+    case ITER_IOVEC:
+        return bytes - iterate_segs(i, bytes, fault_in_step, NULL);
     }
     return bytes;
+}
+
+/* copy_to_iter's step: src (arg) -> segment. */
+static size_t copy_to_step(const struct iov_iter *i, char *seg, size_t done, size_t len,
+                           void *arg)
+{
+    const char *src = arg;
+    if (i->type == ITER_IOVEC)
+        return user_copy_ops->copy_to_user(seg, src + done, len);
+    memcpy(seg, src + done, len);
+    return 0;
 }
 
 /* Copy into the iterator (read direction) and advance. */
 size_t copy_to_iter(const void *buf, size_t bytes, struct iov_iter *i)
 {
     bytes = min(bytes, i->count);
-    const struct kvec *s = segs(i);
-    size_t off = i->iov_offset, done = 0;
-    unsigned long nr = i->nr_segs;
-    while (done < bytes && nr) {
-        size_t len = min(s->iov_len - off, bytes - done);
-        if (len) {
-            if (i->type == ITER_IOVEC) {
-                unsigned long left = user_copy_ops->copy_to_user(
-                    (char *)s->iov_base + off, (const char *)buf + done, len);
-                done += len - left;
-                if (left)
-                    break;
-            } else {
-                memcpy((char *)s->iov_base + off, (const char *)buf + done, len);
-                done += len;
-            }
-        }
-        s++;
-        nr--;
-        off = 0;
-    }
+    size_t done = iterate_segs(i, bytes, copy_to_step, (void *)buf);
     iov_iter_advance(i, done);
     return done;
 }
