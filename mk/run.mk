@@ -10,10 +10,15 @@
 #                   $(BUILD)/bochs-serial.log)
 #   make check      install missing tools, build, run tools/run-tests
 #                   (SUITES="pmm oops" runs only those)
-#   make bench      the benchmarks (tools/bench.sh, docs/benchmarks.md): boots
-#                   bench=all under -icount shift=0 twice, checks the figures
-#                   repeat exactly and stay within BENCH_TOL% (10) of
-#                   tools/bench-baseline.txt
+#   make bench      the benchmarks (docs/benchmarks.md): first the user-space
+#                   benchmark booted as init (tools/ubench.sh: instructions
+#                   per KiB, 1 KiB and 4 KiB blocks), then the in-kernel ones
+#                   (tools/bench.sh): bench=all under -icount shift=0 twice,
+#                   checks the figures repeat exactly and stay within
+#                   BENCH_TOL% (10) of tools/bench-baseline.txt
+#   make bench-linux  the user-space benchmark on Vellum and on Debian's Linux
+#                   in the same QEMU, one table with the ratio (the packages
+#                   are fetched once into ~/.cache/vellum); = make bench LINUX=1
 #
 # Variables: QEMUFLAGS (extra QEMU options), APPEND (extra kernel command
 # line), DISKS (raw disk images, attached as IDE hda, hdb, ... in order).
@@ -23,6 +28,7 @@
 # which on a fresh machine happens before the compiler is installed.
 
 QEMU      := qemu-system-i386
+UBENCH    := $(BUILD)/user/bench/ubench   # the user-space benchmark (mk/userbench.mk)
 GDBPORT   := $(shell expr 26000 + $$(id -u) % 5000)
 TEST_ISO  := $(BUILD)/vellum-test.iso
 # Each image in DISKS becomes an IDE disk, index 0 (hda), 1 (hdb), ...
@@ -32,7 +38,7 @@ QEMUOPTS   = -accel tcg -no-reboot -m 128M -kernel $(KERNEL) -append "$(strip $(
 BOCHS_DISPLAY = $(if $(shell test -t 1 && echo tty),term,rfb$(comma) options="timeout=0")
 comma := ,
 
-NEEDS_SETUP := qemu qemu-nox qemu-gdb bochs check bench
+NEEDS_SETUP := qemu qemu-nox qemu-gdb bochs check bench bench-linux
 
 ifeq ($(VELLUM_SETUP_DONE),)
 # First pass: make sure the tools exist, then start over with them.
@@ -66,9 +72,18 @@ bochs: $(ISO)
 check: all $(TEST_ISO)
 	BUILD=$(BUILD) tools/run-tests $(SUITES)
 
-# In-kernel benchmarks against the committed baseline (tools/bench.sh).
-bench: $(KERNEL)
+# The user-space benchmark (tools/ubench.sh), then the in-kernel benchmarks
+# against the committed baseline (tools/bench.sh).  LINUX=1: the side-by-side
+# table with Debian's Linux instead.
+ifneq ($(LINUX),)
+bench: bench-linux
+else
+bench: $(KERNEL) $(UBENCH)
+	@BUILD=$(BUILD) KERNEL=$(KERNEL) UBENCH=$(UBENCH) bash tools/ubench.sh
 	@BUILD=$(BUILD) bash tools/bench.sh $(KERNEL) --tol $(or $(BENCH_TOL),10)
+endif
+bench-linux: $(KERNEL) $(UBENCH)
+	@BUILD=$(BUILD) KERNEL=$(KERNEL) UBENCH=$(UBENCH) bash tools/ubench.sh --linux
 
 endif
 
@@ -93,4 +108,4 @@ $(TEST_ISO): $(KERNEL) boot/grub-test.cfg
 	grub-mkrescue -o $@ $(BUILD)/isotest 2>/dev/null
 test-iso: $(TEST_ISO)
 
-.PHONY: qemu qemu-nox qemu-gdb gdb bochs check bench test-iso .gdbinit
+.PHONY: qemu qemu-nox qemu-gdb gdb bochs check bench bench-linux test-iso .gdbinit

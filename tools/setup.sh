@@ -51,6 +51,7 @@ have gdb              || need gdb gdb
 have ld               || need binutils ld
 have nm               || need binutils nm
 have objcopy          || need binutils objcopy
+have cpio             || need cpio "cpio (the Linux initramfs of make bench-linux)"
 
 # A 32-bit C toolchain works when it compiles a file that needs libgcc
 # (64-bit division) and links it, as the Makefile does, against the libgcc

@@ -1,0 +1,253 @@
+#!/bin/bash
+# tools/ubench.sh: the user-space benchmark (user/bench/ubench.c) booted as
+# init from an ext2 image, on Vellum and (--linux) on Debian's Linux 6.1 in
+# the same QEMU.  Layer: host tooling.  docs/benchmarks.md explains the
+# figures ("The user-space benchmark").
+#
+#   tools/ubench.sh [--linux] [--runs N] [--smoke] [--blocks "1024 4096"]
+#     --linux    also boot Debian's linux-image-6.1.0-*-amd64 with a busybox
+#                initramfs and print one table: row, Vellum, Linux, ratio
+#     --runs N   boot each configuration N times (default 2); every figure
+#                but fsync (it waits for the disk, in host time) must be the
+#                same in every run
+#     --smoke    one quick run on Vellum (ubench -q): check only that every
+#                figure is printed and there is no error (make check)
+#   KERNEL=... (default build/vellum.elf), UBENCH=... (build/user/bench/ubench),
+#   VELLUM_CACHE=... where the Debian packages are kept (default
+#   ~/.cache/vellum; downloaded once with apt-get, then reused offline).
+#
+# Both kernels run under `-icount shift=0`: the guest's TSC counts guest
+# instructions, so ubench's rdtsc deltas are instruction counts.  The ext2
+# images are built the same byte for byte every time (fixed UUID, hash seed
+# and times) and QEMU is started from a temporary directory with fixed file
+# names, so the guest sees the same bytes in every run.
+# Exit status: 0 good; 1 an error, a missing or unrepeatable figure; 2 a
+# boot or setup failure.
+set -u
+cd "$(dirname "$0")/.." || exit 2
+BUILD=${BUILD:-build}
+KERNEL=${KERNEL:-$BUILD/vellum.elf}
+UBENCH=${UBENCH:-$BUILD/user/bench/ubench}
+CACHE=${VELLUM_CACHE:-$HOME/.cache/vellum}/linux
+RUNS=2 SMOKE=0 LINUX=0 BLOCKS="1024 4096"
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --linux) LINUX=1; shift ;;
+        --runs) RUNS=$2; shift 2 ;;
+        --smoke) SMOKE=1; RUNS=1; shift ;;
+        --blocks) BLOCKS=$2; shift 2 ;;
+        *) echo "ubench.sh: unknown option $1" >&2; exit 2 ;;
+    esac
+done
+PATH=$PATH:/usr/sbin:/sbin
+ROWS="memcpy_bound newfile_4k overwrite_4k overwrite_64k overwrite_1000 read_4k anon_untouched_4k mmap_shared_4k fsync_8m"
+for f in "$KERNEL" "$UBENCH"; do
+    [ -f "$f" ] || { echo "ubench: $f is missing (make $f)"; exit 2; }
+done
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-ubench.XXXXXX") || exit 2
+trap 'rm -rf "$TMP"' EXIT
+
+# ---- the images: /ubench only, 64 MiB, fixed UUID, seed and times
+FAKE_TIME=1700000000
+mkimg() {   # mkimg BLOCKSIZE -> $TMP/ext2-BS.img
+    local bs=$1 img=$TMP/ext2-$1.img
+    rm -rf "$TMP/stage"; mkdir -p "$TMP/stage"
+    cp "$UBENCH" "$TMP/stage/ubench"; chmod 755 "$TMP/stage/ubench" "$TMP/stage"
+    touch -d @$FAKE_TIME "$TMP/stage/ubench" "$TMP/stage"
+    if ! E2FSPROGS_FAKE_TIME=$FAKE_TIME MKE2FS_CONFIG=/dev/null mke2fs -q -F -t ext2 -b "$bs" \
+            -r 1 -O none,filetype -I 128 -m 0 -U 75be4c40-0000-4000-8000-00000000000$((bs / 1024)) \
+            -E hash_seed=75be4c40-0000-4000-8000-000000000010,root_owner=0:0 \
+            -d "$TMP/stage" "$img" 64M >"$TMP/mkfs.log" 2>&1; then
+        echo "ubench: mke2fs failed:"; cat "$TMP/mkfs.log"; exit 2
+    fi
+    # mke2fs -d copies the host's ctime and atime: set them to the fixed time
+    printf 'sif /ubench ctime %s\nsif /ubench atime %s\n' $FAKE_TIME $FAKE_TIME > "$TMP/fix.cmds"
+    E2FSPROGS_FAKE_TIME=$FAKE_TIME debugfs -w -f "$TMP/fix.cmds" "$img" >/dev/null 2>&1
+}
+
+# collect LOG OUT: the ubench lines of a serial log; fails unless "done ... 0 errors"
+collect() {
+    tr -d '\r' < "$1" | grep -a '^ubench: ' > "$2.all"
+    grep -q '^ubench: done .* 0 errors' "$2.all" || return 1
+    grep -v '^ubench: \(start\|done\|calibrate\)' "$2.all" | sed 's/^ubench: //' > "$2"
+}
+
+fail_boot() {  # fail_boot NAME LOG
+    echo "ubench: boot '$1' failed; serial log:"
+    tr -d '\r' < "$2" | grep -av '^initcall' | tail -40
+    [ -f "$2.qemu" ] && cat "$2.qemu"
+    exit 2
+}
+
+QARG=
+[ "$SMOKE" = 1 ] && QARG=-q
+cp "$KERNEL" "$TMP/vellum.elf" || exit 2
+
+vellum_boot() {   # vellum_boot BS RUN
+    local log=$TMP/v$1.$2.log
+    cp "$TMP/ext2-$1.img" "$TMP/disk.img"
+    (cd "$TMP" && timeout -k 2 120 qemu-system-i386 -accel tcg -icount shift=0 -display none \
+        -no-reboot -m 256M -nic none -monitor none -serial "file:$log" -kernel vellum.elf \
+        -append "root=hda init=/ubench${QARG:+ }$QARG" -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+        -drive file=disk.img,format=raw,if=ide,index=0 </dev/null >"$log.qemu" 2>&1)
+    collect "$log" "$TMP/v$1.$2" || fail_boot "vellum $1 run $2" "$log"
+    grep '^ubench: calibrate' "$TMP/v$1.$2.all" > "$TMP/v$1.cal"
+}
+
+# ---- Linux: Debian's kernel and busybox-static, fetched once into $CACHE
+linux_setup() {
+    local vmlinuz
+    vmlinuz=$(ls "$CACHE"/x/boot/vmlinuz-* 2>/dev/null | head -1)
+    if [ -z "$vmlinuz" ]; then
+        echo "ubench: fetching Debian's Linux kernel and busybox-static into $CACHE (once)"
+        mkdir -p "$CACHE" || exit 2
+        local pkg
+        pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/ { print $2; exit }')
+        if [ -z "$pkg" ]; then
+            echo "ubench: apt-cache knows no linux-image-amd64 (run apt-get update)"; exit 2
+        fi
+        (cd "$CACHE" && rm -f ./*.deb && apt-get download "$pkg" busybox-static:amd64) \
+            >"$TMP/apt.log" 2>&1 || { echo "ubench: apt-get download failed:"; cat "$TMP/apt.log"; exit 2; }
+        rm -rf "$CACHE/x"
+        for d in "$CACHE"/*.deb; do dpkg -x "$d" "$CACHE/x" || exit 2; done
+        vmlinuz=$(ls "$CACHE"/x/boot/vmlinuz-* | head -1)
+    fi
+    LINUX_KERNEL=$vmlinuz
+    local ver=${vmlinuz##*/vmlinuz-}
+    LINUX_INITRD=$CACHE/initrd-$ver.cpio
+    [ -f "$LINUX_INITRD" ] && [ "$LINUX_INITRD" -nt "$0" ] && return
+    build_initrd "$CACHE/x/lib/modules/$ver" "$LINUX_INITRD"
+}
+
+# modinfo KO FIELD: a field of a module's .modinfo section (no kmod needed)
+modinfo_field() {
+    objcopy -O binary --only-section=.modinfo "$1" /dev/stdout 2>/dev/null | tr '\0' '\n' |
+        sed -n "s/^$2=//p"
+}
+
+# The package ships no modules.dep: resolve ata_piix, sd_mod and ext4 from
+# each module's depends= and softdep pre: (an alias such as crypto-crc32c is
+# looked up among the modules' alias= lines), deepest first.
+build_initrd() {   # build_initrd MODDIR OUT
+    local moddir=$1 out=$2 root=$TMP/initrd
+    rm -rf "$root"; mkdir -p "$root"/{bin,dev,proc,sys,mnt,mod}
+    cp "$CACHE/x/bin/busybox" "$root/bin/busybox" || exit 2
+    ln -s busybox "$root/bin/sh"
+    : > "$TMP/order"
+    declare -A seen
+    find_ko() {   # module name or alias -> .ko paths
+        local n=${1//-/_} f
+        f=$(find "$moddir" -name "$n.ko*" -o -name "${1//_/-}.ko*" | head -1)
+        if [ -n "$f" ]; then echo "$f"; return; fi
+        grep -rlaZ --include='*.ko*' "alias=$1" "$moddir" | tr '\0' '\n'
+    }
+    add_mod() {   # add_mod NAME: its dependencies first, then itself
+        local f d
+        for f in $(find_ko "$1"); do
+            [ -n "${seen[$f]:-}" ] && continue
+            seen[$f]=1
+            for d in $(modinfo_field "$f" softdep | sed -n 's/.*pre: *//p') \
+                     $(modinfo_field "$f" depends | tr ',' ' '); do
+                add_mod "$d"
+            done
+            echo "$f" >> "$TMP/order"
+        done
+    }
+    for m in ata_piix sd_mod ext4; do add_mod "$m"; done
+    local i=0 f b
+    while read -r f; do
+        b=$(printf '%02d' $i)-$(basename "${f%%.ko*}").ko
+        case "$f" in
+            *.xz) xz -dc "$f" > "$root/mod/$b" ;;     # busybox insmod reads plain .ko
+            *.zst) zstd -dcq "$f" > "$root/mod/$b" ;;
+            *) cp "$f" "$root/mod/$b" ;;
+        esac
+        i=$((i + 1))
+    done < "$TMP/order"
+    cat > "$root/init" <<'EOF'
+#!/bin/sh
+# initramfs init for the Linux side of tools/ubench.sh
+/bin/busybox --install -s /bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+for m in /mod/*.ko; do insmod "$m" 2>/dev/null; done
+n=0
+while [ ! -b /dev/sda ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
+if mount -t ext2 /dev/sda /mnt; then
+    /mnt/ubench $(cat /proc/cmdline | sed -n 's/.*ubench=\([^ ]*\).*/\1/p' | tr , ' ') /mnt
+    umount /mnt
+else
+    echo "ubench: error mount /dev/sda failed"
+fi
+poweroff -f
+EOF
+    chmod 755 "$root/init"
+    (cd "$root" && find . | sort | cpio -o -H newc --quiet) > "$out.tmp" && mv "$out.tmp" "$out" || exit 2
+}
+
+linux_boot() {   # linux_boot BS RUN
+    local log=$TMP/l$1.$2.log
+    cp "$TMP/ext2-$1.img" "$TMP/disk.img"
+    cp "$LINUX_KERNEL" "$TMP/vmlinuz"; cp "$LINUX_INITRD" "$TMP/initrd.cpio"
+    (cd "$TMP" && timeout -k 2 600 qemu-system-x86_64 -accel tcg -icount shift=0 -display none \
+        -no-reboot -m 256M -nic none -monitor none -serial "file:$log" -kernel vmlinuz \
+        -initrd initrd.cpio -append "console=ttyS0 quiet panic=-1 ubench=${QARG:-,}" \
+        -drive file=disk.img,format=raw,if=ide,index=0 </dev/null >"$log.qemu" 2>&1)
+    collect "$log" "$TMP/l$1.$2" || fail_boot "linux $1 run $2" "$log"
+    grep '^ubench: calibrate' "$TMP/l$1.$2.all" > "$TMP/l$1.cal"
+}
+
+[ "$LINUX" = 1 ] && linux_setup
+bad=0
+for bs in $BLOCKS; do
+    mkimg "$bs"
+    for run in $(seq 1 "$RUNS"); do
+        vellum_boot "$bs" "$run"
+        [ "$LINUX" = 1 ] && linux_boot "$bs" "$run"
+    done
+done
+
+# every row printed; repeatable except fsync
+for bs in $BLOCKS; do
+    for k in v $([ "$LINUX" = 1 ] && echo l); do
+        for row in $ROWS; do
+            grep -q "^$row " "$TMP/$k$bs.1" || { echo "ubench: $k $bs: figure $row MISSING"; bad=1; }
+        done
+        for run in $(seq 2 "$RUNS"); do
+            if ! diff <(grep -v '^fsync' "$TMP/$k$bs.1") <(grep -v '^fsync' "$TMP/$k$bs.$run") >/dev/null; then
+                echo "ubench: $k $bs: run $run differs from run 1 (UNREPEATABLE):"
+                diff "$TMP/$k$bs.1" "$TMP/$k$bs.$run"; bad=1
+            fi
+        done
+    done
+done
+if [ "$SMOKE" = 1 ]; then
+    [ $bad = 0 ] && echo "ubench: smoke: every figure printed, no errors"
+    exit $bad
+fi
+
+# ---- the table
+echo
+for bs in $BLOCKS; do
+    echo "ext2, $((bs / 1024)) KiB blocks ($(sed 's/^ubench: //' "$TMP/v$bs.cal") on Vellum)"
+    if [ "$LINUX" = 1 ]; then
+        printf '%-20s %12s %12s %8s\n' "row (instr/KiB)" Vellum Linux ratio
+        for row in $ROWS; do
+            v=$(awk -v r=$row '$1 == r { print $2 }' "$TMP/v$bs.1")
+            l=$(awk -v r=$row '$1 == r { print $2 }' "$TMP/l$bs.1")
+            printf '%-20s %12s %12s %8s\n' "$row" "$v" "$l" \
+                "$(awk -v v="$v" -v l="$l" 'BEGIN { if (l > 0) printf "%.2f", v / l; else print "-" }')"
+        done
+    else
+        printf '%-20s %12s\n' "row (instr/KiB)" Vellum
+        for row in $ROWS; do
+            printf '%-20s %12s\n' "$row" "$(awk -v r=$row '$1 == r { print $2 }' "$TMP/v$bs.1")"
+        done
+    fi
+    echo
+done
+if [ "$RUNS" -gt 1 ]; then
+    echo "repeatability: $RUNS runs each, $([ $bad = 0 ] && echo "every figure but fsync identical" || echo "SOME FIGURES DIFFER")"
+fi
+exit $bad
