@@ -29,6 +29,28 @@ void panic_halt(const char *msg)
         hlt();
 }
 
+/* BUG()/BUG_ON() (include/kernel.h): one BUG line, then panic's backtrace. */
+void bug_at(const char *file, int line, const char *cond)
+{
+    local_irq_disable();
+    printk(KERN_EMERG "kernel BUG at %s:%d!\n", file, line);
+    if (cond)
+        panic("BUG_ON(%s)", cond);
+    panic("BUG()");
+}
+
+/* WARN_ON()/WARN() (include/kernel.h): report with a backtrace, and go on. */
+void warn_at(const char *file, int line, const char *fmt, ...)
+{
+    char msg[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    printk(KERN_WARNING "WARNING: %s at %s:%d\n", msg, file, line);
+    dump_stack();
+}
+
 void panic(const char *fmt, ...)
 {
     char msg[256];

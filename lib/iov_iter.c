@@ -96,8 +96,7 @@ static size_t iterate_segs(const struct iov_iter *i, size_t n, seg_step_fn step,
 
 void iov_iter_advance(struct iov_iter *i, size_t bytes)
 {
-    if (bytes > i->count)
-        bytes = i->count;
+    BUG_ON(bytes > i->count);           /* past the end: a caller's broken count */
     i->count -= bytes;
     i->consumed += bytes;
     while (bytes || (i->nr_segs > 1 && i->iov_offset == segs(i)->iov_len)) {

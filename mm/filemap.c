@@ -232,8 +232,8 @@ void wait_on_page_writeback(struct page *page)
 
 void end_page_writeback(struct page *page)
 {
-    if (!TestClearPageWriteback(page))
-        printk(KERN_ERR "end_page_writeback: page %p was not under writeback\n", page);
+    int was_writeback = TestClearPageWriteback(page);
+    BUG_ON(!was_writeback);
     wake_up(page_waitqueue(page));
 }
 
@@ -309,8 +309,7 @@ struct page *find_lock_page(struct address_space *mapping, unsigned long index)
 int add_to_page_cache(struct page *page, struct address_space *mapping, unsigned long index)
 {
     unsigned long flags;
-    if (!PageLocked(page))
-        printk(KERN_WARNING "add_to_page_cache: page %p not locked\n", page);
+    BUG_ON(!PageLocked(page));
     spin_lock_irqsave(&mapping->tree_lock, flags);
     spin_lock(&page_hash_lock);
     unsigned h = page_hashfn(mapping, index);
@@ -760,11 +759,7 @@ again:
         wp_trace("write_end copied=%u -> committed %ld", (unsigned)copied, status);
         if (status < 0)
             break;
-        if (status > (long)copied) {
-            printk(KERN_ERR "generic_perform_write: write_end committed %ld > copied %u\n",
-                   status, (unsigned)copied);
-            status = copied;
-        }
+        BUG_ON(status > (long)copied);           /* ->write_end's contract */
         cond_resched();
         if (status == 0) {
             /* 7: nothing committed.  The page is unlocked now, so a fault can

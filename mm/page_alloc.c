@@ -218,11 +218,10 @@ static void bad_page(const struct page *page, const char *reason)
 {
     mm_bad_page_count++;
     if (page_in_mem_map(page))
-        printk(KERN_ERR "BUG: bad page state: %s: page %p pfn %#lx flags %#lx count %d mapping %p\n",
-               reason, page, page_to_pfn(page), page->flags, page->_count, page->mapping);
+        WARN(1, "bad page state: %s: page %p pfn %#lx flags %#lx count %d mapping %p",
+             reason, page, page_to_pfn(page), page->flags, page->_count, page->mapping);
     else
-        printk(KERN_ERR "BUG: bad page: %s: %p is not a struct page in mem_map\n", reason, page);
-    dump_stack();
+        WARN(1, "bad page: %s: %p is not a struct page in mem_map", reason, page);
 }
 
 static void report_oom(gfp_t gfp, unsigned int order)
@@ -363,11 +362,10 @@ void free_pages(unsigned long addr, unsigned int order)
 {
     if (!addr)
         return;
-    if ((addr & (PAGE_SIZE - 1)) || !virt_addr_valid((void *)addr)) {
+    if (WARN((addr & (PAGE_SIZE - 1)) || !virt_addr_valid((void *)addr),
+             "free_pages(%#lx): not a page-aligned direct-map address", addr)) {
         mm_bad_page_count++;
-        printk(KERN_ERR "BUG: free_pages(%#lx): not a page-aligned direct-map address\n", addr);
-        dump_stack();
-        return;
+        return;                        /* refused: survivable */
     }
     __free_pages(virt_to_page((void *)addr), order);
 }
