@@ -78,7 +78,7 @@ void warn_at(const char *file, int line, const char *fmt, ...)
 #define READ_ONCE(x)     (*(volatile __typeof__(x) *)&(x))
 #define WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
 
-/* Power and test exits (kernel/power.c). */
+/* Power and test exits (kernel/x86/power.c). */
 void machine_power_off(void) __attribute__((noreturn));
 /* Under tests: leave QEMU through isa-debug-exit with status (code<<1)|1. */
 void qemu_exit(int code) __attribute__((noreturn));

@@ -1,7 +1,7 @@
 /* kernel/panic.c: the kernel's last words.  panic() prints the message and
  * a backtrace of its caller, then (under test= or oops=) leaves QEMU with a
- * failure status (7 = qemu_exit(3)), else halts.  die() (kernel/traps.c)
- * ends here too, through panic_halt().  Format: see kernel/traps.c. */
+ * failure status (7 = qemu_exit(3)), else halts.  die() (kernel/x86/traps.c)
+ * ends here too, through panic_halt().  Format: see kernel/x86/traps.c. */
 #include <kernel.h>
 #include <console.h>
 #include <cmdline.h>

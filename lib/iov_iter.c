@@ -1,6 +1,6 @@
 /* lib/iov_iter.c: the iov_iter, the "where do the bytes come from / go to"
  * abstraction under read() and write() (include/uio.h).  Sits below the page
- * cache (mm/filemap.c) and above the user-access layer, which mm/usercopy.c
+ * cache (mm/filemap.c) and above the user-access layer, which kernel/x86/usercopy.c
  * plugs in through user_copy_ops at boot (mm_initcall, before any user
  * buffer can exist).
  *

@@ -1,5 +1,5 @@
 /* mm/fault.c: the page-fault handler (vector 14) and the exception table.
- * Layer: mm.  The cpu layer's trap entry (kernel/traps.c) calls
+ * Layer: mm.  The cpu layer's trap entry (kernel/x86/traps.c) calls
  * do_page_fault() with the saved registers; this file decides what a fault
  * means:
  *
