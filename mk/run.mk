@@ -9,7 +9,7 @@
 #   make bochs      boot the ISO under Bochs (VGA on the terminal, serial in
 #                   $(BUILD)/bochs-serial.log)
 #   make check      install missing tools, build, run tools/run-tests
-#                   (SUITES="pmm oops" runs only those)
+#                   (SUITES="page_alloc oops" runs only those)
 #   make bench      the benchmarks (docs/benchmarks.md): first the user-space
 #                   benchmark booted as init (tools/ubench.sh: instructions
 #                   per KiB, 1 KiB and 4 KiB blocks), then the in-kernel ones
