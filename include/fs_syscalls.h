@@ -21,6 +21,14 @@ long sys_read(unsigned int fd, char *buf, size_t count);
 long sys_write(unsigned int fd, const char *buf, size_t count);
 long sys_readv(unsigned int fd, const struct iovec *vec, unsigned long vlen);
 long sys_writev(unsigned int fd, const struct iovec *vec, unsigned long vlen);
+long sys_preadv(unsigned int fd, const struct iovec *vec, unsigned long vlen,
+                unsigned long pos_lo, unsigned long pos_hi);
+long sys_pwritev(unsigned int fd, const struct iovec *vec, unsigned long vlen,
+                 unsigned long pos_lo, unsigned long pos_hi);
+long sys_preadv2(unsigned int fd, const struct iovec *vec, unsigned long vlen,
+                 unsigned long pos_lo, unsigned long pos_hi, int flags);
+long sys_pwritev2(unsigned int fd, const struct iovec *vec, unsigned long vlen,
+                  unsigned long pos_lo, unsigned long pos_hi, int flags);
 long sys_pread64(unsigned int fd, char *buf, size_t count, unsigned long pos_lo, unsigned long pos_hi);
 long sys_pwrite64(unsigned int fd, const char *buf, size_t count, unsigned long pos_lo, unsigned long pos_hi);
 long sys_lseek(unsigned int fd, long offset, unsigned int whence);

@@ -83,6 +83,7 @@ long sys_vellum_debug(unsigned long op, unsigned long arg);
  * prototype here cannot disagree with theirs. */
 #define MM_SYSCALLS(X) X(brk) X(mmap2) X(munmap) X(mprotect) X(msync)
 #define FILES_SYSCALLS(X) X(read) X(write) X(readv) X(writev) X(pread64) X(pwrite64) \
+    X(preadv) X(pwritev) X(preadv2) X(pwritev2) \
     X(open) X(openat) X(creat) X(close) X(lseek) X(llseek) X(dup) X(dup2) X(dup3)     \
     X(pipe) X(pipe2) X(fcntl) X(fcntl64) X(ioctl) X(stat64) X(lstat64) X(fstat64)     \
     X(fstatat64) X(statx) X(getdents64) X(mkdir) X(mkdirat) X(rmdir) X(unlink)        \

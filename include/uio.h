@@ -65,7 +65,16 @@ struct iov_iter {
     void (*fault_handler)(void *arg);
     void *fault_arg;
     size_t consumed;                   /* bytes advanced so far (for fault_at) */
+    /* Per-call flags of this transfer (IOCB_*), set from preadv2/pwritev2's
+     * RWF_* by the system-call layer; 0 for everything else.  Linux keeps
+     * them in struct kiocb (ki_flags); we have no kiocb, and the iterator
+     * is the one per-call object every read_iter/write_iter receives. */
+    unsigned int iocb_flags;
 };
+#define IOCB_HIPRI   0x01              /* RWF_HIPRI: ignored */
+#define IOCB_DSYNC   0x02              /* write: sync the data before returning */
+#define IOCB_SYNC    0x04              /* write: ... and the inode (with IOCB_DSYNC) */
+#define IOCB_APPEND  0x08              /* write: at end of file, as O_APPEND */
 
 /* The user-access primitives, provided by mm/usercopy.c (arch uaccess
  * with its exception table).  Each returns the number of bytes NOT copied

@@ -1044,10 +1044,29 @@ static ssize_t legacy_perform_write(struct file *file, struct iov_iter *i, loff_
 }
 
 /*
- * write() for page-cache files.  Takes i_mutex; O_APPEND moves *ppos to EOF
- * under it; a write starting at or past s_maxbytes is -EFBIG, one crossing
- * it is cut short there; mtime/ctime are updated; *ppos advances by exactly
- * the bytes written.
+ * O_DSYNC/O_SYNC files and pwritev2's RWF_DSYNC/RWF_SYNC: after a write of
+ * written > 0 bytes, put them on disk before returning, as Linux's
+ * generic_write_sync.  Datasync unless O_SYNC/RWF_SYNC asked for the inode
+ * too.  Simplification: Linux syncs only the written range
+ * (vfs_fsync_range); we fsync the whole file.  Called without i_mutex.
+ */
+static ssize_t generic_write_sync(struct file *file, struct iov_iter *from, ssize_t written)
+{
+    if (written <= 0)
+        return written;
+    if (!(file->f_flags & O_DSYNC) && !(from->iocb_flags & IOCB_DSYNC))
+        return written;
+    int full = (file->f_flags & __O_SYNC) || (from->iocb_flags & IOCB_SYNC);
+    int err = vfs_fsync(file, !full);
+    return err ? err : written;
+}
+
+/*
+ * write() for page-cache files.  Takes i_mutex; O_APPEND (or IOCB_APPEND
+ * from pwritev2's RWF_APPEND) moves *ppos to EOF under it; a write starting
+ * at or past s_maxbytes is -EFBIG, one crossing it is cut short there;
+ * mtime/ctime are updated; *ppos advances by exactly the bytes written.
+ * O_DSYNC/O_SYNC/IOCB_DSYNC: the bytes are on disk when it returns.
  */
 ssize_t generic_file_write_iter(struct file *file, struct iov_iter *from, loff_t *ppos)
 {
@@ -1055,7 +1074,7 @@ ssize_t generic_file_write_iter(struct file *file, struct iov_iter *from, loff_t
     ssize_t ret;
 
     mutex_lock(&inode->i_mutex);
-    if (file->f_flags & O_APPEND)
+    if ((file->f_flags & O_APPEND) || (from->iocb_flags & IOCB_APPEND))
         *ppos = inode->i_size;
     loff_t pos = *ppos;
     ret = 0;
@@ -1079,5 +1098,5 @@ ssize_t generic_file_write_iter(struct file *file, struct iov_iter *from, loff_t
         *ppos = pos + ret;
 out:
     mutex_unlock(&inode->i_mutex);
-    return ret;
+    return generic_write_sync(file, from, ret);
 }
