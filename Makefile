@@ -1,7 +1,9 @@
 # Vellum top-level Makefile.
-# The object list below *is* the architecture: boot/ brings the CPU up,
-# kernel/ owns traps, scheduling and drivers, mm/ owns memory and the page
-# cache, fs/ owns the VFS and filesystems, lib/ is freestanding helpers.
+# The object lists below *are* the architecture: boot/ brings the CPU up,
+# kernel/x86/ is everything x86-specific, kernel/drivers/ the devices,
+# kernel/ the core (scheduling, processes, system calls), mm/ memory and the
+# page cache, fs/ the VFS and filesystems, lib/ freestanding helpers,
+# kernel/test/ the test framework and benchmarks.
 #
 # Targets: all (elf + iso), qemu, qemu-nox, qemu-gdb, bochs, iso, check, bench, clean.
 
@@ -43,7 +45,34 @@ ifeq ($(wildcard $(LIBGCC)),)
   LIBGCC := $(shell gcc -m32 -print-libgcc-file-name 2>/dev/null)
 endif
 
-SRCS := $(wildcard boot/*.S boot/*.c kernel/*.c kernel/*.S mm/*.c mm/*.S fs/*.c fs/*/*.c lib/*.c)
+# ---- the objects, one block per folder (the folder tree is the architecture)
+src = $(wildcard $(addprefix $(1)/,*.S *.c))
+# boot/: the Multiboot header, the first page tables, the jump to the higher half
+SRCS-boot         := $(call src,boot)
+# kernel/x86/: the CPU: entry and trap code, context switch, GDT/TSS, IDT and
+# the oops report, the 8259A PIC, the 8254 PIT, double faults, power off, the
+# user-copy instructions and their exception-table entries
+SRCS-x86          := $(call src,kernel/x86)
+# kernel/drivers/: the devices: ATA disk, RAM disk, serial port, VGA text,
+# PS/2 keyboard, console input and the tty
+SRCS-drivers      := $(call src,kernel/drivers)
+# kernel/: the core: kmain, initcalls, printk, scheduler, wait queues, locks,
+# processes (fork, exec, exit, signals), system calls, the block layer
+SRCS-kernel       := $(call src,kernel)
+# mm/: page frames, kmalloc, page tables, address spaces, faults, the page cache
+SRCS-mm           := $(call src,mm)
+# fs/: the VFS, the descriptor table, pipes, pseudo filesystems, and below it
+# fs/ext2/ and fs/ramfs/
+SRCS-fs           := $(call src,fs) $(call src,fs/ext2) $(call src,fs/ramfs)
+# lib/: freestanding helpers: strings, the iov_iter
+SRCS-lib          := $(call src,lib)
+# kernel/test/: the test framework (ktest), embedded user test programs, benchmarks
+SRCS-test         := $(call src,kernel/test)
+
+# Link order matters: initcalls of one level run in link order (include/init.h),
+# so core before mm before x86 and the drivers, then the filesystems.
+SRCS := $(SRCS-boot) $(SRCS-kernel) $(SRCS-mm) $(SRCS-x86) $(SRCS-drivers) $(SRCS-fs) \
+	$(SRCS-lib) $(SRCS-test)
 OBJS := $(patsubst %,$(BUILD)/%.o,$(basename $(SRCS)))
 
 all: $(KERNEL) $(ISO)

@@ -196,9 +196,9 @@ void brelse(struct buffer_head *bh)
     if (!bh)
         return;
     mutex_lock(&bcache_lock);
-    if (bh->b_count <= 0)
-        printk(KERN_ERR "buffer: brelse of free buffer (block %lu)\n", (unsigned long)bh->b_blocknr);
-    else if (--bh->b_count == 0)
+    if (!WARN(bh->b_count <= 0, "brelse of free buffer (block %lu)",
+              (unsigned long)bh->b_blocknr) &&      /* else ignored, as Linux's */
+        --bh->b_count == 0)
         list_add_tail(&bh->b_lru, &bh_lru);
     mutex_unlock(&bcache_lock);
 }

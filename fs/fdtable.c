@@ -127,10 +127,9 @@ int __alloc_fd(struct files_struct *files, unsigned int start, unsigned int flag
 void __fd_install(struct files_struct *files, unsigned int fd, struct file *file)
 {
     spin_lock(&files->file_lock);
-    if (fd < NR_OPEN && test_fd_bit(files->open_fds, fd) && !files->fd[fd])
-        files->fd[fd] = file;
-    else                               /* a caller's bug: say so, leave the table alone */
-        printk(KERN_ERR "fd_install: fd %u was not reserved or is in use\n", fd);
+    /* installing into an fd that was not reserved, or is in use: a broken contract */
+    BUG_ON(fd >= NR_OPEN || !test_fd_bit(files->open_fds, fd) || files->fd[fd]);
+    files->fd[fd] = file;
     spin_unlock(&files->file_lock);
 }
 

@@ -219,12 +219,7 @@ void iput(struct inode *inode)
     if (!inode)
         return;
     spin_lock_irqsave(&inode_hash_lock, flags);
-    if (inode->i_count <= 0) {
-        spin_unlock_irqrestore(&inode_hash_lock, flags);
-        printk(KERN_ERR "iput: inode %lu has count %d\n", inode->i_ino, inode->i_count);
-        dump_stack();
-        return;
-    }
+    BUG_ON(inode->i_count <= 0);        /* more iputs than references */
     if (--inode->i_count > 0 ||
         (inode->i_nlink && !list_empty(&inode->i_hash) && !(inode->i_state & I_FAILED))) {
         spin_unlock_irqrestore(&inode_hash_lock, flags);
@@ -276,10 +271,8 @@ void clear_nlink(struct inode *inode) { inode->i_nlink = 0; }
 void inc_nlink(struct inode *inode) { inode->i_nlink++; }
 void drop_nlink(struct inode *inode)
 {
-    if (inode->i_nlink == 0) {
-        printk(KERN_WARNING "drop_nlink: inode %lu already has no links\n", inode->i_ino);
+    if (WARN(inode->i_nlink == 0, "drop_nlink: inode %lu already has no links", inode->i_ino))
         return;
-    }
     inode->i_nlink--;
 }
 

@@ -31,10 +31,8 @@ struct vfsmount *mntget(struct vfsmount *mnt)
 
 void mntput(struct vfsmount *mnt)
 {
-    if (mnt && --mnt->mnt_count < 0) {
-        printk(KERN_WARNING "mntput: mount count below zero\n");
+    if (mnt && WARN(--mnt->mnt_count < 0, "mntput: mount count below zero"))
         mnt->mnt_count = 0;
-    }
 }
 
 void path_get(struct path *p)
@@ -213,8 +211,7 @@ int do_umount(const char *path)
     iput(sb->s_root);
     sb->s_root = NULL;
     evict_inodes(sb);
-    if (inodes_in_use(sb))
-        printk(KERN_ERR "umount %s: busy inodes after unmount\n", path);
+    WARN(inodes_in_use(sb), "umount %s: busy inodes after unmount", path);
     if (sb->s_op && sb->s_op->put_super)
         sb->s_op->put_super(sb);
     list_del(&mnt->mnt_list);

@@ -221,7 +221,7 @@ static int show_mounts(char *buf, size_t size)
 
 /* The write loop's counters and the page-fault counters beside them
  * (atomic_fixups proves a copy stopped at a fault with faults disabled):
- * one format, owned by mm/usercopy.c. */
+ * one format, owned by kernel/x86/usercopy.c. */
 static int show_writepath(char *buf, size_t size)
 {
     return (int)write_path_stats_show(buf, size);

@@ -37,7 +37,7 @@ void ksys_sync(void)
 }
 
 /*
- * Power off and reboot call this first (kernel/power.c's machine_power_off,
+ * Power off and reboot call this first (kernel/x86/power.c's machine_power_off,
  * from process context, before interrupts go off): every dirty page, inode
  * and superblock reaches the disk.  Not from panic (the state may be
  * corrupt) nor with interrupts disabled (the disk driver sleeps).

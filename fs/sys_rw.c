@@ -35,10 +35,20 @@ static int has_pos(struct file *file)
     return S_ISREG(m) || S_ISDIR(m) || S_ISBLK(m);
 }
 
+/* The transfer at f_pos, which moves by what was transferred.  The caller
+ * holds f_pos_lock if the file has a position. */
+static ssize_t rw_at_fpos(struct file *file, struct iov_iter *it, int write)
+{
+    loff_t pos = file->f_pos;
+    ssize_t ret = write ? vfs_write(file, it, &pos) : vfs_read(file, it, &pos);
+    if (ret >= 0)
+        file->f_pos = pos;
+    return ret;
+}
+
 /* The common tail: do the transfer at *ppos (or f_pos when ppos is NULL). */
 static ssize_t do_rw(struct file *file, struct iov_iter *it, loff_t *ppos, int write)
 {
-    ssize_t ret;
     if (!(file->f_mode & (write ? FMODE_WRITE : FMODE_READ)))
         return -EBADF;
     if (ppos) {                        /* pread/pwrite: f_pos untouched */
@@ -48,15 +58,11 @@ static ssize_t do_rw(struct file *file, struct iov_iter *it, loff_t *ppos, int w
             return -EINVAL;
         return write ? vfs_write(file, it, ppos) : vfs_read(file, it, ppos);
     }
-    int lock = has_pos(file);
-    if (lock)
-        mutex_lock(&file->f_pos_lock);
-    loff_t pos = file->f_pos;
-    ret = write ? vfs_write(file, it, &pos) : vfs_read(file, it, &pos);
-    if (ret >= 0)
-        file->f_pos = pos;
-    if (lock)
-        mutex_unlock(&file->f_pos_lock);
+    if (!has_pos(file))
+        return rw_at_fpos(file, it, write);
+    mutex_lock(&file->f_pos_lock);
+    ssize_t ret = rw_at_fpos(file, it, write);
+    mutex_unlock(&file->f_pos_lock);
     return ret;
 }
 
@@ -266,13 +272,24 @@ long sys_llseek(unsigned int fd, unsigned long offset_high, unsigned long offset
  * it to out at out's f_pos, repeat.  The input offset moves by what was
  * written.  Simplification: when in has no position (a pipe) and out takes
  * less than a chunk, the rest of that chunk is lost (Linux would keep it in
- * the pipe); out is a regular file, a tty or a pipe, which all take it all. */
+ * the pipe); out is a regular file, a tty or a pipe, which all take it all.
+ *
+ * One open file as both in and out (sendfile(fd, fd, ...)): its f_pos_lock
+ * is taken once, here, and the writes go through rw_at_fpos under it, never
+ * through do_rw, which would take the same mutex again.  The answer is
+ * Linux's (checked on 6.18): the bytes read at the input offset are written
+ * at f_pos, both move, and the call returns the count; the input offset is
+ * stored last, so with offset NULL f_pos ends at the input's end.  Like
+ * Linux, an O_APPEND output is -EINVAL. */
 static long do_sendfile(int out_fd, int in_fd, loff_t *ppos, size_t count)
 {
     struct file *in = fget(in_fd), *out = fget(out_fd);
     long ret = -EBADF;
     char *buf = NULL;
     if (!in || !out || !(in->f_mode & FMODE_READ) || !(out->f_mode & FMODE_WRITE))
+        goto out;
+    ret = -EINVAL;
+    if (out->f_flags & O_APPEND)
         goto out;
     ret = -ENOMEM;
     if (!(buf = kmalloc(PAGE_SIZE, GFP_KERNEL)))
@@ -299,7 +316,7 @@ static long do_sendfile(int out_fd, int in_fd, loff_t *ppos, size_t count)
         }
         struct kvec wv = { buf, n };
         iov_iter_kvec(&it, WRITE, &wv, 1, n);
-        ssize_t w = do_rw(out, &it, NULL, 1);
+        ssize_t w = out == in && lock ? rw_at_fpos(out, &it, 1) : do_rw(out, &it, NULL, 1);
         if (w <= 0) {
             ret = w;
             break;

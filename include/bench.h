@@ -1,4 +1,4 @@
-/* include/bench.h: the in-kernel benchmarks (kernel/bench.c), run by the
+/* include/bench.h: the in-kernel benchmarks (kernel/test/bench.c), run by the
  * boot option bench=NAME[,NAME] (or bench=all).  Each prints
  * "bench: NAME VALUE UNIT" lines, then "bench: done N figures, E errors",
  * and exits QEMU (status 0 iff no errors).  tools/bench.sh reads them;

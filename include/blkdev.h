@@ -1,4 +1,4 @@
-/* include/blkdev.h: block devices.  A driver (kernel/ata.c, kernel/ramdisk.c)
+/* include/blkdev.h: block devices.  A driver (kernel/drivers/ata.c, kernel/drivers/ramdisk.c)
  * registers a block_device; filesystems read and write it in 512-byte
  * sectors through blkdev_read()/blkdev_write(), which check the range,
  * count the I/O and call the driver.  There is no request queue or
@@ -75,7 +75,7 @@ struct blkdev_stats {
 };
 void blkdev_stats(struct block_device *bdev, struct blkdev_stats *st);
 
-/* A RAM-backed block device for tests (kernel/ramdisk.c). */
+/* A RAM-backed block device for tests (kernel/drivers/ramdisk.c). */
 struct block_device *ramdisk_create(const char *name, sector_t nr_sectors);
 void ramdisk_destroy(struct block_device *bdev);
 #endif

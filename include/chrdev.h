@@ -10,7 +10,7 @@
  * major()/minor() decode from st_rdev.
  *
  * Devices: 1,3 /dev/null  1,5 /dev/zero  (fs/char_dev.c);
- *          5,0 /dev/tty   5,1 /dev/console (kernel/tty.c).
+ *          5,0 /dev/tty   5,1 /dev/console (kernel/drivers/tty.c).
  */
 #ifndef _CHRDEV_H
 #define _CHRDEV_H

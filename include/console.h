@@ -16,14 +16,14 @@ void unregister_console(struct console *con);  /* no-op if not registered */
 struct console *console_find(const char *name);  /* by name, or NULL */
 void console_write(const char *s, size_t n);   /* to every registered console */
 
-void serial_init(void);                        /* kernel/serial.c: COM1 */
+void serial_init(void);                        /* kernel/drivers/serial.c: COM1 */
 void serial_putc(char c);
 void serial_flush(void);                       /* wait until the UART drained */
-void vga_init(void);                           /* kernel/vga.c */
+void vga_init(void);                           /* kernel/drivers/vga.c */
 
 /* Input: drivers (keyboard, serial RX) push characters here, from interrupt
  * context.  Until the tty is activated they wait in a 256-byte ring
- * (kernel/console_input.c) that console_getc_nonblock() drains; then the
+ * (kernel/drivers/console_input.c) that console_getc_nonblock() drains; then the
  * tty's line discipline receives them (console_input_handler, below).
  * Keys arrive as a terminal sends them: Enter is '\r', Backspace 0x7f,
  * arrows ESC [ A/B/C/D. */

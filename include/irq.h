@@ -1,4 +1,4 @@
-/* include/irq.h: hardware interrupts (kernel/pic.c).
+/* include/irq.h: hardware interrupts (kernel/x86/pic.c).
  *
  * The two 8259A PICs are remapped so IRQ n arrives on vector 0x20 + n.
  * A driver asks for its line with request_irq(); the handler runs with

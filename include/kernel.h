@@ -27,11 +27,38 @@ size_t log_read(char *buf, size_t size);
 
 void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
-#define BUG() panic("BUG at %s:%d (%s)", __FILE__, __LINE__, __func__)
+/* ---- the invariant policy -------------------------------------------
+ * BUG_ON(cond): a broken contract, a state the code's own rules say cannot
+ * happen (unlock_page of an unlocked page, write_end committing more than
+ * was copied, a page added to the cache unlocked, an iov_iter advanced past
+ * its count).  Going on would corrupt data, so it stops: one line
+ * "kernel BUG at FILE:LINE!", the condition, a backtrace, then panic (under
+ * test= and oops= QEMU exits with a failure status).  Linux kills the task
+ * and may go on; Vellum's oopses all stop the machine (kernel/traps.c).
+ * WARN_ON(cond): survivable oddity (a caller's misuse the kernel can undo,
+ * a counter that should not be zero): "WARNING: cond at FILE:LINE" and a
+ * backtrace, then go on; it returns cond, for if (WARN_ON(...)) recover.
+ * Never printk-and-continue for either: the one-line report with file:line
+ * and backtrace is what makes the bug findable.  Bad system-call arguments
+ * are neither: they are -EINVAL/-EFAULT.  docs/boot-and-cpu.md ("BUG_ON and
+ * WARN_ON") says the same. */
+void bug_at(const char *file, int line, const char *cond) __attribute__((noreturn));
+void warn_at(const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+#define BUG() bug_at(__FILE__, __LINE__, NULL)
 #define BUG_ON(cond) do { if (__builtin_expect(!!(cond), 0)) \
-        panic("BUG_ON(%s) at %s:%d", #cond, __FILE__, __LINE__); } while (0)
-#define WARN_ON(cond) ({ int __w = !!(cond); if (__w) \
-        printk(KERN_WARNING "WARNING: %s at %s:%d\n", #cond, __FILE__, __LINE__); __w; })
+        bug_at(__FILE__, __LINE__, #cond); } while (0)
+#define WARN_ON(cond) ({ int __w = !!(cond);                          \
+        if (__builtin_expect(__w, 0)) {                                   \
+            warn_at(__FILE__, __LINE__, "%s", #cond);                     \
+        }                                                                 \
+        __w; })
+/* WARN(cond, fmt, ...): WARN_ON with a message saying what was wrong. */
+#define WARN(cond, ...) ({ int __w = !!(cond);                        \
+        if (__builtin_expect(__w, 0)) {                                   \
+            warn_at(__FILE__, __LINE__, __VA_ARGS__);                     \
+        }                                                                 \
+        __w; })
 
 #define ARRAY_SIZE(a)   (sizeof(a) / sizeof((a)[0]))
 #define min(a, b)       ({ __typeof__(a) _a = (a); __typeof__(b) _b = (b); _a < _b ? _a : _b; })
@@ -51,7 +78,7 @@ void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)))
 #define READ_ONCE(x)     (*(volatile __typeof__(x) *)&(x))
 #define WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
 
-/* Power and test exits (kernel/power.c). */
+/* Power and test exits (kernel/x86/power.c). */
 void machine_power_off(void) __attribute__((noreturn));
 /* Under tests: leave QEMU through isa-debug-exit with status (code<<1)|1. */
 void qemu_exit(int code) __attribute__((noreturn));

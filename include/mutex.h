@@ -1,7 +1,10 @@
 /* include/mutex.h: sleeping locks, as Linux's struct mutex.  One owner at a
  * time; waiters sleep (TASK_UNINTERRUPTIBLE).  Must not be taken in interrupt
- * context; must be released by its owner; taking one you already hold is
- * reported as a deadlock (with the owner's name) instead of hanging silently. */
+ * context; must be released by its owner (unlocking an unlocked mutex is a
+ * BUG).  mutex_lock() returns only with the mutex held: taking one you
+ * already hold is reported (BUG: mutex self-deadlock, with a backtrace) and
+ * then the task sleeps forever, as Linux's would, instead of hanging
+ * silently; with the boot option deadlock=panic the report panics. */
 #ifndef _MUTEX_H
 #define _MUTEX_H
 #include <wait.h>
@@ -24,4 +27,9 @@ static inline int mutex_is_locked(struct mutex *m) { return m->locked; }
  * mutex_long_wait_reports.  Tests may lower the threshold. */
 extern unsigned long mutex_warn_jiffies;
 extern unsigned long mutex_long_wait_reports;
+
+/* The end of every self-deadlock report (mutex_lock, lock_page): panic if
+ * booted with deadlock=panic, else say the task now sleeps forever. */
+extern bool deadlock_panic;
+void self_deadlock_stuck(const char *what);
 #endif

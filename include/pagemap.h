@@ -8,9 +8,9 @@
  * Page lock: PG_locked, taken with lock_page() (sleeps on a hashed wait
  * queue, as Linux's page_waitqueue) and released with unlock_page(), which
  * wakes the waiters.  A task that tries to lock a page it already holds is
- * reported as a self-deadlock (the teaching kernel explains instead of
- * hanging); a lock_page that waits longer than a few seconds reports the
- * holder.
+ * reported as a self-deadlock (the teaching kernel explains why it hangs)
+ * and then hangs; a lock_page that waits longer than a few seconds reports
+ * the holder.  Unlocking a page that is not locked is a BUG.
  */
 #ifndef _PAGEMAP_H
 #define _PAGEMAP_H
@@ -34,11 +34,16 @@ void delete_from_page_cache(struct page *page); /* page locked, clean */
 struct page *read_mapping_page(struct address_space *mapping, unsigned long index,
                                struct file *file);
 
+/* Returns with the page locked, always.  A task locking a page it already
+ * holds is reported (SELF-DEADLOCK, backtrace, counted in self_deadlocks)
+ * and then sleeps forever in state D, as Linux's would; with the boot
+ * option deadlock=panic the report panics instead. */
 void lock_page(struct page *page);
-/* lock_page that says what happened: 0 = locked; -EDEADLK = the caller
- * already holds this page (reported, counted in self_deadlocks, nothing
- * taken).  For callers that can back out, e.g. the page-fault handler. */
-int lock_page_check(struct page *page);
+/* The try-style escape for a caller that backs out on purpose (only the
+ * legacy_write_mode=naive demonstration, in filemap_fault): 0 = locked;
+ * -EDEADLK = this task already holds the page (reported, counted in
+ * self_deadlocks, nothing taken). */
+int lock_page_or_deadlock(struct page *page);
 struct wait_queue_head *page_waitqueue(struct page *page);  /* hashed queue for PG_locked/PG_writeback */
 int trylock_page(struct page *page);           /* 1 if we took it */
 void unlock_page(struct page *page);
@@ -81,7 +86,7 @@ struct write_path_stats {
     unsigned long legacy_naive;  /* legacy naive path: copies with faults on under the lock */
 };
 extern struct write_path_stats write_path_stats;
-/* The text of /proc/vellum/writepath (mm/usercopy.c): one "name value" line
+/* The text of /proc/vellum/writepath (kernel/x86/usercopy.c): one "name value" line
  * per counter, the write loop's above, the page-fault handler's
  * (page_faults, fixups, atomic_fixups, demand_zero, cow_copies, cow_reuses,
  * stack_grows, user_sigsegv), the legacy paths' (legacy_2copy, legacy_naive,

@@ -181,7 +181,7 @@ void cpu_idle(void) __attribute__((noreturn));
 int task_backtrace(struct task_struct *t, unsigned long *out, int max);
 char task_state_char(long state);          /* 'R', 'S', 'D', 'T', 'X' */
 
-/* Called by the timer interrupt (kernel/timer.c) once per tick, interrupts
+/* Called by the timer interrupt (kernel/x86/timer.c) once per tick, interrupts
  * off: charges the running task's slice (sets need_resched when it is used
  * up) and wakes the tasks whose schedule_timeout() expired. */
 void scheduler_tick(void);

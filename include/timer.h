@@ -1,4 +1,4 @@
-/* include/timer.h: the system tick (kernel/timer.c, 8254 PIT channel 0).
+/* include/timer.h: the system tick (kernel/x86/timer.c, 8254 PIT channel 0).
  *
  * The PIT interrupts HZ times a second on IRQ 0.  Each tick increments
  * jiffies, then calls the tick hook (the scheduler installs one: it

@@ -1,4 +1,4 @@
-/* include/tty.h: the console terminal (kernel/tty.c), Linux's tty layer cut
+/* include/tty.h: the console terminal (kernel/drivers/tty.c), Linux's tty layer cut
  * down to one terminal with the n_tty line discipline.
  *
  *   keyboard IRQ / COM1 IRQ --console_input()--> tty_receive_char()

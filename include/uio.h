@@ -25,7 +25,7 @@
  *   copy_to_iter(buf, n, i) / copy_from_iter(buf, n, i)  copy and advance;
  *       return bytes copied (short on a fault)
  *
- * ITER_IOVEC goes through the user-access layer: mm/usercopy.c sets
+ * ITER_IOVEC goes through the user-access layer: kernel/x86/usercopy.c sets
  * user_copy_ops (below) at boot, so lib/ needs no arch header for it.
  */
 #ifndef _UIO_H
@@ -76,7 +76,7 @@ struct iov_iter {
 #define IOCB_SYNC    0x04              /* write: ... and the inode (with IOCB_DSYNC) */
 #define IOCB_APPEND  0x08              /* write: at end of file, as O_APPEND */
 
-/* The user-access primitives, provided by mm/usercopy.c (arch uaccess
+/* The user-access primitives, provided by kernel/x86/usercopy.c (arch uaccess
  * with its exception table).  Each returns the number of bytes NOT copied
  * (NOT faulted in), as Linux's copy_from_user does. */
 struct user_copy_ops {
@@ -88,7 +88,7 @@ struct user_copy_ops {
     /* touch every page of [uaddr, uaddr+n) with faults enabled */
     unsigned long (*fault_in_readable)(const void *uaddr, unsigned long n);
 };
-extern const struct user_copy_ops *user_copy_ops;   /* set by mm/usercopy.c (mm_initcall) */
+extern const struct user_copy_ops *user_copy_ops;   /* set by kernel/x86/usercopy.c (mm_initcall) */
 
 void iov_iter_kvec(struct iov_iter *i, int direction, const struct kvec *kvec,
                    unsigned long nr_segs, size_t count);

@@ -5,7 +5,7 @@
  *
  * Sits on the scheduler (task structs, kernel stacks, the run queue), the
  * address-space layer (dup_mm: copy-on-write), the file layer (dup_files)
- * and kernel/user_entry.S (ret_from_fork).
+ * and kernel/x86/user_entry.S (ret_from_fork).
  *
  * A child's kernel stack right after fork, as switch_to() will find it:
  *

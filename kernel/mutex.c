@@ -12,15 +12,39 @@
  * also touches.
  *
  * Debugging help: taking a mutex you already hold is reported (with a
- * backtrace) and returns instead of sleeping forever; waiting more than
- * MUTEX_WARN_SECS prints who holds the mutex and where that task is. */
+ * backtrace), and then the task sleeps forever as Linux's would: mutex_lock
+ * returns only with the mutex held.  Boot with deadlock=panic to stop the
+ * machine at the report instead.  Waiting more than mutex_warn_jiffies
+ * prints who holds the mutex and where that task is. */
 #include <kernel.h>
 #include <mutex.h>
 #include <sched.h>
+#include <init.h>
+#include <cmdline.h>
+#include <string.h>
 #include "sched_glue.h"
 
 unsigned long mutex_warn_jiffies = 5 * HZ;
 unsigned long mutex_long_wait_reports;
+bool deadlock_panic;
+
+static void deadlock_setup(void)
+{
+    const char *v = cmdline_get("deadlock");
+    if (v && !strcmp(v, "panic"))
+        deadlock_panic = true;
+    else if (v)
+        printk(KERN_WARNING "deadlock=%s: unknown (only deadlock=panic); tasks stay stuck\n", v);
+}
+core_initcall(deadlock_setup);
+
+void self_deadlock_stuck(const char *what)
+{
+    if (deadlock_panic)
+        panic("%s self-deadlock (deadlock=panic)", what);
+    printk(KERN_ERR "  task %d (%s) now sleeps forever in state D, as Linux's would "
+           "(boot with deadlock=panic to stop here)\n", current->pid, current->comm);
+}
 
 void mutex_init(struct mutex *m)
 {
@@ -48,10 +72,10 @@ void mutex_lock(struct mutex *m)
     if (m->owner == me) {
         lock_bug_reports++;
         printk(KERN_ERR "BUG: mutex self-deadlock: task %d (%s) takes mutex %s (%p) "
-               "that it already holds; not taking it again\n",
-               me->pid, me->comm, m->name ? m->name : "?", m);
+               "that it already holds\n", me->pid, me->comm, m->name ? m->name : "?", m);
         show_task(me);
-        return;
+        self_deadlock_stuck("mutex");
+        /* ... and wait below, for an unlock that never comes. */
     }
 
     DEFINE_WAIT(w);
@@ -83,17 +107,18 @@ void mutex_lock(struct mutex *m)
     m->owner = me;
 }
 
+/* Unlocking a mutex that is not locked is a broken contract (BUG_ON);
+ * unlocking one another task holds is reported (WARN, as Linux's mutex
+ * debugging) and done. */
 void mutex_unlock(struct mutex *m)
 {
     struct task_struct *me = current;
-    if (!m->locked || m->owner != me) {
+    BUG_ON(!m->locked);
+    if (m->owner != me) {
         lock_bug_reports++;
-        printk(KERN_ERR "BUG: mutex_unlock of %s (%p) by task %d (%s): %s\n",
-               m->name ? m->name : "?", m, me->pid, me->comm,
-               !m->locked ? "not locked" : "owned by another task");
+        printk(KERN_ERR "WARNING: mutex_unlock of %s (%p) by task %d (%s): owned by another task\n",
+               m->name ? m->name : "?", m, me->pid, me->comm);
         show_task(me);
-        if (!m->locked)
-            return;
     }
     m->owner = NULL;
     m->locked = 0;
@@ -143,20 +168,36 @@ KTEST(mutex, contention_keeps_count_exact)
     KEXPECT(!mutex_is_locked(&counter_mutex));
 }
 
-KTEST(mutex, self_deadlock_is_reported)
+/* A task that takes a mutex twice: reported, then stuck in state D. */
+static int twice_fn(void *p)
+{
+    struct mutex *m = p;
+    mutex_lock(m);
+    mutex_lock(m);                             /* reported; sleeps */
+    mutex_unlock(m);                           /* after the test's rescue */
+    return 5;
+}
+
+KTEST(mutex, self_deadlock_is_reported_and_stays_stuck)
 {
     DEFINE_MUTEX(m);
     unsigned long before = lock_bug_reports;
-    mutex_lock(&m);
-    KEXPECT(m.owner == current);
-    KEXPECT(!mutex_trylock(&m));
-    mutex_lock(&m);                            /* reported; does not hang */
+    struct task_struct *t = kthread_run(twice_fn, &m, "twice");
+    KASSERT(!IS_ERR(t));
+    for (int i = 0; i < 20 && lock_bug_reports == before; i++)
+        msleep(10);
+    msleep(20);                                /* it sleeps on, not returns */
     KEXPECT_EQ(lock_bug_reports, before + 1);
-    KEXPECT(mutex_is_locked(&m) && m.owner == current);
-    mutex_unlock(&m);
+    KEXPECT_EQ(t->state, TASK_UNINTERRUPTIBLE);
+    KEXPECT(t->waiting_on == &m);
+    KEXPECT(m.locked && m.owner == t);
+    /* Rescue, test only: release the mutex by hand as if the outer frame
+     * had unlocked it; the stuck mutex_lock then takes it and returns. */
+    m.owner = NULL;
+    m.locked = 0;
+    wake_up(&m.wait);
+    KEXPECT_EQ(kthread_stop(t), 5);
     KEXPECT(!mutex_is_locked(&m));
-    mutex_unlock(&m);                          /* not locked: reported */
-    KEXPECT_EQ(lock_bug_reports, before + 2);
 }
 
 static int holder_fn(void *p)

@@ -13,7 +13,7 @@
  *   oops=stack   unbounded recursion in oops_stack_recurse() on a kthread
  *                "oops_stack": its stack runs into an unmapped guard page,
  *                the #PF cannot be pushed -> double fault, reported by the
- *                double-fault task (kernel/doublefault.c) as a kernel stack
+ *                double-fault task (kernel/x86/doublefault.c) as a kernel stack
  *                overflow.  The kthread runs the recursion on a stack of its
  *                own in the kernel image (phys 0-4 MiB, mapped with 4 KiB
  *                PTEs) because ordinary task stacks live in the 4 MiB-page

@@ -1,7 +1,7 @@
 /* kernel/panic.c: the kernel's last words.  panic() prints the message and
  * a backtrace of its caller, then (under test= or oops=) leaves QEMU with a
- * failure status (7 = qemu_exit(3)), else halts.  die() (kernel/traps.c)
- * ends here too, through panic_halt().  Format: see kernel/traps.c. */
+ * failure status (7 = qemu_exit(3)), else halts.  die() (kernel/x86/traps.c)
+ * ends here too, through panic_halt().  Format: see kernel/x86/traps.c. */
 #include <kernel.h>
 #include <console.h>
 #include <cmdline.h>
@@ -27,6 +27,28 @@ void panic_halt(const char *msg)
     serial_flush();
     for (;;)
         hlt();
+}
+
+/* BUG()/BUG_ON() (include/kernel.h): one BUG line, then panic's backtrace. */
+void bug_at(const char *file, int line, const char *cond)
+{
+    local_irq_disable();
+    printk(KERN_EMERG "kernel BUG at %s:%d!\n", file, line);
+    if (cond)
+        panic("BUG_ON(%s)", cond);
+    panic("BUG()");
+}
+
+/* WARN_ON()/WARN() (include/kernel.h): report with a backtrace, and go on. */
+void warn_at(const char *file, int line, const char *fmt, ...)
+{
+    char msg[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    printk(KERN_WARNING "WARNING: %s at %s:%d\n", msg, file, line);
+    dump_stack();
 }
 
 void panic(const char *fmt, ...)

@@ -1,5 +1,5 @@
 /* kernel/proc_test.c: kernel tests of the process layer (test=proc).
- * They run real user programs (embedded by kernel/proc_blobs.S) as
+ * They run real user programs (embedded by kernel/test/proc_blobs.S) as
  * processes and check their exit status, the task and frame counts, from
  * the kernel side.  The user program proc_core.c reports a failure as its
  * exit status (the failing line), so a failure here names the line. */

@@ -1,7 +1,7 @@
 /* kernel/sys.c: small system calls of the process layer: identity (pids,
  * process groups, sessions), uname, reboot, rlimits, time and sleeping,
  * TLS (set_thread_area), getrandom and the vellum_debug call.
- * Sits on the scheduler (jiffies, schedule_timeout), kernel/gdt.c (TLS)
+ * Sits on the scheduler (jiffies, schedule_timeout), kernel/x86/gdt.c (TLS)
  * and the user-copy routines (<asm/uaccess.h>).
  *
  * Simplifications: one user (root, uid 0, every id call returns 0); the

@@ -1,5 +1,5 @@
 /* kernel/syscall.c: the system call table and the int $0x80 dispatcher
- * (process layer, on top of the trap entry in kernel/entry.S).
+ * (process layer, on top of the trap entry in kernel/x86/entry.S).
  *
  *   user:   eax = number, ebx ecx edx esi edi ebp = arguments, int $0x80
  *             |

@@ -1,6 +1,6 @@
 /* lib/iov_iter.c: the iov_iter, the "where do the bytes come from / go to"
  * abstraction under read() and write() (include/uio.h).  Sits below the page
- * cache (mm/filemap.c) and above the user-access layer, which mm/usercopy.c
+ * cache (mm/filemap.c) and above the user-access layer, which kernel/x86/usercopy.c
  * plugs in through user_copy_ops at boot (mm_initcall, before any user
  * buffer can exist).
  *
@@ -96,8 +96,7 @@ static size_t iterate_segs(const struct iov_iter *i, size_t n, seg_step_fn step,
 
 void iov_iter_advance(struct iov_iter *i, size_t bytes)
 {
-    if (bytes > i->count)
-        bytes = i->count;
+    BUG_ON(bytes > i->count);           /* past the end: a caller's broken count */
     i->count -= bytes;
     i->consumed += bytes;
     while (bytes || (i->nr_segs > 1 && i->iov_offset == segs(i)->iov_len)) {

@@ -9,7 +9,7 @@
 #   make bochs      boot the ISO under Bochs (VGA on the terminal, serial in
 #                   $(BUILD)/bochs-serial.log)
 #   make check      install missing tools, build, run tools/run-tests
-#                   (SUITES="pmm oops" runs only those)
+#                   (SUITES="page_alloc oops" runs only those)
 #   make bench      the benchmarks (tools/bench.sh, docs/benchmarks.md): boots
 #                   bench=all under -icount shift=0 twice, checks the figures
 #                   repeat exactly and stay within BENCH_TOL% (10) of

@@ -1,5 +1,5 @@
 /* mm/fault.c: the page-fault handler (vector 14) and the exception table.
- * Layer: mm.  The cpu layer's trap entry (kernel/traps.c) calls
+ * Layer: mm.  The cpu layer's trap entry (kernel/x86/traps.c) calls
  * do_page_fault() with the saved registers; this file decides what a fault
  * means:
  *
@@ -93,12 +93,7 @@ static void no_context(struct pt_regs *regs, unsigned long error_code, unsigned 
         page_fault_fixups++;
         return;
     }
-    printk(KERN_ALERT "BUG: unable to handle kernel %s at %#lx\n",
-           address < PAGE_SIZE ? "NULL pointer dereference" : "paging request", address);
-    printk(KERN_ALERT "#PF: %s access, %s, eip %#lx\n",
-           error_code & PF_WRITE ? "write" : "read",
-           error_code & PF_PROT ? "protection violation" : "page not present", regs->ip);
-    die("Oops", regs, error_code);
+    die("page fault", regs, error_code);   /* die() prints the one BUG line */
 }
 
 /* The access cannot be allowed: a signal for user mode, a fixup (or oops)

@@ -121,37 +121,6 @@ int trylock_page(struct page *page)
     return 1;
 }
 
-/* Self-deadlock "nesting credits".  When a task lock_page()s a page it
- * already holds, Linux would sleep forever.  We report it instead, and so
- * that the kernel can go on, let that inner lock_page/unlock_page pair nest:
- * the inner unlock_page uses up a credit instead of releasing the lock that
- * the outer frame still believes it holds. */
-static struct { struct page *page; struct task_struct *task; int n; } nest_credit[8];
-
-static void add_nest_credit(struct page *page)
-{
-    for (unsigned k = 0; k < ARRAY_SIZE(nest_credit); k++)
-        if (nest_credit[k].n == 0 || (nest_credit[k].page == page &&
-                                      nest_credit[k].task == current)) {
-            nest_credit[k].page = page;
-            nest_credit[k].task = current;
-            nest_credit[k].n++;
-            return;
-        }
-    printk(KERN_ERR "lock_page: too many nested self-deadlocks; page state may be wrong\n");
-}
-
-static int take_nest_credit(struct page *page)
-{
-    for (unsigned k = 0; k < ARRAY_SIZE(nest_credit); k++)
-        if (nest_credit[k].n && nest_credit[k].page == page &&
-            nest_credit[k].task == current) {
-            nest_credit[k].n--;
-            return 1;
-        }
-    return 0;
-}
-
 static void describe_page(struct page *page)
 {
     struct address_space *m = page->mapping;
@@ -165,25 +134,18 @@ static void report_self_deadlock(struct page *page)
     printk(KERN_ERR "lock_page: SELF-DEADLOCK: task %s (pid %d) locks a page it already holds\n",
            current->comm, current->pid);
     describe_page(page);
-    printk(KERN_ERR "  Linux would sleep here forever (state D).  Typical cause: a page\n");
-    printk(KERN_ERR "  fault while copying into a page this task locked (the pre-2.6.24\n");
-    printk(KERN_ERR "  write path); see docs/page-cache.md.  Backtrace:\n");
+    printk(KERN_ERR "  Typical cause: a page fault while copying into a page this task\n");
+    printk(KERN_ERR "  locked (the pre-2.6.24 write path); see docs/page-cache.md.  Backtrace:\n");
     dump_stack();
 }
 
 /* A lock_page wait longer than this reports the holder (tests shorten it). */
 unsigned long lock_page_report_jiffies = 5 * HZ;
 
-/* lock_page's slow path.  Returns 0 with the lock held, or -EDEADLK if the
- * caller already holds it (reported; nothing taken). */
-int lock_page_check(struct page *page)
+/* Sleep until the page lock is ours.  A wait longer than
+ * lock_page_report_jiffies reports the holder, once. */
+static void __lock_page(struct page *page)
 {
-    if (trylock_page(page))
-        return 0;
-    if (page->lock_owner == current) {
-        report_self_deadlock(page);
-        return -EDEADLK;
-    }
     pagecache_stats.lock_waits++;
     wait_queue_head_t *wq = page_waitqueue(page);
     DEFINE_WAIT(w);
@@ -212,24 +174,44 @@ int lock_page_check(struct page *page)
     }
     finish_wait(wq, &w);
     current->waiting_on_page = NULL;
+}
+
+/* Returns with the page locked, always.  Locking a page this task already
+ * holds is reported (SELF-DEADLOCK, backtrace), then the task sleeps here
+ * for good, in state D, as Linux's would (deadlock=panic: it panics). */
+void lock_page(struct page *page)
+{
+    if (trylock_page(page))
+        return;
+    if (page->lock_owner == current) {
+        report_self_deadlock(page);
+        self_deadlock_stuck("page lock");
+    }
+    __lock_page(page);
+}
+
+/* The one escape, for a caller that backs out on purpose (filemap_fault in
+ * the legacy_write_mode=naive demonstration): 0 with the lock held, or
+ * -EDEADLK, reported and nothing taken, if this task already holds it. */
+int lock_page_or_deadlock(struct page *page)
+{
+    if (trylock_page(page))
+        return 0;
+    if (page->lock_owner == current) {
+        report_self_deadlock(page);
+        printk(KERN_ERR "  (legacy_write_mode=naive: the fault backs out with -EDEADLK "
+               "instead of sleeping forever)\n");
+        return -EDEADLK;
+    }
+    __lock_page(page);
     return 0;
 }
 
-void lock_page(struct page *page)
-{
-    if (lock_page_check(page) == -EDEADLK)
-        add_nest_credit(page);
-}
-
+/* Any task may unlock (I/O completion does, for the reader); unlocking a
+ * page that is not locked is a broken contract. */
 void unlock_page(struct page *page)
 {
-    if (!PageLocked(page)) {
-        printk(KERN_ERR "unlock_page: page %p is not locked\n", page);
-        dump_stack();
-        return;
-    }
-    if (take_nest_credit(page))
-        return;
+    BUG_ON(!PageLocked(page));
     page->lock_owner = NULL;
     barrier();
     ClearPageLocked(page);
@@ -250,8 +232,8 @@ void wait_on_page_writeback(struct page *page)
 
 void end_page_writeback(struct page *page)
 {
-    if (!TestClearPageWriteback(page))
-        printk(KERN_ERR "end_page_writeback: page %p was not under writeback\n", page);
+    int was_writeback = TestClearPageWriteback(page);
+    BUG_ON(!was_writeback);
     wake_up(page_waitqueue(page));
 }
 
@@ -327,8 +309,7 @@ struct page *find_lock_page(struct address_space *mapping, unsigned long index)
 int add_to_page_cache(struct page *page, struct address_space *mapping, unsigned long index)
 {
     unsigned long flags;
-    if (!PageLocked(page))
-        printk(KERN_WARNING "add_to_page_cache: page %p not locked\n", page);
+    BUG_ON(!PageLocked(page));
     spin_lock_irqsave(&mapping->tree_lock, flags);
     spin_lock(&page_hash_lock);
     unsigned h = page_hashfn(mapping, index);
@@ -597,10 +578,11 @@ static unsigned long size_in_pages(struct inode *inode)
  *   cached, uptodate                  -> map it, no lock taken
  *   cached, NOT uptodate              -> lock_page, ->readpage, wait
  *       (that lock_page is where a pre-2.6.24 writer deadlocked: it held
- *        this page locked and faulted on a mapping of it.  Vellum's
- *        lock_page_check detects a task locking a page it already holds,
- *        reports it and we return -EDEADLK: the fault fails (SIGBUS for
- *        user mode, a short copy for the kernel) instead of hanging)
+ *        this page locked and faulted on a mapping of it.  lock_page
+ *        reports it and the task stays stuck, as Linux's.  Only in the
+ *        legacy_write_mode=naive demonstration do we take the lock with
+ *        lock_page_or_deadlock and back out with -EDEADLK: the fault fails
+ *        (SIGBUS for user mode, a short copy for the kernel))
  *
  * i_size and page->mapping are re-checked after the last sleep: a truncate
  * that ran meanwhile makes us look again (or give SIGBUS).
@@ -630,11 +612,15 @@ int filemap_fault(struct vm_area_struct *vma, unsigned long address, struct page
             do_readpage(mapping, file, page);        /* unlocks when the read is done */
             wait_on_page_locked(page);
         } else if (!PageUptodate(page)) {
-            if (lock_page_check(page) == -EDEADLK) {
-                /* We hold this very page locked ourselves (reported). */
-                filemap_fault_stats.deadlocks++;
-                put_page(page);
-                return -EDEADLK;
+            if (legacy_write_mode == LEGACY_WRITE_NAIVE) {
+                if (lock_page_or_deadlock(page) == -EDEADLK) {
+                    /* We hold this very page locked ourselves (reported). */
+                    filemap_fault_stats.deadlocks++;
+                    put_page(page);
+                    return -EDEADLK;
+                }
+            } else {
+                lock_page(page);
             }
             if (page->mapping != mapping) {          /* truncated while we slept */
                 unlock_page(page);
@@ -773,11 +759,7 @@ again:
         wp_trace("write_end copied=%u -> committed %ld", (unsigned)copied, status);
         if (status < 0)
             break;
-        if (status > (long)copied) {
-            printk(KERN_ERR "generic_perform_write: write_end committed %ld > copied %u\n",
-                   status, (unsigned)copied);
-            status = copied;
-        }
+        BUG_ON(status > (long)copied);           /* ->write_end's contract */
         cond_resched();
         if (status == 0) {
             /* 7: nothing committed.  The page is unlocked now, so a fault can
@@ -963,8 +945,9 @@ static ssize_t legacy_perform_write_2copy(struct file *file, struct iov_iter *i,
  * It has a second bug: a short copy into a page that is not uptodate is
  * committed anyway, exposing whatever the page held before (stale data).
  *
- * What Vellum does instead of hanging (same page): filemap_fault's
- * lock_page_check sees that the faulting task holds the page, reports the
+ * What Vellum does instead of hanging (same page): filemap_fault, in this
+ * mode only, takes the lock with lock_page_or_deadlock, which sees that the
+ * faulting task holds the page, reports the
  * SELF-DEADLOCK (with a backtrace) and fails the fault; the copy stops
  * short; this loop then ends the write with -EDEADLK (or the bytes of the
  * chunks before, if any).  Two writers (ABBA) would still hang: each

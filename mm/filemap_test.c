@@ -474,13 +474,15 @@ KTEST(writepath, legacy_fallback_two_copies)
 
 /* The stand-in page-fault handler for "the source is an mmap of the file
  * being written": resolving the fault reads the file's page 0 in, which
- * takes its page lock (what filemap_fault does). */
+ * takes its page lock (what filemap_fault does, with the same escape:
+ * lock_page_or_deadlock backs out of a page this task holds). */
 static struct address_space *fault_mapping;
 static void fault_locks_page0(void *arg)
 {
-    struct page *page = find_lock_page(fault_mapping, 0);
+    struct page *page = find_get_page(fault_mapping, 0);
     if (page) {
-        unlock_page(page);
+        if (lock_page_or_deadlock(page) == 0)
+            unlock_page(page);
         put_page(page);
     }
 }
@@ -514,7 +516,7 @@ KTEST(writepath, naive_legacy_path_self_deadlocks_2copy_does_not)
     KEXPECT_EQ(pagecache_stats.self_deadlocks, sd + 1);  /* the fault under the lock */
     struct page *p0 = find_get_page(f->f_mapping, 0);
     KASSERT(p0);
-    KEXPECT(!PageLocked(p0));           /* the nested lock/unlock pair balanced */
+    KEXPECT(!PageLocked(p0));           /* the fault backed out; write_end unlocked */
     put_page(p0);
     tclose(f, "naive");
 }
@@ -702,20 +704,44 @@ KTEST(pagecache, long_lock_wait_reports_holder)
     put_page(page);
 }
 
-KTEST(pagecache, self_deadlock_is_reported_not_hung)
+/* Locks a page twice: the second lock_page is reported and sleeps. */
+static int lock_twice_fn(void *p)
+{
+    struct page *page = p;
+    lock_page(page);
+    lock_page(page);                    /* SELF-DEADLOCK: stuck in state D */
+    unlock_page(page);                  /* only after the test unlocked it */
+    return 6;
+}
+
+KTEST(pagecache, self_deadlock_is_reported_and_stays_stuck)
 {
     struct page *page = alloc_page(GFP_KERNEL);
     KASSERT(page);
     page->flags &= ~(1UL << PG_locked);
     unsigned long sd = pagecache_stats.self_deadlocks;
+    /* The try-style escape: reported, nothing taken, the lock still ours. */
     lock_page(page);
-    KEXPECT_EQ(lock_page_check(page), -EDEADLK);
+    KEXPECT_EQ(lock_page_or_deadlock(page), -EDEADLK);
     KEXPECT_EQ(pagecache_stats.self_deadlocks, sd + 1);
-    lock_page(page);                    /* reported again; nests */
+    KEXPECT(PageLocked(page) && page->lock_owner == current);
+    unlock_page(page);
+    KEXPECT(!PageLocked(page));
+    /* lock_page itself never returns without the lock: the task stays
+     * asleep, observed from here. */
+    struct task_struct *t = kthread_run(lock_twice_fn, page, "locktwice");
+    KASSERT(!IS_ERR(t));
+    for (int i = 0; i < 20 && pagecache_stats.self_deadlocks == sd + 1; i++)
+        msleep(10);
+    msleep(20);
     KEXPECT_EQ(pagecache_stats.self_deadlocks, sd + 2);
-    unlock_page(page);                  /* the inner pair */
-    KEXPECT(PageLocked(page));
-    unlock_page(page);                  /* the real holder */
+    KEXPECT_EQ(t->state, TASK_UNINTERRUPTIBLE);
+    KEXPECT(t->waiting_on_page == page);
+    KEXPECT(PageLocked(page) && page->lock_owner == t);
+    /* Unlock it from here, as an I/O completion may: the stuck lock_page
+     * takes the lock and returns, and the thread unlocks and exits. */
+    unlock_page(page);
+    KEXPECT_EQ(kthread_stop(t), 6);
     KEXPECT(!PageLocked(page));
     KEXPECT(trylock_page(page));
     unlock_page(page);

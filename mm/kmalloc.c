@@ -78,8 +78,7 @@ void kmalloc_init(void)
 
 static void kmalloc_report(const char *what, const void *p, const struct kmem_cache *c)
 {
-    printk(KERN_ERR "BUG: kmalloc: %s: %p%s%s\n", what, p, c ? " in " : "", c ? c->name : "");
-    dump_stack();
+    WARN(1, "kmalloc: %s: %p%s%s", what, p, c ? " in " : "", c ? c->name : "");
 }
 
 static inline void **free_next(void *obj) { return (void **)obj; }

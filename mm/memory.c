@@ -52,10 +52,7 @@ static void page_add_rmap(struct page *page)
 
 static void page_remove_rmap(struct page *page)
 {
-    if (--page->_mapcount < -1) {
-        printk(KERN_ERR "BUG: page %p: _mapcount below -1\n", page);
-        page->_mapcount = -1;
-    }
+    BUG_ON(--page->_mapcount < -1);       /* more unmaps than maps */
 }
 
 /* A page-cache page was (or may have been) written through a mapping: any

@@ -233,11 +233,7 @@ void mmput(struct mm_struct *mm)
 {
     if (!mm)
         return;
-    if (mm->mm_users <= 0) {
-        printk(KERN_ERR "BUG: mmput(%p): mm_users already %d\n", mm, mm->mm_users);
-        dump_stack();
-        return;
-    }
+    BUG_ON(mm->mm_users <= 0);
     if (--mm->mm_users)
         return;
     exit_mmap(mm);

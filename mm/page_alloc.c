@@ -218,11 +218,10 @@ static void bad_page(const struct page *page, const char *reason)
 {
     mm_bad_page_count++;
     if (page_in_mem_map(page))
-        printk(KERN_ERR "BUG: bad page state: %s: page %p pfn %#lx flags %#lx count %d mapping %p\n",
-               reason, page, page_to_pfn(page), page->flags, page->_count, page->mapping);
+        WARN(1, "bad page state: %s: page %p pfn %#lx flags %#lx count %d mapping %p",
+             reason, page, page_to_pfn(page), page->flags, page->_count, page->mapping);
     else
-        printk(KERN_ERR "BUG: bad page: %s: %p is not a struct page in mem_map\n", reason, page);
-    dump_stack();
+        WARN(1, "bad page: %s: %p is not a struct page in mem_map", reason, page);
 }
 
 static void report_oom(gfp_t gfp, unsigned int order)
@@ -363,11 +362,10 @@ void free_pages(unsigned long addr, unsigned int order)
 {
     if (!addr)
         return;
-    if ((addr & (PAGE_SIZE - 1)) || !virt_addr_valid((void *)addr)) {
+    if (WARN((addr & (PAGE_SIZE - 1)) || !virt_addr_valid((void *)addr),
+             "free_pages(%#lx): not a page-aligned direct-map address", addr)) {
         mm_bad_page_count++;
-        printk(KERN_ERR "BUG: free_pages(%#lx): not a page-aligned direct-map address\n", addr);
-        dump_stack();
-        return;
+        return;                        /* refused: survivable */
     }
     __free_pages(virt_to_page((void *)addr), order);
 }
@@ -421,7 +419,7 @@ void page_alloc_init(void)
 }
 
 /* ---------------------------------------------------------------------- */
-/* Tests: test=pmm                                                        */
+/* Tests: test=page_alloc                                                     */
 #include <ktest.h>
 
 /* Walk the free lists: every block well formed, the total equals nr_free. */
@@ -452,7 +450,7 @@ bad:
     return false;
 }
 
-KTEST(pmm, boot_state)
+KTEST(page_alloc, boot_state)
 {
     KEXPECT(max_pfn > 0 && totalram_pages > 0 && totalram_pages < max_pfn);
     KEXPECT(nr_free_pages() <= totalram_pages);
@@ -466,7 +464,7 @@ KTEST(pmm, boot_state)
     KEXPECT(PageReserved(virt_to_page(boot_info)));
 }
 
-KTEST(pmm, frames_are_distinct)
+KTEST(page_alloc, frames_are_distinct)
 {
     enum { N = 512 };
     static struct page *pages[N];
@@ -491,7 +489,7 @@ KTEST(pmm, frames_are_distinct)
     KEXPECT(free_lists_consistent());
 }
 
-KTEST(pmm, exhaustion_and_reuse)
+KTEST(page_alloc, exhaustion_and_reuse)
 {
     unsigned long start = nr_free_pages(), oom0 = mm_oom_count, n = 0;
     void *chain = NULL;                 /* allocated pages linked through their first word */
@@ -528,7 +526,7 @@ KTEST(pmm, exhaustion_and_reuse)
     KEXPECT(free_lists_consistent());
 }
 
-KTEST(pmm, orders_are_aligned_and_contiguous)
+KTEST(page_alloc, orders_are_aligned_and_contiguous)
 {
     unsigned long start = nr_free_pages();
     struct page *blocks[MAX_ORDER];
@@ -556,7 +554,7 @@ KTEST(pmm, orders_are_aligned_and_contiguous)
     KEXPECT(alloc_pages(GFP_KERNEL | __GFP_NOWARN, MAX_ORDER) == NULL);
 }
 
-KTEST(pmm, bad_frees_are_caught)
+KTEST(page_alloc, bad_frees_are_caught)
 {
     unsigned long start = nr_free_pages(), bad0 = mm_bad_page_count;
     struct page *p = alloc_page(GFP_KERNEL);
@@ -594,7 +592,7 @@ KTEST(pmm, bad_frees_are_caught)
     KEXPECT_EQ(nr_free_pages(), start);
 }
 
-KTEST(pmm, put_page_refcount)
+KTEST(page_alloc, put_page_refcount)
 {
     unsigned long start = nr_free_pages(), bad0 = mm_bad_page_count;
     struct page *p = alloc_page(GFP_KERNEL);
@@ -625,7 +623,7 @@ KTEST(pmm, put_page_refcount)
     KEXPECT(free_lists_consistent());
 }
 
-KTEST(pmm, gfp_zero_and_flags)
+KTEST(page_alloc, gfp_zero_and_flags)
 {
     struct page *p = alloc_page(GFP_KERNEL);
     KASSERT(p != NULL);

@@ -108,11 +108,9 @@ void pgd_free(pgd_t *pgd)
 {
     if (!pgd)
         return;
-    if (pgd == swapper_pg_dir || pgd == current_pgd()) {
-        printk(KERN_ERR "BUG: pgd_free(%p): the kernel's or the current directory\n", pgd);
-        dump_stack();
-        return;
-    }
+    if (WARN(pgd == swapper_pg_dir || pgd == current_pgd(),
+             "pgd_free(%p): the kernel's or the current directory", pgd))
+        return;                        /* refused: survivable */
     for (unsigned long i = 0; i < USER_PTRS_PER_PGD; i++)
         if (pgd[i] & _PAGE_PRESENT)
             free_page((unsigned long)phys_to_virt(pgd[i] & PTE_PFN_MASK));

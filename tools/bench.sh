@@ -3,7 +3,7 @@
 #
 # Boots the kernel under QEMU with -icount shift=0 (the guest's TSC then
 # counts guest instructions, so every figure is the same on every run and
-# every host), runs the in-kernel benchmarks (kernel/bench.c, boot option
+# every host), runs the in-kernel benchmarks (kernel/test/bench.c, boot option
 # bench=), collects their "bench: NAME VALUE UNIT" lines, prints a table
 # and compares it with the committed baseline (tools/bench-baseline.txt).
 #
@@ -56,7 +56,7 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-bench.XXXXXX") || exit 2
 trap 'rm -rf "$TMP"' EXIT
 
 # ---- the ext2 image: /big, 4 MiB, page k = the 32-bit number k, then
-# k & 255 repeated (kernel/bench.c checks it); fixed UUID, seed and times,
+# k & 255 repeated (kernel/test/bench.c checks it); fixed UUID, seed and times,
 # so the image is the same byte for byte everywhere.
 mkdir -p "$TMP/root"
 perl -e 'binmode STDOUT; for my $k (0 .. 1023) { print pack("V", $k), chr($k & 255) x 4092 }' \

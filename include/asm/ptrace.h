@@ -1,7 +1,7 @@
 /* include/asm/ptrace.h: struct pt_regs, the ONE trap frame.
  *
  * Every way into the kernel after boot (exception, hardware interrupt,
- * int $0x80 system call) goes through kernel/entry.S, which saves the
+ * int $0x80 system call) goes through kernel/x86/entry.S, which saves the
  * interrupted context on the kernel stack in this layout and passes a
  * pointer to it to C.  The field names are Linux i386's, so code reads the
  * same as Linux's (regs->ax is the system call result, regs->ip the

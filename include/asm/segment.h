@@ -1,4 +1,4 @@
-/* include/asm/segment.h: the GDT layout and segment selectors (kernel/gdt.c).
+/* include/asm/segment.h: the GDT layout and segment selectors (kernel/x86/gdt.c).
  *
  * Vellum uses a flat memory model: every code/data segment has base 0 and a
  * 4 GiB limit, so segments only carry the privilege level.  The table:
@@ -13,7 +13,7 @@
  *    6-8    0x33..   TLS entries for set_thread_area (as Linux i386: glibc
  *                    asks for entry -1 and is given 6, then loads %gs = 0x33)
  *     9     0x48     GDT_ENTRY_DOUBLEFAULT_TSS: the double-fault task's TSS
- *                    (IDT vector 8 is a task gate to it; kernel/doublefault.c)
+ *                    (IDT vector 8 is a task gate to it; kernel/x86/doublefault.c)
  *
  * (Linux i386 numbers its entries differently: kernel CS is entry 12 there.
  * We keep the classic teaching layout; only the TLS entries 6-8 must match
@@ -74,7 +74,7 @@ struct x86_hw_tss {
     uint16_t trace, io_bitmap_base;
 } __attribute__((packed));
 
-/* kernel/gdt.c */
+/* kernel/x86/gdt.c */
 void gdt_init(void);                   /* load the GDT and TSS, reload segments */
 /* The kernel stack top the CPU switches to on entry from user mode.  The
  * scheduler calls this on every switch to a task that has a user side
@@ -95,10 +95,10 @@ int gdt_set_tls(unsigned int entry, struct desc_struct d);
 struct desc_struct gdt_get(unsigned int entry);
 /* The main TSS.  After a double fault it holds the registers of the
  * faulting context (the CPU saved them there when it switched to the
- * double-fault task); kernel/doublefault.c reads them. */
+ * double-fault task); kernel/x86/doublefault.c reads them. */
 const struct x86_hw_tss *main_tss(void);
 
-/* kernel/doublefault.c: the double-fault task's TSS (Linux: doublefault_tss)
+/* kernel/x86/doublefault.c: the double-fault task's TSS (Linux: doublefault_tss)
  * and its set-up, called by gdt_init() before the GDT entry is made. */
 extern struct x86_hw_tss doublefault_tss;
 void doublefault_tss_init(void);

@@ -1,5 +1,5 @@
 /* include/asm/traps.h: exception vectors and the trap-handling interface
- * (kernel/traps.c, kernel/entry.S, kernel/panic.c).
+ * (kernel/x86/traps.c, kernel/x86/entry.S, kernel/panic.c).
  *
  * Who handles what:
  *   vector 14 (#PF)     -> do_page_fault(regs, error_code)  (mm/fault.c)
@@ -86,11 +86,11 @@ void exit_to_user_mode(struct pt_regs *regs);
 struct pt_regs *get_trap_regs(void);
 
 /* Report a fatal kernel fault (an "oops") and stop the machine; see the
- * format at the top of kernel/traps.c.  err is the CPU error code. */
+ * format at the top of kernel/x86/traps.c.  err is the CPU error code. */
 void die(const char *what, struct pt_regs *regs, unsigned long err)
     __attribute__((noreturn));
 
-/* kernel/doublefault.c.  task_of_stack: the task whose kernel stack holds
+/* kernel/x86/doublefault.c.  task_of_stack: the task whose kernel stack holds
  * sp, or lies at most one page above it (an overflow's guard page); sets
  * [*lo, *hi) to that stack.  NULL if none.  report_stack_overflow: if sp is
  * below or within a few hundred bytes of the bottom of its task's stack, or
@@ -114,7 +114,7 @@ bool under_test(void);
 typedef bool (*trap_test_hook_t)(struct pt_regs *regs);
 trap_test_hook_t trap_set_test_hook(unsigned vector, trap_test_hook_t fn);
 
-/* kernel/entry.S */
+/* kernel/x86/entry.S */
 extern const unsigned long trap_stub_table[48];   /* vectors 0x00-0x2F */
 void trap_stub_syscall(void);                       /* vector 0x80 */
 void ret_from_intr(void);        /* esp = pt_regs: restore and iret */

@@ -1,5 +1,5 @@
 /* include/asm/uaccess.h: access to user memory from the kernel, and the
- * exception table that makes it safe (mm/copy_user.S, mm/usercopy.c,
+ * exception table that makes it safe (kernel/x86/copy_user.S, kernel/x86/usercopy.c,
  * mm/fault.c).  Layer: arch memory, below every system call.
  *
  * An instruction that may fault on purpose (touching a user address, or
@@ -118,7 +118,7 @@ unsigned long fault_in_readable(const void __user *uaddr, unsigned long n);
 /* fault_in_writeable: the same for a destination (read() into a buffer). */
 unsigned long fault_in_writeable(void __user *uaddr, unsigned long n);
 
-/* The raw routines (mm/copy_user.S); no access_ok, faults handled by fixups.
+/* The raw routines (kernel/x86/copy_user.S); no access_ok, faults handled by fixups.
  * __copy_user returns bytes not copied; __clear_user bytes not cleared;
  * __strncpy_from_user the bytes copied up to and without the NUL (count if
  * none) or -EFAULT; __strnlen_user like strnlen_user. */

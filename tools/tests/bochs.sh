@@ -1,7 +1,7 @@
 # tools/tests/bochs.sh: the GRUB test ISO boots under Bochs, headless (rfb
 # display that never waits for a viewer, COM1 into a file), the kernel
 # reports in and runs its quick tests (boot/grub-test.cfg), then powers the
-# machine off (kernel/power.c: ACPI PM1a at 0xB004 on Bochs's PIIX4).
+# machine off (kernel/x86/power.c: ACPI PM1a at 0xB004 on Bochs's PIIX4).
 #   bochs.banner          the kernel banner is on COM1
 #   bochs.tests_pass      "ktest: done N passed, 0 failed", N > 0
 #   bochs.power_off       Bochs ended by the guest's soft power-off, not by a

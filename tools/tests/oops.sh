@@ -7,6 +7,10 @@
 #                "Call Trace:"
 #   oops=divide  a division by zero: the report names the divide error and
 #                the faulting function
+#   oops=bug     BUG_ON() in oops_bug(): "kernel BUG at kernel/oops_test.c:N!",
+#                the condition, a Call Trace naming oops_bug, failure status
+#   every report is printed once: one BUG line, one "Oops:" line (never
+#                "Oops: Oops:"), one "Kernel panic" line
 #   oops=stack   unbounded recursion in oops_stack_recurse() on the kthread
 #                oops_stack, whose stack has an unmapped guard page: the #PF
 #                cannot be delivered, so a double fault; the double-fault task
@@ -50,6 +54,15 @@ vellum_qemu "$dir/oops-divide.log" 15 -kernel "$KERNEL" -append "oops=divide" &
 divide_pid=$!
 vellum_qemu "$dir/oops-stack.log" 15 -kernel "$KERNEL" -append "oops=stack" &
 stack_pid=$!
+vellum_qemu "$dir/oops-bug.log" 15 -kernel "$KERNEL" -append "oops=bug" &
+bug_pid=$!
+
+# printed_once NAME REGEX: exactly one line of the log matches.
+printed_once() {
+    local name=$1 n
+    n=$(tr -d '\r' < "$log" | grep -cE "$2")
+    if [ "$n" = 1 ]; then pass "$name"; else fail "$name ($n lines match '$2', want 1)"; bad=1; fi
+}
 
 bad=0
 log=$dir/oops-null.log
@@ -67,6 +80,25 @@ if tr -d '\r' < "$log" | grep -A1 'Call Trace:' | grep -qE '\[<c[0-9a-f]{7}>\] [
     pass oops.null_call_trace
 else fail "oops.null_call_trace (no 'Call Trace:' followed by a [<addr>] name+0xoff/0xsize frame)"; bad=1; fi
 exit_status_is_failure oops.null_exit_status
+printed_once oops.null_one_bug_line 'BUG:|kernel BUG at'
+printed_once oops.null_one_oops_line 'Oops:'
+if tr -d '\r' < "$log" | grep -q 'Oops: Oops'; then fail "oops.null_no_oops_oops ('Oops: Oops:')"; bad=1
+else pass oops.null_no_oops_oops; fi
+printed_once oops.null_one_panic_line 'Kernel panic'
+[ $bad = 0 ] || show_tail "$log"
+
+bad=0
+log=$dir/oops-bug.log
+wait $bug_pid; rc=$?
+check oops.bug_file_line "no 'kernel BUG at kernel/oops_test.c:N!'" \
+    'kernel BUG at [a-z/_]*oops_test\.c:[0-9]+!'
+check oops.bug_condition "no 'BUG_ON(broken)' in the panic line" \
+    'Kernel panic - not syncing: BUG_ON\(broken\)'
+if tr -d '\r' < "$log" | grep -A3 'Call Trace:' | grep -qE '\] oops_bug\+0x'; then
+    pass oops.bug_call_trace
+else fail "oops.bug_call_trace (no oops_bug frame after 'Call Trace:')"; bad=1; fi
+printed_once oops.bug_one_bug_line 'BUG:|kernel BUG at'
+exit_status_is_failure oops.bug_exit_status
 [ $bad = 0 ] || show_tail "$log"
 
 bad=0

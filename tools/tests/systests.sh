@@ -45,6 +45,9 @@ if log | grep -q 'Power down\|power off'; then pass "$T.power_off"
 else fail "$T.power_off ($(qemu_status_text $rc))"; show_tail "$LOG" 30; fi
 if log | grep -qi 'oops\|panic'; then fail "$T.no_oops"; log | grep -i -m3 'oops\|panic'
 else pass "$T.no_oops"; fi
+# No lock or invariant report either (sendfile(fd, fd) once locked f_pos twice).
+if log | grep -q 'BUG:\|WARNING:'; then fail "$T.no_bug_report"; log | grep -m3 'BUG:\|WARNING:'
+else pass "$T.no_bug_report"; fi
 
 # The image afterwards.
 if e2fsck -fn "$TMP/root.img" >"$TMP/fsck.log" 2>&1; then pass "$T.fsck_clean"

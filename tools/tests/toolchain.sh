@@ -22,7 +22,7 @@ else
     exit 0
 fi
 serial=${TMPDIR:-/tmp}/clang-serial.log
-CORE_SUITES=cmdline,printk,traps,timer,ksyms,console,pmm,paging,kmalloc,fault,sched,wait,mutex,blk
+CORE_SUITES=cmdline,printk,traps,timer,ksyms,console,page_alloc,paging,kmalloc,fault,sched,wait,mutex,blk
 vellum_qemu "$serial" 30 -kernel "$cb/vellum.elf" -append "test=$CORE_SUITES"
 rc=$?
 if [ $rc -eq 1 ] && { tr -d '\r' < "$serial"; } 2>/dev/null | grep -qE 'ktest: done [1-9][0-9]* passed, 0 failed'; then

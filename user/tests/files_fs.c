@@ -101,6 +101,37 @@ static long long cur(long fd)
 	return (long long)SC(__NR_lseek, fd, 0, SEEK_CUR);
 }
 
+/* ---- sendfile with one open file as input and output ------------------
+ * Both ends share one f_pos (and its lock): the kernel must take that lock
+ * once.  Linux (6.18, checked) reads at the input offset, writes at f_pos,
+ * returns the count; with offset NULL both are the same position, and the
+ * input offset is stored last.  An O_APPEND output is EINVAL. */
+static void test_sendfile_same_file(void)
+{
+	char buf[16];
+	long fd = SC(__NR_open, in("sf"), O_RDWR | O_CREAT | O_TRUNC, 0644), r;
+	long long off = 0;
+
+	CHECK("files.sendfile_same.setup", fd >= 0 && SC(__NR_write, fd, "hello world", 11) == 11);
+	SC(__NR_lseek, fd, 6, SEEK_SET);
+	r = SC(__NR_sendfile64, fd, fd, NULL, 5);
+	CHECK("files.sendfile_same.null_offset", r == 5 && cur(fd) == 11 &&
+	      SC(__NR_pread64, fd, buf, 16, 0, 0) == 11 && !memcmp(buf, "hello world", 11));
+	SC(__NR_lseek, fd, 6, SEEK_SET);
+	r = SC(__NR_sendfile64, fd, fd, &off, 5);
+	CHECK("files.sendfile_same.offset", r == 5 && off == 5 && cur(fd) == 11 &&
+	      SC(__NR_pread64, fd, buf, 16, 0, 0) == 11 && !memcmp(buf, "hello hello", 11));
+	r = SC(__NR_sendfile64, fd, fd, NULL, 5);
+	CHECK("files.sendfile_same.at_eof", r == 0 && cur(fd) == 11);
+	SC(__NR_close, fd);
+	fd = SC(__NR_open, in("sf"), O_RDWR | O_APPEND);
+	r = SC(__NR_sendfile64, fd, fd, NULL, 5);
+	CHECK("files.sendfile_same.append_einval", r == -EINVAL &&
+	      SC(__NR_pread64, fd, buf, 16, 0, 0) == 11 && !memcmp(buf, "hello hello", 11));
+	SC(__NR_close, fd);
+	SC(__NR_unlink, in("sf"));
+}
+
 /* ---- read, write, readv, writev, pread64, pwrite64, lseek, _llseek ------ */
 static void test_rw(void)
 {
@@ -787,6 +818,7 @@ int main(int argc, char **argv)
 	CHECK("files.setup", r == 0);
 	test_rw();
 	test_rwv(base);
+	test_sendfile_same_file();
 	test_fds();
 	test_stat();
 	test_dirs();

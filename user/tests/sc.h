@@ -20,6 +20,9 @@
 	__syscall6((nr), (long)(a), (long)(b), (long)(c), (long)(d), (long)(e), (long)(f))
 #define SC(...) SC_(__VA_ARGS__, 0, 0, 0, 0, 0, 0)
 
+#ifndef __NR_sendfile64
+#define __NR_sendfile64     239
+#endif
 #ifndef __NR_truncate
 #define __NR_truncate        92
 #endif

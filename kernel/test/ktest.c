@@ -1,4 +1,4 @@
-/* kernel/ktest.c: runs the in-kernel tests collected by KTEST() in the
+/* kernel/test/ktest.c: runs the in-kernel tests collected by KTEST() in the
  * .ktests section, as selected by test= on the command line.  See ktest.h
  * for the output protocol tools/run-tests reads. */
 #include <kernel.h>

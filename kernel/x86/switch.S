@@ -1,4 +1,4 @@
-/* kernel/switch.S: the context switch.
+/* kernel/x86/switch.S: the context switch.
  *
  *   struct task_struct *switch_to(struct task_struct *prev,
  *                                 struct task_struct *next);

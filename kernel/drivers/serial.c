@@ -1,4 +1,4 @@
-/* kernel/serial.c: the 16550 UART on COM1 (0x3F8), 115200 8N1, polled output.
+/* kernel/drivers/serial.c: the 16550 UART on COM1 (0x3F8), 115200 8N1, polled output.
  * The first console: it works before anything else is set up. */
 #include <kernel.h>
 #include <console.h>

@@ -1,4 +1,4 @@
-/* kernel/user_entry.S: where a new process starts (process layer).
+/* kernel/x86/user_entry.S: where a new process starts (process layer).
  *
  * kernel/fork.c builds a child's kernel stack so that switch_to()'s `ret`
  * comes here with %esp pointing at the child's struct pt_regs (the top of

@@ -1,4 +1,4 @@
-/* kernel/entry.S: every way into the kernel after boot (arch layer).
+/* kernel/x86/entry.S: every way into the kernel after boot (arch layer).
  *
  * One small stub per vector makes the stack look the same for all of them
  * (pushes a 0 error code where the CPU pushes none, then the vector), and
@@ -8,7 +8,7 @@
  * do_trap(regs).  Returning, ret_from_intr restores the frame and irets.
  *
  * Entry from ring 3: the CPU has already switched to the kernel stack whose
- * top is TSS.esp0 (kernel/gdt.c) and pushed the user ss:esp above the iret
+ * top is TSS.esp0 (kernel/x86/gdt.c) and pushed the user ss:esp above the iret
  * frame.  On the way back to ring 3, exit_to_user_mode(regs) runs first.
  *
  * A new task (fork, kernel_thread) will start by "returning" to a small

@@ -1,4 +1,4 @@
-/* kernel/proc_blobs.S: user test programs built into the kernel image, so
+/* kernel/test/proc_blobs.S: user test programs built into the kernel image, so
  * the process layer's kernel tests (kernel/proc_test.c, test=proc) can run
  * real ELF programs before any file system is mounted.  mk/proc.mk builds
  * user/tests/proc_*.c first and adds their directory to the assembler's

@@ -1,4 +1,4 @@
-/* kernel/pic.c: the two 8259A interrupt controllers and IRQ dispatch
+/* kernel/x86/pic.c: the two 8259A interrupt controllers and IRQ dispatch
  * (arch layer; interface in include/irq.h).
  *
  * The BIOS leaves IRQ 0-7 on vectors 8-15, on top of the CPU's exceptions;

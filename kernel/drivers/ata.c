@@ -1,4 +1,4 @@
-/* kernel/ata.c: ATA PIO driver for the primary IDE channel (the disks QEMU's
+/* kernel/drivers/ata.c: ATA PIO driver for the primary IDE channel (the disks QEMU's
  * `-drive if=ide,index=0/1` and Bochs's ata0-master/slave provide).
  * Registers "hda" (master) and "hdb" (slave) with the block layer
  * (include/blkdev.h) when IDENTIFY finds them; LBA28 reads and writes in
@@ -41,7 +41,7 @@
 #include <mutex.h>
 #include <slab.h>
 #include <err.h>
-#include "sched_glue.h"
+#include "../sched_glue.h"
 
 #define ATA_DATA      0
 #define ATA_ERROR     1

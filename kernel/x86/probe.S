@@ -1,8 +1,8 @@
-/* mm/probe.S: probe_kernel_read_u8 / probe_kernel_write_u8, one-byte
+/* kernel/x86/probe.S: probe_kernel_read_u8 / probe_kernel_write_u8, one-byte
  * accesses that may fault.  The smallest users of the exception table
  * (<asm/uaccess.h>): the access at label 1 is listed in __ex_table with
  * fixup 2, so a page fault there makes do_page_fault() resume at 2, which
- * returns -EFAULT.  copy_from_user() and friends (mm/copy_user.S) work the
+ * returns -EFAULT.  copy_from_user() and friends (kernel/x86/copy_user.S) work the
  * same way. */
 #include <asm/uaccess.h>
 

@@ -1,4 +1,4 @@
-/* kernel/ramdisk.c: a RAM-backed block device (include/blkdev.h), for
+/* kernel/drivers/ramdisk.c: a RAM-backed block device (include/blkdev.h), for
  * tests of the block layer and of filesystems without a disk.  The
  * storage is one kmalloc'd buffer of nr_sectors * 512 bytes, zeroed. */
 #include <kernel.h>

@@ -1,5 +1,5 @@
-/* kernel/doublefault.c: the double-fault task and kernel stack overflow
- * reports (arch layer, beside kernel/traps.c and kernel/gdt.c).
+/* kernel/x86/doublefault.c: the double-fault task and kernel stack overflow
+ * reports (arch layer, beside kernel/x86/traps.c and kernel/x86/gdt.c).
  *
  * Why a task gate: when a kernel stack overflows, the faulting instruction
  * pushes into memory that is not mapped (a guard page); the CPU then tries

@@ -1,4 +1,4 @@
-/* kernel/bench.c: in-kernel benchmarks, selected by the boot option
+/* kernel/test/bench.c: in-kernel benchmarks, selected by the boot option
  * bench=NAME[,NAME] (bench=all runs every one), as test= selects kernel
  * tests.  Layer: a client of everything below it (VFS, page cache, ext2,
  * block layer, page allocator, kmalloc, user memory); it changes nothing
@@ -39,7 +39,7 @@
 #include <pagemap.h>
 #include <asm/io.h>
 #include <asm/uaccess.h>
-#include "../fs/internal.h"
+#include "../../fs/internal.h"
 
 #define TOTAL     (4u << 20)            /* bytes per run: 4 MiB */
 #define BIG_PAGES (TOTAL / PAGE_SIZE)

@@ -1,8 +1,8 @@
-/* kernel/traps.c: the IDT, exception handling and the oops report (arch layer).
+/* kernel/x86/traps.c: the IDT, exception handling and the oops report (arch layer).
  *
  * Sets up the 256-entry IDT (32 exceptions, 16 PIC IRQs at 0x20-0x2F, the
  * system call gate 0x80 reachable from ring 3), dispatches every trap frame
- * built by kernel/entry.S (do_trap), and reports fatal kernel faults (die).
+ * built by kernel/x86/entry.S (do_trap), and reports fatal kernel faults (die).
  *
  * The oops format (a host-side test greps these lines; keep them stable):
  *
@@ -83,7 +83,7 @@ static void idt_init(void)
     set_gate(X86_TRAP_BP, trap_stub_table[X86_TRAP_BP], GATE_INTR_USER);
     set_gate(X86_TRAP_OF, trap_stub_table[X86_TRAP_OF], GATE_INTR_USER);
     set_gate(IA32_SYSCALL_VECTOR, (unsigned long)trap_stub_syscall, GATE_INTR_USER);
-    /* #DF switches to its own task and stack (kernel/doublefault.c): a
+    /* #DF switches to its own task and stack (kernel/x86/doublefault.c): a
      * stack overflow's double fault cannot push onto the stack that just
      * ran out.  A task gate's offset is unused. */
     set_gate(X86_TRAP_DF, 0, GATE_TASK);

@@ -1,4 +1,4 @@
-/* kernel/tty.c: the console terminal and its line discipline (include/tty.h).
+/* kernel/drivers/tty.c: the console terminal and its line discipline (include/tty.h).
  * Owns the one struct tty (termios, the input buffer, the foreground process
  * group) and the file operations of /dev/console and /dev/tty (char major 5).
  * Sits on console_input (keyboard and COM1 interrupts feed it) and

@@ -1,4 +1,4 @@
-/* kernel/keyboard.c: the PS/2 keyboard on IRQ 1 (device layer).
+/* kernel/drivers/keyboard.c: the PS/2 keyboard on IRQ 1 (device layer).
  *
  * The i8042 controller hands us one byte per interrupt at port 0x60, in
  * scan code set 1 (the controller translates the keyboard's set 2 by

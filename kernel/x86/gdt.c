@@ -1,9 +1,9 @@
-/* kernel/gdt.c: the Global Descriptor Table and the TSS (arch layer).
+/* kernel/x86/gdt.c: the Global Descriptor Table and the TSS (arch layer).
  *
  * Owns the flat segments (kernel/user code and data), the single TSS whose
  * esp0 is the kernel stack for entries from ring 3, and the three TLS
  * entries that set_thread_area fills, and the double-fault task's TSS entry
- * (the TSS itself: kernel/doublefault.c).  Layout: include/asm/segment.h.
+ * (the TSS itself: kernel/x86/doublefault.c).  Layout: include/asm/segment.h.
  * gdt_init() runs first among the arch initcalls (called by trap_init). */
 #include <kernel.h>
 #include <string.h>
@@ -106,7 +106,7 @@ void gdt_init(void)
     gdt[GDT_ENTRY_TSS] = make_desc((uint32_t)(unsigned long)&tss, sizeof tss - 1, ACC_TSS, 0);
     for (int i = GDT_ENTRY_TLS_MIN; i <= GDT_ENTRY_TLS_MAX; i++)
         gdt[i] = (struct desc_struct){ 0, 0 };
-    /* The double-fault task (kernel/doublefault.c): never loaded with ltr,
+    /* The double-fault task (kernel/x86/doublefault.c): never loaded with ltr,
      * only entered through the task gate at IDT vector 8. */
     doublefault_tss_init();
     gdt[GDT_ENTRY_DOUBLEFAULT_TSS] = make_desc((uint32_t)(unsigned long)&doublefault_tss,

@@ -1,4 +1,4 @@
-/* kernel/timer.c: the 8254 PIT as the system tick, HZ times a second,
+/* kernel/x86/timer.c: the 8254 PIT as the system tick, HZ times a second,
  * plus udelay()/mdelay() (arch layer; interface in include/timer.h).
  *
  * Channel 0 runs in mode 2 (rate generator) with divisor LATCH, counting

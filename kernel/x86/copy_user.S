@@ -1,5 +1,5 @@
-/* mm/copy_user.S: the instructions that touch user memory.  Layer: arch
- * memory (below the C wrappers in mm/usercopy.c, which check access_ok).
+/* kernel/x86/copy_user.S: the instructions that touch user memory.  Layer: arch
+ * memory (below the C wrappers in kernel/x86/usercopy.c, which check access_ok).
  *
  * Every instruction here that may fault on a user address is listed in
  * __ex_table with a fixup (<asm/uaccess.h>).  On a fault that the handler

@@ -1,10 +1,10 @@
-/* kernel/console_input.c: where typed characters land (arch/driver layer,
- * below the tty).  The keyboard (kernel/keyboard.c) and the COM1 receive
+/* kernel/drivers/console_input.c: where typed characters land (arch/driver layer,
+ * below the tty).  The keyboard (kernel/drivers/keyboard.c) and the COM1 receive
  * interrupt (here) call console_input() from interrupt context.
  *
  * Until the tty is activated (the first open of /dev/console or /dev/tty)
  * the characters wait in a small ring that console_getc_nonblock() reads.
- * tty_activate() (kernel/tty.c) drains the ring into its line discipline
+ * tty_activate() (kernel/drivers/tty.c) drains the ring into its line discipline
  * and sets console_input_handler, after which every character goes straight
  * to the tty. */
 #include <kernel.h>

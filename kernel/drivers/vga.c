@@ -1,4 +1,4 @@
-/* kernel/vga.c: the VGA text-mode console, 80x25 cells at physical 0xB8000
+/* kernel/drivers/vga.c: the VGA text-mode console, 80x25 cells at physical 0xB8000
  * (reached through the direct map), registered as a printk console.
  *
  * Each cell is a 16-bit word: character in the low byte, attribute (colour)

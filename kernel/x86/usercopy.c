@@ -1,5 +1,5 @@
-/* mm/usercopy.c: copy_from_user and friends, the C side.  Layer: arch
- * memory, just above the faulting instructions of mm/copy_user.S.  These
+/* kernel/x86/usercopy.c: copy_from_user and friends, the C side.  Layer: arch
+ * memory, just above the faulting instructions of kernel/x86/copy_user.S.  These
  * wrappers check access_ok() (a user pointer must never reach kernel
  * memory) and give each routine Linux's return convention; the copies
  * themselves, and their fixups, are in the assembly file.

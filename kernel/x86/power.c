@@ -1,4 +1,4 @@
-/* kernel/power.c: leaving the machine.  qemu_exit() for tests (QEMU's
+/* kernel/x86/power.c: leaving the machine.  qemu_exit() for tests (QEMU's
  * isa-debug-exit device), machine_power_off() for QEMU (ACPI PM1a on the
  * PIIX4 at 0x604, and the older 0xB004) and Bochs (0xB004, then the
  * "Shutdown" string on port 0x8900).  Seen working: QEMU 7.2 stops at 0x604,
