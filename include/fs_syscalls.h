@@ -71,7 +71,6 @@ long sys_sync(void);
 long sys_mount(const char *dev_name, const char *dir_name, const char *type,
                unsigned long flags, const void *data);
 long sys_umount2(const char *name, int flags);
-long sys_umount(const char *name);                         /* __NR_umount (22) */
 /* fs/pipe.c */
 long sys_pipe(int *fildes);
 long sys_pipe2(int *fildes, int flags);
