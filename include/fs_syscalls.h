@@ -76,6 +76,12 @@ long sys_pipe(int *fildes);
 long sys_pipe2(int *fildes, int flags);
 /* kernel/syslog.c */
 long sys_syslog(int type, char *buf, int len);
+/* fs/select.c */
+struct pollfd;
+long sys_poll(struct pollfd *ufds, unsigned int nfds, int timeout_ms);
+/* fs/sys_rw.c: sendfile */
+long sys_sendfile(int out_fd, int in_fd, long *offset, size_t count);
+long sys_sendfile64(int out_fd, int in_fd, loff_t *offset, size_t count);
 
 /* Helpers for other system calls (exec's filename, ...). */
 char *getname(const char *filename);     /* kmalloc'd copy or ERR_PTR: -EFAULT,
