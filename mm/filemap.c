@@ -87,7 +87,12 @@
 #include <cmdline.h>
 #include <uio.h>
 #include <writeback.h>
-#include "../fs/internal.h"
+#include <pagemap.h>
+#include <writeback.h>
+#include <sched.h>
+#include <mm.h>
+#include <slab.h>
+#include <timer.h>
 
 struct pagecache_stats pagecache_stats;
 struct write_path_stats write_path_stats;
