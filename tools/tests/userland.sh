@@ -208,6 +208,81 @@ check_eq sh.semicolons "$("$SH" -c 'echo 1; echo 2;echo 3')" "1
 check_eq sh.builtin_in_pipe "$("$SH" -c 'pwd | wc -l')" 1
 check sh.syntax_error /bin/sh -c "! '$SH' -c 'echo a | | b' 2>/dev/null"
 
+# Control flow, test/[, variables, $(...) and $((...)): each result is
+# what the commands printed or left in files, compared with what a POSIX
+# shell gives.
+check_eq sh.for "$("$SH" -c 'for i in a b "c d"; do echo "<$i>"; done')" "<a>
+<b>
+<c d>"
+check_eq sh.for_split "$("$SH" -c 'L="x y  z"; for w in $L; do echo -n "$w,"; done; for w in "$L"; do echo "[$w]"; done')" "x,y,z,[x y  z]"
+check_eq sh.for_args "$("$SH" -c 'for a; do echo $a; done' zero one two)" "one
+two"
+check_eq sh.while_arith "$("$SH" -c 'i=0; while [ $i -lt 3 ]; do echo $i; i=$((i + 1)); done; echo end=$i')" "0
+1
+2
+end=3"
+check_eq sh.until "$("$SH" -c 'n=3; until test $n -eq 0; do n=$((n-1)); done; echo $n')" 0
+check_eq sh.if_elif_else "$("$SH" -c 'for x in 1 2 3; do if [ $x = 1 ]; then echo one; elif [ $x -eq 2 ]; then echo two; else echo other; fi; done')" "one
+two
+other"
+check_eq sh.if_no_branch_status "$("$SH" -c 'if false; then echo no; fi; echo $?')" 0
+check_eq sh.if_status "$("$SH" -c 'if true; then false; fi; echo $?')" 1
+check_eq sh.break_continue "$("$SH" -c 'for i in 1 2 3 4 5; do [ $i = 2 ] && continue; [ $i = 4 ] && break; echo $i; done')" "1
+3"
+check_eq sh.break_2 "$("$SH" -c 'for a in 1 2; do for b in x y; do echo $a$b; break 2; done; done; echo out')" "1x
+out"
+check_eq sh.nested_loops "$("$SH" -c 'for a in 1 2; do for b in x y; do echo -n $a$b" "; done; done; echo')" "1x 1y 2x 2y "
+check_eq sh.cmdsubst "$("$SH" -c 'v=$(echo hello   world); echo "[$v]" [$(echo a; echo b)]')" "[hello world] [a b]"
+check_eq sh.cmdsubst_nested "$("$SH" -c 'echo $(echo $(echo deep) "(x)")')" "deep (x)"
+check_eq sh.cmdsubst_status "$("$SH" -c 'x=$(false); echo $?; x=$(exit 3); echo $?')" "1
+3"
+check_eq sh.cmdsubst_in_quotes "$("$SH" -c 'echo "a$(echo "b  c")d"')" "ab  cd"
+check_eq sh.arith "$("$SH" -c 'x=7; echo $((x * 2 + 1)) $(( (1+2) * 3 )) $((x / 2)) $((x % 3)) $((-x)) $((x > 5)) $((x == 6))')" "15 9 3 1 -7 1 0"
+# t SCRIPT: the shell's output with newlines as spaces
+t() { "$SH" -c "$1" 2>/dev/null | tr '\n' ' '; }
+check_eq sh.test_strings "$(t 'test a = a; echo $?; [ a != a ]; echo $?; [ -z "" ]; echo $?; [ -n "" ]; echo $?; [ ! -n "" ]; echo $?; [ x ]; echo $?; [ "" ]; echo $?; [ ]; echo $?')" "0 1 0 1 0 0 1 1 "
+check_eq sh.test_numbers "$(t 'for op in -eq -ne -lt -le -gt -ge; do [ 2 $op 3 ]; echo -n $?; [ 3 $op 3 ]; echo -n $?; done; echo')" "100101001110 "
+check_eq sh.test_files "$(t 'mkdir -p tdir; : > tempty; echo x > tfull; for p in tdir tempty tfull nonexistent; do [ -e $p ]; echo -n $?; [ -f $p ]; echo -n $?; [ -d $p ]; echo -n $?; [ -s $p ]; echo -n $?; echo -n " "; done')" "0100 0011 0010 1111 "
+check_eq sh.test_errors "$(t '[ 1 -eq x ]; echo $?; [ a = b; echo $?; test a b c d e; echo $?')" "2 2 2 "
+check_eq sh.variables_local "$("$SH" -c 'L=local; export E=exp; sh -c "echo \"[\$L][\$E]\""; export L; sh -c "echo \$L"')" "[][exp]
+local"
+check_eq sh.variables_unset "$(t 'A=1; unset A; echo "[$A]"; echo "${HOME_NOPE}x"')" "[] x "
+"$SH" -c 'echo $$ > pid.out' & shpid=$!
+wait $shpid
+check_eq sh.pid_var "$(cat pid.out)" "$shpid"
+check_eq sh.read_loop "$(printf 'a b c\nd e\n' | "$SH" -c 'while read x rest; do echo "$x|$rest"; done')" "a|b c
+d|e"
+check_eq sh.loop_redirect "$("$SH" -c 'for i in 1 2 3; do echo $i; done > loop.out; wc -l < loop.out')" 3
+check_eq sh.loop_pipe "$("$SH" -c 'for i in 1 2 3; do echo $i; done | wc -l')" 3
+check_eq sh.negate "$(t '! false; echo $?; ! true; echo $?')" "0 1 "
+check_eq sh.multiline "$("$SH" -c 'for i in 1 2
+do
+  if [ $i = 2 ]
+  then echo two
+  fi
+done
+echo after')" "two
+after"
+check sh.syntax_error_fi /bin/sh -c "! '$SH' -c 'fi' 2>/dev/null"
+check sh.syntax_error_open_if /bin/sh -c "'$SH' -c 'if true; then echo x' 2>&1 | grep -q 'unexpected end'"
+check sh.syntax_error_for_name /bin/sh -c "! '$SH' -c 'for 1x in a; do :; done' 2>/dev/null"
+cat > loops.sh <<'SCRIPT'
+# a script with loops: count the lines of each file given, sum them
+total=0
+for f in "$@"; do
+	n=0
+	while read line; do
+		n=$((n + 1))
+	done < $f
+	echo "$f $n"
+	total=$((total + n))
+done
+if [ $total -gt 4 ]; then echo "total $total: more than 4"; else echo "total $total"; fi
+SCRIPT
+check_eq sh.script_loops "$("$SH" loops.sh words out1)" "words 4
+out1 2
+total 6: more than 4"
+
 cat > script.sh <<'SCRIPT'
 # a script file with arguments
 echo "args: $# $1 $2"
