@@ -546,4 +546,7 @@ int page_readlink(struct inode *inode, char *buf, size_t size);
 /* setattr for page-cache-only filesystems (truncate_setsize + times/mode). */
 int simple_setattr(struct inode *inode, struct iattr *attr);
 void generic_fillattr(struct inode *inode, struct kstat *st);
+/* fs/namespace.c: mount a ramfs on / if nothing is mounted yet (boot,
+ * and the kernel tests that need a root).  0 or -errno. */
+int vfs_ensure_root(void);
 #endif
