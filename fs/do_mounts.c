@@ -251,4 +251,3 @@ long sys_umount2(const char *name, int flags)
     return err;
 }
 
-long sys_umount(const char *name) { return sys_umount2(name, 0); }

@@ -1,6 +1,6 @@
-/* fs/internal.h: declarations shared by the VFS files (fs/ files) and the page
- * cache (mm/filemap.c, mm/truncate.c, mm/page-writeback.c), but not by
- * filesystems.  Like Linux's fs/internal.h: nothing here is an interface
+/* fs/internal.h: declarations shared by the VFS files (fs/ files) and their
+ * tests, but not by filesystems nor by mm/ (which sees only public headers:
+ * <fs.h>, <pagemap.h>, <writeback.h>).  Like Linux's fs/internal.h: nothing here is an interface
  * for ext2 or ramfs; those live in include/fs.h and include/pagemap.h.
  */
 #ifndef _FS_INTERNAL_H
@@ -27,7 +27,6 @@ void path_get(struct path *p);
 void get_fs_root(struct path *root);       /* current task's root, referenced */
 void get_fs_pwd(struct path *pwd);         /* current task's cwd, referenced */
 extern struct fs_struct init_fs;            /* shared by tasks with fs == NULL */
-int vfs_ensure_root(void);                 /* ramfs on / if nothing is mounted */
 /* Tests and benchmarks: vfs_ensure_root, mkdir dir (may exist), mount dev there. */
 int vfs_mount_at(const char *dev, const char *dir, const char *fstype);
 
@@ -42,7 +41,6 @@ struct file_system_type *get_fs_type(const char *name);
 void evict_inodes(struct super_block *sb); /* unmount: evict every unused inode */
 int inodes_in_use(struct super_block *sb); /* inodes with i_count > 0 */
 extern spinlock_t inode_wb_lock;           /* sb->s_dirty lists, I_DIRTY* bits */
-void inode_mark_dirty_pages(struct inode *inode);  /* from set_page_dirty */
 
 /* ---- path walking (fs/namei.c) ---------------------------------------- */
 /* Resolve all but the last component of name: parent referenced (a
@@ -55,7 +53,6 @@ int is_dots_name(const char *name, size_t len);   /* "." or ".." */
 int vfs_lookup_one(struct inode *dir, const char *name, size_t len, struct inode **res);
 
 /* ---- writeback (fs/fs-writeback.c, mm/page-writeback.c) -------------- */
-int do_writepages(struct address_space *mapping, struct writeback_control *wbc);
 void sync_inodes_sb(struct super_block *sb);
 /* fs/pipe.c: make a pipe's two files (files[0] reads, files[1] writes). */
 int create_pipe_files(struct file **files, int flags);

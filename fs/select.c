@@ -26,6 +26,7 @@
 #include <fdtable.h>
 #include <poll.h>
 #include <syscalls.h>
+#include <fs_syscalls.h>
 #include <asm/uaccess.h>
 #include <ktest.h>
 #include "internal.h"

@@ -81,7 +81,7 @@ void at_leave(struct at_ctx *c)
 #define O_LARGEFILE 0100000
 #define VALID_OPEN_FLAGS (O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_APPEND | \
                           O_NONBLOCK | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_LARGEFILE | \
-                          010000 /* O_DSYNC */ | 04010000 /* O_SYNC */ | 01000000 /* O_NOATIME */)
+                          O_DSYNC | O_SYNC | 01000000 /* O_NOATIME */)
 
 long sys_openat(int dfd, const char *filename, int flags, mode_t mode)
 {

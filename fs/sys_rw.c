@@ -4,6 +4,8 @@
  * updated under f_pos_lock only by the amount actually transferred, so a
  * call that fails with -EFAULT leaves it unchanged.
  *
+ * preadv2/pwritev2's RWF_* flags ride in the iterator (iocb_flags).
+ *
  * The path of read(fd, buf, n):
  *   sys_read -> fget(fd) -> access_ok(buf, n) -> iov_iter_init(ITER_IOVEC)
  *     -> vfs_read(file, iter, &pos) -> f_op->read_iter (page cache, pipe,
@@ -133,7 +135,28 @@ static long import_iovec(const struct iovec *uvec, unsigned long nr, struct iove
     return 0;
 }
 
-static long rw_vec(unsigned int fd, const struct iovec *uvec, unsigned long vlen, int write)
+/* RWF_* of preadv2/pwritev2 into the iterator's per-call IOCB_* flags, as
+ * Linux's kiocb_set_rw_flags: an unknown flag is -EOPNOTSUPP. */
+static int set_rw_flags(struct iov_iter *it, int rwf)
+{
+    if (rwf & ~RWF_SUPPORTED)
+        return -EOPNOTSUPP;
+    if (rwf & RWF_HIPRI)
+        it->iocb_flags |= IOCB_HIPRI;
+    if (rwf & RWF_DSYNC)
+        it->iocb_flags |= IOCB_DSYNC;
+    if (rwf & RWF_SYNC)
+        it->iocb_flags |= IOCB_DSYNC | IOCB_SYNC;
+    if (rwf & RWF_APPEND)
+        it->iocb_flags |= IOCB_APPEND;
+    return 0;
+}
+
+/* readv/writev (ppos NULL: at f_pos) and preadv/pwritev(2) (at *ppos).
+ * As Linux: the iovecs are imported first (-EFAULT/-EINVAL), a transfer of
+ * 0 bytes returns 0 before the flags are looked at, then the flags. */
+static long rw_vec(unsigned int fd, const struct iovec *uvec, unsigned long vlen,
+                   loff_t *ppos, int rwf, int write)
 {
     struct file *file = fget(fd);
     if (!file)
@@ -144,7 +167,8 @@ static long rw_vec(unsigned int fd, const struct iovec *uvec, unsigned long vlen
     if (ret == 0) {
         struct iov_iter it;
         iov_iter_init(&it, write ? WRITE : READ, iov, vlen, total);
-        ret = do_rw(file, &it, NULL, write);
+        if (!total || !(ret = set_rw_flags(&it, rwf)))
+            ret = do_rw(file, &it, ppos, write);
         kfree(iov);
     }
     fput(file);
@@ -152,9 +176,42 @@ static long rw_vec(unsigned int fd, const struct iovec *uvec, unsigned long vlen
 }
 
 long sys_readv(unsigned int fd, const struct iovec *vec, unsigned long vlen)
-{ return rw_vec(fd, vec, vlen, 0); }
+{ return rw_vec(fd, vec, vlen, NULL, 0, 0); }
 long sys_writev(unsigned int fd, const struct iovec *vec, unsigned long vlen)
-{ return rw_vec(fd, vec, vlen, 1); }
+{ return rw_vec(fd, vec, vlen, NULL, 0, 1); }
+
+/* preadv/pwritev: the 64-bit offset in two registers, low half first (the
+ * i386 ABI of Linux's compat-free 32-bit entry).  A negative offset is
+ * -EINVAL (do_rw checks it). */
+long sys_preadv(unsigned int fd, const struct iovec *vec, unsigned long vlen,
+                unsigned long lo, unsigned long hi)
+{
+    loff_t pos = make_pos(lo, hi);
+    return rw_vec(fd, vec, vlen, &pos, 0, 0);
+}
+
+long sys_pwritev(unsigned int fd, const struct iovec *vec, unsigned long vlen,
+                 unsigned long lo, unsigned long hi)
+{
+    loff_t pos = make_pos(lo, hi);
+    return rw_vec(fd, vec, vlen, &pos, 0, 1);
+}
+
+/* preadv2/pwritev2: as preadv/pwritev plus RWF_* flags; offset -1 means
+ * "at the file position, and move it" (readv/writev). */
+long sys_preadv2(unsigned int fd, const struct iovec *vec, unsigned long vlen,
+                 unsigned long lo, unsigned long hi, int flags)
+{
+    loff_t pos = make_pos(lo, hi);
+    return rw_vec(fd, vec, vlen, pos == -1 ? NULL : &pos, flags, 0);
+}
+
+long sys_pwritev2(unsigned int fd, const struct iovec *vec, unsigned long vlen,
+                  unsigned long lo, unsigned long hi, int flags)
+{
+    loff_t pos = make_pos(lo, hi);
+    return rw_vec(fd, vec, vlen, pos == -1 ? NULL : &pos, flags, 1);
+}
 
 static loff_t do_lseek(struct file *file, loff_t off, unsigned int whence)
 {

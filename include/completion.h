@@ -5,6 +5,5 @@
 struct completion { unsigned int done; wait_queue_head_t wait; };
 void init_completion(struct completion *c);
 void complete(struct completion *c);       /* may be called from IRQ context */
-void complete_all(struct completion *c);
 void wait_for_completion(struct completion *c);
 #endif

@@ -71,9 +71,20 @@ struct vfsmount;
 #define O_TRUNC     01000
 #define O_APPEND    02000
 #define O_NONBLOCK  04000
+#define O_DSYNC     010000             /* write(2) returns once the data is on disk */
+#define __O_SYNC    04000000
+#define O_SYNC      (__O_SYNC | O_DSYNC) /* ... and the inode too */
 #define O_DIRECTORY 0200000
 #define O_NOFOLLOW  0400000
 #define O_CLOEXEC   02000000
+
+/* preadv2/pwritev2 flags (Linux's <linux/fs.h>): per call, not per file.
+ * RWF_NOWAIT and the newer ones are not supported (-EOPNOTSUPP). */
+#define RWF_HIPRI   0x01               /* poll for completion: accepted, ignored */
+#define RWF_DSYNC   0x02               /* this write as if O_DSYNC */
+#define RWF_SYNC    0x04               /* this write as if O_SYNC */
+#define RWF_APPEND  0x10               /* this write as if O_APPEND */
+#define RWF_SUPPORTED (RWF_HIPRI | RWF_DSYNC | RWF_SYNC | RWF_APPEND)
 
 #define SEEK_SET 0
 #define SEEK_CUR 1
@@ -535,4 +546,7 @@ int page_readlink(struct inode *inode, char *buf, size_t size);
 /* setattr for page-cache-only filesystems (truncate_setsize + times/mode). */
 int simple_setattr(struct inode *inode, struct iattr *attr);
 void generic_fillattr(struct inode *inode, struct kstat *st);
+/* fs/namespace.c: mount a ramfs on / if nothing is mounted yet (boot,
+ * and the kernel tests that need a root).  0 or -errno. */
+int vfs_ensure_root(void);
 #endif

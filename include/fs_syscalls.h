@@ -21,6 +21,14 @@ long sys_read(unsigned int fd, char *buf, size_t count);
 long sys_write(unsigned int fd, const char *buf, size_t count);
 long sys_readv(unsigned int fd, const struct iovec *vec, unsigned long vlen);
 long sys_writev(unsigned int fd, const struct iovec *vec, unsigned long vlen);
+long sys_preadv(unsigned int fd, const struct iovec *vec, unsigned long vlen,
+                unsigned long pos_lo, unsigned long pos_hi);
+long sys_pwritev(unsigned int fd, const struct iovec *vec, unsigned long vlen,
+                 unsigned long pos_lo, unsigned long pos_hi);
+long sys_preadv2(unsigned int fd, const struct iovec *vec, unsigned long vlen,
+                 unsigned long pos_lo, unsigned long pos_hi, int flags);
+long sys_pwritev2(unsigned int fd, const struct iovec *vec, unsigned long vlen,
+                  unsigned long pos_lo, unsigned long pos_hi, int flags);
 long sys_pread64(unsigned int fd, char *buf, size_t count, unsigned long pos_lo, unsigned long pos_hi);
 long sys_pwrite64(unsigned int fd, const char *buf, size_t count, unsigned long pos_lo, unsigned long pos_hi);
 long sys_lseek(unsigned int fd, long offset, unsigned int whence);
@@ -71,12 +79,17 @@ long sys_sync(void);
 long sys_mount(const char *dev_name, const char *dir_name, const char *type,
                unsigned long flags, const void *data);
 long sys_umount2(const char *name, int flags);
-long sys_umount(const char *name);                         /* __NR_umount (22) */
 /* fs/pipe.c */
 long sys_pipe(int *fildes);
 long sys_pipe2(int *fildes, int flags);
 /* kernel/syslog.c */
 long sys_syslog(int type, char *buf, int len);
+/* fs/select.c */
+struct pollfd;
+long sys_poll(struct pollfd *ufds, unsigned int nfds, int timeout_ms);
+/* fs/sys_rw.c: sendfile */
+long sys_sendfile(int out_fd, int in_fd, long *offset, size_t count);
+long sys_sendfile64(int out_fd, int in_fd, loff_t *offset, size_t count);
 
 /* Helpers for other system calls (exec's filename, ...). */
 char *getname(const char *filename);     /* kmalloc'd copy or ERR_PTR: -EFAULT,

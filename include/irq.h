@@ -27,8 +27,6 @@ int request_irq(unsigned irq, irq_handler_t handler, void *data);
 /* Remove the (handler, data) pair; masks the line if it was the last. */
 void free_irq(unsigned irq, irq_handler_t handler, void *data);
 
-void disable_irq(unsigned irq);        /* mask the line at the PIC */
-void enable_irq(unsigned irq);         /* unmask it */
 
 /* Called by do_trap for vectors 0x20-0x2F. */
 void do_IRQ(unsigned irq, struct pt_regs *regs);

@@ -173,7 +173,7 @@ extern unsigned long kernel_image_bytes;
  * mm_alloc: an empty address space (own page directory, no VMAs,
  *   mm_users = 1, stack_rlimit 8 MiB, mmap_base TASK_UNMAPPED_BASE).
  *   NULL when out of memory.
- * mmget: one more user.  mmput: one user less; the last one frees every
+ * mmput: one user less (fork's dup_mm makes an mm of its own); the last one frees every
  *   frame, page table and VMA (exit_mmap) and the directory.  If mm's
  *   directory is loaded in CR3, mmput switches to swapper_pg_dir first.
  * dup_mm: fork's copy.  Every VMA is copied; private pages are shared
@@ -184,7 +184,6 @@ extern unsigned long kernel_image_bytes;
  *   Linux's "lazy TLB").  tsk may be NULL.
  */
 struct mm_struct *mm_alloc(void);
-void mmget(struct mm_struct *mm);
 void mmput(struct mm_struct *mm);
 struct mm_struct *dup_mm(struct mm_struct *oldmm);
 void switch_mm(struct mm_struct *prev, struct mm_struct *next, struct task_struct *tsk);

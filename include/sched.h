@@ -111,7 +111,7 @@ struct fpu_state {
 } __attribute__((aligned(16)));
 
 /* Is a fatal signal (SIGKILL) pending for t?  Long kernel loops (the write
- * path, write-path.md step 3) check it between chunks and return what they
+ * path, step 3 of the write loop in docs/page-cache.md) check it between chunks and return what they
  * have done.  send_signal(SIGKILL) sets both the pending bit and
  * pending_fatal; kernel tests may set pending_fatal directly. */
 static inline int fatal_signal_pending(struct task_struct *t)

@@ -7,7 +7,7 @@
  * only through copy_from_user() and friends (<asm/uaccess.h>).  A handler
  * that needs the trap frame (fork, execve, sigreturn) uses
  * current_pt_regs().  Each layer defines its handlers in its own files;
- * kernel/sys_ni.c gives weak -ENOSYS stand-ins for those not written yet.
+ * an empty table slot is sys_ni_syscall (kernel/sys_ni.c).
  */
 #ifndef _SYSCALLS_H
 #define _SYSCALLS_H
@@ -77,17 +77,7 @@ long sys_umask(int mask);
 long sys_futex(void);
 long sys_vellum_debug(unsigned long op, unsigned long arg);
 
-/* Other layers' handlers: their prototypes live in their headers (mm.h for
- * brk/mmap2/munmap/mprotect/msync, the files layer's for the file calls).  The
- * table refers to them by symbol name only (see kernel/syscall.c), so a
- * prototype here cannot disagree with theirs. */
-#define MM_SYSCALLS(X) X(brk) X(mmap2) X(munmap) X(mprotect) X(msync)
-#define FILES_SYSCALLS(X) X(read) X(write) X(readv) X(writev) X(pread64) X(pwrite64) \
-    X(open) X(openat) X(creat) X(close) X(lseek) X(llseek) X(dup) X(dup2) X(dup3)     \
-    X(pipe) X(pipe2) X(fcntl) X(fcntl64) X(ioctl) X(stat64) X(lstat64) X(fstat64)     \
-    X(fstatat64) X(statx) X(getdents64) X(mkdir) X(mkdirat) X(rmdir) X(unlink)        \
-    X(unlinkat) X(rename) X(renameat) X(link) X(symlink) X(readlink) X(readlinkat)    \
-    X(access) X(faccessat) X(chdir) X(fchdir) X(getcwd) X(truncate64) X(ftruncate64)  \
-    X(truncate) X(ftruncate) X(fsync) X(fdatasync) X(sync) X(mount) X(umount2)        \
-    X(syslog) X(poll) X(sendfile) X(sendfile64)
+/* Other layers' handlers: their prototypes live in their headers (<mm.h>
+ * for brk/mmap2/munmap/mprotect/msync, <fs_syscalls.h> for the file calls),
+ * which kernel/syscall.c includes. */
 #endif

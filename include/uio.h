@@ -25,8 +25,9 @@
  *   copy_to_iter(buf, n, i) / copy_from_iter(buf, n, i)  copy and advance;
  *       return bytes copied (short on a fault)
  *
- * ITER_IOVEC goes through the user-access layer: kernel/x86/usercopy.c sets
- * user_copy_ops (below) at boot, so lib/ needs no arch header for it.
+ * ITER_IOVEC calls the user-access primitives of <asm/uaccess.h> directly
+ * (lib/iov_iter.c): copy_page_from_iter_atomic is one call away from the
+ * instruction that may fault.
  */
 #ifndef _UIO_H
 #define _UIO_H
@@ -65,21 +66,17 @@ struct iov_iter {
     void (*fault_handler)(void *arg);
     void *fault_arg;
     size_t consumed;                   /* bytes advanced so far (for fault_at) */
+    /* Per-call flags of this transfer (IOCB_*), set from preadv2/pwritev2's
+     * RWF_* by the system-call layer; 0 for everything else.  Linux keeps
+     * them in struct kiocb (ki_flags); we have no kiocb, and the iterator
+     * is the one per-call object every read_iter/write_iter receives. */
+    unsigned int iocb_flags;
 };
+#define IOCB_HIPRI   0x01              /* RWF_HIPRI: ignored */
+#define IOCB_DSYNC   0x02              /* write: sync the data before returning */
+#define IOCB_SYNC    0x04              /* write: ... and the inode (with IOCB_DSYNC) */
+#define IOCB_APPEND  0x08              /* write: at end of file, as O_APPEND */
 
-/* The user-access primitives, provided by kernel/x86/usercopy.c (arch uaccess
- * with its exception table).  Each returns the number of bytes NOT copied
- * (NOT faulted in), as Linux's copy_from_user does. */
-struct user_copy_ops {
-    /* page faults disabled by the caller: stop at the first faulting byte */
-    unsigned long (*copy_from_user_inatomic)(void *to, const void *from, unsigned long n);
-    /* page faults enabled: resolve faults (may sleep) */
-    unsigned long (*copy_from_user)(void *to, const void *from, unsigned long n);
-    unsigned long (*copy_to_user)(void *to, const void *from, unsigned long n);
-    /* touch every page of [uaddr, uaddr+n) with faults enabled */
-    unsigned long (*fault_in_readable)(const void *uaddr, unsigned long n);
-};
-extern const struct user_copy_ops *user_copy_ops;   /* set by kernel/x86/usercopy.c (mm_initcall) */
 
 void iov_iter_kvec(struct iov_iter *i, int direction, const struct kvec *kvec,
                    unsigned long nr_segs, size_t count);

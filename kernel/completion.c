@@ -21,15 +21,6 @@ void complete(struct completion *c)
     wake_up(&c->wait);
 }
 
-void complete_all(struct completion *c)
-{
-    unsigned long flags;
-    spin_lock_irqsave(&c->wait.lock, flags);
-    c->done = ~0u;                     /* every present and future waiter passes */
-    spin_unlock_irqrestore(&c->wait.lock, flags);
-    wake_up_all(&c->wait);
-}
-
 void wait_for_completion(struct completion *c)
 {
     unsigned long flags;

@@ -14,17 +14,17 @@
  *   entry.S:  ret_from_intr -> exit_to_user_mode(regs) (signals,
  *             reschedule) -> restore the registers -> iret
  *
- * The ONE table: every layer writes its `long sys_NAME(...)` in its own file
- * and its line goes here.  Numbers are Linux i386's (<asm/unistd.h>).
- * A number with no handler returns -ENOSYS and is logged once.  A handler
- * another layer has not written yet is a weak alias of sys_ni_syscall
- * (kernel/sys_ni.c), Linux's cond_syscall() trick: the table links, the
- * call says -ENOSYS, and the real function replaces it at link time.
+ * The ONE table: every layer writes its `long sys_NAME(...)` in its own file,
+ * declares it in its header (<syscalls.h>, <fs_syscalls.h>, <mm.h>), and
+ * its line goes here.  Numbers are Linux i386's (<asm/unistd.h>).  A number
+ * with no handler is sys_ni_syscall: -ENOSYS, logged once.
  */
 #include <kernel.h>
 #include <errno.h>
 #include <sched.h>
 #include <syscalls.h>
+#include <fs_syscalls.h>
+#include <mm.h>
 #include <asm/unistd.h>
 #include <asm/ptrace.h>
 #include <asm/traps.h>
@@ -35,12 +35,15 @@ typedef long (*syscall_fn_t)(unsigned long, unsigned long, unsigned long,
 /* (void (*)(void)) is the sanctioned "any function" type: no cast warning. */
 #define S(nr, fn) [__NR_##nr] = (syscall_fn_t)(void (*)(void))(fn)
 
-/* Handlers of other layers, by symbol name: `__sysent_read` is sys_read. */
-#define DECLARE_SYSENT(n) extern const char __sysent_##n[] __asm__("sys_" #n);
-MM_SYSCALLS(DECLARE_SYSENT)
-FILES_SYSCALLS(DECLARE_SYSENT)
-
+/* Every handler by its real prototype: the table names functions the
+ * compiler has seen declared, and each defining file includes the same
+ * header, so a definition that disagrees with its prototype does not
+ * compile.  Unlisted numbers are sys_ni_syscall (-ENOSYS, logged once);
+ * the range initializer comes first and the entries below override it, as
+ * Linux's arch/x86/entry/syscall_32.c does. */
+#pragma GCC diagnostic ignored "-Woverride-init"
 static const syscall_fn_t sys_call_table[NR_syscalls] = {
+    [0 ... NR_syscalls - 1] = (syscall_fn_t)(void (*)(void))sys_ni_syscall,
     /* processes (kernel/fork.c, exit.c, exec.c) */
     S(exit, sys_exit),
     S(exit_group, sys_exit_group),
@@ -99,68 +102,72 @@ static const syscall_fn_t sys_call_table[NR_syscalls] = {
     S(rseq, sys_ni_syscall_quiet),
     S(futex, sys_futex),
     /* memory (mm/mmap.c: the uaccess layer) */
-    S(brk, __sysent_brk),
-    S(mmap2, __sysent_mmap2),
-    S(munmap, __sysent_munmap),
-    S(mprotect, __sysent_mprotect),
-    S(msync, __sysent_msync),
+    S(brk, sys_brk),
+    S(mmap2, sys_mmap2),
+    S(munmap, sys_munmap),
+    S(mprotect, sys_mprotect),
+    S(msync, sys_msync),
     S(madvise, sys_ni_syscall_quiet),
     /* files (fs/: the files layer) */
-    S(read, __sysent_read),
-    S(write, __sysent_write),
-    S(readv, __sysent_readv),
-    S(writev, __sysent_writev),
-    S(pread64, __sysent_pread64),
-    S(pwrite64, __sysent_pwrite64),
-    S(open, __sysent_open),
-    S(openat, __sysent_openat),
-    S(creat, __sysent_creat),
-    S(close, __sysent_close),
-    S(lseek, __sysent_lseek),
-    S(_llseek, __sysent_llseek),
-    S(dup, __sysent_dup),
-    S(dup2, __sysent_dup2),
-    S(dup3, __sysent_dup3),
-    S(pipe, __sysent_pipe),
-    S(pipe2, __sysent_pipe2),
-    S(fcntl, __sysent_fcntl),
-    S(fcntl64, __sysent_fcntl64),
-    S(ioctl, __sysent_ioctl),
-    S(stat64, __sysent_stat64),
-    S(lstat64, __sysent_lstat64),
-    S(fstat64, __sysent_fstat64),
-    S(fstatat64, __sysent_fstatat64),
-    S(statx, __sysent_statx),
-    S(getdents64, __sysent_getdents64),
-    S(mkdir, __sysent_mkdir),
-    S(mkdirat, __sysent_mkdirat),
-    S(rmdir, __sysent_rmdir),
-    S(unlink, __sysent_unlink),
-    S(unlinkat, __sysent_unlinkat),
-    S(rename, __sysent_rename),
-    S(renameat, __sysent_renameat),
-    S(link, __sysent_link),
-    S(symlink, __sysent_symlink),
-    S(readlink, __sysent_readlink),
-    S(readlinkat, __sysent_readlinkat),
-    S(access, __sysent_access),
-    S(faccessat, __sysent_faccessat),
-    S(chdir, __sysent_chdir),
-    S(fchdir, __sysent_fchdir),
-    S(getcwd, __sysent_getcwd),
-    S(truncate64, __sysent_truncate64),
-    S(ftruncate64, __sysent_ftruncate64),
-    S(truncate, __sysent_truncate),
-    S(ftruncate, __sysent_ftruncate),
-    S(fsync, __sysent_fsync),
-    S(fdatasync, __sysent_fdatasync),
-    S(sync, __sysent_sync),
-    S(mount, __sysent_mount),
-    S(umount2, __sysent_umount2),
-    S(syslog, __sysent_syslog),
-    S(poll, __sysent_poll),
-    S(sendfile, __sysent_sendfile),
-    S(sendfile64, __sysent_sendfile64),
+    S(read, sys_read),
+    S(write, sys_write),
+    S(readv, sys_readv),
+    S(writev, sys_writev),
+    S(pread64, sys_pread64),
+    S(pwrite64, sys_pwrite64),
+    S(preadv, sys_preadv),
+    S(pwritev, sys_pwritev),
+    S(preadv2, sys_preadv2),
+    S(pwritev2, sys_pwritev2),
+    S(open, sys_open),
+    S(openat, sys_openat),
+    S(creat, sys_creat),
+    S(close, sys_close),
+    S(lseek, sys_lseek),
+    S(_llseek, sys_llseek),
+    S(dup, sys_dup),
+    S(dup2, sys_dup2),
+    S(dup3, sys_dup3),
+    S(pipe, sys_pipe),
+    S(pipe2, sys_pipe2),
+    S(fcntl, sys_fcntl),
+    S(fcntl64, sys_fcntl64),
+    S(ioctl, sys_ioctl),
+    S(stat64, sys_stat64),
+    S(lstat64, sys_lstat64),
+    S(fstat64, sys_fstat64),
+    S(fstatat64, sys_fstatat64),
+    S(statx, sys_statx),
+    S(getdents64, sys_getdents64),
+    S(mkdir, sys_mkdir),
+    S(mkdirat, sys_mkdirat),
+    S(rmdir, sys_rmdir),
+    S(unlink, sys_unlink),
+    S(unlinkat, sys_unlinkat),
+    S(rename, sys_rename),
+    S(renameat, sys_renameat),
+    S(link, sys_link),
+    S(symlink, sys_symlink),
+    S(readlink, sys_readlink),
+    S(readlinkat, sys_readlinkat),
+    S(access, sys_access),
+    S(faccessat, sys_faccessat),
+    S(chdir, sys_chdir),
+    S(fchdir, sys_fchdir),
+    S(getcwd, sys_getcwd),
+    S(truncate64, sys_truncate64),
+    S(ftruncate64, sys_ftruncate64),
+    S(truncate, sys_truncate),
+    S(ftruncate, sys_ftruncate),
+    S(fsync, sys_fsync),
+    S(fdatasync, sys_fdatasync),
+    S(sync, sys_sync),
+    S(mount, sys_mount),
+    S(umount2, sys_umount2),
+    S(syslog, sys_syslog),
+    S(poll, sys_poll),
+    S(sendfile, sys_sendfile),
+    S(sendfile64, sys_sendfile64),
 };
 
 /* -ENOSYS once per number, with the caller's name, so a program that

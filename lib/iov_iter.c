@@ -1,13 +1,13 @@
 /* lib/iov_iter.c: the iov_iter, the "where do the bytes come from / go to"
  * abstraction under read() and write() (include/uio.h).  Sits below the page
- * cache (mm/filemap.c) and above the user-access layer, which kernel/x86/usercopy.c
- * plugs in through user_copy_ops at boot (mm_initcall, before any user
- * buffer can exist).
+ * cache (mm/filemap.c) and above the user-access primitives of
+ * <asm/uaccess.h> (kernel/x86/usercopy.c, kernel/x86/copy_user.S), which it
+ * calls directly, as Linux's lib/iov_iter.c does.
  *
  * Three kinds of iterator:
  *   ITER_KVEC    kernel buffers: memcpy, cannot fault
- *   ITER_IOVEC   user buffers: user_copy_ops (copy with faults disabled,
- *                fault-in with them enabled)
+ *   ITER_IOVEC   user buffers: __copy_from_user_inatomic with faults
+ *                disabled, copy_from_user / fault_in_readable with them enabled
  *   ITER_FAULTY  kernel buffers that pretend to fault from byte fault_at on,
  *                the test double for a user buffer with an unmapped part
  *
@@ -21,9 +21,7 @@
 #include <sched.h>
 #include <ktest.h>
 #include <mm.h>
-#include <asm/uaccess.h>             /* pagefault_disable() */
-
-const struct user_copy_ops *user_copy_ops;
+#include <asm/uaccess.h>             /* the user copies, pagefault_disable() */
 
 #define NEVER ((size_t)-1)
 
@@ -138,42 +136,55 @@ static size_t faulty_limit(struct iov_iter *i, size_t n, int atomic)
     return min(n, i->fault_at - i->consumed);
 }
 
-/* copy_out's step: segment -> dst (arg). */
-struct copy_out_arg { char *dst; int atomic; };
-
+/* copy_out's step: segment -> dst (arg), faults enabled for user memory. */
 static size_t copy_out_step(const struct iov_iter *i, char *seg, size_t done, size_t len,
                             void *arg)
 {
-    struct copy_out_arg *a = arg;
-    unsigned long left;
-    if (i->type != ITER_IOVEC) {
-        memcpy(a->dst + done, seg, len);
-        return 0;
-    }
-    if (!a->atomic)
-        return user_copy_ops->copy_from_user(a->dst + done, seg, len);
-    pagefault_disable();
-    left = user_copy_ops->copy_from_user_inatomic(a->dst + done, seg, len);
-    pagefault_enable();
-    return left;
+    char *dst = arg;
+    if (i->type == ITER_IOVEC)
+        return copy_from_user(dst + done, (const void __user *)seg, len);
+    memcpy(dst + done, seg, len);
+    return 0;
 }
 
 /* Copy up to n bytes out of the iterator (from its current position) into
- * dst without advancing it.  Returns the bytes copied. */
+ * dst without advancing it.  Returns the bytes copied.  atomic: only the
+ * ITER_FAULTY double looks at it (a user source takes the atomic path in
+ * copy_page_from_iter_atomic itself). */
 static size_t copy_out(struct iov_iter *i, void *dst, size_t n, int atomic)
 {
-    struct copy_out_arg a = { .dst = dst, .atomic = atomic };
     n = min(n, i->count);
     n = faulty_limit(i, n, atomic);
-    return iterate_segs(i, n, copy_out_step, &a);
+    return iterate_segs(i, n, copy_out_step, dst);
 }
 
+/* The write loop's copy, with page faults disabled: from a user buffer it
+ * is one hop to the instruction that may fault (__copy_from_user_inatomic in
+ * kernel/x86/copy_user.S, whose fixup makes it stop short).  Returns the
+ * bytes copied; never advances i. */
 size_t copy_page_from_iter_atomic(struct page *page, size_t offset, size_t bytes,
                                   struct iov_iter *i)
 {
-    if (offset + bytes > PAGE_SIZE)
-        bytes = PAGE_SIZE - offset;
-    return copy_out(i, (char *)page_address(page) + offset, bytes, 1);
+    char *to = (char *)page_address(page) + offset;
+    bytes = min(min(bytes, (size_t)PAGE_SIZE - offset), i->count);
+    if (i->type != ITER_IOVEC)
+        return copy_out(i, to, bytes, 1);
+    const struct iovec *iov = i->iov;
+    size_t off = i->iov_offset, done = 0;
+    pagefault_disable();
+    for (unsigned long nr = i->nr_segs; done < bytes && nr; nr--, iov++, off = 0) {
+        size_t len = min(iov->iov_len - off, bytes - done);
+        const char __user *from = (const char __user *)iov->iov_base + off;
+        /* access_ok again: an iovec pointing into the kernel must fail here
+         * even if the system call forgot to check it */
+        size_t left = access_ok(from, len) ? __copy_from_user_inatomic(to + done, from, len)
+                                           : len;
+        done += len - left;
+        if (left)
+            break;
+    }
+    pagefault_enable();
+    return done;
 }
 
 size_t iov_iter_copy_from_user(struct page *page, struct iov_iter *i, size_t offset,
@@ -195,7 +206,7 @@ size_t copy_from_iter(void *buf, size_t bytes, struct iov_iter *i)
 static size_t fault_in_step(const struct iov_iter *i, char *seg, size_t done, size_t len,
                             void *arg)
 {
-    return user_copy_ops->fault_in_readable(seg, len);
+    return fault_in_readable((const void __user *)seg, len);
 }
 
 /* Fault in the next bytes of the source with faults enabled.  Returns the
@@ -232,7 +243,7 @@ static size_t copy_to_step(const struct iov_iter *i, char *seg, size_t done, siz
 {
     const char *src = arg;
     if (i->type == ITER_IOVEC)
-        return user_copy_ops->copy_to_user(seg, src + done, len);
+        return copy_to_user((void __user *)seg, src + done, len);
     memcpy(seg, src + done, len);
     return 0;
 }

@@ -12,25 +12,52 @@
  * a lock may only be taken while holding locks ABOVE it in this list.
  *
  *   namespace_sem                  (mutex: the mount table, fs/namespace.c)
+ *     sb_list_lock                 (mutex: the super_blocks list, fs/super.c.
+ *                                   umount under namespace_sem; sync and the
+ *                                   flusher hold it across writeback, so it
+ *                                   sits above the page lock; never taken
+ *                                   with an i_mutex held)
+ *   file->f_pos_lock               (mutex: one open file's f_pos, fs/sys_rw.c:
+ *                                   read/write/lseek/getdents.  Outside
+ *                                   i_mutex; sendfile(fd, fd) takes it once)
+ *   rename_mutex                   (mutex: the tree's shape during rename,
+ *                                   fs/namei.c; Linux's s_vfs_rename_mutex)
  *     inode->i_mutex               (mutex: directory ops; write(), truncate.
  *                                   Two directories (rename): lower address first)
+ *   pipe->mutex, tty read_mutex    (mutexes: a pipe's buffer, fs/pipe.c; one tty
+ *                                   reader, kernel/drivers/tty.c.  Held across
+ *                                   copies to/from user space: above mmap_sem)
  *       mm->mmap_sem               (mutex: the VMAs and PTEs of one mm.  Taken by
  *                                   the page-fault handler for a user address,
  *                                   mmap, munmap, mprotect, brk, msync, fork)
  *         page lock (PG_locked)    (lock_page: sleeps; one page at a time.
  *                                   filemap_fault locks a page to read it in)
- *           sb->s_lock             (fs allocation: bitmaps, free counts)
- *             buffer locks, bdev->lock (the block layer, innermost sleeping locks)
+ *           ei->truncate_mutex     (mutex: ext2 get_block vs truncate_blocks,
+ *                                   fs/ext2/inode.c; get_block runs under the
+ *                                   page lock)
+ *             sb->s_lock           (fs allocation: bitmaps, free counts)
+ *               bcache_lock        (mutex: the buffer cache's hash and LRU,
+ *                                   fs/buffer.c; never held across I/O)
+ *               bh->b_lock         (mutex: one metadata buffer being read in)
+ *                 bdev->lock       (mutex: one request at a time to a driver,
+ *                                   kernel/blkdev.c)
+ *                   ATA channel lock (mutex: one command per channel,
+ *                                   kernel/drivers/ata.c; innermost sleeping lock)
  *           mapping->i_mmap_lock   (spinlock: mapping->i_mmap, the VMAs mapping
  *                                   a file; page_mkclean and truncate walk it)
  *           mapping->tree_lock     (spinlock: mapping->pages, nrpages)
  *             page_hash_lock       (spinlock: the global hash chains)
  *           inode_wb_lock          (spinlock: sb->s_dirty lists, I_DIRTY* bits)
  *           inode_hash_lock        (spinlock: the inode cache, fs/inode.c)
+ *           files->file_lock       (spinlock: one fd table, fs/fdtable.c)
+ *           tty.lock               (spinlock, irqs off: the tty's input ring and
+ *                                   termios; the keyboard/serial interrupt takes it)
  *           wait-queue locks       (innermost; inside wake_up/prepare_to_wait)
+ * Spinlocks are leaves: nothing that sleeps, and no other spinlock except
+ * as nested above (tree_lock -> page_hash_lock), is taken under one.
  *
  * Why mmap_sem sits between i_mutex and the page lock, and why that forces
- * the whole write_begin/write_end design (write-path.md):
+ * the whole write_begin/write_end design (docs/page-cache.md, the write loop):
  *   write() holds i_mutex and locks a page in write_begin, then copies from
  *   the user buffer.  If that copy takes a page fault, the fault handler
  *   takes mmap_sem and, for a file-backed address, lock_page()s the page it
@@ -60,7 +87,12 @@
 #include <cmdline.h>
 #include <uio.h>
 #include <writeback.h>
-#include "../fs/internal.h"
+#include <pagemap.h>
+#include <writeback.h>
+#include <sched.h>
+#include <mm.h>
+#include <slab.h>
+#include <timer.h>
 
 struct pagecache_stats pagecache_stats;
 struct write_path_stats write_path_stats;
@@ -691,7 +723,8 @@ static ssize_t legacy_perform_write(struct file *file, struct iov_iter *i, loff_
 /*
  * generic_perform_write: copy the iterator into the page cache at pos, one
  * page-sized chunk at a time, through the filesystem's write_begin and
- * write_end.  Caller holds i_mutex.  The numbered steps are write-path.md's:
+ * write_end.  Caller holds i_mutex.  The numbered steps are those of the
+ * write-loop figure in docs/page-cache.md:
  *
  *   1 chunk = the rest of this page, or what is left
  *   2 (no prefault: the 2025 style; the atomic copy alone prevents the deadlock)
@@ -1027,10 +1060,29 @@ static ssize_t legacy_perform_write(struct file *file, struct iov_iter *i, loff_
 }
 
 /*
- * write() for page-cache files.  Takes i_mutex; O_APPEND moves *ppos to EOF
- * under it; a write starting at or past s_maxbytes is -EFBIG, one crossing
- * it is cut short there; mtime/ctime are updated; *ppos advances by exactly
- * the bytes written.
+ * O_DSYNC/O_SYNC files and pwritev2's RWF_DSYNC/RWF_SYNC: after a write of
+ * written > 0 bytes, put them on disk before returning, as Linux's
+ * generic_write_sync.  Datasync unless O_SYNC/RWF_SYNC asked for the inode
+ * too.  Simplification: Linux syncs only the written range
+ * (vfs_fsync_range); we fsync the whole file.  Called without i_mutex.
+ */
+static ssize_t generic_write_sync(struct file *file, struct iov_iter *from, ssize_t written)
+{
+    if (written <= 0)
+        return written;
+    if (!(file->f_flags & O_DSYNC) && !(from->iocb_flags & IOCB_DSYNC))
+        return written;
+    int full = (file->f_flags & __O_SYNC) || (from->iocb_flags & IOCB_SYNC);
+    int err = vfs_fsync(file, !full);
+    return err ? err : written;
+}
+
+/*
+ * write() for page-cache files.  Takes i_mutex; O_APPEND (or IOCB_APPEND
+ * from pwritev2's RWF_APPEND) moves *ppos to EOF under it; a write starting
+ * at or past s_maxbytes is -EFBIG, one crossing it is cut short there;
+ * mtime/ctime are updated; *ppos advances by exactly the bytes written.
+ * O_DSYNC/O_SYNC/IOCB_DSYNC: the bytes are on disk when it returns.
  */
 ssize_t generic_file_write_iter(struct file *file, struct iov_iter *from, loff_t *ppos)
 {
@@ -1038,7 +1090,7 @@ ssize_t generic_file_write_iter(struct file *file, struct iov_iter *from, loff_t
     ssize_t ret;
 
     mutex_lock(&inode->i_mutex);
-    if (file->f_flags & O_APPEND)
+    if ((file->f_flags & O_APPEND) || (from->iocb_flags & IOCB_APPEND))
         *ppos = inode->i_size;
     loff_t pos = *ppos;
     ret = 0;
@@ -1062,5 +1114,5 @@ ssize_t generic_file_write_iter(struct file *file, struct iov_iter *from, loff_t
         *ppos = pos + ret;
 out:
     mutex_unlock(&inode->i_mutex);
-    return ret;
+    return generic_write_sync(file, from, ret);
 }

@@ -19,7 +19,12 @@
 #include <ktest.h>
 #include <completion.h>
 #include <uio.h>
-#include "../fs/internal.h"
+#include <pagemap.h>
+#include <writeback.h>
+#include <sched.h>
+#include <mm.h>
+#include <slab.h>
+#include <timer.h>
 
 #define STORE_PAGES 64
 struct tstore {

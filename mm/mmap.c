@@ -209,11 +209,6 @@ struct mm_struct *mm_alloc(void)
     return mm;
 }
 
-void mmget(struct mm_struct *mm)
-{
-    mm->mm_users++;
-}
-
 /* Free everything: every VMA's frames, the VMAs, then the page directory
  * with its page tables. */
 static void exit_mmap(struct mm_struct *mm)

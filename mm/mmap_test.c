@@ -16,7 +16,12 @@
 #include <pagemap.h>
 #include <asm/pgtable.h>
 #include <asm/uaccess.h>
-#include "../fs/internal.h"
+#include <pagemap.h>
+#include <writeback.h>
+#include <sched.h>
+#include <mm.h>
+#include <slab.h>
+#include <timer.h>
 
 #define UADDR 0x50000000UL
 

@@ -15,7 +15,12 @@
 #include <cmdline.h>
 #include <string.h>
 #include <writeback.h>
-#include "../fs/internal.h"
+#include <pagemap.h>
+#include <writeback.h>
+#include <sched.h>
+#include <mm.h>
+#include <slab.h>
+#include <timer.h>
 
 unsigned int dirty_writeback_centisecs = 500;
 unsigned int dirty_expire_centisecs = 3000;

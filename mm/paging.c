@@ -73,17 +73,6 @@ void paging_init(unsigned long max_pfn_)
            lowmem_end >> 20, KERNEL_BASE, have_pge ? "" : "no ");
 }
 
-void flush_tlb_all(void)
-{
-    if (have_pge) {
-        unsigned long cr4 = __read_cr4();
-        __write_cr4(cr4 & ~CR4_PGE);    /* clearing PGE flushes global entries too */
-        __write_cr4(cr4);
-    } else {
-        __write_cr3(__read_cr3());
-    }
-}
-
 pgd_t *current_pgd(void)
 {
     return phys_to_virt(__read_cr3() & PTE_PFN_MASK);

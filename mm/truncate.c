@@ -13,7 +13,12 @@
 #include <kernel.h>
 #include <string.h>
 #include <mm.h>
-#include "../fs/internal.h"
+#include <pagemap.h>
+#include <writeback.h>
+#include <sched.h>
+#include <mm.h>
+#include <slab.h>
+#include <timer.h>
 
 /* The first cached page of mapping with index >= start, referenced; NULL if none. */
 static struct page *first_page_from(struct address_space *mapping, unsigned long start)

@@ -20,7 +20,12 @@
 #include <uio.h>
 #include <pagemap.h>
 #include <asm/uaccess.h>
-#include "../fs/internal.h"
+#include <pagemap.h>
+#include <writeback.h>
+#include <sched.h>
+#include <mm.h>
+#include <slab.h>
+#include <timer.h>
 
 #define UB 0x10000000UL                  /* the user buffers */
 

@@ -111,6 +111,4 @@ static inline void __write_cr4(unsigned long v)
  * a TLB shootdown IPI to the other CPUs using the same pgd.) */
 static inline void flush_tlb_page(unsigned long va)
 { __asm__ volatile("invlpg (%0)" :: "r"(va) : "memory"); }
-/* Drop every TLB entry, global ones included (toggle CR4.PGE). */
-void flush_tlb_all(void);
 #endif

@@ -115,8 +115,6 @@ long strncpy_from_user(char *dst, const char __user *src, long count);
 long strnlen_user(const char __user *src, long n);
 unsigned long __copy_from_user_inatomic(void *to, const void __user *from, unsigned long n);
 unsigned long fault_in_readable(const void __user *uaddr, unsigned long n);
-/* fault_in_writeable: the same for a destination (read() into a buffer). */
-unsigned long fault_in_writeable(void __user *uaddr, unsigned long n);
 
 /* The raw routines (kernel/x86/copy_user.S); no access_ok, faults handled by fixups.
  * __copy_user returns bytes not copied; __clear_user bytes not cleared;

@@ -173,9 +173,13 @@
 #define __NR_utimensat          320
 #define __NR_pipe2              331
 #define __NR_dup3               330
+#define __NR_preadv             333
+#define __NR_pwritev            334
 #define __NR_prlimit64          340
 #define __NR_syncfs             344
 #define __NR_getrandom          355
+#define __NR_preadv2            378
+#define __NR_pwritev2           379
 #define __NR_statx              383
 #define __NR_clock_gettime64    403
 #define __NR_clock_nanosleep_time64 407

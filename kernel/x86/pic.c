@@ -60,26 +60,6 @@ void pic_send_eoi(unsigned irq)
     outb(PIC1_CMD, PIC_EOI);
 }
 
-void disable_irq(unsigned irq)
-{
-    if (irq >= NR_IRQS || irq == 2)
-        return;
-    unsigned long flags = local_irq_save();
-    irq_mask |= 1u << irq;
-    pic_write_mask();
-    local_irq_restore(flags);
-}
-
-void enable_irq(unsigned irq)
-{
-    if (irq >= NR_IRQS)
-        return;
-    unsigned long flags = local_irq_save();
-    irq_mask &= ~(1u << irq);
-    pic_write_mask();
-    local_irq_restore(flags);
-}
-
 int request_irq(unsigned irq, irq_handler_t handler, void *data)
 {
     if (irq >= NR_IRQS || irq == 2 || !handler)

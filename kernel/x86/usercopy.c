@@ -82,67 +82,6 @@ unsigned long fault_in_readable(const void __user *uaddr, unsigned long n)
     return 0;
 }
 
-/* For a destination: write-fault each page without changing its contents
- * (a locked "add 0" would be atomic; one task per address space here). */
-unsigned long fault_in_writeable(void __user *uaddr, unsigned long n)
-{
-    unsigned long start = (unsigned long)uaddr, end = start + n;
-    if (!n)
-        return 0;
-    if (!access_ok(uaddr, n))
-        return n;
-    for (unsigned long a = start; a < end; a = (a & PAGE_MASK) + PAGE_SIZE) {
-        uint8_t c;
-        if (get_user(c, (uint8_t __user *)a) || put_user(c, (uint8_t __user *)a))
-            return end - a;
-    }
-    return 0;
-}
-
-/* ---- the user half of iov_iter (ITER_IOVEC) -------------------------------
- * lib/iov_iter.c walks the segments of a user iovec and calls these for each
- * one: the atomic copy with page faults disabled (copy_page_from_iter_atomic
- * disables them around the call), the faulting copies, and the fault-in.
- * Each re-checks access_ok: an iovec whose base points into the kernel must
- * fail here even if the system call forgot to check it. */
-#include <uio.h>
-#include <init.h>
-
-static unsigned long iov_copy_from_user_inatomic(void *to, const void *from, unsigned long n)
-{
-    if (!access_ok(from, n))
-        return n;
-    return __copy_from_user_inatomic(to, from, n);
-}
-
-static unsigned long iov_copy_from_user(void *to, const void *from, unsigned long n)
-{
-    return copy_from_user(to, from, n);
-}
-
-static unsigned long iov_copy_to_user(void *to, const void *from, unsigned long n)
-{
-    return copy_to_user(to, from, n);
-}
-
-static unsigned long iov_fault_in_readable(const void *uaddr, unsigned long n)
-{
-    return fault_in_readable(uaddr, n);
-}
-
-static const struct user_copy_ops x86_user_copy_ops = {
-    .copy_from_user_inatomic = iov_copy_from_user_inatomic,
-    .copy_from_user = iov_copy_from_user,
-    .copy_to_user = iov_copy_to_user,
-    .fault_in_readable = iov_fault_in_readable,
-};
-
-static void uaccess_init(void)
-{
-    user_copy_ops = &x86_user_copy_ops;
-}
-mm_initcall(uaccess_init);
-
 /* ---- /proc/vellum/writepath ----------------------------------------------- */
 #include <pagemap.h>
 

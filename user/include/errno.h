@@ -51,6 +51,8 @@ extern int errno;
 #define ENOTEMPTY 39
 #define ELOOP   40
 #define EOVERFLOW 75
+#define ENOTSUP 95
+#define EOPNOTSUPP 95
 
 /* Largest errno we translate; syscall results in [-4095, -1] are errors. */
 #define MAX_ERRNO 4095

@@ -50,6 +50,7 @@ static const char *const messages[] = {
 	[ENOTEMPTY] = "Directory not empty",
 	[ELOOP]   = "Too many levels of symbolic links",
 	[EOVERFLOW] = "Value too large for defined data type",
+	[EOPNOTSUPP] = "Operation not supported",
 };
 
 char *strerror(int errnum)

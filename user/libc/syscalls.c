@@ -85,6 +85,26 @@ ssize_t writev(int fd, const struct iovec *iov, int iovcnt)
 	return sys_ret(SC3(__NR_writev, fd, iov, iovcnt));
 }
 
+ssize_t preadv(int fd, const struct iovec *iov, int iovcnt, off_t offset)
+{
+	return sys_ret(SC5(__NR_preadv, fd, iov, iovcnt, LO32(offset), HI32(offset)));
+}
+
+ssize_t pwritev(int fd, const struct iovec *iov, int iovcnt, off_t offset)
+{
+	return sys_ret(SC5(__NR_pwritev, fd, iov, iovcnt, LO32(offset), HI32(offset)));
+}
+
+ssize_t preadv2(int fd, const struct iovec *iov, int iovcnt, off_t offset, int flags)
+{
+	return sys_ret(__syscall6(__NR_preadv2, fd, (long)iov, iovcnt, LO32(offset), HI32(offset), flags));
+}
+
+ssize_t pwritev2(int fd, const struct iovec *iov, int iovcnt, off_t offset, int flags)
+{
+	return sys_ret(__syscall6(__NR_pwritev2, fd, (long)iov, iovcnt, LO32(offset), HI32(offset), flags));
+}
+
 ssize_t pread64(int fd, void *buf, size_t count, off_t offset)
 {
 	return sys_ret(SC5(__NR_pread64, fd, buf, count, LO32(offset), HI32(offset)));

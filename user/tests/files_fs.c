@@ -221,6 +221,177 @@ static void test_rw(void)
 	CHECK("files.close.ebadf", SC(__NR_close, -5) == -EBADF);
 }
 
+/* ---- preadv, pwritev, preadv2, pwritev2 --------------------------------
+ * The offset goes in two registers (low, high); the 2 calls take RWF_*
+ * flags and offset -1 for "at the file position".  The same EFAULT and
+ * partial-iovec rules as readv/writev.  A write at 4 GiB + 5 proves the
+ * high half is used.  Leaves base/pwv.dat ("Hello Vector tail!") and, on
+ * /st, base/pwv_big.dat for the host to read with debugfs. */
+static void test_rwv(const char *base)
+{
+	char buf[64], a[8], b[8];
+	struct iovec iov[2], rv[2];
+	long fd, r;
+	char kept[300];
+
+	CHECK("files.rwv.setup", make_file(in("rwv"), "0123456789") == 0);
+	fd = SC(__NR_open, in("rwv"), O_RDWR);
+	SC(__NR_lseek, fd, 1, SEEK_SET);
+	iov[0].iov_base = "AB"; iov[0].iov_len = 2;
+	iov[1].iov_base = "CDE"; iov[1].iov_len = 3;
+	r = SC(__NR_pwritev, fd, iov, 2, 3, 0);
+	CHECK("files.pwritev.result", r == 5 && cur(fd) == 1);
+	CHECK("files.pwritev.contents", SC(__NR_pread64, fd, buf, 16, 0, 0) == 10 &&
+	      !memcmp(buf, "012ABCDE89", 10));
+	rv[0].iov_base = a; rv[0].iov_len = 2;
+	rv[1].iov_base = b; rv[1].iov_len = 4;
+	r = SC(__NR_preadv, fd, rv, 2, 6, 0);
+	CHECK("files.preadv.short_at_eof", r == 4 && !memcmp(a, "DE", 2) && !memcmp(b, "89", 2) &&
+	      cur(fd) == 1);
+	CHECK("files.preadv.eof", SC(__NR_preadv, fd, rv, 2, 10, 0) == 0);
+	CHECK("files.preadv.high_half_eof", SC(__NR_preadv, fd, rv, 2, 0, 1) == 0);
+	CHECK("files.preadv.einval_negative", SC(__NR_preadv, fd, rv, 2, -1, -1) == -EINVAL);
+	CHECK("files.pwritev.einval_negative", SC(__NR_pwritev, fd, iov, 2, 0, 0x80000000) == -EINVAL);
+	CHECK("files.pwritev.efbig", SC(__NR_pwritev, fd, iov, 2, 0, 0x7fffff00) == -EFBIG);
+	CHECK("files.preadv.ebadf", SC(__NR_preadv, 99, rv, 2, 0, 0) == -EBADF);
+	CHECK("files.preadv.einval_count", SC(__NR_preadv, fd, rv, -1, 0, 0) == -EINVAL);
+	CHECK("files.pwritev.einval_toomany", SC(__NR_pwritev, fd, iov, 1025, 0, 0) == -EINVAL);
+	CHECK("files.pwritev.zero_iovcnt", SC(__NR_pwritev, fd, iov, 0, 0, 0) == 0);
+
+	/* *v2: offset -1 is the file position, and it moves */
+	rv[0].iov_len = 2; rv[1].iov_len = 1;
+	r = SC(__NR_preadv2, fd, rv, 2, -1, -1, 0);
+	CHECK("files.preadv2.at_fpos", r == 3 && !memcmp(a, "12", 2) && b[0] == 'A' && cur(fd) == 4);
+	r = SC(__NR_preadv2, fd, rv, 2, 0, 0, 0);
+	CHECK("files.preadv2.at_offset", r == 3 && !memcmp(a, "01", 2) && b[0] == '2' && cur(fd) == 4);
+	CHECK("files.preadv2.einval_minus2", SC(__NR_preadv2, fd, rv, 2, -2, -1, 0) == -EINVAL);
+	iov[0].iov_base = "x"; iov[0].iov_len = 1;
+	r = SC(__NR_pwritev2, fd, iov, 1, -1, -1, 0);
+	CHECK("files.pwritev2.at_fpos", r == 1 && cur(fd) == 5);
+	CHECK("files.pwritev2.contents", SC(__NR_pread64, fd, buf, 16, 0, 0) == 10 &&
+	      !memcmp(buf, "012AxCDE89", 10));
+	/* flags: HIPRI accepted (ignored), DSYNC/SYNC write, unknown ones
+	 * (NOWAIT is not supported, 0x100 does not exist) -EOPNOTSUPP with
+	 * nothing written; a 0-byte transfer returns 0 before the flags are
+	 * looked at (Linux's order). */
+	iov[0].iov_base = "h"; iov[0].iov_len = 1;
+	CHECK("files.preadv2.hipri", SC(__NR_preadv2, fd, rv, 1, 0, 0, RWF_HIPRI) == 2);
+	CHECK("files.pwritev2.hipri", SC(__NR_pwritev2, fd, iov, 1, 0, 0, RWF_HIPRI) == 1);
+	iov[0].iov_base = "d";
+	CHECK("files.pwritev2.dsync", SC(__NR_pwritev2, fd, iov, 1, 1, 0, RWF_DSYNC) == 1);
+	iov[0].iov_base = "s";
+	CHECK("files.pwritev2.sync", SC(__NR_pwritev2, fd, iov, 1, 2, 0, RWF_SYNC) == 1);
+	iov[0].iov_base = "!";
+	CHECK("files.pwritev2.eopnotsupp_nowait",
+	      SC(__NR_pwritev2, fd, iov, 1, 0, 0, RWF_NOWAIT) == -EOPNOTSUPP);
+	CHECK("files.preadv2.eopnotsupp_unknown",
+	      SC(__NR_preadv2, fd, rv, 1, 0, 0, 0x100) == -EOPNOTSUPP);
+	CHECK("files.pwritev2.eopnotsupp_unknown",
+	      SC(__NR_pwritev2, fd, iov, 1, -1, -1, 0x100) == -EOPNOTSUPP && cur(fd) == 5);
+	CHECK("files.pwritev2.zero_len_before_flags", SC(__NR_pwritev2, fd, iov, 0, 0, 0, 0x100) == 0);
+	CHECK("files.pwritev2.flags_contents", SC(__NR_pread64, fd, buf, 16, 0, 0) == 10 &&
+	      !memcmp(buf, "hdsAxCDE89", 10));
+	/* RWF_APPEND: at end of file whatever the offset; with an explicit
+	 * offset f_pos stays, with -1 it moves to the new end */
+	iov[0].iov_base = "+"; iov[0].iov_len = 1;
+	r = SC(__NR_pwritev2, fd, iov, 1, 0, 0, RWF_APPEND);
+	CHECK("files.pwritev2.append_offset", r == 1 && cur(fd) == 5);
+	r = SC(__NR_pwritev2, fd, iov, 1, -1, -1, RWF_APPEND);
+	CHECK("files.pwritev2.append_fpos", r == 1 && cur(fd) == 12);
+	CHECK("files.pwritev2.append_contents", SC(__NR_pread64, fd, buf, 16, 0, 0) == 12 &&
+	      !memcmp(buf, "hdsAxCDE89++", 12));
+	/* not seekable: ESPIPE for an explicit offset, -1 works as readv */
+	int pfd[2];
+	if (SC(__NR_pipe, pfd) == 0) {
+		CHECK("files.pwritev.espipe", SC(__NR_pwritev, pfd[1], iov, 1, 0, 0) == -ESPIPE);
+		CHECK("files.pwritev2.pipe_fpos", SC(__NR_pwritev2, pfd[1], iov, 1, -1, -1, 0) == 1);
+		CHECK("files.preadv2.pipe_fpos", SC(__NR_preadv2, pfd[0], rv, 1, -1, -1, 0) == 1 &&
+		      a[0] == '+');
+		CHECK("files.preadv.espipe", SC(__NR_preadv, pfd[0], rv, 1, 0, 0) == -ESPIPE);
+		SC(__NR_close, pfd[0]);
+		SC(__NR_close, pfd[1]);
+	} else {
+		CHECK("files.rwv.pipe", 0);
+	}
+
+	/* EFAULT with nothing changed; a good iovec then a bad one */
+	unsigned long before = file_sig(in("rwv"));
+	SC(__NR_lseek, fd, 5, SEEK_SET);
+	for (int i = 0; i < NBAD; i++) {
+		void *bp = BADPTR[i];
+		struct iovec biov[2] = { { "zz", 2 }, { bp, 4 } };
+		struct iovec fiov[1] = { { bp, 4 } };
+		struct iovec briov[2] = { { a, 2 }, { bp, 4 } };
+		CKF(SC(__NR_pwritev, fd, bp, 2, 0, 0) == -EFAULT, "files.pwritev.efault_iovarray_%s", BADNAME[i]);
+		CKF(SC(__NR_preadv, fd, bp, 2, 0, 0) == -EFAULT, "files.preadv.efault_iovarray_%s", BADNAME[i]);
+		CKF(SC(__NR_pwritev2, fd, bp, 2, -1, -1, 0) == -EFAULT, "files.pwritev2.efault_iovarray_%s", BADNAME[i]);
+		CKF(SC(__NR_preadv2, fd, bp, 2, 0, 0, 0) == -EFAULT, "files.preadv2.efault_iovarray_%s", BADNAME[i]);
+		CKF(SC(__NR_pwritev, fd, fiov, 1, 0, 0) == -EFAULT, "files.pwritev.efault_base_%s", BADNAME[i]);
+		CKF(SC(__NR_preadv, fd, fiov, 1, 0, 0) == -EFAULT, "files.preadv.efault_base_%s", BADNAME[i]);
+		CKF(SC(__NR_pwritev2, fd, fiov, 1, -1, -1, 0) == -EFAULT, "files.pwritev2.efault_base_%s", BADNAME[i]);
+		CKF(SC(__NR_preadv2, fd, fiov, 1, -1, -1, 0) == -EFAULT, "files.preadv2.efault_base_%s", BADNAME[i]);
+		CKF(cur(fd) == 5, "files.rwv.efault_offset_unchanged_%s", BADNAME[i]);
+		/* partial: a user address gives the first iovec's bytes; a
+		 * kernel address is refused at import, nothing done */
+		if (bp == BADPTR[1]) {
+			CKF(SC(__NR_pwritev, fd, biov, 2, 0, 0) == -EFAULT,
+			    "files.pwritev.second_kernel_efault_%s", BADNAME[i]);
+			CKF(SC(__NR_pwritev2, fd, biov, 2, -1, -1, 0) == -EFAULT && cur(fd) == 5,
+			    "files.pwritev2.second_kernel_efault_%s", BADNAME[i]);
+			CKF(SC(__NR_preadv, fd, briov, 2, 0, 0) == -EFAULT,
+			    "files.preadv.second_kernel_efault_%s", BADNAME[i]);
+		} else {
+			CKF(SC(__NR_pwritev, fd, biov, 2, 3, 0) == 2 && cur(fd) == 5,
+			    "files.pwritev.partial_%s", BADNAME[i]);
+			CKF(SC(__NR_pwritev2, fd, biov, 2, -1, -1, 0) == 2 && cur(fd) == 7,
+			    "files.pwritev2.partial_%s", BADNAME[i]);
+			a[0] = a[1] = 0;
+			CKF(SC(__NR_preadv, fd, briov, 2, 3, 0) == 2 && !memcmp(a, "zz", 2),
+			    "files.preadv.partial_%s", BADNAME[i]);
+			a[0] = a[1] = 0;
+			CKF(SC(__NR_preadv2, fd, briov, 2, -1, -1, 0) == 2 && cur(fd) == 9 &&
+			    !memcmp(a, "E8", 2), "files.preadv2.partial_%s", BADNAME[i]);
+			SC(__NR_pwritev, fd, (&(struct iovec){ "AxCD", 4 }), 1, 3, 0); /* put back */
+			SC(__NR_lseek, fd, 5, SEEK_SET);
+		}
+	}
+	CHECK("files.rwv.efault_contents_unchanged", file_sig(in("rwv")) == before);
+	SC(__NR_close, fd);
+	SC(__NR_unlink, in("rwv"));
+
+	/* the kept file, for debugfs on the host */
+	snprintf(kept, sizeof(kept), "%s/pwv.dat", base);
+	fd = SC(__NR_open, kept, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	iov[0].iov_base = "hello "; iov[0].iov_len = 6;
+	iov[1].iov_base = "vector"; iov[1].iov_len = 6;
+	CHECK("files.pwv.write", SC(__NR_pwritev, fd, iov, 2, 0, 0) == 12);
+	iov[0].iov_base = " tail!"; iov[0].iov_len = 6;
+	CHECK("files.pwv.append", SC(__NR_pwritev2, fd, iov, 1, 0, 0, RWF_APPEND) == 6);
+	iov[0].iov_base = "V"; iov[0].iov_len = 1;
+	CHECK("files.pwv.middle", SC(__NR_pwritev, fd, iov, 1, 6, 0) == 1);
+	iov[0].iov_base = "H";
+	CHECK("files.pwv.dsync_fpos", SC(__NR_pwritev2, fd, iov, 1, -1, -1, RWF_DSYNC) == 1 &&
+	      cur(fd) == 1);
+	CHECK("files.pwv.readback", SC(__NR_pread64, fd, buf, 64, 0, 0) == 18 &&
+	      !memcmp(buf, "Hello Vector tail!", 18));
+	SC(__NR_close, fd);
+	/* 4 GiB + 5: the high half of the offset */
+	snprintf(kept, sizeof(kept), "%s/pwv_big.dat", base);
+	fd = SC(__NR_open, kept, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	iov[0].iov_base = "HIGH"; iov[0].iov_len = 4;
+	r = SC(__NR_pwritev, fd, iov, 1, 5, 1);
+	CHECK("files.pwv.high_write", r == 4);
+	memset(a, 0, sizeof(a));
+	rv[0].iov_base = a; rv[0].iov_len = 8;
+	CHECK("files.pwv.high_read", SC(__NR_preadv, fd, rv, 1, 4, 1) == 5 &&
+	      !memcmp(a, "\0HIGH", 5));
+	CHECK("files.pwv.high_pread64_low_half", SC(__NR_pread64, fd, buf, 4, 5, 0) == 4 &&
+	      !memcmp(buf, "\0\0\0\0", 4));
+	if (strcmp(base, "/st") != 0)          /* only ext2's copy is checked on the host */
+		SC(__NR_unlink, kept);
+	SC(__NR_close, fd);
+}
+
 /* ---- open, openat, close, dup, dup2, pipe, fcntl, ioctl ----------------- */
 static void test_fds(void)
 {
@@ -646,6 +817,7 @@ int main(int argc, char **argv)
 	r = SC(__NR_stat64, D, &(struct stat){ 0 });
 	CHECK("files.setup", r == 0);
 	test_rw();
+	test_rwv(base);
 	test_sendfile_same_file();
 	test_fds();
 	test_stat();

@@ -76,6 +76,10 @@
 #define __NR_exit_group    252
 #define __NR_clock_gettime 265
 #define __NR_openat        295
+#define __NR_preadv        333
+#define __NR_pwritev       334
+#define __NR_preadv2       378
+#define __NR_pwritev2      379
 
 /* libc/syscall.S: the only place that executes int $0x80. */
 long __syscall6(long nr, long a1, long a2, long a3, long a4, long a5, long a6);
