@@ -15,6 +15,9 @@
 #   bochs, its BIOS, VGA BIOS, term display     bochs bochsbios vgabios bochs-term
 #   mke2fs, e2fsck, debugfs                     e2fsprogs
 #   gdb                                         gdb
+#   qemu-i386-static (runs our i386 programs    qemu-user-static
+#     on a host kernel without IA32 emulation:
+#     tools/tests/userland.sh)
 #   ld, nm, objcopy                             binutils
 #   a 32-bit C toolchain: i386-elf-gcc, i686-linux-gnu-gcc or gcc -m32
 #                                               gcc-multilib (only if none works;
@@ -48,6 +51,7 @@ have mke2fs           || need e2fsprogs mke2fs
 have e2fsck           || need e2fsprogs e2fsck
 have debugfs          || need e2fsprogs debugfs
 have gdb              || need gdb gdb
+have qemu-i386-static || need qemu-user-static qemu-i386-static
 have ld               || need binutils ld
 have nm               || need binutils nm
 have objcopy          || need binutils objcopy

@@ -2,7 +2,7 @@
 # (bash; sourced, never run).  Layer: host tooling.
 #
 # Every test reports with lines that start with a verdict, which the runner
-# counts:   PASS name   |   FAIL name (why)   |   SKIP name (why, not counted)
+# counts:   PASS name   |   FAIL name (why)   |   SKIP name (why it cannot run here)
 # Paths are relative to the top of the tree; BUILD may name another build dir.
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
