@@ -11,15 +11,15 @@ KTEST(chrdev, table_and_open_dispatch)
     struct file f;
     memset(&f, 0, sizeof f);
     init_special_inode(&ino, S_IFCHR | 0666, MKDEV(1, 5));
-    KEXPECT(ino.i_fop == &def_chr_fops);
+    KT_EXPECT(ino.i_fop == &def_chr_fops);
     f.f_op = ino.i_fop;
-    KEXPECT_EQ(f.f_op->open(&ino, &f), 0);
-    KEXPECT(f.f_op == &zero_fops);
+    KT_EXPECT_EQ(f.f_op->open(&ino, &f), 0);
+    KT_EXPECT(f.f_op == &zero_fops);
     ino.i_rdev = MKDEV(1, 9);
     f.f_op = &def_chr_fops;
-    KEXPECT_EQ(f.f_op->open(&ino, &f), -ENXIO);
+    KT_EXPECT_EQ(f.f_op->open(&ino, &f), -ENXIO);
     ino.i_rdev = MKDEV(30, 0);
-    KEXPECT_EQ(def_chr_fops.open(&ino, &f), -ENXIO);
-    KEXPECT_EQ(register_chrdev(MEM_MAJOR, "again", &null_fops), -EBUSY);
-    KEXPECT_EQ(register_chrdev(MAX_CHRDEV, "big", &null_fops), -EINVAL);
+    KT_EXPECT_EQ(def_chr_fops.open(&ino, &f), -ENXIO);
+    KT_EXPECT_EQ(register_chrdev(MEM_MAJOR, "again", &null_fops), -EBUSY);
+    KT_EXPECT_EQ(register_chrdev(MAX_CHRDEV, "big", &null_fops), -EINVAL);
 }

@@ -52,50 +52,50 @@ KTEST(files, dev_nodes_work)
 {
     setup_tree();
     struct kstat st;
-    KASSERT_EQ(vfs_stat("/dev/null", &st), 0);
-    KEXPECT(S_ISCHR(st.mode));
-    KEXPECT_EQ(st.rdev, MKDEV(1, 3));
+    KT_ASSERT_EQ(vfs_stat("/dev/null", &st), 0);
+    KT_EXPECT(S_ISCHR(st.mode));
+    KT_EXPECT_EQ(st.rdev, MKDEV(1, 3));
     struct file *z = filp_open("/dev/zero", O_RDWR, 0);
-    KASSERT(!IS_ERR(z));
+    KT_ASSERT(!IS_ERR(z));
     char buf[32];
     memset(buf, 'x', sizeof buf);
     loff_t pos = 0;
-    KEXPECT_EQ(kernel_read(z, buf, sizeof buf, &pos), sizeof buf);
-    KEXPECT(buf[0] == 0 && buf[31] == 0);
-    KEXPECT_EQ(kernel_write(z, "abc", 3, &pos), 3);
+    KT_EXPECT_EQ(kernel_read(z, buf, sizeof buf, &pos), sizeof buf);
+    KT_EXPECT(buf[0] == 0 && buf[31] == 0);
+    KT_EXPECT_EQ(kernel_write(z, "abc", 3, &pos), 3);
     filp_close(z);
     struct file *n = filp_open("/dev/null", O_RDWR, 0);
-    KASSERT(!IS_ERR(n));
+    KT_ASSERT(!IS_ERR(n));
     pos = 0;
-    KEXPECT_EQ(kernel_write(n, "abc", 3, &pos), 3);
-    KEXPECT_EQ(kernel_read(n, buf, sizeof buf, &pos), 0);
+    KT_EXPECT_EQ(kernel_write(n, "abc", 3, &pos), 3);
+    KT_EXPECT_EQ(kernel_read(n, buf, sizeof buf, &pos), 0);
     filp_close(n);
-    KEXPECT(IS_ERR(filp_open("/dev/nothing", O_RDONLY, 0)));
+    KT_EXPECT(IS_ERR(filp_open("/dev/nothing", O_RDONLY, 0)));
 }
 
 KTEST(files, proc_files)
 {
     setup_tree();
     char *buf = kmalloc(1024, GFP_KERNEL);
-    KASSERT(buf != NULL);
-    KASSERT(slurp("/proc/meminfo", buf, 1024) > 0);
+    KT_ASSERT(buf != NULL);
+    KT_ASSERT(slurp("/proc/meminfo", buf, 1024) > 0);
     char *p = find(buf, "MemFree:");
-    KASSERT(p != NULL);
+    KT_ASSERT(p != NULL);
     p += 8;
     while (*p == ' ')
         p++;
     unsigned long kb = simple_strtoul(p, NULL, 10);
     unsigned long now = nr_free_pages() * 4;
-    KEXPECT(kb <= now + 64 && kb + 64 >= now);     /* a few pages of slack for the buffers */
-    KASSERT(slurp("/proc/mounts", buf, 1024) > 0);
-    KEXPECT(find(buf, "none /dev devfs rw") != NULL);
-    KEXPECT(find(buf, "none /proc proc rw") != NULL);
-    KASSERT(slurp("/proc/vellum/writepath", buf, 1024) > 0);
-    KEXPECT(strncmp(buf, "attempts ", 9) == 0);
-    KEXPECT_EQ(simple_strtoul(buf + 9, NULL, 10), write_path_stats.attempts);
-    KASSERT(slurp("/proc/vellum/pagecache", buf, 1024) > 0);
-    KEXPECT(find(buf, "lookups ") != NULL);
-    KEXPECT(IS_ERR(filp_open("/proc/meminfo", O_WRONLY, 0)));
+    KT_EXPECT(kb <= now + 64 && kb + 64 >= now);     /* a few pages of slack for the buffers */
+    KT_ASSERT(slurp("/proc/mounts", buf, 1024) > 0);
+    KT_EXPECT(find(buf, "none /dev devfs rw") != NULL);
+    KT_EXPECT(find(buf, "none /proc proc rw") != NULL);
+    KT_ASSERT(slurp("/proc/vellum/writepath", buf, 1024) > 0);
+    KT_EXPECT(strncmp(buf, "attempts ", 9) == 0);
+    KT_EXPECT_EQ(simple_strtoul(buf + 9, NULL, 10), write_path_stats.attempts);
+    KT_ASSERT(slurp("/proc/vellum/pagecache", buf, 1024) > 0);
+    KT_EXPECT(find(buf, "lookups ") != NULL);
+    KT_EXPECT(IS_ERR(filp_open("/proc/meminfo", O_WRONLY, 0)));
     kfree(buf);
 }
 
@@ -128,32 +128,32 @@ KTEST(files, bad_pointers_get_efault)
     struct files_struct *saved = enter_table();
     int fd = install("/dev/zero", O_RDWR);
     int dfd = install("/dev", O_RDONLY | O_DIRECTORY);
-    KASSERT(fd >= 0 && dfd >= 0);
-    KEXPECT_EQ(sys_open(KADDR, O_RDONLY, 0), -EFAULT);
-    KEXPECT_EQ(sys_open(NULL, O_RDONLY, 0), -EFAULT);
-    KEXPECT_EQ(sys_read(fd, KADDR, 4), -EFAULT);
-    KEXPECT_EQ(sys_write(fd, KADDR, 4), -EFAULT);
-    KEXPECT_EQ(sys_readv(fd, KADDR, 1), -EFAULT);
-    KEXPECT_EQ(sys_stat64(KADDR, KADDR), -EFAULT);
-    KEXPECT_EQ(sys_mkdir(KADDR, 0755), -EFAULT);
-    KEXPECT_EQ(sys_getcwd(KADDR, 100), -EFAULT);
-    KEXPECT_EQ(sys_pipe(KADDR), -EFAULT);
-    KEXPECT_EQ(files_open_count(current->files), 2);   /* pipe left no fds behind */
+    KT_ASSERT(fd >= 0 && dfd >= 0);
+    KT_EXPECT_EQ(sys_open(KADDR, O_RDONLY, 0), -EFAULT);
+    KT_EXPECT_EQ(sys_open(NULL, O_RDONLY, 0), -EFAULT);
+    KT_EXPECT_EQ(sys_read(fd, KADDR, 4), -EFAULT);
+    KT_EXPECT_EQ(sys_write(fd, KADDR, 4), -EFAULT);
+    KT_EXPECT_EQ(sys_readv(fd, KADDR, 1), -EFAULT);
+    KT_EXPECT_EQ(sys_stat64(KADDR, KADDR), -EFAULT);
+    KT_EXPECT_EQ(sys_mkdir(KADDR, 0755), -EFAULT);
+    KT_EXPECT_EQ(sys_getcwd(KADDR, 100), -EFAULT);
+    KT_EXPECT_EQ(sys_pipe(KADDR), -EFAULT);
+    KT_EXPECT_EQ(files_open_count(current->files), 2);   /* pipe left no fds behind */
     struct file *d = fget(dfd);
     loff_t before = d->f_pos;
-    KEXPECT_EQ(sys_getdents64(dfd, KADDR, 4096), -EFAULT);
-    KEXPECT_EQ(d->f_pos, before);
-    KEXPECT_EQ(sys_llseek(dfd, 0, 1, KADDR, SEEK_SET), -EFAULT);
-    KEXPECT_EQ(d->f_pos, before);
+    KT_EXPECT_EQ(sys_getdents64(dfd, KADDR, 4096), -EFAULT);
+    KT_EXPECT_EQ(d->f_pos, before);
+    KT_EXPECT_EQ(sys_llseek(dfd, 0, 1, KADDR, SEEK_SET), -EFAULT);
+    KT_EXPECT_EQ(d->f_pos, before);
     fput(d);
-    KEXPECT_EQ(sys_read(99, KADDR, 4), -EBADF);
-    KEXPECT_EQ(sys_close(99), -EBADF);
-    KEXPECT_EQ(sys_dup2(fd, 7), 7);
-    KEXPECT_EQ(sys_fcntl(7, 1 /* F_GETFD */, 0), 0);
-    KEXPECT_EQ(sys_dup3(fd, 7, O_CLOEXEC), 7);
-    KEXPECT_EQ(sys_fcntl(7, 1, 0), FD_CLOEXEC);
-    KEXPECT_EQ(sys_dup3(fd, fd, 0), -EINVAL);
-    KEXPECT_EQ(sys_dup(fd), 2);                        /* lowest free */
+    KT_EXPECT_EQ(sys_read(99, KADDR, 4), -EBADF);
+    KT_EXPECT_EQ(sys_close(99), -EBADF);
+    KT_EXPECT_EQ(sys_dup2(fd, 7), 7);
+    KT_EXPECT_EQ(sys_fcntl(7, 1 /* F_GETFD */, 0), 0);
+    KT_EXPECT_EQ(sys_dup3(fd, 7, O_CLOEXEC), 7);
+    KT_EXPECT_EQ(sys_fcntl(7, 1, 0), FD_CLOEXEC);
+    KT_EXPECT_EQ(sys_dup3(fd, fd, 0), -EINVAL);
+    KT_EXPECT_EQ(sys_dup(fd), 2);                        /* lowest free */
     leave_table(saved);
 }
 
@@ -165,7 +165,7 @@ KTEST(files, getdents64_layout_via_iterate)
     setup_tree();
     struct files_struct *saved = enter_table();
     int dfd = install("/dev", O_RDONLY | O_DIRECTORY);
-    KASSERT(dfd >= 0);
+    KT_ASSERT(dfd >= 0);
     /* kernel buffer: call the worker the syscall uses, bypassing access_ok */
     struct file *d = fget(dfd);
     char names[128] = "";
@@ -173,25 +173,25 @@ KTEST(files, getdents64_layout_via_iterate)
     for (;;) {
         char buf[64];                  /* small: forces several calls */
         long n = getdents64_kernel(d, buf, sizeof buf);
-        KASSERT(n >= 0);
+        KT_ASSERT(n >= 0);
         if (n == 0)
             break;
         for (long off = 0; off < n; ) {
             struct dent *e = (struct dent *)(buf + off);
-            KEXPECT_EQ(e->reclen % 8, 0);
+            KT_EXPECT_EQ(e->reclen % 8, 0);
             size_t len = strlen(names);
             snprintf(names + len, sizeof names - len, "%s,", e->name);
             if (!strcmp(e->name, "null"))
-                KEXPECT_EQ(e->type, DT_CHR);
+                KT_EXPECT_EQ(e->type, DT_CHR);
             off += e->reclen;
             count++;
         }
     }
-    KEXPECT_EQ(count, 6);
-    KEXPECT(strcmp(names, ".,..,console,tty,null,zero,") == 0);
+    KT_EXPECT_EQ(count, 6);
+    KT_EXPECT(strcmp(names, ".,..,console,tty,null,zero,") == 0);
     char tiny[8];
     d->f_pos = 0;
-    KEXPECT_EQ(getdents64_kernel(d, tiny, sizeof tiny), -EINVAL);   /* nothing fits */
+    KT_EXPECT_EQ(getdents64_kernel(d, tiny, sizeof tiny), -EINVAL);   /* nothing fits */
     fput(d);
     leave_table(saved);
 }

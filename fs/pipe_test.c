@@ -22,28 +22,28 @@ KTEST(pipe, data_eof_and_epipe)
 {
     struct file *f[2];
     unsigned long alive = pipes_alive;
-    KASSERT_EQ(create_pipe_files(f, O_NONBLOCK), 0);
+    KT_ASSERT_EQ(create_pipe_files(f, O_NONBLOCK), 0);
     char buf[16];
-    KEXPECT_EQ(kread(f[0], buf, sizeof buf), -EAGAIN);     /* empty, writer open */
-    KEXPECT_EQ(kwrite(f[1], "hello", 5), 5);
-    KEXPECT_EQ(kread(f[0], buf, 3), 3);
-    KEXPECT(memcmp(buf, "hel", 3) == 0);
-    KEXPECT_EQ(kread(f[1], buf, 3), -EBADF);               /* wrong end */
-    KEXPECT_EQ(kwrite(f[0], "x", 1), -EBADF);
+    KT_EXPECT_EQ(kread(f[0], buf, sizeof buf), -EAGAIN);     /* empty, writer open */
+    KT_EXPECT_EQ(kwrite(f[1], "hello", 5), 5);
+    KT_EXPECT_EQ(kread(f[0], buf, 3), 3);
+    KT_EXPECT(memcmp(buf, "hel", 3) == 0);
+    KT_EXPECT_EQ(kread(f[1], buf, 3), -EBADF);               /* wrong end */
+    KT_EXPECT_EQ(kwrite(f[0], "x", 1), -EBADF);
     struct kstat st;
-    KEXPECT_EQ(vfs_fstat(f[0], &st), 0);
-    KEXPECT(S_ISFIFO(st.mode));
+    KT_EXPECT_EQ(vfs_fstat(f[0], &st), 0);
+    KT_EXPECT(S_ISFIFO(st.mode));
     fput(f[1]);                                             /* last writer gone */
-    KEXPECT_EQ(kread(f[0], buf, sizeof buf), 2);            /* the rest first */
-    KEXPECT_EQ(kread(f[0], buf, sizeof buf), 0);            /* then EOF */
+    KT_EXPECT_EQ(kread(f[0], buf, sizeof buf), 2);            /* the rest first */
+    KT_EXPECT_EQ(kread(f[0], buf, sizeof buf), 0);            /* then EOF */
     fput(f[0]);
-    KEXPECT_EQ(pipes_alive, alive);                          /* freed */
+    KT_EXPECT_EQ(pipes_alive, alive);                          /* freed */
 
-    KASSERT_EQ(create_pipe_files(f, 0), 0);
+    KT_ASSERT_EQ(create_pipe_files(f, 0), 0);
     fput(f[0]);                                             /* no reader */
-    KEXPECT_EQ(kwrite(f[1], "x", 1), -EPIPE);
+    KT_EXPECT_EQ(kwrite(f[1], "x", 1), -EPIPE);
     fput(f[1]);
-    KEXPECT_EQ(pipes_alive, alive);
+    KT_EXPECT_EQ(pipes_alive, alive);
 }
 
 static struct file *pipe_w;
@@ -62,10 +62,10 @@ static int writer_thread(void *arg)
 KTEST(pipe, blocking_reader_and_writer)
 {
     struct file *f[2];
-    KASSERT_EQ(create_pipe_files(f, 0), 0);
+    KT_ASSERT_EQ(create_pipe_files(f, 0), 0);
     pipe_w = f[1];
     struct task_struct *t = kthread_run(writer_thread, NULL, "pipewriter");
-    KASSERT(t != NULL);
+    KT_ASSERT(t != NULL);
     static char buf[512];
     size_t total = 0;
     int in_order = 1;
@@ -76,9 +76,9 @@ KTEST(pipe, blocking_reader_and_writer)
                 in_order = 0;
         total += n;
     }
-    KEXPECT_EQ(n, 0);
-    KEXPECT_EQ(total, 20000);
-    KEXPECT(in_order);
-    KEXPECT_EQ(kthread_stop(t), 0);
+    KT_EXPECT_EQ(n, 0);
+    KT_EXPECT_EQ(total, 20000);
+    KT_EXPECT(in_order);
+    KT_EXPECT_EQ(kthread_stop(t), 0);
     fput(f[0]);
 }

@@ -1,12 +1,16 @@
 /* include/ktest.h: Vellum's in-kernel test framework (KUnit in spirit).
  *
- * A test lives next to the code it tests:
+ * A test lives beside the code it tests, in a file of its own named after it
+ * (mm/kmalloc.c's tests are in mm/kmalloc_test.c), and is built into the test
+ * kernel only (build/vellum-test.elf, compiled with -DCONFIG_KTEST: see the
+ * Makefile); the production kernel has none of this.  A test that needs the
+ * tested file's static functions begins with #include "kmalloc.c".
  *
  *     KTEST(kmalloc, sizes_are_aligned)
  *     {
  *         void *p = kmalloc(24);
- *         KASSERT(p != NULL);
- *         KASSERT_EQ((unsigned long)p % 8, 0);
+ *         KT_ASSERT(p != NULL);
+ *         KT_ASSERT_EQ((unsigned long)p % 8, 0);
  *         kfree(p);
  *     }
  *
@@ -19,8 +23,10 @@
  * and after the last one
  *     ktest: done P passed, F failed
  * then the machine exits (isa-debug-exit) with status 0 iff F == 0.
- * A failed KASSERT ends that test (it returns from the test function);
- * KEXPECT records a failure and carries on.  tools/run-tests parses these lines.
+ * A failed KT_ASSERT ends that test (it returns from the test function);
+ * KT_EXPECT records a failure and carries on.  tools/run-tests parses these lines.
+ * The KT_ prefix marks them as a test's checks: the kernel's own assertions
+ * are BUG_ON (a broken contract) and WARN_ON (a survivable oddity), kernel.h.
  */
 #ifndef _KTEST_H
 #define _KTEST_H
@@ -43,14 +49,14 @@ void ktest_fail(const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 int ktest_failed(void);                  /* has the current test failed yet? */
 
-#define KEXPECT(cond) do { if (!(cond)) \
+#define KT_EXPECT(cond) do { if (!(cond)) \
         ktest_fail(__FILE__, __LINE__, "%s", #cond); } while (0)
-#define KASSERT(cond) do { if (!(cond)) { \
+#define KT_ASSERT(cond) do { if (!(cond)) { \
         ktest_fail(__FILE__, __LINE__, "%s", #cond); return; } } while (0)
-#define KASSERT_EQ(a, b) do { long long _a = (long long)(a), _b = (long long)(b); \
+#define KT_ASSERT_EQ(a, b) do { long long _a = (long long)(a), _b = (long long)(b); \
         if (_a != _b) { ktest_fail(__FILE__, __LINE__, "%s == %s (%lld != %lld)", \
         #a, #b, _a, _b); return; } } while (0)
-#define KEXPECT_EQ(a, b) do { long long _a = (long long)(a), _b = (long long)(b); \
+#define KT_EXPECT_EQ(a, b) do { long long _a = (long long)(a), _b = (long long)(b); \
         if (_a != _b) ktest_fail(__FILE__, __LINE__, "%s == %s (%lld != %lld)", \
         #a, #b, _a, _b); } while (0)
 

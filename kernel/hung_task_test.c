@@ -58,12 +58,12 @@ KTEST(hung_task, reports_after_silence_and_rearms)
     reports = saved_reports;
     local_irq_restore(flags);
 
-    KEXPECT_EQ(off_reports, 0);
-    KEXPECT_EQ(first, 1);
-    KEXPECT(printed >= 2);
-    KEXPECT(rearmed);
-    KEXPECT_EQ(again, 1);
-    KEXPECT_EQ(after_output, 1);
-    KEXPECT(noted);
-    KEXPECT_EQ(capped, HUNG_TASK_MAX_REPORTS);
+    KT_EXPECT_EQ(off_reports, 0);
+    KT_EXPECT_EQ(first, 1);
+    KT_EXPECT(printed >= 2);
+    KT_EXPECT(rearmed);
+    KT_EXPECT_EQ(again, 1);
+    KT_EXPECT_EQ(after_output, 1);
+    KT_EXPECT(noted);
+    KT_EXPECT_EQ(capped, HUNG_TASK_MAX_REPORTS);
 }

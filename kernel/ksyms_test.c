@@ -7,36 +7,36 @@
 
 KTEST(ksyms, lookup_known_function)
 {
-    KASSERT(ksyms_count > 10);
+    KT_ASSERT(ksyms_count > 10);
     unsigned long a = (unsigned long)ksym_lookup;
     unsigned long off = 99, size = 0;
     const char *n = ksym_lookup(a, &off, &size);
-    KASSERT(n != NULL);
-    KEXPECT(!strcmp(n, "ksym_lookup"));
-    KEXPECT_EQ(off, 0);
-    KEXPECT(size > 16 && size < 4096);
+    KT_ASSERT(n != NULL);
+    KT_EXPECT(!strcmp(n, "ksym_lookup"));
+    KT_EXPECT_EQ(off, 0);
+    KT_EXPECT(size > 16 && size < 4096);
     n = ksym_lookup(a + 5, &off, NULL);
-    KEXPECT(n && !strcmp(n, "ksym_lookup"));
-    KEXPECT_EQ(off, 5);
+    KT_EXPECT(n && !strcmp(n, "ksym_lookup"));
+    KT_EXPECT_EQ(off, 5);
     n = ksym_lookup(a + size, &off, NULL);         /* the next function */
-    KEXPECT(n && strcmp(n, "ksym_lookup") != 0 && off == 0);
-    KEXPECT_EQ(ksym_address("ksym_lookup"), a);
-    KEXPECT_EQ(ksym_address("kmain"), (unsigned long)ksym_address("kmain"));
-    KEXPECT(ksym_address("no_such_symbol_here") == 0);
-    KEXPECT(ksym_lookup(0x1000, NULL, NULL) == NULL);
-    KEXPECT(ksym_lookup((unsigned long)_etext + 16, NULL, NULL) == NULL);
+    KT_EXPECT(n && strcmp(n, "ksym_lookup") != 0 && off == 0);
+    KT_EXPECT_EQ(ksym_address("ksym_lookup"), a);
+    KT_EXPECT_EQ(ksym_address("kmain"), (unsigned long)ksym_address("kmain"));
+    KT_EXPECT(ksym_address("no_such_symbol_here") == 0);
+    KT_EXPECT(ksym_lookup(0x1000, NULL, NULL) == NULL);
+    KT_EXPECT(ksym_lookup((unsigned long)_etext + 16, NULL, NULL) == NULL);
     char buf[64];
     ksym_snprint(buf, sizeof buf, a + 0x10);
     char want[64];
     snprintf(want, sizeof want, "ksym_lookup+0x10/0x%lx", size);
-    KEXPECT(!strcmp(buf, want));
+    KT_EXPECT(!strcmp(buf, want));
 }
 
 KTEST(ksyms, addresses_ascending)
 {
     for (unsigned long i = 1; i < ksyms_count; i++)
         if (ksyms_addrs[i] < ksyms_addrs[i - 1]) {
-            KEXPECT(!"ksyms_addrs not sorted");
+            KT_EXPECT(!"ksyms_addrs not sorted");
             return;
         }
 }
@@ -74,15 +74,15 @@ static bool frame_is(int i, const char *want)
 
 KTEST(ksyms, backtrace_names_call_chain)
 {
-    KEXPECT_EQ(bt_level1(0), 5);
-    KASSERT(bt_n >= 5);
-    KEXPECT(frame_is(0, "bt_level3"));
-    KEXPECT(frame_is(1, "bt_level2"));
-    KEXPECT(frame_is(2, "bt_level1"));
-    KEXPECT(frame_is(3, "ktest_ksyms_backtrace_names_call_chain"));
-    KEXPECT(frame_is(4, "ktest_run"));
+    KT_EXPECT_EQ(bt_level1(0), 5);
+    KT_ASSERT(bt_n >= 5);
+    KT_EXPECT(frame_is(0, "bt_level3"));
+    KT_EXPECT(frame_is(1, "bt_level2"));
+    KT_EXPECT(frame_is(2, "bt_level1"));
+    KT_EXPECT(frame_is(3, "ktest_ksyms_backtrace_names_call_chain"));
+    KT_EXPECT(frame_is(4, "ktest_run"));
     /* ... and the chain ends at kmain, whose caller zeroed ebp */
-    KEXPECT(frame_is(bt_n - 1, "higher_half") || frame_is(bt_n - 1, "kmain"));
+    KT_EXPECT(frame_is(bt_n - 1, "higher_half") || frame_is(bt_n - 1, "kmain"));
 }
 
 KTEST(ksyms, walker_rejects_bad_frames)
@@ -92,26 +92,26 @@ KTEST(ksyms, walker_rejects_bad_frames)
     unsigned long text = (unsigned long)ksym_lookup + 3;
     /* a loop: frame 0 -> frame 0 */
     fake[0] = lo; fake[1] = text;
-    KEXPECT_EQ(walk_stack_bounded(lo, lo, hi, out, 8), 1);
+    KT_EXPECT_EQ(walk_stack_bounded(lo, lo, hi, out, 8), 1);
     /* going down instead of up: stops after the first frame */
     fake[4] = lo; fake[5] = text;
-    KEXPECT_EQ(walk_stack_bounded(lo + 16, lo, hi, out, 8), 1);
+    KT_EXPECT_EQ(walk_stack_bounded(lo + 16, lo, hi, out, 8), 1);
     /* out of the stack, into user space, misaligned */
     fake[0] = 0x1000;
-    KEXPECT_EQ(walk_stack_bounded(lo, lo, hi, out, 8), 1);
+    KT_EXPECT_EQ(walk_stack_bounded(lo, lo, hi, out, 8), 1);
     fake[0] = lo + 9;
-    KEXPECT_EQ(walk_stack_bounded(lo, lo, hi, out, 8), 1);
+    KT_EXPECT_EQ(walk_stack_bounded(lo, lo, hi, out, 8), 1);
     /* a return address outside kernel text ends the walk */
     fake[1] = 0xdeadbeef;
-    KEXPECT_EQ(walk_stack_bounded(lo, lo, hi, out, 8), 0);
+    KT_EXPECT_EQ(walk_stack_bounded(lo, lo, hi, out, 8), 0);
     /* a long valid chain is cut at max */
     for (int i = 0; i < 7; i++) {
         fake[2 * i] = lo + 8 * (i + 1);
         fake[2 * i + 1] = text;
     }
     fake[14] = 0; fake[15] = text;
-    KEXPECT_EQ(walk_stack_bounded(lo, lo, hi, out, 8), 8);
-    KEXPECT_EQ(walk_stack_bounded(lo, lo, hi, out, 3), 3);
-    KEXPECT_EQ(out[2], text);
-    KEXPECT_EQ(walk_stack_bounded(0, lo, hi, out, 8), 0);
+    KT_EXPECT_EQ(walk_stack_bounded(lo, lo, hi, out, 8), 8);
+    KT_EXPECT_EQ(walk_stack_bounded(lo, lo, hi, out, 3), 3);
+    KT_EXPECT_EQ(out[2], text);
+    KT_EXPECT_EQ(walk_stack_bounded(0, lo, hi, out, 8), 0);
 }

@@ -41,13 +41,13 @@ KTEST(mutex, contention_keeps_count_exact)
     struct task_struct *t[3];
     for (int i = 0; i < 3; i++) {
         t[i] = kthread_run(incrementer_fn, NULL, "incr");
-        KASSERT(!IS_ERR(t[i]));
+        KT_ASSERT(!IS_ERR(t[i]));
     }
     for (int i = 0; i < 3; i++)
-        KEXPECT_EQ(kthread_stop(t[i]), 0);
-    KEXPECT_EQ(shared_counter, 150);
-    KEXPECT_EQ(max_inside, 1);
-    KEXPECT(!mutex_is_locked(&counter_mutex));
+        KT_EXPECT_EQ(kthread_stop(t[i]), 0);
+    KT_EXPECT_EQ(shared_counter, 150);
+    KT_EXPECT_EQ(max_inside, 1);
+    KT_EXPECT(!mutex_is_locked(&counter_mutex));
 }
 
 /* A task that takes a mutex twice: reported, then stuck in state D. */
@@ -65,21 +65,21 @@ KTEST(mutex, self_deadlock_is_reported_and_stays_stuck)
     DEFINE_MUTEX(m);
     unsigned long before = lock_bug_reports;
     struct task_struct *t = kthread_run(twice_fn, &m, "twice");
-    KASSERT(!IS_ERR(t));
+    KT_ASSERT(!IS_ERR(t));
     for (int i = 0; i < 20 && lock_bug_reports == before; i++)
         msleep(10);
     msleep(20);                                /* it sleeps on, not returns */
-    KEXPECT_EQ(lock_bug_reports, before + 1);
-    KEXPECT_EQ(t->state, TASK_UNINTERRUPTIBLE);
-    KEXPECT(t->waiting_on == &m);
-    KEXPECT(m.locked && m.owner == t);
+    KT_EXPECT_EQ(lock_bug_reports, before + 1);
+    KT_EXPECT_EQ(t->state, TASK_UNINTERRUPTIBLE);
+    KT_EXPECT(t->waiting_on == &m);
+    KT_EXPECT(m.locked && m.owner == t);
     /* Rescue, test only: release the mutex by hand as if the outer frame
      * had unlocked it; the stuck mutex_lock then takes it and returns. */
     m.owner = NULL;
     m.locked = 0;
     wake_up(&m.wait);
-    KEXPECT_EQ(kthread_stop(t), 5);
-    KEXPECT(!mutex_is_locked(&m));
+    KT_EXPECT_EQ(kthread_stop(t), 5);
+    KT_EXPECT(!mutex_is_locked(&m));
 }
 
 static int holder_fn(void *p)
@@ -112,14 +112,14 @@ KTEST(mutex, waiter_sleeps_until_unlock)
 {
     DEFINE_MUTEX(m);
     struct task_struct *h = kthread_run(holder_fn, &m, "holder");
-    KASSERT(!IS_ERR(h));
+    KT_ASSERT(!IS_ERR(h));
     yield();
-    KEXPECT(m.owner == h);
+    KT_EXPECT(m.owner == h);
     struct task_struct *w = kthread_run(waiter_fn, &m, "waiter");
-    KASSERT(!IS_ERR(w));
+    KT_ASSERT(!IS_ERR(w));
     yield();
-    KEXPECT_EQ(w->state, TASK_UNINTERRUPTIBLE);
-    KEXPECT(w->waiting_on == &m);
+    KT_EXPECT_EQ(w->state, TASK_UNINTERRUPTIBLE);
+    KT_EXPECT(w->waiting_on == &m);
     show_task(w);                              /* "waiting on mutex ..." */
     /* The sleeping waiter's backtrace, from its saved frame pointer, goes
      * through schedule_timeout() and mutex_lock() into waiter_fn(). */
@@ -132,11 +132,11 @@ KTEST(mutex, waiter_sleeps_until_unlock)
         if (name && !strcmp(name, "waiter_fn"))
             found |= 2;
     }
-    KEXPECT(n >= 3);
-    KEXPECT_EQ(found, 3);
+    KT_EXPECT(n >= 3);
+    KT_EXPECT_EQ(found, 3);
     kthread_stop(h);
-    KEXPECT_EQ(kthread_stop(w), 7);
-    KEXPECT(!mutex_is_locked(&m));
+    KT_EXPECT_EQ(kthread_stop(w), 7);
+    KT_EXPECT(!mutex_is_locked(&m));
 }
 
 KTEST(mutex, long_wait_names_the_holder)
@@ -145,17 +145,17 @@ KTEST(mutex, long_wait_names_the_holder)
     unsigned long saved = mutex_warn_jiffies, before = mutex_long_wait_reports;
     mutex_warn_jiffies = 5;                    /* 50 ms instead of 5 s */
     struct task_struct *h = kthread_run(holder_fn, &m, "slowholder");
-    KASSERT(!IS_ERR(h));
+    KT_ASSERT(!IS_ERR(h));
     yield();                                   /* h takes m, then sleeps in msleep */
-    KEXPECT(m.owner == h);
+    KT_EXPECT(m.owner == h);
     unsigned long t0 = jiffies;
     struct task_struct *stopper = kthread_run(stop_later_fn, h, "stopper");
-    KASSERT(!IS_ERR(stopper));
+    KT_ASSERT(!IS_ERR(stopper));
     mutex_lock(&m);                            /* waits ~200 ms: one report */
-    KEXPECT(jiffies - t0 >= 15);
-    KEXPECT_EQ(mutex_long_wait_reports - before, 1);
-    KEXPECT(m.owner == current);
+    KT_EXPECT(jiffies - t0 >= 15);
+    KT_EXPECT_EQ(mutex_long_wait_reports - before, 1);
+    KT_EXPECT(m.owner == current);
     mutex_unlock(&m);
-    KEXPECT_EQ(kthread_stop(stopper), 0);
+    KT_EXPECT_EQ(kthread_stop(stopper), 0);
     mutex_warn_jiffies = saved;
 }

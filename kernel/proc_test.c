@@ -63,16 +63,16 @@ KTEST(proc, core_program_passes)
     int procs0 = nr_processes;
     run_path = "/proc_core";
     struct task_struct *t = user_process_create(run_program, NULL, "proc_core", 0);
-    KASSERT(!IS_ERR(t));
+    KT_ASSERT(!IS_ERR(t));
     int st = wait_orphan(t, 15000);
     /* 0 = every check in user/tests/proc_core.c passed; else (line % 255) + 1 */
-    KEXPECT_EQ(st, 0);
+    KT_EXPECT_EQ(st, 0);
     if (st > 0)
         printk("proc_core failed near line %d (mod 255) status %#x\n", (st >> 8) - 1, st);
-    KEXPECT_EQ(nr_processes, procs0);
+    KT_EXPECT_EQ(nr_processes, procs0);
     /* Whole run: everything but allocator caches comes back. */
     long diff = (long)free0 - (long)nr_free_pages();
-    KEXPECT(diff >= 0 && diff < 64);
+    KT_EXPECT(diff >= 0 && diff < 64);
 }
 
 KTEST(proc, exec_rejects_bad_files)
@@ -82,15 +82,15 @@ KTEST(proc, exec_rejects_bad_files)
     register_builtin_binary("/junk", junk, sizeof junk);
     run_path = "/junk";
     struct task_struct *t = user_process_create(run_program, NULL, "junk", 0);
-    KASSERT(!IS_ERR(t));
+    KT_ASSERT(!IS_ERR(t));
     int st = wait_orphan(t, 2000);
     /* kernel_execve failed with -ENOEXEC: the process ended with that code. */
-    KEXPECT_EQ(st, ((-ENOEXEC) & 0xff) << 8);
+    KT_EXPECT_EQ(st, ((-ENOEXEC) & 0xff) << 8);
     run_path = "/nonexistent";
     t = user_process_create(run_program, NULL, "none", 0);
-    KASSERT(!IS_ERR(t));
+    KT_ASSERT(!IS_ERR(t));
     st = wait_orphan(t, 2000);
-    KEXPECT_EQ(st, ((-ENOENT) & 0xff) << 8);
+    KT_EXPECT_EQ(st, ((-ENOENT) & 0xff) << 8);
 }
 
 KTEST(proc, process_limit_eagain)
@@ -99,5 +99,5 @@ KTEST(proc, process_limit_eagain)
     max_processes = nr_processes;      /* no room for one more */
     struct task_struct *t = user_process_create(run_program, NULL, "over", 0);
     max_processes = saved;
-    KEXPECT(IS_ERR(t) && PTR_ERR(t) == -EAGAIN);
+    KT_EXPECT(IS_ERR(t) && PTR_ERR(t) == -EAGAIN);
 }

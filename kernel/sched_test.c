@@ -32,11 +32,11 @@ KTEST(sched, kthreads_alternate_via_wait_queue)
     /* Start B first so that it has to sleep while A runs. */
     struct task_struct *b = kthread_run(pingpong_fn, (void *)1L, "pong");
     struct task_struct *a = kthread_run(pingpong_fn, (void *)0L, "ping");
-    KASSERT(!IS_ERR(a) && !IS_ERR(b));
-    KEXPECT(a->pid != b->pid && a->pid > 0 && b->pid > 0);
-    KEXPECT_EQ(kthread_stop(a), 100);
-    KEXPECT_EQ(kthread_stop(b), 101);
-    KEXPECT(!strcmp(pingpong_log, "ABABABABAB"));
+    KT_ASSERT(!IS_ERR(a) && !IS_ERR(b));
+    KT_EXPECT(a->pid != b->pid && a->pid > 0 && b->pid > 0);
+    KT_EXPECT_EQ(kthread_stop(a), 100);
+    KT_EXPECT_EQ(kthread_stop(b), 101);
+    KT_EXPECT(!strcmp(pingpong_log, "ABABABABAB"));
 }
 
 static volatile int stopper_loops;
@@ -58,18 +58,18 @@ KTEST(sched, kthread_stop_returns_exit_value)
 {
     stopper_loops = 0;
     struct task_struct *t = kthread_run(until_stopped_fn, (void *)4242L, "stopme");
-    KASSERT(!IS_ERR(t));
+    KT_ASSERT(!IS_ERR(t));
     yield();                                   /* let it run and go to sleep */
-    KEXPECT_EQ(t->state, TASK_INTERRUPTIBLE);
-    KEXPECT_EQ(stopper_loops, 1);
-    KEXPECT_EQ(kthread_stop(t), 4242);
+    KT_EXPECT_EQ(t->state, TASK_INTERRUPTIBLE);
+    KT_EXPECT_EQ(stopper_loops, 1);
+    KT_EXPECT_EQ(kthread_stop(t), 4242);
     /* A thread that already returned (a zombie) is reaped the same way. */
     struct task_struct *z = kthread_run(returns_at_once_fn, (void *)-7L, "zombie");
-    KASSERT(!IS_ERR(z));
+    KT_ASSERT(!IS_ERR(z));
     yield();
-    KEXPECT_EQ(z->state, TASK_DEAD);
-    KEXPECT(z->stack == NULL);                 /* freed by the next task to run */
-    KEXPECT_EQ(kthread_stop(z), -7);
+    KT_EXPECT_EQ(z->state, TASK_DEAD);
+    KT_EXPECT(z->stack == NULL);                 /* freed by the next task to run */
+    KT_EXPECT_EQ(kthread_stop(z), -7);
 }
 
 static struct task_struct *volatile seen_current;
@@ -85,17 +85,17 @@ static int whoami_fn(void *arg)
 
 KTEST(sched, current_comes_from_the_stack)
 {
-    KEXPECT(current == &init_task || current->stack != NULL);
+    KT_EXPECT(current == &init_task || current->stack != NULL);
     struct task_struct *t = kthread_run(whoami_fn, NULL, "whoami");
-    KASSERT(!IS_ERR(t));
+    KT_ASSERT(!IS_ERR(t));
     void *stack = t->stack;
-    KEXPECT_EQ((unsigned long)stack % THREAD_SIZE, 0);
-    KEXPECT(((struct thread_info *)stack)->task == t);
-    KEXPECT_EQ(((struct thread_info *)stack)->magic, STACK_END_MAGIC);
+    KT_EXPECT_EQ((unsigned long)stack % THREAD_SIZE, 0);
+    KT_EXPECT(((struct thread_info *)stack)->task == t);
+    KT_EXPECT_EQ(((struct thread_info *)stack)->magic, STACK_END_MAGIC);
     seen_current = NULL;
-    KEXPECT_EQ(kthread_stop(t), 0);
-    KEXPECT(seen_current == t);
-    KEXPECT(seen_esp > (unsigned long)stack && seen_esp < (unsigned long)stack + THREAD_SIZE);
+    KT_EXPECT_EQ(kthread_stop(t), 0);
+    KT_EXPECT(seen_current == t);
+    KT_EXPECT(seen_esp > (unsigned long)stack && seen_esp < (unsigned long)stack + THREAD_SIZE);
 }
 
 static int counting_fn(void *arg)
@@ -114,12 +114,12 @@ KTEST(sched, round_robin_is_fair)
     n1 = n2 = 0;
     struct task_struct *a = kthread_run(counting_fn, (void *)&n1, "rr1");
     struct task_struct *b = kthread_run(counting_fn, (void *)&n2, "rr2");
-    KASSERT(!IS_ERR(a) && !IS_ERR(b));
+    KT_ASSERT(!IS_ERR(a) && !IS_ERR(b));
     for (int i = 0; i < 20; i++)
         yield();
     /* Each yield of ours lets each of them run exactly once. */
-    KEXPECT_EQ(n1, 20);
-    KEXPECT_EQ(n2, 20);
+    KT_EXPECT_EQ(n1, 20);
+    KT_EXPECT_EQ(n2, 20);
     kthread_stop(a);
     kthread_stop(b);
 }
@@ -129,8 +129,8 @@ KTEST(sched, msleep_sleeps_long_enough)
     unsigned long t0 = jiffies;
     msleep(50);
     unsigned long dt = jiffies - t0;
-    KEXPECT(dt >= 5);
-    KEXPECT(dt < 50);                          /* and not forever */
+    KT_EXPECT(dt >= 5);
+    KT_EXPECT(dt < 50);                          /* and not forever */
 }
 
 static volatile unsigned long tick_seen;
@@ -149,12 +149,12 @@ KTEST(sched, slice_expiry_sets_need_resched)
 {
     tick_seen = 0;
     struct task_struct *t = kthread_run(need_resched_fn, NULL, "spinner");
-    KASSERT(!IS_ERR(t));
+    KT_ASSERT(!IS_ERR(t));
     unsigned long t0 = jiffies;
     yield();                                   /* spinner runs until its slice ends */
     unsigned long dt = jiffies - t0;
-    KEXPECT(tick_seen > 0);
-    KEXPECT(dt >= TASK_TIMESLICE - 1 && dt <= TASK_TIMESLICE + 2);
+    KT_EXPECT(tick_seen > 0);
+    KT_EXPECT(dt >= TASK_TIMESLICE - 1 && dt <= TASK_TIMESLICE + 2);
     kthread_stop(t);
 }
 
@@ -191,7 +191,7 @@ KTEST(sched, timeouts_ending_on_one_tick_both_run)
         same_tick_woke = 0;
         same_tick_target = jiffies + 10;
         struct task_struct *t = kthread_run(same_tick_fn, current, "sametick");
-        KASSERT(!IS_ERR(t));
+        KT_ASSERT(!IS_ERR(t));
         while (!(t->state == TASK_UNINTERRUPTIBLE && t->timer_pending))
             yield();                           /* it is asleep until the target */
         long left = (long)(same_tick_target - jiffies);
@@ -203,6 +203,6 @@ KTEST(sched, timeouts_ending_on_one_tick_both_run)
         }
         kthread_stop(t);
     }
-    KEXPECT(coincided >= 1);
-    KEXPECT_EQ(same_tick_lost, 0);
+    KT_EXPECT(coincided >= 1);
+    KT_EXPECT_EQ(same_tick_lost, 0);
 }

@@ -7,13 +7,13 @@
 
 KTEST(proc, nproc_option)
 {
-    KEXPECT_EQ(nproc_option(NULL, 64), 64);
-    KEXPECT_EQ(nproc_option("", 64), 64);
-    KEXPECT_EQ(nproc_option("5", 64), 5);
-    KEXPECT_EQ(nproc_option("1", 64), 1);
-    KEXPECT_EQ(nproc_option("0", 64), 64);
-    KEXPECT_EQ(nproc_option("abc", 64), 64);
-    KEXPECT_EQ(nproc_option("5x", 64), 64);
-    KEXPECT_EQ(nproc_option("-3", 64), 64);
-    KEXPECT_EQ(nproc_option("4294967301", 64), 64);  /* wraps to 5 in 32 bits */
+    KT_EXPECT_EQ(nproc_option(NULL, 64), 64);
+    KT_EXPECT_EQ(nproc_option("", 64), 64);
+    KT_EXPECT_EQ(nproc_option("5", 64), 5);
+    KT_EXPECT_EQ(nproc_option("1", 64), 1);
+    KT_EXPECT_EQ(nproc_option("0", 64), 64);
+    KT_EXPECT_EQ(nproc_option("abc", 64), 64);
+    KT_EXPECT_EQ(nproc_option("5x", 64), 64);
+    KT_EXPECT_EQ(nproc_option("-3", 64), 64);
+    KT_EXPECT_EQ(nproc_option("4294967301", 64), 64);  /* wraps to 5 in 32 bits */
 }

@@ -76,12 +76,12 @@ KTEST(iov, kvec_advance_across_segments)
     struct kvec v[2] = { { a, 3 }, { b, 5 } };
     struct iov_iter it;
     iov_iter_kvec(&it, WRITE, v, 2, 8);
-    KASSERT_EQ(copy_from_iter(out, 2, &it), 2);
-    KASSERT_EQ(iov_iter_count(&it), 6);
-    KASSERT_EQ(copy_from_iter(out + 2, 6, &it), 6);
-    KEXPECT(!memcmp(out, "abcdefgh", 8));
-    KEXPECT_EQ(iov_iter_count(&it), 0);
-    KEXPECT_EQ(copy_from_iter(out, 1, &it), 0);
+    KT_ASSERT_EQ(copy_from_iter(out, 2, &it), 2);
+    KT_ASSERT_EQ(iov_iter_count(&it), 6);
+    KT_ASSERT_EQ(copy_from_iter(out + 2, 6, &it), 6);
+    KT_EXPECT(!memcmp(out, "abcdefgh", 8));
+    KT_EXPECT_EQ(iov_iter_count(&it), 0);
+    KT_EXPECT_EQ(copy_from_iter(out, 1, &it), 0);
 }
 
 KTEST(iov, faulty_stops_and_faults_in)
@@ -93,18 +93,18 @@ KTEST(iov, faulty_stops_and_faults_in)
     struct faulty_iter fi;
     struct iov_iter *it = &fi.iter;
     iov_iter_faulty(&fi, &v, 1, 100, 40, 0);
-    KASSERT_EQ(copy_out(it, dst, 100, 1), 40);       /* atomic: stops at 40 */
-    KASSERT_EQ(copy_out(it, dst, 30, 1), 30);        /* before the fault: fine */
-    KEXPECT_EQ(fault_in_iov_iter_readable(it, 30), 0);
-    KEXPECT_EQ(fault_in_iov_iter_readable(it, 100), 60);  /* unfaultable from 40 */
+    KT_ASSERT_EQ(copy_out(it, dst, 100, 1), 40);       /* atomic: stops at 40 */
+    KT_ASSERT_EQ(copy_out(it, dst, 30, 1), 30);        /* before the fault: fine */
+    KT_EXPECT_EQ(fault_in_iov_iter_readable(it, 30), 0);
+    KT_EXPECT_EQ(fault_in_iov_iter_readable(it, 100), 60);  /* unfaultable from 40 */
     iov_iter_advance(it, 40);
-    KEXPECT_EQ(copy_out(it, dst, 10, 1), 0);
-    KEXPECT_EQ(fault_in_iov_iter_readable(it, 10), 10);
+    KT_EXPECT_EQ(copy_out(it, dst, 10, 1), 0);
+    KT_EXPECT_EQ(fault_in_iov_iter_readable(it, 10), 10);
     /* resolvable: fault-in clears the fault */
     iov_iter_faulty(&fi, &v, 1, 100, 10, 1);
-    KEXPECT_EQ(copy_out(it, dst, 100, 1), 10);
-    KEXPECT_EQ(fault_in_iov_iter_readable(it, 100), 0);
-    KEXPECT_EQ(copy_out(it, dst, 100, 1), 100);
-    KEXPECT(!memcmp(dst, src, 100));
+    KT_EXPECT_EQ(copy_out(it, dst, 100, 1), 10);
+    KT_EXPECT_EQ(fault_in_iov_iter_readable(it, 100), 0);
+    KT_EXPECT_EQ(copy_out(it, dst, 100, 1), 100);
+    KT_EXPECT(!memcmp(dst, src, 100));
 }
 

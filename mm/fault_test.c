@@ -11,17 +11,17 @@
 KTEST(fault, exception_table_is_populated)
 {
     /* probe.S contributes two entries; each fixup lies near its insn. */
-    KASSERT(__stop_ex_table - __start_ex_table >= 2);
+    KT_ASSERT(__stop_ex_table - __start_ex_table >= 2);
     const struct exception_table_entry *e = search_exception_tables(__start_ex_table[0].insn);
-    KEXPECT(e == &__start_ex_table[0]);
-    KEXPECT(search_exception_tables((unsigned long)do_page_fault) == NULL);
-    KEXPECT(search_exception_tables(0) == NULL);
+    KT_EXPECT(e == &__start_ex_table[0]);
+    KT_EXPECT(search_exception_tables((unsigned long)do_page_fault) == NULL);
+    KT_EXPECT(search_exception_tables(0) == NULL);
     struct pt_regs regs = { .ip = (unsigned long)do_page_fault };
-    KEXPECT_EQ(fixup_exception(&regs), 0);
-    KEXPECT_EQ(regs.ip, (unsigned long)do_page_fault);
+    KT_EXPECT_EQ(fixup_exception(&regs), 0);
+    KT_EXPECT_EQ(regs.ip, (unsigned long)do_page_fault);
     regs.ip = __start_ex_table[1].insn;
-    KEXPECT_EQ(fixup_exception(&regs), 1);
-    KEXPECT_EQ(regs.ip, __start_ex_table[1].fixup);
+    KT_EXPECT_EQ(fixup_exception(&regs), 1);
+    KT_EXPECT_EQ(regs.ip, __start_ex_table[1].fixup);
 }
 
 KTEST(fault, unmapped_kernel_read_returns_efault)
@@ -36,15 +36,15 @@ KTEST(fault, unmapped_kernel_read_returns_efault)
     int user = probe_kernel_read_u8((const void *)0x08048000, &v); /* user half, empty */
     int wnull = probe_kernel_write_u8(NULL, 1);
 
-    KEXPECT_EQ(mapped, 0);
-    KEXPECT_EQ(top, -EFAULT);
-    KEXPECT_EQ(null, -EFAULT);
-    KEXPECT_EQ(user, -EFAULT);
-    KEXPECT_EQ(wnull, -EFAULT);
-    KEXPECT_EQ(page_fault_count, faults0 + 4);
-    KEXPECT_EQ(page_fault_fixups, fixups0 + 4);
+    KT_EXPECT_EQ(mapped, 0);
+    KT_EXPECT_EQ(top, -EFAULT);
+    KT_EXPECT_EQ(null, -EFAULT);
+    KT_EXPECT_EQ(user, -EFAULT);
+    KT_EXPECT_EQ(wnull, -EFAULT);
+    KT_EXPECT_EQ(page_fault_count, faults0 + 4);
+    KT_EXPECT_EQ(page_fault_fixups, fixups0 + 4);
     /* The kernel survived and its memory is intact. */
     uint8_t w = 0;
-    KEXPECT_EQ(probe_kernel_read_u8((const void *)&target, &w), 0);
-    KEXPECT_EQ(w, 0x5a);
+    KT_EXPECT_EQ(probe_kernel_read_u8((const void *)&target, &w), 0);
+    KT_EXPECT_EQ(w, 0x5a);
 }

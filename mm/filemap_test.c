@@ -231,25 +231,25 @@ KTEST(writepath, short_copy_into_uptodate_page_commits_copied)
     fill_src();
     memset(ts.data, 'Z', PAGE_SIZE);
     struct file *f = topen("up", &tfs_aops, PAGE_SIZE);
-    KASSERT(f);
+    KT_ASSERT(f);
     loff_t pos = 10;
     stats_mark();
     /* 100 bytes at 10; the source "faults" at its byte 40, resolvable */
     ssize_t n = faulty_write(f, 100, 40, 1, &pos);
-    KEXPECT_EQ(n, 100);
-    KEXPECT_EQ(pos, 110);
-    KEXPECT_EQ(WS(attempts), 3);        /* 40 committed; 0 -> fault-in; 60 */
-    KEXPECT_EQ(WS(short_copies), 2);
-    KEXPECT_EQ(WS(zero_commits), 1);
-    KEXPECT_EQ(WS(fault_ins), 1);
-    KEXPECT_EQ(WS(retries), 1);
-    KEXPECT_EQ(WS(efaults), 0);
-    KEXPECT_EQ(ts.begin_reads, 1);      /* the partly written page was read */
+    KT_EXPECT_EQ(n, 100);
+    KT_EXPECT_EQ(pos, 110);
+    KT_EXPECT_EQ(WS(attempts), 3);        /* 40 committed; 0 -> fault-in; 60 */
+    KT_EXPECT_EQ(WS(short_copies), 2);
+    KT_EXPECT_EQ(WS(zero_commits), 1);
+    KT_EXPECT_EQ(WS(fault_ins), 1);
+    KT_EXPECT_EQ(WS(retries), 1);
+    KT_EXPECT_EQ(WS(efaults), 0);
+    KT_EXPECT_EQ(ts.begin_reads, 1);      /* the partly written page was read */
     loff_t rp = 0;
-    KEXPECT_EQ(kernel_read(f, buf, PAGE_SIZE, &rp), PAGE_SIZE);
-    KEXPECT(!memcmp(buf + 10, src, 100));
-    KEXPECT(buf[9] == 'Z' && buf[110] == 'Z');
-    KEXPECT_EQ(f->f_inode->i_size, PAGE_SIZE);
+    KT_EXPECT_EQ(kernel_read(f, buf, PAGE_SIZE, &rp), PAGE_SIZE);
+    KT_EXPECT(!memcmp(buf + 10, src, 100));
+    KT_EXPECT(buf[9] == 'Z' && buf[110] == 'Z');
+    KT_EXPECT_EQ(f->f_inode->i_size, PAGE_SIZE);
     tclose(f, "up");
 }
 
@@ -258,22 +258,22 @@ KTEST(writepath, short_copy_into_not_uptodate_page_commits_nothing)
     store_reset();
     fill_src();
     struct file *f = topen("nup", &tfs_aops, 0);
-    KASSERT(f);
+    KT_ASSERT(f);
     loff_t pos = 0;
     stats_mark();
     ssize_t n = faulty_write(f, PAGE_SIZE, 1000, 1, &pos);
-    KEXPECT_EQ(n, PAGE_SIZE);
-    KEXPECT_EQ(pos, PAGE_SIZE);
-    KEXPECT_EQ(WS(attempts), 2);        /* 1000 copied, 0 committed; retry whole page */
-    KEXPECT_EQ(WS(short_copies), 1);
-    KEXPECT_EQ(WS(zero_commits), 1);
-    KEXPECT_EQ(WS(fault_ins), 1);
-    KEXPECT_EQ(WS(retries), 1);
-    KEXPECT_EQ(ts.begin_reads, 0);      /* a fully covered page is never read */
-    KEXPECT_EQ(ts.readpage, 0);
+    KT_EXPECT_EQ(n, PAGE_SIZE);
+    KT_EXPECT_EQ(pos, PAGE_SIZE);
+    KT_EXPECT_EQ(WS(attempts), 2);        /* 1000 copied, 0 committed; retry whole page */
+    KT_EXPECT_EQ(WS(short_copies), 1);
+    KT_EXPECT_EQ(WS(zero_commits), 1);
+    KT_EXPECT_EQ(WS(fault_ins), 1);
+    KT_EXPECT_EQ(WS(retries), 1);
+    KT_EXPECT_EQ(ts.begin_reads, 0);      /* a fully covered page is never read */
+    KT_EXPECT_EQ(ts.readpage, 0);
     loff_t rp = 0;
-    KEXPECT_EQ(kernel_read(f, buf, 2 * PAGE_SIZE, &rp), PAGE_SIZE);
-    KEXPECT(!memcmp(buf, src, PAGE_SIZE));
+    KT_EXPECT_EQ(kernel_read(f, buf, 2 * PAGE_SIZE, &rp), PAGE_SIZE);
+    KT_EXPECT(!memcmp(buf, src, PAGE_SIZE));
     tclose(f, "nup");
 }
 
@@ -282,19 +282,19 @@ KTEST(writepath, ramfs_short_copy_into_new_page_commits_copied)
     /* simple_write_end's rule: zero the uncopied part, commit the copied */
     fill_src();
     struct file *f = topen("ram", NULL, 0);
-    KASSERT(f);
+    KT_ASSERT(f);
     loff_t pos = 0;
     stats_mark();
     ssize_t n = faulty_write(f, PAGE_SIZE, 1000, 1, &pos);
-    KEXPECT_EQ(n, PAGE_SIZE);
-    KEXPECT_EQ(WS(attempts), 3);        /* 1000 committed; 0 -> fault-in; 3096 */
-    KEXPECT_EQ(WS(short_copies), 2);
-    KEXPECT_EQ(WS(zero_commits), 1);
-    KEXPECT_EQ(WS(fault_ins), 1);
-    KEXPECT_EQ(WS(retries), 1);
+    KT_EXPECT_EQ(n, PAGE_SIZE);
+    KT_EXPECT_EQ(WS(attempts), 3);        /* 1000 committed; 0 -> fault-in; 3096 */
+    KT_EXPECT_EQ(WS(short_copies), 2);
+    KT_EXPECT_EQ(WS(zero_commits), 1);
+    KT_EXPECT_EQ(WS(fault_ins), 1);
+    KT_EXPECT_EQ(WS(retries), 1);
     loff_t rp = 0;
-    KEXPECT_EQ(kernel_read(f, buf, 2 * PAGE_SIZE, &rp), PAGE_SIZE);
-    KEXPECT(!memcmp(buf, src, PAGE_SIZE));
+    KT_EXPECT_EQ(kernel_read(f, buf, 2 * PAGE_SIZE, &rp), PAGE_SIZE);
+    KT_EXPECT(!memcmp(buf, src, PAGE_SIZE));
     tclose(f, "ram");
 }
 
@@ -304,19 +304,19 @@ KTEST(writepath, zero_byte_copy_faults_in_and_retries)
     fill_src();
     memset(ts.data, 'Q', PAGE_SIZE);
     struct file *f = topen("zero", &tfs_aops, PAGE_SIZE);
-    KASSERT(f);
+    KT_ASSERT(f);
     loff_t pos = 0;
     stats_mark();
     ssize_t n = faulty_write(f, 200, 0, 1, &pos);
-    KEXPECT_EQ(n, 200);
-    KEXPECT_EQ(WS(attempts), 2);
-    KEXPECT_EQ(WS(short_copies), 1);
-    KEXPECT_EQ(WS(zero_commits), 1);
-    KEXPECT_EQ(WS(fault_ins), 1);
-    KEXPECT_EQ(WS(retries), 1);
+    KT_EXPECT_EQ(n, 200);
+    KT_EXPECT_EQ(WS(attempts), 2);
+    KT_EXPECT_EQ(WS(short_copies), 1);
+    KT_EXPECT_EQ(WS(zero_commits), 1);
+    KT_EXPECT_EQ(WS(fault_ins), 1);
+    KT_EXPECT_EQ(WS(retries), 1);
     loff_t rp = 0;
-    KEXPECT_EQ(kernel_read(f, buf, PAGE_SIZE, &rp), PAGE_SIZE);
-    KEXPECT(!memcmp(buf, src, 200) && buf[200] == 'Q');
+    KT_EXPECT_EQ(kernel_read(f, buf, PAGE_SIZE, &rp), PAGE_SIZE);
+    KT_EXPECT(!memcmp(buf, src, 200) && buf[200] == 'Q');
     tclose(f, "zero");
 }
 
@@ -326,24 +326,24 @@ KTEST(writepath, unfaultable_at_byte_zero_is_efault_nothing_changes)
     fill_src();
     memset(ts.data, 'Q', PAGE_SIZE);
     struct file *f = topen("efault", &tfs_aops, PAGE_SIZE);
-    KASSERT(f);
+    KT_ASSERT(f);
     f->f_pos = 123;
     stats_mark();
     ssize_t n = faulty_write(f, 500, 0, 0, &f->f_pos);
-    KEXPECT_EQ(n, -EFAULT);
-    KEXPECT_EQ(f->f_pos, 123);
-    KEXPECT_EQ(f->f_inode->i_size, PAGE_SIZE);
-    KEXPECT_EQ(WS(attempts), 1);
-    KEXPECT_EQ(WS(zero_commits), 1);
-    KEXPECT_EQ(WS(fault_ins), 1);
-    KEXPECT_EQ(WS(retries), 0);
-    KEXPECT_EQ(WS(efaults), 1);
+    KT_EXPECT_EQ(n, -EFAULT);
+    KT_EXPECT_EQ(f->f_pos, 123);
+    KT_EXPECT_EQ(f->f_inode->i_size, PAGE_SIZE);
+    KT_EXPECT_EQ(WS(attempts), 1);
+    KT_EXPECT_EQ(WS(zero_commits), 1);
+    KT_EXPECT_EQ(WS(fault_ins), 1);
+    KT_EXPECT_EQ(WS(retries), 0);
+    KT_EXPECT_EQ(WS(efaults), 1);
     loff_t rp = 0;
-    KEXPECT_EQ(kernel_read(f, buf, PAGE_SIZE, &rp), PAGE_SIZE);
+    KT_EXPECT_EQ(kernel_read(f, buf, PAGE_SIZE, &rp), PAGE_SIZE);
     int same = 1;
     for (int k = 0; k < PAGE_SIZE; k++)
         same &= buf[k] == 'Q';
-    KEXPECT(same);
+    KT_EXPECT(same);
     tclose(f, "efault");
 }
 
@@ -352,22 +352,22 @@ KTEST(writepath, unfaultable_mid_buffer_returns_partial_count)
     store_reset();
     fill_src();
     struct file *f = topen("mid", &tfs_aops, 0);
-    KASSERT(f);
+    KT_ASSERT(f);
     stats_mark();
     /* 6000 bytes from 0; bytes from 5000 on can never be faulted in */
     ssize_t n = faulty_write(f, 6000, 5000, 0, &f->f_pos);
-    KEXPECT_EQ(n, 5000);
-    KEXPECT_EQ(f->f_pos, 5000);
-    KEXPECT_EQ(f->f_inode->i_size, 5000);
-    KEXPECT_EQ(WS(attempts), 3);        /* page 0 full; 904 into page 1; then 0 */
-    KEXPECT_EQ(WS(short_copies), 2);
-    KEXPECT_EQ(WS(zero_commits), 1);
-    KEXPECT_EQ(WS(fault_ins), 1);
-    KEXPECT_EQ(WS(retries), 0);
-    KEXPECT_EQ(WS(efaults), 1);
+    KT_EXPECT_EQ(n, 5000);
+    KT_EXPECT_EQ(f->f_pos, 5000);
+    KT_EXPECT_EQ(f->f_inode->i_size, 5000);
+    KT_EXPECT_EQ(WS(attempts), 3);        /* page 0 full; 904 into page 1; then 0 */
+    KT_EXPECT_EQ(WS(short_copies), 2);
+    KT_EXPECT_EQ(WS(zero_commits), 1);
+    KT_EXPECT_EQ(WS(fault_ins), 1);
+    KT_EXPECT_EQ(WS(retries), 0);
+    KT_EXPECT_EQ(WS(efaults), 1);
     loff_t rp = 0;
-    KEXPECT_EQ(kernel_read(f, buf, sizeof buf, &rp), 5000);
-    KEXPECT(!memcmp(buf, src, 5000));
+    KT_EXPECT_EQ(kernel_read(f, buf, sizeof buf, &rp), 5000);
+    KT_EXPECT(!memcmp(buf, src, 5000));
     tclose(f, "mid");
 }
 
@@ -376,25 +376,25 @@ KTEST(writepath, unfaultable_mid_page_not_uptodate_retries_shorter)
     store_reset();
     fill_src();
     struct file *f = topen("midnup", &tfs_aops, 0);
-    KASSERT(f);
+    KT_ASSERT(f);
     stats_mark();
     ssize_t n = faulty_write(f, PAGE_SIZE, 1000, 0, &f->f_pos);
     /* 1000 copied into a not-uptodate page: 0 committed; fault-in reaches 1000
      * bytes: retry those 1000 (now a partial write: the page is read first);
      * then the rest cannot be faulted in */
-    KEXPECT_EQ(n, 1000);
-    KEXPECT_EQ(f->f_pos, 1000);
-    KEXPECT_EQ(f->f_inode->i_size, 1000);
-    KEXPECT_EQ(WS(attempts), 3);
-    KEXPECT_EQ(WS(short_copies), 2);
-    KEXPECT_EQ(WS(zero_commits), 2);
-    KEXPECT_EQ(WS(fault_ins), 2);
-    KEXPECT_EQ(WS(retries), 1);
-    KEXPECT_EQ(WS(efaults), 1);
-    KEXPECT_EQ(ts.begin_reads, 1);
+    KT_EXPECT_EQ(n, 1000);
+    KT_EXPECT_EQ(f->f_pos, 1000);
+    KT_EXPECT_EQ(f->f_inode->i_size, 1000);
+    KT_EXPECT_EQ(WS(attempts), 3);
+    KT_EXPECT_EQ(WS(short_copies), 2);
+    KT_EXPECT_EQ(WS(zero_commits), 2);
+    KT_EXPECT_EQ(WS(fault_ins), 2);
+    KT_EXPECT_EQ(WS(retries), 1);
+    KT_EXPECT_EQ(WS(efaults), 1);
+    KT_EXPECT_EQ(ts.begin_reads, 1);
     loff_t rp = 0;
-    KEXPECT_EQ(kernel_read(f, buf, sizeof buf, &rp), 1000);
-    KEXPECT(!memcmp(buf, src, 1000));
+    KT_EXPECT_EQ(kernel_read(f, buf, sizeof buf, &rp), 1000);
+    KT_EXPECT(!memcmp(buf, src, 1000));
     tclose(f, "midnup");
 }
 
@@ -403,15 +403,15 @@ KTEST(writepath, kernel_source_is_uninterruptible)
     store_reset();
     fill_src();
     struct file *f = topen("kvec", &tfs_aops, 0);
-    KASSERT(f);
+    KT_ASSERT(f);
     stats_mark();
-    KEXPECT_EQ(kernel_write(f, src, 5000, &f->f_pos), 5000);
-    KEXPECT(ts.last_flags & AOP_FLAG_UNINTERRUPTIBLE);
-    KEXPECT_EQ(WS(short_copies), 0);
-    KEXPECT_EQ(WS(attempts), 2);
+    KT_EXPECT_EQ(kernel_write(f, src, 5000, &f->f_pos), 5000);
+    KT_EXPECT(ts.last_flags & AOP_FLAG_UNINTERRUPTIBLE);
+    KT_EXPECT_EQ(WS(short_copies), 0);
+    KT_EXPECT_EQ(WS(attempts), 2);
     ts.last_flags = 0;
     faulty_write(f, 10, (size_t)-1, 1, &f->f_pos);
-    KEXPECT(!(ts.last_flags & AOP_FLAG_UNINTERRUPTIBLE));   /* a user-like source */
+    KT_EXPECT(!(ts.last_flags & AOP_FLAG_UNINTERRUPTIBLE));   /* a user-like source */
     tclose(f, "kvec");
 }
 
@@ -420,31 +420,31 @@ KTEST(writepath, fatal_signal_stops_between_chunks)
     store_reset();
     fill_src();
     struct file *f = topen("sig", &tfs_aops, 0);
-    KASSERT(f);
+    KT_ASSERT(f);
     ts.fatal_after = 1;                 /* "SIGKILL" arrives during chunk 1 */
     ssize_t n = kernel_write(f, src, 3 * PAGE_SIZE, &f->f_pos);
     current->pending_fatal = 0;
-    KEXPECT_EQ(n, PAGE_SIZE);           /* the partial count */
-    KEXPECT_EQ(f->f_pos, PAGE_SIZE);
+    KT_EXPECT_EQ(n, PAGE_SIZE);           /* the partial count */
+    KT_EXPECT_EQ(f->f_pos, PAGE_SIZE);
     ts.fatal_after = 0;
     current->pending_fatal = 1;         /* pending before anything: -EINTR */
     n = kernel_write(f, src, 10, &f->f_pos);
     current->pending_fatal = 0;
-    KEXPECT_EQ(n, -EINTR);
-    KEXPECT_EQ(f->f_inode->i_size, PAGE_SIZE);
+    KT_EXPECT_EQ(n, -EINTR);
+    KT_EXPECT_EQ(f->f_inode->i_size, PAGE_SIZE);
     tclose(f, "sig");
 }
 
 KTEST(writepath, efbig_past_s_maxbytes)
 {
     struct file *f = topen("big", NULL, 0);
-    KASSERT(f);
+    KT_ASSERT(f);
     loff_t saved = f->f_inode->i_sb->s_maxbytes;
     f->f_inode->i_sb->s_maxbytes = 10000;
     loff_t pos = 10000;
-    KEXPECT_EQ(kernel_write(f, src, 10, &pos), -EFBIG);
+    KT_EXPECT_EQ(kernel_write(f, src, 10, &pos), -EFBIG);
     pos = 9995;
-    KEXPECT_EQ(kernel_write(f, src, 10, &pos), 5);   /* cut at the limit */
+    KT_EXPECT_EQ(kernel_write(f, src, 10, &pos), 5);   /* cut at the limit */
     f->f_inode->i_sb->s_maxbytes = saved;
     tclose(f, "big");
 }
@@ -455,25 +455,25 @@ KTEST(writepath, legacy_fallback_two_copies)
     fill_src();
     memset(ts.data, 'L', 2 * PAGE_SIZE);
     struct file *f = topen("legacy", &tfs_legacy_aops, 2 * PAGE_SIZE);
-    KASSERT(f);
+    KT_ASSERT(f);
     legacy_write_mode = LEGACY_WRITE_2COPY;
     stats_mark();
     /* a user-like source into a page that is not cached (not uptodate) */
     f->f_pos = 100;
     ssize_t n = faulty_write(f, 5000, 3000, 1, &f->f_pos);
-    KEXPECT_EQ(n, 5000);
-    KEXPECT_EQ(f->f_pos, 5100);
-    KEXPECT_EQ(WS(legacy_2copy), 2);    /* both pages went through a temporary page */
-    KEXPECT(ts.prepare >= 2 && ts.commit >= 2);
+    KT_EXPECT_EQ(n, 5000);
+    KT_EXPECT_EQ(f->f_pos, 5100);
+    KT_EXPECT_EQ(WS(legacy_2copy), 2);    /* both pages went through a temporary page */
+    KT_EXPECT(ts.prepare >= 2 && ts.commit >= 2);
     /* a kernel source needs no temporary page */
     f->f_pos = 0;
-    KEXPECT_EQ(kernel_write(f, "HEAD", 4, &f->f_pos), 4);
-    KEXPECT_EQ(WS(legacy_2copy), 2);
+    KT_EXPECT_EQ(kernel_write(f, "HEAD", 4, &f->f_pos), 4);
+    KT_EXPECT_EQ(WS(legacy_2copy), 2);
     loff_t rp = 0;
-    KEXPECT_EQ(kernel_read(f, buf, sizeof buf, &rp), 2 * PAGE_SIZE);
-    KEXPECT(!memcmp(buf, "HEAD", 4));
-    KEXPECT(buf[4] == 'L' && buf[99] == 'L' && buf[5100] == 'L' && buf[8191] == 'L');
-    KEXPECT(!memcmp(buf + 100, src, 5000));
+    KT_EXPECT_EQ(kernel_read(f, buf, sizeof buf, &rp), 2 * PAGE_SIZE);
+    KT_EXPECT(!memcmp(buf, "HEAD", 4));
+    KT_EXPECT(buf[4] == 'L' && buf[99] == 'L' && buf[5100] == 'L' && buf[8191] == 'L');
+    KT_EXPECT(!memcmp(buf + 100, src, 5000));
     tclose(f, "legacy");
 }
 
@@ -508,20 +508,20 @@ KTEST(writepath, naive_legacy_path_self_deadlocks_2copy_does_not)
     store_reset();
     fill_src();
     struct file *f = topen("naive", &tfs_legacy_aops, 0);
-    KASSERT(f);
+    KT_ASSERT(f);
     unsigned long sd = pagecache_stats.self_deadlocks;
     legacy_write_mode = LEGACY_WRITE_2COPY;
-    KEXPECT_EQ(mmap_like_write(f, 100), 100);
-    KEXPECT_EQ(pagecache_stats.self_deadlocks, sd);      /* fault taken unlocked */
+    KT_EXPECT_EQ(mmap_like_write(f, 100), 100);
+    KT_EXPECT_EQ(pagecache_stats.self_deadlocks, sd);      /* fault taken unlocked */
     legacy_write_mode = LEGACY_WRITE_NAIVE;
     stats_mark();
-    KEXPECT_EQ(mmap_like_write(f, 100), 100);
+    KT_EXPECT_EQ(mmap_like_write(f, 100), 100);
     legacy_write_mode = LEGACY_WRITE_2COPY;
-    KEXPECT_EQ(WS(legacy_naive), 1);
-    KEXPECT_EQ(pagecache_stats.self_deadlocks, sd + 1);  /* the fault under the lock */
+    KT_EXPECT_EQ(WS(legacy_naive), 1);
+    KT_EXPECT_EQ(pagecache_stats.self_deadlocks, sd + 1);  /* the fault under the lock */
     struct page *p0 = find_get_page(f->f_mapping, 0);
-    KASSERT(p0);
-    KEXPECT(!PageLocked(p0));           /* the fault backed out; write_end unlocked */
+    KT_ASSERT(p0);
+    KT_EXPECT(!PageLocked(p0));           /* the fault backed out; write_end unlocked */
     put_page(p0);
     tclose(f, "naive");
 }
@@ -531,13 +531,13 @@ KTEST(writepath, write_begin_path_faults_with_page_unlocked)
     store_reset();
     fill_src();
     struct file *f = topen("wbfault", &tfs_aops, 0);
-    KASSERT(f);
+    KT_ASSERT(f);
     unsigned long sd = pagecache_stats.self_deadlocks;
     stats_mark();
-    KEXPECT_EQ(mmap_like_write(f, 100), 100);
-    KEXPECT_EQ(pagecache_stats.self_deadlocks, sd);
-    KEXPECT_EQ(WS(fault_ins), 1);
-    KEXPECT_EQ(WS(retries), 1);
+    KT_EXPECT_EQ(mmap_like_write(f, 100), 100);
+    KT_EXPECT_EQ(pagecache_stats.self_deadlocks, sd);
+    KT_EXPECT_EQ(WS(fault_ins), 1);
+    KT_EXPECT_EQ(WS(retries), 1);
     tclose(f, "wbfault");
 }
 
@@ -549,18 +549,18 @@ KTEST(pagecache, second_read_does_no_readpage)
     for (int k = 0; k < 2 * PAGE_SIZE; k++)
         ts.data[k] = (char)(k * 7);
     struct file *f = topen("reread", &tfs_aops, 2 * PAGE_SIZE);
-    KASSERT(f);
+    KT_ASSERT(f);
     unsigned long rp0 = pagecache_stats.readpage_calls;
     loff_t pos = 0;
-    KEXPECT_EQ(kernel_read(f, buf, 2 * PAGE_SIZE, &pos), 2 * PAGE_SIZE);
-    KEXPECT_EQ(ts.readpage, 2);
-    KEXPECT_EQ(pagecache_stats.readpage_calls - rp0, 2);
-    KEXPECT(!memcmp(buf, ts.data, 2 * PAGE_SIZE));
+    KT_EXPECT_EQ(kernel_read(f, buf, 2 * PAGE_SIZE, &pos), 2 * PAGE_SIZE);
+    KT_EXPECT_EQ(ts.readpage, 2);
+    KT_EXPECT_EQ(pagecache_stats.readpage_calls - rp0, 2);
+    KT_EXPECT(!memcmp(buf, ts.data, 2 * PAGE_SIZE));
     unsigned long hits = pagecache_stats.hits;
     pos = 0;
-    KEXPECT_EQ(kernel_read(f, buf, 2 * PAGE_SIZE, &pos), 2 * PAGE_SIZE);
-    KEXPECT_EQ(ts.readpage, 2);         /* no I/O the second time */
-    KEXPECT(pagecache_stats.hits >= hits + 2);
+    KT_EXPECT_EQ(kernel_read(f, buf, 2 * PAGE_SIZE, &pos), 2 * PAGE_SIZE);
+    KT_EXPECT_EQ(ts.readpage, 2);         /* no I/O the second time */
+    KT_EXPECT(pagecache_stats.hits >= hits + 2);
     tclose(f, "reread");
 }
 
@@ -570,19 +570,19 @@ KTEST(pagecache, sequential_readahead_window_grows)
     for (int k = 0; k < 40 * PAGE_SIZE; k++)
         ts.data[k] = (char)(k ^ (k >> 12));
     struct file *f = topen("ra", &tfs_aops, 40 * PAGE_SIZE);
-    KASSERT(f);
+    KT_ASSERT(f);
     unsigned long ra0 = pagecache_stats.readahead_pages;
     unsigned long maxwin = 0;
     int ok = 1;
     for (int pg = 0; pg < 40; pg++) {
-        KASSERT_EQ(kernel_read(f, buf, PAGE_SIZE, &f->f_pos), PAGE_SIZE);
+        KT_ASSERT_EQ(kernel_read(f, buf, PAGE_SIZE, &f->f_pos), PAGE_SIZE);
         ok &= !memcmp(buf, ts.data + pg * PAGE_SIZE, PAGE_SIZE);
         maxwin = max(maxwin, f->f_mapping->readahead_size);
     }
-    KEXPECT(ok);
-    KEXPECT_EQ(ts.readpage, 40);        /* each page read exactly once */
-    KEXPECT(pagecache_stats.readahead_pages - ra0 >= 30);
-    KEXPECT_EQ(maxwin, 32);             /* 4, 8, 16, 32 */
+    KT_EXPECT(ok);
+    KT_EXPECT_EQ(ts.readpage, 40);        /* each page read exactly once */
+    KT_EXPECT(pagecache_stats.readahead_pages - ra0 >= 30);
+    KT_EXPECT_EQ(maxwin, 32);             /* 4, 8, 16, 32 */
     tclose(f, "ra");
 }
 
@@ -590,13 +590,13 @@ KTEST(pagecache, read_error_is_eio)
 {
     store_reset();
     struct file *f = topen("eio", &tfs_aops, PAGE_SIZE);
-    KASSERT(f);
+    KT_ASSERT(f);
     ts.read_error = 1;
     loff_t pos = 0;
-    KEXPECT_EQ(kernel_read(f, buf, 100, &pos), -EIO);
-    KEXPECT_EQ(pos, 0);
+    KT_EXPECT_EQ(kernel_read(f, buf, 100, &pos), -EIO);
+    KT_EXPECT_EQ(pos, 0);
     ts.read_error = 0;                  /* the next read retries the page */
-    KEXPECT_EQ(kernel_read(f, buf, 100, &pos), 100);
+    KT_EXPECT_EQ(kernel_read(f, buf, 100, &pos), 100);
     tclose(f, "eio");
 }
 
@@ -621,7 +621,7 @@ KTEST(pagecache, concurrent_readers_issue_one_readpage)
     store_reset();
     memcpy(ts.data, "concurrent readers share one read", 34);
     struct file *f = topen("conc", &tfs_aops, 64);
-    KASSERT(f);
+    KT_ASSERT(f);
     ts.read_delay_ms = 100;             /* the first reader sleeps inside readpage */
     static struct reader_arg a, b;
     a.f = b.f = f;
@@ -629,16 +629,16 @@ KTEST(pagecache, concurrent_readers_issue_one_readpage)
     init_completion(&b.done);
     struct task_struct *ta = kthread_run(reader_fn, &a, "reader-a");
     struct task_struct *tb = kthread_run(reader_fn, &b, "reader-b");
-    KASSERT(!IS_ERR_OR_NULL(ta) && !IS_ERR_OR_NULL(tb));
+    KT_ASSERT(!IS_ERR_OR_NULL(ta) && !IS_ERR_OR_NULL(tb));
     wait_for_completion(&a.done);
     wait_for_completion(&b.done);
     kthread_stop(ta);
     kthread_stop(tb);
-    KEXPECT_EQ(ts.readpage, 1);
-    KEXPECT_EQ(a.ret, 64);
-    KEXPECT_EQ(b.ret, 64);
-    KEXPECT(!memcmp(a.out, "concurrent readers share one read", 34));
-    KEXPECT(!memcmp(b.out, a.out, 64));
+    KT_EXPECT_EQ(ts.readpage, 1);
+    KT_EXPECT_EQ(a.ret, 64);
+    KT_EXPECT_EQ(b.ret, 64);
+    KT_EXPECT(!memcmp(a.out, "concurrent readers share one read", 34));
+    KT_EXPECT(!memcmp(b.out, a.out, 64));
     tclose(f, "conc");
 }
 
@@ -662,32 +662,32 @@ static int holder_fn(void *p)
 KTEST(pagecache, lock_page_contention_sleeps_and_wakes)
 {
     struct page *page = alloc_page(GFP_KERNEL);
-    KASSERT(page);
+    KT_ASSERT(page);
     page->flags &= ~(1UL << PG_locked);
     lock_test_page = page;
     nevents = 0;
     init_completion(&holder_locked);
     unsigned long waits = pagecache_stats.lock_waits;
     struct task_struct *t = kthread_run(holder_fn, NULL, "holder");
-    KASSERT(!IS_ERR_OR_NULL(t));
+    KT_ASSERT(!IS_ERR_OR_NULL(t));
     wait_for_completion(&holder_locked);
     events[nevents++] = 'W';            /* W: we try and must wait */
     lock_page(page);
     events[nevents++] = 'G';            /* G: we got it */
-    KEXPECT_EQ(pagecache_stats.lock_waits - waits, 1);
-    KEXPECT(page->lock_owner == current);
+    KT_EXPECT_EQ(pagecache_stats.lock_waits - waits, 1);
+    KT_EXPECT(page->lock_owner == current);
     unlock_page(page);
     kthread_stop(t);
-    KEXPECT_EQ(nevents, 4);
-    KEXPECT(!memcmp(events, "AWUG", 4));
-    KEXPECT(!PageLocked(page));
+    KT_EXPECT_EQ(nevents, 4);
+    KT_EXPECT(!memcmp(events, "AWUG", 4));
+    KT_EXPECT(!PageLocked(page));
     put_page(page);
 }
 
 KTEST(pagecache, long_lock_wait_reports_holder)
 {
     struct page *page = alloc_page(GFP_KERNEL);
-    KASSERT(page);
+    KT_ASSERT(page);
     page->flags &= ~(1UL << PG_locked);
     lock_test_page = page;
     nevents = 0;
@@ -697,11 +697,11 @@ KTEST(pagecache, long_lock_wait_reports_holder)
     init_completion(&holder_locked);
     unsigned long lw = pagecache_stats.long_lock_waits;
     struct task_struct *t = kthread_run(holder_fn, NULL, "slow-holder");
-    KASSERT(!IS_ERR_OR_NULL(t));
+    KT_ASSERT(!IS_ERR_OR_NULL(t));
     wait_for_completion(&holder_locked);
     lock_page(page);                    /* waits ~600 ms: reported once */
-    KEXPECT_EQ(pagecache_stats.long_lock_waits, lw + 1);
-    KEXPECT(page->lock_owner == current);
+    KT_EXPECT_EQ(pagecache_stats.long_lock_waits, lw + 1);
+    KT_EXPECT(page->lock_owner == current);
     unlock_page(page);
     kthread_stop(t);
     lock_page_report_jiffies = saved;
@@ -722,33 +722,33 @@ static int lock_twice_fn(void *p)
 KTEST(pagecache, self_deadlock_is_reported_and_stays_stuck)
 {
     struct page *page = alloc_page(GFP_KERNEL);
-    KASSERT(page);
+    KT_ASSERT(page);
     page->flags &= ~(1UL << PG_locked);
     unsigned long sd = pagecache_stats.self_deadlocks;
     /* The try-style escape: reported, nothing taken, the lock still ours. */
     lock_page(page);
-    KEXPECT_EQ(lock_page_or_deadlock(page), -EDEADLK);
-    KEXPECT_EQ(pagecache_stats.self_deadlocks, sd + 1);
-    KEXPECT(PageLocked(page) && page->lock_owner == current);
+    KT_EXPECT_EQ(lock_page_or_deadlock(page), -EDEADLK);
+    KT_EXPECT_EQ(pagecache_stats.self_deadlocks, sd + 1);
+    KT_EXPECT(PageLocked(page) && page->lock_owner == current);
     unlock_page(page);
-    KEXPECT(!PageLocked(page));
+    KT_EXPECT(!PageLocked(page));
     /* lock_page itself never returns without the lock: the task stays
      * asleep, observed from here. */
     struct task_struct *t = kthread_run(lock_twice_fn, page, "locktwice");
-    KASSERT(!IS_ERR(t));
+    KT_ASSERT(!IS_ERR(t));
     for (int i = 0; i < 20 && pagecache_stats.self_deadlocks == sd + 1; i++)
         msleep(10);
     msleep(20);
-    KEXPECT_EQ(pagecache_stats.self_deadlocks, sd + 2);
-    KEXPECT_EQ(t->state, TASK_UNINTERRUPTIBLE);
-    KEXPECT(t->waiting_on_page == page);
-    KEXPECT(PageLocked(page) && page->lock_owner == t);
+    KT_EXPECT_EQ(pagecache_stats.self_deadlocks, sd + 2);
+    KT_EXPECT_EQ(t->state, TASK_UNINTERRUPTIBLE);
+    KT_EXPECT(t->waiting_on_page == page);
+    KT_EXPECT(PageLocked(page) && page->lock_owner == t);
     /* Unlock it from here, as an I/O completion may: the stuck lock_page
      * takes the lock and returns, and the thread unlocks and exits. */
     unlock_page(page);
-    KEXPECT_EQ(kthread_stop(t), 6);
-    KEXPECT(!PageLocked(page));
-    KEXPECT(trylock_page(page));
+    KT_EXPECT_EQ(kthread_stop(t), 6);
+    KT_EXPECT(!PageLocked(page));
+    KT_EXPECT(trylock_page(page));
     unlock_page(page);
     put_page(page);
 }
@@ -757,20 +757,20 @@ KTEST(pagecache, truncate_down_and_up_zero_fills)
 {
     fill_src();
     struct file *f = topen("trunc", NULL, 0);
-    KASSERT(f);
-    KASSERT_EQ(kernel_write(f, src, 3 * PAGE_SIZE, &f->f_pos), 3 * PAGE_SIZE);
-    KEXPECT_EQ(f->f_mapping->nrpages, 3);
-    KEXPECT_EQ(do_truncate(f->f_inode, 5000), 0);
-    KEXPECT_EQ(f->f_inode->i_size, 5000);
-    KEXPECT_EQ(f->f_mapping->nrpages, 2);
-    KEXPECT_EQ(do_truncate(f->f_inode, 12000), 0);
+    KT_ASSERT(f);
+    KT_ASSERT_EQ(kernel_write(f, src, 3 * PAGE_SIZE, &f->f_pos), 3 * PAGE_SIZE);
+    KT_EXPECT_EQ(f->f_mapping->nrpages, 3);
+    KT_EXPECT_EQ(do_truncate(f->f_inode, 5000), 0);
+    KT_EXPECT_EQ(f->f_inode->i_size, 5000);
+    KT_EXPECT_EQ(f->f_mapping->nrpages, 2);
+    KT_EXPECT_EQ(do_truncate(f->f_inode, 12000), 0);
     loff_t pos = 0;
-    KEXPECT_EQ(kernel_read(f, buf, sizeof buf, &pos), 12000);
-    KEXPECT(!memcmp(buf, src, 5000));
+    KT_EXPECT_EQ(kernel_read(f, buf, sizeof buf, &pos), 12000);
+    KT_EXPECT(!memcmp(buf, src, 5000));
     int zero = 1;
     for (int k = 5000; k < 12000; k++)
         zero &= buf[k] == 0;
-    KEXPECT(zero);
+    KT_EXPECT(zero);
     tclose(f, "trunc");
 }
 
@@ -779,20 +779,20 @@ KTEST(pagecache, fsync_writes_dirty_pages)
     store_reset();
     fill_src();
     struct file *f = topen("fsync", &tfs_aops, 0);
-    KASSERT(f);
-    KASSERT_EQ(kernel_write(f, src, 6000, &f->f_pos), 6000);
-    KEXPECT_EQ(ts.writepage, 0);
-    KEXPECT(f->f_inode->i_state & I_DIRTY_PAGES);
-    KEXPECT_EQ(vfs_fsync(f, 0), 0);
-    KEXPECT_EQ(ts.writepage, 2);
-    KEXPECT(!memcmp(ts.data, src, 6000));
+    KT_ASSERT(f);
+    KT_ASSERT_EQ(kernel_write(f, src, 6000, &f->f_pos), 6000);
+    KT_EXPECT_EQ(ts.writepage, 0);
+    KT_EXPECT(f->f_inode->i_state & I_DIRTY_PAGES);
+    KT_EXPECT_EQ(vfs_fsync(f, 0), 0);
+    KT_EXPECT_EQ(ts.writepage, 2);
+    KT_EXPECT(!memcmp(ts.data, src, 6000));
     struct page *p0 = find_get_page(f->f_mapping, 0);
-    KASSERT(p0);
-    KEXPECT(!PageDirty(p0));
+    KT_ASSERT(p0);
+    KT_EXPECT(!PageDirty(p0));
     put_page(p0);
-    KEXPECT(!(f->f_inode->i_state & I_DIRTY_PAGES));
-    KEXPECT_EQ(vfs_fsync(f, 0), 0);     /* clean: nothing to write */
-    KEXPECT_EQ(ts.writepage, 2);
+    KT_EXPECT(!(f->f_inode->i_state & I_DIRTY_PAGES));
+    KT_EXPECT_EQ(vfs_fsync(f, 0), 0);     /* clean: nothing to write */
+    KT_EXPECT_EQ(ts.writepage, 2);
     tclose(f, "fsync");
 }
 
@@ -801,25 +801,25 @@ KTEST(pagecache, flusher_writes_after_expiry)
     store_reset();
     fill_src();
     struct file *f = topen("flush", &tfs_aops, 0);
-    KASSERT(f);
+    KT_ASSERT(f);
     unsigned int old_exp = dirty_expire_centisecs, old_wb = dirty_writeback_centisecs;
     dirty_expire_centisecs = 50;        /* 0.5 s */
     dirty_writeback_centisecs = 10;     /* a pass every 0.1 s */
     wakeup_flusher_threads();
     msleep(50);
     unsigned long t0 = jiffies;         /* <= the inode's dirtied_when */
-    KASSERT_EQ(kernel_write(f, src, 100, &f->f_pos), 100);
+    KT_ASSERT_EQ(kernel_write(f, src, 100, &f->f_pos), 100);
     msleep(250);
     /* Dirty, but not old enough: certain only while less than the expiry
      * has passed since t0 (a loaded host may oversleep us past it). */
     if (jiffies - t0 < 50)
-        KEXPECT_EQ(ts.writepage, 0);
+        KT_EXPECT_EQ(ts.writepage, 0);
     else
         printk(KERN_WARNING "pagecache test: overslept (%lu ticks); not-yet-written check skipped\n",
                jiffies - t0);
     msleep(800);
-    KEXPECT_EQ(ts.writepage, 1);        /* expired: the flusher wrote it */
-    KEXPECT(!memcmp(ts.data, src, 100));
+    KT_EXPECT_EQ(ts.writepage, 1);        /* expired: the flusher wrote it */
+    KT_EXPECT(!memcmp(ts.data, src, 100));
     dirty_expire_centisecs = old_exp;
     dirty_writeback_centisecs = old_wb;
     wakeup_flusher_threads();
@@ -831,10 +831,10 @@ KTEST(pagecache, sync_writes_everything)
     store_reset();
     fill_src();
     struct file *f = topen("sync", &tfs_aops, 0);
-    KASSERT(f);
-    KASSERT_EQ(kernel_write(f, src, 3 * PAGE_SIZE, &f->f_pos), 3 * PAGE_SIZE);
+    KT_ASSERT(f);
+    KT_ASSERT_EQ(kernel_write(f, src, 3 * PAGE_SIZE, &f->f_pos), 3 * PAGE_SIZE);
     ksys_sync();
-    KEXPECT_EQ(ts.writepage, 3);
-    KEXPECT(!memcmp(ts.data, src, 3 * PAGE_SIZE));
+    KT_EXPECT_EQ(ts.writepage, 3);
+    KT_EXPECT(!memcmp(ts.data, src, 3 * PAGE_SIZE));
     tclose(f, "sync");
 }

@@ -30,19 +30,19 @@ KTEST(kmalloc, sizes_alignment_no_overlap)
     for (unsigned i = 0; i < N * REP; i++) {
         size_t sz = sizes[i % N];
         ptrs[i] = kmalloc(sz, GFP_KERNEL);
-        KASSERT(ptrs[i] != NULL);
+        KT_ASSERT(ptrs[i] != NULL);
         size_t ks = ksize(ptrs[i]);
-        KEXPECT(ks >= sz && ks >= KMALLOC_MIN_SIZE);
-        KEXPECT(ks >= KMALLOC_MAX_CACHE_SIZE || ks < 2 * sz || sz < KMALLOC_MIN_SIZE);
+        KT_EXPECT(ks >= sz && ks >= KMALLOC_MIN_SIZE);
+        KT_EXPECT(ks >= KMALLOC_MAX_CACHE_SIZE || ks < 2 * sz || sz < KMALLOC_MIN_SIZE);
         /* Naturally aligned to the class size, pages for large ones. */
-        KEXPECT_EQ((unsigned long)ptrs[i] % min_t(size_t, ks, PAGE_SIZE), 0);
+        KT_EXPECT_EQ((unsigned long)ptrs[i] % min_t(size_t, ks, PAGE_SIZE), 0);
         fill(ptrs[i], sz, i);
     }
     for (unsigned i = 0; i < N * REP; i++)
-        KEXPECT(check(ptrs[i], sizes[i % N], i));   /* nobody overwrote anybody */
+        KT_EXPECT(check(ptrs[i], sizes[i % N], i));   /* nobody overwrote anybody */
     for (unsigned i = 0; i < N * REP; i++)
         kfree(ptrs[i]);
-    KEXPECT_EQ(nr_free_pages(), start);             /* empty slabs go back */
+    KT_EXPECT_EQ(nr_free_pages(), start);             /* empty slabs go back */
 }
 
 KTEST(kmalloc, many_small_objects)
@@ -52,72 +52,72 @@ KTEST(kmalloc, many_small_objects)
     unsigned long start = nr_free_pages();
     for (int i = 0; i < N; i++) {
         objs[i] = kmalloc(24, GFP_KERNEL);
-        KASSERT(objs[i] != NULL);
+        KT_ASSERT(objs[i] != NULL);
         for (int w = 0; w < 6; w++)
             objs[i][w] = i * 8 + w;
     }
     /* 32-byte class: 128 objects a page, so at least N/128 pages in use. */
-    KEXPECT(start - nr_free_pages() >= N / 128);
+    KT_EXPECT(start - nr_free_pages() >= N / 128);
     for (int i = 0; i < N; i++) {
         bool ok = true;
         for (int w = 0; w < 6; w++)
             ok &= objs[i][w] == (uint32_t)(i * 8 + w);
-        KEXPECT(ok);
-        KEXPECT(PageSlab(virt_to_page(objs[i])));
+        KT_EXPECT(ok);
+        KT_EXPECT(PageSlab(virt_to_page(objs[i])));
     }
     for (int i = 0; i < N; i += 2)                  /* free every other one */
         kfree(objs[i]);
     for (int i = 0; i < N; i += 2) {                /* and take them back */
         objs[i] = kzalloc(24, GFP_KERNEL);
-        KASSERT(objs[i] != NULL);
-        KEXPECT(objs[i][0] == 0 && objs[i][5] == 0);
+        KT_ASSERT(objs[i] != NULL);
+        KT_EXPECT(objs[i][0] == 0 && objs[i][5] == 0);
     }
     for (int i = 1; i < N; i += 2)
-        KEXPECT_EQ(objs[i][3], (uint32_t)(i * 8 + 3));
+        KT_EXPECT_EQ(objs[i][3], (uint32_t)(i * 8 + 3));
     for (int i = 0; i < N; i++)
         kfree(objs[i]);
-    KEXPECT_EQ(nr_free_pages(), start);
+    KT_EXPECT_EQ(nr_free_pages(), start);
 }
 
 KTEST(kmalloc, reuse_after_free)
 {
     void *a = kmalloc(64, GFP_KERNEL), *b = kmalloc(64, GFP_KERNEL);
-    KASSERT(a && b && a != b);
+    KT_ASSERT(a && b && a != b);
     kfree(a);
     void *c = kmalloc(64, GFP_KERNEL);
-    KEXPECT(c == a);                                /* LIFO free list */
+    KT_EXPECT(c == a);                                /* LIFO free list */
     kfree(b);
     kfree(c);
-    KEXPECT(kmalloc(0, GFP_KERNEL) == ZERO_SIZE_PTR);
+    KT_EXPECT(kmalloc(0, GFP_KERNEL) == ZERO_SIZE_PTR);
     kfree(ZERO_SIZE_PTR);
     kfree(NULL);
-    KEXPECT_EQ(ksize(NULL), 0);
+    KT_EXPECT_EQ(ksize(NULL), 0);
 }
 
 KTEST(kmalloc, large_allocations)
 {
     unsigned long start = nr_free_pages();
     char *p = kmalloc(3 * PAGE_SIZE, GFP_KERNEL);
-    KASSERT(p != NULL);
-    KEXPECT_EQ((unsigned long)p % PAGE_SIZE, 0);
-    KEXPECT_EQ(ksize(p), 4 * PAGE_SIZE);
-    KEXPECT_EQ(nr_free_pages(), start - 4);
+    KT_ASSERT(p != NULL);
+    KT_EXPECT_EQ((unsigned long)p % PAGE_SIZE, 0);
+    KT_EXPECT_EQ(ksize(p), 4 * PAGE_SIZE);
+    KT_EXPECT_EQ(nr_free_pages(), start - 4);
     fill(p, 4 * PAGE_SIZE, 9);
-    KEXPECT(check(p, 4 * PAGE_SIZE, 9));
+    KT_EXPECT(check(p, 4 * PAGE_SIZE, 9));
     kfree(p);
-    KEXPECT_EQ(nr_free_pages(), start);
+    KT_EXPECT_EQ(nr_free_pages(), start);
     unsigned long oom0 = mm_oom_count;
-    KEXPECT(kmalloc(64 << 20, GFP_KERNEL) == NULL);  /* > MAX_ORDER: NULL, no panic */
-    KEXPECT_EQ(mm_oom_count, oom0 + 1);
+    KT_EXPECT(kmalloc(64 << 20, GFP_KERNEL) == NULL);  /* > MAX_ORDER: NULL, no panic */
+    KT_EXPECT_EQ(mm_oom_count, oom0 + 1);
     char *q = krealloc(NULL, 40, GFP_KERNEL);
-    KASSERT(q != NULL);
+    KT_ASSERT(q != NULL);
     fill(q, 40, 3);
     q = krealloc(q, 5000, GFP_KERNEL);
-    KASSERT(q != NULL);
-    KEXPECT(check(q, 40, 3));
-    KEXPECT_EQ(ksize(q), 2 * PAGE_SIZE);
+    KT_ASSERT(q != NULL);
+    KT_EXPECT(check(q, 40, 3));
+    KT_EXPECT_EQ(ksize(q), 2 * PAGE_SIZE);
     kfree(q);
-    KEXPECT_EQ(nr_free_pages(), start);
+    KT_EXPECT_EQ(nr_free_pages(), start);
 }
 
 /* Two objects of one class on the same slab page, so that freeing one does
@@ -136,73 +136,73 @@ static void *pair_on_one_page(size_t size, void **keep)
 KTEST(kmalloc, double_free_detected)
 {
     void *keep, *p = pair_on_one_page(100, &keep);
-    KASSERT(p && keep && virt_to_page(p) == virt_to_page(keep));
+    KT_ASSERT(p && keep && virt_to_page(p) == virt_to_page(keep));
     unsigned long bad0 = kmalloc_bad_free_count;
     kfree(p);
     kfree(p);                                       /* double free */
-    KEXPECT_EQ(kmalloc_bad_free_count, bad0 + 1);
+    KT_EXPECT_EQ(kmalloc_bad_free_count, bad0 + 1);
     /* The list was not corrupted: p comes back exactly once. */
     void *x = kmalloc(100, GFP_KERNEL), *y = kmalloc(100, GFP_KERNEL);
-    KEXPECT(x == p);
-    KEXPECT(y != p && y != keep && y != NULL);
+    KT_EXPECT(x == p);
+    KT_EXPECT(y != p && y != keep && y != NULL);
     /* A live object containing the free mark is not a double free. */
     ((unsigned long *)x)[1] = FREE_MARK;
     kfree(x);
-    KEXPECT_EQ(kmalloc_bad_free_count, bad0 + 1);
+    KT_EXPECT_EQ(kmalloc_bad_free_count, bad0 + 1);
     kfree(y);
     kfree(keep);
     /* A large object freed twice: its pages are back in the buddy lists. */
     void *l = kmalloc(8192, GFP_KERNEL);
-    KASSERT(l != NULL);
+    KT_ASSERT(l != NULL);
     kfree(l);
     kfree(l);
-    KEXPECT_EQ(kmalloc_bad_free_count, bad0 + 2);
+    KT_EXPECT_EQ(kmalloc_bad_free_count, bad0 + 2);
 }
 
 KTEST(kmalloc, bad_pointers_detected)
 {
     unsigned long start = nr_free_pages();
     char *p = kmalloc(128, GFP_KERNEL);
-    KASSERT(p != NULL);
+    KT_ASSERT(p != NULL);
     unsigned long bad0 = kmalloc_bad_free_count;
     kfree(p + 8);                                   /* inside an object */
     kfree((void *)0x1000);                          /* not a kernel address */
     static int not_kmalloced;
     kfree(&not_kmalloced);                          /* kernel image */
     struct page *pg = alloc_page(GFP_KERNEL);
-    KASSERT(pg != NULL);
+    KT_ASSERT(pg != NULL);
     kfree(page_address(pg));                        /* a page, not kmalloc's */
     char *l = kmalloc(3 * PAGE_SIZE, GFP_KERNEL);
-    KASSERT(l != NULL);
+    KT_ASSERT(l != NULL);
     kfree(l + PAGE_SIZE);                           /* inside a large object */
-    KEXPECT_EQ(kmalloc_bad_free_count, bad0 + 5);
-    KEXPECT_EQ(ksize(p + 8), 0);
-    KEXPECT_EQ(kmalloc_bad_free_count, bad0 + 6);
+    KT_EXPECT_EQ(kmalloc_bad_free_count, bad0 + 5);
+    KT_EXPECT_EQ(ksize(p + 8), 0);
+    KT_EXPECT_EQ(kmalloc_bad_free_count, bad0 + 6);
     /* Nothing was freed by mistake: p, l and pg are still ours. */
-    KEXPECT(PageSlab(virt_to_page(p)) && PageSlab(virt_to_page(l)) && !PageBuddy(pg));
+    KT_EXPECT(PageSlab(virt_to_page(p)) && PageSlab(virt_to_page(l)) && !PageBuddy(pg));
     kfree(l);
     __free_page(pg);
     kfree(p);
-    KEXPECT_EQ(kmalloc_bad_free_count, bad0 + 6);
-    KEXPECT_EQ(nr_free_pages(), start);
+    KT_EXPECT_EQ(kmalloc_bad_free_count, bad0 + 6);
+    KT_EXPECT_EQ(nr_free_pages(), start);
 }
 
 KTEST(kmalloc, use_after_free_poison)
 {
     void *keep;
     unsigned char *p = pair_on_one_page(64, &keep);
-    KASSERT(p && keep && virt_to_page(p) == virt_to_page(keep));
+    KT_ASSERT(p && keep && virt_to_page(p) == virt_to_page(keep));
     kfree(p);
-    KEXPECT_EQ(p[20], POISON_FREE);                 /* freed memory is poisoned */
-    KEXPECT_EQ(p[63], POISON_FREE);
+    KT_EXPECT_EQ(p[20], POISON_FREE);                 /* freed memory is poisoned */
+    KT_EXPECT_EQ(p[63], POISON_FREE);
     unsigned long poison0 = kmalloc_poison_count;
     p[20] = 0x55;                                   /* use after free */
     unsigned char *q = kmalloc(64, GFP_KERNEL);
-    KEXPECT(q == p);
-    KEXPECT_EQ(kmalloc_poison_count, poison0 + 1);  /* caught on reallocation */
+    KT_EXPECT(q == p);
+    KT_EXPECT_EQ(kmalloc_poison_count, poison0 + 1);  /* caught on reallocation */
     kfree(q);
     q = kmalloc(64, GFP_KERNEL);                    /* clean again: no report */
-    KEXPECT_EQ(kmalloc_poison_count, poison0 + 1);
+    KT_EXPECT_EQ(kmalloc_poison_count, poison0 + 1);
     kfree(q);
     kfree(keep);
 }

@@ -74,31 +74,31 @@ static pte_t *upte(struct mm_struct *mm, unsigned long va)
 KTEST(mmapfile, fault_maps_the_page_cache_page)
 {
     struct file *f = mopen("/mmt_a", 2);
-    KASSERT(f);
+    KT_ASSERT(f);
     struct mm_struct *mm = mm_begin();
-    KASSERT(mm);
+    KT_ASSERT(mm);
     struct page *cached = find_get_page(f->f_mapping, 1);
-    KASSERT(cached);
+    KT_ASSERT(cached);
     int count0 = page_count(cached), map0 = page_mapcount(cached);
 
-    KEXPECT_EQ(do_mmap(mm, f, UADDR, 2 * PAGE_SIZE, PROT_READ, MAP_SHARED | MAP_FIXED, 0),
+    KT_EXPECT_EQ(do_mmap(mm, f, UADDR, 2 * PAGE_SIZE, PROT_READ, MAP_SHARED | MAP_FIXED, 0),
                (long)UADDR);
     char c = 0;
-    KEXPECT_EQ(copy_from_user(&c, (const void *)(UADDR + PAGE_SIZE + 7), 1), 0UL);
-    KEXPECT_EQ(c, 'B');
+    KT_EXPECT_EQ(copy_from_user(&c, (const void *)(UADDR + PAGE_SIZE + 7), 1), 0UL);
+    KT_EXPECT_EQ(c, 'B');
     pte_t *ptep = upte(mm, UADDR + PAGE_SIZE);
-    KASSERT(ptep && pte_present(*ptep));
-    KEXPECT(pfn_to_page(pte_pfn(*ptep)) == cached);          /* the same struct page */
-    KEXPECT(!(*ptep & _PAGE_RW));                             /* read fault: read-only */
-    KEXPECT_EQ(page_count(cached), count0 + 1);               /* the PTE's reference */
-    KEXPECT_EQ(page_mapcount(cached), map0 + 1);
-    KEXPECT_EQ(mm->rss, 1UL);
+    KT_ASSERT(ptep && pte_present(*ptep));
+    KT_EXPECT(pfn_to_page(pte_pfn(*ptep)) == cached);          /* the same struct page */
+    KT_EXPECT(!(*ptep & _PAGE_RW));                             /* read fault: read-only */
+    KT_EXPECT_EQ(page_count(cached), count0 + 1);               /* the PTE's reference */
+    KT_EXPECT_EQ(page_mapcount(cached), map0 + 1);
+    KT_EXPECT_EQ(mm->rss, 1UL);
 
-    KEXPECT_EQ(do_munmap(mm, UADDR, 2 * PAGE_SIZE), 0);
-    KEXPECT_EQ(page_count(cached), count0);                   /* back to baseline */
-    KEXPECT_EQ(page_mapcount(cached), map0);
-    KEXPECT_EQ(mm->rss, 0UL);
-    KEXPECT(list_empty(&f->f_mapping->i_mmap));               /* the VMA left i_mmap */
+    KT_EXPECT_EQ(do_munmap(mm, UADDR, 2 * PAGE_SIZE), 0);
+    KT_EXPECT_EQ(page_count(cached), count0);                   /* back to baseline */
+    KT_EXPECT_EQ(page_mapcount(cached), map0);
+    KT_EXPECT_EQ(mm->rss, 0UL);
+    KT_EXPECT(list_empty(&f->f_mapping->i_mmap));               /* the VMA left i_mmap */
     put_page(cached);
     mm_end(mm);
     mclose(f, "/mmt_a");
@@ -107,39 +107,39 @@ KTEST(mmapfile, fault_maps_the_page_cache_page)
 KTEST(mmapfile, shared_write_dirties_and_clean_write_protects)
 {
     struct file *f = mopen("/mmt_b", 1);
-    KASSERT(f);
+    KT_ASSERT(f);
     struct mm_struct *mm = mm_begin();
-    KASSERT(mm);
+    KT_ASSERT(mm);
     struct page *page = find_get_page(f->f_mapping, 0);
-    KASSERT(page);
+    KT_ASSERT(page);
     ClearPageDirty(page);                   /* ramfs: nothing to write back */
 
-    KEXPECT_EQ(do_mmap(mm, f, UADDR, PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, 0),
+    KT_EXPECT_EQ(do_mmap(mm, f, UADDR, PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, 0),
                (long)UADDR);
-    KEXPECT_EQ(copy_to_user((void *)(UADDR + 3), "xyz", 3), 0UL);
+    KT_EXPECT_EQ(copy_to_user((void *)(UADDR + 3), "xyz", 3), 0UL);
     pte_t *ptep = upte(mm, UADDR);
-    KASSERT(ptep && pte_present(*ptep));
-    KEXPECT(pfn_to_page(pte_pfn(*ptep)) == page);
-    KEXPECT(*ptep & _PAGE_RW);
-    KEXPECT(*ptep & _PAGE_DIRTY);                            /* the CPU's D bit */
-    KEXPECT(PageDirty(page));                                /* set at fault time */
-    KEXPECT(!memcmp((char *)page_address(page) + 3, "xyz", 3));
+    KT_ASSERT(ptep && pte_present(*ptep));
+    KT_EXPECT(pfn_to_page(pte_pfn(*ptep)) == page);
+    KT_EXPECT(*ptep & _PAGE_RW);
+    KT_EXPECT(*ptep & _PAGE_DIRTY);                            /* the CPU's D bit */
+    KT_EXPECT(PageDirty(page));                                /* set at fault time */
+    KT_EXPECT(!memcmp((char *)page_address(page) + 3, "xyz", 3));
 
     /* What writeback does before writing: the PTE becomes read-only and clean */
     lock_page(page);
-    KEXPECT_EQ(clear_page_dirty_for_io(page), 1);
+    KT_EXPECT_EQ(clear_page_dirty_for_io(page), 1);
     unlock_page(page);
-    KEXPECT(!(*ptep & (_PAGE_RW | _PAGE_DIRTY)));
-    KEXPECT(!PageDirty(page));
+    KT_EXPECT(!(*ptep & (_PAGE_RW | _PAGE_DIRTY)));
+    KT_EXPECT(!PageDirty(page));
     /* ... so the next write faults and dirties the page again */
     unsigned long dirtied = filemap_fault_stats.shared_dirtied;
-    KEXPECT_EQ(copy_to_user((void *)UADDR, "q", 1), 0UL);
-    KEXPECT(PageDirty(page));
-    KEXPECT_EQ(filemap_fault_stats.shared_dirtied, dirtied + 1);
-    KEXPECT(*ptep & _PAGE_RW);
+    KT_EXPECT_EQ(copy_to_user((void *)UADDR, "q", 1), 0UL);
+    KT_EXPECT(PageDirty(page));
+    KT_EXPECT_EQ(filemap_fault_stats.shared_dirtied, dirtied + 1);
+    KT_EXPECT(*ptep & _PAGE_RW);
 
-    KEXPECT_EQ(do_munmap(mm, UADDR, PAGE_SIZE), 0);
-    KEXPECT_EQ(page_mapcount(page), 0);
+    KT_EXPECT_EQ(do_munmap(mm, UADDR, PAGE_SIZE), 0);
+    KT_EXPECT_EQ(page_mapcount(page), 0);
     put_page(page);
     mm_end(mm);
     mclose(f, "/mmt_b");
@@ -148,32 +148,32 @@ KTEST(mmapfile, shared_write_dirties_and_clean_write_protects)
 KTEST(mmapfile, private_write_copies_and_truncate_unmaps)
 {
     struct file *f = mopen("/mmt_c", 2);
-    KASSERT(f);
+    KT_ASSERT(f);
     struct mm_struct *mm = mm_begin();
-    KASSERT(mm);
+    KT_ASSERT(mm);
     struct page *p0 = find_get_page(f->f_mapping, 0), *p1 = find_get_page(f->f_mapping, 1);
-    KASSERT(p0 && p1);
-    KEXPECT_EQ(do_mmap(mm, f, UADDR, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE,
+    KT_ASSERT(p0 && p1);
+    KT_EXPECT_EQ(do_mmap(mm, f, UADDR, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_FIXED, 0), (long)UADDR);
-    KEXPECT_EQ(copy_to_user((void *)UADDR, "P", 1), 0UL);      /* page 0: COW */
+    KT_EXPECT_EQ(copy_to_user((void *)UADDR, "P", 1), 0UL);      /* page 0: COW */
     char c = 0;
-    KEXPECT_EQ(copy_from_user(&c, (const void *)(UADDR + PAGE_SIZE), 1), 0UL);  /* page 1: read */
+    KT_EXPECT_EQ(copy_from_user(&c, (const void *)(UADDR + PAGE_SIZE), 1), 0UL);  /* page 1: read */
     pte_t *pte0 = upte(mm, UADDR), *pte1 = upte(mm, UADDR + PAGE_SIZE);
-    KASSERT(pte0 && pte1);
-    KEXPECT(pfn_to_page(pte_pfn(*pte0)) != p0);              /* an anonymous copy */
-    KEXPECT_EQ(((char *)page_address(p0))[0], 'A');           /* the file is unchanged */
-    KEXPECT(pfn_to_page(pte_pfn(*pte1)) == p1 && !(*pte1 & _PAGE_RW));
-    KEXPECT_EQ(page_mapcount(p0), 0);
-    KEXPECT_EQ(page_mapcount(p1), 1);
+    KT_ASSERT(pte0 && pte1);
+    KT_EXPECT(pfn_to_page(pte_pfn(*pte0)) != p0);              /* an anonymous copy */
+    KT_EXPECT_EQ(((char *)page_address(p0))[0], 'A');           /* the file is unchanged */
+    KT_EXPECT(pfn_to_page(pte_pfn(*pte1)) == p1 && !(*pte1 & _PAGE_RW));
+    KT_EXPECT_EQ(page_mapcount(p0), 0);
+    KT_EXPECT_EQ(page_mapcount(p1), 1);
 
     /* truncate to one page: page 1 leaves the address space */
-    KEXPECT_EQ(do_truncate(f->f_mapping->host, PAGE_SIZE), 0);
-    KEXPECT(!pte_has_page(*pte1));
-    KEXPECT_EQ(page_mapcount(p1), 0);
-    KEXPECT(p1->mapping == NULL);                             /* gone from the cache */
-    KEXPECT_EQ(page_count(p1), 1);                            /* only our reference left */
+    KT_EXPECT_EQ(do_truncate(f->f_mapping->host, PAGE_SIZE), 0);
+    KT_EXPECT(!pte_has_page(*pte1));
+    KT_EXPECT_EQ(page_mapcount(p1), 0);
+    KT_EXPECT(p1->mapping == NULL);                             /* gone from the cache */
+    KT_EXPECT_EQ(page_count(p1), 1);                            /* only our reference left */
     /* the kernel touching it now gets the fault's failure (SIGBUS for a user) */
-    KEXPECT_EQ(copy_from_user(&c, (const void *)(UADDR + PAGE_SIZE), 1), 1UL);
+    KT_EXPECT_EQ(copy_from_user(&c, (const void *)(UADDR + PAGE_SIZE), 1), 1UL);
 
     put_page(p0);
     put_page(p1);

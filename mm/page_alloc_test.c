@@ -36,16 +36,16 @@ bad:
 
 KTEST(page_alloc, boot_state)
 {
-    KEXPECT(max_pfn > 0 && totalram_pages > 0 && totalram_pages < max_pfn);
-    KEXPECT(nr_free_pages() <= totalram_pages);
-    KEXPECT(free_lists_consistent());
+    KT_EXPECT(max_pfn > 0 && totalram_pages > 0 && totalram_pages < max_pfn);
+    KT_EXPECT(nr_free_pages() <= totalram_pages);
+    KT_EXPECT(free_lists_consistent());
     /* BIOS area, kernel image and mem_map itself are reserved. */
-    KEXPECT(PageReserved(pfn_to_page(0)));
+    KT_EXPECT(PageReserved(pfn_to_page(0)));
     extern char _text[];
-    KEXPECT(PageReserved(virt_to_page(_text)));
-    KEXPECT(PageReserved(virt_to_page(mem_map)));
-    KEXPECT(PageReserved(virt_to_page(&mem_map[max_pfn - 1])));
-    KEXPECT(PageReserved(virt_to_page(boot_info)));
+    KT_EXPECT(PageReserved(virt_to_page(_text)));
+    KT_EXPECT(PageReserved(virt_to_page(mem_map)));
+    KT_EXPECT(PageReserved(virt_to_page(&mem_map[max_pfn - 1])));
+    KT_EXPECT(PageReserved(virt_to_page(boot_info)));
 }
 
 KTEST(page_alloc, frames_are_distinct)
@@ -55,22 +55,22 @@ KTEST(page_alloc, frames_are_distinct)
     unsigned long start = nr_free_pages();
     for (int i = 0; i < N; i++) {
         pages[i] = alloc_page(GFP_KERNEL);
-        KASSERT(pages[i] != NULL);
-        KEXPECT_EQ(page_count(pages[i]), 1);
-        KEXPECT(!PageBuddy(pages[i]) && !PageReserved(pages[i]));
+        KT_ASSERT(pages[i] != NULL);
+        KT_EXPECT_EQ(page_count(pages[i]), 1);
+        KT_EXPECT(!PageBuddy(pages[i]) && !PageReserved(pages[i]));
         *(unsigned long *)page_address(pages[i]) = page_to_pfn(pages[i]);   /* mark */
     }
-    KEXPECT_EQ(nr_free_pages(), start - N);
+    KT_EXPECT_EQ(nr_free_pages(), start - N);
     for (int i = 0; i < N; i++) {
         /* A frame handed out twice would carry a later page's mark. */
-        KEXPECT_EQ(*(unsigned long *)page_address(pages[i]), page_to_pfn(pages[i]));
+        KT_EXPECT_EQ(*(unsigned long *)page_address(pages[i]), page_to_pfn(pages[i]));
         for (int j = 0; j < i; j++)
-            KEXPECT(pages[i] != pages[j]);
+            KT_EXPECT(pages[i] != pages[j]);
     }
     for (int i = 0; i < N; i++)
         __free_page(pages[i]);
-    KEXPECT_EQ(nr_free_pages(), start);
-    KEXPECT(free_lists_consistent());
+    KT_EXPECT_EQ(nr_free_pages(), start);
+    KT_EXPECT(free_lists_consistent());
 }
 
 KTEST(page_alloc, exhaustion_and_reuse)
@@ -85,19 +85,19 @@ KTEST(page_alloc, exhaustion_and_reuse)
         chain = page_address(p);
         n++;
     }
-    KEXPECT_EQ(n, start);
-    KEXPECT_EQ(nr_free_pages(), 0);
-    KEXPECT_EQ(mm_oom_count, oom0 + 1);         /* reported, not panicked */
-    KEXPECT(alloc_pages(GFP_KERNEL | __GFP_NOWARN, 1) == NULL);
-    KEXPECT(get_zeroed_page(GFP_KERNEL | __GFP_NOWARN) == 0);
+    KT_EXPECT_EQ(n, start);
+    KT_EXPECT_EQ(nr_free_pages(), 0);
+    KT_EXPECT_EQ(mm_oom_count, oom0 + 1);         /* reported, not panicked */
+    KT_EXPECT(alloc_pages(GFP_KERNEL | __GFP_NOWARN, 1) == NULL);
+    KT_EXPECT(get_zeroed_page(GFP_KERNEL | __GFP_NOWARN) == 0);
 
     /* The one frame freed is the one handed out next. */
     void *last = chain;
     chain = *(void **)last;
     free_page((unsigned long)last);
-    KEXPECT_EQ(nr_free_pages(), 1);
+    KT_EXPECT_EQ(nr_free_pages(), 1);
     void *again = (void *)__get_free_page(GFP_KERNEL);
-    KEXPECT(again == last);
+    KT_EXPECT(again == last);
     *(void **)again = chain;
     chain = again;
 
@@ -106,8 +106,8 @@ KTEST(page_alloc, exhaustion_and_reuse)
         free_page((unsigned long)chain);
         chain = next;
     }
-    KEXPECT_EQ(nr_free_pages(), start);
-    KEXPECT(free_lists_consistent());
+    KT_EXPECT_EQ(nr_free_pages(), start);
+    KT_EXPECT(free_lists_consistent());
 }
 
 KTEST(page_alloc, orders_are_aligned_and_contiguous)
@@ -116,124 +116,124 @@ KTEST(page_alloc, orders_are_aligned_and_contiguous)
     struct page *blocks[MAX_ORDER];
     for (unsigned int o = 0; o < MAX_ORDER; o++) {
         blocks[o] = alloc_pages(GFP_KERNEL, o);
-        KASSERT(blocks[o] != NULL);
-        KEXPECT_EQ(page_to_pfn(blocks[o]) & ((1UL << o) - 1), 0);
+        KT_ASSERT(blocks[o] != NULL);
+        KT_EXPECT_EQ(page_to_pfn(blocks[o]) & ((1UL << o) - 1), 0);
         for (unsigned long i = 0; i < (1UL << o); i++)
-            KEXPECT(!PageBuddy(blocks[o] + i) && !PageReserved(blocks[o] + i));
+            KT_EXPECT(!PageBuddy(blocks[o] + i) && !PageReserved(blocks[o] + i));
         /* Contiguous: the whole block is writable through the direct map. */
         memset(page_address(blocks[o]), 0x40 + o, PAGE_SIZE << o);
     }
-    KEXPECT_EQ(nr_free_pages(), start - ((1UL << MAX_ORDER) - 1));
+    KT_EXPECT_EQ(nr_free_pages(), start - ((1UL << MAX_ORDER) - 1));
     for (unsigned int o = 0; o < MAX_ORDER; o++) {
         const unsigned char *b = page_address(blocks[o]);
         bool intact = true;
         for (unsigned long i = 0; i < ((unsigned long)PAGE_SIZE << o); i++)
             intact &= b[i] == 0x40 + o;
-        KEXPECT(intact);                /* no two blocks overlap */
+        KT_EXPECT(intact);                /* no two blocks overlap */
     }
     for (unsigned int o = 0; o < MAX_ORDER; o++)
         __free_pages(blocks[o], o);
-    KEXPECT_EQ(nr_free_pages(), start);
-    KEXPECT(free_lists_consistent());
-    KEXPECT(alloc_pages(GFP_KERNEL | __GFP_NOWARN, MAX_ORDER) == NULL);
+    KT_EXPECT_EQ(nr_free_pages(), start);
+    KT_EXPECT(free_lists_consistent());
+    KT_EXPECT(alloc_pages(GFP_KERNEL | __GFP_NOWARN, MAX_ORDER) == NULL);
 }
 
 KTEST(page_alloc, bad_frees_are_caught)
 {
     unsigned long start = nr_free_pages(), bad0 = mm_bad_page_count;
     struct page *p = alloc_page(GFP_KERNEL);
-    KASSERT(p != NULL);
+    KT_ASSERT(p != NULL);
     __free_page(p);
-    KEXPECT_EQ(nr_free_pages(), start);
+    KT_EXPECT_EQ(nr_free_pages(), start);
     __free_page(p);                                       /* double free */
-    KEXPECT_EQ(mm_bad_page_count, bad0 + 1);
-    KEXPECT_EQ(nr_free_pages(), start);
+    KT_EXPECT_EQ(mm_bad_page_count, bad0 + 1);
+    KT_EXPECT_EQ(nr_free_pages(), start);
 
     struct page *q = alloc_pages(GFP_KERNEL, 2);
-    KASSERT(q != NULL);
+    KT_ASSERT(q != NULL);
     __free_pages(q, 2);
     __free_page(q + 3);                 /* a frame merged into a free block */
-    KEXPECT_EQ(mm_bad_page_count, bad0 + 2);
+    KT_EXPECT_EQ(mm_bad_page_count, bad0 + 2);
     __free_page(pfn_to_page(0));        /* reserved */
-    KEXPECT_EQ(mm_bad_page_count, bad0 + 3);
+    KT_EXPECT_EQ(mm_bad_page_count, bad0 + 3);
     __free_page((struct page *)0x12345);    /* not a struct page */
-    KEXPECT_EQ(mm_bad_page_count, bad0 + 4);
+    KT_EXPECT_EQ(mm_bad_page_count, bad0 + 4);
     free_page(0xC0000123);              /* not page aligned */
-    KEXPECT_EQ(mm_bad_page_count, bad0 + 5);
+    KT_EXPECT_EQ(mm_bad_page_count, bad0 + 5);
     q = alloc_pages(GFP_KERNEL, 1);
-    KASSERT(q != NULL);
+    KT_ASSERT(q != NULL);
     __free_pages(q, 2);                 /* wrong order: 2 is misaligned or too big */
     __free_pages(q, 1);
-    KEXPECT(mm_bad_page_count >= bad0 + 5);
-    KEXPECT_EQ(nr_free_pages(), start);
-    KEXPECT(free_lists_consistent());
+    KT_EXPECT(mm_bad_page_count >= bad0 + 5);
+    KT_EXPECT_EQ(nr_free_pages(), start);
+    KT_EXPECT(free_lists_consistent());
 
     /* The allocator still works: two distinct frames. */
     struct page *a = alloc_page(GFP_KERNEL), *b = alloc_page(GFP_KERNEL);
-    KEXPECT(a && b && a != b);
+    KT_EXPECT(a && b && a != b);
     __free_page(a);
     __free_page(b);
-    KEXPECT_EQ(nr_free_pages(), start);
+    KT_EXPECT_EQ(nr_free_pages(), start);
 }
 
 KTEST(page_alloc, put_page_refcount)
 {
     unsigned long start = nr_free_pages(), bad0 = mm_bad_page_count;
     struct page *p = alloc_page(GFP_KERNEL);
-    KASSERT(p != NULL);
+    KT_ASSERT(p != NULL);
     get_page(p);
-    KEXPECT_EQ(page_count(p), 2);
+    KT_EXPECT_EQ(page_count(p), 2);
     put_page(p);
-    KEXPECT_EQ(page_count(p), 1);
-    KEXPECT_EQ(nr_free_pages(), start - 1);     /* still held */
-    KEXPECT(!PageBuddy(p));
+    KT_EXPECT_EQ(page_count(p), 1);
+    KT_EXPECT_EQ(nr_free_pages(), start - 1);     /* still held */
+    KT_EXPECT(!PageBuddy(p));
     put_page(p);
-    KEXPECT_EQ(nr_free_pages(), start);         /* freed at zero */
-    KEXPECT(PageBuddy(p));
+    KT_EXPECT_EQ(nr_free_pages(), start);         /* freed at zero */
+    KT_EXPECT(PageBuddy(p));
     put_page(p);                                /* one put too many */
-    KEXPECT_EQ(mm_bad_page_count, bad0 + 1);
+    KT_EXPECT_EQ(mm_bad_page_count, bad0 + 1);
 
     /* A page still in the page cache at count 0 is a bug: reported, kept. */
     p = alloc_page(GFP_KERNEL);
-    KASSERT(p != NULL);
+    KT_ASSERT(p != NULL);
     p->mapping = (struct address_space *)p;     /* any non-NULL value */
     put_page(p);
-    KEXPECT_EQ(mm_bad_page_count, bad0 + 2);
-    KEXPECT(!PageBuddy(p));
+    KT_EXPECT_EQ(mm_bad_page_count, bad0 + 2);
+    KT_EXPECT(!PageBuddy(p));
     p->mapping = NULL;
     set_page_count(p, 1);
     put_page(p);
-    KEXPECT_EQ(nr_free_pages(), start);
-    KEXPECT(free_lists_consistent());
+    KT_EXPECT_EQ(nr_free_pages(), start);
+    KT_EXPECT(free_lists_consistent());
 }
 
 KTEST(page_alloc, gfp_zero_and_flags)
 {
     struct page *p = alloc_page(GFP_KERNEL);
-    KASSERT(p != NULL);
+    KT_ASSERT(p != NULL);
     memset(page_address(p), 0xAA, PAGE_SIZE);
     __free_page(p);
     p = alloc_page(GFP_KERNEL | __GFP_ZERO);
-    KASSERT(p != NULL);
+    KT_ASSERT(p != NULL);
     const unsigned char *b = page_address(p);
     bool zero = true;
     for (int i = 0; i < PAGE_SIZE; i++)
         zero &= b[i] == 0;
-    KEXPECT(zero);
+    KT_EXPECT(zero);
     /* Flag helpers: atomic test-and-set returns the old bit. */
-    KEXPECT(!TestSetPageLocked(p));
-    KEXPECT(PageLocked(p));
-    KEXPECT(TestSetPageLocked(p));
-    KEXPECT(TestClearPageLocked(p));
-    KEXPECT(!PageLocked(p));
+    KT_EXPECT(!TestSetPageLocked(p));
+    KT_EXPECT(PageLocked(p));
+    KT_EXPECT(TestSetPageLocked(p));
+    KT_EXPECT(TestClearPageLocked(p));
+    KT_EXPECT(!PageLocked(p));
     SetPageDirty(p);
     SetPageUptodate(p);
-    KEXPECT(PageDirty(p) && PageUptodate(p) && !PageWriteback(p));
+    KT_EXPECT(PageDirty(p) && PageUptodate(p) && !PageWriteback(p));
     ClearPageDirty(p);
     ClearPageUptodate(p);
-    KEXPECT_EQ(p->flags, 0);
-    KEXPECT(page_address(p) == phys_to_virt(page_to_phys(p)));
-    KEXPECT(virt_to_page(page_address(p)) == p);
-    KEXPECT(pfn_to_page(page_to_pfn(p)) == p);
+    KT_EXPECT_EQ(p->flags, 0);
+    KT_EXPECT(page_address(p) == phys_to_virt(page_to_phys(p)));
+    KT_EXPECT(virt_to_page(page_address(p)) == p);
+    KT_EXPECT(pfn_to_page(page_to_pfn(p)) == p);
     __free_page(p);
 }

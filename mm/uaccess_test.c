@@ -52,18 +52,18 @@ static pte_t pte_of(struct mm_struct *mm, unsigned long va)
 
 KTEST(uaccess, access_ok_edges)
 {
-    KEXPECT(access_ok((void *)0, 0));
-    KEXPECT(access_ok((void *)0, 1));
-    KEXPECT(access_ok((void *)(TASK_SIZE - 1), 1));
-    KEXPECT(access_ok((void *)(TASK_SIZE - 4096), 4096));
-    KEXPECT(access_ok((void *)TASK_SIZE, 0));             /* empty range at the edge */
-    KEXPECT(!access_ok((void *)(TASK_SIZE - 1), 2));      /* reaches TASK_SIZE */
-    KEXPECT(!access_ok((void *)TASK_SIZE, 1));
-    KEXPECT(!access_ok((void *)0xC0100000, 4));           /* kernel text */
-    KEXPECT(!access_ok((void *)0xFFFFFFF0, 0x20));        /* wraps */
-    KEXPECT(!access_ok((void *)0x1000, 0xFFFFFFFF));      /* wraps */
-    KEXPECT(!access_ok((void *)0, TASK_SIZE + 1));
-    KEXPECT(access_ok((void *)0, TASK_SIZE));
+    KT_EXPECT(access_ok((void *)0, 0));
+    KT_EXPECT(access_ok((void *)0, 1));
+    KT_EXPECT(access_ok((void *)(TASK_SIZE - 1), 1));
+    KT_EXPECT(access_ok((void *)(TASK_SIZE - 4096), 4096));
+    KT_EXPECT(access_ok((void *)TASK_SIZE, 0));             /* empty range at the edge */
+    KT_EXPECT(!access_ok((void *)(TASK_SIZE - 1), 2));      /* reaches TASK_SIZE */
+    KT_EXPECT(!access_ok((void *)TASK_SIZE, 1));
+    KT_EXPECT(!access_ok((void *)0xC0100000, 4));           /* kernel text */
+    KT_EXPECT(!access_ok((void *)0xFFFFFFF0, 0x20));        /* wraps */
+    KT_EXPECT(!access_ok((void *)0x1000, 0xFFFFFFFF));      /* wraps */
+    KT_EXPECT(!access_ok((void *)0, TASK_SIZE + 1));
+    KT_EXPECT(access_ok((void *)0, TASK_SIZE));
 }
 
 /* ---- THE test: the atomic copy stops at exactly the right byte ------------ */
@@ -72,16 +72,16 @@ KTEST(uaccess, atomic_copy_stops_at_unmapped_boundary)
 {
     static uint8_t dst[512];
     struct mm_struct *mm = test_mm();
-    KASSERT(mm);
-    KASSERT_EQ(map_anon(mm, UA, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE), UA);
+    KT_ASSERT(mm);
+    KT_ASSERT_EQ(map_anon(mm, UA, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE), UA);
     /* Touch the first page only: the second stays never-faulted. */
     uint8_t pattern[PAGE_SIZE / 16];
     for (unsigned k = 0; k < sizeof pattern; k++)
         pattern[k] = (uint8_t)(k * 7 + 1);
     for (unsigned off = 0; off < PAGE_SIZE; off += sizeof pattern)
-        KASSERT_EQ(copy_to_user((void *)(UA + off), pattern, sizeof pattern), 0);
-    KASSERT_EQ(mm->rss, 1);
-    KASSERT(!pte_has_page(pte_of(mm, UA + PAGE_SIZE)));
+        KT_ASSERT_EQ(copy_to_user((void *)(UA + off), pattern, sizeof pattern), 0);
+    KT_ASSERT_EQ(mm->rss, 1);
+    KT_ASSERT(!pte_has_page(pte_of(mm, UA + PAGE_SIZE)));
 
     /* Every misalignment: start k bytes (1..300) before the boundary. */
     for (unsigned k = 1; k <= 300; k += (k < 9 ? 1 : 97)) {
@@ -91,38 +91,38 @@ KTEST(uaccess, atomic_copy_stops_at_unmapped_boundary)
         pagefault_disable();
         unsigned long left = __copy_from_user_inatomic(dst, (void *)src, 400);
         pagefault_enable();
-        KEXPECT_EQ(left, 400 - k);                      /* copied exactly k bytes */
-        KEXPECT_EQ(page_fault_atomic_fixups, fix0 + 1); /* one fault, fixed up at once */
-        KEXPECT_EQ(page_fault_demand_zero, dz0);        /* nothing was resolved */
-        KEXPECT_EQ(mm->rss, 1);
+        KT_EXPECT_EQ(left, 400 - k);                      /* copied exactly k bytes */
+        KT_EXPECT_EQ(page_fault_atomic_fixups, fix0 + 1); /* one fault, fixed up at once */
+        KT_EXPECT_EQ(page_fault_demand_zero, dz0);        /* nothing was resolved */
+        KT_EXPECT_EQ(mm->rss, 1);
         bool ok = true;
         for (unsigned j = 0; j < k; j++)
             ok &= dst[j] == pattern[(PAGE_SIZE - k + j) % sizeof pattern];
         for (unsigned j = k; j < sizeof dst; j++)
             ok &= dst[j] == 0xEE;                       /* the tail is NOT touched */
-        KEXPECT(ok);
+        KT_EXPECT(ok);
     }
-    KEXPECT(!pte_has_page(pte_of(mm, UA + PAGE_SIZE)));
+    KT_EXPECT(!pte_has_page(pte_of(mm, UA + PAGE_SIZE)));
 
     /* Faults enabled: the same copy resolves the fault (demand zero) and
      * copies everything. */
     memset(dst, 0xEE, sizeof dst);
     unsigned long dz0 = page_fault_demand_zero;
-    KEXPECT_EQ(copy_from_user(dst, (void *)(UA + PAGE_SIZE - 100), 400), 0);
-    KEXPECT_EQ(page_fault_demand_zero, dz0 + 1);
-    KEXPECT_EQ(mm->rss, 2);
-    KEXPECT(pte_present(pte_of(mm, UA + PAGE_SIZE)));
+    KT_EXPECT_EQ(copy_from_user(dst, (void *)(UA + PAGE_SIZE - 100), 400), 0);
+    KT_EXPECT_EQ(page_fault_demand_zero, dz0 + 1);
+    KT_EXPECT_EQ(mm->rss, 2);
+    KT_EXPECT(pte_present(pte_of(mm, UA + PAGE_SIZE)));
     bool ok = true;
     for (unsigned j = 0; j < 100; j++)
         ok &= dst[j] == pattern[(PAGE_SIZE - 100 + j) % sizeof pattern];
     for (unsigned j = 100; j < 400; j++)
         ok &= dst[j] == 0;                               /* demand-zero page */
-    KEXPECT(ok);
+    KT_EXPECT(ok);
     /* And now the atomic copy succeeds in full. */
     pagefault_disable();
-    KEXPECT_EQ(__copy_from_user_inatomic(dst, (void *)(UA + PAGE_SIZE - 100), 400), 0);
+    KT_EXPECT_EQ(__copy_from_user_inatomic(dst, (void *)(UA + PAGE_SIZE - 100), 400), 0);
     pagefault_enable();
-    KEXPECT_EQ(current->pagefault_disabled, 0);
+    KT_EXPECT_EQ(current->pagefault_disabled, 0);
     test_mm_done(mm);
 }
 
@@ -130,26 +130,26 @@ KTEST(uaccess, copy_from_user_unmapped_second_page_zero_fills)
 {
     static uint8_t dst[256];
     struct mm_struct *mm = test_mm();
-    KASSERT(mm);
-    KASSERT_EQ(map_anon(mm, UA, PAGE_SIZE, PROT_READ | PROT_WRITE), UA);  /* page 2: no VMA */
-    KASSERT_EQ(clear_user((void *)UA, PAGE_SIZE), 0);
-    KASSERT_EQ(put_user((uint8_t)0x42, (uint8_t *)(UA + PAGE_SIZE - 1)), 0);
+    KT_ASSERT(mm);
+    KT_ASSERT_EQ(map_anon(mm, UA, PAGE_SIZE, PROT_READ | PROT_WRITE), UA);  /* page 2: no VMA */
+    KT_ASSERT_EQ(clear_user((void *)UA, PAGE_SIZE), 0);
+    KT_ASSERT_EQ(put_user((uint8_t)0x42, (uint8_t *)(UA + PAGE_SIZE - 1)), 0);
     memset(dst, 0xEE, sizeof dst);
     unsigned long fix0 = page_fault_fixups;
-    KEXPECT_EQ(copy_from_user(dst, (void *)(UA + PAGE_SIZE - 3), 200), 197);
-    KEXPECT_EQ(page_fault_fixups, fix0 + 1);
-    KEXPECT_EQ(dst[0], 0);
-    KEXPECT_EQ(dst[2], 0x42);
+    KT_EXPECT_EQ(copy_from_user(dst, (void *)(UA + PAGE_SIZE - 3), 200), 197);
+    KT_EXPECT_EQ(page_fault_fixups, fix0 + 1);
+    KT_EXPECT_EQ(dst[0], 0);
+    KT_EXPECT_EQ(dst[2], 0x42);
     bool zero = true;
     for (unsigned j = 3; j < 200; j++)
         zero &= dst[j] == 0;                            /* copy_from_user zero-fills */
-    KEXPECT(zero);
-    KEXPECT_EQ(dst[200], 0xEE);
+    KT_EXPECT(zero);
+    KT_EXPECT_EQ(dst[200], 0xEE);
     /* fault_in_readable reports the bytes from the failing page on. */
-    KEXPECT_EQ(fault_in_readable((void *)(UA + PAGE_SIZE - 3), 200), 197);
-    KEXPECT_EQ(fault_in_readable((void *)(UA + 5), 100), 0);
-    KEXPECT_EQ(fault_in_readable((void *)(UA + 2 * PAGE_SIZE), 10), 10);
-    KEXPECT_EQ(fault_in_readable((void *)(TASK_SIZE - 4), 10), 10);
+    KT_EXPECT_EQ(fault_in_readable((void *)(UA + PAGE_SIZE - 3), 200), 197);
+    KT_EXPECT_EQ(fault_in_readable((void *)(UA + 5), 100), 0);
+    KT_EXPECT_EQ(fault_in_readable((void *)(UA + 2 * PAGE_SIZE), 10), 10);
+    KT_EXPECT_EQ(fault_in_readable((void *)(TASK_SIZE - 4), 10), 10);
     test_mm_done(mm);
 }
 
@@ -158,74 +158,74 @@ KTEST(uaccess, bad_addresses_give_efault)
     static char kbuf[64] = "kernel secret";
     char tmp[64];
     struct mm_struct *mm = test_mm();
-    KASSERT(mm);
-    KASSERT_EQ(map_anon(mm, UA, PAGE_SIZE, PROT_READ | PROT_WRITE), UA);
+    KT_ASSERT(mm);
+    KT_ASSERT_EQ(map_anon(mm, UA, PAGE_SIZE, PROT_READ | PROT_WRITE), UA);
     unsigned long faults0 = page_fault_count;
     /* Kernel addresses: refused by access_ok, no fault at all. */
-    KEXPECT_EQ(copy_to_user(kbuf, "x", 1), 1);
-    KEXPECT_EQ(copy_from_user(tmp, kbuf, 10), 10);
-    KEXPECT_EQ(clear_user(kbuf, 4), 4);
-    KEXPECT_EQ(strncpy_from_user(tmp, kbuf, sizeof tmp), -EFAULT);
-    KEXPECT_EQ(strnlen_user(kbuf, 64), 0);
-    KEXPECT(!strcmp(kbuf, "kernel secret"));
-    KEXPECT_EQ(page_fault_count, faults0);
+    KT_EXPECT_EQ(copy_to_user(kbuf, "x", 1), 1);
+    KT_EXPECT_EQ(copy_from_user(tmp, kbuf, 10), 10);
+    KT_EXPECT_EQ(clear_user(kbuf, 4), 4);
+    KT_EXPECT_EQ(strncpy_from_user(tmp, kbuf, sizeof tmp), -EFAULT);
+    KT_EXPECT_EQ(strnlen_user(kbuf, 64), 0);
+    KT_EXPECT(!strcmp(kbuf, "kernel secret"));
+    KT_EXPECT_EQ(page_fault_count, faults0);
     /* Unmapped user addresses: the fault is taken and fixed up. */
-    KEXPECT_EQ(copy_to_user((void *)0x20000000, "abc", 3), 3);
-    KEXPECT_EQ(copy_from_user(tmp, (void *)0x20000000, 3), 3);
-    KEXPECT_EQ(clear_user((void *)0x20000000, 3), 3);
-    KEXPECT_EQ(strncpy_from_user(tmp, (void *)0x20000000, 10), -EFAULT);
-    KEXPECT_EQ(copy_to_user(NULL, "abc", 3), 3);
+    KT_EXPECT_EQ(copy_to_user((void *)0x20000000, "abc", 3), 3);
+    KT_EXPECT_EQ(copy_from_user(tmp, (void *)0x20000000, 3), 3);
+    KT_EXPECT_EQ(clear_user((void *)0x20000000, 3), 3);
+    KT_EXPECT_EQ(strncpy_from_user(tmp, (void *)0x20000000, 10), -EFAULT);
+    KT_EXPECT_EQ(copy_to_user(NULL, "abc", 3), 3);
     /* A copy running off the end of the mapping copies the prefix. */
-    KEXPECT_EQ(copy_to_user((void *)(UA + PAGE_SIZE - 2), "abcd", 4), 2);
-    KEXPECT_EQ(copy_from_user(tmp, (void *)(UA + PAGE_SIZE - 2), 2), 0);
-    KEXPECT(!memcmp(tmp, "ab", 2));
-    KEXPECT(page_fault_count > faults0);
+    KT_EXPECT_EQ(copy_to_user((void *)(UA + PAGE_SIZE - 2), "abcd", 4), 2);
+    KT_EXPECT_EQ(copy_from_user(tmp, (void *)(UA + PAGE_SIZE - 2), 2), 0);
+    KT_EXPECT(!memcmp(tmp, "ab", 2));
+    KT_EXPECT(page_fault_count > faults0);
     test_mm_done(mm);
 }
 
 KTEST(uaccess, get_user_put_user_sizes)
 {
     struct mm_struct *mm = test_mm();
-    KASSERT(mm);
-    KASSERT_EQ(map_anon(mm, UA, PAGE_SIZE, PROT_READ | PROT_WRITE), UA);
+    KT_ASSERT(mm);
+    KT_ASSERT_EQ(map_anon(mm, UA, PAGE_SIZE, PROT_READ | PROT_WRITE), UA);
     uint8_t *u8 = (uint8_t *)UA;
     uint16_t *u16 = (uint16_t *)(UA + 16);
     uint32_t *u32 = (uint32_t *)(UA + 32);
     uint64_t *u64 = (uint64_t *)(UA + 64);
     char **up = (char **)(UA + 128);
-    KEXPECT_EQ(put_user(0xABu, u8), 0);
-    KEXPECT_EQ(put_user(0xBEEFu, u16), 0);
-    KEXPECT_EQ(put_user(0xDEADBEEFu, u32), 0);
-    KEXPECT_EQ(put_user(0x0123456789ABCDEFULL, u64), 0);
-    KEXPECT_EQ(put_user((char *)0xC0DE0000, up), 0);
+    KT_EXPECT_EQ(put_user(0xABu, u8), 0);
+    KT_EXPECT_EQ(put_user(0xBEEFu, u16), 0);
+    KT_EXPECT_EQ(put_user(0xDEADBEEFu, u32), 0);
+    KT_EXPECT_EQ(put_user(0x0123456789ABCDEFULL, u64), 0);
+    KT_EXPECT_EQ(put_user((char *)0xC0DE0000, up), 0);
     uint8_t a = 0; uint16_t b = 0; uint32_t c = 0; uint64_t d = 0; char *p = NULL;
-    KEXPECT_EQ(get_user(a, u8), 0);
-    KEXPECT_EQ(get_user(b, u16), 0);
-    KEXPECT_EQ(get_user(c, u32), 0);
-    KEXPECT_EQ(get_user(d, u64), 0);
-    KEXPECT_EQ(get_user(p, up), 0);
-    KEXPECT_EQ(a, 0xAB);
-    KEXPECT_EQ(b, 0xBEEF);
-    KEXPECT_EQ(c, 0xDEADBEEF);
-    KEXPECT(d == 0x0123456789ABCDEFULL);
-    KEXPECT(p == (char *)0xC0DE0000);
+    KT_EXPECT_EQ(get_user(a, u8), 0);
+    KT_EXPECT_EQ(get_user(b, u16), 0);
+    KT_EXPECT_EQ(get_user(c, u32), 0);
+    KT_EXPECT_EQ(get_user(d, u64), 0);
+    KT_EXPECT_EQ(get_user(p, up), 0);
+    KT_EXPECT_EQ(a, 0xAB);
+    KT_EXPECT_EQ(b, 0xBEEF);
+    KT_EXPECT_EQ(c, 0xDEADBEEF);
+    KT_EXPECT(d == 0x0123456789ABCDEFULL);
+    KT_EXPECT(p == (char *)0xC0DE0000);
     /* Unaligned, and straddling into nothing: -EFAULT, value 0. */
     uint32_t *edge = (uint32_t *)(UA + PAGE_SIZE - 2);
     c = 77;
-    KEXPECT_EQ(get_user(c, edge), -EFAULT);
-    KEXPECT_EQ(c, 0);
-    KEXPECT_EQ(put_user(1u, edge), -EFAULT);
+    KT_EXPECT_EQ(get_user(c, edge), -EFAULT);
+    KT_EXPECT_EQ(c, 0);
+    KT_EXPECT_EQ(put_user(1u, edge), -EFAULT);
     uint64_t *edge64 = (uint64_t *)(UA + PAGE_SIZE - 4);    /* low half ok, high half not */
     d = 5;
-    KEXPECT_EQ(get_user(d, edge64), -EFAULT);
-    KEXPECT(d == 0);
+    KT_EXPECT_EQ(get_user(d, edge64), -EFAULT);
+    KT_EXPECT(d == 0);
     /* Kernel address: refused before any access. */
     static uint32_t kval = 1234;
     c = 9;
-    KEXPECT_EQ(get_user(c, &kval), -EFAULT);
-    KEXPECT_EQ(c, 0);
-    KEXPECT_EQ(put_user(5u, &kval), -EFAULT);
-    KEXPECT_EQ(kval, 1234);
+    KT_EXPECT_EQ(get_user(c, &kval), -EFAULT);
+    KT_EXPECT_EQ(c, 0);
+    KT_EXPECT_EQ(put_user(5u, &kval), -EFAULT);
+    KT_EXPECT_EQ(kval, 1234);
     test_mm_done(mm);
 }
 
@@ -233,23 +233,23 @@ KTEST(uaccess, strings)
 {
     char buf[32];
     struct mm_struct *mm = test_mm();
-    KASSERT(mm);
-    KASSERT_EQ(map_anon(mm, UA, PAGE_SIZE, PROT_READ | PROT_WRITE), UA);
-    KASSERT_EQ(copy_to_user((void *)UA, "hello", 6), 0);
+    KT_ASSERT(mm);
+    KT_ASSERT_EQ(map_anon(mm, UA, PAGE_SIZE, PROT_READ | PROT_WRITE), UA);
+    KT_ASSERT_EQ(copy_to_user((void *)UA, "hello", 6), 0);
     memset(buf, 'X', sizeof buf);
-    KEXPECT_EQ(strncpy_from_user(buf, (char *)UA, sizeof buf), 5);
-    KEXPECT(!strcmp(buf, "hello"));
-    KEXPECT_EQ(strnlen_user((char *)UA, 32), 6);          /* includes the NUL */
+    KT_EXPECT_EQ(strncpy_from_user(buf, (char *)UA, sizeof buf), 5);
+    KT_EXPECT(!strcmp(buf, "hello"));
+    KT_EXPECT_EQ(strnlen_user((char *)UA, 32), 6);          /* includes the NUL */
     memset(buf, 'X', sizeof buf);
-    KEXPECT_EQ(strncpy_from_user(buf, (char *)UA, 3), 3);   /* no NUL within count */
-    KEXPECT(!memcmp(buf, "helX", 4));
-    KEXPECT_EQ(strnlen_user((char *)UA, 3), 4);           /* > n: too long */
-    KEXPECT_EQ(strncpy_from_user(buf, (char *)UA, 0), 0);
+    KT_EXPECT_EQ(strncpy_from_user(buf, (char *)UA, 3), 3);   /* no NUL within count */
+    KT_EXPECT(!memcmp(buf, "helX", 4));
+    KT_EXPECT_EQ(strnlen_user((char *)UA, 3), 4);           /* > n: too long */
+    KT_EXPECT_EQ(strncpy_from_user(buf, (char *)UA, 0), 0);
     /* A string that runs into an unmapped page. */
-    KASSERT_EQ(copy_to_user((void *)(UA + PAGE_SIZE - 4), "abcd", 4), 0);
-    KEXPECT_EQ(strncpy_from_user(buf, (char *)(UA + PAGE_SIZE - 4), sizeof buf), -EFAULT);
-    KEXPECT_EQ(strnlen_user((char *)(UA + PAGE_SIZE - 4), 32), 0);
-    KEXPECT_EQ(strncpy_from_user(buf, (char *)(UA + PAGE_SIZE - 4), 4), 4);  /* stops before */
+    KT_ASSERT_EQ(copy_to_user((void *)(UA + PAGE_SIZE - 4), "abcd", 4), 0);
+    KT_EXPECT_EQ(strncpy_from_user(buf, (char *)(UA + PAGE_SIZE - 4), sizeof buf), -EFAULT);
+    KT_EXPECT_EQ(strnlen_user((char *)(UA + PAGE_SIZE - 4), 32), 0);
+    KT_EXPECT_EQ(strncpy_from_user(buf, (char *)(UA + PAGE_SIZE - 4), 4), 4);  /* stops before */
     test_mm_done(mm);
 }
 
@@ -259,8 +259,8 @@ KTEST(uaccess, no_mm_fault_is_fixed_up)
      * fixup answers. */
     struct mm_struct *old = use_mm(NULL);
     char c;
-    KEXPECT_EQ(copy_from_user(&c, (void *)0x1000, 1), 1);
-    KEXPECT_EQ(put_user('a', (char *)0x1000), -EFAULT);
+    KT_EXPECT_EQ(copy_from_user(&c, (void *)0x1000, 1), 1);
+    KT_EXPECT_EQ(put_user('a', (char *)0x1000), -EFAULT);
     use_mm(old);
 }
 
@@ -272,163 +272,163 @@ static int count_vmas(struct mm_struct *mm)
     struct vm_area_struct *v;
     list_for_each_entry(v, &mm->mmap, vm_list)
         n++;
-    KEXPECT_EQ(n, mm->map_count);
+    KT_EXPECT_EQ(n, mm->map_count);
     return n;
 }
 
 KTEST(vma, mmap_munmap_split_and_merge)
 {
     struct mm_struct *mm = test_mm();
-    KASSERT(mm);
-    KASSERT_EQ(map_anon(mm, UA, 4 * PAGE_SIZE, PROT_READ | PROT_WRITE), UA);
-    KASSERT_EQ(map_anon(mm, UA + 4 * PAGE_SIZE, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE),
+    KT_ASSERT(mm);
+    KT_ASSERT_EQ(map_anon(mm, UA, 4 * PAGE_SIZE, PROT_READ | PROT_WRITE), UA);
+    KT_ASSERT_EQ(map_anon(mm, UA + 4 * PAGE_SIZE, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE),
                UA + 4 * PAGE_SIZE);
-    KEXPECT_EQ(count_vmas(mm), 1);                       /* merged */
-    KEXPECT_EQ(mm->total_vm, 6);
+    KT_EXPECT_EQ(count_vmas(mm), 1);                       /* merged */
+    KT_EXPECT_EQ(mm->total_vm, 6);
     for (int i = 0; i < 6; i++)
-        KASSERT_EQ(put_user(i + 1, (int *)(UA + i * PAGE_SIZE)), 0);
-    KEXPECT_EQ(mm->rss, 6);
+        KT_ASSERT_EQ(put_user(i + 1, (int *)(UA + i * PAGE_SIZE)), 0);
+    KT_EXPECT_EQ(mm->rss, 6);
     /* munmap a middle page: split in two, the page is freed */
     unsigned long free0 = nr_free_pages();
-    KEXPECT_EQ(do_munmap(mm, UA + 2 * PAGE_SIZE, PAGE_SIZE), 0);
-    KEXPECT_EQ(nr_free_pages(), free0 + 1);
-    KEXPECT_EQ(count_vmas(mm), 2);
-    KEXPECT_EQ(mm->rss, 5);
+    KT_EXPECT_EQ(do_munmap(mm, UA + 2 * PAGE_SIZE, PAGE_SIZE), 0);
+    KT_EXPECT_EQ(nr_free_pages(), free0 + 1);
+    KT_EXPECT_EQ(count_vmas(mm), 2);
+    KT_EXPECT_EQ(mm->rss, 5);
     struct vm_area_struct *v = find_vma(mm, UA + 2 * PAGE_SIZE);
-    KASSERT(v);
-    KEXPECT_EQ(v->vm_start, UA + 3 * PAGE_SIZE);
-    KEXPECT(find_vma_intersection(mm, UA + 2 * PAGE_SIZE, UA + 3 * PAGE_SIZE) == NULL);
+    KT_ASSERT(v);
+    KT_EXPECT_EQ(v->vm_start, UA + 3 * PAGE_SIZE);
+    KT_EXPECT(find_vma_intersection(mm, UA + 2 * PAGE_SIZE, UA + 3 * PAGE_SIZE) == NULL);
     int x = 0;
-    KEXPECT_EQ(get_user(x, (int *)(UA + 2 * PAGE_SIZE)), -EFAULT);
-    KEXPECT_EQ(get_user(x, (int *)(UA + 3 * PAGE_SIZE)), 0);
-    KEXPECT_EQ(x, 4);                                    /* data kept */
+    KT_EXPECT_EQ(get_user(x, (int *)(UA + 2 * PAGE_SIZE)), -EFAULT);
+    KT_EXPECT_EQ(get_user(x, (int *)(UA + 3 * PAGE_SIZE)), 0);
+    KT_EXPECT_EQ(x, 4);                                    /* data kept */
     /* a range over a hole and the edges of two VMAs */
-    KEXPECT_EQ(do_munmap(mm, UA + PAGE_SIZE, 3 * PAGE_SIZE), 0);
-    KEXPECT_EQ(count_vmas(mm), 2);
-    KEXPECT_EQ(find_vma(mm, UA)->vm_end, UA + PAGE_SIZE);
-    KEXPECT_EQ(find_vma(mm, UA + PAGE_SIZE)->vm_start, UA + 4 * PAGE_SIZE);
-    KEXPECT_EQ(mm->total_vm, 3);
+    KT_EXPECT_EQ(do_munmap(mm, UA + PAGE_SIZE, 3 * PAGE_SIZE), 0);
+    KT_EXPECT_EQ(count_vmas(mm), 2);
+    KT_EXPECT_EQ(find_vma(mm, UA)->vm_end, UA + PAGE_SIZE);
+    KT_EXPECT_EQ(find_vma(mm, UA + PAGE_SIZE)->vm_start, UA + 4 * PAGE_SIZE);
+    KT_EXPECT_EQ(mm->total_vm, 3);
     /* errors */
-    KEXPECT_EQ(do_munmap(mm, UA + 1, PAGE_SIZE), -EINVAL);
-    KEXPECT_EQ(do_munmap(mm, UA, 0), -EINVAL);
-    KEXPECT_EQ(do_munmap(mm, TASK_SIZE - PAGE_SIZE, 2 * PAGE_SIZE), -EINVAL);
-    KEXPECT_EQ(do_munmap(mm, 0x30000000, PAGE_SIZE), 0);      /* nothing there: fine */
-    KEXPECT_EQ(do_mmap(mm, NULL, UA + 1, PAGE_SIZE, PROT_READ,
+    KT_EXPECT_EQ(do_munmap(mm, UA + 1, PAGE_SIZE), -EINVAL);
+    KT_EXPECT_EQ(do_munmap(mm, UA, 0), -EINVAL);
+    KT_EXPECT_EQ(do_munmap(mm, TASK_SIZE - PAGE_SIZE, 2 * PAGE_SIZE), -EINVAL);
+    KT_EXPECT_EQ(do_munmap(mm, 0x30000000, PAGE_SIZE), 0);      /* nothing there: fine */
+    KT_EXPECT_EQ(do_mmap(mm, NULL, UA + 1, PAGE_SIZE, PROT_READ,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, 0), -EINVAL);
-    KEXPECT_EQ(do_mmap(mm, NULL, 0, 0, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, 0), -EINVAL);
-    KEXPECT_EQ(do_mmap(mm, NULL, 0, PAGE_SIZE, PROT_READ, MAP_ANONYMOUS, 0), -EINVAL);
-    KEXPECT_EQ(do_mmap(mm, NULL, UA, PAGE_SIZE, PROT_READ,
+    KT_EXPECT_EQ(do_mmap(mm, NULL, 0, 0, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, 0), -EINVAL);
+    KT_EXPECT_EQ(do_mmap(mm, NULL, 0, PAGE_SIZE, PROT_READ, MAP_ANONYMOUS, 0), -EINVAL);
+    KT_EXPECT_EQ(do_mmap(mm, NULL, UA, PAGE_SIZE, PROT_READ,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, 0), -EEXIST);
-    KEXPECT_EQ(do_mmap(mm, NULL, TASK_SIZE - PAGE_SIZE, 2 * PAGE_SIZE, PROT_READ,
+    KT_EXPECT_EQ(do_mmap(mm, NULL, TASK_SIZE - PAGE_SIZE, 2 * PAGE_SIZE, PROT_READ,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, 0), -ENOMEM);
     /* without MAP_FIXED: placed from mmap_base up, never over a mapping */
     long a = do_mmap(mm, NULL, 0, 3 * PAGE_SIZE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, 0);
-    KEXPECT_EQ(a, TASK_UNMAPPED_BASE);
+    KT_EXPECT_EQ(a, TASK_UNMAPPED_BASE);
     long b = do_mmap(mm, NULL, a, PAGE_SIZE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, 0);
-    KEXPECT_EQ(b, a + 3 * PAGE_SIZE);                    /* hint taken: next gap */
+    KT_EXPECT_EQ(b, a + 3 * PAGE_SIZE);                    /* hint taken: next gap */
     /* MAP_FIXED over existing memory replaces it (fresh zero page) */
-    KEXPECT_EQ(map_anon(mm, UA, PAGE_SIZE, PROT_READ | PROT_WRITE), UA);
-    KEXPECT_EQ(get_user(x, (int *)UA), 0);
-    KEXPECT_EQ(x, 0);
+    KT_EXPECT_EQ(map_anon(mm, UA, PAGE_SIZE, PROT_READ | PROT_WRITE), UA);
+    KT_EXPECT_EQ(get_user(x, (int *)UA), 0);
+    KT_EXPECT_EQ(x, 0);
     test_mm_done(mm);
 }
 
 KTEST(vma, mprotect_and_fault_results)
 {
     struct mm_struct *mm = test_mm();
-    KASSERT(mm);
-    KASSERT_EQ(map_anon(mm, UA, 3 * PAGE_SIZE, PROT_READ | PROT_WRITE), UA);
+    KT_ASSERT(mm);
+    KT_ASSERT_EQ(map_anon(mm, UA, 3 * PAGE_SIZE, PROT_READ | PROT_WRITE), UA);
     for (int i = 0; i < 3; i++)
-        KASSERT_EQ(put_user(100 + i, (int *)(UA + i * PAGE_SIZE)), 0);
+        KT_ASSERT_EQ(put_user(100 + i, (int *)(UA + i * PAGE_SIZE)), 0);
     /* middle page read-only: split into three VMAs */
-    KEXPECT_EQ(do_mprotect(mm, UA + PAGE_SIZE, PAGE_SIZE, PROT_READ), 0);
-    KEXPECT_EQ(count_vmas(mm), 3);
-    KEXPECT(!(pte_of(mm, UA + PAGE_SIZE) & _PAGE_RW));
-    KEXPECT_EQ(put_user(1, (int *)(UA + PAGE_SIZE)), -EFAULT);   /* kernel write: fixup */
+    KT_EXPECT_EQ(do_mprotect(mm, UA + PAGE_SIZE, PAGE_SIZE, PROT_READ), 0);
+    KT_EXPECT_EQ(count_vmas(mm), 3);
+    KT_EXPECT(!(pte_of(mm, UA + PAGE_SIZE) & _PAGE_RW));
+    KT_EXPECT_EQ(put_user(1, (int *)(UA + PAGE_SIZE)), -EFAULT);   /* kernel write: fixup */
     int x = 0;
-    KEXPECT_EQ(get_user(x, (int *)(UA + PAGE_SIZE)), 0);
-    KEXPECT_EQ(x, 101);
+    KT_EXPECT_EQ(get_user(x, (int *)(UA + PAGE_SIZE)), 0);
+    KT_EXPECT_EQ(x, 101);
     /* what a user-mode access would get */
     int code = 0;
-    KEXPECT_EQ(resolve_user_fault(mm, UA + PAGE_SIZE, X86_PF_USER | X86_PF_WRITE | X86_PF_PROT,
+    KT_EXPECT_EQ(resolve_user_fault(mm, UA + PAGE_SIZE, X86_PF_USER | X86_PF_WRITE | X86_PF_PROT,
                                   &code), SIGSEGV);
-    KEXPECT_EQ(code, SEGV_ACCERR);
-    KEXPECT_EQ(resolve_user_fault(mm, UA + PAGE_SIZE, X86_PF_USER | X86_PF_PROT, &code), 0);
-    KEXPECT_EQ(resolve_user_fault(mm, 0x20000000, X86_PF_USER, &code), SIGSEGV);
-    KEXPECT_EQ(code, SEGV_MAPERR);
-    KEXPECT_EQ(resolve_user_fault(mm, 0, X86_PF_USER, &code), SIGSEGV);   /* NULL */
-    KEXPECT_EQ(code, SEGV_MAPERR);
+    KT_EXPECT_EQ(code, SEGV_ACCERR);
+    KT_EXPECT_EQ(resolve_user_fault(mm, UA + PAGE_SIZE, X86_PF_USER | X86_PF_PROT, &code), 0);
+    KT_EXPECT_EQ(resolve_user_fault(mm, 0x20000000, X86_PF_USER, &code), SIGSEGV);
+    KT_EXPECT_EQ(code, SEGV_MAPERR);
+    KT_EXPECT_EQ(resolve_user_fault(mm, 0, X86_PF_USER, &code), SIGSEGV);   /* NULL */
+    KT_EXPECT_EQ(code, SEGV_MAPERR);
     /* PROT_NONE: not even the kernel can read it, the frame is kept */
     unsigned long free0 = nr_free_pages();
-    KEXPECT_EQ(do_mprotect(mm, UA, PAGE_SIZE, PROT_NONE), 0);
-    KEXPECT_EQ(nr_free_pages(), free0);
-    KEXPECT(!pte_present(pte_of(mm, UA)) && pte_has_page(pte_of(mm, UA)));
-    KEXPECT_EQ(get_user(x, (int *)UA), -EFAULT);
-    KEXPECT_EQ(resolve_user_fault(mm, UA, X86_PF_USER, &code), SIGSEGV);
-    KEXPECT_EQ(code, SEGV_ACCERR);
+    KT_EXPECT_EQ(do_mprotect(mm, UA, PAGE_SIZE, PROT_NONE), 0);
+    KT_EXPECT_EQ(nr_free_pages(), free0);
+    KT_EXPECT(!pte_present(pte_of(mm, UA)) && pte_has_page(pte_of(mm, UA)));
+    KT_EXPECT_EQ(get_user(x, (int *)UA), -EFAULT);
+    KT_EXPECT_EQ(resolve_user_fault(mm, UA, X86_PF_USER, &code), SIGSEGV);
+    KT_EXPECT_EQ(code, SEGV_ACCERR);
     /* back to read-write: everything merges again, the data survived */
-    KEXPECT_EQ(do_mprotect(mm, UA, 3 * PAGE_SIZE, PROT_READ | PROT_WRITE), 0);
-    KEXPECT_EQ(count_vmas(mm), 1);
-    KEXPECT_EQ(get_user(x, (int *)UA), 0);
-    KEXPECT_EQ(x, 100);
-    KEXPECT_EQ(put_user(7, (int *)(UA + PAGE_SIZE)), 0);          /* COW-reuse: RW again */
-    KEXPECT(pte_of(mm, UA + PAGE_SIZE) & _PAGE_RW);
+    KT_EXPECT_EQ(do_mprotect(mm, UA, 3 * PAGE_SIZE, PROT_READ | PROT_WRITE), 0);
+    KT_EXPECT_EQ(count_vmas(mm), 1);
+    KT_EXPECT_EQ(get_user(x, (int *)UA), 0);
+    KT_EXPECT_EQ(x, 100);
+    KT_EXPECT_EQ(put_user(7, (int *)(UA + PAGE_SIZE)), 0);          /* COW-reuse: RW again */
+    KT_EXPECT(pte_of(mm, UA + PAGE_SIZE) & _PAGE_RW);
     /* errors */
-    KEXPECT_EQ(do_mprotect(mm, UA + 1, PAGE_SIZE, PROT_READ), -EINVAL);
-    KEXPECT_EQ(do_mprotect(mm, UA, PAGE_SIZE, 0x80), -EINVAL);
-    KEXPECT_EQ(do_mprotect(mm, UA, 4 * PAGE_SIZE, PROT_READ), -ENOMEM);   /* hole */
-    KEXPECT(find_vma(mm, UA)->vm_flags & VM_WRITE);                      /* unchanged */
+    KT_EXPECT_EQ(do_mprotect(mm, UA + 1, PAGE_SIZE, PROT_READ), -EINVAL);
+    KT_EXPECT_EQ(do_mprotect(mm, UA, PAGE_SIZE, 0x80), -EINVAL);
+    KT_EXPECT_EQ(do_mprotect(mm, UA, 4 * PAGE_SIZE, PROT_READ), -ENOMEM);   /* hole */
+    KT_EXPECT(find_vma(mm, UA)->vm_flags & VM_WRITE);                      /* unchanged */
     test_mm_done(mm);
 }
 
 KTEST(vma, cow_after_dup_mm)
 {
     struct mm_struct *parent = test_mm();
-    KASSERT(parent);
-    KASSERT_EQ(map_anon(parent, UA, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE), UA);
-    KASSERT_EQ(put_user(0x1111, (int *)UA), 0);
-    KASSERT_EQ(put_user(0x2222, (int *)(UA + PAGE_SIZE)), 0);
+    KT_ASSERT(parent);
+    KT_ASSERT_EQ(map_anon(parent, UA, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE), UA);
+    KT_ASSERT_EQ(put_user(0x1111, (int *)UA), 0);
+    KT_ASSERT_EQ(put_user(0x2222, (int *)(UA + PAGE_SIZE)), 0);
     struct page *pg0 = pfn_to_page(pte_pfn(pte_of(parent, UA)));
     unsigned long free0 = nr_free_pages();
 
     struct mm_struct *child = dup_mm(parent);
-    KASSERT(child);
-    KEXPECT_EQ(child->rss, 2);
-    KEXPECT_EQ(page_count(pg0), 2);                      /* shared frame */
-    KEXPECT(!(pte_of(parent, UA) & _PAGE_RW));           /* both sides read-only */
-    KEXPECT(!(pte_of(child, UA) & _PAGE_RW));
-    KEXPECT_EQ(pte_pfn(pte_of(child, UA)), pte_pfn(pte_of(parent, UA)));
+    KT_ASSERT(child);
+    KT_EXPECT_EQ(child->rss, 2);
+    KT_EXPECT_EQ(page_count(pg0), 2);                      /* shared frame */
+    KT_EXPECT(!(pte_of(parent, UA) & _PAGE_RW));           /* both sides read-only */
+    KT_EXPECT(!(pte_of(child, UA) & _PAGE_RW));
+    KT_EXPECT_EQ(pte_pfn(pte_of(child, UA)), pte_pfn(pte_of(parent, UA)));
     unsigned long after_dup = nr_free_pages();
-    KEXPECT(after_dup < free0);                          /* only page tables + dir */
-    KEXPECT(free0 - after_dup <= 3);
+    KT_EXPECT(after_dup < free0);                          /* only page tables + dir */
+    KT_EXPECT(free0 - after_dup <= 3);
 
     /* Parent writes: it gets a copy; the child still sees the old value. */
     unsigned long cow0 = page_fault_cow, reuse0 = page_fault_cow_reuse;
-    KEXPECT_EQ(put_user(0x3333, (int *)UA), 0);
-    KEXPECT_EQ(page_fault_cow, cow0 + 1);
-    KEXPECT_EQ(nr_free_pages(), after_dup - 1);
-    KEXPECT_EQ(page_count(pg0), 1);
+    KT_EXPECT_EQ(put_user(0x3333, (int *)UA), 0);
+    KT_EXPECT_EQ(page_fault_cow, cow0 + 1);
+    KT_EXPECT_EQ(nr_free_pages(), after_dup - 1);
+    KT_EXPECT_EQ(page_count(pg0), 1);
     int v = 0;
-    KEXPECT_EQ(access_remote_vm(child, UA, &v, sizeof v, 0), (int)sizeof v);
-    KEXPECT_EQ(v, 0x1111);
-    KEXPECT_EQ(get_user(v, (int *)UA), 0);
-    KEXPECT_EQ(v, 0x3333);
+    KT_EXPECT_EQ(access_remote_vm(child, UA, &v, sizeof v, 0), (int)sizeof v);
+    KT_EXPECT_EQ(v, 0x1111);
+    KT_EXPECT_EQ(get_user(v, (int *)UA), 0);
+    KT_EXPECT_EQ(v, 0x3333);
 
     /* Switch to the child: its write finds the frame unshared now, so no
      * copy is made (count == 1): the PTE just becomes writable. */
     use_mm(child);
-    KEXPECT_EQ(put_user(0x4444, (int *)UA), 0);
-    KEXPECT_EQ(page_fault_cow, cow0 + 1);
-    KEXPECT_EQ(page_fault_cow_reuse, reuse0 + 1);
-    KEXPECT_EQ(pte_pfn(pte_of(child, UA)), page_to_pfn(pg0));
+    KT_EXPECT_EQ(put_user(0x4444, (int *)UA), 0);
+    KT_EXPECT_EQ(page_fault_cow, cow0 + 1);
+    KT_EXPECT_EQ(page_fault_cow_reuse, reuse0 + 1);
+    KT_EXPECT_EQ(pte_pfn(pte_of(child, UA)), page_to_pfn(pg0));
     /* the second page is still shared: the child's write copies it */
-    KEXPECT_EQ(put_user(0x5555, (int *)(UA + PAGE_SIZE)), 0);
-    KEXPECT_EQ(page_fault_cow, cow0 + 2);
+    KT_EXPECT_EQ(put_user(0x5555, (int *)(UA + PAGE_SIZE)), 0);
+    KT_EXPECT_EQ(page_fault_cow, cow0 + 2);
     use_mm(parent);
-    KEXPECT_EQ(get_user(v, (int *)(UA + PAGE_SIZE)), 0);
-    KEXPECT_EQ(v, 0x2222);
-    KEXPECT_EQ(access_remote_vm(child, UA + PAGE_SIZE, &v, sizeof v, 0), (int)sizeof v);
-    KEXPECT_EQ(v, 0x5555);
+    KT_EXPECT_EQ(get_user(v, (int *)(UA + PAGE_SIZE)), 0);
+    KT_EXPECT_EQ(v, 0x2222);
+    KT_EXPECT_EQ(access_remote_vm(child, UA + PAGE_SIZE, &v, sizeof v, 0), (int)sizeof v);
+    KT_EXPECT_EQ(v, 0x5555);
     mmput(child);
     test_mm_done(parent);
 }
@@ -439,65 +439,65 @@ KTEST(vma, frames_freed_after_mmput)
     for (int round = 0; round < 2; round++) {
         unsigned long free0 = nr_free_pages();
         struct mm_struct *mm = test_mm();
-        KASSERT(mm);
-        KASSERT_EQ(map_anon(mm, UA, 64 * PAGE_SIZE, PROT_READ | PROT_WRITE), UA);
-        KASSERT_EQ(map_anon(mm, 0x20000000, 8 * PAGE_SIZE, PROT_READ | PROT_WRITE), 0x20000000);
-        KASSERT_EQ(do_mmap(mm, NULL, 0, 4 * PAGE_SIZE, PROT_READ | PROT_WRITE,
+        KT_ASSERT(mm);
+        KT_ASSERT_EQ(map_anon(mm, UA, 64 * PAGE_SIZE, PROT_READ | PROT_WRITE), UA);
+        KT_ASSERT_EQ(map_anon(mm, 0x20000000, 8 * PAGE_SIZE, PROT_READ | PROT_WRITE), 0x20000000);
+        KT_ASSERT_EQ(do_mmap(mm, NULL, 0, 4 * PAGE_SIZE, PROT_READ | PROT_WRITE,
                            MAP_SHARED | MAP_ANONYMOUS, 0), TASK_UNMAPPED_BASE);
-        KASSERT_EQ(setup_stack_vma(mm, STACK_TOP, 4 * PAGE_SIZE), 0);
+        KT_ASSERT_EQ(setup_stack_vma(mm, STACK_TOP, 4 * PAGE_SIZE), 0);
         for (int i = 0; i < 64; i++)
-            KASSERT_EQ(put_user(i, (int *)(UA + i * PAGE_SIZE)), 0);
-        KASSERT_EQ(put_user(1, (int *)(0x20000000 + 3 * PAGE_SIZE)), 0);
-        KASSERT_EQ(put_user(1, (int *)(STACK_TOP - 10 * PAGE_SIZE)), 0);   /* grows */
-        KASSERT_EQ(do_mprotect(mm, UA + 8 * PAGE_SIZE, 8 * PAGE_SIZE, PROT_NONE), 0);
-        KASSERT_EQ(do_munmap(mm, UA + 32 * PAGE_SIZE, 4 * PAGE_SIZE), 0);
+            KT_ASSERT_EQ(put_user(i, (int *)(UA + i * PAGE_SIZE)), 0);
+        KT_ASSERT_EQ(put_user(1, (int *)(0x20000000 + 3 * PAGE_SIZE)), 0);
+        KT_ASSERT_EQ(put_user(1, (int *)(STACK_TOP - 10 * PAGE_SIZE)), 0);   /* grows */
+        KT_ASSERT_EQ(do_mprotect(mm, UA + 8 * PAGE_SIZE, 8 * PAGE_SIZE, PROT_NONE), 0);
+        KT_ASSERT_EQ(do_munmap(mm, UA + 32 * PAGE_SIZE, 4 * PAGE_SIZE), 0);
         struct mm_struct *child = dup_mm(mm);
-        KASSERT(child);
+        KT_ASSERT(child);
         use_mm(child);
         for (int i = 0; i < 8; i++)
-            KASSERT_EQ(put_user(-i, (int *)(UA + i * PAGE_SIZE)), 0);   /* COW copies */
-        KASSERT_EQ(put_user(9, (int *)TASK_UNMAPPED_BASE), 0);          /* shared */
+            KT_ASSERT_EQ(put_user(-i, (int *)(UA + i * PAGE_SIZE)), 0);   /* COW copies */
+        KT_ASSERT_EQ(put_user(9, (int *)TASK_UNMAPPED_BASE), 0);          /* shared */
         use_mm(mm);
         int v = 0;
-        KEXPECT_EQ(get_user(v, (int *)TASK_UNMAPPED_BASE), 0);
-        KEXPECT_EQ(v, 9);                                 /* MAP_SHARED: both see it */
-        KEXPECT_EQ(get_user(v, (int *)(UA + 5 * PAGE_SIZE)), 0);
-        KEXPECT_EQ(v, 5);
+        KT_EXPECT_EQ(get_user(v, (int *)TASK_UNMAPPED_BASE), 0);
+        KT_EXPECT_EQ(v, 9);                                 /* MAP_SHARED: both see it */
+        KT_EXPECT_EQ(get_user(v, (int *)(UA + 5 * PAGE_SIZE)), 0);
+        KT_EXPECT_EQ(v, 5);
         mmput(child);
         test_mm_done(mm);
         if (round == 1)
-            KEXPECT_EQ(nr_free_pages(), free0);
+            KT_EXPECT_EQ(nr_free_pages(), free0);
     }
 }
 
 KTEST(vma, stack_grows_to_the_limit)
 {
     struct mm_struct *mm = test_mm();
-    KASSERT(mm);
-    KASSERT_EQ(setup_stack_vma(mm, STACK_TOP, PAGE_SIZE), 0);
+    KT_ASSERT(mm);
+    KT_ASSERT_EQ(setup_stack_vma(mm, STACK_TOP, PAGE_SIZE), 0);
     struct vm_area_struct *st = find_vma(mm, STACK_TOP - 1);
-    KASSERT(st && (st->vm_flags & VM_GROWSDOWN));
+    KT_ASSERT(st && (st->vm_flags & VM_GROWSDOWN));
     unsigned long grow0 = page_fault_stack_grow;
-    KEXPECT_EQ(put_user(1, (int *)(STACK_TOP - 64 * PAGE_SIZE)), 0);
-    KEXPECT_EQ(page_fault_stack_grow, grow0 + 1);
-    KEXPECT_EQ(st->vm_start, STACK_TOP - 64 * PAGE_SIZE);
+    KT_EXPECT_EQ(put_user(1, (int *)(STACK_TOP - 64 * PAGE_SIZE)), 0);
+    KT_EXPECT_EQ(page_fault_stack_grow, grow0 + 1);
+    KT_EXPECT_EQ(st->vm_start, STACK_TOP - 64 * PAGE_SIZE);
     /* the last page within 8 MiB is fine, one more is not */
-    KEXPECT_EQ(put_user(2, (int *)(STACK_TOP - DEFAULT_STACK_RLIMIT)), 0);
-    KEXPECT_EQ(put_user(3, (int *)(STACK_TOP - DEFAULT_STACK_RLIMIT - 4)), -EFAULT);
+    KT_EXPECT_EQ(put_user(2, (int *)(STACK_TOP - DEFAULT_STACK_RLIMIT)), 0);
+    KT_EXPECT_EQ(put_user(3, (int *)(STACK_TOP - DEFAULT_STACK_RLIMIT - 4)), -EFAULT);
     int code = 0;
-    KEXPECT_EQ(resolve_user_fault(mm, STACK_TOP - DEFAULT_STACK_RLIMIT - 4,
+    KT_EXPECT_EQ(resolve_user_fault(mm, STACK_TOP - DEFAULT_STACK_RLIMIT - 4,
                                   X86_PF_USER | X86_PF_WRITE, &code), SIGSEGV);
-    KEXPECT_EQ(code, SEGV_MAPERR);
-    KEXPECT_EQ(st->vm_start, STACK_TOP - DEFAULT_STACK_RLIMIT);
+    KT_EXPECT_EQ(code, SEGV_MAPERR);
+    KT_EXPECT_EQ(st->vm_start, STACK_TOP - DEFAULT_STACK_RLIMIT);
     /* a smaller limit, and a mapping just below: the guard gap holds */
     struct mm_struct *mm2 = mm_alloc();
-    KASSERT(mm2);
-    KASSERT_EQ(setup_stack_vma(mm2, 0x30000000, PAGE_SIZE), 0);
-    KASSERT_EQ(do_mmap(mm2, NULL, 0x30000000 - 8 * PAGE_SIZE, PAGE_SIZE, PROT_READ,
+    KT_ASSERT(mm2);
+    KT_ASSERT_EQ(setup_stack_vma(mm2, 0x30000000, PAGE_SIZE), 0);
+    KT_ASSERT_EQ(do_mmap(mm2, NULL, 0x30000000 - 8 * PAGE_SIZE, PAGE_SIZE, PROT_READ,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, 0), 0x30000000 - 8 * PAGE_SIZE);
     struct vm_area_struct *st2 = find_vma(mm2, 0x30000000 - 1);
-    KEXPECT_EQ(expand_stack(st2, 0x30000000 - 6 * PAGE_SIZE), 0);
-    KEXPECT_EQ(expand_stack(st2, 0x30000000 - 7 * PAGE_SIZE), -ENOMEM);   /* guard page */
+    KT_EXPECT_EQ(expand_stack(st2, 0x30000000 - 6 * PAGE_SIZE), 0);
+    KT_EXPECT_EQ(expand_stack(st2, 0x30000000 - 7 * PAGE_SIZE), -ENOMEM);   /* guard page */
     mm2->stack_rlimit = 2 * PAGE_SIZE;
     mmput(mm2);
     test_mm_done(mm);
@@ -506,28 +506,28 @@ KTEST(vma, stack_grows_to_the_limit)
 KTEST(vma, brk_grows_and_shrinks)
 {
     struct mm_struct *mm = test_mm();
-    KASSERT(mm);
+    KT_ASSERT(mm);
     mm->start_brk = mm->brk = 0x08100000;
-    KEXPECT_EQ(sys_brk(0), 0x08100000);                  /* query */
-    KEXPECT_EQ(sys_brk(0x08100000 + 5000), 0x08100000 + 5000);
-    KEXPECT_EQ(mm->brk, 0x08100000 + 5000);
+    KT_EXPECT_EQ(sys_brk(0), 0x08100000);                  /* query */
+    KT_EXPECT_EQ(sys_brk(0x08100000 + 5000), 0x08100000 + 5000);
+    KT_EXPECT_EQ(mm->brk, 0x08100000 + 5000);
     struct vm_area_struct *h = find_vma(mm, 0x08100000);
-    KASSERT(h);
-    KEXPECT_EQ(h->vm_start, 0x08100000);
-    KEXPECT_EQ(h->vm_end, 0x08102000);
-    KEXPECT_EQ(put_user(42, (int *)(0x08100000 + 4996)), 0);
-    KEXPECT_EQ(sys_brk(0x08100000 + 3 * PAGE_SIZE), 0x08100000 + 3 * PAGE_SIZE);
-    KEXPECT_EQ(count_vmas(mm), 1);                       /* extended, not a new VMA */
-    KEXPECT_EQ(find_vma(mm, 0x08100000)->vm_end, 0x08103000);
-    KEXPECT_EQ(sys_brk(0x08100000 + 10), 0x08100000 + 10);   /* shrink */
-    KEXPECT_EQ(find_vma(mm, 0x08100000)->vm_end, 0x08101000);
+    KT_ASSERT(h);
+    KT_EXPECT_EQ(h->vm_start, 0x08100000);
+    KT_EXPECT_EQ(h->vm_end, 0x08102000);
+    KT_EXPECT_EQ(put_user(42, (int *)(0x08100000 + 4996)), 0);
+    KT_EXPECT_EQ(sys_brk(0x08100000 + 3 * PAGE_SIZE), 0x08100000 + 3 * PAGE_SIZE);
+    KT_EXPECT_EQ(count_vmas(mm), 1);                       /* extended, not a new VMA */
+    KT_EXPECT_EQ(find_vma(mm, 0x08100000)->vm_end, 0x08103000);
+    KT_EXPECT_EQ(sys_brk(0x08100000 + 10), 0x08100000 + 10);   /* shrink */
+    KT_EXPECT_EQ(find_vma(mm, 0x08100000)->vm_end, 0x08101000);
     int v = 1;
-    KEXPECT_EQ(get_user(v, (int *)(0x08100000 + 4996)), -EFAULT);
-    KEXPECT_EQ(v, 0);
-    KEXPECT_EQ(sys_brk(0x08000000), 0x08100000 + 10);    /* below start: refused */
+    KT_EXPECT_EQ(get_user(v, (int *)(0x08100000 + 4996)), -EFAULT);
+    KT_EXPECT_EQ(v, 0);
+    KT_EXPECT_EQ(sys_brk(0x08000000), 0x08100000 + 10);    /* below start: refused */
     /* growing into another mapping is refused */
-    KASSERT_EQ(map_anon(mm, 0x08110000, PAGE_SIZE, PROT_READ), 0x08110000);
-    KEXPECT_EQ(sys_brk(0x08110000 + 100), 0x08100000 + 10);
-    KEXPECT_EQ(sys_brk(0xBFFFF000), 0x08100000 + 10);
+    KT_ASSERT_EQ(map_anon(mm, 0x08110000, PAGE_SIZE, PROT_READ), 0x08110000);
+    KT_EXPECT_EQ(sys_brk(0x08110000 + 100), 0x08100000 + 10);
+    KT_EXPECT_EQ(sys_brk(0xBFFFF000), 0x08100000 + 10);
     test_mm_done(mm);
 }

@@ -136,27 +136,27 @@ static int ufill(unsigned long addr, size_t len)
 KTEST(uwrite, half_touched_buffer_short_copy_fault_in_retry)
 {
     struct mm_struct *mm = umm();
-    KASSERT(mm);
-    KASSERT_EQ(umap(mm, UB, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE), UB);
-    KASSERT_EQ(ufill(UB, PAGE_SIZE), 0);                 /* first page touched only */
+    KT_ASSERT(mm);
+    KT_ASSERT_EQ(umap(mm, UB, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE), UB);
+    KT_ASSERT_EQ(ufill(UB, PAGE_SIZE), 0);                 /* first page touched only */
     struct file *f = uopen("/uw_half", 2 * PAGE_SIZE);   /* pages in the cache, 'Z' */
-    KASSERT(f);
+    KT_ASSERT(f);
     loff_t pos = 0;
     mark();
     /* 4096 bytes from the second half of page 0 and the first half of the
      * never-touched page 1. */
     ssize_t n = uwrite(f, UB + PAGE_SIZE / 2, PAGE_SIZE, &pos);
-    KEXPECT_EQ(n, PAGE_SIZE);
-    KEXPECT_EQ(pos, PAGE_SIZE);
-    KEXPECT_EQ(WS(attempts), 3);        /* 2048 committed; 0 -> fault-in; 2048 */
-    KEXPECT_EQ(WS(short_copies), 2);
-    KEXPECT_EQ(WS(zero_commits), 1);
-    KEXPECT_EQ(WS(fault_ins), 1);
-    KEXPECT_EQ(WS(retries), 1);
-    KEXPECT_EQ(WS(efaults), 0);
-    KEXPECT_EQ(page_fault_atomic_fixups, atomic0 + 2);   /* real #PFs, fixed up at once */
-    KEXPECT_EQ(page_fault_demand_zero, dz0 + 1);         /* the fault-in mapped page 1 */
-    KEXPECT_EQ(fread_all(f, 2 * PAGE_SIZE), 2 * PAGE_SIZE);
+    KT_EXPECT_EQ(n, PAGE_SIZE);
+    KT_EXPECT_EQ(pos, PAGE_SIZE);
+    KT_EXPECT_EQ(WS(attempts), 3);        /* 2048 committed; 0 -> fault-in; 2048 */
+    KT_EXPECT_EQ(WS(short_copies), 2);
+    KT_EXPECT_EQ(WS(zero_commits), 1);
+    KT_EXPECT_EQ(WS(fault_ins), 1);
+    KT_EXPECT_EQ(WS(retries), 1);
+    KT_EXPECT_EQ(WS(efaults), 0);
+    KT_EXPECT_EQ(page_fault_atomic_fixups, atomic0 + 2);   /* real #PFs, fixed up at once */
+    KT_EXPECT_EQ(page_fault_demand_zero, dz0 + 1);         /* the fault-in mapped page 1 */
+    KT_EXPECT_EQ(fread_all(f, 2 * PAGE_SIZE), 2 * PAGE_SIZE);
     bool ok = true;
     for (unsigned k = 0; k < PAGE_SIZE / 2; k++)
         ok &= (uint8_t)kbuf[k] == pat(PAGE_SIZE / 2 + k);
@@ -164,7 +164,7 @@ KTEST(uwrite, half_touched_buffer_short_copy_fault_in_retry)
         ok &= kbuf[k] == 0;                               /* demand-zero source bytes */
     for (unsigned k = PAGE_SIZE; k < 2 * PAGE_SIZE; k++)
         ok &= kbuf[k] == 'Z';                             /* untouched */
-    KEXPECT(ok);
+    KT_EXPECT(ok);
     uclose(f, "/uw_half");
     umm_done(mm);
 }
@@ -172,14 +172,14 @@ KTEST(uwrite, half_touched_buffer_short_copy_fault_in_retry)
 KTEST(uwrite, writev_second_iovec_prot_none)
 {
     struct mm_struct *mm = umm();
-    KASSERT(mm);
-    KASSERT_EQ(umap(mm, UB, PAGE_SIZE, PROT_READ | PROT_WRITE), UB);
-    KASSERT_EQ(umap(mm, UB + 4 * PAGE_SIZE, PAGE_SIZE, PROT_READ | PROT_WRITE), UB + 4 * PAGE_SIZE);
-    KASSERT_EQ(ufill(UB, PAGE_SIZE), 0);
-    KASSERT_EQ(ufill(UB + 4 * PAGE_SIZE, PAGE_SIZE), 0);
-    KASSERT_EQ(do_mprotect(mm, UB + 4 * PAGE_SIZE, PAGE_SIZE, PROT_NONE), 0);
+    KT_ASSERT(mm);
+    KT_ASSERT_EQ(umap(mm, UB, PAGE_SIZE, PROT_READ | PROT_WRITE), UB);
+    KT_ASSERT_EQ(umap(mm, UB + 4 * PAGE_SIZE, PAGE_SIZE, PROT_READ | PROT_WRITE), UB + 4 * PAGE_SIZE);
+    KT_ASSERT_EQ(ufill(UB, PAGE_SIZE), 0);
+    KT_ASSERT_EQ(ufill(UB + 4 * PAGE_SIZE, PAGE_SIZE), 0);
+    KT_ASSERT_EQ(do_mprotect(mm, UB + 4 * PAGE_SIZE, PAGE_SIZE, PROT_NONE), 0);
     struct file *f = uopen("/uw_wv", 0);
-    KASSERT(f);
+    KT_ASSERT(f);
     loff_t pos = 0;
     mark();
     struct iovec iov[3] = {
@@ -188,22 +188,22 @@ KTEST(uwrite, writev_second_iovec_prot_none)
         { (void *)(UB + 1000), 50 },
     };
     ssize_t n = uwritev(f, iov, 3, &pos);
-    KEXPECT_EQ(n, 300);
-    KEXPECT_EQ(pos, 300);
-    KEXPECT_EQ(f->f_inode->i_size, 300);
-    KEXPECT_EQ(WS(efaults), 1);
-    KEXPECT(page_fault_atomic_fixups > atomic0);
-    KEXPECT_EQ(fread_all(f, PAGE_SIZE), 300);
+    KT_EXPECT_EQ(n, 300);
+    KT_EXPECT_EQ(pos, 300);
+    KT_EXPECT_EQ(f->f_inode->i_size, 300);
+    KT_EXPECT_EQ(WS(efaults), 1);
+    KT_EXPECT(page_fault_atomic_fixups > atomic0);
+    KT_EXPECT_EQ(fread_all(f, PAGE_SIZE), 300);
     bool ok = true;
     for (unsigned k = 0; k < 300; k++)
         ok &= (uint8_t)kbuf[k] == pat(100 + k);
-    KEXPECT(ok);
+    KT_EXPECT(ok);
     /* The same with an UNMAPPED second iovec, appended at pos 300. */
     iov[1].iov_base = (void *)(UB + 8 * PAGE_SIZE);
     n = uwritev(f, iov, 3, &pos);
-    KEXPECT_EQ(n, 300);
-    KEXPECT_EQ(pos, 600);
-    KEXPECT_EQ(f->f_inode->i_size, 600);
+    KT_EXPECT_EQ(n, 300);
+    KT_EXPECT_EQ(pos, 600);
+    KT_EXPECT_EQ(f->f_inode->i_size, 600);
     uclose(f, "/uw_wv");
     umm_done(mm);
 }
@@ -211,23 +211,23 @@ KTEST(uwrite, writev_second_iovec_prot_none)
 KTEST(uwrite, wholly_unmapped_buffer_efault_nothing_changes)
 {
     struct mm_struct *mm = umm();
-    KASSERT(mm);
+    KT_ASSERT(mm);
     struct file *f = uopen("/uw_bad", 50);
-    KASSERT(f);
+    KT_ASSERT(f);
     loff_t pos = 10;
     mark();
-    KEXPECT_EQ(uwrite(f, 0x30000000, 100, &pos), -EFAULT);      /* no VMA */
-    KEXPECT_EQ(uwrite(f, 0, 100, &pos), -EFAULT);               /* NULL */
-    KEXPECT_EQ(uwrite(f, (unsigned long)kbuf, 100, &pos), -EFAULT);   /* kernel memory */
-    KEXPECT_EQ(uwrite(f, TASK_SIZE - 50, 100, &pos), -EFAULT);  /* runs over TASK_SIZE */
-    KEXPECT_EQ(pos, 10);
-    KEXPECT_EQ(f->f_inode->i_size, 50);
-    KEXPECT_EQ(WS(efaults), 4);
-    KEXPECT_EQ(fread_all(f, PAGE_SIZE), 50);
+    KT_EXPECT_EQ(uwrite(f, 0x30000000, 100, &pos), -EFAULT);      /* no VMA */
+    KT_EXPECT_EQ(uwrite(f, 0, 100, &pos), -EFAULT);               /* NULL */
+    KT_EXPECT_EQ(uwrite(f, (unsigned long)kbuf, 100, &pos), -EFAULT);   /* kernel memory */
+    KT_EXPECT_EQ(uwrite(f, TASK_SIZE - 50, 100, &pos), -EFAULT);  /* runs over TASK_SIZE */
+    KT_EXPECT_EQ(pos, 10);
+    KT_EXPECT_EQ(f->f_inode->i_size, 50);
+    KT_EXPECT_EQ(WS(efaults), 4);
+    KT_EXPECT_EQ(fread_all(f, PAGE_SIZE), 50);
     bool ok = true;
     for (unsigned k = 0; k < 50; k++)
         ok &= kbuf[k] == 'Z';
-    KEXPECT(ok);
+    KT_EXPECT(ok);
     uclose(f, "/uw_bad");
     umm_done(mm);
 }
@@ -238,33 +238,33 @@ KTEST(uwrite, wholly_unmapped_buffer_efault_nothing_changes)
 static void straddle(const char *path, size_t fill)
 {
     struct mm_struct *mm = umm();
-    KASSERT(mm);
-    KASSERT_EQ(umap(mm, UB, 3 * PAGE_SIZE, PROT_READ | PROT_WRITE), UB);
-    KASSERT_EQ(ufill(UB, PAGE_SIZE), 0);                         /* page 0 only */
+    KT_ASSERT(mm);
+    KT_ASSERT_EQ(umap(mm, UB, 3 * PAGE_SIZE, PROT_READ | PROT_WRITE), UB);
+    KT_ASSERT_EQ(ufill(UB, PAGE_SIZE), 0);                         /* page 0 only */
     struct file *f = uopen(path, fill);
-    KASSERT(f);
+    KT_ASSERT(f);
     for (unsigned long soff = PAGE_SIZE - 7; soff < PAGE_SIZE; soff += 3) {
         loff_t pos = PAGE_SIZE - 13, start = pos;
         mark();
         ssize_t n = uwrite(f, UB + soff, 40, &pos);
-        KEXPECT_EQ(n, 40);
-        KEXPECT_EQ(pos, start + 40);
-        KEXPECT_EQ(WS(efaults), 0);
+        KT_EXPECT_EQ(n, 40);
+        KT_EXPECT_EQ(pos, start + 40);
+        KT_EXPECT_EQ(WS(efaults), 0);
         loff_t p = start;
         char got[40];
-        KEXPECT_EQ(kernel_read(f, got, 40, &p), 40);
+        KT_EXPECT_EQ(kernel_read(f, got, 40, &p), 40);
         bool ok = true;
         for (unsigned k = 0; k < 40; k++) {
             unsigned long s = soff + k;
             uint8_t want = s < PAGE_SIZE ? pat(s) : 0;           /* page 1: demand zero */
             ok &= (uint8_t)got[k] == want;
         }
-        KEXPECT(ok);
+        KT_EXPECT(ok);
     }
-    KEXPECT_EQ(f->f_inode->i_size, max((loff_t)fill, (loff_t)PAGE_SIZE + 27));
+    KT_EXPECT_EQ(f->f_inode->i_size, max((loff_t)fill, (loff_t)PAGE_SIZE + 27));
     if (fill) {
-        KEXPECT_EQ(fread_all(f, fill), (ssize_t)fill);
-        KEXPECT(kbuf[0] == 'Z' && kbuf[PAGE_SIZE - 14] == 'Z' && kbuf[PAGE_SIZE + 27] == 'Z');
+        KT_EXPECT_EQ(fread_all(f, fill), (ssize_t)fill);
+        KT_EXPECT(kbuf[0] == 'Z' && kbuf[PAGE_SIZE - 14] == 'Z' && kbuf[PAGE_SIZE + 27] == 'Z');
     }
     uclose(f, path);
     umm_done(mm);
@@ -283,27 +283,27 @@ KTEST(uwrite, straddling_writes_pages_in_cache)
 KTEST(uwrite, read_into_user_buffer)
 {
     struct mm_struct *mm = umm();
-    KASSERT(mm);
-    KASSERT_EQ(umap(mm, UB, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE), UB);
-    KASSERT_EQ(umap(mm, UB + 2 * PAGE_SIZE, PAGE_SIZE, PROT_READ), UB + 2 * PAGE_SIZE);
+    KT_ASSERT(mm);
+    KT_ASSERT_EQ(umap(mm, UB, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE), UB);
+    KT_ASSERT_EQ(umap(mm, UB + 2 * PAGE_SIZE, PAGE_SIZE, PROT_READ), UB + 2 * PAGE_SIZE);
     struct file *f = uopen("/uw_rd", 3 * PAGE_SIZE);
-    KASSERT(f);
+    KT_ASSERT(f);
     /* into never-touched pages: copy_to_user resolves the faults */
     struct iovec v = { (void *)(UB + 100), PAGE_SIZE };
     struct iov_iter it;
     iov_iter_init(&it, READ, &v, 1, PAGE_SIZE);
     loff_t pos = 0;
-    KEXPECT_EQ(vfs_read(f, &it, &pos), PAGE_SIZE);
-    KEXPECT_EQ(pos, PAGE_SIZE);
+    KT_EXPECT_EQ(vfs_read(f, &it, &pos), PAGE_SIZE);
+    KT_EXPECT_EQ(pos, PAGE_SIZE);
     char c = 0;
-    KEXPECT_EQ(get_user(c, (char *)(UB + 100 + PAGE_SIZE - 1)), 0);
-    KEXPECT_EQ(c, 'Z');
+    KT_EXPECT_EQ(get_user(c, (char *)(UB + 100 + PAGE_SIZE - 1)), 0);
+    KT_EXPECT_EQ(c, 'Z');
     /* into a read-only page: short read up to its start */
     v.iov_base = (void *)(UB + 2 * PAGE_SIZE - 10);
     iov_iter_init(&it, READ, &v, 1, 100);
     pos = 0;
-    KEXPECT_EQ(vfs_read(f, &it, &pos), 10);
-    KEXPECT_EQ(pos, 10);
+    KT_EXPECT_EQ(vfs_read(f, &it, &pos), 10);
+    KT_EXPECT_EQ(pos, 10);
     uclose(f, "/uw_rd");
     umm_done(mm);
 }
@@ -321,13 +321,13 @@ KTEST(uwrite, proc_text_has_counters)
 {
     char text[1024];
     size_t n = write_path_stats_show(text, sizeof text);
-    KEXPECT(n > 0 && n < sizeof text);
-    KEXPECT(has_line(text, "short_copies"));
-    KEXPECT(has_line(text, "atomic_fixups"));
-    KEXPECT(has_line(text, "efaults"));
+    KT_EXPECT(n > 0 && n < sizeof text);
+    KT_EXPECT(has_line(text, "short_copies"));
+    KT_EXPECT(has_line(text, "atomic_fixups"));
+    KT_EXPECT(has_line(text, "efaults"));
     char small[8];
-    KEXPECT_EQ(write_path_stats_show(small, sizeof small), 7);
-    KEXPECT_EQ(small[7], 0);
+    KT_EXPECT_EQ(write_path_stats_show(small, sizeof small), 7);
+    KT_EXPECT_EQ(small[7], 0);
 }
 
 /* ---- the same on ext2 (tools/suites/uwrite2.conf: hda = ext2-1k.img; the
@@ -338,10 +338,10 @@ KTEST(uwrite2, on_ext2)
 {
     struct kstat st;
     if (vfs_stat("/", &st))
-        KASSERT_EQ(vfs_ensure_root(), 0);
+        KT_ASSERT_EQ(vfs_ensure_root(), 0);
     int err = vfs_mkdir("/e", 0755);
-    KASSERT(err == 0 || err == -EEXIST);
-    KASSERT_EQ(do_mount("hda", "/e", "ext2", 0, NULL), 0);
+    KT_ASSERT(err == 0 || err == -EEXIST);
+    KT_ASSERT_EQ(do_mount("hda", "/e", "ext2", 0, NULL), 0);
     udir = "/e";
     ukeep = true;
     ktest_uwrite_half_touched_buffer_short_copy_fault_in_retry();
@@ -353,5 +353,5 @@ KTEST(uwrite2, on_ext2)
     udir = "";
     ukeep = false;
     ksys_sync();
-    KEXPECT_EQ(do_umount("/e"), 0);
+    KT_EXPECT_EQ(do_umount("/e"), 0);
 }

@@ -208,10 +208,10 @@ static const unsigned sizes[] = { 0, 1, 1023, 1024, 1025, 4095, 4096, 4097 };
 
 static void rd_mount(void)
 {
-    KASSERT_EQ(mount_ext2("hda", "/e"), 0);
+    KT_ASSERT_EQ(mount_ext2("hda", "/e"), 0);
     struct super_block *sb = sb_of("/e");
-    KASSERT(sb != NULL);
-    KASSERT_EQ(sb->s_magic, EXT2_SUPER_MAGIC);
+    KT_ASSERT(sb != NULL);
+    KT_ASSERT_EQ(sb->s_magic, EXT2_SUPER_MAGIC);
 }
 
 static void rd_sizes(void)
@@ -220,41 +220,41 @@ static void rd_sizes(void)
     for (unsigned i = 0; i < ARRAY_SIZE(sizes); i++) {
         snprintf(path, sizeof(path), "/e/sizes/f%u", sizes[i]);
         snprintf(key, sizeof(key), "f%u", sizes[i]);
-        KASSERT_EQ(check_file(path, key, sizes[i]), 0);
+        KT_ASSERT_EQ(check_file(path, key, sizes[i]), 0);
         struct kstat st;
-        KASSERT_EQ(vfs_stat(path, &st), 0);
-        KEXPECT_EQ(st.blocks, blocks_for(sb_of("/e"), sizes[i]));
-        KEXPECT(S_ISREG(st.mode));
+        KT_ASSERT_EQ(vfs_stat(path, &st), 0);
+        KT_EXPECT_EQ(st.blocks, blocks_for(sb_of("/e"), sizes[i]));
+        KT_EXPECT(S_ISREG(st.mode));
     }
 }
 
 static void rd_dind(void)
 {
     struct kstat st;
-    KASSERT_EQ(check_file("/e/big/dind", "dind", 4300000), 0);
-    KASSERT_EQ(vfs_stat("/e/big/dind", &st), 0);
-    KEXPECT_EQ(st.blocks, blocks_for(sb_of("/e"), 4300000));
+    KT_ASSERT_EQ(check_file("/e/big/dind", "dind", 4300000), 0);
+    KT_ASSERT_EQ(vfs_stat("/e/big/dind", &st), 0);
+    KT_EXPECT_EQ(st.blocks, blocks_for(sb_of("/e"), 4300000));
 }
 
 static void rd_sparse(void)
 {
     struct super_block *sb = sb_of("/e");
-    KASSERT(sb != NULL);
+    KT_ASSERT(sb != NULL);
     uint64_t bs = sb->s_blocksize, P = bs / 4;
     loff_t D = (12 + P + 5) * bs + 7, T = (12 + P + P * P) * bs;
     struct kstat st;
-    KASSERT_EQ(vfs_stat("/e/sparse/sp", &st), 0);
-    KASSERT_EQ(st.size, T + 4192);
-    KEXPECT(st.blocks <= 24 * (bs / 512));        /* holes are not allocated */
+    KT_ASSERT_EQ(vfs_stat("/e/sparse/sp", &st), 0);
+    KT_ASSERT_EQ(st.size, T + 4192);
+    KT_EXPECT(st.blocks <= 24 * (bs / 512));        /* holes are not allocated */
     struct file *f = filp_open("/e/sparse/sp", O_RDONLY, 0);
-    KASSERT(!IS_ERR(f));
-    KEXPECT_EQ(check_range(f, "sp", "sp", 0, 100), 0);
-    KEXPECT_EQ(check_range(f, "sp", NULL, 100, 3 * bs), 0);
-    KEXPECT_EQ(check_range(f, "sp", NULL, D - 2000, 2000), 0);
-    KEXPECT_EQ(check_range(f, "sp", "sp", D, 3000), 0);
-    KEXPECT_EQ(check_range(f, "sp", NULL, D + 3000, 5000), 0);
-    KEXPECT_EQ(check_range(f, "sp", NULL, T - 4000 - 3 * bs, 3 * bs), 0);
-    KEXPECT_EQ(check_range(f, "sp", "sp", T - 4000, 8192), 0);
+    KT_ASSERT(!IS_ERR(f));
+    KT_EXPECT_EQ(check_range(f, "sp", "sp", 0, 100), 0);
+    KT_EXPECT_EQ(check_range(f, "sp", NULL, 100, 3 * bs), 0);
+    KT_EXPECT_EQ(check_range(f, "sp", NULL, D - 2000, 2000), 0);
+    KT_EXPECT_EQ(check_range(f, "sp", "sp", D, 3000), 0);
+    KT_EXPECT_EQ(check_range(f, "sp", NULL, D + 3000, 5000), 0);
+    KT_EXPECT_EQ(check_range(f, "sp", NULL, T - 4000 - 3 * bs, 3 * bs), 0);
+    KT_EXPECT_EQ(check_range(f, "sp", "sp", T - 4000, 8192), 0);
     filp_close(f);
 }
 
@@ -291,39 +291,39 @@ static int many_actor(struct dir_context *ctx, const char *name, int len, loff_t
 static void rd_many(void)
 {
     struct file *f = filp_open("/e/many", O_RDONLY | O_DIRECTORY, 0);
-    KASSERT(!IS_ERR(f));
+    KT_ASSERT(!IS_ERR(f));
     struct many_ctx *m = kzalloc(sizeof(*m), GFP_KERNEL);
-    KASSERT(m != NULL);
+    KT_ASSERT(m != NULL);
     m->ctx.actor = many_actor;
     int err = iterate_dir(f, &m->ctx);
     filp_close(f);
-    KEXPECT_EQ(err, 0);
-    KEXPECT_EQ(m->dots, 2);
-    KEXPECT_EQ(m->others, 0);
-    KEXPECT_EQ(m->wrong_type, 0);
+    KT_EXPECT_EQ(err, 0);
+    KT_EXPECT_EQ(m->dots, 2);
+    KT_EXPECT_EQ(m->others, 0);
+    KT_EXPECT_EQ(m->wrong_type, 0);
     int once = 0;
     for (int i = 0; i < 300; i++)
         once += m->seen[i] == 1;
-    KEXPECT_EQ(once, 300);
+    KT_EXPECT_EQ(once, 300);
     kfree(m);
     char path[32], key[8];
     for (int i = 0; i < 300; i++) {
         snprintf(path, sizeof(path), "/e/many/e%03d", i);
         snprintf(key, sizeof(key), "e%03d", i);
-        KASSERT_EQ(check_file(path, key, i * 3), 0);
+        KT_ASSERT_EQ(check_file(path, key, i * 3), 0);
     }
 }
 
 static void rd_nested(void)
 {
-    KEXPECT_EQ(check_file("/e/nested/a/b/c/d/deep", "deep", 5000), 0);
-    KEXPECT_EQ(check_file("/e/nested/a/b/../b/c/./d/deep", "deep", 5000), 0);
+    KT_EXPECT_EQ(check_file("/e/nested/a/b/c/d/deep", "deep", 5000), 0);
+    KT_EXPECT_EQ(check_file("/e/nested/a/b/../b/c/./d/deep", "deep", 5000), 0);
     struct kstat st;
-    KEXPECT_EQ(vfs_stat("/e/nested/a/b/c/d/nothere", &st), -ENOENT);
-    KEXPECT_EQ(vfs_stat("/e/sizes/f1/x", &st), -ENOTDIR);
-    KASSERT_EQ(vfs_stat("/e/nested/a", &st), 0);
-    KEXPECT(S_ISDIR(st.mode));
-    KEXPECT_EQ(st.nlink, 3);                       /* name, ".", b's ".." */
+    KT_EXPECT_EQ(vfs_stat("/e/nested/a/b/c/d/nothere", &st), -ENOENT);
+    KT_EXPECT_EQ(vfs_stat("/e/sizes/f1/x", &st), -ENOTDIR);
+    KT_ASSERT_EQ(vfs_stat("/e/nested/a", &st), 0);
+    KT_EXPECT(S_ISDIR(st.mode));
+    KT_EXPECT_EQ(st.nlink, 3);                       /* name, ".", b's ".." */
 }
 
 static void rd_symlinks(void)
@@ -332,28 +332,28 @@ static void rd_symlinks(void)
         "../long_directory_name_to_make_the_symlink_target_longer_than_sixty/target";
     char buf[128];
     int n = vfs_readlink("/e/links/fast", buf, sizeof(buf));
-    KASSERT_EQ(n, 14);
-    KEXPECT(!memcmp(buf, "../sizes/f1025", 14));
+    KT_ASSERT_EQ(n, 14);
+    KT_EXPECT(!memcmp(buf, "../sizes/f1025", 14));
     n = vfs_readlink("/e/links/slow", buf, sizeof(buf));
-    KASSERT_EQ(n, (int)strlen(slow));
-    KEXPECT(!memcmp(buf, slow, n));
-    KEXPECT_EQ(check_file("/e/links/fast", "f1025", 1025), 0);
-    KEXPECT_EQ(check_file("/e/links/slow", "target", 777), 0);
+    KT_ASSERT_EQ(n, (int)strlen(slow));
+    KT_EXPECT(!memcmp(buf, slow, n));
+    KT_EXPECT_EQ(check_file("/e/links/fast", "f1025", 1025), 0);
+    KT_EXPECT_EQ(check_file("/e/links/slow", "target", 777), 0);
     struct file *f = filp_open("/e/links/loop1", O_RDONLY, 0);
-    KEXPECT_EQ(PTR_ERR(f), -ELOOP);
+    KT_EXPECT_EQ(PTR_ERR(f), -ELOOP);
     if (!IS_ERR(f))
         filp_close(f);
     struct kstat st;
-    KASSERT_EQ(vfs_lstat("/e/links/slow", &st), 0);
-    KEXPECT(S_ISLNK(st.mode));
-    KEXPECT_EQ(st.size, (loff_t)strlen(slow));
+    KT_ASSERT_EQ(vfs_lstat("/e/links/slow", &st), 0);
+    KT_EXPECT(S_ISLNK(st.mode));
+    KT_EXPECT_EQ(st.size, (loff_t)strlen(slow));
 }
 
 static void rd_umount(void)
 {
-    KEXPECT_EQ(do_umount("/e"), 0);
+    KT_EXPECT_EQ(do_umount("/e"), 0);
     struct kstat st;
-    KEXPECT_EQ(vfs_stat("/e/sizes", &st), -ENOENT);
+    KT_EXPECT_EQ(vfs_stat("/e/sizes", &st), -ENOENT);
 }
 
 /* Tests of one suite share a mount and run in a fixed order, so each suite
@@ -391,35 +391,35 @@ EXT2_READ_SUITE(ext2nofiletype)
 
 static void wr_mount(void)
 {
-    KASSERT_EQ(mount_ext2("hda", "/e"), 0);
-    KASSERT_EQ(mount_ext2("hdb", "/s"), 0);
-    KASSERT_EQ(vfs_mkdir("/e/w", 0755), 0);
-    KEXPECT_EQ(vfs_mkdir("/e/w", 0755), -EEXIST);
+    KT_ASSERT_EQ(mount_ext2("hda", "/e"), 0);
+    KT_ASSERT_EQ(mount_ext2("hdb", "/s"), 0);
+    KT_ASSERT_EQ(vfs_mkdir("/e/w", 0755), 0);
+    KT_EXPECT_EQ(vfs_mkdir("/e/w", 0755), -EEXIST);
 }
 
 static void wr_create_extend(void)
 {
-    KASSERT_EQ(write_pattern("/e/w/new1", "new1", 0, 777), 0);
-    KASSERT_EQ(write_pattern("/e/w/new1", "new1", 777, 5000 - 777), 0);
-    KASSERT_EQ(write_pattern("/e/w/new1", "new1", 5000, 5000), 0);
-    KEXPECT_EQ(check_file("/e/w/new1", "new1", 10000), 0);
+    KT_ASSERT_EQ(write_pattern("/e/w/new1", "new1", 0, 777), 0);
+    KT_ASSERT_EQ(write_pattern("/e/w/new1", "new1", 777, 5000 - 777), 0);
+    KT_ASSERT_EQ(write_pattern("/e/w/new1", "new1", 5000, 5000), 0);
+    KT_EXPECT_EQ(check_file("/e/w/new1", "new1", 10000), 0);
     struct file *f = filp_open("/e/w/new1", O_CREAT | O_EXCL | O_WRONLY, 0644);
-    KEXPECT_EQ(PTR_ERR(f), -EEXIST);
+    KT_EXPECT_EQ(PTR_ERR(f), -EEXIST);
     if (!IS_ERR(f))
         filp_close(f);
 }
 
 static void wr_overwrite_unaligned(void)
 {
-    KASSERT_EQ(write_pattern("/e/w/over", "o1", 0, 9000), 0);
-    KASSERT_EQ(write_pattern("/e/w/over", "o2", 1000, 2333), 0);
-    KASSERT_EQ(write_pattern("/e/w/over", "o2", 8500, 1000), 0);
+    KT_ASSERT_EQ(write_pattern("/e/w/over", "o1", 0, 9000), 0);
+    KT_ASSERT_EQ(write_pattern("/e/w/over", "o2", 1000, 2333), 0);
+    KT_ASSERT_EQ(write_pattern("/e/w/over", "o2", 8500, 1000), 0);
     struct file *f = filp_open("/e/w/over", O_RDONLY, 0);
-    KASSERT(!IS_ERR(f));
-    KEXPECT_EQ(check_range(f, "over", "o1", 0, 1000), 0);
-    KEXPECT_EQ(check_range(f, "over", "o2", 1000, 2333), 0);
-    KEXPECT_EQ(check_range(f, "over", "o1", 3333, 8500 - 3333), 0);
-    KEXPECT_EQ(check_range(f, "over", "o2", 8500, 1000), 0);
+    KT_ASSERT(!IS_ERR(f));
+    KT_EXPECT_EQ(check_range(f, "over", "o1", 0, 1000), 0);
+    KT_EXPECT_EQ(check_range(f, "over", "o2", 1000, 2333), 0);
+    KT_EXPECT_EQ(check_range(f, "over", "o1", 3333, 8500 - 3333), 0);
+    KT_EXPECT_EQ(check_range(f, "over", "o2", 8500, 1000), 0);
     filp_close(f);
 }
 
@@ -443,124 +443,124 @@ static void wr_cross_indirect(void)
     int n = cross_ranges(sb_of("/e"), r);
     static const unsigned len[3] = { 200, 600, 100 };
     for (int i = 0; i < n; i++)
-        KASSERT_EQ(write_pattern("/e/w/cross", "cross", r[i], len[i]), 0);
+        KT_ASSERT_EQ(write_pattern("/e/w/cross", "cross", r[i], len[i]), 0);
     struct file *f = filp_open("/e/w/cross", O_RDONLY, 0);
-    KASSERT(!IS_ERR(f));
+    KT_ASSERT(!IS_ERR(f));
     for (int i = 0; i < n; i++) {
-        KEXPECT_EQ(check_range(f, "cross", "cross", r[i], len[i]), 0);
-        KEXPECT_EQ(check_range(f, "cross", NULL, r[i] - 1000, 1000), 0);
+        KT_EXPECT_EQ(check_range(f, "cross", "cross", r[i], len[i]), 0);
+        KT_EXPECT_EQ(check_range(f, "cross", NULL, r[i] - 1000, 1000), 0);
     }
     filp_close(f);
     struct kstat st;
-    KASSERT_EQ(vfs_stat("/e/w/cross", &st), 0);
-    KEXPECT_EQ(st.size, r[n - 1] + len[n - 1]);
+    KT_ASSERT_EQ(vfs_stat("/e/w/cross", &st), 0);
+    KT_EXPECT_EQ(st.size, r[n - 1] + len[n - 1]);
 }
 
 static void wr_sparse(void)
 {
-    KASSERT_EQ(write_pattern("/e/w/sparse", "sp2", 1000000, 10), 0);
-    KASSERT_EQ(write_pattern("/e/w/sparse", "sp2", 3000000, 20), 0);
+    KT_ASSERT_EQ(write_pattern("/e/w/sparse", "sp2", 1000000, 10), 0);
+    KT_ASSERT_EQ(write_pattern("/e/w/sparse", "sp2", 3000000, 20), 0);
     struct file *f = filp_open("/e/w/sparse", O_RDONLY, 0);
-    KASSERT(!IS_ERR(f));
-    KEXPECT_EQ(check_range(f, "sparse", NULL, 0, 8192), 0);
-    KEXPECT_EQ(check_range(f, "sparse", "sp2", 1000000, 10), 0);
-    KEXPECT_EQ(check_range(f, "sparse", NULL, 1000010, 5000), 0);
-    KEXPECT_EQ(check_range(f, "sparse", "sp2", 3000000, 20), 0);
+    KT_ASSERT(!IS_ERR(f));
+    KT_EXPECT_EQ(check_range(f, "sparse", NULL, 0, 8192), 0);
+    KT_EXPECT_EQ(check_range(f, "sparse", "sp2", 1000000, 10), 0);
+    KT_EXPECT_EQ(check_range(f, "sparse", NULL, 1000010, 5000), 0);
+    KT_EXPECT_EQ(check_range(f, "sparse", "sp2", 3000000, 20), 0);
     filp_close(f);
     struct kstat st;
-    KASSERT_EQ(vfs_stat("/e/w/sparse", &st), 0);
-    KEXPECT_EQ(st.size, 3000020);
-    KEXPECT(st.blocks <= 8 * (sb_of("/e")->s_blocksize / 512));  /* 2-3 data + indirect */
+    KT_ASSERT_EQ(vfs_stat("/e/w/sparse", &st), 0);
+    KT_EXPECT_EQ(st.size, 3000020);
+    KT_EXPECT(st.blocks <= 8 * (sb_of("/e")->s_blocksize / 512));  /* 2-3 data + indirect */
 }
 
 static void wr_truncate(void)
 {
     struct kstat st;
     struct super_block *sb = sb_of("/e");
-    KASSERT_EQ(write_pattern("/e/w/trunc", "tr", 0, 20000), 0);
-    KASSERT_EQ(vfs_truncate("/e/w/trunc", 5000), 0);
-    KASSERT_EQ(vfs_stat("/e/w/trunc", &st), 0);
-    KEXPECT_EQ(st.size, 5000);
-    KEXPECT_EQ(st.blocks, blocks_for(sb, 5000));
-    KASSERT_EQ(vfs_truncate("/e/w/trunc", 9000), 0);   /* up: a hole, zeros */
+    KT_ASSERT_EQ(write_pattern("/e/w/trunc", "tr", 0, 20000), 0);
+    KT_ASSERT_EQ(vfs_truncate("/e/w/trunc", 5000), 0);
+    KT_ASSERT_EQ(vfs_stat("/e/w/trunc", &st), 0);
+    KT_EXPECT_EQ(st.size, 5000);
+    KT_EXPECT_EQ(st.blocks, blocks_for(sb, 5000));
+    KT_ASSERT_EQ(vfs_truncate("/e/w/trunc", 9000), 0);   /* up: a hole, zeros */
     struct file *f = filp_open("/e/w/trunc", O_RDONLY, 0);
-    KASSERT(!IS_ERR(f));
-    KEXPECT_EQ(check_range(f, "trunc", "tr", 0, 5000), 0);
-    KEXPECT_EQ(check_range(f, "trunc", NULL, 5000, 4000), 0);
+    KT_ASSERT(!IS_ERR(f));
+    KT_EXPECT_EQ(check_range(f, "trunc", "tr", 0, 5000), 0);
+    KT_EXPECT_EQ(check_range(f, "trunc", NULL, 5000, 4000), 0);
     filp_close(f);
-    KASSERT_EQ(vfs_stat("/e/w/trunc", &st), 0);
-    KEXPECT_EQ(st.blocks, blocks_for(sb, 5000));
+    KT_ASSERT_EQ(vfs_stat("/e/w/trunc", &st), 0);
+    KT_EXPECT_EQ(st.blocks, blocks_for(sb, 5000));
 
     /* past the double-indirect boundary and back: the emptied indirect
      * blocks are freed too */
-    KASSERT_EQ(write_pattern("/e/w/bigtrunc", "bt", 0, 300 * 1024), 0);
-    KASSERT_EQ(vfs_truncate("/e/w/bigtrunc", 13 * 1024 + 1), 0);
-    KASSERT_EQ(vfs_stat("/e/w/bigtrunc", &st), 0);
-    KEXPECT_EQ(st.blocks, blocks_for(sb, 13 * 1024 + 1));
-    KEXPECT_EQ(check_file("/e/w/bigtrunc", "bt", 13 * 1024 + 1), 0);
+    KT_ASSERT_EQ(write_pattern("/e/w/bigtrunc", "bt", 0, 300 * 1024), 0);
+    KT_ASSERT_EQ(vfs_truncate("/e/w/bigtrunc", 13 * 1024 + 1), 0);
+    KT_ASSERT_EQ(vfs_stat("/e/w/bigtrunc", &st), 0);
+    KT_EXPECT_EQ(st.blocks, blocks_for(sb, 13 * 1024 + 1));
+    KT_EXPECT_EQ(check_file("/e/w/bigtrunc", "bt", 13 * 1024 + 1), 0);
 }
 
 static void wr_directories(void)
 {
     struct kstat st;
-    KASSERT_EQ(vfs_mkdir("/e/w/d1", 0755), 0);
-    KASSERT_EQ(vfs_mkdir("/e/w/d1/sub", 0755), 0);
-    KASSERT_EQ(write_pattern("/e/w/d1/sub/f", "f", 0, 100), 0);
-    KEXPECT_EQ(vfs_mkdir("/e/w/d1", 0755), -EEXIST);
-    KEXPECT_EQ(vfs_rmdir("/e/w/d1"), -ENOTEMPTY);
-    KASSERT_EQ(vfs_stat("/e/w/d1", &st), 0);
-    KEXPECT_EQ(st.nlink, 3);
+    KT_ASSERT_EQ(vfs_mkdir("/e/w/d1", 0755), 0);
+    KT_ASSERT_EQ(vfs_mkdir("/e/w/d1/sub", 0755), 0);
+    KT_ASSERT_EQ(write_pattern("/e/w/d1/sub/f", "f", 0, 100), 0);
+    KT_EXPECT_EQ(vfs_mkdir("/e/w/d1", 0755), -EEXIST);
+    KT_EXPECT_EQ(vfs_rmdir("/e/w/d1"), -ENOTEMPTY);
+    KT_ASSERT_EQ(vfs_stat("/e/w/d1", &st), 0);
+    KT_EXPECT_EQ(st.nlink, 3);
     /* move a directory to another parent: its ".." and both nlinks change */
-    KASSERT_EQ(vfs_rename("/e/w/d1/sub", "/e/w/sub2"), 0);
-    KASSERT_EQ(vfs_stat("/e/w/d1", &st), 0);
-    KEXPECT_EQ(st.nlink, 2);
-    KEXPECT_EQ(check_file("/e/w/sub2/f", "f", 100), 0);
-    KEXPECT_EQ(check_file("/e/w/sub2/../sub2/f", "f", 100), 0);
-    KEXPECT_EQ(vfs_rmdir("/e/w/d1"), 0);
-    KEXPECT_EQ(vfs_stat("/e/w/d1", &st), -ENOENT);
+    KT_ASSERT_EQ(vfs_rename("/e/w/d1/sub", "/e/w/sub2"), 0);
+    KT_ASSERT_EQ(vfs_stat("/e/w/d1", &st), 0);
+    KT_EXPECT_EQ(st.nlink, 2);
+    KT_EXPECT_EQ(check_file("/e/w/sub2/f", "f", 100), 0);
+    KT_EXPECT_EQ(check_file("/e/w/sub2/../sub2/f", "f", 100), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/e/w/d1"), 0);
+    KT_EXPECT_EQ(vfs_stat("/e/w/d1", &st), -ENOENT);
     /* a directory over a non-empty one */
-    KASSERT_EQ(vfs_mkdir("/e/w/emptyd", 0755), 0);
-    KEXPECT_EQ(vfs_rename("/e/w/emptyd", "/e/w/sub2"), -ENOTEMPTY);
-    KEXPECT_EQ(vfs_rmdir("/e/w/emptyd"), 0);
-    KEXPECT_EQ(vfs_unlink("/e/w/sub2"), -EISDIR);
-    KEXPECT_EQ(vfs_rmdir("/e/w/new1"), -ENOTDIR);
-    KASSERT_EQ(vfs_stat("/e/w", &st), 0);
-    KEXPECT_EQ(st.nlink, 3);                       /* name, ".", sub2's ".." */
+    KT_ASSERT_EQ(vfs_mkdir("/e/w/emptyd", 0755), 0);
+    KT_EXPECT_EQ(vfs_rename("/e/w/emptyd", "/e/w/sub2"), -ENOTEMPTY);
+    KT_EXPECT_EQ(vfs_rmdir("/e/w/emptyd"), 0);
+    KT_EXPECT_EQ(vfs_unlink("/e/w/sub2"), -EISDIR);
+    KT_EXPECT_EQ(vfs_rmdir("/e/w/new1"), -ENOTDIR);
+    KT_ASSERT_EQ(vfs_stat("/e/w", &st), 0);
+    KT_EXPECT_EQ(st.nlink, 3);                       /* name, ".", sub2's ".." */
 }
 
 static void wr_rename_link_unlink(void)
 {
     struct kstat st;
-    KASSERT_EQ(write_pattern("/e/w/ra", "ra", 0, 300), 0);
-    KASSERT_EQ(write_pattern("/e/w/rb", "rb", 0, 500), 0);
-    KASSERT_EQ(vfs_rename("/e/w/ra", "/e/w/rb"), 0);      /* over an existing file */
-    KEXPECT_EQ(vfs_stat("/e/w/ra", &st), -ENOENT);
-    KEXPECT_EQ(check_file("/e/w/rb", "ra", 300), 0);
-    KASSERT_EQ(vfs_link("/e/w/new1", "/e/w/new1.link"), 0);
-    KEXPECT_EQ(vfs_link("/e/w/new1", "/e/w/rb"), -EEXIST);
-    KASSERT_EQ(vfs_stat("/e/w/new1", &st), 0);
-    KEXPECT_EQ(st.nlink, 2);
-    KEXPECT_EQ(check_file("/e/w/new1.link", "new1", 10000), 0);
-    KASSERT_EQ(write_pattern("/e/w/gone", "gone", 0, 3000), 0);
-    KASSERT_EQ(vfs_unlink("/e/w/gone"), 0);
-    KEXPECT_EQ(vfs_stat("/e/w/gone", &st), -ENOENT);
-    KEXPECT_EQ(vfs_unlink("/e/w/gone"), -ENOENT);
+    KT_ASSERT_EQ(write_pattern("/e/w/ra", "ra", 0, 300), 0);
+    KT_ASSERT_EQ(write_pattern("/e/w/rb", "rb", 0, 500), 0);
+    KT_ASSERT_EQ(vfs_rename("/e/w/ra", "/e/w/rb"), 0);      /* over an existing file */
+    KT_EXPECT_EQ(vfs_stat("/e/w/ra", &st), -ENOENT);
+    KT_EXPECT_EQ(check_file("/e/w/rb", "ra", 300), 0);
+    KT_ASSERT_EQ(vfs_link("/e/w/new1", "/e/w/new1.link"), 0);
+    KT_EXPECT_EQ(vfs_link("/e/w/new1", "/e/w/rb"), -EEXIST);
+    KT_ASSERT_EQ(vfs_stat("/e/w/new1", &st), 0);
+    KT_EXPECT_EQ(st.nlink, 2);
+    KT_EXPECT_EQ(check_file("/e/w/new1.link", "new1", 10000), 0);
+    KT_ASSERT_EQ(write_pattern("/e/w/gone", "gone", 0, 3000), 0);
+    KT_ASSERT_EQ(vfs_unlink("/e/w/gone"), 0);
+    KT_EXPECT_EQ(vfs_stat("/e/w/gone", &st), -ENOENT);
+    KT_EXPECT_EQ(vfs_unlink("/e/w/gone"), -ENOENT);
 }
 
 #define SLOW_TARGET "new1/../../w/new1/this/target/is/longer/than/sixty/bytes/so/it/is/slow"
 static void wr_symlinks(void)
 {
     char buf[128];
-    KASSERT_EQ(vfs_symlink("new1", "/e/w/sl_fast"), 0);
-    KASSERT_EQ(vfs_symlink(SLOW_TARGET, "/e/w/sl_slow"), 0);
-    KEXPECT_EQ(vfs_symlink("x", "/e/w/sl_fast"), -EEXIST);
+    KT_ASSERT_EQ(vfs_symlink("new1", "/e/w/sl_fast"), 0);
+    KT_ASSERT_EQ(vfs_symlink(SLOW_TARGET, "/e/w/sl_slow"), 0);
+    KT_EXPECT_EQ(vfs_symlink("x", "/e/w/sl_fast"), -EEXIST);
     int n = vfs_readlink("/e/w/sl_fast", buf, sizeof(buf));
-    KEXPECT_EQ(n, 4);
-    KEXPECT(!memcmp(buf, "new1", 4));
+    KT_EXPECT_EQ(n, 4);
+    KT_EXPECT(!memcmp(buf, "new1", 4));
     n = vfs_readlink("/e/w/sl_slow", buf, sizeof(buf));
-    KEXPECT_EQ(n, (int)strlen(SLOW_TARGET));
-    KEXPECT(!memcmp(buf, SLOW_TARGET, strlen(SLOW_TARGET)));
-    KEXPECT_EQ(check_file("/e/w/sl_fast", "new1", 10000), 0);
+    KT_EXPECT_EQ(n, (int)strlen(SLOW_TARGET));
+    KT_EXPECT(!memcmp(buf, SLOW_TARGET, strlen(SLOW_TARGET)));
+    KT_EXPECT_EQ(check_file("/e/w/sl_fast", "new1", 10000), 0);
 }
 
 struct count_ctx { struct dir_context ctx; int n; };
@@ -574,72 +574,72 @@ static int count_actor(struct dir_context *ctx, const char *name, int len, loff_
 static void wr_many_entries(void)
 {
     char path[40];
-    KASSERT_EQ(vfs_mkdir("/e/w/many2", 0755), 0);
+    KT_ASSERT_EQ(vfs_mkdir("/e/w/many2", 0755), 0);
     for (int i = 0; i < 200; i++) {
         snprintf(path, sizeof(path), "/e/w/many2/n%03d", i);
         struct file *f = filp_open(path, O_CREAT | O_WRONLY, 0644);
-        KASSERT(!IS_ERR(f));
+        KT_ASSERT(!IS_ERR(f));
         filp_close(f);
     }
     for (int i = 0; i < 200; i += 2) {
         snprintf(path, sizeof(path), "/e/w/many2/n%03d", i);
-        KASSERT_EQ(vfs_unlink(path), 0);
+        KT_ASSERT_EQ(vfs_unlink(path), 0);
     }
     struct file *d = filp_open("/e/w/many2", O_RDONLY | O_DIRECTORY, 0);
-    KASSERT(!IS_ERR(d));
+    KT_ASSERT(!IS_ERR(d));
     struct count_ctx c = { .ctx.actor = count_actor };
-    KEXPECT_EQ(iterate_dir(d, &c.ctx), 0);
+    KT_EXPECT_EQ(iterate_dir(d, &c.ctx), 0);
     filp_close(d);
-    KEXPECT_EQ(c.n, 100 + 2);
+    KT_EXPECT_EQ(c.n, 100 + 2);
 }
 
 static void wr_efbig(void)
 {
     struct super_block *sb = sb_of("/e");
     struct file *f = filp_open("/e/w/efbig", O_CREAT | O_WRONLY, 0644);
-    KASSERT(!IS_ERR(f));
+    KT_ASSERT(!IS_ERR(f));
     loff_t pos = sb->s_maxbytes + 4096;
-    KEXPECT_EQ(kernel_write(f, "x", 1, &pos), -EFBIG);
+    KT_EXPECT_EQ(kernel_write(f, "x", 1, &pos), -EFBIG);
     filp_close(f);
     struct kstat st;
-    KASSERT_EQ(vfs_stat("/e/w/efbig", &st), 0);
-    KEXPECT_EQ(st.size, 0);
-    KEXPECT_EQ(st.blocks, 0);
+    KT_ASSERT_EQ(vfs_stat("/e/w/efbig", &st), 0);
+    KT_EXPECT_EQ(st.size, 0);
+    KT_EXPECT_EQ(st.blocks, 0);
 }
 
 static void wr_enospc(void)
 {
     struct super_block *sb = sb_of("/s");
     struct kstatfs before, now;
-    KASSERT(sb != NULL);
-    KASSERT_EQ(write_pattern("/s/keep", "keep", 0, 2000), 0);
-    KASSERT_EQ(sb->s_op->statfs(sb, &before), 0);
-    KASSERT(before.f_bfree > 0);
+    KT_ASSERT(sb != NULL);
+    KT_ASSERT_EQ(write_pattern("/s/keep", "keep", 0, 2000), 0);
+    KT_ASSERT_EQ(sb->s_op->statfs(sb, &before), 0);
+    KT_ASSERT(before.f_bfree > 0);
 
     struct file *f = filp_open("/s/big", O_CREAT | O_WRONLY, 0644);
-    KASSERT(!IS_ERR(f));
+    KT_ASSERT(!IS_ERR(f));
     loff_t pos = 0;
     ssize_t w = 0;
     vpattern_fill(xbuf, 4096, "big", 0);
     while ((w = kernel_write(f, xbuf, 4096, &pos)) == 4096)
         ;
-    KEXPECT(w == -ENOSPC || (w >= 0 && w < 4096));
+    KT_EXPECT(w == -ENOSPC || (w >= 0 && w < 4096));
     if (w >= 0) {                                  /* short: the next one fails */
         ssize_t w2 = kernel_write(f, xbuf, 4096, &pos);
-        KEXPECT_EQ(w2, -ENOSPC);
+        KT_EXPECT_EQ(w2, -ENOSPC);
     }
-    KEXPECT_EQ(vfs_fsync(f, 0), 0);
+    KT_EXPECT_EQ(vfs_fsync(f, 0), 0);
     filp_close(f);
-    KASSERT_EQ(sb->s_op->statfs(sb, &now), 0);
-    KEXPECT_EQ(now.f_bfree, 0);
+    KT_ASSERT_EQ(sb->s_op->statfs(sb, &now), 0);
+    KT_EXPECT_EQ(now.f_bfree, 0);
     struct kstat st;
-    KASSERT_EQ(vfs_stat("/s/big", &st), 0);
-    KEXPECT_EQ(st.size, pos);
-    KEXPECT_EQ(st.blocks, blocks_for(sb, pos));   /* nothing allocated past i_size */
-    KEXPECT(pos > 40 * 1024);
-    KASSERT_EQ(vfs_unlink("/s/big"), 0);
-    KASSERT_EQ(sb->s_op->statfs(sb, &now), 0);
-    KEXPECT_EQ(now.f_bfree, before.f_bfree);
+    KT_ASSERT_EQ(vfs_stat("/s/big", &st), 0);
+    KT_EXPECT_EQ(st.size, pos);
+    KT_EXPECT_EQ(st.blocks, blocks_for(sb, pos));   /* nothing allocated past i_size */
+    KT_EXPECT(pos > 40 * 1024);
+    KT_ASSERT_EQ(vfs_unlink("/s/big"), 0);
+    KT_ASSERT_EQ(sb->s_op->statfs(sb, &now), 0);
+    KT_EXPECT_EQ(now.f_bfree, before.f_bfree);
 
     /* out of inodes */
     char path[24];
@@ -651,23 +651,23 @@ static void wr_enospc(void)
             break;
         filp_close(f);
     }
-    KEXPECT_EQ(PTR_ERR(f), -ENOSPC);
-    KEXPECT_EQ(n, (int)before.f_ffree);
+    KT_EXPECT_EQ(PTR_ERR(f), -ENOSPC);
+    KT_EXPECT_EQ(n, (int)before.f_ffree);
     for (int i = 0; i < n; i++) {
         snprintf(path, sizeof(path), "/s/i%d", i);
-        KEXPECT_EQ(vfs_unlink(path), 0);
+        KT_EXPECT_EQ(vfs_unlink(path), 0);
     }
-    KASSERT_EQ(sb->s_op->statfs(sb, &now), 0);
-    KEXPECT_EQ(now.f_ffree, before.f_ffree);
-    KEXPECT_EQ(now.f_bfree, before.f_bfree);
-    KEXPECT_EQ(ext2_count_free_blocks(sb), EXT2_SB(sb)->s_es->s_free_blocks_count);
+    KT_ASSERT_EQ(sb->s_op->statfs(sb, &now), 0);
+    KT_EXPECT_EQ(now.f_ffree, before.f_ffree);
+    KT_EXPECT_EQ(now.f_bfree, before.f_bfree);
+    KT_EXPECT_EQ(ext2_count_free_blocks(sb), EXT2_SB(sb)->s_es->s_free_blocks_count);
 }
 
 static void wr_umount(void)
 {
     ksys_sync();
-    KEXPECT_EQ(do_umount("/e"), 0);
-    KEXPECT_EQ(do_umount("/s"), 0);
+    KT_EXPECT_EQ(do_umount("/e"), 0);
+    KT_EXPECT_EQ(do_umount("/s"), 0);
 }
 
 #define EXT2_WRITE_STEPS wr_mount, wr_create_extend, wr_overwrite_unaligned, \
@@ -682,17 +682,17 @@ KTEST(ext2write4k, write_tree) { RUN_STEPS(EXT2_WRITE_STEPS); }   /* hda: 4 KiB 
 
 static void ca_mount(void)
 {
-    KASSERT_EQ(mount_ext2("hda", "/e"), 0);
+    KT_ASSERT_EQ(mount_ext2("hda", "/e"), 0);
 }
 
 static void ca_second_read_no_io(void)
 {
     struct block_device *bdev = hd("hda");
-    KASSERT(bdev != NULL);
-    KASSERT_EQ(check_file("/e/sizes/f4096", "f4096", 4096), 0);
+    KT_ASSERT(bdev != NULL);
+    KT_ASSERT_EQ(check_file("/e/sizes/f4096", "f4096", 4096), 0);
     unsigned long r0 = bdev->sectors_read;
-    KASSERT_EQ(check_file("/e/sizes/f4096", "f4096", 4096), 0);
-    KEXPECT_EQ(bdev->sectors_read, r0);
+    KT_ASSERT_EQ(check_file("/e/sizes/f4096", "f4096", 4096), 0);
+    KT_EXPECT_EQ(bdev->sectors_read, r0);
 }
 
 /* big/dind, page 10 (file blocks 40..43 at 1 KiB): never read before. */
@@ -700,40 +700,40 @@ static void ca_full_and_partial_block_writes(void)
 {
     struct block_device *bdev = hd("hda");
     struct file *f = filp_open("/e/big/dind", O_RDWR, 0);
-    KASSERT(!IS_ERR(f));
-    KASSERT_EQ(f->f_inode->i_blkbits, 10);
-    KASSERT(find_get_page(f->f_mapping, 10) == NULL);
+    KT_ASSERT(!IS_ERR(f));
+    KT_ASSERT_EQ(f->f_inode->i_blkbits, 10);
+    KT_ASSERT(find_get_page(f->f_mapping, 10) == NULL);
     /* warm the metadata (inode, indirect block) by reading page 11 */
-    KASSERT_EQ(check_range(f, "dind", "dind", 11 * 4096, 4096), 0);
+    KT_ASSERT_EQ(check_range(f, "dind", "dind", 11 * 4096, 4096), 0);
     unsigned long r0 = bdev->sectors_read;
     loff_t pos = 10 * 4096;                        /* block 40, fully covered */
     vpattern_fill(xbuf, 1024, "cw", pos);
-    KASSERT_EQ(kernel_write(f, xbuf, 1024, &pos), 1024);
-    KEXPECT_EQ(bdev->sectors_read - r0, 0);        /* nothing read for it */
+    KT_ASSERT_EQ(kernel_write(f, xbuf, 1024, &pos), 1024);
+    KT_EXPECT_EQ(bdev->sectors_read - r0, 0);        /* nothing read for it */
     pos = 10 * 4096 + 1024 + 10;                   /* block 41, partly */
     vpattern_fill(xbuf, 100, "cw", pos);
-    KASSERT_EQ(kernel_write(f, xbuf, 100, &pos), 100);
-    KEXPECT_EQ(bdev->sectors_read - r0, 2);        /* block 41 read once */
+    KT_ASSERT_EQ(kernel_write(f, xbuf, 100, &pos), 100);
+    KT_EXPECT_EQ(bdev->sectors_read - r0, 2);        /* block 41 read once */
     pos = 10 * 4096 + 1024 + 500;                  /* block 41 again: uptodate now */
     vpattern_fill(xbuf, 100, "cw", pos);
-    KASSERT_EQ(kernel_write(f, xbuf, 100, &pos), 100);
-    KEXPECT_EQ(bdev->sectors_read - r0, 2);
+    KT_ASSERT_EQ(kernel_write(f, xbuf, 100, &pos), 100);
+    KT_EXPECT_EQ(bdev->sectors_read - r0, 2);
     /* contents: cw where written, the old pattern elsewhere (blocks 42, 43 read now) */
-    KEXPECT_EQ(check_range(f, "dind", "cw", 40960, 1024), 0);
-    KEXPECT_EQ(check_range(f, "dind", "dind", 40960 + 1024, 10), 0);
-    KEXPECT_EQ(check_range(f, "dind", "cw", 40960 + 1034, 100), 0);
-    KEXPECT_EQ(check_range(f, "dind", "dind", 40960 + 1134, 500 - 110), 0);
-    KEXPECT_EQ(check_range(f, "dind", "cw", 40960 + 1524, 100), 0);
-    KEXPECT_EQ(check_range(f, "dind", "dind", 40960 + 1624, 4096 - 1624), 0);
-    KEXPECT_EQ(bdev->sectors_read - r0, 2 + 4);    /* 42 and 43 by readpage */
+    KT_EXPECT_EQ(check_range(f, "dind", "cw", 40960, 1024), 0);
+    KT_EXPECT_EQ(check_range(f, "dind", "dind", 40960 + 1024, 10), 0);
+    KT_EXPECT_EQ(check_range(f, "dind", "cw", 40960 + 1034, 100), 0);
+    KT_EXPECT_EQ(check_range(f, "dind", "dind", 40960 + 1134, 500 - 110), 0);
+    KT_EXPECT_EQ(check_range(f, "dind", "cw", 40960 + 1524, 100), 0);
+    KT_EXPECT_EQ(check_range(f, "dind", "dind", 40960 + 1624, 4096 - 1624), 0);
+    KT_EXPECT_EQ(bdev->sectors_read - r0, 2 + 4);    /* 42 and 43 by readpage */
 
     /* fsync writes the dirty blocks (40, 41: 4 sectors) and cleans the page */
     unsigned long w0 = bdev->sectors_written;
-    KEXPECT_EQ(vfs_fsync(f, 0), 0);
-    KEXPECT(bdev->sectors_written - w0 >= 4);
+    KT_EXPECT_EQ(vfs_fsync(f, 0), 0);
+    KT_EXPECT(bdev->sectors_written - w0 >= 4);
     struct page *page = find_get_page(f->f_mapping, 10);
-    KASSERT(page != NULL);
-    KEXPECT(!PageDirty(page));
+    KT_ASSERT(page != NULL);
+    KT_EXPECT(!PageDirty(page));
     put_page(page);
     filp_close(f);
 }
@@ -757,20 +757,20 @@ static void ca_flusher_writes_after_delay(void)
     dirty_expire_centisecs = 360000;
     dirty_writeback_centisecs = 50;
     wakeup_flusher_threads();                      /* the new period takes effect now */
-    KASSERT_EQ(write_pattern("/e/flushed", "flushed", 0, 5000), 0);
+    KT_ASSERT_EQ(write_pattern("/e/flushed", "flushed", 0, 5000), 0);
     struct file *f = filp_open("/e/flushed", O_RDONLY, 0);
-    KASSERT(!IS_ERR(f));
+    KT_ASSERT(!IS_ERR(f));
     struct page *p0 = find_get_page(f->f_mapping, 0), *p1 = find_get_page(f->f_mapping, 1);
-    KASSERT(p0 != NULL && p1 != NULL);
-    KEXPECT(PageDirty(p0));
-    KEXPECT(PageDirty(p1));
+    KT_ASSERT(p0 != NULL && p1 != NULL);
+    KT_EXPECT(PageDirty(p0));
+    KT_EXPECT(PageDirty(p1));
     unsigned long w0 = bdev->sectors_written;
     dirty_expire_centisecs = 100;
     for (int i = 0; i < 100 && (page_busy(p0) || page_busy(p1)); i++)
         msleep(100);                               /* expiry 1 s, period 0.5 s */
-    KEXPECT(!page_busy(p0));
-    KEXPECT(!page_busy(p1));
-    KEXPECT(bdev->sectors_written - w0 >= 10);     /* 5 KiB of data at least */
+    KT_EXPECT(!page_busy(p0));
+    KT_EXPECT(!page_busy(p1));
+    KT_EXPECT(bdev->sectors_written - w0 >= 10);     /* 5 KiB of data at least */
     put_page(p0);
     put_page(p1);
     filp_close(f);
@@ -782,12 +782,12 @@ static void ca_flusher_writes_after_delay(void)
  * loop faults the source in and retries; the result is exact. */
 static void ca_short_copy_not_uptodate(void)
 {
-    KASSERT_EQ(write_pattern("/e/sc1", "sc1", 0, 8192), 0);
+    KT_ASSERT_EQ(write_pattern("/e/sc1", "sc1", 0, 8192), 0);
     struct file *f = filp_open("/e/sc1", O_RDWR, 0);
-    KASSERT(!IS_ERR(f));
-    KASSERT_EQ(vfs_fsync(f, 0), 0);
+    KT_ASSERT(!IS_ERR(f));
+    KT_ASSERT_EQ(vfs_fsync(f, 0), 0);
     truncate_inode_pages(f->f_mapping, 0);         /* clean: drop the cached pages */
-    KASSERT(find_get_page(f->f_mapping, 0) == NULL);
+    KT_ASSERT(find_get_page(f->f_mapping, 0) == NULL);
 
     struct write_path_stats s0 = write_path_stats;
     vpattern_fill(xbuf, 1500, "sc1b", 100);
@@ -795,13 +795,13 @@ static void ca_short_copy_not_uptodate(void)
     struct faulty_iter fi;
     iov_iter_faulty(&fi, &kv, 1, 1500, 700, 1);    /* stops at byte 700 once */
     loff_t pos = 100;
-    KEXPECT_EQ(vfs_write(f, &fi.iter, &pos), 1500);
-    KEXPECT_EQ(pos, 1600);
-    KEXPECT(write_path_stats.zero_commits > s0.zero_commits);
-    KEXPECT(write_path_stats.retries > s0.retries);
-    KEXPECT_EQ(check_range(f, "sc1", "sc1", 0, 100), 0);
-    KEXPECT_EQ(check_range(f, "sc1", "sc1b", 100, 1500), 0);
-    KEXPECT_EQ(check_range(f, "sc1", "sc1", 1600, 8192 - 1600), 0);
+    KT_EXPECT_EQ(vfs_write(f, &fi.iter, &pos), 1500);
+    KT_EXPECT_EQ(pos, 1600);
+    KT_EXPECT(write_path_stats.zero_commits > s0.zero_commits);
+    KT_EXPECT(write_path_stats.retries > s0.retries);
+    KT_EXPECT_EQ(check_range(f, "sc1", "sc1", 0, 100), 0);
+    KT_EXPECT_EQ(check_range(f, "sc1", "sc1b", 100, 1500), 0);
+    KT_EXPECT_EQ(check_range(f, "sc1", "sc1", 1600, 8192 - 1600), 0);
     filp_close(f);
 }
 
@@ -816,45 +816,45 @@ static void ca_short_copy_past_eof(void)
 {
     struct kstat st;
     struct super_block *sb = sb_of("/e");
-    KASSERT_EQ(write_pattern("/e/sc2", "sc2", 0, 1000), 0);
-    KASSERT_EQ(vfs_stat("/e/sc2", &st), 0);
+    KT_ASSERT_EQ(write_pattern("/e/sc2", "sc2", 0, 1000), 0);
+    KT_ASSERT_EQ(vfs_stat("/e/sc2", &st), 0);
     unsigned long blocks0 = st.blocks;
     struct file *f = filp_open("/e/sc2", O_RDWR, 0);
-    KASSERT(!IS_ERR(f));
+    KT_ASSERT(!IS_ERR(f));
     vpattern_fill(xbuf, 3000, "sc2b", 5000);
     struct kvec kv = { xbuf, 3000 };
     struct faulty_iter fi;
     iov_iter_faulty(&fi, &kv, 1, 3000, 0, 0);      /* nothing readable */
     loff_t pos = 5000;
-    KEXPECT_EQ(vfs_write(f, &fi.iter, &pos), -EFAULT);
-    KEXPECT_EQ(pos, 5000);
-    KASSERT_EQ(vfs_stat("/e/sc2", &st), 0);
-    KEXPECT_EQ(st.size, 1000);
-    KEXPECT_EQ(st.blocks, blocks0);
+    KT_EXPECT_EQ(vfs_write(f, &fi.iter, &pos), -EFAULT);
+    KT_EXPECT_EQ(pos, 5000);
+    KT_ASSERT_EQ(vfs_stat("/e/sc2", &st), 0);
+    KT_EXPECT_EQ(st.size, 1000);
+    KT_EXPECT_EQ(st.blocks, blocks0);
 
     struct write_path_stats s0 = write_path_stats;
     iov_iter_faulty(&fi, &kv, 1, 3000, 1500, 0);   /* bytes from 1500 on unmapped */
     pos = 5000;
-    KEXPECT_EQ(vfs_write(f, &fi.iter, &pos), 1500);
-    KEXPECT_EQ(pos, 6500);
-    KEXPECT(write_path_stats.zero_commits >= s0.zero_commits + 2);
+    KT_EXPECT_EQ(vfs_write(f, &fi.iter, &pos), 1500);
+    KT_EXPECT_EQ(pos, 6500);
+    KT_EXPECT(write_path_stats.zero_commits >= s0.zero_commits + 2);
     filp_close(f);
-    KASSERT_EQ(vfs_stat("/e/sc2", &st), 0);
-    KEXPECT_EQ(st.size, 6500);
+    KT_ASSERT_EQ(vfs_stat("/e/sc2", &st), 0);
+    KT_EXPECT_EQ(st.size, 6500);
     /* 1 KiB blocks: block 0 (bytes 0..999) and blocks 4, 5, 6 (5000..6499) */
-    KEXPECT_EQ(st.blocks, 4 * (sb->s_blocksize / 512));
+    KT_EXPECT_EQ(st.blocks, 4 * (sb->s_blocksize / 512));
     f = filp_open("/e/sc2", O_RDONLY, 0);
-    KASSERT(!IS_ERR(f));
-    KEXPECT_EQ(check_range(f, "sc2", "sc2", 0, 1000), 0);
-    KEXPECT_EQ(check_range(f, "sc2", NULL, 1000, 4000), 0);
-    KEXPECT_EQ(check_range(f, "sc2", "sc2b", 5000, 1500), 0);
+    KT_ASSERT(!IS_ERR(f));
+    KT_EXPECT_EQ(check_range(f, "sc2", "sc2", 0, 1000), 0);
+    KT_EXPECT_EQ(check_range(f, "sc2", NULL, 1000, 4000), 0);
+    KT_EXPECT_EQ(check_range(f, "sc2", "sc2b", 5000, 1500), 0);
     filp_close(f);
 }
 
 static void ca_umount(void)
 {
     ksys_sync();
-    KEXPECT_EQ(do_umount("/e"), 0);
+    KT_EXPECT_EQ(do_umount("/e"), 0);
 }
 
 KTEST(ext2cache, page_cache)
@@ -892,54 +892,54 @@ static int try_read(const char *path)
 
 KTEST(ext2corrupt, bad_magic_refused)
 {
-    KASSERT_EQ(ensure_root(), 0);
+    KT_ASSERT_EQ(ensure_root(), 0);
     vfs_mkdir("/c", 0755);
-    KEXPECT_EQ(do_mount("hda", "/c", "ext2", 0, NULL), -EINVAL);
+    KT_EXPECT_EQ(do_mount("hda", "/c", "ext2", 0, NULL), -EINVAL);
 }
 
 KTEST(ext2corrupt, block_past_end_eio)
 {
-    KASSERT_EQ(mount_ext2("hdb", "/c"), 0);
-    KEXPECT_EQ(try_read("/c/file"), -EIO);
-    KEXPECT_EQ(check_file("/c/f2", "f2", 1000), 0);    /* the rest still works */
-    KEXPECT_EQ(do_umount("/c"), 0);
+    KT_ASSERT_EQ(mount_ext2("hdb", "/c"), 0);
+    KT_EXPECT_EQ(try_read("/c/file"), -EIO);
+    KT_EXPECT_EQ(check_file("/c/f2", "f2", 1000), 0);    /* the rest still works */
+    KT_EXPECT_EQ(do_umount("/c"), 0);
 }
 
 KTEST(ext2corrupt2, block_in_superblock_eio)
 {
-    KASSERT_EQ(mount_ext2("hda", "/c"), 0);
-    KEXPECT_EQ(try_read("/c/f2"), -EIO);
-    KEXPECT_EQ(check_file("/c/file", "file", 3000), 0);
+    KT_ASSERT_EQ(mount_ext2("hda", "/c"), 0);
+    KT_EXPECT_EQ(try_read("/c/f2"), -EIO);
+    KT_EXPECT_EQ(check_file("/c/file", "file", 3000), 0);
     /* writing to it must not touch the superblock either */
     struct file *f = filp_open("/c/f2", O_WRONLY, 0);
-    KASSERT(!IS_ERR(f));
+    KT_ASSERT(!IS_ERR(f));
     loff_t pos = 0;
-    KEXPECT_EQ(kernel_write(f, "zz", 2, &pos), -EIO);
+    KT_EXPECT_EQ(kernel_write(f, "zz", 2, &pos), -EIO);
     filp_close(f);
-    KEXPECT_EQ(do_umount("/c"), 0);
+    KT_EXPECT_EQ(do_umount("/c"), 0);
 }
 
 KTEST(ext2corrupt2, dirent_runs_off_block_eio)
 {
     struct kstat st;
-    KASSERT_EQ(mount_ext2("hdb", "/c"), 0);
-    KEXPECT_EQ(vfs_stat("/c/dir/delta", &st), -EIO);
+    KT_ASSERT_EQ(mount_ext2("hdb", "/c"), 0);
+    KT_EXPECT_EQ(vfs_stat("/c/dir/delta", &st), -EIO);
     struct file *d = filp_open("/c/dir", O_RDONLY | O_DIRECTORY, 0);
-    KASSERT(!IS_ERR(d));
+    KT_ASSERT(!IS_ERR(d));
     struct count_ctx c = { .ctx.actor = count_actor };
-    KEXPECT_EQ(iterate_dir(d, &c.ctx), -EIO);
+    KT_EXPECT_EQ(iterate_dir(d, &c.ctx), -EIO);
     filp_close(d);
-    KEXPECT_EQ(check_file("/c/file", "file", 3000), 0);
-    KEXPECT_EQ(do_umount("/c"), 0);
+    KT_EXPECT_EQ(check_file("/c/file", "file", 3000), 0);
+    KT_EXPECT_EQ(do_umount("/c"), 0);
 }
 
 KTEST(ext2corrupt3, indirect_loop_eio)
 {
-    KASSERT_EQ(mount_ext2("hda", "/c"), 0);
-    KEXPECT_EQ(try_read("/c/ind"), -EIO);
+    KT_ASSERT_EQ(mount_ext2("hda", "/c"), 0);
+    KT_EXPECT_EQ(try_read("/c/ind"), -EIO);
     struct file *f = filp_open("/c/ind", O_RDONLY, 0);
-    KASSERT(!IS_ERR(f));
-    KEXPECT_EQ(check_range(f, "ind", "ind", 0, 12 * 1024), 0);   /* the direct part is fine */
+    KT_ASSERT(!IS_ERR(f));
+    KT_EXPECT_EQ(check_range(f, "ind", "ind", 0, 12 * 1024), 0);   /* the direct part is fine */
     filp_close(f);
-    KEXPECT_EQ(do_umount("/c"), 0);
+    KT_EXPECT_EQ(do_umount("/c"), 0);
 }

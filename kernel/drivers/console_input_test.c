@@ -14,23 +14,23 @@ static void drain(void)
 KTEST(console, input_ring_fifo_and_overflow)
 {
     drain();
-    KEXPECT_EQ(console_getc_nonblock(), -1);
+    KT_EXPECT_EQ(console_getc_nonblock(), -1);
     console_input('h');
     console_input('i');
     console_input((char)0xe9);
-    KEXPECT_EQ(console_getc_nonblock(), 'h');
-    KEXPECT_EQ(console_getc_nonblock(), 'i');
-    KEXPECT_EQ(console_getc_nonblock(), 0xe9);         /* no sign extension */
-    KEXPECT_EQ(console_getc_nonblock(), -1);
+    KT_EXPECT_EQ(console_getc_nonblock(), 'h');
+    KT_EXPECT_EQ(console_getc_nonblock(), 'i');
+    KT_EXPECT_EQ(console_getc_nonblock(), 0xe9);         /* no sign extension */
+    KT_EXPECT_EQ(console_getc_nonblock(), -1);
     unsigned long lost = input_dropped;
     for (int i = 0; i < INPUT_RING + 10; i++)
         console_input('a' + i % 26);
-    KEXPECT_EQ(input_dropped - lost, 10);
+    KT_EXPECT_EQ(input_dropped - lost, 10);
     int n = 0, first = console_getc_nonblock();
     while (first >= 0 && console_getc_nonblock() >= 0)
         n++;
-    KEXPECT_EQ(first, 'a');
-    KEXPECT_EQ(n + 1, INPUT_RING);
+    KT_EXPECT_EQ(first, 'a');
+    KT_EXPECT_EQ(n + 1, INPUT_RING);
 }
 
 /* The UART's loopback mode sends what we transmit straight to the receiver:
@@ -53,6 +53,6 @@ KTEST(console, serial_rx_loopback_irq)
         c = console_getc_nonblock();
     }
     outb(COM1 + UART_MCR, mcr);                    /* loopback off */
-    KEXPECT_EQ(c, 'Q');
-    KEXPECT(irq_count[4] > before);
+    KT_EXPECT_EQ(c, 'Q');
+    KT_EXPECT(irq_count[4] > before);
 }

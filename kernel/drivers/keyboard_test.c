@@ -69,8 +69,8 @@ KTEST(console, keyboard_irq_feeds_console_input)
         while (kbd_bytes < want && jiffies - j0 < 20)
             hlt();
     }
-    KEXPECT_EQ(kbd_bytes - before, ARRAY_SIZE(seq));
-    KEXPECT_EQ(console_getc_nonblock(), 'K');
-    KEXPECT_EQ(console_getc_nonblock(), '\r');
-    KEXPECT_EQ(console_getc_nonblock(), -1);
+    KT_EXPECT_EQ(kbd_bytes - before, ARRAY_SIZE(seq));
+    KT_EXPECT_EQ(console_getc_nonblock(), 'K');
+    KT_EXPECT_EQ(console_getc_nonblock(), '\r');
+    KT_EXPECT_EQ(console_getc_nonblock(), -1);
 }

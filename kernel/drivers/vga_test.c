@@ -49,15 +49,15 @@ KTEST(console, vga_writes_cells_and_cursor)
     int row = vga_row, col = vga_col;
     restore_screen(r, c);
     local_irq_restore(flags);
-    KEXPECT_EQ(a0, 'a' | 0x0700);
-    KEXPECT_EQ(b1, 'b' | 0x0700);
-    KEXPECT_EQ(blank, ' ' | 0x0700);
-    KEXPECT_EQ(d8, 'd' | 0x0700);      /* tab to 8, 'c', backspace, 'd' over it */
-    KEXPECT_EQ(x, 'x' | 0x0700);
-    KEXPECT_EQ(y, 'y' | 0x0700);
-    KEXPECT_EQ(row, 1);
-    KEXPECT_EQ(col, 2);
-    KEXPECT_EQ(cur, 82);
+    KT_EXPECT_EQ(a0, 'a' | 0x0700);
+    KT_EXPECT_EQ(b1, 'b' | 0x0700);
+    KT_EXPECT_EQ(blank, ' ' | 0x0700);
+    KT_EXPECT_EQ(d8, 'd' | 0x0700);      /* tab to 8, 'c', backspace, 'd' over it */
+    KT_EXPECT_EQ(x, 'x' | 0x0700);
+    KT_EXPECT_EQ(y, 'y' | 0x0700);
+    KT_EXPECT_EQ(row, 1);
+    KT_EXPECT_EQ(col, 2);
+    KT_EXPECT_EQ(cur, 82);
 }
 
 KTEST(console, vga_wraps_and_scrolls)
@@ -82,20 +82,20 @@ KTEST(console, vga_wraps_and_scrolls)
     int row = vga_row, col = vga_col;
     restore_screen(r, c);
     local_irq_restore(flags);
-    KEXPECT_EQ(top, ' ' | 0x0700);
-    KEXPECT_EQ(moved0, 'A' | 0x0700);
-    KEXPECT_EQ(moved79, ('A' + 79 % 26) | 0x0700);
-    KEXPECT_EQ(z, 'z' | 0x0700);
-    KEXPECT_EQ(after, ' ' | 0x0700);
-    KEXPECT_EQ(row, VGA_ROWS - 1);
-    KEXPECT_EQ(col, 1);
+    KT_EXPECT_EQ(top, ' ' | 0x0700);
+    KT_EXPECT_EQ(moved0, 'A' | 0x0700);
+    KT_EXPECT_EQ(moved79, ('A' + 79 % 26) | 0x0700);
+    KT_EXPECT_EQ(z, 'z' | 0x0700);
+    KT_EXPECT_EQ(after, ' ' | 0x0700);
+    KT_EXPECT_EQ(row, VGA_ROWS - 1);
+    KT_EXPECT_EQ(col, 1);
 }
 
 KTEST(console, vga_registered_by_default)
 {
     const char *which = cmdline_get("console");
     bool want_vga = !which || strcmp(which, "serial");
-    KEXPECT_EQ(console_find("vga") != NULL, want_vga);
+    KT_EXPECT_EQ(console_find("vga") != NULL, want_vga);
 }
 
 /* console=: each choice leaves exactly its consoles registered; an unknown
@@ -124,9 +124,9 @@ KTEST(console, console_option_picks_consoles)
     console_setup(boot);                            /* as the boot left it */
     restore_screen(r, c);
     local_irq_restore(flags);
-    KEXPECT(!strcmp(w1, "serial") && s1 && !v1);
-    KEXPECT(!strcmp(w2, "vga") && !s2 && v2);
-    KEXPECT(!strcmp(w3, "both") && s3 && v3);
-    KEXPECT(!strcmp(w4, "both") && s4 && v4);
-    KEXPECT(!strcmp(w5, "both") && none && gone);
+    KT_EXPECT(!strcmp(w1, "serial") && s1 && !v1);
+    KT_EXPECT(!strcmp(w2, "vga") && !s2 && v2);
+    KT_EXPECT(!strcmp(w3, "both") && s3 && v3);
+    KT_EXPECT(!strcmp(w4, "both") && s4 && v4);
+    KT_EXPECT(!strcmp(w5, "both") && none && gone);
 }

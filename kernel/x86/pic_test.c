@@ -14,20 +14,20 @@ KTEST(traps, request_irq_shares_timer_line)
 {
     static volatile unsigned long hits;
     hits = 0;
-    KASSERT_EQ(request_irq(0, count_handler, (void *)&hits), 0);
-    KEXPECT_EQ(request_irq(0, count_handler, (void *)&hits), -EBUSY);
-    KEXPECT_EQ(request_irq(16, count_handler, NULL), -EINVAL);
-    KEXPECT_EQ(request_irq(3, NULL, NULL), -EINVAL);
+    KT_ASSERT_EQ(request_irq(0, count_handler, (void *)&hits), 0);
+    KT_EXPECT_EQ(request_irq(0, count_handler, (void *)&hits), -EBUSY);
+    KT_EXPECT_EQ(request_irq(16, count_handler, NULL), -EINVAL);
+    KT_EXPECT_EQ(request_irq(3, NULL, NULL), -EINVAL);
     for (long spin = 0; spin < 100000000 && hits < 3; spin++)
         hlt();
     free_irq(0, count_handler, (void *)&hits);
-    KEXPECT(hits >= 3);
+    KT_EXPECT(hits >= 3);
     unsigned long seen = hits;
     for (int i = 0; i < 3; i++)
         hlt();                         /* the timer still ticks, we are gone */
-    KEXPECT_EQ(hits, seen);
+    KT_EXPECT_EQ(hits, seen);
     /* The master's mask register has line 0 open, line 3 closed. */
     uint8_t mask = inb(PIC1_DATA);
-    KEXPECT_EQ(mask & 1, 0);
-    KEXPECT_EQ((mask >> 3) & 1, 1);
+    KT_EXPECT_EQ(mask & 1, 0);
+    KT_EXPECT_EQ((mask >> 3) & 1, 1);
 }

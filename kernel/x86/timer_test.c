@@ -10,13 +10,13 @@
 
 KTEST(timer, jiffies_advance)
 {
-    KASSERT(!irqs_disabled());
+    KT_ASSERT(!irqs_disabled());
     unsigned long j0 = jiffies;
     for (long spin = 0; spin < 200000000 && jiffies - j0 < 5; spin++)
         cpu_relax();
-    KEXPECT(jiffies - j0 >= 5);
-    KEXPECT(time_after(jiffies, j0));
-    KEXPECT(!time_after(j0, jiffies));
+    KT_EXPECT(jiffies - j0 >= 5);
+    KT_EXPECT(time_after(jiffies, j0));
+    KT_EXPECT(!time_after(j0, jiffies));
 }
 
 static volatile unsigned long hook_ticks;
@@ -36,9 +36,9 @@ KTEST(timer, tick_hook_called)
     while (jiffies - j0 < 4)
         hlt();
     tick_hook_t mine = timer_set_tick_hook(old);
-    KEXPECT(mine == test_tick);
-    KEXPECT(hook_ticks >= 3);
-    KEXPECT(hook_saw_kernel_regs);
+    KT_EXPECT(mine == test_tick);
+    KT_EXPECT(hook_ticks >= 3);
+    KT_EXPECT(hook_saw_kernel_regs);
 }
 
 KTEST(timer, mdelay_matches_jiffies)
@@ -52,9 +52,9 @@ KTEST(timer, mdelay_matches_jiffies)
         unsigned long j0 = jiffies;
         mdelay(200);
         unsigned long dj = jiffies - j0;
-        KEXPECT(dj >= 10);
+        KT_EXPECT(dj >= 10);
         if (dj < best)
             best = dj;
     }
-    KEXPECT(best <= 40);
+    KT_EXPECT(best <= 40);
 }

@@ -56,23 +56,23 @@ KTEST(traps, int3_caught_and_registers_saved)
     unsigned long di = 0x55555555;
     __asm__ volatile("int3" : "+b"(b), "+c"(c), "+d"(d), "+S"(s), "+D"(di) :: "memory");
     trap_set_test_hook(X86_TRAP_BP, old);
-    KASSERT_EQ(hook_calls, 1);
-    KEXPECT_EQ(hook_seen.trapno, X86_TRAP_BP);
-    KEXPECT_EQ(hook_seen.bx, 0x11111111);
-    KEXPECT_EQ(hook_seen.cx, 0x22222222);
-    KEXPECT_EQ(hook_seen.dx, 0x33333333);
-    KEXPECT_EQ(hook_seen.si, 0x44444444);
-    KEXPECT_EQ(hook_seen.di, 0x55555555);
-    KEXPECT_EQ(hook_seen.cs, __KERNEL_CS);
-    KEXPECT_EQ(hook_seen.ds, __KERNEL_DS);
-    KEXPECT(!user_mode(&hook_seen));
+    KT_ASSERT_EQ(hook_calls, 1);
+    KT_EXPECT_EQ(hook_seen.trapno, X86_TRAP_BP);
+    KT_EXPECT_EQ(hook_seen.bx, 0x11111111);
+    KT_EXPECT_EQ(hook_seen.cx, 0x22222222);
+    KT_EXPECT_EQ(hook_seen.dx, 0x33333333);
+    KT_EXPECT_EQ(hook_seen.si, 0x44444444);
+    KT_EXPECT_EQ(hook_seen.di, 0x55555555);
+    KT_EXPECT_EQ(hook_seen.cs, __KERNEL_CS);
+    KT_EXPECT_EQ(hook_seen.ds, __KERNEL_DS);
+    KT_EXPECT(!user_mode(&hook_seen));
     /* the registers came back intact */
-    KEXPECT_EQ(b, 0x11111111);
-    KEXPECT_EQ(di, 0x55555555);
+    KT_EXPECT_EQ(b, 0x11111111);
+    KT_EXPECT_EQ(di, 0x55555555);
     /* int3 is a trap: ip is already past the 1-byte instruction, in this function */
     unsigned long off;
     const char *fn = ksym_lookup(hook_seen.ip, &off, NULL);
-    KEXPECT(fn && !strcmp(fn, "ktest_traps_int3_caught_and_registers_saved"));
+    KT_EXPECT(fn && !strcmp(fn, "ktest_traps_int3_caught_and_registers_saved"));
 }
 
 KTEST(traps, ud2_and_divide_skipped_by_hook)
@@ -82,15 +82,15 @@ KTEST(traps, ud2_and_divide_skipped_by_hook)
     hook_calls = 0;
     unsigned long a = 0;
     __asm__ volatile("ud2" : "+a"(a) :: "memory");     /* 0F 0B */
-    KEXPECT_EQ(a, 0x1234abcd);
-    KEXPECT_EQ(hook_seen.trapno, X86_TRAP_UD);
+    KT_EXPECT_EQ(a, 0x1234abcd);
+    KT_EXPECT_EQ(hook_seen.trapno, X86_TRAP_UD);
     unsigned long eax = 100, edx = 0, ecx = 0;
     __asm__ volatile("divl %%ecx" : "+a"(eax), "+d"(edx) : "c"(ecx) : "memory");   /* F7 F1 */
-    KEXPECT_EQ(hook_seen.trapno, X86_TRAP_DE);
-    KEXPECT_EQ(eax, 0x1234abcd);
+    KT_EXPECT_EQ(hook_seen.trapno, X86_TRAP_DE);
+    KT_EXPECT_EQ(eax, 0x1234abcd);
     trap_set_test_hook(X86_TRAP_UD, o6);
     trap_set_test_hook(X86_TRAP_DE, o0);
-    KEXPECT_EQ(hook_calls, 2);
+    KT_EXPECT_EQ(hook_calls, 2);
 }
 
 KTEST(traps, page_fault_error_code_and_cr2)
@@ -104,29 +104,29 @@ KTEST(traps, page_fault_error_code_and_cr2)
     __asm__ volatile("movl %%eax, (%%ecx)" : "+a"(v) : "c"(addr + 4) : "memory"); /* 89 01 */
     struct pt_regs wr = hook_seen;
     trap_set_test_hook(X86_TRAP_PF, old);
-    KASSERT_EQ(hook_calls, 2);
-    KEXPECT_EQ(rd.trapno, X86_TRAP_PF);
-    KEXPECT_EQ(rd.ax, 0xFFC00010);                     /* CR2, saved by the hook */
-    KEXPECT_EQ(rd.err, 0);                             /* not present, read, kernel */
-    KEXPECT_EQ(wr.ax, 0xFFC00014);
-    KEXPECT_EQ(wr.err, X86_PF_WRITE);
+    KT_ASSERT_EQ(hook_calls, 2);
+    KT_EXPECT_EQ(rd.trapno, X86_TRAP_PF);
+    KT_EXPECT_EQ(rd.ax, 0xFFC00010);                     /* CR2, saved by the hook */
+    KT_EXPECT_EQ(rd.err, 0);                             /* not present, read, kernel */
+    KT_EXPECT_EQ(wr.ax, 0xFFC00014);
+    KT_EXPECT_EQ(wr.err, X86_PF_WRITE);
 }
 
 KTEST(traps, double_fault_is_a_task_gate)
 {
     /* vector 8: present, DPL 0, task gate to the double-fault TSS */
-    KEXPECT_EQ(idt[X86_TRAP_DF].type_attr, GATE_TASK);
-    KEXPECT_EQ(idt[X86_TRAP_DF].selector, __DOUBLEFAULT_TSS_SEL);
+    KT_EXPECT_EQ(idt[X86_TRAP_DF].type_attr, GATE_TASK);
+    KT_EXPECT_EQ(idt[X86_TRAP_DF].selector, __DOUBLEFAULT_TSS_SEL);
     /* every other exception stays an interrupt gate on the current stack */
-    KEXPECT_EQ(idt[X86_TRAP_PF].type_attr, GATE_INTR_KERNEL);
-    KEXPECT_EQ(idt[X86_TRAP_GP].type_attr, GATE_INTR_KERNEL);
+    KT_EXPECT_EQ(idt[X86_TRAP_PF].type_attr, GATE_INTR_KERNEL);
+    KT_EXPECT_EQ(idt[X86_TRAP_GP].type_attr, GATE_INTR_KERNEL);
 }
 
 KTEST(traps, syscall_gate_returns_enosys)
 {
     long ret = 4242;
     __asm__ volatile("int $0x80" : "=a"(ret) : "a"(9999) : "memory");
-    KEXPECT_EQ(ret, -ENOSYS);
+    KT_EXPECT_EQ(ret, -ENOSYS);
 }
 
 /* ---- ring 3 round trip ------------------------------------------------
@@ -213,12 +213,12 @@ static bool hook_user_syscall(struct pt_regs *regs)
 KTEST(traps, ring3_syscall_round_trip)
 {
     unsigned long cr4 = read_cr4();
-    KASSERT(!(cr4 & 0x20));            /* no PAE: two-level tables */
+    KT_ASSERT(!(cr4 & 0x20));            /* no PAE: two-level tables */
     uint32_t *pgdir = phys_to_virt(read_cr3() & PAGE_MASK);
     unsigned pde_idx = USER_TEST_VA >> 22;
-    KASSERT(!(pgdir[pde_idx] & 1));   /* the test needs an unused 4 MiB slot */
+    KT_ASSERT(!(pgdir[pde_idx] & 1));   /* the test needs an unused 4 MiB slot */
     unsigned long phys = virt_to_phys(user_area);
-    KASSERT((phys >> 22) == ((phys + sizeof user_area - 1) >> 22));  /* one 4 MiB page */
+    KT_ASSERT((phys >> 22) == ((phys + sizeof user_area - 1) >> 22));  /* one 4 MiB page */
     unsigned long uva = USER_TEST_VA + (phys & 0x3FFFFF);
     __asm__ volatile("mov %0, %%cr4" :: "r"(cr4 | 0x10));         /* PSE */
     pgdir[pde_idx] = (phys & ~0x3FFFFFUL) | 0x87;                  /* P|W|U|PS */
@@ -253,19 +253,19 @@ KTEST(traps, ring3_syscall_round_trip)
     write_cr3(read_cr3());
     __asm__ volatile("mov %0, %%cr4" :: "r"(cr4));
 
-    KASSERT_EQ(user_syscalls, 2);
-    KEXPECT_EQ(user_sys1.cs, __USER_CS);
-    KEXPECT_EQ(user_sys1.ss, __USER_DS);
-    KEXPECT_EQ(user_sys1.ds, __USER_DS);
-    KEXPECT_EQ(user_sys1.orig_ax, 7777);
+    KT_ASSERT_EQ(user_syscalls, 2);
+    KT_EXPECT_EQ(user_sys1.cs, __USER_CS);
+    KT_EXPECT_EQ(user_sys1.ss, __USER_DS);
+    KT_EXPECT_EQ(user_sys1.ds, __USER_DS);
+    KT_EXPECT_EQ(user_sys1.orig_ax, 7777);
     /* the frame sits at the very top of the TSS esp0 stack */
-    KEXPECT_EQ(user_regs_addr + sizeof(struct pt_regs),
+    KT_EXPECT_EQ(user_regs_addr + sizeof(struct pt_regs),
                (unsigned long)user_kstack + sizeof user_kstack);
-    KEXPECT_EQ(user_sys1.sp, uva + sizeof user_area);
-    KEXPECT(user_sys1.ip > uva && user_sys1.ip < uva + 32);
-    KEXPECT(user_sys1.flags & X86_EFLAGS_IF);
-    KEXPECT(user_mode(&user_exit));
-    KEXPECT_EQ(user_exit.bx, (unsigned long)-ENOSYS);   /* result seen in ring 3 */
-    KEXPECT_EQ(user_exit.cx, __USER_DS);
-    KEXPECT(ticks_in_ring3 >= 1);      /* the tick above came from ring 3 */
+    KT_EXPECT_EQ(user_sys1.sp, uva + sizeof user_area);
+    KT_EXPECT(user_sys1.ip > uva && user_sys1.ip < uva + 32);
+    KT_EXPECT(user_sys1.flags & X86_EFLAGS_IF);
+    KT_EXPECT(user_mode(&user_exit));
+    KT_EXPECT_EQ(user_exit.bx, (unsigned long)-ENOSYS);   /* result seen in ring 3 */
+    KT_EXPECT_EQ(user_exit.cx, __USER_DS);
+    KT_EXPECT(ticks_in_ring3 >= 1);      /* the tick above came from ring 3 */
 }
