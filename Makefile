@@ -5,10 +5,23 @@
 # page cache, fs/ the VFS and filesystems, lib/ freestanding helpers,
 # kernel/test/ the test framework and benchmarks.
 #
-# Targets: all (elf + iso), qemu, qemu-nox, qemu-gdb, bochs, iso, check, bench, clean.
+# Two kernels from one tree:
+#   build/vellum.elf       the production kernel: what `make` builds and
+#                          `make qemu` boots.  No tests in it: no *_test.c,
+#                          nothing of kernel/test/ (ktest, the embedded user
+#                          test programs, the benchmarks).
+#   build/vellum-test.elf  the test kernel: what `make check` and `make bench`
+#                          boot.  The same sources compiled with -DCONFIG_KTEST
+#                          into build/ktest/, plus every *_test.c (the ktests,
+#                          beside the code they test) and kernel/test/.
+#
+# Targets: all (production kernel, ISO, disk images, userland), test-kernel,
+# qemu, qemu-nox, qemu-gdb, bochs, iso, check, bench, clean.
 
 BUILD   ?= build
 KERNEL  := $(BUILD)/vellum.elf
+TKERNEL := $(BUILD)/vellum-test.elf
+TBUILD  := $(BUILD)/ktest
 ISO     := $(BUILD)/vellum.iso
 
 # ---- toolchain detection: i386-elf-, then i686-linux-gnu-, then host gcc -m32
@@ -71,11 +84,25 @@ SRCS-test         := $(call src,kernel/test)
 
 # Link order matters: initcalls of one level run in link order (include/init.h),
 # so core before mm before x86 and the drivers, then the filesystems.
-SRCS := $(SRCS-boot) $(SRCS-kernel) $(SRCS-mm) $(SRCS-x86) $(SRCS-drivers) $(SRCS-fs) \
-	$(SRCS-lib) $(SRCS-test)
+SRCS-all := $(SRCS-boot) $(SRCS-kernel) $(SRCS-mm) $(SRCS-x86) $(SRCS-drivers) $(SRCS-fs) \
+	$(SRCS-lib)
+
+# The production kernel: every folder's sources but the tests.
+SRCS := $(filter-out %_test.c,$(SRCS-all))
 OBJS := $(patsubst %,$(BUILD)/%.o,$(basename $(SRCS)))
 
+# The test kernel: the same sources, each folder's *_test.c, and kernel/test/.
+# A foo_test.c whose tests need foo.c's static functions begins with
+# #include "foo.c" (KUnit's convention); it then replaces foo.c in the link,
+# at foo.c's place, so the initcall order stays the production kernel's.
+TEST-SRCS := $(filter %_test.c,$(SRCS-all))
+WRAPS     := $(foreach t,$(TEST-SRCS),$(if $(shell grep -qx '\#include "$(notdir $(t:_test.c=.c))"' $(t) && echo y),$(t)))
+TSRCS := $(foreach s,$(SRCS),$(if $(filter $(s:.c=_test.c),$(WRAPS)),$(s:.c=_test.c),$(s))) \
+	$(filter-out $(WRAPS),$(TEST-SRCS)) $(SRCS-test)
+TOBJS := $(patsubst %,$(TBUILD)/%.o,$(basename $(TSRCS)))
+
 all: $(KERNEL) $(ISO)
+test-kernel: $(TKERNEL)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -83,21 +110,32 @@ $(BUILD)/%.o: %.c
 $(BUILD)/%.o: %.S
 	@mkdir -p $(dir $@)
 	$(CC) $(ASFLAGS) -c $< -o $@
+# The test kernel's objects (the shorter stem wins over the rules above).
+$(TBUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DCONFIG_KTEST -c $< -o $@
+$(TBUILD)/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(CC) $(ASFLAGS) -DCONFIG_KTEST -c $< -o $@
 
-# Two-pass link: the first pass has an empty symbol table; its `nm` output
-# becomes the table for the second.  .ksyms is the last section of the image,
-# so the text addresses do not move between the passes.
+# Two-pass link, the same for both kernels: the first pass has an empty symbol
+# table; its `nm` output becomes the table for the second.  .ksyms is the last
+# section of the image, so the text addresses do not move between the passes.
+$(BUILD)/vellum.pass1 $(KERNEL): $(OBJS)
+$(BUILD)/vellum-test.pass1 $(TKERNEL): $(TOBJS)
+$(BUILD)/vellum.pass1 $(KERNEL): KOBJS = $(OBJS)
+$(BUILD)/vellum-test.pass1 $(TKERNEL): KOBJS = $(TOBJS)
 $(BUILD)/ksyms0.o: tools/ksyms-empty.S
 	@mkdir -p $(BUILD)
 	$(CC) $(ASFLAGS) -c $< -o $@
-$(BUILD)/vellum.pass1: $(OBJS) $(BUILD)/ksyms0.o boot/linker.ld
-	$(LD) $(LDFLAGS) -o $@ $(OBJS) $(BUILD)/ksyms0.o $(LIBGCC)
-$(BUILD)/ksyms.S: $(BUILD)/vellum.pass1 tools/mkksyms.sh
+$(BUILD)/%.pass1: $(BUILD)/ksyms0.o boot/linker.ld
+	$(LD) $(LDFLAGS) -o $@ $(KOBJS) $< $(LIBGCC)
+$(BUILD)/%.ksyms.S: $(BUILD)/%.pass1 tools/mkksyms.sh
 	sh tools/mkksyms.sh $(NM) $< > $@
-$(BUILD)/ksyms.o: $(BUILD)/ksyms.S
+$(BUILD)/%.ksyms.o: $(BUILD)/%.ksyms.S
 	$(CC) $(ASFLAGS) -c $< -o $@
-$(KERNEL): $(OBJS) $(BUILD)/ksyms.o boot/linker.ld
-	$(LD) $(LDFLAGS) -o $@ $(OBJS) $(BUILD)/ksyms.o $(LIBGCC)
+$(BUILD)/%.elf: $(BUILD)/%.ksyms.o boot/linker.ld
+	$(LD) $(LDFLAGS) -o $@ $(KOBJS) $< $(LIBGCC)
 
 iso: $(ISO)
 $(ISO): $(KERNEL) boot/grub.cfg
@@ -111,5 +149,6 @@ $(ISO): $(KERNEL) boot/grub.cfg
 clean:
 	rm -rf $(BUILD) .gdbinit
 
-.PHONY: all iso clean
--include $(OBJS:.o=.d)
+.PHONY: all iso test-kernel clean
+.SECONDARY: $(foreach k,vellum vellum-test,$(BUILD)/$(k).pass1 $(BUILD)/$(k).ksyms.S $(BUILD)/$(k).ksyms.o)
+-include $(OBJS:.o=.d) $(TOBJS:.o=.d)

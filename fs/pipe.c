@@ -26,7 +26,6 @@
 #include <chrdev.h>
 #include <fs_syscalls.h>
 #include <poll.h>
-#include <ktest.h>
 #include <asm/uaccess.h>
 #include <signal.h>
 
@@ -283,81 +282,3 @@ long sys_pipe2(int *fildes, int flags)
 }
 
 long sys_pipe(int *fildes) { return sys_pipe2(fildes, 0); }
-
-/* ---- tests: kthreads as reader and writer -------------------------------- */
-
-static ssize_t kread(struct file *f, void *buf, size_t n)
-{
-    loff_t pos = 0;
-    return kernel_read(f, buf, n, &pos);
-}
-static ssize_t kwrite(struct file *f, const void *buf, size_t n)
-{
-    loff_t pos = 0;
-    return kernel_write(f, buf, n, &pos);
-}
-
-KTEST(pipe, data_eof_and_epipe)
-{
-    struct file *f[2];
-    unsigned long alive = pipes_alive;
-    KASSERT_EQ(create_pipe_files(f, O_NONBLOCK), 0);
-    char buf[16];
-    KEXPECT_EQ(kread(f[0], buf, sizeof buf), -EAGAIN);     /* empty, writer open */
-    KEXPECT_EQ(kwrite(f[1], "hello", 5), 5);
-    KEXPECT_EQ(kread(f[0], buf, 3), 3);
-    KEXPECT(memcmp(buf, "hel", 3) == 0);
-    KEXPECT_EQ(kread(f[1], buf, 3), -EBADF);               /* wrong end */
-    KEXPECT_EQ(kwrite(f[0], "x", 1), -EBADF);
-    struct kstat st;
-    KEXPECT_EQ(vfs_fstat(f[0], &st), 0);
-    KEXPECT(S_ISFIFO(st.mode));
-    fput(f[1]);                                             /* last writer gone */
-    KEXPECT_EQ(kread(f[0], buf, sizeof buf), 2);            /* the rest first */
-    KEXPECT_EQ(kread(f[0], buf, sizeof buf), 0);            /* then EOF */
-    fput(f[0]);
-    KEXPECT_EQ(pipes_alive, alive);                          /* freed */
-
-    KASSERT_EQ(create_pipe_files(f, 0), 0);
-    fput(f[0]);                                             /* no reader */
-    KEXPECT_EQ(kwrite(f[1], "x", 1), -EPIPE);
-    fput(f[1]);
-    KEXPECT_EQ(pipes_alive, alive);
-}
-
-static struct file *pipe_w;
-static int writer_thread(void *arg)
-{
-    static char chunk[1000];
-    for (int i = 0; i < 20; i++) {            /* 20000 bytes through a 4096-byte pipe */
-        memset(chunk, 'a' + i, sizeof chunk);
-        if (kwrite(pipe_w, chunk, sizeof chunk) != sizeof chunk)
-            return -1;
-    }
-    fput(pipe_w);                             /* EOF for the reader */
-    return 0;
-}
-
-KTEST(pipe, blocking_reader_and_writer)
-{
-    struct file *f[2];
-    KASSERT_EQ(create_pipe_files(f, 0), 0);
-    pipe_w = f[1];
-    struct task_struct *t = kthread_run(writer_thread, NULL, "pipewriter");
-    KASSERT(t != NULL);
-    static char buf[512];
-    size_t total = 0;
-    int in_order = 1;
-    ssize_t n;
-    while ((n = kread(f[0], buf, sizeof buf)) > 0) {        /* sleeps while empty */
-        for (ssize_t i = 0; i < n; i++)
-            if (buf[i] != 'a' + (int)((total + i) / 1000))
-                in_order = 0;
-        total += n;
-    }
-    KEXPECT_EQ(n, 0);
-    KEXPECT_EQ(total, 20000);
-    KEXPECT(in_order);
-    KEXPECT_EQ(kthread_stop(t), 0);
-    fput(f[0]);
-}

@@ -28,7 +28,6 @@
 #include <syscalls.h>
 #include <fs_syscalls.h>
 #include <asm/uaccess.h>
-#include <ktest.h>
 #include "internal.h"
 
 #define POLL_MAX_FDS 256               /* Linux: RLIMIT_NOFILE; ours is a small table */
@@ -104,37 +103,4 @@ long sys_poll(struct pollfd __user *ufds, unsigned int nfds, int timeout_ms)
             }
     kfree(fds);
     return ret;
-}
-
-/* ---- tests --------------------------------------------------------------- */
-
-KTEST(poll, pipe_events)
-{
-    struct file *f[2];
-    loff_t pos = 0;
-    char buf[8];
-    KASSERT_EQ(create_pipe_files(f, O_NONBLOCK), 0);
-    KEXPECT_EQ(vfs_poll(f[0]), 0);                          /* empty, writer open */
-    KEXPECT_EQ(vfs_poll(f[1]), POLLOUT | POLLWRNORM);       /* room */
-    KEXPECT_EQ(kernel_write(f[1], "hi", 2, &pos), 2);
-    KEXPECT_EQ(vfs_poll(f[0]), POLLIN | POLLRDNORM);
-    KEXPECT_EQ(kernel_read(f[0], buf, sizeof buf, &pos), 2);
-    KEXPECT_EQ(vfs_poll(f[0]), 0);                          /* drained */
-    fput(f[1]);
-    KEXPECT_EQ(vfs_poll(f[0]), POLLHUP);                    /* no writer: read gives 0 */
-    fput(f[0]);
-
-    KASSERT_EQ(create_pipe_files(f, O_NONBLOCK), 0);
-    fput(f[0]);
-    KEXPECT_EQ(vfs_poll(f[1]), POLLOUT | POLLWRNORM | POLLERR);  /* no reader */
-    fput(f[1]);
-}
-
-/* A pollfd array in kernel memory is refused (access_ok), as is a huge nfds. */
-KTEST(poll, bad_arguments)
-{
-    struct pollfd k = { .fd = 0, .events = POLLIN };
-    KEXPECT_EQ(sys_poll((struct pollfd __user *)&k, 1, 0), -EFAULT);
-    KEXPECT_EQ(sys_poll(NULL, POLL_MAX_FDS + 1, 0), -EINVAL);
-    KEXPECT_EQ(sys_poll(NULL, 0, 0), 0);                     /* nothing to wait for */
 }

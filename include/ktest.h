@@ -56,4 +56,8 @@ int ktest_failed(void);                  /* has the current test failed yet? */
 
 /* Run the suites named by test= (called from kmain once the kernel is up). */
 void ktest_run(const char *selection) __attribute__((noreturn));
+/* Called by kmain in the test kernel only, once the initcalls have run:
+ * test= runs the ktests, bench= the benchmarks (include/bench.h); either
+ * ends the boot.  Without them the test kernel boots on like the other. */
+void ktest_boot(void);
 #endif

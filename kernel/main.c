@@ -1,17 +1,20 @@
 /* kernel/main.c: kmain(), where C begins.  Brings up the serial console and
  * the command line, runs the initcalls level by level (include/init.h), then
- * either runs the kernel tests selected by test= or goes on to user space. */
+ * goes on to user space.  The test kernel (make check, make bench: built with
+ * -DCONFIG_KTEST) may instead run the kernel tests (test=) or the benchmarks
+ * (bench=); the production kernel has neither. */
 #include <kernel.h>
 #include <string.h>
 #include <console.h>
 #include <cmdline.h>
 #include <multiboot.h>
 #include <init.h>
-#include <ktest.h>
-#include <bench.h>
 #include <asm/layout.h>
 #include <asm/irqflags.h>
 #include <asm/io.h>
+#ifdef CONFIG_KTEST
+#include <ktest.h>
+#endif
 
 struct multiboot_info *boot_info;
 unsigned long boot_pgdir_va;           /* the boot page directory (entry.S) */
@@ -53,12 +56,9 @@ void kmain(uint32_t magic, uint32_t mbi_phys, unsigned long pgdir_va)
 
     run_initcalls();
 
-    const char *tests = cmdline_get("test");
-    if (tests && *tests)
-        ktest_run(tests);
-    const char *bench = cmdline_get("bench");
-    if (bench && *bench)
-        bench_run(bench);
+#ifdef CONFIG_KTEST
+    ktest_boot();                      /* test=/bench=: kernel/test/ktest.c */
+#endif
     rest_init();
     panic("rest_init returned");
 }

@@ -18,7 +18,6 @@
 #include <fdtable.h>
 #include <do_mounts.h>          /* prepare_namespace, kernel_power_off */
 #include <asm/irqflags.h>
-#include <ktest.h>
 
 struct fs_struct *copy_fs_struct(struct fs_struct *old);
 
@@ -91,19 +90,6 @@ static int nproc_option(const char *v, int dflt)
         return dflt;
     }
     return (int)n;
-}
-
-KTEST(proc, nproc_option)
-{
-    KEXPECT_EQ(nproc_option(NULL, 64), 64);
-    KEXPECT_EQ(nproc_option("", 64), 64);
-    KEXPECT_EQ(nproc_option("5", 64), 5);
-    KEXPECT_EQ(nproc_option("1", 64), 1);
-    KEXPECT_EQ(nproc_option("0", 64), 64);
-    KEXPECT_EQ(nproc_option("abc", 64), 64);
-    KEXPECT_EQ(nproc_option("5x", 64), 64);
-    KEXPECT_EQ(nproc_option("-3", 64), 64);
-    KEXPECT_EQ(nproc_option("4294967301", 64), 64);  /* wraps to 5 in 32 bits */
 }
 
 void rest_init(void)

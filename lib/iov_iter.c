@@ -4,12 +4,13 @@
  * <asm/uaccess.h> (kernel/x86/usercopy.c, kernel/x86/copy_user.S), which it
  * calls directly, as Linux's lib/iov_iter.c does.
  *
- * Three kinds of iterator:
+ * Two kinds of iterator:
  *   ITER_KVEC    kernel buffers: memcpy, cannot fault
  *   ITER_IOVEC   user buffers: __copy_from_user_inatomic with faults
  *                disabled, copy_from_user / fault_in_readable with them enabled
- *   ITER_FAULTY  kernel buffers that pretend to fault from byte fault_at on,
- *                the test double for a user buffer with an unmapped part
+ * and, in the test kernel only, ITER_FAULTY (lib/iov_iter_test.c): kernel
+ * buffers that pretend to fault, the test double for a user buffer with an
+ * unmapped part; two #ifdef CONFIG_KTEST lines below hand it over.
  *
  * The atomic copy (copy_page_from_iter_atomic) never advances the iterator:
  * generic_perform_write advances it by what write_end COMMITTED, which may
@@ -19,11 +20,8 @@
 #include <string.h>
 #include <uio.h>
 #include <sched.h>
-#include <ktest.h>
 #include <mm.h>
 #include <asm/uaccess.h>             /* the user copies, pagefault_disable() */
-
-#define NEVER ((size_t)-1)
 
 /* What every iterator starts with; the caller then sets its segments
  * (i->kvec or i->iov, which share one union). */
@@ -35,7 +33,6 @@ static void iter_start(struct iov_iter *i, int type, int direction,
     i->data_source = direction;
     i->nr_segs = nr_segs;
     i->count = count;
-    i->fault_at = NEVER;
 }
 
 void iov_iter_kvec(struct iov_iter *i, int direction, const struct kvec *kvec,
@@ -50,15 +47,6 @@ void iov_iter_init(struct iov_iter *i, int direction, const struct iovec *iov,
 {
     iter_start(i, ITER_IOVEC, direction, nr_segs, count);
     i->iov = iov;
-}
-
-void iov_iter_faulty(struct iov_iter *i, const struct kvec *kvec, unsigned long nr_segs,
-                     size_t count, size_t fault_at, int fault_in_allowed)
-{
-    iov_iter_kvec(i, WRITE, kvec, nr_segs, count);
-    i->type = ITER_FAULTY;
-    i->fault_at = fault_at;
-    i->fault_in_allowed = fault_in_allowed;
 }
 
 /* Segments: struct iovec and struct kvec have the same layout (base, len);
@@ -96,7 +84,6 @@ void iov_iter_advance(struct iov_iter *i, size_t bytes)
 {
     BUG_ON(bytes > i->count);           /* past the end: a caller's broken count */
     i->count -= bytes;
-    i->consumed += bytes;
     while (bytes || (i->nr_segs > 1 && i->iov_offset == segs(i)->iov_len)) {
         const struct kvec *s = segs(i);
         size_t left = s->iov_len - i->iov_offset;
@@ -115,27 +102,6 @@ void iov_iter_advance(struct iov_iter *i, size_t bytes)
     }
 }
 
-/* How many of the next n bytes a copy may touch before "faulting".
- * atomic: faults disabled, so an ITER_FAULTY source stops at fault_at.
- * !atomic: faults enabled, so a resolvable fault (fault_in_allowed) is
- * resolved on the spot, as the page-fault handler would. */
-static size_t faulty_limit(struct iov_iter *i, size_t n, int atomic)
-{
-    if (i->type != ITER_FAULTY || i->fault_at == NEVER)
-        return n;
-    if (i->fault_at >= i->consumed + n)
-        return n;                       /* the fault lies beyond this copy */
-    if (!atomic && i->fault_in_allowed) {
-        if (i->fault_handler)
-            i->fault_handler(i->fault_arg);
-        i->fault_at = NEVER;
-        return n;
-    }
-    if (i->fault_at <= i->consumed)
-        return 0;
-    return min(n, i->fault_at - i->consumed);
-}
-
 /* copy_out's step: segment -> dst (arg), faults enabled for user memory. */
 static size_t copy_out_step(const struct iov_iter *i, char *seg, size_t done, size_t len,
                             void *arg)
@@ -148,13 +114,16 @@ static size_t copy_out_step(const struct iov_iter *i, char *seg, size_t done, si
 }
 
 /* Copy up to n bytes out of the iterator (from its current position) into
- * dst without advancing it.  Returns the bytes copied.  atomic: only the
- * ITER_FAULTY double looks at it (a user source takes the atomic path in
- * copy_page_from_iter_atomic itself). */
+ * dst without advancing it.  Returns the bytes copied.  atomic (faults
+ * disabled): only the test kernel's ITER_FAULTY looks at it (a user source
+ * takes the atomic path in copy_page_from_iter_atomic itself). */
 static size_t copy_out(struct iov_iter *i, void *dst, size_t n, int atomic)
 {
     n = min(n, i->count);
-    n = faulty_limit(i, n, atomic);
+#ifdef CONFIG_KTEST
+    if (i->type == ITER_FAULTY)        /* how far before it "faults" */
+        n = faulty_iter_limit(i, n, atomic);
+#endif
     return iterate_segs(i, n, copy_out_step, dst);
 }
 
@@ -211,28 +180,18 @@ static size_t fault_in_step(const struct iov_iter *i, char *seg, size_t done, si
 
 /* Fault in the next bytes of the source with faults enabled.  Returns the
  * number of bytes that could NOT be faulted in (0: all readable). */
-size_t fault_in_iov_iter_readable(const struct iov_iter *ci, size_t bytes)
+size_t fault_in_iov_iter_readable(const struct iov_iter *i, size_t bytes)
 {
-    /* The fake source keeps its "page tables" (fault_at) in the iterator, so
-     * resolving a fault changes it: cast away the const that the real
-     * (user memory) case honours. */
-    struct iov_iter *i = (struct iov_iter *)ci;
     bytes = min(bytes, i->count);
     switch (i->type) {
     case ITER_KVEC:
         return 0;
-    case ITER_FAULTY:
-        if (i->fault_at == NEVER || i->fault_at >= i->consumed + bytes)
-            return 0;
-        if (i->fault_in_allowed) {
-            if (i->fault_handler)
-                i->fault_handler(i->fault_arg);
-            i->fault_at = NEVER;        /* the handler mapped the page */
-            return 0;
-        }
-        return i->consumed + bytes - max(i->fault_at, i->consumed);
     case ITER_IOVEC:
         return bytes - iterate_segs(i, bytes, fault_in_step, NULL);
+#ifdef CONFIG_KTEST
+    case ITER_FAULTY:
+        return faulty_iter_fault_in(i, bytes);
+#endif
     }
     return bytes;
 }
@@ -263,43 +222,3 @@ size_t copy_page_to_iter(struct page *page, size_t offset, size_t bytes, struct 
         bytes = PAGE_SIZE - offset;
     return copy_to_iter((char *)page_address(page) + offset, bytes, i);
 }
-
-/* ---- tests ------------------------------------------------------------ */
-
-KTEST(iov, kvec_advance_across_segments)
-{
-    char a[3] = "abc", b[5] = "defgh", out[8];
-    struct kvec v[2] = { { a, 3 }, { b, 5 } };
-    struct iov_iter it;
-    iov_iter_kvec(&it, WRITE, v, 2, 8);
-    KASSERT_EQ(copy_from_iter(out, 2, &it), 2);
-    KASSERT_EQ(iov_iter_count(&it), 6);
-    KASSERT_EQ(copy_from_iter(out + 2, 6, &it), 6);
-    KEXPECT(!memcmp(out, "abcdefgh", 8));
-    KEXPECT_EQ(iov_iter_count(&it), 0);
-    KEXPECT_EQ(copy_from_iter(out, 1, &it), 0);
-}
-
-KTEST(iov, faulty_stops_and_faults_in)
-{
-    static char src[100], dst[100];
-    for (int k = 0; k < 100; k++)
-        src[k] = (char)k;
-    struct kvec v = { src, 100 };
-    struct iov_iter it;
-    iov_iter_faulty(&it, &v, 1, 100, 40, 0);
-    KASSERT_EQ(copy_out(&it, dst, 100, 1), 40);       /* atomic: stops at 40 */
-    KASSERT_EQ(copy_out(&it, dst, 30, 1), 30);        /* before the fault: fine */
-    KEXPECT_EQ(fault_in_iov_iter_readable(&it, 30), 0);
-    KEXPECT_EQ(fault_in_iov_iter_readable(&it, 100), 60);  /* unfaultable from 40 */
-    iov_iter_advance(&it, 40);
-    KEXPECT_EQ(copy_out(&it, dst, 10, 1), 0);
-    KEXPECT_EQ(fault_in_iov_iter_readable(&it, 10), 10);
-    /* resolvable: fault-in clears the fault */
-    iov_iter_faulty(&it, &v, 1, 100, 10, 1);
-    KEXPECT_EQ(copy_out(&it, dst, 100, 1), 10);
-    KEXPECT_EQ(fault_in_iov_iter_readable(&it, 100), 0);
-    KEXPECT_EQ(copy_out(&it, dst, 100, 1), 100);
-    KEXPECT(!memcmp(dst, src, 100));
-}
-

@@ -1,19 +1,26 @@
 # mk/run.mk: running, debugging and testing Vellum (included by the Makefile).
 #
-#   make qemu       boot in QEMU: a window plus serial on this terminal when
-#                   $DISPLAY is set, else like qemu-nox   (Ctrl-A x quits)
+#   make qemu       boot the production kernel ($(KERNEL)) in QEMU: a window
+#                   plus serial on this terminal when $DISPLAY is set, else
+#                   like qemu-nox   (Ctrl-A x quits)
 #   make qemu-nox   serial console on this terminal, no display
+#   make qemu-test  boot the test kernel ($(TKERNEL)) the same way, serial
+#                   on this terminal: APPEND=test=page_alloc runs a suite,
+#                   APPEND=oops=bug shows an oops (kernel/oops_test.c)
 #   make qemu-gdb   QEMU paused with a gdb stub on localhost:$(GDBPORT);
 #                   writes .gdbinit; then `gdb -x .gdbinit` in another terminal
 #   make gdb        that gdb command
 #   make bochs      boot the ISO under Bochs (VGA on the terminal, serial in
 #                   $(BUILD)/bochs-serial.log)
-#   make check      install missing tools, build, run tools/run-tests
-#                   (SUITES="page_alloc oops" runs only those)
+#   make check      install missing tools, build both kernels, run
+#                   tools/run-tests: the kernel suites on the test kernel,
+#                   the host tests (SUITES="page_alloc oops" runs only those)
 #   make bench      the benchmarks (docs/benchmarks.md): first the user-space
-#                   benchmark booted as init (tools/ubench.sh: instructions
-#                   per KiB, 1 KiB and 4 KiB blocks), then the in-kernel ones
-#                   (tools/bench.sh): bench=all under -icount shift=0 twice,
+#                   benchmark booted as init on the production kernel
+#                   (tools/ubench.sh: instructions per KiB, 1 KiB and 4 KiB
+#                   blocks), then the in-kernel ones
+#                   (tools/bench.sh, on the test kernel: the production one
+#                   has no benchmarks): bench=all under -icount shift=0 twice,
 #                   checks the figures repeat exactly and stay within
 #                   BENCH_TOL% (10) of tools/bench-baseline.txt
 #   make bench-linux  the user-space benchmark on Vellum and on Debian's Linux
@@ -38,7 +45,7 @@ QEMUOPTS   = -accel tcg -no-reboot -m 128M -kernel $(KERNEL) -append "$(strip $(
 BOCHS_DISPLAY = $(if $(shell test -t 1 && echo tty),term,rfb$(comma) options="timeout=0")
 comma := ,
 
-NEEDS_SETUP := qemu qemu-nox qemu-gdb bochs check bench bench-linux
+NEEDS_SETUP := qemu qemu-nox qemu-test qemu-gdb bochs check bench bench-linux
 
 ifeq ($(VELLUM_SETUP_DONE),)
 # First pass: make sure the tools exist, then start over with them.
@@ -57,6 +64,9 @@ endif
 qemu-nox: $(KERNEL)
 	$(QEMU) $(QEMUOPTS) -serial mon:stdio -display none || [ $$? -eq 1 ]
 
+qemu-test: $(TKERNEL)
+	$(QEMU) $(subst -kernel $(KERNEL),-kernel $(TKERNEL),$(QEMUOPTS)) -serial mon:stdio -display none || [ $$? -eq 1 ]
+
 qemu-gdb: $(KERNEL) .gdbinit
 	@echo "*** QEMU is paused with a gdb stub on localhost:$(GDBPORT)."
 	@echo "*** In another terminal, in this directory:  gdb -x .gdbinit   (or: make gdb)"
@@ -69,7 +79,7 @@ bochs: $(ISO)
 	    bochs -f boot/bochsrc -q -rc $(BUILD)/bochs.rc 'display_library: $(BOCHS_DISPLAY)' || true
 	@echo "*** serial output ($(BUILD)/bochs-serial.log):"; cat $(BUILD)/bochs-serial.log
 
-check: all $(TEST_ISO)
+check: all $(TKERNEL) $(TEST_ISO)
 	BUILD=$(BUILD) tools/run-tests $(SUITES)
 
 # The user-space benchmark (tools/ubench.sh), then the in-kernel benchmarks
@@ -78,9 +88,9 @@ check: all $(TEST_ISO)
 ifneq ($(LINUX),)
 bench: bench-linux
 else
-bench: $(KERNEL) $(UBENCH)
+bench: $(KERNEL) $(TKERNEL) $(UBENCH)
 	@BUILD=$(BUILD) KERNEL=$(KERNEL) UBENCH=$(UBENCH) bash tools/ubench.sh
-	@BUILD=$(BUILD) bash tools/bench.sh $(KERNEL) --tol $(or $(BENCH_TOL),10)
+	@BUILD=$(BUILD) bash tools/bench.sh $(TKERNEL) --tol $(or $(BENCH_TOL),10)
 endif
 bench-linux: $(KERNEL) $(UBENCH)
 	@BUILD=$(BUILD) KERNEL=$(KERNEL) UBENCH=$(UBENCH) bash tools/ubench.sh --linux
@@ -99,13 +109,13 @@ endif
 gdb: .gdbinit
 	gdb -q -x .gdbinit
 
-# An ISO whose GRUB entry runs quick kernel tests: the smoke test for GRUB
-# (tools/tests/build.sh) and for Bochs (tools/tests/bochs.sh).
-$(TEST_ISO): $(KERNEL) boot/grub-test.cfg
+# An ISO whose GRUB entry runs the test kernel's quick kernel tests: the
+# smoke test for GRUB (tools/tests/build.sh) and for Bochs (tools/tests/bochs.sh).
+$(TEST_ISO): $(TKERNEL) boot/grub-test.cfg
 	@rm -rf $(BUILD)/isotest && mkdir -p $(BUILD)/isotest/boot/grub
-	cp $(KERNEL) $(BUILD)/isotest/boot/vellum.elf
+	cp $(TKERNEL) $(BUILD)/isotest/boot/vellum.elf
 	cp boot/grub-test.cfg $(BUILD)/isotest/boot/grub/grub.cfg
 	grub-mkrescue -o $@ $(BUILD)/isotest 2>/dev/null
 test-iso: $(TEST_ISO)
 
-.PHONY: qemu qemu-nox qemu-gdb gdb bochs check bench bench-linux test-iso .gdbinit
+.PHONY: qemu qemu-nox qemu-test qemu-gdb gdb bochs check bench bench-linux test-iso .gdbinit

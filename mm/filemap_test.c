@@ -214,9 +214,9 @@ static ssize_t faulty_write(struct file *f, size_t count, size_t fault_at, int a
                             loff_t *pos)
 {
     struct kvec v = { src, count };
-    struct iov_iter it;
-    iov_iter_faulty(&it, &v, 1, count, fault_at, allowed);
-    return vfs_write(f, &it, pos);
+    struct faulty_iter fi;
+    iov_iter_faulty(&fi, &v, 1, count, fault_at, allowed);
+    return vfs_write(f, &fi.iter, pos);
 }
 
 static struct write_path_stats ws0;
@@ -495,12 +495,12 @@ static void fault_locks_page0(void *arg)
 static ssize_t mmap_like_write(struct file *f, size_t count)
 {
     struct kvec v = { src, count };
-    struct iov_iter it;
-    iov_iter_faulty(&it, &v, 1, count, 10, 1);
-    it.fault_handler = fault_locks_page0;
+    struct faulty_iter fi;
+    iov_iter_faulty(&fi, &v, 1, count, 10, 1);
+    fi.fault_handler = fault_locks_page0;
     fault_mapping = f->f_mapping;
     f->f_pos = 0;
-    return vfs_write(f, &it, &f->f_pos);
+    return vfs_write(f, &fi.iter, &f->f_pos);
 }
 
 KTEST(writepath, naive_legacy_path_self_deadlocks_2copy_does_not)

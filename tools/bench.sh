@@ -17,7 +17,8 @@
 #     --smoke       one run; check only that the kernel reported no error and
 #                   printed every figure of the baseline (values are not
 #                   compared): the host test tools/tests/bench_smoke.sh
-#   KERNEL=... BUILD=... select the kernel (default build/vellum.elf);
+#   KERNEL=... BUILD=... select the kernel (default build/vellum-test.elf,
+#                 the test kernel: the production one has no benchmarks);
 #   BENCH_BASELINE=FILE another baseline.
 #
 # Boots:  1. bench=all, with a Multiboot module (-initrd): a 16 MiB ext2
@@ -37,8 +38,8 @@
 set -u
 cd "$(dirname "$0")/.." || exit 2
 BUILD=${BUILD:-build}
-KERNEL=${KERNEL:-${1:-$BUILD/vellum.elf}}
-case "$KERNEL" in -*) KERNEL=$BUILD/vellum.elf ;; *) [ $# -gt 0 ] && [ "$1" = "$KERNEL" ] && shift ;; esac
+KERNEL=${KERNEL:-${1:-$BUILD/vellum-test.elf}}
+case "$KERNEL" in -*) KERNEL=$BUILD/vellum-test.elf ;; *) [ $# -gt 0 ] && [ "$1" = "$KERNEL" ] && shift ;; esac
 BASELINE=${BENCH_BASELINE:-tools/bench-baseline.txt}
 RUNS=2 TOL=10 UPDATE=0 RAW= SMOKE=0
 while [ $# -gt 0 ]; do

@@ -8,9 +8,10 @@
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 ROOT=$PWD
 BUILD=${BUILD:-build}
-KERNEL=$BUILD/vellum.elf
+KERNEL=$BUILD/vellum.elf           # the production kernel (make, make qemu)
+TKERNEL=$BUILD/vellum-test.elf     # the test kernel: ktests, test programs, benchmarks
 ISO=$BUILD/vellum.iso
-TEST_ISO=$BUILD/vellum-test.iso
+TEST_ISO=$BUILD/vellum-test.iso    # GRUB boots the test kernel's quick tests
 QEMU=${QEMU:-qemu-system-i386}
 PATH=$PATH:/usr/sbin:/sbin
 

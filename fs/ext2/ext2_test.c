@@ -792,10 +792,10 @@ static void ca_short_copy_not_uptodate(void)
     struct write_path_stats s0 = write_path_stats;
     vpattern_fill(xbuf, 1500, "sc1b", 100);
     struct kvec kv = { xbuf, 1500 };
-    struct iov_iter it;
-    iov_iter_faulty(&it, &kv, 1, 1500, 700, 1);    /* stops at byte 700 once */
+    struct faulty_iter fi;
+    iov_iter_faulty(&fi, &kv, 1, 1500, 700, 1);    /* stops at byte 700 once */
     loff_t pos = 100;
-    KEXPECT_EQ(vfs_write(f, &it, &pos), 1500);
+    KEXPECT_EQ(vfs_write(f, &fi.iter, &pos), 1500);
     KEXPECT_EQ(pos, 1600);
     KEXPECT(write_path_stats.zero_commits > s0.zero_commits);
     KEXPECT(write_path_stats.retries > s0.retries);
@@ -823,19 +823,19 @@ static void ca_short_copy_past_eof(void)
     KASSERT(!IS_ERR(f));
     vpattern_fill(xbuf, 3000, "sc2b", 5000);
     struct kvec kv = { xbuf, 3000 };
-    struct iov_iter it;
-    iov_iter_faulty(&it, &kv, 1, 3000, 0, 0);      /* nothing readable */
+    struct faulty_iter fi;
+    iov_iter_faulty(&fi, &kv, 1, 3000, 0, 0);      /* nothing readable */
     loff_t pos = 5000;
-    KEXPECT_EQ(vfs_write(f, &it, &pos), -EFAULT);
+    KEXPECT_EQ(vfs_write(f, &fi.iter, &pos), -EFAULT);
     KEXPECT_EQ(pos, 5000);
     KASSERT_EQ(vfs_stat("/e/sc2", &st), 0);
     KEXPECT_EQ(st.size, 1000);
     KEXPECT_EQ(st.blocks, blocks0);
 
     struct write_path_stats s0 = write_path_stats;
-    iov_iter_faulty(&it, &kv, 1, 3000, 1500, 0);   /* bytes from 1500 on unmapped */
+    iov_iter_faulty(&fi, &kv, 1, 3000, 1500, 0);   /* bytes from 1500 on unmapped */
     pos = 5000;
-    KEXPECT_EQ(vfs_write(f, &it, &pos), 1500);
+    KEXPECT_EQ(vfs_write(f, &fi.iter, &pos), 1500);
     KEXPECT_EQ(pos, 6500);
     KEXPECT(write_path_stats.zero_commits >= s0.zero_commits + 2);
     filp_close(f);

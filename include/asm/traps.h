@@ -93,13 +93,6 @@ void panic_halt(const char *msg) __attribute__((noreturn));
 /* True if the command line asks for tests (test= or oops=). */
 bool under_test(void);
 
-/* Kernel tests only: a per-vector hook run before the normal handler.  It
- * returns true if it handled the trap (it may advance regs->ip to skip the
- * faulting instruction, or change any register).  NULL removes it.
- * Returns the previous hook. */
-typedef bool (*trap_test_hook_t)(struct pt_regs *regs);
-trap_test_hook_t trap_set_test_hook(unsigned vector, trap_test_hook_t fn);
-
 /* kernel/x86/entry.S */
 extern const unsigned long trap_stub_table[48];   /* vectors 0x00-0x2F */
 void trap_stub_syscall(void);                       /* vector 0x80 */

@@ -9,7 +9,6 @@
  * to the tty. */
 #include <kernel.h>
 #include <init.h>
-#include <ktest.h>
 #include <irq.h>
 #include <console.h>
 #include <timer.h>
@@ -69,57 +68,3 @@ static void serial_rx_init(void)
         outb(COM1 + UART_IER, 0x01);   /* interrupt on received data */
 }
 device_initcall(serial_rx_init);
-
-/* ---- tests ----------------------------------------------------------- */
-
-static void drain(void)
-{
-    while (console_getc_nonblock() >= 0)
-        ;
-}
-
-KTEST(console, input_ring_fifo_and_overflow)
-{
-    drain();
-    KEXPECT_EQ(console_getc_nonblock(), -1);
-    console_input('h');
-    console_input('i');
-    console_input((char)0xe9);
-    KEXPECT_EQ(console_getc_nonblock(), 'h');
-    KEXPECT_EQ(console_getc_nonblock(), 'i');
-    KEXPECT_EQ(console_getc_nonblock(), 0xe9);         /* no sign extension */
-    KEXPECT_EQ(console_getc_nonblock(), -1);
-    unsigned long lost = input_dropped;
-    for (int i = 0; i < INPUT_RING + 10; i++)
-        console_input('a' + i % 26);
-    KEXPECT_EQ(input_dropped - lost, 10);
-    int n = 0, first = console_getc_nonblock();
-    while (first >= 0 && console_getc_nonblock() >= 0)
-        n++;
-    KEXPECT_EQ(first, 'a');
-    KEXPECT_EQ(n + 1, INPUT_RING);
-}
-
-/* The UART's loopback mode sends what we transmit straight to the receiver:
- * the byte must come back through IRQ 4 into the ring.  No printk while the
- * loop is on (it would be swallowed). */
-KTEST(console, serial_rx_loopback_irq)
-{
-    drain();
-    serial_flush();
-    unsigned long before = irq_count[4];
-    unsigned long flags = local_irq_save();
-    uint8_t mcr = inb(COM1 + UART_MCR);
-    outb(COM1 + UART_MCR, mcr | 0x10);             /* loopback on */
-    outb(COM1, 'Q');
-    local_irq_restore(flags);
-    unsigned long j0 = jiffies;
-    int c = -1;
-    while (c < 0 && jiffies - j0 < 20) {
-        hlt();
-        c = console_getc_nonblock();
-    }
-    outb(COM1 + UART_MCR, mcr);                    /* loopback off */
-    KEXPECT_EQ(c, 'Q');
-    KEXPECT(irq_count[4] > before);
-}

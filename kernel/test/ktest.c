@@ -5,6 +5,8 @@
 #include <string.h>
 #include <ktest.h>
 #include <console.h>
+#include <cmdline.h>
+#include <bench.h>
 
 extern const struct ktest __start_ktests[], __stop_ktests[];
 static int cur_failed;
@@ -85,39 +87,12 @@ void ktest_run(const char *selection)
     qemu_exit(failed ? 1 : 0);
 }
 
-KTEST(printk, formats)
+void ktest_boot(void)
 {
-    char b[64];
-    snprintf(b, sizeof b, "%d|%u|%x|%X|%5d|%-4d|%05d", -42, 7u, 0xbeefu, 0xabu, 12, 3, -7);
-    KEXPECT(!strcmp(b, "-42|7|beef|AB|   12|3   |-0007"));
-    snprintf(b, sizeof b, "%s|%.3s|%6s|%-6s|%c|%%", "abc", "abcdef", "hi", "hi", 'z');
-    KEXPECT(!strcmp(b, "abc|abc|    hi|hi    |z|%"));
-    snprintf(b, sizeof b, "%lld|%llu|%llx|%p|%#x", -1234567890123LL,
-             18446744073709551615ULL, 0x123456789aULL, (void *)0xc0100000, 0x1f);
-    KEXPECT(!strcmp(b, "-1234567890123|18446744073709551615|123456789a|0xc0100000|0x1f"));
-    const char *volatile nul = NULL;   /* hide the NULL from gcc's checker */
-    snprintf(b, sizeof b, "%s", nul);
-    KEXPECT(!strcmp(b, "(null)"));
-}
-
-KTEST(printk, truncation_reports_full_length)
-{
-    char b[8];
-    int n = snprintf(b, sizeof b, "%s", "0123456789");
-    KEXPECT_EQ(n, 10);
-    KEXPECT(!strcmp(b, "0123456"));
-    KEXPECT_EQ(snprintf(NULL, 0, "%d", 12345), 5);
-}
-
-KTEST(printk, log_ring_keeps_messages)
-{
-    static char buf[16384];
-    printk(KERN_DEBUG "ktest-marker-%d\n", 4711);
-    size_t n = log_read(buf, sizeof buf);
-    KASSERT(n > 0);
-    bool found = false;
-    for (size_t i = 0; i + 16 <= n; i++)
-        if (!memcmp(buf + i, "ktest-marker-4711", 16))
-            found = true;
-    KEXPECT(found);
+    const char *tests = cmdline_get("test");
+    if (tests && *tests)
+        ktest_run(tests);
+    const char *bench = cmdline_get("bench");
+    if (bench && *bench)
+        bench_run(bench);
 }

@@ -8,7 +8,6 @@
 #include <kernel.h>
 #include <string.h>
 #include <errno.h>
-#include <ktest.h>
 #include <asm/segment.h>
 #include <asm/irqflags.h>
 
@@ -129,59 +128,4 @@ void gdt_init(void)
         :: "m"(gdtr), "i"(__KERNEL_CS), "i"(__KERNEL_DS), "i"(__TSS_SEL) : "eax", "memory");
     printk(KERN_INFO "gdt: %d entries, TSS at %p (esp0 %#lx)\n", GDT_ENTRIES, (void *)&tss,
            (unsigned long)tss.sp0);
-}
-
-/* ---- tests ----------------------------------------------------------- */
-
-static unsigned short read_seg(int which)
-{
-    unsigned short v = 0;
-    switch (which) {
-    case 0: __asm__ volatile("mov %%cs, %0" : "=r"(v)); break;
-    case 1: __asm__ volatile("mov %%ds, %0" : "=r"(v)); break;
-    case 2: __asm__ volatile("mov %%ss, %0" : "=r"(v)); break;
-    case 3: __asm__ volatile("str %0" : "=r"(v)); break;
-    }
-    return v;
-}
-
-KTEST(traps, gdt_segments_loaded)
-{
-    KEXPECT_EQ(read_seg(0), __KERNEL_CS);
-    KEXPECT_EQ(read_seg(1), __KERNEL_DS);
-    KEXPECT_EQ(read_seg(2), __KERNEL_DS);
-    KEXPECT_EQ(read_seg(3), __TSS_SEL);
-    /* User code: DPL 3 (bits 13-14 of the high word), code type. */
-    struct desc_struct uc = gdt_get(GDT_ENTRY_USER_CS);
-    KEXPECT_EQ((uc.b >> 13) & 3, 3);
-    KEXPECT_EQ((uc.b >> 8) & 0xFF, ACC_UCODE);
-    /* The CPU marks the TSS busy (type 0xB) once loaded with ltr. */
-    KEXPECT_EQ((gdt_get(GDT_ENTRY_TSS).b >> 8) & 0xF, 0xB);
-}
-
-KTEST(traps, tls_desc_and_gs_load)
-{
-    static uint32_t tls_word = 0x5a5aa5a5;
-    struct user_desc u = { .entry_number = 6, .base_addr = (unsigned long)&tls_word,
-                           .limit = 0xFFFFF, .seg_32bit = 1, .limit_in_pages = 1,
-                           .useable = 1 };
-    struct desc_struct d;
-    KASSERT_EQ(tls_fill_desc(&d, &u), 0);
-    KASSERT_EQ(gdt_set_tls(GDT_ENTRY_TLS_MIN, d), 0);
-    KEXPECT_EQ(gdt_set_tls(2, d), -EINVAL);
-    /* Load %gs with the TLS selector (entry 6, RPL 3 = 0x33) from ring 0 and
-     * read through it: %gs:0 must be tls_word. */
-    uint32_t got;
-    unsigned long sel = (GDT_ENTRY_TLS_MIN << 3) | 3;
-    unsigned long flags = local_irq_save();
-    __asm__ volatile("movl %1, %%gs\n\tmovl %%gs:0, %0\n\t"
-                     "xorl %1, %1\n\tmovl %1, %%gs" : "=r"(got), "+r"(sel) :: "memory");
-    local_irq_restore(flags);
-    KEXPECT_EQ(got, 0x5a5aa5a5);
-    struct user_desc empty = { .read_exec_only = 1, .seg_not_present = 1 };
-    KASSERT_EQ(tls_fill_desc(&d, &empty), 0);
-    KEXPECT_EQ(d.a | d.b, 0);
-    struct user_desc code = { .contents = 2, .seg_32bit = 1 };
-    KEXPECT_EQ(tls_fill_desc(&d, &code), -EINVAL);
-    gdt_set_tls(GDT_ENTRY_TLS_MIN, (struct desc_struct){ 0, 0 });
 }

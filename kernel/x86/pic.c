@@ -6,7 +6,6 @@
  * (IRQ 2).  request_irq() unmasks a line when its first handler arrives. */
 #include <kernel.h>
 #include <errno.h>
-#include <ktest.h>
 #include <irq.h>
 #include <asm/io.h>
 #include <asm/irqflags.h>
@@ -144,33 +143,4 @@ void do_IRQ(unsigned irq, struct pt_regs *regs)
         printk(KERN_WARNING "irq: IRQ %u with no handler\n", irq);
     for (; a; a = a->next)
         a->handler(regs, a->data);
-}
-
-/* ---- tests ----------------------------------------------------------- */
-
-static void count_handler(struct pt_regs *regs, void *data)
-{
-    (*(volatile unsigned long *)data)++;
-}
-
-KTEST(traps, request_irq_shares_timer_line)
-{
-    static volatile unsigned long hits;
-    hits = 0;
-    KASSERT_EQ(request_irq(0, count_handler, (void *)&hits), 0);
-    KEXPECT_EQ(request_irq(0, count_handler, (void *)&hits), -EBUSY);
-    KEXPECT_EQ(request_irq(16, count_handler, NULL), -EINVAL);
-    KEXPECT_EQ(request_irq(3, NULL, NULL), -EINVAL);
-    for (long spin = 0; spin < 100000000 && hits < 3; spin++)
-        hlt();
-    free_irq(0, count_handler, (void *)&hits);
-    KEXPECT(hits >= 3);
-    unsigned long seen = hits;
-    for (int i = 0; i < 3; i++)
-        hlt();                         /* the timer still ticks, we are gone */
-    KEXPECT_EQ(hits, seen);
-    /* The master's mask register has line 0 open, line 3 closed. */
-    uint8_t mask = inb(PIC1_DATA);
-    KEXPECT_EQ(mask & 1, 0);
-    KEXPECT_EQ((mask >> 3) & 1, 1);
 }

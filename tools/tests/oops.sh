@@ -1,5 +1,6 @@
-# tools/tests/oops.sh: deliberate faults (the oops= boot option) must explain
-# themselves, Linux style, and end the QEMU run with a failure status.
+# tools/tests/oops.sh: deliberate faults (the oops= boot option of the test
+# kernel, kernel/oops_test.c) must explain themselves, Linux style, and end
+# the QEMU run with a failure status.
 #   oops=null    a NULL dereference in oops_null_deref(): the report says
 #                "BUG: unable to handle page fault for address: 0x00000000",
 #                a "#PF error_code(...)" line decoding not-present, read/write
@@ -48,13 +49,13 @@ exit_status_is_failure() {                 # isa-debug-exit failure: odd, > 1
 }
 
 # Both boots at once: each is short, and a broken oops path costs a timeout.
-vellum_qemu "$dir/oops-null.log" 15 -kernel "$KERNEL" -append "oops=null" &
+vellum_qemu "$dir/oops-null.log" 15 -kernel "$TKERNEL" -append "oops=null" &
 null_pid=$!
-vellum_qemu "$dir/oops-divide.log" 15 -kernel "$KERNEL" -append "oops=divide" &
+vellum_qemu "$dir/oops-divide.log" 15 -kernel "$TKERNEL" -append "oops=divide" &
 divide_pid=$!
-vellum_qemu "$dir/oops-stack.log" 15 -kernel "$KERNEL" -append "oops=stack" &
+vellum_qemu "$dir/oops-stack.log" 15 -kernel "$TKERNEL" -append "oops=stack" &
 stack_pid=$!
-vellum_qemu "$dir/oops-bug.log" 15 -kernel "$KERNEL" -append "oops=bug" &
+vellum_qemu "$dir/oops-bug.log" 15 -kernel "$TKERNEL" -append "oops=bug" &
 bug_pid=$!
 
 # printed_once NAME REGEX: exactly one line of the log matches.

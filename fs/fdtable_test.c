@@ -1,0 +1,154 @@
+/* fs/fdtable_test.c: the ktests of fdtable.c (test=fdtable); built into the test
+ * kernel only (make check), never into the production kernel. */
+#include <kernel.h>
+#include <string.h>
+#include <errno.h>
+#include <slab.h>
+#include <fs.h>
+#include <sched.h>
+#include <fdtable.h>
+#include <ktest.h>
+
+/* ---- tests: files made by hand, released through a counting ->release --- */
+
+static int test_releases;
+static int test_release(struct inode *inode, struct file *file)
+{
+    test_releases++;
+    return 0;
+}
+static const struct file_operations test_fops = { .release = test_release };
+
+static struct file *test_file(void)
+{
+    struct file *f = kzalloc(sizeof *f, GFP_KERNEL);
+    if (f) {
+        f->f_op = &test_fops;
+        f->f_count = 1;
+        mutex_init(&f->f_pos_lock);
+    }
+    return f;
+}
+
+/* Run body with current->files set to a fresh table, restored afterwards. */
+#define WITH_TABLE(tbl) \
+    for (struct files_struct *_saved = current->files, *tbl = (current->files = files_alloc()); \
+         tbl; put_files(tbl), current->files = _saved, tbl = NULL)
+
+KTEST(fdtable, lowest_free_and_close)
+{
+    test_releases = 0;
+    WITH_TABLE(t) {
+        struct file *a = test_file(), *b = test_file(), *c = test_file();
+        int fa = get_unused_fd_flags(0); fd_install(fa, a);
+        int fb = get_unused_fd_flags(0); fd_install(fb, b);
+        int fc = get_unused_fd_flags(0); fd_install(fc, c);
+        KEXPECT_EQ(fa, 0); KEXPECT_EQ(fb, 1); KEXPECT_EQ(fc, 2);
+        KEXPECT_EQ(close_fd(1), 0);
+        KEXPECT_EQ(test_releases, 1);
+        KEXPECT_EQ(close_fd(1), -EBADF);
+        KEXPECT_EQ(close_fd(NR_OPEN), -EBADF);
+        KEXPECT_EQ(close_fd(-1), -EBADF);
+        KEXPECT(fget(1) == NULL);
+        int fd = get_unused_fd_flags(0);
+        KEXPECT_EQ(fd, 1);             /* lowest free again */
+        put_unused_fd(fd);
+        KEXPECT_EQ(get_unused_fd_flags(0), 1);
+        put_unused_fd(1);
+        KEXPECT_EQ(files_open_count(t), 2);
+    }
+    KEXPECT_EQ(test_releases, 3);      /* put_files closed the other two */
+}
+
+KTEST(fdtable, fget_holds_a_reference)
+{
+    test_releases = 0;
+    WITH_TABLE(t) {
+        struct file *a = test_file();
+        int fd = get_unused_fd_flags(0);
+        fd_install(fd, a);
+        struct file *g = fget(fd);
+        KEXPECT(g == a);
+        KEXPECT_EQ(a->f_count, 2);
+        KEXPECT_EQ(close_fd(fd), 0);
+        KEXPECT_EQ(test_releases, 0);  /* our fget reference keeps it alive */
+        fput(g);
+        KEXPECT_EQ(test_releases, 1);
+    }
+}
+
+KTEST(fdtable, emfile_when_full)
+{
+    test_releases = 0;
+    WITH_TABLE(t) {
+        struct file *a = test_file();
+        int fd = get_unused_fd_flags(0);
+        fd_install(fd, a);
+        int n = 1;
+        while (f_dupfd(0, a, 0) >= 0)
+            n++;
+        KEXPECT_EQ(n, NR_OPEN);
+        KEXPECT_EQ(f_dupfd(0, a, 0), -EMFILE);
+        KEXPECT_EQ(a->f_count, NR_OPEN);
+        KEXPECT_EQ(f_dupfd(NR_OPEN, a, 0), -EINVAL);
+        close_fd(17);
+        KEXPECT_EQ(f_dupfd(5, a, 0), 17);
+        KEXPECT_EQ(f_dupfd(18, a, 0), -EMFILE);
+    }
+    KEXPECT_EQ(test_releases, 1);
+}
+
+KTEST(fdtable, dup2_and_cloexec)
+{
+    test_releases = 0;
+    WITH_TABLE(t) {
+        struct file *a = test_file(), *b = test_file();
+        int fa = get_unused_fd_flags(0); fd_install(fa, a);
+        int fb = get_unused_fd_flags(O_CLOEXEC); fd_install(fb, b);
+        KEXPECT_EQ(get_close_on_exec(fb), 1);
+        KEXPECT_EQ(get_close_on_exec(fa), 0);
+        /* dup2 onto an open descriptor closes what was there */
+        KEXPECT_EQ(do_dup2(fa, fb, 0), fb);
+        KEXPECT_EQ(test_releases, 1);
+        KEXPECT_EQ(get_close_on_exec(fb), 0);   /* dup2 clears FD_CLOEXEC */
+        KEXPECT_EQ(a->f_count, 2);
+        KEXPECT_EQ(do_dup2(fa, 10, O_CLOEXEC), 10);
+        KEXPECT_EQ(get_close_on_exec(10), 1);
+        KEXPECT_EQ(do_dup2(7, 3, 0), -EBADF);   /* closed oldfd */
+        KEXPECT_EQ(do_dup2(fa, NR_OPEN, 0), -EBADF);
+        KEXPECT(t->fd[3] == NULL);
+        set_close_on_exec(fb, 1);
+        do_close_on_exec(t);
+        KEXPECT(t->fd[fb] == NULL);
+        KEXPECT(t->fd[10] == NULL);
+        KEXPECT(t->fd[fa] == a);
+        KEXPECT_EQ(a->f_count, 1);
+        KEXPECT_EQ(get_unused_fd_flags(0), 1);  /* freed slots are reused */
+        put_unused_fd(1);
+    }
+    KEXPECT_EQ(test_releases, 2);
+}
+
+KTEST(fdtable, dup_files_shares_files)
+{
+    test_releases = 0;
+    WITH_TABLE(t) {
+        struct file *a = test_file();
+        int fd = get_unused_fd_flags(0); fd_install(fd, a);
+        int reserved = get_unused_fd_flags(0);     /* an open in progress */
+        set_close_on_exec(fd, 1);
+        struct files_struct *child = dup_files(t);
+        KASSERT(child != NULL);
+        KEXPECT(child->fd[fd] == a);
+        KEXPECT_EQ(a->f_count, 2);
+        KEXPECT(child->close_on_exec[0] & 1);
+        KEXPECT(!(child->open_fds[0] & (1u << reserved)));  /* not copied */
+        a->f_pos = 42;                 /* shared offset: one struct file */
+        KEXPECT_EQ(child->fd[fd]->f_pos, 42);
+        put_files(child);
+        KEXPECT_EQ(test_releases, 0);
+        KEXPECT_EQ(a->f_count, 1);
+        put_unused_fd(reserved);
+    }
+    KEXPECT_EQ(test_releases, 1);
+}

@@ -1,0 +1,175 @@
+/* kernel/drivers/ata_test.c: the ktests of ata.c (test=ata); built into the test
+ * kernel only (make check), never into the production kernel.
+ * The tests reach ata.c's static functions and data, so this file
+ * includes it: in the test kernel the two are one object (Makefile). */
+#include "ata.c"
+#include <ktest.h>
+
+/* ---- tests (suite ata; tools/suites/ata.conf attaches the two images that
+ * mk/ata.mk builds: hda 2048 sectors, hdb 1024 sectors; sector k of hda
+ * starts with the 32-bit little-endian k, of hdb with 0x10000000 + k, and
+ * byte i >= 4 of sector k is (k + i) & 0xff on both) ---------------------- */
+
+#define ATA_TEST_HDA_SECTORS 2048
+#define ATA_TEST_HDB_SECTORS 1024
+#define ATA_TEST_WRITE_LBA   1000      /* post_check in ata.conf reads it back */
+
+static int check_pattern(const unsigned char *buf, sector_t first, unsigned n, uint32_t base)
+{
+    for (unsigned s = 0; s < n; s++) {
+        const unsigned char *b = buf + s * SECTOR_SIZE;
+        sector_t k = first + s;
+        uint32_t tag = b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
+        if (tag != base + k)
+            return -(int)k - 1;
+        for (int i = 4; i < SECTOR_SIZE; i++)
+            if (b[i] != ((k + i) & 0xFF))
+                return -(int)k - 1;
+    }
+    return 0;
+}
+
+static unsigned char ata_buf[300 * SECTOR_SIZE];
+
+KTEST(ata, both_disks_identified)
+{
+    struct block_device *a = blkdev_get("hda"), *b = blkdev_get("hdb");
+    KASSERT(a != NULL);
+    KASSERT(b != NULL);
+    KEXPECT_EQ(a->nr_sectors, ATA_TEST_HDA_SECTORS);
+    KEXPECT_EQ(b->nr_sectors, ATA_TEST_HDB_SECTORS);
+}
+
+KTEST(ata, read_pattern_across_command_boundary)
+{
+    struct block_device *a = blkdev_get("hda");
+    KASSERT(a != NULL);
+    struct blkdev_stats st0, st1;
+    blkdev_stats(a, &st0);
+    unsigned long irqs0 = primary.irq_count;
+    memset(ata_buf, 0xEE, sizeof ata_buf);
+    /* 300 sectors: one 256-sector command and one of 44 */
+    KASSERT_EQ(blkdev_read(a, 100, 300, ata_buf), 0);
+    KEXPECT_EQ(check_pattern(ata_buf, 100, 300, 0), 0);
+    blkdev_stats(a, &st1);
+    KEXPECT_EQ(st1.sectors_read - st0.sectors_read, 300);
+    KEXPECT_EQ(st1.read_ios - st0.read_ios, 1);
+    KEXPECT_EQ(st1.sectors_written - st0.sectors_written, 0);
+    KEXPECT_EQ(st1.errors - st0.errors, 0);
+    /* PIO reads interrupt once per sector: the requester slept on IRQ 14 */
+    KEXPECT_EQ(primary.use_irq, 1);
+    KEXPECT_EQ(primary.irq_count - irqs0, 300);
+    /* the last sector */
+    KASSERT_EQ(blkdev_read(a, ATA_TEST_HDA_SECTORS - 1, 1, ata_buf), 0);
+    KEXPECT_EQ(check_pattern(ata_buf, ATA_TEST_HDA_SECTORS - 1, 1, 0), 0);
+}
+
+KTEST(ata, slave_is_a_different_disk)
+{
+    struct block_device *b = blkdev_get("hdb");
+    KASSERT(b != NULL);
+    unsigned long before = b->sectors_read;
+    KASSERT_EQ(blkdev_read(b, 0, 8, ata_buf), 0);
+    KEXPECT_EQ(check_pattern(ata_buf, 0, 8, 0x10000000), 0);
+    KASSERT_EQ(blkdev_read(b, ATA_TEST_HDB_SECTORS - 3, 3, ata_buf), 0);
+    KEXPECT_EQ(check_pattern(ata_buf, ATA_TEST_HDB_SECTORS - 3, 3, 0x10000000), 0);
+    KEXPECT_EQ(b->sectors_read - before, 11);
+    /* interleave with the master: the driver re-selects the drive */
+    struct block_device *a = blkdev_get("hda");
+    KASSERT(a != NULL);
+    KASSERT_EQ(blkdev_read(a, 5, 1, ata_buf), 0);
+    KEXPECT_EQ(check_pattern(ata_buf, 5, 1, 0), 0);
+    KASSERT_EQ(blkdev_read(b, 5, 1, ata_buf), 0);
+    KEXPECT_EQ(check_pattern(ata_buf, 5, 1, 0x10000000), 0);
+}
+
+static void ata_test_sector(unsigned char *b)
+{
+    memcpy(b, "VELLUM-ATA-TEST!", 16);
+    for (int i = 16; i < SECTOR_SIZE; i++)
+        b[i] = (unsigned char)(i * 13 + 7);
+}
+
+KTEST(ata, write_then_read_back)
+{
+    struct block_device *a = blkdev_get("hda");
+    KASSERT(a != NULL);
+    static unsigned char out[SECTOR_SIZE];
+    struct blkdev_stats st0, st1;
+    ata_test_sector(out);
+    blkdev_stats(a, &st0);
+    unsigned long irqs0 = primary.irq_count;
+    KASSERT_EQ(blkdev_write(a, ATA_TEST_WRITE_LBA, 1, out), 0);
+    KEXPECT_EQ(primary.irq_count - irqs0, 2);  /* the sector, then CACHE FLUSH */
+    memset(ata_buf, 0, 3 * SECTOR_SIZE);
+    KASSERT_EQ(blkdev_read(a, ATA_TEST_WRITE_LBA - 1, 3, ata_buf), 0);
+    KEXPECT(!memcmp(ata_buf + SECTOR_SIZE, out, SECTOR_SIZE));
+    /* the neighbours are untouched */
+    KEXPECT_EQ(check_pattern(ata_buf, ATA_TEST_WRITE_LBA - 1, 1, 0), 0);
+    KEXPECT_EQ(check_pattern(ata_buf + 2 * SECTOR_SIZE, ATA_TEST_WRITE_LBA + 1, 1, 0), 0);
+    blkdev_stats(a, &st1);
+    KEXPECT_EQ(st1.sectors_written - st0.sectors_written, 1);
+    KEXPECT_EQ(st1.write_ios - st0.write_ios, 1);
+    KEXPECT_EQ(st1.sectors_read - st0.sectors_read, 3);
+    KEXPECT_EQ(st1.errors - st0.errors, 0);
+    KEXPECT_EQ(blkdev_flush(a), 0);
+    KEXPECT_EQ(a->flushes - st0.flushes, 1);
+}
+
+KTEST(ata, read_past_end_is_eio)
+{
+    struct block_device *a = blkdev_get("hda");
+    KASSERT(a != NULL);
+    unsigned long err0 = a->errors, rd0 = a->sectors_read;
+    KEXPECT_EQ(blkdev_read(a, ATA_TEST_HDA_SECTORS, 1, ata_buf), -EIO);
+    KEXPECT_EQ(blkdev_read(a, ATA_TEST_HDA_SECTORS - 1, 2, ata_buf), -EIO);
+    KEXPECT_EQ(a->errors - err0, 2);
+    KEXPECT_EQ(a->sectors_read, rd0);
+    /* Past the block layer's check, the drive itself refuses (IDNF/ABRT):
+     * the driver's error path reports -EIO with the registers. */
+    KEXPECT_EQ(a->ops->read(a, ATA_TEST_HDA_SECTORS + 10, 1, ata_buf), -EIO);
+    /* and the drive still works afterwards */
+    KASSERT_EQ(blkdev_read(a, 7, 1, ata_buf), 0);
+    KEXPECT_EQ(check_pattern(ata_buf, 7, 1, 0), 0);
+}
+
+/* hda and hdb share the channel: a reader of each, in two threads, must not
+ * interleave their commands (each sleeps on IRQ 14 mid-command, letting the
+ * other run).  Every sector read must carry its own disk's pattern. */
+struct ata_reader { struct block_device *bdev; uint32_t base; unsigned nsect;
+                    int bad, done; };
+static int ata_reader_fn(void *p)
+{
+    struct ata_reader *r = p;
+    unsigned char *buf = kmalloc(8 * SECTOR_SIZE, GFP_KERNEL);
+    if (!buf) {
+        r->bad = -1;
+        return 0;
+    }
+    for (int i = 0; i < 40; i++) {
+        sector_t s = (sector_t)(i * 37) % (r->nsect - 8);
+        memset(buf, 0, 8 * SECTOR_SIZE);
+        if (blkdev_read(r->bdev, s, 8, buf) || check_pattern(buf, s, 8, r->base))
+            r->bad++;
+    }
+    kfree(buf);
+    r->done = 1;
+    return 0;
+}
+
+KTEST(ata, two_drives_in_parallel_do_not_mix)
+{
+    struct ata_reader ra = { blkdev_get("hda"), 0, ATA_TEST_HDA_SECTORS, 0, 0 };
+    struct ata_reader rb = { blkdev_get("hdb"), 0x10000000, ATA_TEST_HDB_SECTORS, 0, 0 };
+    KASSERT(ra.bdev != NULL && rb.bdev != NULL);
+    unsigned long err0 = ra.bdev->errors + rb.bdev->errors;
+    struct task_struct *a = kthread_run(ata_reader_fn, &ra, "ata-a");
+    struct task_struct *b = kthread_run(ata_reader_fn, &rb, "ata-b");
+    KASSERT(!IS_ERR(a) && !IS_ERR(b));
+    kthread_stop(a);
+    kthread_stop(b);
+    KEXPECT(ra.done && rb.done);
+    KEXPECT_EQ(ra.bad, 0);
+    KEXPECT_EQ(rb.bad, 0);
+    KEXPECT_EQ(ra.bdev->errors + rb.bdev->errors, err0);
+}

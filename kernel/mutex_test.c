@@ -1,0 +1,161 @@
+/* kernel/mutex_test.c: the ktests of mutex.c (test=mutex); built into the test
+ * kernel only (make check), never into the production kernel. */
+#include <kernel.h>
+#include <mutex.h>
+#include <sched.h>
+#include <init.h>
+#include <cmdline.h>
+#include <string.h>
+#include "sched_glue.h"
+#include <ktest.h>
+
+#include <err.h>
+#include <string.h>
+#include <ksyms.h>
+
+static DEFINE_MUTEX(counter_mutex);
+static volatile int shared_counter;
+static volatile int max_inside, inside;
+
+static int incrementer_fn(void *arg)
+{
+    for (int i = 0; i < 50; i++) {
+        mutex_lock(&counter_mutex);
+        inside++;
+        if (inside > max_inside)
+            max_inside = inside;
+        int v = shared_counter;
+        yield();                               /* let the others try to get in */
+        shared_counter = v + 1;
+        inside--;
+        mutex_unlock(&counter_mutex);
+        yield();
+    }
+    return 0;
+}
+
+KTEST(mutex, contention_keeps_count_exact)
+{
+    shared_counter = 0;
+    max_inside = inside = 0;
+    struct task_struct *t[3];
+    for (int i = 0; i < 3; i++) {
+        t[i] = kthread_run(incrementer_fn, NULL, "incr");
+        KASSERT(!IS_ERR(t[i]));
+    }
+    for (int i = 0; i < 3; i++)
+        KEXPECT_EQ(kthread_stop(t[i]), 0);
+    KEXPECT_EQ(shared_counter, 150);
+    KEXPECT_EQ(max_inside, 1);
+    KEXPECT(!mutex_is_locked(&counter_mutex));
+}
+
+/* A task that takes a mutex twice: reported, then stuck in state D. */
+static int twice_fn(void *p)
+{
+    struct mutex *m = p;
+    mutex_lock(m);
+    mutex_lock(m);                             /* reported; sleeps */
+    mutex_unlock(m);                           /* after the test's rescue */
+    return 5;
+}
+
+KTEST(mutex, self_deadlock_is_reported_and_stays_stuck)
+{
+    DEFINE_MUTEX(m);
+    unsigned long before = lock_bug_reports;
+    struct task_struct *t = kthread_run(twice_fn, &m, "twice");
+    KASSERT(!IS_ERR(t));
+    for (int i = 0; i < 20 && lock_bug_reports == before; i++)
+        msleep(10);
+    msleep(20);                                /* it sleeps on, not returns */
+    KEXPECT_EQ(lock_bug_reports, before + 1);
+    KEXPECT_EQ(t->state, TASK_UNINTERRUPTIBLE);
+    KEXPECT(t->waiting_on == &m);
+    KEXPECT(m.locked && m.owner == t);
+    /* Rescue, test only: release the mutex by hand as if the outer frame
+     * had unlocked it; the stuck mutex_lock then takes it and returns. */
+    m.owner = NULL;
+    m.locked = 0;
+    wake_up(&m.wait);
+    KEXPECT_EQ(kthread_stop(t), 5);
+    KEXPECT(!mutex_is_locked(&m));
+}
+
+static int holder_fn(void *p)
+{
+    struct mutex *m = p;
+    mutex_lock(m);
+    while (!kthread_should_stop())
+        msleep(10);
+    mutex_unlock(m);
+    return 0;
+}
+
+/* Stops the holder after 200 ms (kthread_stop waits for it to exit). */
+static int stop_later_fn(void *p)
+{
+    msleep(200);
+    kthread_stop(p);
+    return 0;
+}
+
+static int __attribute__((noinline)) waiter_fn(void *p)
+{
+    struct mutex *m = p;
+    mutex_lock(m);
+    mutex_unlock(m);
+    return 7;
+}
+
+KTEST(mutex, waiter_sleeps_until_unlock)
+{
+    DEFINE_MUTEX(m);
+    struct task_struct *h = kthread_run(holder_fn, &m, "holder");
+    KASSERT(!IS_ERR(h));
+    yield();
+    KEXPECT(m.owner == h);
+    struct task_struct *w = kthread_run(waiter_fn, &m, "waiter");
+    KASSERT(!IS_ERR(w));
+    yield();
+    KEXPECT_EQ(w->state, TASK_UNINTERRUPTIBLE);
+    KEXPECT(w->waiting_on == &m);
+    show_task(w);                              /* "waiting on mutex ..." */
+    /* The sleeping waiter's backtrace, from its saved frame pointer, goes
+     * through schedule_timeout() and mutex_lock() into waiter_fn(). */
+    unsigned long trace[STACK_TRACE_DEPTH];
+    int n = task_backtrace(w, trace, STACK_TRACE_DEPTH), found = 0;
+    for (int i = 0; i < n; i++) {
+        const char *name = ksym_lookup(trace[i] - 1, NULL, NULL);
+        if (name && !strcmp(name, "mutex_lock"))
+            found |= 1;
+        if (name && !strcmp(name, "waiter_fn"))
+            found |= 2;
+    }
+    KEXPECT(n >= 3);
+    KEXPECT_EQ(found, 3);
+    kthread_stop(h);
+    KEXPECT_EQ(kthread_stop(w), 7);
+    KEXPECT(!mutex_is_locked(&m));
+}
+
+KTEST(mutex, long_wait_names_the_holder)
+{
+    DEFINE_MUTEX(m);
+    unsigned long saved = mutex_warn_jiffies, before = mutex_long_wait_reports;
+    mutex_warn_jiffies = 5;                    /* 50 ms instead of 5 s */
+    struct task_struct *h = kthread_run(holder_fn, &m, "slowholder");
+    KASSERT(!IS_ERR(h));
+    yield();                                   /* h takes m, then sleeps in msleep */
+    KEXPECT(m.owner == h);
+    unsigned long t0 = jiffies;
+    struct task_struct *stopper = kthread_run(stop_later_fn, h, "stopper");
+    KASSERT(!IS_ERR(stopper));
+    mutex_lock(&m);                            /* waits ~200 ms: one report */
+    KEXPECT(jiffies - t0 >= 15);
+    KEXPECT_EQ(mutex_long_wait_reports - before, 1);
+    KEXPECT(m.owner == current);
+    mutex_unlock(&m);
+    KEXPECT_EQ(kthread_stop(stopper), 0);
+    mutex_warn_jiffies = saved;
+}

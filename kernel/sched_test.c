@@ -1,0 +1,208 @@
+/* kernel/sched_test.c: the ktests of sched.c (test=sched); built into the test
+ * kernel only (make check), never into the production kernel.
+ * The tests reach sched.c's static functions and data, so this file
+ * includes it: in the test kernel the two are one object (Makefile). */
+#include "sched.c"
+#include <ktest.h>
+
+/* Two kthreads take turns through one wait queue: each waits for its turn,
+ * appends its letter and hands the turn over.  The sequence must be exact. */
+static DECLARE_WAIT_QUEUE_HEAD(pingpong_wq);
+static volatile int pingpong_turn;
+static char pingpong_log[32];
+static volatile int pingpong_len;
+
+static int pingpong_fn(void *arg)
+{
+    int me = (int)(long)arg;
+    for (int i = 0; i < 5; i++) {
+        wait_event(pingpong_wq, pingpong_turn == me);
+        pingpong_log[pingpong_len++] = me ? 'B' : 'A';
+        pingpong_turn = !me;
+        wake_up_all(&pingpong_wq);
+    }
+    return 100 + me;
+}
+
+KTEST(sched, kthreads_alternate_via_wait_queue)
+{
+    pingpong_turn = 0;
+    pingpong_len = 0;
+    memset(pingpong_log, 0, sizeof pingpong_log);
+    /* Start B first so that it has to sleep while A runs. */
+    struct task_struct *b = kthread_run(pingpong_fn, (void *)1L, "pong");
+    struct task_struct *a = kthread_run(pingpong_fn, (void *)0L, "ping");
+    KASSERT(!IS_ERR(a) && !IS_ERR(b));
+    KEXPECT(a->pid != b->pid && a->pid > 0 && b->pid > 0);
+    KEXPECT_EQ(kthread_stop(a), 100);
+    KEXPECT_EQ(kthread_stop(b), 101);
+    KEXPECT(!strcmp(pingpong_log, "ABABABABAB"));
+}
+
+static volatile int stopper_loops;
+static int until_stopped_fn(void *arg)
+{
+    while (!kthread_should_stop()) {
+        stopper_loops++;
+        set_current_state(TASK_INTERRUPTIBLE);
+        if (!kthread_should_stop())
+            schedule();
+        set_current_state(TASK_RUNNING);
+    }
+    return (int)(long)arg;
+}
+
+static int returns_at_once_fn(void *arg) { return (int)(long)arg; }
+
+KTEST(sched, kthread_stop_returns_exit_value)
+{
+    stopper_loops = 0;
+    struct task_struct *t = kthread_run(until_stopped_fn, (void *)4242L, "stopme");
+    KASSERT(!IS_ERR(t));
+    yield();                                   /* let it run and go to sleep */
+    KEXPECT_EQ(t->state, TASK_INTERRUPTIBLE);
+    KEXPECT_EQ(stopper_loops, 1);
+    KEXPECT_EQ(kthread_stop(t), 4242);
+    /* A thread that already returned (a zombie) is reaped the same way. */
+    struct task_struct *z = kthread_run(returns_at_once_fn, (void *)-7L, "zombie");
+    KASSERT(!IS_ERR(z));
+    yield();
+    KEXPECT_EQ(z->state, TASK_DEAD);
+    KEXPECT(z->stack == NULL);                 /* freed by the next task to run */
+    KEXPECT_EQ(kthread_stop(z), -7);
+}
+
+static struct task_struct *volatile seen_current;
+static volatile unsigned long seen_esp;
+static int whoami_fn(void *arg)
+{
+    unsigned long sp;
+    __asm__ volatile("mov %%esp, %0" : "=r"(sp));
+    seen_esp = sp;
+    seen_current = current;
+    return 0;
+}
+
+KTEST(sched, current_comes_from_the_stack)
+{
+    KEXPECT(current == &init_task || current->stack != NULL);
+    struct task_struct *t = kthread_run(whoami_fn, NULL, "whoami");
+    KASSERT(!IS_ERR(t));
+    void *stack = t->stack;
+    KEXPECT_EQ((unsigned long)stack % THREAD_SIZE, 0);
+    KEXPECT(((struct thread_info *)stack)->task == t);
+    KEXPECT_EQ(((struct thread_info *)stack)->magic, STACK_END_MAGIC);
+    seen_current = NULL;
+    KEXPECT_EQ(kthread_stop(t), 0);
+    KEXPECT(seen_current == t);
+    KEXPECT(seen_esp > (unsigned long)stack && seen_esp < (unsigned long)stack + THREAD_SIZE);
+}
+
+static int counting_fn(void *arg)
+{
+    volatile int *n = arg;
+    while (!kthread_should_stop()) {
+        (*n)++;
+        yield();
+    }
+    return 0;
+}
+
+KTEST(sched, round_robin_is_fair)
+{
+    static volatile int n1, n2;
+    n1 = n2 = 0;
+    struct task_struct *a = kthread_run(counting_fn, (void *)&n1, "rr1");
+    struct task_struct *b = kthread_run(counting_fn, (void *)&n2, "rr2");
+    KASSERT(!IS_ERR(a) && !IS_ERR(b));
+    for (int i = 0; i < 20; i++)
+        yield();
+    /* Each yield of ours lets each of them run exactly once. */
+    KEXPECT_EQ(n1, 20);
+    KEXPECT_EQ(n2, 20);
+    kthread_stop(a);
+    kthread_stop(b);
+}
+
+KTEST(sched, msleep_sleeps_long_enough)
+{
+    unsigned long t0 = jiffies;
+    msleep(50);
+    unsigned long dt = jiffies - t0;
+    KEXPECT(dt >= 5);
+    KEXPECT(dt < 50);                          /* and not forever */
+}
+
+static volatile unsigned long tick_seen;
+static int need_resched_fn(void *arg)
+{
+    /* Busy, never sleeping: only cond_resched() lets others run once the
+     * tick has used up our slice. */
+    while (!kthread_should_stop()) {
+        tick_seen++;
+        cond_resched();
+    }
+    return 0;
+}
+
+KTEST(sched, slice_expiry_sets_need_resched)
+{
+    tick_seen = 0;
+    struct task_struct *t = kthread_run(need_resched_fn, NULL, "spinner");
+    KASSERT(!IS_ERR(t));
+    unsigned long t0 = jiffies;
+    yield();                                   /* spinner runs until its slice ends */
+    unsigned long dt = jiffies - t0;
+    KEXPECT(tick_seen > 0);
+    KEXPECT(dt >= TASK_TIMESLICE - 1 && dt <= TASK_TIMESLICE + 2);
+    kthread_stop(t);
+}
+
+/* One tick ends two timeouts: ours, while we idle in schedule() (nothing
+ * else runnable), and a kthread's.  wake_up_process() does not queue the
+ * running task (schedule() requeues it itself), so schedule()'s idle loop
+ * must requeue us although the queue is no longer empty.  If it forgot, we
+ * would be TASK_RUNNING but on no queue: never run again (the ext2cache
+ * hang: the test thread's msleep and the flusher's period ended together).
+ * The kthread checks that invariant when it runs, and repairs it so that a
+ * regression fails this test instead of hanging the boot. */
+static volatile unsigned long same_tick_target;
+static volatile int same_tick_lost, same_tick_woke;
+static int same_tick_fn(void *arg)
+{
+    struct task_struct *sleeper = arg;
+    set_current_state(TASK_UNINTERRUPTIBLE);
+    schedule_timeout((long)(same_tick_target - jiffies));
+    unsigned long flags = local_irq_save();
+    same_tick_woke = 1;
+    if (sleeper->state == TASK_RUNNING && list_empty(&sleeper->run_list)) {
+        same_tick_lost++;
+        enqueue_task(sleeper);
+    }
+    local_irq_restore(flags);
+    return 0;
+}
+
+KTEST(sched, timeouts_ending_on_one_tick_both_run)
+{
+    int coincided = 0;
+    same_tick_lost = 0;
+    for (int attempt = 0; attempt < 5 && coincided < 2; attempt++) {
+        same_tick_woke = 0;
+        same_tick_target = jiffies + 10;
+        struct task_struct *t = kthread_run(same_tick_fn, current, "sametick");
+        KASSERT(!IS_ERR(t));
+        while (!(t->state == TASK_UNINTERRUPTIBLE && t->timer_pending))
+            yield();                           /* it is asleep until the target */
+        long left = (long)(same_tick_target - jiffies);
+        if (left >= 2) {                       /* else a slow host missed it: retry */
+            set_current_state(TASK_UNINTERRUPTIBLE);
+            schedule_timeout(left);
+            if (same_tick_woke && jiffies - same_tick_target < 2)
+                coincided++;
+        }
+        kthread_stop(t);
+    }
+    KEXPECT(coincided >= 1);
+    KEXPECT_EQ(same_tick_lost, 0);
+}

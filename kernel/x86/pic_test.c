@@ -1,0 +1,33 @@
+/* kernel/x86/pic_test.c: the ktests of pic.c (test=traps); built into the test
+ * kernel only (make check), never into the production kernel.
+ * The tests reach pic.c's static functions and data, so this file
+ * includes it: in the test kernel the two are one object (Makefile). */
+#include "pic.c"
+#include <ktest.h>
+
+static void count_handler(struct pt_regs *regs, void *data)
+{
+    (*(volatile unsigned long *)data)++;
+}
+
+KTEST(traps, request_irq_shares_timer_line)
+{
+    static volatile unsigned long hits;
+    hits = 0;
+    KASSERT_EQ(request_irq(0, count_handler, (void *)&hits), 0);
+    KEXPECT_EQ(request_irq(0, count_handler, (void *)&hits), -EBUSY);
+    KEXPECT_EQ(request_irq(16, count_handler, NULL), -EINVAL);
+    KEXPECT_EQ(request_irq(3, NULL, NULL), -EINVAL);
+    for (long spin = 0; spin < 100000000 && hits < 3; spin++)
+        hlt();
+    free_irq(0, count_handler, (void *)&hits);
+    KEXPECT(hits >= 3);
+    unsigned long seen = hits;
+    for (int i = 0; i < 3; i++)
+        hlt();                         /* the timer still ticks, we are gone */
+    KEXPECT_EQ(hits, seen);
+    /* The master's mask register has line 0 open, line 3 closed. */
+    uint8_t mask = inb(PIC1_DATA);
+    KEXPECT_EQ(mask & 1, 0);
+    KEXPECT_EQ((mask >> 3) & 1, 1);
+}

@@ -1,0 +1,60 @@
+/* kernel/x86/timer_test.c: the ktests of timer.c (test=timer); built into the test
+ * kernel only (make check), never into the production kernel. */
+#include <kernel.h>
+#include <init.h>
+#include <irq.h>
+#include <timer.h>
+#include <asm/io.h>
+#include <asm/irqflags.h>
+#include <ktest.h>
+
+KTEST(timer, jiffies_advance)
+{
+    KASSERT(!irqs_disabled());
+    unsigned long j0 = jiffies;
+    for (long spin = 0; spin < 200000000 && jiffies - j0 < 5; spin++)
+        cpu_relax();
+    KEXPECT(jiffies - j0 >= 5);
+    KEXPECT(time_after(jiffies, j0));
+    KEXPECT(!time_after(j0, jiffies));
+}
+
+static volatile unsigned long hook_ticks;
+static volatile bool hook_saw_kernel_regs;
+static void test_tick(struct pt_regs *regs)
+{
+    hook_ticks++;
+    if (regs && regs->trapno == 0x20)
+        hook_saw_kernel_regs = true;
+}
+
+KTEST(timer, tick_hook_called)
+{
+    hook_ticks = 0;
+    tick_hook_t old = timer_set_tick_hook(test_tick);
+    unsigned long j0 = jiffies;
+    while (jiffies - j0 < 4)
+        hlt();
+    tick_hook_t mine = timer_set_tick_hook(old);
+    KEXPECT(mine == test_tick);
+    KEXPECT(hook_ticks >= 3);
+    KEXPECT(hook_saw_kernel_regs);
+}
+
+KTEST(timer, mdelay_matches_jiffies)
+{
+    /* 200 ms measured on the PIT counter should be ~20 ticks.  Never short
+     * (>= 10, every time).  Not long either, but a host that stops QEMU for
+     * a while lengthens any one run in real time, ticks and all; so up to
+     * three tries, of which the best must be <= 40. */
+    unsigned long best = ~0UL;
+    for (int i = 0; i < 3 && best > 40; i++) {
+        unsigned long j0 = jiffies;
+        mdelay(200);
+        unsigned long dj = jiffies - j0;
+        KEXPECT(dj >= 10);
+        if (dj < best)
+            best = dj;
+    }
+    KEXPECT(best <= 40);
+}

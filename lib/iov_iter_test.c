@@ -1,0 +1,110 @@
+/* lib/iov_iter_test.c: the ktests of iov_iter.c (test=iov); built into the test
+ * kernel only (make check), never into the production kernel.
+ * The tests reach iov_iter.c's static functions and data, so this file
+ * includes it: in the test kernel the two are one object (Makefile). */
+#include "iov_iter.c"
+#include <ktest.h>
+
+/* ---- ITER_FAULTY: the fake user buffer (struct faulty_iter, <uio.h>) ---- */
+
+#define NEVER ((size_t)-1)
+
+static struct faulty_iter *faulty(const struct iov_iter *i)
+{
+    return container_of((struct iov_iter *)i, struct faulty_iter, iter);
+}
+
+void iov_iter_faulty(struct faulty_iter *fi, const struct kvec *kvec, unsigned long nr_segs,
+                     size_t count, size_t fault_at, int fault_in_allowed)
+{
+    memset(fi, 0, sizeof *fi);
+    iov_iter_kvec(&fi->iter, WRITE, kvec, nr_segs, count);
+    fi->iter.type = ITER_FAULTY;
+    fi->count0 = count;
+    fi->fault_at = fault_at;
+    fi->fault_in_allowed = fault_in_allowed;
+}
+
+/* The page-fault handler's part: the fault is resolved for good. */
+static void resolve(struct faulty_iter *fi)
+{
+    if (fi->fault_handler)
+        fi->fault_handler(fi->fault_arg);
+    fi->fault_at = NEVER;
+}
+
+/* How many of the next n bytes a copy may touch before "faulting".
+ * atomic: faults disabled, so the copy stops at fault_at.
+ * !atomic: faults enabled, so a resolvable fault (fault_in_allowed) is
+ * resolved on the spot, as the page-fault handler would. */
+size_t faulty_iter_limit(struct iov_iter *i, size_t n, int atomic)
+{
+    struct faulty_iter *fi = faulty(i);
+    size_t consumed = fi->count0 - i->count;
+    if (fi->fault_at == NEVER || fi->fault_at >= consumed + n)
+        return n;                       /* the fault lies beyond this copy */
+    if (!atomic && fi->fault_in_allowed) {
+        resolve(fi);
+        return n;
+    }
+    if (fi->fault_at <= consumed)
+        return 0;
+    return min(n, fi->fault_at - consumed);
+}
+
+/* fault_in_iov_iter_readable for the fake: the bytes that could NOT be
+ * faulted in.  Resolving a fault changes the fake's "page tables" (fault_at),
+ * so the const that the real (user memory) case honours is cast away. */
+size_t faulty_iter_fault_in(const struct iov_iter *i, size_t bytes)
+{
+    struct faulty_iter *fi = faulty(i);
+    size_t consumed = fi->count0 - i->count;
+    if (fi->fault_at == NEVER || fi->fault_at >= consumed + bytes)
+        return 0;
+    if (fi->fault_in_allowed) {
+        resolve(fi);
+        return 0;
+    }
+    return consumed + bytes - max(fi->fault_at, consumed);
+}
+
+/* ---- the tests ------------------------------------------------------------ */
+
+KTEST(iov, kvec_advance_across_segments)
+{
+    char a[3] = "abc", b[5] = "defgh", out[8];
+    struct kvec v[2] = { { a, 3 }, { b, 5 } };
+    struct iov_iter it;
+    iov_iter_kvec(&it, WRITE, v, 2, 8);
+    KASSERT_EQ(copy_from_iter(out, 2, &it), 2);
+    KASSERT_EQ(iov_iter_count(&it), 6);
+    KASSERT_EQ(copy_from_iter(out + 2, 6, &it), 6);
+    KEXPECT(!memcmp(out, "abcdefgh", 8));
+    KEXPECT_EQ(iov_iter_count(&it), 0);
+    KEXPECT_EQ(copy_from_iter(out, 1, &it), 0);
+}
+
+KTEST(iov, faulty_stops_and_faults_in)
+{
+    static char src[100], dst[100];
+    for (int k = 0; k < 100; k++)
+        src[k] = (char)k;
+    struct kvec v = { src, 100 };
+    struct faulty_iter fi;
+    struct iov_iter *it = &fi.iter;
+    iov_iter_faulty(&fi, &v, 1, 100, 40, 0);
+    KASSERT_EQ(copy_out(it, dst, 100, 1), 40);       /* atomic: stops at 40 */
+    KASSERT_EQ(copy_out(it, dst, 30, 1), 30);        /* before the fault: fine */
+    KEXPECT_EQ(fault_in_iov_iter_readable(it, 30), 0);
+    KEXPECT_EQ(fault_in_iov_iter_readable(it, 100), 60);  /* unfaultable from 40 */
+    iov_iter_advance(it, 40);
+    KEXPECT_EQ(copy_out(it, dst, 10, 1), 0);
+    KEXPECT_EQ(fault_in_iov_iter_readable(it, 10), 10);
+    /* resolvable: fault-in clears the fault */
+    iov_iter_faulty(&fi, &v, 1, 100, 10, 1);
+    KEXPECT_EQ(copy_out(it, dst, 100, 1), 10);
+    KEXPECT_EQ(fault_in_iov_iter_readable(it, 100), 0);
+    KEXPECT_EQ(copy_out(it, dst, 100, 1), 100);
+    KEXPECT(!memcmp(dst, src, 100));
+}
+
