@@ -15,6 +15,7 @@
 #include <fs_syscalls.h>
 #include "internal.h"
 #include <asm/uaccess.h>
+#include <asm/ioctls.h>
 #include <signal.h>
 #include "sys_internal.h"
 
@@ -78,10 +79,9 @@ void at_leave(struct at_ctx *c)
     c->fs = NULL;
 }
 
-#define O_LARGEFILE 0100000
 #define VALID_OPEN_FLAGS (O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_APPEND | \
                           O_NONBLOCK | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_LARGEFILE | \
-                          O_DSYNC | O_SYNC | 01000000 /* O_NOATIME */)
+                          O_DSYNC | O_SYNC | O_NOATIME)
 
 long sys_openat(int dfd, const char *filename, int flags, mode_t mode)
 {
@@ -145,12 +145,6 @@ long sys_dup2(unsigned int oldfd, unsigned int newfd)
     return do_dup2(oldfd, newfd, 0);
 }
 
-#define F_DUPFD 0
-#define F_GETFD 1
-#define F_SETFD 2
-#define F_GETFL 3
-#define F_SETFL 4
-#define F_DUPFD_CLOEXEC 1030
 #define SETFL_MASK (O_APPEND | O_NONBLOCK)
 
 long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg)
@@ -188,10 +182,6 @@ long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg)
 
 long sys_fcntl64(unsigned int fd, unsigned int cmd, unsigned long arg)
 { return sys_fcntl(fd, cmd, arg); }
-
-#define FIONCLEX 0x5450
-#define FIOCLEX  0x5451
-#define FIONBIO  0x5421
 
 long sys_ioctl(unsigned int fd, unsigned int cmd, unsigned long arg)
 {

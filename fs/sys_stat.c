@@ -12,31 +12,11 @@
 #include <chrdev.h>
 #include <fs_syscalls.h>
 #include <asm/uaccess.h>
+#include <asm/stat.h>
 #include <signal.h>
 #include "sys_internal.h"
 
-/* struct stat64 of Linux i386 (arch/x86/include/uapi/asm/stat.h), 96 bytes,
- * 4-byte aligned 64-bit fields. */
-struct stat64 {
-    uint64_t st_dev;
-    uint8_t  __pad0[4];
-    uint32_t __st_ino;
-    uint32_t st_mode;
-    uint32_t st_nlink;
-    uint32_t st_uid;
-    uint32_t st_gid;
-    uint64_t st_rdev;
-    uint8_t  __pad3[4];
-    int64_t  st_size;
-    uint32_t st_blksize;
-    uint64_t st_blocks;
-    uint32_t st_atime, st_atime_nsec;
-    uint32_t st_mtime, st_mtime_nsec;
-    uint32_t st_ctime, st_ctime_nsec;
-    uint64_t st_ino;
-} __attribute__((packed));
-_Static_assert(sizeof(struct stat64) == 96, "i386 struct stat64 is 96 bytes");
-
+/* struct stat64 (include/uapi/asm/stat.h), the Linux i386 layout. */
 static int cp_stat64(const struct kstat *k, void *ubuf)
 {
     struct stat64 s;
@@ -124,23 +104,6 @@ long sys_fstatat64(int dfd, const char *filename, void *statbuf, int flag)
     return err ? err : cp_stat64(&k, statbuf);
 }
 
-/* struct statx (include/uapi/linux/stat.h), 256 bytes. */
-struct statx_timestamp { int64_t tv_sec; uint32_t tv_nsec; int32_t __reserved; };
-struct statx {
-    uint32_t stx_mask, stx_blksize;
-    uint64_t stx_attributes;
-    uint32_t stx_nlink, stx_uid, stx_gid;
-    uint16_t stx_mode, __spare0;
-    uint64_t stx_ino, stx_size, stx_blocks, stx_attributes_mask;
-    struct statx_timestamp stx_atime, stx_btime, stx_ctime, stx_mtime;
-    uint32_t stx_rdev_major, stx_rdev_minor, stx_dev_major, stx_dev_minor;
-    uint64_t __spare2[14];
-};
-_Static_assert(sizeof(struct statx) == 256, "struct statx is 256 bytes");
-#define STATX_BASIC_STATS 0x7ffu       /* type..blocks: everything but btime */
-#define STATX__RESERVED   0x80000000u
-#define AT_STATX_SYNC_TYPE 0x6000
-
 long sys_statx(int dfd, const char *filename, unsigned flags, unsigned int mask, void *buffer)
 {
     struct kstat k;
@@ -179,14 +142,6 @@ long sys_statx(int dfd, const char *filename, unsigned flags, unsigned int mask,
 /* ---- getdents64 ---------------------------------------------------------
  * Entries are gathered in a kernel buffer, then copied out in one go: if the
  * user buffer is bad, f_pos is put back and nothing was consumed. */
-struct linux_dirent64 {
-    uint64_t d_ino;
-    int64_t  d_off;                    /* position of the NEXT entry (telldir) */
-    uint16_t d_reclen;
-    uint8_t  d_type;
-    char     d_name[];
-} __attribute__((packed));
-
 struct getdents_ctx {
     struct dir_context ctx;            /* first: the actor gets &ctx */
     char *buf;

@@ -1,51 +1,10 @@
-/* include/errno.h: error numbers, Linux i386 values (returned negated). */
+/* include/errno.h: the kernel's error numbers: the user-visible ones (the
+ * ABI, <linux/errno.h> in include/uapi/) and the kernel-internal restart
+ * codes. */
 #ifndef _ERRNO_H
 #define _ERRNO_H
-#define EPERM 1
-#define ENOENT 2
-#define ESRCH 3
-#define EINTR 4
-#define EIO 5
-#define ENXIO 6
-#define E2BIG 7
-#define ENOEXEC 8
-#define EBADF 9
-#define ECHILD 10
-#define EAGAIN 11
-#define ENOMEM 12
-#define EACCES 13
-#define EFAULT 14
-#define ENOTBLK 15
-#define EBUSY 16
-#define EEXIST 17
-#define EXDEV 18
-#define ENODEV 19
-#define ENOTDIR 20
-#define EISDIR 21
-#define EINVAL 22
-#define ENFILE 23
-#define EMFILE 24
-#define ENOTTY 25
-#define ETXTBSY 26
-#define EFBIG 27
-#define ENOSPC 28
-#define ESPIPE 29
-#define EROFS 30
-#define EMLINK 31
-#define EPIPE 32
-#define EDOM 33
-#define ERANGE 34
-#define EDEADLK 35
-#define ENAMETOOLONG 36
-#define ENOLCK 37
-#define ENOSYS 38
-#define ENOTEMPTY 39
-#define ELOOP 40
-#define ENODATA 61
-#define EOVERFLOW 75
-#define EUCLEAN 117
-#define ENOTSUP 95
-#define EOPNOTSUPP 95
+#include <linux/errno.h>
+
 /* Kernel-internal: never seen by user space (kernel/signal.c turns them
  * into a restart of the system call or -EINTR), as Linux's. */
 #define ERESTARTSYS           512   /* restart if the handler has SA_RESTART */

@@ -24,6 +24,7 @@
 #define _FDTABLE_H
 #include <kernel.h>
 #include <spinlock.h>
+#include <linux/fcntl.h>               /* FD_CLOEXEC: fcntl(F_GETFD/F_SETFD)'s flag */
 
 struct file;
 struct task_struct;
@@ -40,9 +41,6 @@ struct files_struct {
     uint32_t close_on_exec[FD_WORDS];  /* FD_CLOEXEC per descriptor */
     struct file *fd[NR_OPEN];          /* NULL while free or only reserved */
 };
-
-/* fcntl(F_GETFD/F_SETFD) flag */
-#define FD_CLOEXEC 1
 
 /* ---- the table itself ---------------------------------------------------
  * files_alloc()     an empty table, count 1; NULL on -ENOMEM

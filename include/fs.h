@@ -45,50 +45,15 @@ struct writeback_control;
 struct kstat;
 struct vfsmount;
 
-/* ---- modes and flags (Linux values) -------------------------------- */
-#define S_IFMT   0170000
-#define S_IFSOCK 0140000
-#define S_IFLNK  0120000
-#define S_IFREG  0100000
-#define S_IFBLK  0060000
-#define S_IFDIR  0040000
-#define S_IFCHR  0020000
-#define S_IFIFO  0010000
-#define S_ISREG(m) (((m) & S_IFMT) == S_IFREG)
-#define S_ISDIR(m) (((m) & S_IFMT) == S_IFDIR)
-#define S_ISLNK(m) (((m) & S_IFMT) == S_IFLNK)
-#define S_ISCHR(m) (((m) & S_IFMT) == S_IFCHR)
-#define S_ISBLK(m) (((m) & S_IFMT) == S_IFBLK)
-#define S_ISFIFO(m) (((m) & S_IFMT) == S_IFIFO)
+/* ---- modes and flags: the ABI (include/uapi/) ------------------- */
+#include <linux/stat.h>                /* S_IFMT, S_IFREG, S_ISDIR()... */
+#include <linux/fcntl.h>               /* O_RDONLY, O_CREAT, O_APPEND... */
+#include <linux/fs.h>                  /* SEEK_SET.., RWF_DSYNC.. */
+#include <linux/dirent.h>              /* DT_REG, DT_DIR... */
 
-#define O_ACCMODE   0003
-#define O_RDONLY    00
-#define O_WRONLY    01
-#define O_RDWR      02
-#define O_CREAT     0100
-#define O_EXCL      0200
-#define O_NOCTTY    0400
-#define O_TRUNC     01000
-#define O_APPEND    02000
-#define O_NONBLOCK  04000
-#define O_DSYNC     010000             /* write(2) returns once the data is on disk */
-#define __O_SYNC    04000000
-#define O_SYNC      (__O_SYNC | O_DSYNC) /* ... and the inode too */
-#define O_DIRECTORY 0200000
-#define O_NOFOLLOW  0400000
-#define O_CLOEXEC   02000000
-
-/* preadv2/pwritev2 flags (Linux's <linux/fs.h>): per call, not per file.
- * RWF_NOWAIT and the newer ones are not supported (-EOPNOTSUPP). */
-#define RWF_HIPRI   0x01               /* poll for completion: accepted, ignored */
-#define RWF_DSYNC   0x02               /* this write as if O_DSYNC */
-#define RWF_SYNC    0x04               /* this write as if O_SYNC */
-#define RWF_APPEND  0x10               /* this write as if O_APPEND */
+/* preadv2/pwritev2 flags: per call, not per file.  RWF_NOWAIT and the
+ * newer ones are not supported (-EOPNOTSUPP). */
 #define RWF_SUPPORTED (RWF_HIPRI | RWF_DSYNC | RWF_SYNC | RWF_APPEND)
-
-#define SEEK_SET 0
-#define SEEK_CUR 1
-#define SEEK_END 2
 
 #define NAME_MAX    255
 #define PATH_MAX    4096
@@ -304,15 +269,6 @@ struct dir_context {
     filldir_t actor;                   /* returns nonzero to stop: buffer full */
     loff_t pos;                        /* the fs advances it past each entry it emits */
 };
-/* d_type values (Linux DT_*) */
-#define DT_UNKNOWN 0
-#define DT_FIFO 1
-#define DT_CHR 2
-#define DT_DIR 4
-#define DT_BLK 6
-#define DT_REG 8
-#define DT_LNK 10
-#define DT_SOCK 12
 
 /*
  * File operations.  f_pos is owned by the VFS (vfs_read/vfs_write pass a

@@ -9,12 +9,7 @@
 #include <types.h>
 
 struct iovec;
-#define AT_FDCWD            -100
-#define AT_SYMLINK_NOFOLLOW 0x100
-#define AT_REMOVEDIR        0x200
-#define AT_SYMLINK_FOLLOW   0x400
-#define AT_NO_AUTOMOUNT     0x800     /* no automounts here: accepted, ignored */
-#define AT_EMPTY_PATH       0x1000
+#include <linux/fcntl.h>               /* AT_FDCWD, AT_REMOVEDIR... */
 
 /* fs/sys_rw.c */
 long sys_read(unsigned int fd, char *buf, size_t count);

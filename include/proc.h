@@ -5,6 +5,7 @@
 #define _PROC_H
 #include <sched.h>
 #include <asm/ptrace.h>
+#include <linux/wait.h>                /* WNOHANG, WUNTRACED, WCONTINUED */
 
 /* The user registers saved at the top of t's kernel stack by the entry
  * from ring 3 (every system call and user trap starts there). */
@@ -49,11 +50,6 @@ long do_fork(struct pt_regs *regs);
 /* exit.c */
 void do_group_exit(int status) __attribute__((noreturn));   /* status: wait word */
 long kernel_wait4(pid_t pid, int *status, int options);     /* status: kernel ptr */
-#define WNOHANG   1
-#define WUNTRACED 2                    /* also report children that stopped */
-#define WCONTINUED 8                   /* also report children SIGCONT resumed */
-#define __WALL    0x40000000
-
 /* sys.c */
 extern char system_utsname_release[];
 #endif

@@ -1,6 +1,7 @@
-/* include/signal.h: signals, as Linux i386 defines them for user space
- * (numbers, sigaction layout, siginfo, the signal frames) and the kernel
- * interface of kernel/signal.c.
+/* include/signal.h: the kernel side of signals: the signal frames on the
+ * user stack and the interface of kernel/signal.c.  What user space sees
+ * (numbers, sigaction, siginfo_t, stack_t) is ABI, in include/uapi/asm/
+ * signal.h and siginfo.h, shared with the userland.
  *
  * Per task (struct task_struct, include/sched.h): `pending` (a bit per
  * pending signal plus the siginfo of the first one queued), `blocked` (the
@@ -14,106 +15,11 @@
 #define _SIGNAL_H
 #include <types.h>
 
-#define _NSIG        64
-#define _NSIG_WORDS  2
+#include <asm/signal.h>                /* the ABI: numbers, sigset_t, sigaction, siginfo_t, stack_t */
 
-#define SIGHUP     1
-#define SIGINT     2
-#define SIGQUIT    3
-#define SIGILL     4
-#define SIGTRAP    5
-#define SIGABRT    6
-#define SIGBUS     7
-#define SIGFPE     8
-#define SIGKILL    9
-#define SIGUSR1   10
-#define SIGSEGV   11
-#define SIGUSR2   12
-#define SIGPIPE   13
-#define SIGALRM   14
-#define SIGTERM   15
-#define SIGSTKFLT 16
-#define SIGCHLD   17
-#define SIGCONT   18
-#define SIGSTOP   19
-#define SIGTSTP   20
-#define SIGTTIN   21
-#define SIGTTOU   22
-#define SIGURG    23
-#define SIGXCPU   24
-#define SIGXFSZ   25
-#define SIGVTALRM 26
-#define SIGPROF   27
-#define SIGWINCH  28
-#define SIGIO     29
-#define SIGPWR    30
-#define SIGSYS    31
-#define SIGRTMIN  32
-
-/* sa_flags */
-#define SA_NOCLDSTOP 0x00000001
-#define SA_NOCLDWAIT 0x00000002
-#define SA_SIGINFO   0x00000004
-#define SA_ONSTACK   0x08000000
-#define SA_RESTART   0x10000000
-#define SA_NODEFER   0x40000000
-#define SA_RESETHAND 0x80000000
-#define SA_RESTORER  0x04000000
-
-#define SIG_BLOCK    0
-#define SIG_UNBLOCK  1
-#define SIG_SETMASK  2
-
-typedef void (*__sighandler_t)(int);
-#define SIG_DFL ((__sighandler_t)0)
-#define SIG_IGN ((__sighandler_t)1)
-
-/* si_code values */
-#define SI_USER      0
-#define SI_KERNEL    0x80
-#define CLD_EXITED   1
-#define CLD_KILLED   2
-#define CLD_STOPPED  5
-#define CLD_CONTINUED 6
-/* SEGV_MAPERR etc. are in <asm/traps.h> (the trap code needs them first). */
-#ifndef SEGV_MAPERR
-#define SEGV_MAPERR 1
-#define SEGV_ACCERR 2
-#endif
-#define BUS_ADRERR   2
-
-typedef struct {
-    unsigned long sig[_NSIG_WORDS];
-} sigset_t;
-
-/* The i386 rt_sigaction() structure (Linux's struct sigaction for i386,
- * what glibc and our libc pass): handler, flags, restorer, then the mask. */
-struct sigaction {
-    __sighandler_t sa_handler;
-    unsigned long sa_flags;
-    void (*sa_restorer)(void);
-    sigset_t sa_mask;
-};
 struct k_sigaction {
     struct sigaction sa;
 };
-
-/* siginfo_t as user space sees it: 128 bytes. */
-typedef struct {
-    int si_signo;
-    int si_errno;
-    int si_code;
-    union {
-        int _pad[29];
-        struct { int pid; unsigned int uid; } kill;               /* kill() */
-        struct { void *addr; } fault;                             /* SIGSEGV, SIGBUS */
-        struct { int pid; unsigned int uid; int status; long utime, stime; } chld;
-    } _sifields;
-} siginfo_t;
-#define si_pid    _sifields.kill.pid
-#define si_uid    _sifields.kill.uid
-#define si_addr   _sifields.fault.addr
-#define si_status _sifields.chld.status
 
 /* ---- the signal frames on the user stack (Linux i386, "ia32") ----
  * The layouts are user ABI: glibc's and our libc's restorers, debuggers and
@@ -128,19 +34,6 @@ struct sigcontext {
     unsigned long fpstate;             /* user pointer to FPU state; 0: none */
     unsigned long oldmask, cr2;
 };
-
-/* sigaltstack(2): ss_flags, and the smallest stack it accepts (i386). */
-#define SS_ONSTACK     1               /* (read) we are running on it */
-#define SS_DISABLE     2               /* none / turn it off */
-#define SS_AUTODISARM  (1U << 31)      /* forget it while a handler runs on it */
-#define MINSIGSTKSZ    2048
-#define SIGSTKSZ       8192
-
-typedef struct {
-    unsigned long ss_sp;
-    int ss_flags;
-    unsigned long ss_size;
-} stack_t;
 
 struct ucontext {
     unsigned long uc_flags;

@@ -32,10 +32,10 @@
 #ifndef _UIO_H
 #define _UIO_H
 #include <types.h>
+#include <linux/uio.h>                 /* struct iovec: the user-space buffer list */
 
 struct page;
 
-struct iovec { void *iov_base; size_t iov_len; };
 struct kvec  { void *iov_base; size_t iov_len; };
 
 enum iter_type {

@@ -43,7 +43,7 @@
 #include <signal.h>
 #include <slab.h>
 #include <mm.h>
-#include <mman.h>
+#include <asm/mman.h>
 #include <fs.h>
 #include <elf.h>
 #include <proc.h>

@@ -15,6 +15,7 @@
 #include <sched.h>
 #include <fs.h>
 #include <signal.h>
+#include <linux/reboot.h>              /* LINUX_REBOOT_MAGIC1.., _CMD_.. */
 #include <timer.h>
 #include <mm.h>
 #include <proc.h>
@@ -157,17 +158,6 @@ long sys_newuname(void *name)
 }
 
 /* ---- reboot ----------------------------------------------------------------- */
-
-#define LINUX_REBOOT_MAGIC1     0xfee1dead
-#define LINUX_REBOOT_MAGIC2     672274793
-#define LINUX_REBOOT_MAGIC2A    85072278
-#define LINUX_REBOOT_MAGIC2B    369367448
-#define LINUX_REBOOT_MAGIC2C    537993216
-#define LINUX_REBOOT_CMD_RESTART   0x01234567
-#define LINUX_REBOOT_CMD_HALT      0xCDEF0123
-#define LINUX_REBOOT_CMD_POWER_OFF 0x4321FEDC
-#define LINUX_REBOOT_CMD_CAD_ON    0x89ABCDEF
-#define LINUX_REBOOT_CMD_CAD_OFF   0x00000000
 
 /* Both magic numbers (Linux accepts four second ones) or -EINVAL; then
  * CAD_ON/CAD_OFF (Ctrl-Alt-Del: no such key handling here) return 0, and

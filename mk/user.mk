@@ -24,8 +24,8 @@ U_AR     := $(if $(CROSS),$(CROSS)ar,ar)
 # FPU state on a context switch. Nothing in the userland uses floating point.
 U_CFLAGS := $(ARCHFLAGS) -std=gnu11 -O2 -g -ffreestanding -nostdinc -fno-pie -fno-pic \
 	-fno-stack-protector -fno-asynchronous-unwind-tables -mno-sse -mno-mmx -mno-80387 \
-	-Wall -Wextra -Werror -Iuser/include -MMD -MP
-U_ASFLAGS := $(ARCHFLAGS) -g -Iuser/include -MMD -MP
+	-Wall -Wextra -Werror -Iuser/include -Iinclude/uapi -MMD -MP
+U_ASFLAGS := $(ARCHFLAGS) -g -Iuser/include -Iinclude/uapi -MMD -MP
 U_LDFLAGS := $(ARCHFLAGS) -nostdlib -static $(if $(findstring clang,$(CC)),-fuse-ld=lld,-no-pie) \
 	-Wl,--build-id=none
 

@@ -30,7 +30,7 @@
 #include <errno.h>
 #include <err.h>
 #include <mm.h>
-#include <mman.h>
+#include <asm/mman.h>
 #include <slab.h>
 #include <sched.h>
 #include <asm/pgtable.h>

@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <err.h>
 #include <mm.h>
-#include <mman.h>
+#include <asm/mman.h>
 #include <sched.h>
 #include <ktest.h>
 #include <pagemap.h>

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <errno.h>
 #include <mm.h>
-#include <mman.h>
+#include <asm/mman.h>
 #include <sched.h>
 #include <ktest.h>
 #include <asm/pgtable.h>

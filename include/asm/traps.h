@@ -45,21 +45,7 @@ enum {
 #define X86_PF_RSVD   0x08             /* reserved bit set in a paging entry */
 #define X86_PF_INSTR  0x10             /* instruction fetch (needs NX) */
 
-/* Signal numbers and si_codes the trap code needs, Linux i386 values.
- * (The signal layer's own header will own these; identical redefinitions
- * are harmless in C.) */
-#define SIGILL    4
-#define SIGTRAP   5
-#define SIGBUS    7
-#define SIGFPE    8
-#define SIGSEGV   11
-#define ILL_ILLOPN  2
-#define FPE_INTDIV  1
-#define TRAP_BRKPT  1
-#define SEGV_MAPERR 1
-#define SEGV_ACCERR 2
-#define BUS_ADRALN  1
-#define BUS_ADRERR  2
+#include <asm/signal.h>                /* the signal numbers and si_codes it raises */
 
 /* The C entry from entry.S: dispatch one trap frame. */
 void do_trap(struct pt_regs *regs);

@@ -33,7 +33,7 @@
 #include <blkdev.h>
 #include <slab.h>
 #include <mm.h>
-#include <mman.h>
+#include <asm/mman.h>
 #include <sched.h>
 #include <uio.h>
 #include <pagemap.h>

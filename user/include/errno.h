@@ -1,5 +1,6 @@
 /*
- * errno.h - error numbers (Linux's values) and the errno variable.
+ * errno.h - the errno variable; the numbers are the kernel's own header
+ * (include/uapi/linux/errno.h, shared with the kernel: docs/userland.md).
  *
  * System calls return -ERRNO in eax on failure; the wrappers in
  * libc/syscalls.c store ERRNO here and return -1, as POSIX asks.
@@ -10,49 +11,7 @@
 
 extern int errno;
 
-#define EPERM    1
-#define ENOENT   2
-#define ESRCH    3
-#define EINTR    4
-#define EIO      5
-#define ENXIO    6
-#define E2BIG    7
-#define ENOEXEC  8
-#define EBADF    9
-#define ECHILD  10
-#define EAGAIN  11
-#define ENOMEM  12
-#define EACCES  13
-#define EFAULT  14
-#define ENOTBLK 15
-#define EBUSY   16
-#define EEXIST  17
-#define EXDEV   18
-#define ENODEV  19
-#define ENOTDIR 20
-#define EISDIR  21
-#define EINVAL  22
-#define ENFILE  23
-#define EMFILE  24
-#define ENOTTY  25
-#define ETXTBSY 26
-#define EFBIG   27
-#define ENOSPC  28
-#define ESPIPE  29
-#define EROFS   30
-#define EMLINK  31
-#define EPIPE   32
-#define EDOM    33
-#define ERANGE  34
-#define EDEADLK 35
-#define ENAMETOOLONG 36
-#define ENOLCK  37
-#define ENOSYS  38
-#define ENOTEMPTY 39
-#define ELOOP   40
-#define EOVERFLOW 75
-#define ENOTSUP 95
-#define EOPNOTSUPP 95
+#include <linux/errno.h>        /* the numbers: include/uapi/linux/errno.h */
 
 /* Largest errno we translate; syscall results in [-4095, -1] are errors. */
 #define MAX_ERRNO 4095

@@ -20,11 +20,7 @@
 #define _IOLBF 1   /* line buffered */
 #define _IONBF 2   /* unbuffered */
 
-#ifndef SEEK_SET
-#define SEEK_SET 0
-#define SEEK_CUR 1
-#define SEEK_END 2
-#endif
+#include <linux/fs.h>           /* SEEK_SET, SEEK_CUR, SEEK_END */
 
 typedef struct __file FILE;
 

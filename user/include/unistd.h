@@ -10,9 +10,7 @@
 #define STDOUT_FILENO 1
 #define STDERR_FILENO 2
 
-#define SEEK_SET 0
-#define SEEK_CUR 1
-#define SEEK_END 2
+#include <linux/fs.h>           /* SEEK_SET, SEEK_CUR, SEEK_END */
 
 #define F_OK 0
 #define X_OK 1

@@ -1,11 +1,9 @@
 /*
  * dirent.c - opendir/readdir/closedir over getdents64.
  *
- * getdents64 fills a buffer with variable-length records, each
- *
- *     u64 d_ino | s64 d_off | u16 d_reclen | u8 d_type | name... '\0' pad
- *
- * and d_reclen says where the next one starts. A DIR keeps such a buffer
+ * getdents64 fills a buffer with variable-length records (struct
+ * linux_dirent64, the kernel's own definition in include/uapi/linux/
+ * dirent.h), and d_reclen says where the next one starts. A DIR keeps such a buffer
  * and hands out one record at a time, refilling when it runs dry;
  * getdents64 returns 0 at the end of the directory.
  */
@@ -14,14 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-struct linux_dirent64 {
-	unsigned long long d_ino;
-	long long          d_off;
-	unsigned short     d_reclen;
-	unsigned char      d_type;
-	char               d_name[];
-} __attribute__((packed));
 
 struct __dir {
 	int fd;

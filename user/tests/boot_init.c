@@ -24,8 +24,6 @@
 #include "check.h"
 #include "sc.h"
 
-#define LINUX_REBOOT_CMD_CAD_ON  0x89abcdef
-#define LINUX_REBOOT_CMD_CAD_OFF 0x00000000
 #define RLIMIT_NPROC 6
 
 static void nproc_5(void)

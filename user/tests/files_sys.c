@@ -236,9 +236,6 @@ static void test_time(void)
 }
 
 /* ---- poll ---------------------------------------------------------------- */
-#ifndef __NR_poll
-#define __NR_poll 168
-#endif
 #define POLLIN   0x0001
 #define POLLOUT  0x0004
 #define POLLNVAL 0x0020

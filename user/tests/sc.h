@@ -3,8 +3,8 @@
  *
  * The tests call the kernel directly (SC(nr, args...) -> the raw result,
  * -errno on failure) so that no libc wrapper touches a bad pointer first
- * or hides what the kernel returned.  Numbers are Linux i386's; the ones
- * our <sys/syscall.h> does not name yet are defined here.
+ * or hides what the kernel returned.  The numbers come from <sys/syscall.h>,
+ * which is the kernel's own list (include/uapi/asm/unistd_32.h).
  *
  * BADPTR[]: the three bad pointers every pointer-taking call is given:
  * NULL, the first kernel address (0xC0000000) and a page that was mapped
@@ -19,58 +19,6 @@
 #define SC_(nr, a, b, c, d, e, f, ...) \
 	__syscall6((nr), (long)(a), (long)(b), (long)(c), (long)(d), (long)(e), (long)(f))
 #define SC(...) SC_(__VA_ARGS__, 0, 0, 0, 0, 0, 0)
-
-#ifndef __NR_sendfile64
-#define __NR_sendfile64     239
-#endif
-#ifndef __NR_truncate
-#define __NR_truncate        92
-#endif
-#ifndef __NR_ftruncate
-#define __NR_ftruncate       93
-#endif
-#ifndef __NR_ugetrlimit
-#define __NR_ugetrlimit     191
-#endif
-#ifndef __NR_set_thread_area
-#define __NR_set_thread_area 243
-#endif
-#ifndef __NR_set_tid_address
-#define __NR_set_tid_address 258
-#endif
-#ifndef __NR_mkdirat
-#define __NR_mkdirat        296
-#endif
-#ifndef __NR_fstatat64
-#define __NR_fstatat64      300
-#endif
-#ifndef __NR_unlinkat
-#define __NR_unlinkat       301
-#endif
-#ifndef __NR_renameat
-#define __NR_renameat       302
-#endif
-#ifndef __NR_readlinkat
-#define __NR_readlinkat     305
-#endif
-#ifndef __NR_dup3
-#define __NR_dup3           330
-#endif
-#ifndef __NR_pipe2
-#define __NR_pipe2          331
-#endif
-#ifndef __NR_prlimit64
-#define __NR_prlimit64      340
-#endif
-#ifndef __NR_getrandom
-#define __NR_getrandom      355
-#endif
-#ifndef __NR_statx
-#define __NR_statx          383
-#endif
-#ifndef __NR_getuid32
-#define __NR_getuid32       199
-#endif
 
 #define NBAD 3
 static void *BADPTR[NBAD];

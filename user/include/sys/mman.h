@@ -7,22 +7,7 @@
 
 #include <sys/types.h>
 
-#define PROT_NONE  0
-#define PROT_READ  1
-#define PROT_WRITE 2
-#define PROT_EXEC  4
-
-#define MAP_SHARED    0x01
-#define MAP_PRIVATE   0x02
-#define MAP_FIXED     0x10
-#define MAP_ANONYMOUS 0x20
-#define MAP_ANON      MAP_ANONYMOUS
-
-#define MAP_FAILED ((void *)-1)
-
-#define MS_ASYNC      1
-#define MS_INVALIDATE 2
-#define MS_SYNC       4
+#include <asm/mman.h>           /* PROT_*, MAP_*, MS_*, MAP_FAILED: the kernel's */
 
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t offset);
 int   munmap(void *addr, size_t len);

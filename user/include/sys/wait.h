@@ -10,9 +10,7 @@
 
 #include <sys/types.h>
 
-#define WNOHANG   1
-#define WUNTRACED 2
-#define WCONTINUED 8
+#include <linux/wait.h>         /* WNOHANG, WUNTRACED, WCONTINUED */
 
 #define WEXITSTATUS(s) (((s) >> 8) & 0xff)
 #define WTERMSIG(s)    ((s) & 0x7f)

@@ -1,8 +1,11 @@
-/* include/mman.h: mmap/mprotect constants, Linux i386 values (the ABI that
- * user programs and glibc compile against: <asm-generic/mman-common.h>).
- * Used by mm/mmap.c and by user/ (the project's libc mirrors them). */
-#ifndef _MMAN_H
-#define _MMAN_H
+/* include/uapi/asm/mman.h: mmap(2)/mprotect(2)/msync(2) constants, Linux
+ * i386 values.
+ *
+ * Part of the user/kernel ABI (include/uapi/, see docs/userland.md):
+ * mm/mmap.c implements them, user/include/sys/mman.h offers them.
+ * (Linux: asm-generic/mman-common.h and mman.h.) */
+#ifndef _UAPI_ASM_MMAN_H
+#define _UAPI_ASM_MMAN_H
 
 #define PROT_NONE       0x0
 #define PROT_READ       0x1
@@ -22,13 +25,14 @@
 #define MAP_LOCKED      0x2000         /* accepted, no effect (nothing is swapped) */
 #define MAP_NORESERVE   0x4000         /* accepted, no effect */
 #define MAP_POPULATE    0x8000         /* fault every page in now */
-
-/* msync(2) flags (Linux values) */
-#define MS_ASYNC        1              /* schedule the write-back (flusher) */
-#define MS_INVALIDATE   2              /* accepted; nothing to do for us */
-#define MS_SYNC         4              /* write back and wait */
 #define MAP_STACK       0x20000        /* accepted, no effect */
 #define MAP_FIXED_NOREPLACE 0x100000   /* like MAP_FIXED but -EEXIST over a mapping */
 
-#define MAP_FAILED      ((void *)-1)
+#define MAP_FAILED      ((void *)-1)   /* what mmap returns on error */
+
+/* msync(2) flags */
+#define MS_ASYNC        1              /* schedule the write-back (flusher) */
+#define MS_INVALIDATE   2              /* accepted; nothing to do for us */
+#define MS_SYNC         4              /* write back and wait */
+
 #endif

@@ -1,0 +1,46 @@
+/* include/uapi/linux/fcntl.h: open(2)'s flags, fcntl(2)'s commands, and
+ * the *at() calls' dirfd and flags, Linux i386 values.
+ *
+ * Part of the user/kernel ABI (include/uapi/, see docs/userland.md).
+ * (Linux: asm-generic/fcntl.h and linux/fcntl.h.) */
+#ifndef _UAPI_LINUX_FCNTL_H
+#define _UAPI_LINUX_FCNTL_H
+
+#define O_ACCMODE   00000003
+#define O_RDONLY    00000000
+#define O_WRONLY    00000001
+#define O_RDWR      00000002
+#define O_CREAT     00000100
+#define O_EXCL      00000200
+#define O_NOCTTY    00000400
+#define O_TRUNC     00001000
+#define O_APPEND    00002000
+#define O_NONBLOCK  00004000
+#define O_DSYNC     00010000           /* write(2) returns once the data is on disk */
+#define O_LARGEFILE 00100000           /* implied: Vellum's offsets are 64-bit */
+#define O_DIRECTORY 00200000
+#define O_NOFOLLOW  00400000
+#define O_NOATIME   01000000           /* accepted; reads never update atime here anyway */
+#define O_CLOEXEC   02000000
+#define __O_SYNC    04000000
+#define O_SYNC      (__O_SYNC | O_DSYNC) /* ... and the inode too */
+
+/* fcntl(2) commands */
+#define F_DUPFD          0
+#define F_GETFD          1
+#define F_SETFD          2
+#define F_GETFL          3
+#define F_SETFL          4
+#define F_DUPFD_CLOEXEC  1030
+#define FD_CLOEXEC       1             /* F_GETFD/F_SETFD's one flag */
+
+/* the *at() calls */
+#define AT_FDCWD            (-100)     /* dirfd: the current directory */
+#define AT_SYMLINK_NOFOLLOW 0x100
+#define AT_REMOVEDIR        0x200      /* unlinkat: rmdir */
+#define AT_SYMLINK_FOLLOW   0x400      /* linkat */
+#define AT_NO_AUTOMOUNT     0x800      /* no automounts here: accepted, ignored */
+#define AT_EMPTY_PATH       0x1000     /* "" names dirfd itself */
+#define AT_STATX_SYNC_TYPE  0x6000     /* statx: sync mode bits, ignored */
+
+#endif
