@@ -1,7 +1,7 @@
-/* kernel/x86/gdt_test.c: the ktests of gdt.c (test=traps); built into the test
- * kernel only (make check), never into the production kernel.
- * The tests reach gdt.c's static functions and data, so this file
- * includes it: in the test kernel the two are one object (Makefile). */
+/* kernel/x86/gdt_test.c: the ktests of gdt.c (test=traps); built into the
+ * test kernel only (make check), never into the production kernel. The tests
+ * reach gdt.c's static functions and data, so this file includes it: in the
+ * test kernel the two are one object (Makefile). */
 #include "gdt.c"
 #include <ktest.h>
 
