@@ -66,8 +66,8 @@ SRCS-boot         := $(call src,boot)
 # the oops report, the 8259A PIC, the 8254 PIT, double faults, power off, the
 # user-copy instructions and their exception-table entries
 SRCS-x86          := $(call src,kernel/x86)
-# kernel/drivers/: the devices: ATA disk, RAM disk, serial port, VGA text,
-# PS/2 keyboard, console input and the tty
+# kernel/drivers/: the devices: ATA disk, serial port, VGA text, PS/2
+# keyboard, console input and the tty
 SRCS-drivers      := $(call src,kernel/drivers)
 # kernel/: the core: kmain, initcalls, printk, scheduler, wait queues, locks,
 # processes (fork, exec, exit, signals), system calls, the block layer
@@ -79,7 +79,8 @@ SRCS-mm           := $(call src,mm)
 SRCS-fs           := $(call src,fs) $(call src,fs/ext2) $(call src,fs/ramfs)
 # lib/: freestanding helpers: strings, the iov_iter
 SRCS-lib          := $(call src,lib)
-# kernel/test/: the test framework (ktest), embedded user test programs, benchmarks
+# kernel/test/: the test framework (ktest), embedded user test programs,
+# benchmarks, the RAM disk the block-layer tests use
 SRCS-test         := $(call src,kernel/test)
 
 # Link order matters: initcalls of one level run in link order (include/init.h),

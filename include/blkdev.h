@@ -1,7 +1,8 @@
-/* include/blkdev.h: block devices.  A driver (kernel/drivers/ata.c, kernel/drivers/ramdisk.c)
- * registers a block_device; filesystems read and write it in 512-byte
- * sectors through blkdev_read()/blkdev_write(), which check the range,
- * count the I/O and call the driver.  There is no request queue or
+/* include/blkdev.h: block devices.  A driver (kernel/drivers/ata.c; in the
+ * test kernel also kernel/test/ramdisk.c) registers a block_device;
+ * filesystems read and write it in 512-byte sectors through
+ * blkdev_read()/blkdev_write(), which check the range, count the I/O and
+ * call the driver.  There is no request queue or
  * elevator: a request is synchronous and the caller sleeps (or, before the
  * scheduler runs, polls) until it is done.  Simplification on purpose:
  * Linux queues bios and completes them asynchronously.
@@ -73,7 +74,7 @@ struct blkdev_stats {
 };
 void blkdev_stats(struct block_device *bdev, struct blkdev_stats *st);
 
-/* A RAM-backed block device for tests (kernel/drivers/ramdisk.c). */
+/* A RAM-backed block device, in the test kernel only (kernel/test/ramdisk.c). */
 struct block_device *ramdisk_create(const char *name, sector_t nr_sectors);
 void ramdisk_destroy(struct block_device *bdev);
 #endif

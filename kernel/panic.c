@@ -1,7 +1,8 @@
 /* kernel/panic.c: the kernel's last words.  panic() prints the message and
- * a backtrace of its caller, then (under test= or oops=) leaves QEMU with a
- * failure status (7 = qemu_exit(3)), else halts.  die() (kernel/x86/traps.c)
- * ends here too, through panic_halt().  Format: see kernel/x86/traps.c. */
+ * a backtrace of its caller, then (in the test kernel, under test= or oops=)
+ * leaves QEMU with a failure status (7 = qemu_exit(3)), else halts.  die()
+ * (kernel/x86/traps.c) ends here too, through panic_halt().  Format: see
+ * kernel/x86/traps.c. */
 #include <kernel.h>
 #include <console.h>
 #include <cmdline.h>
@@ -12,7 +13,11 @@
 
 bool under_test(void)
 {
+#ifdef CONFIG_KTEST
     return cmdline_get("test") != NULL || cmdline_get("oops") != NULL;
+#else
+    return false;                      /* test= and oops= are the test kernel's */
+#endif
 }
 
 static volatile int panic_nest;

@@ -88,9 +88,11 @@ struct task_struct *task_of_stack(unsigned long sp, unsigned long *lo, unsigned 
 bool report_stack_overflow(unsigned long sp);
 
 /* kernel/panic.c: print "Kernel panic - not syncing: msg" and stop (exit
- * QEMU under test= / oops=, else halt).  No backtrace (die printed one). */
+ * QEMU under test= / oops= in the test kernel, else halt).  No backtrace
+ * (die printed one). */
 void panic_halt(const char *msg) __attribute__((noreturn));
-/* True if the command line asks for tests (test= or oops=). */
+/* True in the test kernel if the command line asks for tests (test= or
+ * oops=); always false in the production kernel, which has neither. */
 bool under_test(void);
 
 /* kernel/x86/entry.S */

@@ -1,4 +1,4 @@
-/* kernel/drivers/ramdisk_test.c: the ktests of ramdisk.c and of the block
+/* kernel/test/ramdisk_test.c: the ktests of ramdisk.c and of the block
  * layer above it, kernel/blkdev.c (test=blk); built into the test kernel only
  * (make check), never into the production kernel. */
 #include <kernel.h>

@@ -1,6 +1,7 @@
-/* kernel/drivers/ramdisk.c: a RAM-backed block device (include/blkdev.h), for
- * tests of the block layer and of filesystems without a disk.  The
- * storage is one kmalloc'd buffer of nr_sectors * 512 bytes, zeroed. */
+/* kernel/test/ramdisk.c: a RAM-backed block device (include/blkdev.h), for
+ * tests of the block layer and of filesystems without a disk; in the test
+ * kernel only (nothing in the production kernel creates one).  The storage
+ * is one kmalloc'd buffer of nr_sectors * 512 bytes, zeroed. */
 #include <kernel.h>
 #include <string.h>
 #include <errno.h>
