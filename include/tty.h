@@ -34,7 +34,4 @@ void tty_activate(void);
 void tty_reset(void);
 /* Characters waiting to be read (complete lines in canonical mode). */
 int tty_chars_available(void);
-/* Read up to n bytes into a kernel buffer as read(2) would (blocking unless
- * nonblock); for kernel tests.  Returns bytes, 0 at end of file, -errno. */
-ssize_t tty_kernel_read(char *buf, size_t n, int nonblock);
 #endif

@@ -291,17 +291,6 @@ static ssize_t n_tty_read(tty_copy_t copy, void *dst, size_t n, int nonblock)
     return ret;
 }
 
-static size_t copy_kernel(void *dst, const char *src, size_t n)
-{
-    memcpy(dst, src, n);
-    return n;
-}
-
-ssize_t tty_kernel_read(char *buf, size_t n, int nonblock)
-{
-    return n_tty_read(copy_kernel, buf, n, nonblock);
-}
-
 static size_t copy_iter(void *dst, const char *src, size_t n)
 {
     return copy_to_iter(src, n, dst);

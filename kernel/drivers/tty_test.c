@@ -5,6 +5,20 @@
 #include "tty.c"
 #include <ktest.h>
 
+/* Read up to n bytes into a kernel buffer as read(2) would (blocking unless
+ * nonblock): n_tty_read with a memcpy for the copy out.  Returns bytes, 0 at
+ * end of file, -errno. */
+static size_t copy_kernel(void *dst, const char *src, size_t n)
+{
+    memcpy(dst, src, n);
+    return n;
+}
+
+static ssize_t tty_kernel_read(char *buf, size_t n, int nonblock)
+{
+    return n_tty_read(copy_kernel, buf, n, nonblock);
+}
+
 /* ---- tests: type characters, read lines ---------------------------------- */
 
 static void type(const char *s)
