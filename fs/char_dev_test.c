@@ -1,7 +1,7 @@
-/* fs/char_dev_test.c: the ktests of char_dev.c (test=chrdev); built into the test
- * kernel only (make check), never into the production kernel.
- * The tests reach char_dev.c's static functions and data, so this file
- * includes it: in the test kernel the two are one object (Makefile). */
+/* fs/char_dev_test.c: the ktests of char_dev.c (test=chrdev); built into the
+ * test kernel only (make check), never into the production kernel. The tests
+ * reach char_dev.c's static functions and data, so this file includes it: in
+ * the test kernel the two are one object (Makefile). */
 #include "char_dev.c"
 #include <ktest.h>
 

@@ -1,5 +1,5 @@
-/* fs/fdtable_test.c: the ktests of fdtable.c (test=fdtable); built into the test
- * kernel only (make check), never into the production kernel. */
+/* fs/fdtable_test.c: the ktests of fdtable.c (test=fdtable); built into the
+ * test kernel only (make check), never into the production kernel. */
 #include <kernel.h>
 #include <string.h>
 #include <errno.h>

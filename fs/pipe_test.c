@@ -1,7 +1,7 @@
 /* fs/pipe_test.c: the ktests of pipe.c (test=pipe); built into the test
- * kernel only (make check), never into the production kernel.
- * The tests reach pipe.c's static functions and data, so this file
- * includes it: in the test kernel the two are one object (Makefile). */
+ * kernel only (make check), never into the production kernel. The tests reach
+ * pipe.c's static functions and data, so this file includes it: in the test
+ * kernel the two are one object (Makefile). */
 #include "pipe.c"
 #include <ktest.h>
 

@@ -1,5 +1,5 @@
-/* fs/read_write_test.c: the ktests of read_write.c (test=sendfile); built into the test
- * kernel only (make check), never into the production kernel.
+/* fs/read_write_test.c: the ktests of read_write.c (test=sendfile); built
+ * into the test kernel only (make check), never into the production kernel.
  * The tests reach read_write.c's static functions and data, so this file
  * includes it: in the test kernel the two are one object (Makefile). */
 #include "read_write.c"

@@ -1,7 +1,7 @@
 /* fs/select_test.c: the ktests of select.c (test=poll); built into the test
- * kernel only (make check), never into the production kernel.
- * The tests reach select.c's static functions and data, so this file
- * includes it: in the test kernel the two are one object (Makefile). */
+ * kernel only (make check), never into the production kernel. The tests reach
+ * select.c's static functions and data, so this file includes it: in the test
+ * kernel the two are one object (Makefile). */
 #include "select.c"
 #include <ktest.h>
 

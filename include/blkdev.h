@@ -50,8 +50,6 @@ struct block_device {
     unsigned long sectors_read, sectors_written;
     unsigned long read_ios, write_ios, errors;
     unsigned long flushes;
-    /* fault injection for tests: fail the Nth next request with -EIO (0 = off) */
-    unsigned long fail_after;
     struct list_head list;
 };
 
@@ -61,7 +59,7 @@ int register_blkdev(struct block_device *bdev);
 void unregister_blkdev(struct block_device *bdev);
 struct block_device *blkdev_get(const char *name);   /* NULL if none */
 /* Range-checked, counted, serialised I/O.  -EIO (with a log line) for a range
- * past the end, a driver error or an injected fault; -EROFS for writes to a
+ * past the end or a driver error; -EROFS for writes to a
  * read-only device. */
 int blkdev_read(struct block_device *bdev, sector_t sector, unsigned count, void *buf);
 int blkdev_write(struct block_device *bdev, sector_t sector, unsigned count, const void *buf);

@@ -2,7 +2,7 @@
  * devices and the one entry point, blkdev_read()/blkdev_write(), that every
  * filesystem uses.  It checks the range, serialises requests per device
  * (bdev->lock, a mutex: drivers sleep while the disk works), counts the
- * I/O, and injects faults for tests.  Sits on the scheduler (mutexes);
+ * I/O.  Sits on the scheduler (mutexes);
  * drivers (ata.c, ramdisk.c) sit below it.
  *
  * Simplification on purpose: requests are synchronous.  Linux builds a bio,
@@ -29,7 +29,6 @@ int register_blkdev(struct block_device *bdev)
     bdev->lock.name = bdev->name;
     bdev->sectors_read = bdev->sectors_written = 0;
     bdev->read_ios = bdev->write_ios = bdev->errors = bdev->flushes = 0;
-    bdev->fail_after = 0;
     list_add_tail(&bdev->list, &blkdev_list);
     printk(KERN_INFO "blk: %s: %lu sectors (%lu KiB)%s\n", bdev->name, bdev->nr_sectors,
            bdev->nr_sectors / 2, bdev->read_only ? ", read-only" : "");
@@ -64,17 +63,6 @@ static int check_range(struct block_device *bdev, const char *op, sector_t secto
     return -EIO;
 }
 
-/* fail_after: called with bdev->lock held, once per request. */
-static int injected_fault(struct block_device *bdev, const char *op, sector_t sector,
-                          unsigned count)
-{
-    if (!bdev->fail_after || --bdev->fail_after)
-        return 0;
-    printk(KERN_ERR "blk: %s: injected fault: %s of sectors %lu+%u fails with -EIO\n",
-           bdev->name, op, sector, count);
-    return -EIO;
-}
-
 static int blkdev_rw(struct block_device *bdev, int write, sector_t sector,
                      unsigned count, void *buf)
 {
@@ -90,8 +78,6 @@ static int blkdev_rw(struct block_device *bdev, int write, sector_t sector,
     }
     mutex_lock(&bdev->lock);
     ret = check_range(bdev, op, sector, count);
-    if (!ret)
-        ret = injected_fault(bdev, op, sector, count);
     if (!ret)
         ret = write ? bdev->ops->write(bdev, sector, count, buf)
                     : bdev->ops->read(bdev, sector, count, buf);

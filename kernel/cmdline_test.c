@@ -1,5 +1,5 @@
-/* kernel/cmdline_test.c: the ktests of cmdline.c (test=cmdline); built into the test
- * kernel only (make check), never into the production kernel. */
+/* kernel/cmdline_test.c: the ktests of cmdline.c (test=cmdline); built into
+ * the test kernel only (make check), never into the production kernel. */
 #include <kernel.h>
 #include <string.h>
 #include <cmdline.h>

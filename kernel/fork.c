@@ -263,6 +263,14 @@ void arch_switch_to(struct task_struct *prev, struct task_struct *next)
         if (next->fpu)
             fpu_restore(next->fpu);
     }
+    /* %fs and %gs are not part of the switch (switch.S swaps stacks only)
+     * and the kernel runs with the user's values in them (entry.S), so next
+     * would run with prev's.  If those name a TLS entry load_TLS just
+     * changed, a kernel-mode interrupt in next saves them and faults
+     * popping them back (#GP in restore_all).  Null selectors, as exec
+     * loads; next's own come back from its frame on the way to user mode.
+     * (Linux's __switch_to saves and reloads them per task instead.) */
+    __asm__ volatile("movl %0, %%fs; movl %0, %%gs" :: "r"(0) : "memory");
 }
 
 /* ---- creating a task --------------------------------------------------------- */

@@ -1,5 +1,5 @@
-/* kernel/hung_task_test.c: the ktests of hung_task.c (test=hung_task); built into the test
- * kernel only (make check), never into the production kernel.
+/* kernel/hung_task_test.c: the ktests of hung_task.c (test=hung_task); built
+ * into the test kernel only (make check), never into the production kernel.
  * The tests reach hung_task.c's static functions and data, so this file
  * includes it: in the test kernel the two are one object (Makefile). */
 #include "hung_task.c"

@@ -1,7 +1,7 @@
-/* kernel/ksyms_test.c: the ktests of ksyms.c (test=ksyms); built into the test
- * kernel only (make check), never into the production kernel.
- * The tests reach ksyms.c's static functions and data, so this file
- * includes it: in the test kernel the two are one object (Makefile). */
+/* kernel/ksyms_test.c: the ktests of ksyms.c (test=ksyms); built into the
+ * test kernel only (make check), never into the production kernel. The tests
+ * reach ksyms.c's static functions and data, so this file includes it: in the
+ * test kernel the two are one object (Makefile). */
 #include "ksyms.c"
 #include <ktest.h>
 

@@ -1,5 +1,5 @@
-/* kernel/mutex_test.c: the ktests of mutex.c (test=mutex); built into the test
- * kernel only (make check), never into the production kernel. */
+/* kernel/mutex_test.c: the ktests of mutex.c (test=mutex); built into the
+ * test kernel only (make check), never into the production kernel. */
 #include <kernel.h>
 #include <mutex.h>
 #include <sched.h>

@@ -1,6 +1,6 @@
-/* kernel/printk_test.c: the ktests of printk.c (test=printk): formats, the log
- * ring; built into the test kernel only (make check), never into the production
- * kernel. */
+/* kernel/printk_test.c: the ktests of printk.c (test=printk): formats, the
+ * log ring; built into the test kernel only (make check), never into the
+ * production kernel. */
 #include <kernel.h>
 #include <string.h>
 #include <console.h>

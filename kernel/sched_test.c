@@ -1,7 +1,7 @@
-/* kernel/sched_test.c: the ktests of sched.c (test=sched); built into the test
- * kernel only (make check), never into the production kernel.
- * The tests reach sched.c's static functions and data, so this file
- * includes it: in the test kernel the two are one object (Makefile). */
+/* kernel/sched_test.c: the ktests of sched.c (test=sched); built into the
+ * test kernel only (make check), never into the production kernel. The tests
+ * reach sched.c's static functions and data, so this file includes it: in the
+ * test kernel the two are one object (Makefile). */
 #include "sched.c"
 #include <ktest.h>
 

@@ -1,7 +1,7 @@
 /* kernel/user_init_test.c: the ktests of user_init.c (test=proc); built into
- * the test kernel only (make check), never into the production kernel.
- * The tests reach user_init.c's static functions and data, so this file
- * includes it: in the test kernel the two are one object (Makefile). */
+ * the test kernel only (make check), never into the production kernel. The
+ * tests reach user_init.c's static functions and data, so this file includes
+ * it: in the test kernel the two are one object (Makefile). */
 #include "user_init.c"
 #include <ktest.h>
 

@@ -1,7 +1,7 @@
-/* lib/iov_iter_test.c: the ktests of iov_iter.c (test=iov); built into the test
- * kernel only (make check), never into the production kernel.
- * The tests reach iov_iter.c's static functions and data, so this file
- * includes it: in the test kernel the two are one object (Makefile). */
+/* lib/iov_iter_test.c: the ktests of iov_iter.c (test=iov); built into the
+ * test kernel only (make check), never into the production kernel. The tests
+ * reach iov_iter.c's static functions and data, so this file includes it: in
+ * the test kernel the two are one object (Makefile). */
 #include "iov_iter.c"
 #include <ktest.h>
 

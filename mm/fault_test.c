@@ -1,7 +1,7 @@
 /* mm/fault_test.c: the ktests of fault.c (test=fault); built into the test
- * kernel only (make check), never into the production kernel.
- * The tests reach fault.c's static functions and data, so this file
- * includes it: in the test kernel the two are one object (Makefile). */
+ * kernel only (make check), never into the production kernel. The tests reach
+ * fault.c's static functions and data, so this file includes it: in the test
+ * kernel the two are one object (Makefile). */
 #include "fault.c"
 #include <ktest.h>
 

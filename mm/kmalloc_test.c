@@ -1,7 +1,7 @@
-/* mm/kmalloc_test.c: the ktests of kmalloc.c (test=kmalloc); built into the test
- * kernel only (make check), never into the production kernel.
- * The tests reach kmalloc.c's static functions and data, so this file
- * includes it: in the test kernel the two are one object (Makefile). */
+/* mm/kmalloc_test.c: the ktests of kmalloc.c (test=kmalloc); built into the
+ * test kernel only (make check), never into the production kernel. The tests
+ * reach kmalloc.c's static functions and data, so this file includes it: in
+ * the test kernel the two are one object (Makefile). */
 #include "kmalloc.c"
 #include <ktest.h>
 

@@ -1,5 +1,5 @@
-/* mm/page_alloc_test.c: the ktests of page_alloc.c (test=page_alloc); built into the test
- * kernel only (make check), never into the production kernel.
+/* mm/page_alloc_test.c: the ktests of page_alloc.c (test=page_alloc); built
+ * into the test kernel only (make check), never into the production kernel.
  * The tests reach page_alloc.c's static functions and data, so this file
  * includes it: in the test kernel the two are one object (Makefile). */
 #include "page_alloc.c"

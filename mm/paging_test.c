@@ -1,7 +1,7 @@
 /* mm/paging_test.c: the ktests of paging.c (test=paging); built into the test
- * kernel only (make check), never into the production kernel.
- * The tests reach paging.c's static functions and data, so this file
- * includes it: in the test kernel the two are one object (Makefile). */
+ * kernel only (make check), never into the production kernel. The tests reach
+ * paging.c's static functions and data, so this file includes it: in the test
+ * kernel the two are one object (Makefile). */
 #include "paging.c"
 #include <ktest.h>
 

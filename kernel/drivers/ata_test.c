@@ -1,7 +1,7 @@
-/* kernel/drivers/ata_test.c: the ktests of ata.c (test=ata); built into the test
- * kernel only (make check), never into the production kernel.
- * The tests reach ata.c's static functions and data, so this file
- * includes it: in the test kernel the two are one object (Makefile). */
+/* kernel/drivers/ata_test.c: the ktests of ata.c (test=ata); built into the
+ * test kernel only (make check), never into the production kernel. The tests
+ * reach ata.c's static functions and data, so this file includes it: in the
+ * test kernel the two are one object (Makefile). */
 #include "ata.c"
 #include <ktest.h>
 

@@ -1,7 +1,8 @@
-/* kernel/drivers/console_input_test.c: the ktests of console_input.c (test=console); built into the test
- * kernel only (make check), never into the production kernel.
- * The tests reach console_input.c's static functions and data, so this file
- * includes it: in the test kernel the two are one object (Makefile). */
+/* kernel/drivers/console_input_test.c: the ktests of console_input.c
+ * (test=console); built into the test kernel only (make check), never into
+ * the production kernel. The tests reach console_input.c's static functions
+ * and data, so this file includes it: in the test kernel the two are one
+ * object (Makefile). */
 #include "console_input.c"
 #include <ktest.h>
 

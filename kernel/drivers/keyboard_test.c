@@ -1,7 +1,7 @@
-/* kernel/drivers/keyboard_test.c: the ktests of keyboard.c (test=console); built into the test
- * kernel only (make check), never into the production kernel.
- * The tests reach keyboard.c's static functions and data, so this file
- * includes it: in the test kernel the two are one object (Makefile). */
+/* kernel/drivers/keyboard_test.c: the ktests of keyboard.c (test=console);
+ * built into the test kernel only (make check), never into the production
+ * kernel. The tests reach keyboard.c's static functions and data, so this
+ * file includes it: in the test kernel the two are one object (Makefile). */
 #include "keyboard.c"
 #include <ktest.h>
 

@@ -1,5 +1,6 @@
-/* kernel/drivers/ramdisk_test.c: the ktests of ramdisk.c (test=blk); built into the test
- * kernel only (make check), never into the production kernel. */
+/* kernel/drivers/ramdisk_test.c: the ktests of ramdisk.c and of the block
+ * layer above it, kernel/blkdev.c (test=blk); built into the test kernel only
+ * (make check), never into the production kernel. */
 #include <kernel.h>
 #include <string.h>
 #include <errno.h>
@@ -7,8 +8,6 @@
 #include <blkdev.h>
 #include <slab.h>
 #include <ktest.h>
-
-/* ---- tests (suite blk) ------------------------------------------------- */
 
 static void fill(unsigned char *b, size_t n, unsigned seed)
 {
@@ -63,21 +62,56 @@ KTEST(blk, range_check_gives_eio)
     ramdisk_destroy(bd);
 }
 
-KTEST(blk, fail_after_injects_exactly_one_eio)
+/* A failing driver: a ramdisk whose ops are swapped for these, which fail
+ * the fail_after'th request (counting from 1) with the error fail_with and
+ * pass every other one to the ramdisk's own ops. */
+static const struct block_device_operations *real_ops;
+static unsigned long fail_after;
+static int fail_with;
+
+static int fail_nth(void)
+{
+    return fail_after && !--fail_after ? fail_with : 0;
+}
+static int failing_read(struct block_device *bdev, sector_t sector, unsigned count, void *buf)
+{
+    return fail_nth() ?: real_ops->read(bdev, sector, count, buf);
+}
+static int failing_write(struct block_device *bdev, sector_t sector, unsigned count,
+                         const void *buf)
+{
+    return fail_nth() ?: real_ops->write(bdev, sector, count, buf);
+}
+static const struct block_device_operations failing_ops = {
+    .read = failing_read,
+    .write = failing_write,
+};
+
+KTEST(blk, driver_error_is_one_counted_eio)
 {
     static unsigned char buf[SECTOR_SIZE];
     struct block_device *bd = ramdisk_create("rfault", 16);
     KT_ASSERT(bd != NULL);
-    bd->fail_after = 3;
+    real_ops = bd->ops;
+    bd->ops = &failing_ops;
+    fail_after = 3;
+    fail_with = -EIO;
     KT_EXPECT_EQ(blkdev_read(bd, 0, 1, buf), 0);
     KT_EXPECT_EQ(blkdev_write(bd, 1, 1, buf), 0);
     KT_EXPECT_EQ(blkdev_read(bd, 2, 1, buf), -EIO);   /* the third request */
-    KT_EXPECT_EQ(bd->fail_after, 0);
+    KT_EXPECT_EQ(fail_after, 0);
     KT_EXPECT_EQ(blkdev_read(bd, 3, 1, buf), 0);      /* and only that one */
     KT_EXPECT_EQ(blkdev_write(bd, 4, 1, buf), 0);
     KT_EXPECT_EQ(bd->errors, 1);
     KT_EXPECT_EQ(bd->read_ios, 2);
     KT_EXPECT_EQ(bd->write_ios, 2);
+    /* a driver that returns anything but -EIO is a bug: still -EIO upward */
+    fail_after = 1;
+    fail_with = -ENOMEM;
+    KT_EXPECT_EQ(blkdev_write(bd, 5, 1, buf), -EIO);
+    KT_EXPECT_EQ(bd->errors, 2);
+    KT_EXPECT_EQ(bd->write_ios, 2);
+    bd->ops = real_ops;
     ramdisk_destroy(bd);
 }
 

@@ -1,7 +1,7 @@
-/* kernel/drivers/tty_test.c: the ktests of tty.c (test=tty); built into the test
- * kernel only (make check), never into the production kernel.
- * The tests reach tty.c's static functions and data, so this file
- * includes it: in the test kernel the two are one object (Makefile). */
+/* kernel/drivers/tty_test.c: the ktests of tty.c (test=tty); built into the
+ * test kernel only (make check), never into the production kernel. The tests
+ * reach tty.c's static functions and data, so this file includes it: in the
+ * test kernel the two are one object (Makefile). */
 #include "tty.c"
 #include <ktest.h>
 

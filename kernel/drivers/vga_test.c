@@ -1,7 +1,7 @@
-/* kernel/drivers/vga_test.c: the ktests of vga.c (test=console); built into the test
- * kernel only (make check), never into the production kernel.
- * The tests reach vga.c's static functions and data, so this file
- * includes it: in the test kernel the two are one object (Makefile). */
+/* kernel/drivers/vga_test.c: the ktests of vga.c (test=console); built into
+ * the test kernel only (make check), never into the production kernel. The
+ * tests reach vga.c's static functions and data, so this file includes it: in
+ * the test kernel the two are one object (Makefile). */
 #include "vga.c"
 #include <ktest.h>
 

@@ -340,58 +340,26 @@ static void bench_uwrite(void)
 }
 
 /* ---- legacy prepare_write/commit_write vs write_begin/write_end ----------
- * A bench-only filesystem: ramfs files whose a_ops are swapped for the ones
- * below.  They keep pages exactly as ramfs's simple_write_begin/end do (zero
- * what a write does not cover; page cache only), so the ONLY difference
- * between the runs is how the VFS drives them: generic_perform_write (one
- * atomic copy) or the legacy fallback (mm/filemap.c, legacy_write_mode). */
-
-static int bfs_prepare_write(struct file *file, struct page *page, unsigned from, unsigned to)
-{
-    if (!PageUptodate(page) && (from != 0 || to != PAGE_SIZE)) {
-        memset(page_address(page), 0, from);
-        memset((char *)page_address(page) + to, 0, PAGE_SIZE - to);
-    }
-    return 0;
-}
-
-static int bfs_commit_write(struct file *file, struct page *page, unsigned from, unsigned to)
-{
-    struct inode *inode = page->mapping->host;
-    SetPageUptodate(page);              /* prepare_write zeroed the rest */
-    loff_t end = (loff_t)page->index * PAGE_SIZE + to;
-    if (to > from) {
-        if (end > inode->i_size)
-            inode->i_size = end;
-        set_page_dirty(page);
-    }
-    return 0;
-}
-
-static const struct address_space_operations bfs_new_aops = {
-    .readpage = simple_readpage,
-    .write_begin = simple_write_begin,
-    .write_end = simple_write_end,
-};
-
-static const struct address_space_operations bfs_legacy_aops = {
-    .readpage = simple_readpage,
-    .prepare_write = bfs_prepare_write,
-    .commit_write = bfs_commit_write,
-};
+ * Both on ramfs: the root's files have ramfs's write_begin/write_end, and a
+ * ramfs mounted with -o legacy_aops on LEGACY_DIR gives its files the old API
+ * only (prepare_write/commit_write, fs/ramfs/inode.c).  Both keep pages the
+ * same way (zero what a write does not cover; page cache only), so the ONLY
+ * difference between the runs is how the VFS drives them:
+ * generic_perform_write (one atomic copy) or the legacy fallback
+ * (mm/filemap.c, legacy_write_mode). */
+#define LEGACY_DIR "/bench_legacy"
 
 /* One run: TOTAL bytes, 4 KiB per call, from a pre-faulted user buffer (or a
  * kernel buffer: kvec), into a new file (overwrite: into the same file again,
- * its pages now uptodate). */
-static void legacy_run(const char *tag, const struct address_space_operations *aops,
-                       int mode, bool kvec, bool overwrite)
+ * its pages now uptodate).  path: /bench_l (write_begin/write_end) or
+ * LEGACY_DIR "/l" (the legacy API). */
+static void legacy_run(const char *tag, const char *path, int mode, bool kvec, bool overwrite)
 {
     char name[64];
     snprintf(name, sizeof name, "legacy.%s", tag);
-    struct file *f = new_file(name, "/bench_l");
+    struct file *f = new_file(name, path);
     if (!f)
         return;
-    f->f_mapping->a_ops = aops;
     int saved = legacy_write_mode;
     legacy_write_mode = mode;
     struct write_path_stats w0 = write_path_stats;
@@ -426,11 +394,12 @@ static void legacy_run(const char *tag, const struct address_space_operations *a
         snprintf(name, sizeof name, "legacy.%s.2copy_chunks", tag);
         fig(name, write_path_stats.legacy_2copy - w0.legacy_2copy, "chunks");
     }
-    drop_file(f, "/bench_l");
+    drop_file(f, path);
 }
 
 static void bench_legacy(void)
 {
+    static const char *const new_file_path = "/bench_l", *const legacy = LEGACY_DIR "/l";
     fill_kbuf();
     if (vfs_ensure_root() || user_map(PAGE_SIZE) || user_fill(PAGE_SIZE)) {
         bench_error("legacy", "setup", 0);
@@ -438,15 +407,23 @@ static void bench_legacy(void)
             user_unmap();
         return;
     }
+    int err = vfs_mkdir(LEGACY_DIR, 0755);
+    if (!err || err == -EEXIST)
+        err = do_mount("none", LEGACY_DIR, "ramfs", 0, "legacy_aops");
+    if (err && err != -EBUSY) {
+        bench_error("legacy", "mount -o legacy_aops", err);
+        user_unmap();
+        return;
+    }
     /* user source, new file (pages not uptodate): the case that matters */
-    legacy_run("new", &bfs_new_aops, LEGACY_WRITE_2COPY, false, false);
-    legacy_run("2copy", &bfs_legacy_aops, LEGACY_WRITE_2COPY, false, false);
-    legacy_run("naive", &bfs_legacy_aops, LEGACY_WRITE_NAIVE, false, false);
+    legacy_run("new", new_file_path, LEGACY_WRITE_2COPY, false, false);
+    legacy_run("2copy", legacy, LEGACY_WRITE_2COPY, false, false);
+    legacy_run("naive", legacy, LEGACY_WRITE_NAIVE, false, false);
     /* overwrite (pages uptodate): the fallback copies once, atomically */
-    legacy_run("new.overwrite", &bfs_new_aops, LEGACY_WRITE_2COPY, false, true);
-    legacy_run("2copy.overwrite", &bfs_legacy_aops, LEGACY_WRITE_2COPY, false, true);
+    legacy_run("new.overwrite", new_file_path, LEGACY_WRITE_2COPY, false, true);
+    legacy_run("2copy.overwrite", legacy, LEGACY_WRITE_2COPY, false, true);
     /* kernel source (kernel_write): cannot fault, so one copy */
-    legacy_run("2copy.kvec", &bfs_legacy_aops, LEGACY_WRITE_2COPY, true, false);
+    legacy_run("2copy.kvec", legacy, LEGACY_WRITE_2COPY, true, false);
     user_unmap();
 }
 

@@ -1,9 +1,11 @@
-/* kernel/x86/gdt_test.c: the ktests of gdt.c (test=traps); built into the test
- * kernel only (make check), never into the production kernel.
- * The tests reach gdt.c's static functions and data, so this file
- * includes it: in the test kernel the two are one object (Makefile). */
+/* kernel/x86/gdt_test.c: the ktests of gdt.c (test=traps); built into the
+ * test kernel only (make check), never into the production kernel. The tests
+ * reach gdt.c's static functions and data, so this file includes it: in the
+ * test kernel the two are one object (Makefile). */
 #include "gdt.c"
 #include <ktest.h>
+#include <err.h>
+#include <sched.h>
 
 static unsigned short read_seg(int which)
 {
@@ -56,4 +58,37 @@ KTEST(traps, tls_desc_and_gs_load)
     struct user_desc code = { .contents = 2, .seg_32bit = 1 };
     KT_EXPECT_EQ(tls_fill_desc(&d, &code), -EINVAL);
     gdt_set_tls(GDT_ENTRY_TLS_MIN, (struct desc_struct){ 0, 0 });
+}
+
+/* The kernel keeps the user's %fs/%gs while it runs (entry.S) and switch_to
+ * swaps only the stacks, so a task would otherwise run in the kernel with
+ * the selectors of the task before it.  If they name a TLS entry that the
+ * switch reloaded for another task (empty, say), a kernel-mode interrupt
+ * saves them and faults popping them back (#GP in restore_all).  A context
+ * switch must leave null selectors behind.  Here: %gs = a valid TLS entry,
+ * then a switch to a kthread and back. */
+static int switch_peer(void *arg)
+{
+    return 7;
+}
+
+KTEST(traps, context_switch_drops_stale_tls_selector)
+{
+    static uint32_t tls_word;
+    struct user_desc u = { .entry_number = 6, .base_addr = (unsigned long)&tls_word,
+                           .limit = 0xFFFFF, .seg_32bit = 1, .limit_in_pages = 1,
+                           .useable = 1 };
+    struct desc_struct d;
+    KT_ASSERT_EQ(tls_fill_desc(&d, &u), 0);
+    KT_ASSERT_EQ(gdt_set_tls(GDT_ENTRY_TLS_MIN, d), 0);
+    unsigned long sel = (GDT_ENTRY_TLS_MIN << 3) | 3, gs;
+    __asm__ volatile("movl %0, %%gs" :: "r"(sel) : "memory");
+    struct task_struct *t = kthread_run(switch_peer, NULL, "tls_peer");
+    KT_EXPECT(!IS_ERR(t));
+    if (!IS_ERR(t))
+        KT_EXPECT_EQ(kthread_stop(t), 7);       /* we slept: two switches */
+    __asm__ volatile("movl %%gs, %0" : "=r"(gs));
+    __asm__ volatile("movl %0, %%gs" :: "r"(0UL) : "memory");
+    gdt_set_tls(GDT_ENTRY_TLS_MIN, (struct desc_struct){ 0, 0 });
+    KT_EXPECT_EQ(gs & 0xffff, 0);
 }

@@ -1,7 +1,7 @@
-/* kernel/x86/pic_test.c: the ktests of pic.c (test=traps); built into the test
- * kernel only (make check), never into the production kernel.
- * The tests reach pic.c's static functions and data, so this file
- * includes it: in the test kernel the two are one object (Makefile). */
+/* kernel/x86/pic_test.c: the ktests of pic.c (test=traps); built into the
+ * test kernel only (make check), never into the production kernel. The tests
+ * reach pic.c's static functions and data, so this file includes it: in the
+ * test kernel the two are one object (Makefile). */
 #include "pic.c"
 #include <ktest.h>
 

@@ -1,5 +1,5 @@
-/* kernel/x86/timer_test.c: the ktests of timer.c (test=timer); built into the test
- * kernel only (make check), never into the production kernel. */
+/* kernel/x86/timer_test.c: the ktests of timer.c (test=timer); built into the
+ * test kernel only (make check), never into the production kernel. */
 #include <kernel.h>
 #include <init.h>
 #include <irq.h>

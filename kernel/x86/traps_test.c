@@ -1,7 +1,7 @@
-/* kernel/x86/traps_test.c: the ktests of traps.c (test=traps); built into the test
- * kernel only (make check), never into the production kernel.
- * The tests reach traps.c's static functions and data, so this file
- * includes it: in the test kernel the two are one object (Makefile). */
+/* kernel/x86/traps_test.c: the ktests of traps.c (test=traps); built into the
+ * test kernel only (make check), never into the production kernel. The tests
+ * reach traps.c's static functions and data, so this file includes it: in the
+ * test kernel the two are one object (Makefile). */
 #include "traps.c"
 #include <ktest.h>
 
