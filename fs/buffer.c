@@ -288,7 +288,10 @@ int sync_blockdev(struct block_device *bdev)
 }
 
 /* Unmount: every unreferenced buffer of bdev leaves the cache (dirty ones
- * were written by sync_blockdev before; any still dirty are reported). */
+ * were written by sync_blockdev before; one still dirty is a block whose
+ * write failed: logged, as the I/O error was).  A buffer still referenced
+ * is a missing brelse somewhere (a caller's bug the cache survives: it
+ * stays, WARN). */
 void invalidate_bdev(struct block_device *bdev)
 {
     if (!bcache_ready)
@@ -299,11 +302,9 @@ void invalidate_bdev(struct block_device *bdev)
         list_for_each_entry_safe(bh, n, &bh_hash[i], b_hash) {
             if (bh->b_bdev != bdev)
                 continue;
-            if (bh->b_count) {
-                printk(KERN_WARNING "buffer: %s: block %lu still referenced at invalidate\n",
-                       bdev->name, (unsigned long)bh->b_blocknr);
+            if (WARN(bh->b_count, "buffer: %s: block %lu still referenced (%d) at invalidate",
+                     bdev->name, (unsigned long)bh->b_blocknr, bh->b_count))
                 continue;
-            }
             if (buffer_dirty(bh))
                 printk(KERN_WARNING "buffer: %s: dropping dirty block %lu\n",
                        bdev->name, (unsigned long)bh->b_blocknr);

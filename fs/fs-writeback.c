@@ -198,7 +198,8 @@ void wakeup_flusher_threads(void)
 static void flusher_init(void)
 {
     flusher_task = kthread_run(flusher_fn, NULL, "flush");
-    if (IS_ERR_OR_NULL(flusher_task))
-        printk(KERN_ERR "writeback: cannot start the flusher thread\n");
+    /* Survivable: without it dirty data still reaches the disk through
+     * sync(2), fsync(2), unmount and power off, only not in the background. */
+    WARN(IS_ERR_OR_NULL(flusher_task), "writeback: cannot start the flusher thread");
 }
 late_initcall(flusher_init);

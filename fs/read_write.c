@@ -1,13 +1,39 @@
-/* fs/read_write.c: read, write, seek and readdir on an open file.  Checks
- * the open mode and hands over to the file's f_op (for page-cache files:
- * generic_file_read_iter / generic_file_write_iter in mm/filemap.c).
- * kernel_read/kernel_write wrap a kernel buffer in an ITER_KVEC, which the
- * write path recognises as a source that cannot fault.
+/* fs/read_write.c: read, write, seek and readdir: the system calls and the
+ * VFS functions under them, as Linux's fs/read_write.c.
+ *
+ * vfs_read/vfs_write check the open mode and hand over to the file's f_op
+ * (for page-cache files: generic_file_read_iter / generic_file_write_iter in
+ * mm/filemap.c).  kernel_read/kernel_write wrap a kernel buffer in an
+ * ITER_KVEC, which the write path recognises as a source that cannot fault.
+ *
+ * The system calls (read(2), write(2) and friends) own turning user buffers
+ * into an ITER_IOVEC iov_iter, and the file offset: a regular file's f_pos
+ * is updated under f_pos_lock only by the amount actually transferred, so a
+ * call that fails with -EFAULT leaves it unchanged.  preadv2/pwritev2's
+ * RWF_* flags ride in the iterator (iocb_flags).
+ *
+ * The path of read(fd, buf, n):
+ *   sys_read -> fget(fd) -> access_ok(buf, n) -> iov_iter_init(ITER_IOVEC)
+ *     -> vfs_read(file, iter, &pos) -> f_op->read_iter (page cache, pipe,
+ *        tty...) -> copy_to_iter -> copy_to_user -> f_pos = pos -> fput
+ * write(2) is the same in the other direction; docs/page-cache.md follows
+ * it all the way down.
  */
 #include <kernel.h>
 #include <errno.h>
+#include <slab.h>
+#include <fs.h>
+#include <sched.h>
 #include <uio.h>
+#include <fdtable.h>
+#include <fs_syscalls.h>
+#include <err.h>
+#include <string.h>
+#include <asm/uaccess.h>
+#include <signal.h>
 #include "internal.h"
+
+/* ---- the VFS side ------------------------------------------------------ */
 
 ssize_t vfs_read(struct file *file, struct iov_iter *to, loff_t *pos)
 {
@@ -88,4 +114,349 @@ int iterate_dir(struct file *file, struct dir_context *ctx)
     file->f_pos = ctx->pos;
     mutex_unlock(&inode->i_mutex);
     return err;
+}
+
+/* ---- the system calls ---------------------------------------------------- */
+
+#define UIO_MAXIOV 1024
+#define MAX_RW_COUNT (0x7fffffff & ~(PAGE_SIZE - 1))   /* Linux's cap on one call */
+
+static int has_pos(struct file *file)
+{
+    mode_t m = file->f_inode ? file->f_inode->i_mode : 0;
+    return S_ISREG(m) || S_ISDIR(m) || S_ISBLK(m);
+}
+
+/* The transfer at f_pos, which moves by what was transferred.  The caller
+ * holds f_pos_lock if the file has a position. */
+static ssize_t rw_at_fpos(struct file *file, struct iov_iter *it, int write)
+{
+    loff_t pos = file->f_pos;
+    ssize_t ret = write ? vfs_write(file, it, &pos) : vfs_read(file, it, &pos);
+    if (ret >= 0)
+        file->f_pos = pos;
+    return ret;
+}
+
+/* The common tail: do the transfer at *ppos (or f_pos when ppos is NULL). */
+static ssize_t do_rw(struct file *file, struct iov_iter *it, loff_t *ppos, int write)
+{
+    if (!(file->f_mode & (write ? FMODE_WRITE : FMODE_READ)))
+        return -EBADF;
+    if (ppos) {                        /* pread/pwrite: f_pos untouched */
+        if (!has_pos(file))
+            return -ESPIPE;
+        if (*ppos < 0)
+            return -EINVAL;
+        return write ? vfs_write(file, it, ppos) : vfs_read(file, it, ppos);
+    }
+    if (!has_pos(file))
+        return rw_at_fpos(file, it, write);
+    mutex_lock(&file->f_pos_lock);
+    ssize_t ret = rw_at_fpos(file, it, write);
+    mutex_unlock(&file->f_pos_lock);
+    return ret;
+}
+
+static ssize_t rw_one(unsigned int fd, void *buf, size_t count, loff_t *ppos, int write)
+{
+    struct file *file = fget(fd);
+    if (!file)
+        return -EBADF;
+    count = min(count, (size_t)MAX_RW_COUNT);
+    struct iovec iov = { buf, count };
+    struct iov_iter it;
+    iov_iter_init(&it, write ? WRITE : READ, &iov, 1, count);
+    ssize_t ret = access_ok(buf, count) ? do_rw(file, &it, ppos, write) : -EFAULT;
+    fput(file);
+    return ret;
+}
+
+long sys_read(unsigned int fd, char *buf, size_t count) { return rw_one(fd, buf, count, NULL, 0); }
+long sys_write(unsigned int fd, const char *buf, size_t count)
+{ return rw_one(fd, (void *)buf, count, NULL, 1); }
+
+static loff_t make_pos(unsigned long lo, unsigned long hi) { return (loff_t)(((uint64_t)hi << 32) | lo); }
+
+long sys_pread64(unsigned int fd, char *buf, size_t count, unsigned long lo, unsigned long hi)
+{
+    loff_t pos = make_pos(lo, hi);
+    return rw_one(fd, buf, count, &pos, 0);
+}
+
+long sys_pwrite64(unsigned int fd, const char *buf, size_t count, unsigned long lo, unsigned long hi)
+{
+    loff_t pos = make_pos(lo, hi);
+    return rw_one(fd, (void *)buf, count, &pos, 1);
+}
+
+/* Copy a user iovec array in and check it, as Linux's import_iovec:
+ * -EINVAL for too many segments or a total past ssize_t, -EFAULT for an
+ * unreadable array or a segment outside user space. */
+static long import_iovec(const struct iovec *uvec, unsigned long nr, struct iovec **out, size_t *total)
+{
+    if (nr > UIO_MAXIOV)
+        return -EINVAL;
+    struct iovec *iov = kmalloc(nr ? nr * sizeof *iov : 1, GFP_KERNEL);
+    if (!iov)
+        return -ENOMEM;
+    if (copy_from_user(iov, uvec, nr * sizeof *iov)) {
+        kfree(iov);
+        return -EFAULT;
+    }
+    size_t sum = 0;
+    for (unsigned long i = 0; i < nr; i++) {
+        if ((ssize_t)iov[i].iov_len < 0 || iov[i].iov_len > MAX_RW_COUNT - sum) {
+            kfree(iov);
+            return -EINVAL;
+        }
+        if (!access_ok(iov[i].iov_base, iov[i].iov_len)) {
+            kfree(iov);
+            return -EFAULT;
+        }
+        sum += iov[i].iov_len;
+    }
+    *out = iov;
+    *total = sum;
+    return 0;
+}
+
+/* RWF_* of preadv2/pwritev2 into the iterator's per-call IOCB_* flags, as
+ * Linux's kiocb_set_rw_flags: an unknown flag is -EOPNOTSUPP. */
+static int set_rw_flags(struct iov_iter *it, int rwf)
+{
+    if (rwf & ~RWF_SUPPORTED)
+        return -EOPNOTSUPP;
+    if (rwf & RWF_HIPRI)
+        it->iocb_flags |= IOCB_HIPRI;
+    if (rwf & RWF_DSYNC)
+        it->iocb_flags |= IOCB_DSYNC;
+    if (rwf & RWF_SYNC)
+        it->iocb_flags |= IOCB_DSYNC | IOCB_SYNC;
+    if (rwf & RWF_APPEND)
+        it->iocb_flags |= IOCB_APPEND;
+    return 0;
+}
+
+/* readv/writev (ppos NULL: at f_pos) and preadv/pwritev(2) (at *ppos).
+ * As Linux: the iovecs are imported first (-EFAULT/-EINVAL), a transfer of
+ * 0 bytes returns 0 before the flags are looked at, then the flags. */
+static long rw_vec(unsigned int fd, const struct iovec *uvec, unsigned long vlen,
+                   loff_t *ppos, int rwf, int write)
+{
+    struct file *file = fget(fd);
+    if (!file)
+        return -EBADF;
+    struct iovec *iov;
+    size_t total;
+    long ret = import_iovec(uvec, vlen, &iov, &total);
+    if (ret == 0) {
+        struct iov_iter it;
+        iov_iter_init(&it, write ? WRITE : READ, iov, vlen, total);
+        if (!total || !(ret = set_rw_flags(&it, rwf)))
+            ret = do_rw(file, &it, ppos, write);
+        kfree(iov);
+    }
+    fput(file);
+    return ret;
+}
+
+long sys_readv(unsigned int fd, const struct iovec *vec, unsigned long vlen)
+{ return rw_vec(fd, vec, vlen, NULL, 0, 0); }
+long sys_writev(unsigned int fd, const struct iovec *vec, unsigned long vlen)
+{ return rw_vec(fd, vec, vlen, NULL, 0, 1); }
+
+/* preadv/pwritev: the 64-bit offset in two registers, low half first (the
+ * i386 ABI of Linux's compat-free 32-bit entry).  A negative offset is
+ * -EINVAL (do_rw checks it). */
+long sys_preadv(unsigned int fd, const struct iovec *vec, unsigned long vlen,
+                unsigned long lo, unsigned long hi)
+{
+    loff_t pos = make_pos(lo, hi);
+    return rw_vec(fd, vec, vlen, &pos, 0, 0);
+}
+
+long sys_pwritev(unsigned int fd, const struct iovec *vec, unsigned long vlen,
+                 unsigned long lo, unsigned long hi)
+{
+    loff_t pos = make_pos(lo, hi);
+    return rw_vec(fd, vec, vlen, &pos, 0, 1);
+}
+
+/* preadv2/pwritev2: as preadv/pwritev plus RWF_* flags; offset -1 means
+ * "at the file position, and move it" (readv/writev). */
+long sys_preadv2(unsigned int fd, const struct iovec *vec, unsigned long vlen,
+                 unsigned long lo, unsigned long hi, int flags)
+{
+    loff_t pos = make_pos(lo, hi);
+    return rw_vec(fd, vec, vlen, pos == -1 ? NULL : &pos, flags, 0);
+}
+
+long sys_pwritev2(unsigned int fd, const struct iovec *vec, unsigned long vlen,
+                  unsigned long lo, unsigned long hi, int flags)
+{
+    loff_t pos = make_pos(lo, hi);
+    return rw_vec(fd, vec, vlen, pos == -1 ? NULL : &pos, flags, 1);
+}
+
+static loff_t do_lseek(struct file *file, loff_t off, unsigned int whence)
+{
+    if (whence > SEEK_END)
+        return -EINVAL;
+    if (file->f_inode && S_ISFIFO(file->f_inode->i_mode))
+        return -ESPIPE;
+    mutex_lock(&file->f_pos_lock);
+    loff_t ret = vfs_llseek(file, off, whence);
+    mutex_unlock(&file->f_pos_lock);
+    return ret;
+}
+
+long sys_lseek(unsigned int fd, long offset, unsigned int whence)
+{
+    struct file *file = fget(fd);
+    if (!file)
+        return -EBADF;
+    loff_t old = file->f_pos;
+    loff_t ret = do_lseek(file, offset, whence);
+    if (ret > 0x7fffffffLL) {          /* does not fit off_t: use _llseek */
+        file->f_pos = old;
+        ret = -EOVERFLOW;
+    }
+    fput(file);
+    return (long)ret;
+}
+
+/* _llseek: the 64-bit result goes through a user pointer.  If it cannot be
+ * stored, the offset is put back: -EFAULT with nothing changed. */
+long sys_llseek(unsigned int fd, unsigned long offset_high, unsigned long offset_low,
+                loff_t *result, unsigned int whence)
+{
+    struct file *file = fget(fd);
+    if (!file)
+        return -EBADF;
+    long ret;
+    if (!access_ok(result, sizeof *result)) {
+        ret = -EFAULT;
+    } else {
+        loff_t old = file->f_pos;
+        loff_t pos = do_lseek(file, make_pos(offset_low, offset_high), whence);
+        ret = 0;
+        if (pos < 0)
+            ret = (long)pos;
+        else if (copy_to_user(result, &pos, sizeof pos)) {
+            file->f_pos = old;
+            ret = -EFAULT;
+        }
+    }
+    fput(file);
+    return ret;
+}
+
+/* ---- sendfile: copy between two files inside the kernel ------------------
+ * Linux does it with splice and pipe buffers; we bounce each chunk through
+ * one kernel page: read from in (at *offset, or at in's f_pos), write all of
+ * it to out at out's f_pos, repeat.  The input offset moves by what was
+ * written.  Simplification: when in has no position (a pipe) and out takes
+ * less than a chunk, the rest of that chunk is lost (Linux would keep it in
+ * the pipe); out is a regular file, a tty or a pipe, which all take it all.
+ *
+ * One open file as both in and out (sendfile(fd, fd, ...)): its f_pos_lock
+ * is taken once, here, and the writes go through rw_at_fpos under it, never
+ * through do_rw, which would take the same mutex again.  The answer is
+ * Linux's (checked on 6.18): the bytes read at the input offset are written
+ * at f_pos, both move, and the call returns the count; the input offset is
+ * stored last, so with offset NULL f_pos ends at the input's end.  Like
+ * Linux, an O_APPEND output is -EINVAL. */
+static long do_sendfile(int out_fd, int in_fd, loff_t *ppos, size_t count)
+{
+    struct file *in = fget(in_fd), *out = fget(out_fd);
+    long ret = -EBADF;
+    char *buf = NULL;
+    if (!in || !out || !(in->f_mode & FMODE_READ) || !(out->f_mode & FMODE_WRITE))
+        goto out;
+    ret = -EINVAL;
+    if (out->f_flags & O_APPEND)
+        goto out;
+    ret = -ENOMEM;
+    if (!(buf = kmalloc(PAGE_SIZE, GFP_KERNEL)))
+        goto out;
+    if (count > MAX_RW_COUNT)
+        count = MAX_RW_COUNT;
+    int seekable = has_pos(in);
+    int lock = !ppos && seekable;
+    if (lock)
+        mutex_lock(&in->f_pos_lock);
+    loff_t pos = ppos ? *ppos : seekable ? in->f_pos : 0;
+    size_t done = 0;
+    ret = 0;
+    while (done < count) {
+        size_t want = min(count - done, (size_t)PAGE_SIZE);
+        struct kvec v = { buf, want };
+        struct iov_iter it;
+        iov_iter_kvec(&it, READ, &v, 1, want);
+        loff_t rpos = pos;
+        ssize_t n = seekable ? vfs_read(in, &it, &rpos) : do_rw(in, &it, NULL, 0);
+        if (n <= 0) {
+            ret = n;
+            break;
+        }
+        struct kvec wv = { buf, n };
+        iov_iter_kvec(&it, WRITE, &wv, 1, n);
+        ssize_t w = out == in && lock ? rw_at_fpos(out, &it, 1) : do_rw(out, &it, NULL, 1);
+        if (w <= 0) {
+            ret = w;
+            break;
+        }
+        done += w;
+        pos += w;
+        if (w < n || fatal_signal_pending(current))
+            break;
+    }
+    if (ppos)
+        *ppos = pos;
+    else if (seekable)
+        in->f_pos = pos;
+    if (lock)
+        mutex_unlock(&in->f_pos_lock);
+    if (done)
+        ret = done;                    /* an error after some bytes: the bytes */
+out:
+    kfree(buf);
+    if (in)
+        fput(in);
+    if (out)
+        fput(out);
+    return ret;
+}
+
+long sys_sendfile64(int out_fd, int in_fd, loff_t __user *offset, size_t count)
+{
+    loff_t pos;
+    if (!offset)
+        return do_sendfile(out_fd, in_fd, NULL, count);
+    if (copy_from_user(&pos, offset, sizeof pos))
+        return -EFAULT;
+    if (pos < 0)
+        return -EINVAL;
+    long ret = do_sendfile(out_fd, in_fd, &pos, count);
+    if (ret >= 0 && copy_to_user(offset, &pos, sizeof pos))
+        return -EFAULT;
+    return ret;
+}
+
+long sys_sendfile(int out_fd, int in_fd, long __user *offset, size_t count)
+{
+    long off;
+    if (!offset)
+        return do_sendfile(out_fd, in_fd, NULL, count);
+    if (copy_from_user(&off, offset, sizeof off))
+        return -EFAULT;
+    if (off < 0)
+        return -EINVAL;
+    loff_t pos = off;
+    long ret = do_sendfile(out_fd, in_fd, &pos, count);
+    off = pos;
+    if (ret >= 0 && copy_to_user(offset, &off, sizeof off))
+        return -EFAULT;
+    return ret;
 }

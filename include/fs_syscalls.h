@@ -11,7 +11,7 @@
 struct iovec;
 #include <linux/fcntl.h>               /* AT_FDCWD, AT_REMOVEDIR... */
 
-/* fs/sys_rw.c */
+/* fs/read_write.c */
 long sys_read(unsigned int fd, char *buf, size_t count);
 long sys_write(unsigned int fd, const char *buf, size_t count);
 long sys_readv(unsigned int fd, const struct iovec *vec, unsigned long vlen);
@@ -82,7 +82,7 @@ long sys_syslog(int type, char *buf, int len);
 /* fs/select.c */
 struct pollfd;
 long sys_poll(struct pollfd *ufds, unsigned int nfds, int timeout_ms);
-/* fs/sys_rw.c: sendfile */
+/* fs/read_write.c: sendfile */
 long sys_sendfile(int out_fd, int in_fd, long *offset, size_t count);
 long sys_sendfile64(int out_fd, int in_fd, loff_t *offset, size_t count);
 

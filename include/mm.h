@@ -20,8 +20,8 @@
  * frees order 0.)
  *
  * Errors (freeing a free page, a reserved page, a pointer that is no page,
- * a count going negative) are reported with KERN_ERR and dump_stack(),
- * counted in mm_bad_page_count, and the operation is ignored: the allocator
+ * a count going negative) are reported with WARN (the line and a
+ * backtrace), counted in mm_bad_page_count, and the operation is ignored: the allocator
  * never corrupts its lists because of a caller's bug.
  */
 #ifndef _MM_H

@@ -10,7 +10,8 @@
  *   unless __GFP_ZERO (or kzalloc).
  * kfree(p): p must come from kmalloc; NULL and ZERO_SIZE_PTR are ignored.
  *   A double free, or a pointer kmalloc never returned, is reported
- *   (KERN_ERR + dump_stack, counted in kmalloc_bad_free_count) and ignored.
+ *   (WARN: the line and a backtrace; counted in kmalloc_bad_free_count) and
+ *   ignored.
  * ksize(p): the usable size of p's object (its size class), 0 for NULL.
  * krealloc(p, size, gfp): grow or shrink, keeping the contents; on failure
  *   returns NULL and p stays valid.

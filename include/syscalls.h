@@ -1,6 +1,7 @@
 /* include/syscalls.h: every system call handler (Linux's <linux/syscalls.h>).
  *
- * Contract: `long sys_NAME(args)`; the dispatcher (kernel/syscall.c) calls
+ * Contract: `long sys_NAME(args)`; the dispatcher (syscall_handler in
+ * kernel/x86/traps.c, through the table in kernel/syscall.c) calls
  * it with the user's ebx, ecx, edx, esi, edi, ebp as the arguments, in that
  * order, interrupts on, in the calling process's context (current, its mm
  * loaded).  Return a value >= 0 or -errno.  Pointers are user pointers:
@@ -14,6 +15,14 @@
 #include <types.h>
 
 struct pt_regs;
+
+/* The table (kernel/syscall.c), indexed by __NR_* number: every entry is
+ * a handler below, cast to the one type the dispatcher calls. */
+typedef long (*syscall_fn_t)(unsigned long, unsigned long, unsigned long,
+                             unsigned long, unsigned long, unsigned long);
+extern const syscall_fn_t sys_call_table[];
+/* An unknown number (or an empty slot): -ENOSYS, logged once per number. */
+long ni_syscall(struct pt_regs *regs, unsigned long nr);
 
 long sys_ni_syscall(void);             /* -ENOSYS, logged once per number */
 long sys_ni_syscall_quiet(void);       /* -ENOSYS, not logged (rseq, madvise) */

@@ -173,9 +173,8 @@ static struct fpu_state *fpu_alloc(void)
     /* kmalloc's size classes are powers of two, naturally aligned: a 512-byte
      * object is 16-byte aligned as fxsave needs. */
     struct fpu_state *f = kmalloc(sizeof *f, GFP_KERNEL);
-    if (f && ((unsigned long)f & 15)) {
-        printk(KERN_ERR "fpu: kmalloc returned a misaligned buffer %p\n", f);
-        kfree(f);
+    if (f && WARN((unsigned long)f & 15, "fpu: kmalloc returned a misaligned buffer %p", f)) {
+        kfree(f);                      /* kmalloc broke its promise: no FPU state */
         return NULL;
     }
     return f;

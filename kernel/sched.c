@@ -193,9 +193,8 @@ long schedule_timeout(long timeout)
         schedule();
         return MAX_SCHEDULE_TIMEOUT;
     }
-    if (timeout < 0) {
-        printk(KERN_ERR "schedule_timeout: negative timeout %ld\n", timeout);
-        set_current_state(TASK_RUNNING);
+    if (WARN(timeout < 0, "schedule_timeout: negative timeout %ld", timeout)) {
+        set_current_state(TASK_RUNNING);   /* a caller's bug: do not sleep */
         return 0;
     }
     unsigned long expire = jiffies + timeout;
@@ -316,10 +315,8 @@ void do_exit(int code)
 
 int kthread_stop(struct task_struct *t)
 {
-    if (!t || t == current) {
-        printk(KERN_ERR "kthread_stop: bad task %p\n", t);
+    if (WARN(!t || t == current, "kthread_stop: bad task %p", t))
         return -EINVAL;
-    }
     t->should_stop = 1;
     t->stopper = current;
     wake_up_process(t);

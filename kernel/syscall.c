@@ -1,15 +1,16 @@
-/* kernel/syscall.c: the system call table and the int $0x80 dispatcher
- * (process layer, on top of the trap entry in kernel/x86/entry.S).
+/* kernel/syscall.c: the system call table (process layer); the int $0x80
+ * dispatcher that indexes it is syscall_handler, beside the other trap
+ * handlers in kernel/x86/traps.c (as Linux's arch/x86/entry/common.c).
  *
  *   user:   eax = number, ebx ecx edx esi edi ebp = arguments, int $0x80
  *             |
  *   entry.S:  trap_stub_syscall pushes orig_ax = eax, vector 0x80;
  *             common_entry saves struct pt_regs; do_trap(regs)
  *             |
- *   traps.c:  interrupts on; regs->ax = syscall_handler(regs)
- *             |
- *   here:     sys_call_table[nr](bx, cx, dx, si, di, bp)  -> long result
- *             (-errno on failure, as Linux: -4095..-1 are errors)
+ *   traps.c:  interrupts on; regs->ax = syscall_handler(regs), which calls
+ *             sys_call_table[nr](bx, cx, dx, si, di, bp)  -> long result
+ *             (-errno on failure, as Linux: -4095..-1 are errors); the
+ *             table is here
  *             |
  *   entry.S:  ret_from_intr -> exit_to_user_mode(regs) (signals,
  *             reschedule) -> restore the registers -> iret
@@ -29,9 +30,6 @@
 #include <asm/ptrace.h>
 #include <asm/traps.h>
 
-typedef long (*syscall_fn_t)(unsigned long, unsigned long, unsigned long,
-                             unsigned long, unsigned long, unsigned long);
-
 /* (void (*)(void)) is the sanctioned "any function" type: no cast warning. */
 #define S(nr, fn) [__NR_##nr] = (syscall_fn_t)(void (*)(void))(fn)
 
@@ -42,7 +40,7 @@ typedef long (*syscall_fn_t)(unsigned long, unsigned long, unsigned long,
  * the range initializer comes first and the entries below override it, as
  * Linux's arch/x86/entry/syscall_32.c does. */
 #pragma GCC diagnostic ignored "-Woverride-init"
-static const syscall_fn_t sys_call_table[NR_syscalls] = {
+const syscall_fn_t sys_call_table[NR_syscalls] = {
     [0 ... NR_syscalls - 1] = (syscall_fn_t)(void (*)(void))sys_ni_syscall,
     /* processes (kernel/fork.c, exit.c, exec.c) */
     S(exit, sys_exit),
@@ -174,7 +172,7 @@ static const syscall_fn_t sys_call_table[NR_syscalls] = {
  * probes for a newer call does not flood the log. */
 static unsigned long enosys_logged[(NR_syscalls + 31) / 32 + 1];
 
-static long ni_syscall(struct pt_regs *regs, unsigned long nr)
+long ni_syscall(struct pt_regs *regs, unsigned long nr)
 {
     unsigned long bit = nr < NR_syscalls ? nr : NR_syscalls;
     if (!(enosys_logged[bit / 32] & (1UL << (bit % 32)))) {
@@ -185,21 +183,4 @@ static long ni_syscall(struct pt_regs *regs, unsigned long nr)
                nr >= NR_syscalls ? " (and every other unknown number)" : "");
     }
     return -ENOSYS;
-}
-
-unsigned long syscall_count;           /* every system call (tests, /proc) */
-
-long syscall_handler(struct pt_regs *regs)
-{
-    unsigned long nr = regs->orig_ax;
-    syscall_fn_t fn = NULL;
-
-    syscall_count++;
-    if (nr < NR_syscalls)
-        fn = sys_call_table[nr];
-    if (nr == __NR_vellum_debug)
-        return sys_vellum_debug(regs->bx, regs->cx);
-    if (!fn || fn == (syscall_fn_t)(void (*)(void))sys_ni_syscall)
-        return ni_syscall(regs, nr);
-    return fn(regs->bx, regs->cx, regs->dx, regs->si, regs->di, regs->bp);
 }

@@ -171,6 +171,26 @@ size_t copy_from_iter(void *buf, size_t bytes, struct iov_iter *i)
     return n;
 }
 
+/* Touch one byte in each page of the user range with a faulting read
+ * (get_user, faults enabled): the fault handler maps what it can.  Returns
+ * the bytes that could not be faulted in (from the first failing page, or
+ * from uaddr if that is the first page).  Linux keeps it in mm/gup.c. */
+unsigned long fault_in_readable(const void __user *uaddr, unsigned long n)
+{
+    unsigned long start = (unsigned long)uaddr, end = start + n;
+    if (!n)
+        return 0;
+    if (!access_ok(uaddr, n))
+        return n;
+    for (unsigned long a = start; a < end; a = (a & PAGE_MASK) + PAGE_SIZE) {
+        uint8_t c;
+        if (get_user(c, (const uint8_t __user *)a))
+            return end - a;
+        (void)c;
+    }
+    return 0;
+}
+
 /* fault_in_iov_iter_readable's step (user segments only). */
 static size_t fault_in_step(const struct iov_iter *i, char *seg, size_t done, size_t len,
                             void *arg)

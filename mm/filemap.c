@@ -17,7 +17,7 @@
  *                                   flusher hold it across writeback, so it
  *                                   sits above the page lock; never taken
  *                                   with an i_mutex held)
- *   file->f_pos_lock               (mutex: one open file's f_pos, fs/sys_rw.c:
+ *   file->f_pos_lock               (mutex: one open file's f_pos, fs/read_write.c:
  *                                   read/write/lseek/getdents.  Outside
  *                                   i_mutex; sendfile(fd, fd) takes it once)
  *   rename_mutex                   (mutex: the tree's shape during rename,

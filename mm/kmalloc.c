@@ -25,8 +25,8 @@
  *     mark by chance), reported and ignored;
  *   - freed objects are poisoned; kmalloc checks the poison before handing
  *     an object out again and reports writes made after the free.
- * Reports are KERN_ERR + dump_stack(), counted in kmalloc_bad_free_count /
- * kmalloc_poison_count.
+ * Reports are WARN()s (the line and a backtrace), counted in
+ * kmalloc_bad_free_count / kmalloc_poison_count.
  *
  * Locking: every list and page-state change runs with interrupts off
  * (local_irq_save), since kmalloc may be called from interrupt handlers.

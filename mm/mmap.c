@@ -4,7 +4,8 @@
  *
  * An mm_struct owns a page directory and a sorted list of VMAs
  * (<mm_types.h>).  Mapping memory only creates or changes VMAs; the frames
- * come later, one page-fault at a time (mm/fault.c -> handle_mm_fault).
+ * come later, one page-fault at a time (do_page_fault -> resolve_user_fault
+ * -> handle_mm_fault).
  * Unmapping drops the frames at once.
  *
  *   mmap(0x40000000, 3 pages)   munmap(middle page)       mprotect(last, R)

@@ -2,7 +2,8 @@
  * (kernel/x86/traps.c, kernel/x86/entry.S, kernel/panic.c).
  *
  * Who handles what:
- *   vector 14 (#PF)     -> do_page_fault(regs, error_code)  (mm/fault.c)
+ *   vector 14 (#PF)     -> do_page_fault(regs, error_code)  (traps.c; mm/fault.c
+ *                          decides what a user address fault means)
  *   other exceptions    -> kernel mode: die();  user mode: force_sig_fault()
  *   0x20-0x2F (IRQs)    -> do_IRQ() -> handlers from request_irq (irq.h)
  *   0x80 (int $0x80)    -> syscall_handler(regs); result stored in regs->ax
@@ -50,7 +51,7 @@ enum {
 /* The C entry from entry.S: dispatch one trap frame. */
 void do_trap(struct pt_regs *regs);
 
-/* The page-fault handler (mm/fault.c).  Called with interrupts off; CR2
+/* The page-fault handler (kernel/x86/traps.c).  Called with interrupts off; CR2
  * holds the faulting address (read_cr2()). */
 void do_page_fault(struct pt_regs *regs, unsigned long error_code);
 

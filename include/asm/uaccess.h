@@ -1,6 +1,6 @@
 /* include/asm/uaccess.h: access to user memory from the kernel, and the
  * exception table that makes it safe (kernel/x86/copy_user.S, kernel/x86/usercopy.c,
- * mm/fault.c).  Layer: arch memory, below every system call.
+ * kernel/x86/traps.c).  Layer: arch memory, below every system call.
  *
  * An instruction that may fault on purpose (touching a user address, or
  * probing a kernel one) is listed in section __ex_table together with a
@@ -44,6 +44,8 @@ struct exception_table_entry {
     " .popsection\n"
 
 struct pt_regs;
+/* The table, gathered by boot/linker.ld. */
+extern const struct exception_table_entry __start_ex_table[], __stop_ex_table[];
 /* The table entry for ip, or NULL. */
 const struct exception_table_entry *search_exception_tables(unsigned long ip);
 /* If regs->ip has an entry, set regs->ip to its fixup and return 1; else 0.
@@ -53,7 +55,7 @@ int fixup_exception(struct pt_regs *regs);
 
 /* Read/write one byte at a kernel address that may be unmapped; 0 or
  * -EFAULT (the exception table at work; Linux: get_kernel_nofault()).
- * mm/fault.c. */
+ * kernel/x86/probe.S. */
 int probe_kernel_read_u8(const void *addr, uint8_t *val);
 int probe_kernel_write_u8(void *addr, uint8_t val);
 
@@ -89,7 +91,8 @@ int probe_kernel_write_u8(void *addr, uint8_t val);
  *                        caller commits only what was copied).  Checks
  *                        nothing: the caller did access_ok.
  *   fault_in_readable(uaddr, n)   touch each page of the range with faults
- *                        enabled (demand-zero, COW, stack growth happen);
+ *                        enabled (demand-zero, COW, stack growth happen;
+ *                        lib/iov_iter.c, beside its one user);
  *                        returns the bytes that could NOT be faulted in,
  *                        counted from the first page that failed.
  *
@@ -209,7 +212,7 @@ void pagefault_disable(void);
 void pagefault_enable(void);
 int pagefault_disabled(void);
 
-/* Counters for tests and /proc (mm/fault.c, mm/memory.c), since boot. */
+/* Counters for tests and /proc (mm/fault.c, mm/memory.c, kernel/x86/traps.c), since boot. */
 extern unsigned long page_fault_count;        /* every #PF */
 extern unsigned long page_fault_fixups;       /* kernel faults ended by a fixup */
 extern unsigned long page_fault_atomic_fixups;/* ... of them with faults disabled */

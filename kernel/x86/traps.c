@@ -2,7 +2,9 @@
  *
  * Sets up the 256-entry IDT (32 exceptions, 16 PIC IRQs at 0x20-0x2F, the
  * system call gate 0x80 reachable from ring 3), dispatches every trap frame
- * built by kernel/x86/entry.S (do_trap), and reports fatal kernel faults (die).
+ * built by kernel/x86/entry.S (do_trap): system calls through the table of
+ * kernel/syscall.c (syscall_handler), page faults to do_page_fault, and
+ * reports fatal kernel faults (die).
  *
  * The oops format (a host-side test greps these lines; keep them stable):
  *
@@ -46,6 +48,12 @@
 #include <asm/traps.h>
 #include <asm/layout.h>
 #include <sched.h>                     /* THREAD_SIZE */
+#include <syscalls.h>                  /* the system call table */
+#include <mm.h>                        /* resolve_user_fault */
+#include <signal.h>                    /* force_sig_fault */
+#include <asm/uaccess.h>               /* the exception table, the fault counters */
+#include <asm/pgtable.h>               /* __read_cr2 */
+#include <asm/unistd.h>
 
 /* ---- the IDT ---------------------------------------------------------- */
 
@@ -152,8 +160,27 @@ struct pt_regs *get_trap_regs(void)
 }
 
 /* force_sig_fault() and exit_to_user_mode() (rescheduling, signal
- * delivery) are the process layer's: kernel/signal.c; syscall_handler() is
- * kernel/syscall.c's. */
+ * delivery) are the process layer's: kernel/signal.c. */
+
+unsigned long syscall_count;           /* every system call (tests, /proc) */
+
+/* int $0x80: the number in orig_ax, the arguments in bx..bp; the result
+ * goes back in ax (do_trap stores it).  The table is kernel/syscall.c's.
+ * (Linux's do_int80_syscall_32, arch/x86/entry/common.c.) */
+long syscall_handler(struct pt_regs *regs)
+{
+    unsigned long nr = regs->orig_ax;
+    syscall_fn_t fn = NULL;
+
+    syscall_count++;
+    if (nr < NR_syscalls)
+        fn = sys_call_table[nr];
+    if (nr == __NR_vellum_debug)
+        return sys_vellum_debug(regs->bx, regs->cx);
+    if (!fn || fn == (syscall_fn_t)(void (*)(void))sys_ni_syscall)
+        return ni_syscall(regs, nr);
+    return fn(regs->bx, regs->cx, regs->dx, regs->si, regs->di, regs->bp);
+}
 
 static void do_exception(struct pt_regs *regs)
 {
@@ -196,6 +223,103 @@ void do_trap(struct pt_regs *regs)
         do_exception(regs);
     }
     cur_trap_regs = prev;
+}
+
+/* ---- the page fault: vector 14 ---------------------------------------------
+ * The x86 half of a page fault: CR2, the error code, the exception-table
+ * fixup, the oops.  What a fault on a user address means (VMA lookup, stack
+ * growth, permissions, handle_mm_fault) is mm's: resolve_user_fault() in
+ * mm/fault.c.  Simplification: Linux keeps all of it in arch/x86/mm/fault.c
+ * and the table search in kernel/extable.c; here the write path's fixup is
+ * read right below the trap dispatch. */
+
+const struct exception_table_entry *search_exception_tables(unsigned long ip)
+{
+    for (const struct exception_table_entry *e = __start_ex_table; e < __stop_ex_table; e++)
+        if (e->insn == ip)
+            return e;
+    return NULL;
+}
+
+/* noinline: one real function for a debugger to stop in (docs/user-memory.md) */
+__attribute__((noinline)) int fixup_exception(struct pt_regs *regs)
+{
+    const struct exception_table_entry *e = search_exception_tables(regs->ip);
+    if (!e)
+        return 0;
+    regs->ip = e->fixup;
+    return 1;
+}
+
+/* A kernel-mode fault nobody could resolve: fixup or oops. */
+static void no_context(struct pt_regs *regs, unsigned long error_code, unsigned long address)
+{
+    if (fixup_exception(regs)) {
+        page_fault_fixups++;
+        return;
+    }
+    die("page fault", regs, error_code);   /* die() prints the one BUG line */
+}
+
+/* The access cannot be allowed: a signal for user mode, a fixup (or oops)
+ * for the kernel. */
+static void bad_area(struct pt_regs *regs, unsigned long error_code, unsigned long address,
+                     int sig, int code)
+{
+    if (error_code & X86_PF_USER) {
+        page_fault_sigsegv++;
+        force_sig_fault(sig, code, (void *)address);
+        return;
+    }
+    no_context(regs, error_code, address);
+}
+
+void do_page_fault(struct pt_regs *regs, unsigned long error_code)
+{
+    unsigned long address = __read_cr2();   /* first: a nested fault would overwrite it */
+    struct task_struct *tsk = current;
+    struct mm_struct *mm = tsk->mm;
+    page_fault_count++;
+
+    if (address >= TASK_SIZE || !mm) {
+        /* A kernel address (or a task without user space): never resolved
+         * here; the kernel's own mappings do not fault legitimately. */
+        bad_area(regs, error_code, address, SIGSEGV,
+                 error_code & X86_PF_PROT ? SEGV_ACCERR : SEGV_MAPERR);
+        return;
+    }
+
+    /* A user address touched by the kernel with page faults disabled (the
+     * atomic copy of the write path, a page lock held): do not resolve,
+     * do not sleep; the fixup makes the copy return short. */
+    if (!(error_code & X86_PF_USER) && tsk->pagefault_disabled) {
+        if (fixup_exception(regs)) {
+            page_fault_fixups++;
+            page_fault_atomic_fixups++;
+            return;
+        }
+        no_context(regs, error_code, address);   /* no entry: a kernel bug */
+        return;
+    }
+
+    /* Resolving may sleep (a file page is locked and read from disk), so,
+     * as Linux, interrupts go back on if the interrupted code had them on
+     * (user mode always; the kernel inside a system call), and the
+     * address space is locked: i_mutex -> mmap_sem -> page lock (the
+     * order in mm/filemap.c).  A kernel fault here comes from a copy with
+     * faults ENABLED; the write path copies with them disabled (above)
+     * while it holds a page lock, so we never take mmap_sem under one --
+     * except legacy_write_mode=naive, which exists to show why not. */
+    bool irqs = regs->flags & X86_EFLAGS_IF;
+    if (irqs)
+        local_irq_enable();
+    mutex_lock(&mm->mmap_sem);
+    int code, sig = resolve_user_fault(mm, address, error_code, &code);
+    mutex_unlock(&mm->mmap_sem);
+    if (irqs)
+        local_irq_disable();
+    if (sig)
+        bad_area(regs, error_code, address, sig, code);
 }
 
 /* ---- die(): the oops report ------------------------------------------ */

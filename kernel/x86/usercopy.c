@@ -63,25 +63,6 @@ long strnlen_user(const char __user *src, long n)
     return r;
 }
 
-/* Touch one byte in each page of the range with a faulting read: the fault
- * handler maps what it can.  Returns the bytes that could not be faulted in
- * (from the first failing page, or from uaddr if that is the first page). */
-unsigned long fault_in_readable(const void __user *uaddr, unsigned long n)
-{
-    unsigned long start = (unsigned long)uaddr, end = start + n;
-    if (!n)
-        return 0;
-    if (!access_ok(uaddr, n))
-        return n;
-    for (unsigned long a = start; a < end; a = (a & PAGE_MASK) + PAGE_SIZE) {
-        uint8_t c;
-        if (get_user(c, (const uint8_t __user *)a))
-            return end - a;
-        (void)c;
-    }
-    return 0;
-}
-
 /* ---- /proc/vellum/writepath ----------------------------------------------- */
 #include <pagemap.h>
 

@@ -2,7 +2,7 @@
  * buffer list.
  *
  * Part of the user/kernel ABI (include/uapi/, see docs/userland.md): the
- * kernel reads arrays of them from user space (lib/iov_iter.c, fs/sys_rw.c),
+ * kernel reads arrays of them from user space (lib/iov_iter.c, fs/read_write.c),
  * user/include/sys/uio.h offers it. */
 #ifndef _UAPI_LINUX_UIO_H
 #define _UAPI_LINUX_UIO_H

@@ -1,8 +1,8 @@
-/* fs/sys_rw_test.c: the ktests of sys_rw.c (test=sendfile); built into the
- * test kernel only (make check), never into the production kernel. The tests
- * reach sys_rw.c's static functions and data, so this file includes it: in
- * the test kernel the two are one object (Makefile). */
-#include "sys_rw.c"
+/* fs/read_write_test.c: the ktests of read_write.c (test=sendfile); built
+ * into the test kernel only (make check), never into the production kernel.
+ * The tests reach read_write.c's static functions and data, so this file
+ * includes it: in the test kernel the two are one object (Makefile). */
+#include "read_write.c"
 #include <ktest.h>
 
 /* ---- tests: sendfile on a ramfs root ------------------------------------- */
