@@ -108,6 +108,7 @@ int legacy_write_mode = LEGACY_WRITE_2COPY;
 
 /* ---- the hash table of cached pages ----------------------------------- */
 
+/* LAB pagecache: BEGIN */
 #define PAGE_HASH_BITS 10
 static struct page *page_hash_table[1 << PAGE_HASH_BITS];
 static DEFINE_SPINLOCK(page_hash_lock);
@@ -118,6 +119,7 @@ static unsigned page_hashfn(struct address_space *mapping, unsigned long index)
     h *= 0x9E3779B1u;                         /* Knuth's multiplicative hash */
     return h >> (32 - PAGE_HASH_BITS);
 }
+/* LAB pagecache: END */
 
 /* ---- page lock wait queues (Linux's page_waitqueue) -------------------
  * A wait queue per page would cost memory in every struct page; instead
@@ -180,6 +182,13 @@ unsigned long lock_page_report_jiffies = 5 * HZ;
 
 /* Sleep until the page lock is ours.  A wait longer than
  * lock_page_report_jiffies reports the holder, once. */
+/* LAB pagecache: BEGIN */
+/* LAB pagecache: STUB
+static void __lock_page(struct page *page)
+{
+    lab_not_written("__lock_page");
+}
+*/
 static void __lock_page(struct page *page)
 {
     pagecache_stats.lock_waits++;
@@ -211,6 +220,7 @@ static void __lock_page(struct page *page)
     finish_wait(wq, &w);
     current->waiting_on_page = NULL;
 }
+/* LAB pagecache: END */
 
 /* Returns with the page locked, always.  Locking a page this task already
  * holds is reported (SELF-DEADLOCK, backtrace), then the task sleeps here
@@ -248,10 +258,17 @@ int lock_page_or_deadlock(struct page *page)
 void unlock_page(struct page *page)
 {
     BUG_ON(!PageLocked(page));
+/* LAB pagecache: BEGIN */
+/* LAB pagecache: STUB
+    lab_not_written("unlock_page");
+    page->lock_owner = NULL;
+    ClearPageLocked(page);
+*/
     page->lock_owner = NULL;
     barrier();
     ClearPageLocked(page);
     wake_up(page_waitqueue(page));
+/* LAB pagecache: END */
 }
 
 void wait_on_page_locked(struct page *page)
@@ -309,6 +326,30 @@ void mapping_set_error(struct address_space *mapping, int error)
 
 /* ---- the cache proper -------------------------------------------------- */
 
+/* LAB pagecache: BEGIN */
+/* LAB pagecache: STUB
+struct page *find_get_page(struct address_space *mapping, unsigned long index)
+{
+    lab_not_written("find_get_page");
+    return NULL;
+}
+
+struct page *find_lock_page(struct address_space *mapping, unsigned long index)
+{
+    lab_not_written("find_lock_page");
+    return NULL;
+}
+
+int add_to_page_cache(struct page *page, struct address_space *mapping, unsigned long index)
+{
+    return lab_not_written("add_to_page_cache");
+}
+
+void delete_from_page_cache(struct page *page)
+{
+    lab_not_written("delete_from_page_cache");
+}
+*/
 struct page *find_get_page(struct address_space *mapping, unsigned long index)
 {
     unsigned long flags;
@@ -388,6 +429,7 @@ void delete_from_page_cache(struct page *page)
     spin_unlock_irqrestore(&mapping->tree_lock, flags);
     put_page(page);                     /* the cache's reference */
 }
+/* LAB pagecache: END */
 
 /* A fresh page, locked, with no stale state bits. */
 static struct page *alloc_locked_page(void)
@@ -416,10 +458,13 @@ struct page *find_or_create_page(struct address_space *mapping, unsigned long in
         page = alloc_locked_page();
         if (!page)
             return NULL;
-        if (add_to_page_cache(page, mapping, index) == 0)
+        int err = add_to_page_cache(page, mapping, index);
+        if (err == 0)
             return page;
         unlock_page(page);              /* raced with another creator: use theirs */
         put_page(page);
+        if (err != -EEXIST)
+            return NULL;                /* not a race: give up */
     }
 }
 
@@ -479,6 +524,10 @@ static int page_wait_uptodate(struct address_space *mapping, struct file *file,
 static void page_cache_readahead(struct address_space *mapping, struct file *file,
                                  unsigned long index, unsigned long req_pages)
 {
+/* LAB pagecache: BEGIN */
+/* LAB pagecache: STUB
+    lab_not_written("page_cache_readahead");
+*/
     struct inode *inode = mapping->host;
     if (inode->i_size <= 0)
         return;
@@ -509,6 +558,7 @@ static void page_cache_readahead(struct address_space *mapping, struct file *fil
         do_readpage(mapping, file, page);   /* unlocks the page when done */
         put_page(page);                 /* the cache keeps its reference */
     }
+/* LAB pagecache: END */
 }
 
 struct page *read_mapping_page(struct address_space *mapping, unsigned long index,
@@ -520,10 +570,13 @@ struct page *read_mapping_page(struct address_space *mapping, unsigned long inde
             page = alloc_locked_page();
             if (!page)
                 return ERR_PTR(-ENOMEM);
-            if (add_to_page_cache(page, mapping, index)) {
+            int err = add_to_page_cache(page, mapping, index);
+            if (err) {
                 unlock_page(page);
                 put_page(page);
-                continue;
+                if (err != -EEXIST)
+                    return ERR_PTR(err);
+                continue;               /* raced with another reader */
             }
             do_readpage(mapping, file, page);
         }
@@ -538,6 +591,11 @@ struct page *read_mapping_page(struct address_space *mapping, unsigned long inde
 
 ssize_t generic_file_read_iter(struct file *file, struct iov_iter *to, loff_t *ppos)
 {
+/* LAB pagecache: BEGIN */
+/* LAB pagecache: STUB
+    (void)page_cache_readahead;     // yours to call, once this is written
+    return lab_not_written("generic_file_read_iter");
+*/
     struct address_space *mapping = file->f_mapping;
     struct inode *inode = mapping->host;
     loff_t pos = *ppos;
@@ -593,6 +651,7 @@ ssize_t generic_file_read_iter(struct file *file, struct iov_iter *to, loff_t *p
     }
     *ppos = pos;
     return copied ? copied : err;
+/* LAB pagecache: END */
 }
 
 /* ---- cachestat(2): the page cache seen from user space ----------------

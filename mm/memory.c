@@ -39,6 +39,7 @@
 #include <asm/uaccess.h>
 #include <pagemap.h>
 #include <buffer_head.h>
+#include <lab.h>
 
 struct filemap_fault_stats filemap_fault_stats;
 
@@ -128,6 +129,11 @@ static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *
         page_fault_cow_reuse++;
         return 0;
     }
+    /* LAB vm: BEGIN */
+    /* LAB vm: STUB
+    lab_not_written("do_wp_page (the copy)");
+    return VM_FAULT_SIGSEGV;
+    */
     struct page *new = alloc_page(GFP_KERNEL);
     if (!new)
         return VM_FAULT_OOM;
@@ -140,6 +146,7 @@ static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *
     put_page(old);                                   /* our reference to the shared frame */
     page_fault_cow++;
     return 0;
+    /* LAB vm: END */
 }
 
 int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned int flags)
@@ -189,9 +196,15 @@ int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned 
                 writable = false;                    /* private: COW on the first write */
             }
         } else {
+            /* LAB vm: BEGIN */
+            /* LAB vm: STUB
+            lab_not_written("handle_mm_fault (demand-zero anonymous page)");
+            return VM_FAULT_SIGBUS;
+            */
             page = alloc_page(GFP_KERNEL | __GFP_ZERO);
             if (!page)
                 return VM_FAULT_OOM;
+            /* LAB vm: END */
         }
         set_pte_at(mm, address, ptep, mk_pte(page, vma->vm_flags, writable));
         page_add_rmap(page);
@@ -268,8 +281,13 @@ int copy_page_range(struct mm_struct *dst, struct mm_struct *src, struct vm_area
         pte_t *dptep = pte_alloc(dst, va);
         if (!dptep)
             return -ENOMEM;
+        /* LAB vm: BEGIN */
+        /* LAB vm: STUB
+        lab_not_written("copy_page_range (write-protect for copy-on-write)");
+        */
         if (!(vma->vm_flags & VM_SHARED) && (*sptep & _PAGE_RW))
             set_pte_at(src, va, sptep, *sptep & ~_PAGE_RW);   /* COW: parent side */
+        /* LAB vm: END */
         get_page(pte_page(*sptep));
         page_add_rmap(pte_page(*sptep));
         *dptep = *sptep;                                      /* child side: same, RO */

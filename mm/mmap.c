@@ -38,6 +38,7 @@
 #include <asm/uaccess.h>
 #include <fdtable.h>            /* fget/fput: file mappings */
 #include <pagemap.h>            /* filemap_write_and_wait: msync */
+#include <lab.h>
 
 #define vma_pages(v)  (((v)->vm_end - (v)->vm_start) >> PAGE_SHIFT)
 #define vma_first(mm) (list_empty(&(mm)->mmap) ? NULL : \
@@ -537,6 +538,11 @@ int expand_stack(struct vm_area_struct *vma, unsigned long addr)
         return -EFAULT;
     if (addr >= vma->vm_start)
         return 0;
+    /* LAB vm: BEGIN */
+    /* LAB vm: STUB
+    (void)mm;
+    return lab_not_written("expand_stack");
+    */
     if (vma->vm_end - addr > mm->stack_rlimit)
         return -ENOMEM;                              /* RLIMIT_STACK */
     struct vm_area_struct *prev = vma_prev(mm, vma);
@@ -546,6 +552,7 @@ int expand_stack(struct vm_area_struct *vma, unsigned long addr)
     vma->vm_start = addr;
     page_fault_stack_grow++;
     return 0;
+    /* LAB vm: END */
 }
 
 /* ---- system calls ---------------------------------------------------------- */

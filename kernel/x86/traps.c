@@ -54,6 +54,7 @@
 #include <asm/uaccess.h>               /* the exception table, the fault counters */
 #include <asm/pgtable.h>               /* __read_cr2 */
 #include <asm/unistd.h>
+#include <lab.h>
 
 /* ---- the IDT ---------------------------------------------------------- */
 
@@ -233,6 +234,20 @@ void do_trap(struct pt_regs *regs)
  * and the table search in kernel/extable.c; here the write path's fixup is
  * read right below the trap dispatch. */
 
+/* LAB uaccess: BEGIN */
+/* LAB uaccess: STUB
+const struct exception_table_entry *search_exception_tables(unsigned long ip)
+{
+    lab_not_written("search_exception_tables");
+    return NULL;
+}
+
+__attribute__((noinline)) int fixup_exception(struct pt_regs *regs)
+{
+    lab_not_written("fixup_exception");
+    return 0;
+}
+*/
 const struct exception_table_entry *search_exception_tables(unsigned long ip)
 {
     for (const struct exception_table_entry *e = __start_ex_table; e < __stop_ex_table; e++)
@@ -250,6 +265,7 @@ __attribute__((noinline)) int fixup_exception(struct pt_regs *regs)
     regs->ip = e->fixup;
     return 1;
 }
+/* LAB uaccess: END */
 
 /* A kernel-mode fault nobody could resolve: fixup or oops. */
 static void no_context(struct pt_regs *regs, unsigned long error_code, unsigned long address)
@@ -292,6 +308,7 @@ void do_page_fault(struct pt_regs *regs, unsigned long error_code)
     /* A user address touched by the kernel with page faults disabled (the
      * atomic copy of the write path, a page lock held): do not resolve,
      * do not sleep; the fixup makes the copy return short. */
+    /* LAB uaccess: BEGIN */
     if (!(error_code & X86_PF_USER) && tsk->pagefault_disabled) {
         if (fixup_exception(regs)) {
             page_fault_fixups++;
@@ -301,6 +318,7 @@ void do_page_fault(struct pt_regs *regs, unsigned long error_code)
         no_context(regs, error_code, address);   /* no entry: a kernel bug */
         return;
     }
+    /* LAB uaccess: END */
 
     /* Resolving may sleep (a file page is locked and read from disk), so,
      * as Linux, interrupts go back on if the interrupted code had them on
