@@ -141,9 +141,14 @@ struct thread_info {
 extern struct task_struct init_task;   /* pid 0, "swapper": kmain's context */
 
 
-/* The running task.  Found from the stack pointer (tasks' stacks are
- * THREAD_SIZE-aligned and the task_struct pointer sits at the stack base). */
-struct task_struct *get_current(void);
+/* The running task: one load of current_task, which switch_to() sets
+ * together with the stack pointer (Linux x86's per-CPU current_task and
+ * this_cpu_read_stable; one CPU here).  The stack-base thread_info above
+ * still names its task: the overflow canary is checked there, and Linux
+ * i386 before 2.6.20 found `current` that way (esp & ~(THREAD_SIZE-1)),
+ * at a few instructions more on every lock. */
+extern struct task_struct *current_task;
+static inline struct task_struct *get_current(void) { return current_task; }
 #define current get_current()
 
 void schedule(void);
