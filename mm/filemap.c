@@ -93,6 +93,7 @@
 #include <mm.h>
 #include <slab.h>
 #include <timer.h>
+#include <lab.h>
 
 struct pagecache_stats pagecache_stats;
 struct write_path_stats write_path_stats;
@@ -738,6 +739,7 @@ static ssize_t legacy_perform_write(struct file *file, struct iov_iter *i, loff_
  *   8 advance by what was committed
  *   9 return the bytes written, or the error if none
  */
+/* LAB perform_write: BEGIN */
 ssize_t generic_perform_write(struct file *file, struct iov_iter *i, loff_t pos)
 {
     struct address_space *mapping = file->f_mapping;
@@ -820,6 +822,19 @@ again:
     wp_trace("done: written=%d status=%ld", (int)written, written ? 0L : status);
     return written ? written : status;
 }
+/* LAB perform_write: STUB
+ssize_t generic_perform_write(struct file *file, struct iov_iter *i, loff_t pos)
+{
+    // given: a filesystem with only prepare_write/commit_write goes the
+    // legacy way (lab legacy)
+    const struct address_space_operations *a_ops = file->f_mapping->a_ops;
+    if (!a_ops->write_begin)
+        return a_ops->prepare_write && a_ops->commit_write ?
+               legacy_perform_write(file, i, pos) : -EINVAL;
+    return lab_not_written("generic_perform_write");
+}
+*/
+/* LAB perform_write: END */
 
 /*
  * ---- the legacy API: prepare_write / commit_write ----------------------
