@@ -849,8 +849,9 @@ ssize_t generic_perform_write(struct file *file, struct iov_iter *i, loff_t pos)
  *   and from user space docs/mmap.md with ramfs -o legacy_aops); never the default.
  */
 
-/* Trim blocks a failed prepare_write may have allocated past i_size. */
-static void legacy_trim(struct inode *inode, loff_t end)
+/* Trim blocks a failed prepare_write may have allocated past i_size.
+ * (__unused: in lab legacy's skeleton its callers are to be written.) */
+static void __unused legacy_trim(struct inode *inode, loff_t end)
 {
     if (end > inode->i_size && inode->i_op && inode->i_op->setattr) {
         struct iattr a = { .ia_valid = ATTR_SIZE, .ia_size = inode->i_size };
@@ -875,6 +876,7 @@ static void legacy_trim(struct inode *inode, loff_t end)
  * safe part is that no fault ever happens under a page lock; the slow part
  * is the second copy and the extra page.
  */
+/* LAB legacy: BEGIN */
 static ssize_t legacy_perform_write_2copy(struct file *file, struct iov_iter *i, loff_t pos)
 {
     struct address_space *mapping = file->f_mapping;
@@ -974,6 +976,13 @@ static ssize_t legacy_perform_write_2copy(struct file *file, struct iov_iter *i,
     }
     return written ? written : status;
 }
+/* LAB legacy: STUB
+static ssize_t legacy_perform_write_2copy(struct file *file, struct iov_iter *i, loff_t pos)
+{
+    return lab_not_written("legacy_perform_write_2copy");
+}
+*/
+/* LAB legacy: END */
 
 /*
  * !!! THE PRE-2.6.24 NAIVE PATH.  IT DEADLOCKS.  Demonstration only. !!!
@@ -1001,6 +1010,7 @@ static ssize_t legacy_perform_write_2copy(struct file *file, struct iov_iter *i,
  * chunks before, if any).  Two writers (ABBA) would still hang: each
  * lock_page waits for the other; the 5-second lock_page report names them.
  */
+/* LAB legacy: BEGIN */
 static ssize_t legacy_perform_write_naive(struct file *file, struct iov_iter *i, loff_t pos)
 {
     struct address_space *mapping = file->f_mapping;
@@ -1066,6 +1076,13 @@ static ssize_t legacy_perform_write_naive(struct file *file, struct iov_iter *i,
     }
     return written ? written : status;
 }
+/* LAB legacy: STUB
+static ssize_t legacy_perform_write_naive(struct file *file, struct iov_iter *i, loff_t pos)
+{
+    return lab_not_written("legacy_perform_write_naive");
+}
+*/
+/* LAB legacy: END */
 
 static ssize_t legacy_perform_write(struct file *file, struct iov_iter *i, loff_t pos)
 {
