@@ -594,7 +594,8 @@ ssize_t generic_file_read_iter(struct file *file, struct iov_iter *to, loff_t *p
 
 /* ---- file mappings: the page cache's side ------------------------------ */
 
-static unsigned long size_in_pages(struct inode *inode)
+/* (__unused: in lab mmap's skeleton its one caller, filemap_fault, is to be written.) */
+static unsigned long __unused size_in_pages(struct inode *inode)
 {
     return (unsigned long)((inode->i_size + PAGE_SIZE - 1) >> PAGE_SHIFT);
 }
@@ -620,6 +621,7 @@ static unsigned long size_in_pages(struct inode *inode)
  * i_size and page->mapping are re-checked after the last sleep: a truncate
  * that ran meanwhile makes us look again (or give SIGBUS).
  */
+/* LAB mmap: BEGIN */
 int filemap_fault(struct vm_area_struct *vma, unsigned long address, struct page **pagep)
 {
     struct file *file = vma->vm_file;
@@ -689,6 +691,14 @@ int filemap_fault(struct vm_area_struct *vma, unsigned long address, struct page
     filemap_fault_stats.sigbus++;
     return -EFAULT;
 }
+/* LAB mmap: STUB
+int filemap_fault(struct vm_area_struct *vma, unsigned long address, struct page **pagep)
+{
+    // an error here makes handle_mm_fault give the task SIGBUS
+    return lab_not_written("filemap_fault");
+}
+*/
+/* LAB mmap: END */
 
 static const struct vm_operations_struct generic_file_vm_ops = {
     .fault = filemap_fault,
