@@ -25,6 +25,56 @@ void ext2_error(struct super_block *sb, const char *fmt, ...)
     vsnprintf(buf, sizeof(buf), fmt, ap);
     va_end(ap);
     printk(KERN_ERR "ext2: %s: %s\n", sb->s_id, buf);
+    /* As Linux (errors=continue): the filesystem is marked as having errors,
+     * so the next e2fsck -p checks it.  Only once mounted read-write; the
+     * superblock reaches the disk with the next sync. */
+    struct ext2_sb_info *sbi = EXT2_SB(sb);
+    if (sbi && sb->s_root && !(sb->s_flags & MS_RDONLY) &&
+        !(sbi->s_es->s_state & EXT2_ERROR_FS)) {
+        sbi->s_mount_state |= EXT2_ERROR_FS;
+        sbi->s_es->s_state |= EXT2_ERROR_FS;
+        mark_buffer_dirty(sbi->s_sbh);
+    }
+}
+
+/* Write the superblock now (Linux's ext2_sync_super with wait). */
+static int ext2_sync_super(struct super_block *sb)
+{
+    struct ext2_sb_info *sbi = EXT2_SB(sb);
+    sbi->s_es->s_wtime = current_time();
+    mark_buffer_dirty(sbi->s_sbh);
+    return sync_dirty_buffer(sbi->s_sbh);
+}
+
+/*
+ * Linux's ext2_setup_super: warn about a filesystem that needs checking;
+ * on a read-write mount clear EXT2_VALID_FS on disk (so a crash leaves
+ * "not clean" and e2fsck -p checks), count the mount, stamp s_mtime.
+ * Unmount (ext2_put_super) and the read-only remount at power off put the
+ * state found here back.
+ */
+static int ext2_setup_super(struct super_block *sb)
+{
+    struct ext2_sb_info *sbi = EXT2_SB(sb);
+    struct ext2_super_block *es = sbi->s_es;
+    sbi->s_mount_state = es->s_state;
+    if (sb->s_flags & MS_RDONLY)
+        return 0;
+    if (!(sbi->s_mount_state & EXT2_VALID_FS))
+        printk(KERN_WARNING "ext2: %s: warning: mounting unchecked fs, "
+               "running e2fsck is recommended\n", sb->s_id);
+    else if (sbi->s_mount_state & EXT2_ERROR_FS)
+        printk(KERN_WARNING "ext2: %s: warning: mounting fs with errors, "
+               "running e2fsck is recommended\n", sb->s_id);
+    else if ((int16_t)es->s_max_mnt_count >= 0 && es->s_mnt_count >= es->s_max_mnt_count)
+        printk(KERN_WARNING "ext2: %s: warning: maximal mount count reached, "
+               "running e2fsck is recommended\n", sb->s_id);
+    if (!(int16_t)es->s_max_mnt_count)
+        es->s_max_mnt_count = EXT2_DFL_MAX_MNT_COUNT;
+    es->s_state &= ~EXT2_VALID_FS;
+    es->s_mnt_count++;
+    es->s_mtime = current_time();
+    return ext2_sync_super(sb);
 }
 
 struct ext2_group_desc *ext2_get_group_desc(struct super_block *sb, unsigned long group,
@@ -68,10 +118,20 @@ static int ext2_sync_fs(struct super_block *sb, int wait)
     return sync_blockdev(sb->s_bdev);
 }
 
+/* Everything is on disk (ext2_sync_fs just wrote it): only now may the
+ * superblock say "clean" again, written last. */
+static void ext2_mark_clean(struct super_block *sb)
+{
+    struct ext2_sb_info *sbi = EXT2_SB(sb);
+    sbi->s_es->s_state = sbi->s_mount_state;
+    ext2_sync_super(sb);
+}
+
 static void ext2_put_super(struct super_block *sb)
 {
     struct ext2_sb_info *sbi = EXT2_SB(sb);
-    ext2_sync_fs(sb, 1);
+    if (!(sb->s_flags & MS_RDONLY) && !ext2_sync_fs(sb, 1))
+        ext2_mark_clean(sb);           /* a write failed: leave it "not clean" */
     for (unsigned long i = 0; i < sbi->s_gdb_count; i++)
         brelse(sbi->s_group_desc[i]);
     kfree(sbi->s_group_desc);
@@ -79,6 +139,21 @@ static void ext2_put_super(struct super_block *sb)
     invalidate_bdev(sb->s_bdev);
     kfree(sbi);
     sb->s_fs_info = NULL;
+}
+
+/* Only read-write -> read-only (power off): as Linux, the partition is
+ * marked valid again once everything is written. */
+static int ext2_remount(struct super_block *sb, int *flags, char *data)
+{
+    if ((sb->s_flags & MS_RDONLY) || !(*flags & MS_RDONLY))
+        return 0;
+    int err = ext2_sync_fs(sb, 1);
+    if (!err) {
+        EXT2_SB(sb)->s_es->s_mtime = current_time();
+        ext2_mark_clean(sb);
+    }
+    sb->s_flags |= MS_RDONLY;
+    return err;
 }
 
 static int ext2_statfs(struct super_block *sb, struct kstatfs *buf)
@@ -104,6 +179,7 @@ static const struct super_operations ext2_sops = {
     .put_super     = ext2_put_super,
     .sync_fs       = ext2_sync_fs,
     .statfs        = ext2_statfs,
+    .remount_fs    = ext2_remount,
 };
 
 /* Largest file: what i_block[] can address, and what i_blocks (32 bits of
@@ -314,6 +390,13 @@ static int ext2_fill_super(struct super_block *sb, const char *data, int silent)
         goto fail;
     }
     sb->s_root = root;
+    err = ext2_setup_super(sb);
+    if (err) {
+        printk(KERN_ERR "ext2: %s: cannot write the superblock (%d)\n", sb->s_id, err);
+        sb->s_root = NULL;
+        iput(root);
+        goto fail;
+    }
     printk(KERN_INFO "ext2: %s: mounted%s: rev %u, %lu-byte blocks, %lu blocks, %lu inodes, "
            "%lu groups%s\n", sb->s_id, sb->s_flags & MS_RDONLY ? " read-only" : "",
            es->s_rev_level, bs, sbi->s_blocks_count, sbi->s_inodes_count, sbi->s_groups_count,
