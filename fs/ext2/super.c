@@ -42,7 +42,8 @@ static int ext2_sync_super(struct super_block *sb)
 {
     struct ext2_sb_info *sbi = EXT2_SB(sb);
     sbi->s_es->s_wtime = current_time();
-    mark_buffer_dirty(sbi->s_sbh);
+    set_buffer_dirty(sbi->s_sbh);      /* not mark_buffer_dirty: written now, so
+                                        * the flusher's clock must not start */
     return sync_dirty_buffer(sbi->s_sbh);
 }
 
@@ -106,16 +107,57 @@ static void ext2_destroy_inode(struct inode *inode)
     kfree(EXT2_I(inode));
 }
 
+/*
+ * Write every dirty metadata buffer, in the order that makes a cut in the
+ * middle of the sync as harmless as ext2 (no journal) allows:
+ *   1. block and inode bitmaps, then the group descriptors: allocations
+ *      reach the disk before anything that points at what they allocate;
+ *   2. the inode tables: the inodes the bitmaps now call in use;
+ *   3. everything else: indirect blocks and directory blocks, which name
+ *      blocks and inodes written in 1 and 2;
+ *   4. the superblock, last (with s_wtime).
+ * A cut after 1 leaves blocks or inodes marked in use that nothing owns
+ * (e2fsck: bitmap differences, a leak it repairs), never a pointer to a
+ * block the bitmap calls free, which a later allocation would hand out
+ * twice.  Simplification: frees want the opposite order (the pointer gone
+ * before the bitmap bit); a sync cut short after an unlink can leave an
+ * entry naming a freed inode for e2fsck.  A cut between two syncs finds the
+ * image as the last complete one left it: that is what fsync and the
+ * flusher rely on (fs/sync.c, fs/fs-writeback.c).
+ */
 static int ext2_sync_fs(struct super_block *sb, int wait)
 {
     struct ext2_sb_info *sbi = EXT2_SB(sb);
+    struct block_device *bdev = sb->s_bdev;
+    size_t bs = sb->s_blocksize;
+    int err = 0, e;
     if (sb->s_flags & MS_RDONLY)
         return 0;
+    clear_buffer_dirty(sbi->s_sbh);    /* written in step 4, whatever step 3 does */
+    for (unsigned long g = 0; g < sbi->s_groups_count; g++) {
+        struct ext2_group_desc *gd = ext2_get_group_desc(sb, g, NULL);
+        if ((e = sync_cached_block(bdev, gd->bg_block_bitmap, bs)) && !err)
+            err = e;
+        if ((e = sync_cached_block(bdev, gd->bg_inode_bitmap, bs)) && !err)
+            err = e;
+    }
+    for (unsigned long i = 0; i < sbi->s_gdb_count; i++)
+        if ((e = sync_dirty_buffer(sbi->s_group_desc[i])) && !err)
+            err = e;
+    for (unsigned long g = 0; g < sbi->s_groups_count; g++) {
+        struct ext2_group_desc *gd = ext2_get_group_desc(sb, g, NULL);
+        for (unsigned long b = 0; b < sbi->s_itb_per_group; b++)
+            if ((e = sync_cached_block(bdev, gd->bg_inode_table + b, bs)) && !err)
+                err = e;
+    }
+    clear_buffer_dirty(sbi->s_sbh);    /* an allocation may have dirtied it again */
+    if ((e = sync_blockdev(bdev)) && !err)
+        err = e;
     sbi->s_es->s_wtime = current_time();
-    mark_buffer_dirty(sbi->s_sbh);
-    /* superblock, descriptors, bitmaps, inode table, indirect and directory
-     * blocks: every dirty metadata buffer of the device */
-    return sync_blockdev(sb->s_bdev);
+    set_buffer_dirty(sbi->s_sbh);      /* written now: no flusher clock */
+    if ((e = sync_dirty_buffer(sbi->s_sbh)) && !err)
+        err = e;
+    return err;
 }
 
 /* Everything is on disk (ext2_sync_fs just wrote it): only now may the
