@@ -19,7 +19,7 @@ source "$(dirname "$0")/../testlib.sh"
 T=powercut
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-powercut.XXXXXX") || exit 1
 QPID=
-trap '[ -n "$QPID" ] && kill -9 "$QPID" 2>/dev/null; rm -rf "$TMP"' EXIT
+trap '[ -n "$QPID" ] && kill -9 "$QPID" 2>/dev/null; [ "${KEEP:-}" = 1 ] && echo "kept $TMP" || rm -rf "$TMP"' EXIT
 
 make -s --no-print-directory BUILD="$BUILD" all user >"$TMP/build.log" 2>&1 ||
     { fail "$T.build"; show_tail "$TMP/build.log"; exit 0; }
