@@ -49,8 +49,8 @@ OBJCOPY := $(if $(CROSS),$(CROSS)objcopy,objcopy)
 CFLAGS := $(ARCHFLAGS) -std=gnu11 -ffreestanding -fno-pie -fno-pic -fno-stack-protector \
 	-fno-asynchronous-unwind-tables -fno-omit-frame-pointer -mno-sse -mno-mmx -mno-80387 \
 	-fno-strict-aliasing -fno-builtin -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
-	-Iinclude -Iinclude/uapi -MMD -MP
-ASFLAGS := $(ARCHFLAGS) -g -Iinclude -Iinclude/uapi -MMD -MP
+	-Iinclude -Iinclude/uapi -Ilib -MMD -MP
+ASFLAGS := $(ARCHFLAGS) -g -Iinclude -Iinclude/uapi -Ilib -MMD -MP
 LDFLAGS := -m elf_i386 -T boot/linker.ld -nostdlib --build-id=none
 LIBGCC  := $(shell $(CC) $(ARCHFLAGS) -print-libgcc-file-name)
 # clang --target=i686-elf names no libgcc file of its own: borrow gcc -m32's.

@@ -34,6 +34,7 @@
 #include <blkdev.h>
 #include <buffer_head.h>
 #include <timer.h>
+#include <lab.h>
 
 /* ====================================================================
  * Part 1: the metadata buffer cache
@@ -432,6 +433,7 @@ next:
 /* Zero the parts of new (just allocated) buffers that lie in [from, to),
  * make them uptodate and dirty: after a failed or short write no stale disk
  * contents can appear.  Linux's page_zero_new_buffers. */
+/* LAB write_begin: BEGIN */
 static void page_zero_new_buffers(struct page *page, unsigned from, unsigned to)
 {
     if (!PagePrivate(page))
@@ -455,6 +457,13 @@ static void page_zero_new_buffers(struct page *page, unsigned from, unsigned to)
         bh = bh->b_this_page;
     } while (bh != head);
 }
+/* LAB write_begin: STUB
+static void __unused page_zero_new_buffers(struct page *page, unsigned from, unsigned to)
+{
+    lab_not_written("page_zero_new_buffers");
+}
+*/
+/* LAB write_begin: END */
 
 /**
  * __block_write_begin - prepare bytes [pos, pos+len) of a locked page for a write
@@ -463,6 +472,7 @@ static void page_zero_new_buffers(struct page *page, unsigned from, unsigned to)
  * not uptodate; a block it covers fully is not read.  On error new blocks
  * in the range are zeroed (and dirtied), and the error returned.
  */
+/* LAB write_begin: BEGIN */
 int __block_write_begin(struct page *page, loff_t pos, unsigned len, get_block_t *get_block)
 {
     struct inode *inode = page->mapping->host;
@@ -520,6 +530,13 @@ next:
         page_zero_new_buffers(page, from, to);
     return err;
 }
+/* LAB write_begin: STUB
+int __block_write_begin(struct page *page, loff_t pos, unsigned len, get_block_t *get_block)
+{
+    return lab_not_written("__block_write_begin");
+}
+*/
+/* LAB write_begin: END */
 
 /**
  * block_write_begin - a_ops->write_begin helper for block filesystems
@@ -543,8 +560,9 @@ int block_write_begin(struct address_space *mapping, loff_t pos, unsigned len,
 }
 
 /* Mark the buffers in [from, to) uptodate and dirty; the page is uptodate
- * when every buffer is.  Linux's __block_commit_write. */
-static void block_commit_write(struct page *page, unsigned from, unsigned to)
+ * when every buffer is.  Linux's __block_commit_write.  (__unused: in lab
+ * write_begin's skeleton its one caller, block_write_end, is to be written.) */
+static void __unused block_commit_write(struct page *page, unsigned from, unsigned to)
 {
     struct buffer_head *head = page_buffers(page), *bh = head;
     unsigned block_start = 0;
@@ -575,6 +593,7 @@ static void block_commit_write(struct page *page, unsigned from, unsigned to)
  * zeroed so no stale disk data can appear.  The page stays locked.
  * Return: bytes committed.
  */
+/* LAB write_begin: BEGIN */
 int block_write_end(struct file *file, struct address_space *mapping, loff_t pos,
                     unsigned len, unsigned copied, struct page *page, void *fsdata)
 {
@@ -587,12 +606,21 @@ int block_write_end(struct file *file, struct address_space *mapping, loff_t pos
     block_commit_write(page, start, start + copied);
     return copied;
 }
+/* LAB write_begin: STUB
+int block_write_end(struct file *file, struct address_space *mapping, loff_t pos,
+                    unsigned len, unsigned copied, struct page *page, void *fsdata)
+{
+    return lab_not_written("block_write_end");
+}
+*/
+/* LAB write_begin: END */
 
 /**
  * generic_write_end - a_ops->write_end for block filesystems
  * block_write_end, then i_size grows (under the page lock) if the write
  * went past it; the page is unlocked and released; the inode is marked dirty.
  */
+/* LAB write_begin: BEGIN */
 int generic_write_end(struct file *file, struct address_space *mapping, loff_t pos,
                       unsigned len, unsigned copied, struct page *page, void *fsdata)
 {
@@ -610,6 +638,18 @@ int generic_write_end(struct file *file, struct address_space *mapping, loff_t p
         mark_inode_dirty(inode);
     return copied;
 }
+/* LAB write_begin: STUB
+int generic_write_end(struct file *file, struct address_space *mapping, loff_t pos,
+                      unsigned len, unsigned copied, struct page *page, void *fsdata)
+{
+    // the contract (include/fs.h): write_end unlocks and releases the
+    // page, whatever it returns
+    unlock_page(page);
+    put_page(page);
+    return lab_not_written("generic_write_end");
+}
+*/
+/* LAB write_begin: END */
 
 /**
  * block_write_full_page - a_ops->writepage for block filesystems

@@ -30,7 +30,7 @@ U_LDFLAGS := $(ARCHFLAGS) -nostdlib -static $(if $(findstring clang,$(CC)),-fuse
 	-Wl,--build-id=none
 
 U_LIBC_SRCS := $(filter-out user/libc/crt0.S,$(wildcard user/libc/*.c user/libc/*.S))
-U_LIBC_OBJS := $(patsubst user/%,$(U_OUT)/obj/%.o,$(basename $(U_LIBC_SRCS)))
+U_LIBC_OBJS := $(patsubst user/%,$(U_OUT)/obj/%.o,$(basename $(U_LIBC_SRCS))) $(U_OUT)/obj/lib/string.o
 U_CRT0      := $(U_OUT)/obj/libc/crt0.o
 U_LIBC      := $(U_OUT)/libc.a
 
@@ -47,6 +47,12 @@ user: $(U_PROGS) $(U_ROOT)/.stamp
 # ---- compiling (static pattern rules: they win over the kernel's rules)
 $(filter %.o,$(patsubst user/%,$(U_OUT)/obj/%.o,$(basename $(filter %.c,$(U_LIBC_SRCS))))) \
 $(U_PROG_OBJS): $(U_OUT)/obj/%.o: user/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(U_CFLAGS) -c $< -o $@
+
+# lib/string.c: the kernel's string routines, the same file built into libc
+# (lib/string.h says why).
+$(U_OUT)/obj/lib/string.o: lib/string.c
 	@mkdir -p $(dir $@)
 	$(CC) $(U_CFLAGS) -c $< -o $@
 

@@ -92,7 +92,11 @@ KTEST(uaccess, atomic_copy_stops_at_unmapped_boundary)
         unsigned long left = __copy_from_user_inatomic(dst, (void *)src, 400);
         pagefault_enable();
         KT_EXPECT_EQ(left, 400 - k);                      /* copied exactly k bytes */
-        KT_EXPECT_EQ(page_fault_atomic_fixups, fix0 + 1); /* one fault, fixed up at once */
+        /* Fixed up at once.  When the faulting dword straddles the
+         * boundary (k % 4 != 0) two faults: the dword body's, then the
+         * byte-by-byte retry's that finds the exact byte; else one
+         * (copy_user.S, DWORD_FAULT_FIXUP). */
+        KT_EXPECT_EQ(page_fault_atomic_fixups, fix0 + (k % 4 ? 2 : 1));
         KT_EXPECT_EQ(page_fault_demand_zero, dz0);        /* nothing was resolved */
         KT_EXPECT_EQ(mm->rss, 1);
         bool ok = true;
@@ -126,6 +130,35 @@ KTEST(uaccess, atomic_copy_stops_at_unmapped_boundary)
     test_mm_done(mm);
 }
 
+/* A destination fault in the middle of a dword of the `rep movsl` body:
+ * the bytes before the boundary are written, the count is exact, and the
+ * bytes past the boundary are not written. */
+KTEST(uaccess, copy_to_user_fault_mid_dword_is_exact)
+{
+    static const uint8_t src[16] __attribute__((aligned(4))) =
+        { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
+    struct mm_struct *mm = test_mm();
+    KT_ASSERT(mm);
+    KT_ASSERT_EQ(map_anon(mm, UA, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE), UA);
+    KT_ASSERT_EQ(clear_user((void *)UA, PAGE_SIZE), 0);      /* page 2 never touched */
+    for (unsigned k = 1; k <= 7; k++) {                      /* k bytes before the boundary */
+        unsigned long dst = UA + PAGE_SIZE - k;
+        KT_ASSERT_EQ(clear_user((void *)(UA + PAGE_SIZE - 8), 8), 0);
+        pagefault_disable();
+        unsigned long left = __copy_user((void *)dst, src, sizeof src);
+        pagefault_enable();
+        KT_EXPECT_EQ(left, sizeof src - k);
+        bool ok = true;
+        for (unsigned j = 0; j < k; j++) {
+            uint8_t b = 0;
+            ok &= get_user(b, (uint8_t *)(dst + j)) == 0 && b == src[j];
+        }
+        KT_EXPECT(ok);
+        KT_EXPECT(!pte_has_page(pte_of(mm, UA + PAGE_SIZE)));
+    }
+    test_mm_done(mm);
+}
+
 KTEST(uaccess, copy_from_user_unmapped_second_page_zero_fills)
 {
     static uint8_t dst[256];
@@ -137,7 +170,7 @@ KTEST(uaccess, copy_from_user_unmapped_second_page_zero_fills)
     memset(dst, 0xEE, sizeof dst);
     unsigned long fix0 = page_fault_fixups;
     KT_EXPECT_EQ(copy_from_user(dst, (void *)(UA + PAGE_SIZE - 3), 200), 197);
-    KT_EXPECT_EQ(page_fault_fixups, fix0 + 1);
+    KT_EXPECT_EQ(page_fault_fixups, fix0 + 2);      /* dword body, then the byte retry */
     KT_EXPECT_EQ(dst[0], 0);
     KT_EXPECT_EQ(dst[2], 0x42);
     bool zero = true;

@@ -308,6 +308,86 @@ KTEST(uwrite, read_into_user_buffer)
     umm_done(mm);
 }
 
+/*
+ * The source buffer is a mapping of the very file being written (the case
+ * the whole write_begin/atomic-copy design exists for; user/tests/mmap_file.c
+ * does the same from user space).  The file: 4 pages of holes (i_size 4
+ * pages, nothing in the page cache), mapped MAP_SHARED or MAP_PRIVATE at UB.
+ *   a) page 1 <- the mapping of page 0: the atomic copy faults at once (page
+ *      0 is not mapped), write_end commits 0 and unlocks page 1, the fault-in
+ *      reads page 0 through filemap_fault, the retry copies zeros;
+ *   b) page 3 + 500 <- the mapping of page 3 + 500: source and destination
+ *      the same bytes of one hole page, which write_begin has LOCKED when the
+ *      copy faults on it.  A copy with faults enabled would sleep on that lock
+ *      forever (the SELF-DEADLOCK report); the atomic copy stops instead;
+ *   c) data: page 2 gets bytes with kernel_write, then page 0 <- the mapping
+ *      of page 2, which is cached and uptodate: no short copy at all.
+ */
+static void from_own_mapping(unsigned long type, const char *name)
+{
+    struct mm_struct *mm = umm();
+    KT_ASSERT(mm);
+    struct file *f = uopen(name, 0);
+    KT_ASSERT(f);
+    KT_ASSERT_EQ(do_truncate(f->f_inode, 4 * PAGE_SIZE), 0);
+    KT_ASSERT_EQ(do_mmap(mm, f, UB, 4 * PAGE_SIZE, PROT_READ | PROT_WRITE,
+                         type | MAP_FIXED, 0), UB);
+    unsigned long sd = pagecache_stats.self_deadlocks;
+
+    loff_t pos = PAGE_SIZE;                                        /* a */
+    mark();
+    KT_EXPECT_EQ(uwrite(f, UB, PAGE_SIZE, &pos), PAGE_SIZE);
+    KT_EXPECT_EQ(pos, 2 * PAGE_SIZE);
+    KT_EXPECT(WS(short_copies) >= 1);
+    KT_EXPECT(WS(zero_commits) >= 1);
+    KT_EXPECT(WS(retries) >= 1);
+    KT_EXPECT_EQ(WS(efaults), 0);
+
+    pos = 3 * PAGE_SIZE + 500;                                     /* b */
+    mark();
+    KT_EXPECT_EQ(uwrite(f, UB + 3 * PAGE_SIZE + 500, 200, &pos), 200);
+    KT_EXPECT_EQ(pos, 3 * PAGE_SIZE + 700);
+    KT_EXPECT(WS(short_copies) >= 1);
+    KT_EXPECT(WS(retries) >= 1);
+    KT_EXPECT_EQ(pagecache_stats.self_deadlocks, sd);             /* no fault under the lock */
+
+    for (unsigned k = 0; k < PAGE_SIZE; k++)                       /* c */
+        kbuf[k] = (char)pat(k);
+    pos = 2 * PAGE_SIZE;
+    KT_ASSERT_EQ(kernel_write(f, kbuf, PAGE_SIZE, &pos), PAGE_SIZE);
+    pos = 0;
+    mark();
+    KT_EXPECT_EQ(uwrite(f, UB + 2 * PAGE_SIZE, PAGE_SIZE, &pos), PAGE_SIZE);
+    KT_EXPECT_EQ(WS(efaults), 0);
+
+    KT_EXPECT_EQ(f->f_inode->i_size, 4 * PAGE_SIZE);
+    KT_EXPECT_EQ(fread_all(f, 3 * PAGE_SIZE), 3 * PAGE_SIZE);
+    bool ok = true;
+    for (unsigned k = 0; k < PAGE_SIZE; k++)
+        ok &= (uint8_t)kbuf[k] == pat(k) && kbuf[PAGE_SIZE + k] == 0 &&
+              (uint8_t)kbuf[2 * PAGE_SIZE + k] == pat(k);
+    KT_EXPECT(ok);
+    char tail[PAGE_SIZE];
+    loff_t p = 3 * PAGE_SIZE;
+    KT_EXPECT_EQ(kernel_read(f, tail, PAGE_SIZE, &p), PAGE_SIZE);
+    for (unsigned k = 0; k < PAGE_SIZE; k++)
+        ok &= tail[k] == 0;
+    KT_EXPECT(ok);
+    KT_EXPECT_EQ(do_munmap(mm, UB, 4 * PAGE_SIZE), 0);
+    uclose(f, name);
+    umm_done(mm);
+}
+
+KTEST(uwrite, source_is_shared_map_of_the_page_being_written)
+{
+    from_own_mapping(MAP_SHARED, "/uw_mshared");
+}
+
+KTEST(uwrite, source_is_private_map_of_a_hole)
+{
+    from_own_mapping(MAP_PRIVATE, "/uw_mpriv");
+}
+
 static bool has_line(const char *text, const char *name)
 {
     size_t n = strlen(name);

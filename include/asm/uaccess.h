@@ -96,9 +96,10 @@ int probe_kernel_write_u8(void *addr, uint8_t val);
  *                        returns the bytes that could NOT be faulted in,
  *                        counted from the first page that failed.
  *
- * The copies are `rep movsb`: on a fault ECX holds exactly the bytes left,
- * so the count is byte-exact at any alignment (Linux's copy_user_generic
- * copies words and falls back to bytes in its fixup to get the same).
+ * The copies are a `rep movsl` body and a `rep movsb` tail; a fault in a
+ * dword that straddles a page finishes byte by byte, so the count is
+ * byte-exact at any alignment (Linux's copy_user_generic +
+ * copy_user_handle_tail do the same; kernel/x86/copy_user.S).
  * ====================================================================== */
 #include <asm/layout.h>
 #include <errno.h>

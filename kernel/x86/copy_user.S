@@ -10,6 +10,18 @@
  * ESI/EDI point at the faulting byte.  So the fixup just returns ECX: the
  * number of bytes NOT copied, byte-exact at any alignment.
  *
+ * The two copies move the bulk as `rep movsl` (a quarter of the iterations;
+ * Linux's copy_user_generic uses `rep movsq`) and the last n % 4 bytes as
+ * `rep movsb`.  A fault in the dword body is exact only to the dword: the
+ * faulting dword may straddle a page and its first bytes be copyable.  So
+ * its fixup (DWORD_FAULT_FIXUP) turns ECX back into bytes left and, if the
+ * faulting dword of the source or the destination straddles a page, finishes
+ * byte by byte from it; that retry faults again at the exact byte and returns
+ * the exact count (Linux's copy_user_handle_tail, which always retries).  A
+ * dword within one page faulted at its first byte: its count is exact
+ * already, and the common case (a page-aligned copy reaching an unmapped
+ * page) takes one fault, not two.
+ *
  * All functions are cdecl and save the registers cdecl asks them to save.
  */
 #include <asm/uaccess.h>
@@ -17,6 +29,23 @@
 #define EFAULT 14
 
     .text
+
+/* The fixup of a fault in `rep movsl` (ECX dwords and EDX tail bytes left,
+ * ESI/EDI at the faulting dword): ECX = bytes left; then to \retry (the
+ * byte-by-byte `rep movsb`) if either pointer's dword crosses into the next
+ * page (page offset above PAGE_SIZE - 4), else to \done with that count. */
+.macro DWORD_FAULT_FIXUP retry, done
+    leal (%edx,%ecx,4), %ecx
+    movl %esi, %eax
+    andl $0xfff, %eax
+    cmpl $0xffc, %eax
+    ja \retry
+    movl %edi, %eax
+    andl $0xfff, %eax
+    cmpl $0xffc, %eax
+    ja \retry
+    jmp \done
+.endm
 
 /* unsigned long __copy_user(void *to, const void *from, unsigned long n)
  * Used for both directions: from user (a fault on the source) and to user
@@ -30,6 +59,12 @@ __copy_user:
     movl 16(%esp), %esi                 /* from */
     movl 20(%esp), %ecx                 /* n */
     cld
+    movl %ecx, %edx
+    shrl $2, %ecx                       /* dwords */
+    andl $3, %edx                       /* tail bytes */
+.Lcopy_dwords:
+    rep movsl                           /* may fault: ECX = dwords left */
+    movl %edx, %ecx
 .Lcopy:
     rep movsb                           /* may fault: ECX = bytes left */
 .Lcopy_done:
@@ -37,6 +72,9 @@ __copy_user:
     popl %edi
     popl %esi
     ret
+.Lcopy_dword_fault:
+    DWORD_FAULT_FIXUP .Lcopy, .Lcopy_done
+    _ASM_EXTABLE(.Lcopy_dwords, .Lcopy_dword_fault)
     _ASM_EXTABLE(.Lcopy, .Lcopy_done)
     .size __copy_user, . - __copy_user
 
@@ -53,6 +91,12 @@ __copy_from_user_inatomic:
     movl 16(%esp), %esi
     movl 20(%esp), %ecx
     cld
+    movl %ecx, %edx
+    shrl $2, %ecx                       /* dwords */
+    andl $3, %edx                       /* tail bytes */
+.Latomic_copy_dwords:
+    rep movsl                           /* may fault: ECX = dwords left */
+    movl %edx, %ecx
 .Latomic_copy:
     rep movsb                           /* may fault: ECX = bytes left */
 .Latomic_done:
@@ -60,6 +104,9 @@ __copy_from_user_inatomic:
     popl %edi
     popl %esi
     ret
+.Latomic_copy_dword_fault:
+    DWORD_FAULT_FIXUP .Latomic_copy, .Latomic_done
+    _ASM_EXTABLE(.Latomic_copy_dwords, .Latomic_copy_dword_fault)
     _ASM_EXTABLE(.Latomic_copy, .Latomic_done)
     .size __copy_from_user_inatomic, . - __copy_from_user_inatomic
 

@@ -1,27 +1,21 @@
 /*
- * string.h - memory and string functions (libc/string.c).
+ * string.h - memory and string functions.
+ *
+ * The core routines (memcpy, memset, strlen, strcmp, strchr, ...) are the
+ * kernel's own, lib/string.c, built into libc as well: one implementation,
+ * declared in lib/string.h.  The rest of the C library's set is in
+ * libc/string.c.
  */
 #ifndef _STRING_H
 #define _STRING_H
 
 #include <stddef.h>
+#include "../../lib/string.h"
 
-void  *memcpy(void *dst, const void *src, size_t n);
-void  *memmove(void *dst, const void *src, size_t n);
-void  *memset(void *s, int c, size_t n);
-int    memcmp(const void *a, const void *b, size_t n);
 void  *memchr(const void *s, int c, size_t n);
-
-size_t strlen(const char *s);
-size_t strnlen(const char *s, size_t max);
-char  *strcpy(char *dst, const char *src);
 char  *strncpy(char *dst, const char *src, size_t n);
 char  *strcat(char *dst, const char *src);
 char  *strncat(char *dst, const char *src, size_t n);
-int    strcmp(const char *a, const char *b);
-int    strncmp(const char *a, const char *b, size_t n);
-char  *strchr(const char *s, int c);
-char  *strrchr(const char *s, int c);
 char  *strstr(const char *hay, const char *needle);
 size_t strspn(const char *s, const char *accept);
 size_t strcspn(const char *s, const char *reject);

@@ -1,54 +1,11 @@
 /*
- * string.c - memory and string functions, written plainly (byte at a
- * time): clarity over speed.
+ * string.c - the C library's string functions beyond the core set.
+ * memcpy, memset, strlen, strcmp, strchr and the rest of lib/string.h are
+ * the kernel's lib/string.c, built into libc too (mk/user.mk); these are
+ * written plainly (byte at a time): clarity over speed.
  */
 #include <stdlib.h>
 #include <string.h>
-
-void *memcpy(void *dst, const void *src, size_t n)
-{
-	unsigned char *d = dst;
-	const unsigned char *s = src;
-
-	while (n--)
-		*d++ = *s++;
-	return dst;
-}
-
-/* Like memcpy, but the areas may overlap: copy backwards when dst > src. */
-void *memmove(void *dst, const void *src, size_t n)
-{
-	unsigned char *d = dst;
-	const unsigned char *s = src;
-
-	if (d < s) {
-		while (n--)
-			*d++ = *s++;
-	} else if (d > s) {
-		while (n--)
-			d[n] = s[n];
-	}
-	return dst;
-}
-
-void *memset(void *s, int c, size_t n)
-{
-	unsigned char *p = s;
-
-	while (n--)
-		*p++ = (unsigned char)c;
-	return s;
-}
-
-int memcmp(const void *a, const void *b, size_t n)
-{
-	const unsigned char *p = a, *q = b;
-
-	for (; n; n--, p++, q++)
-		if (*p != *q)
-			return *p - *q;
-	return 0;
-}
 
 void *memchr(const void *s, int c, size_t n)
 {
@@ -58,33 +15,6 @@ void *memchr(const void *s, int c, size_t n)
 		if (*p == (unsigned char)c)
 			return (void *)p;
 	return NULL;
-}
-
-size_t strlen(const char *s)
-{
-	const char *p = s;
-
-	while (*p)
-		p++;
-	return p - s;
-}
-
-size_t strnlen(const char *s, size_t max)
-{
-	size_t n = 0;
-
-	while (n < max && s[n])
-		n++;
-	return n;
-}
-
-char *strcpy(char *dst, const char *src)
-{
-	char *d = dst;
-
-	while ((*d++ = *src++))
-		;
-	return dst;
 }
 
 /* Copies at most n bytes and pads with NULs; no terminator if src is long. */
@@ -113,48 +43,6 @@ char *strncat(char *dst, const char *src, size_t n)
 		*d++ = *src++;
 	*d = '\0';
 	return dst;
-}
-
-int strcmp(const char *a, const char *b)
-{
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return (unsigned char)*a - (unsigned char)*b;
-}
-
-int strncmp(const char *a, const char *b, size_t n)
-{
-	for (; n; n--, a++, b++) {
-		if (*a != *b)
-			return (unsigned char)*a - (unsigned char)*b;
-		if (!*a)
-			break;
-	}
-	return 0;
-}
-
-char *strchr(const char *s, int c)
-{
-	for (;; s++) {
-		if (*s == (char)c)
-			return (char *)s;
-		if (!*s)
-			return NULL;
-	}
-}
-
-char *strrchr(const char *s, int c)
-{
-	const char *last = NULL;
-
-	for (;; s++) {
-		if (*s == (char)c)
-			last = s;
-		if (!*s)
-			return (char *)last;
-	}
 }
 
 char *strstr(const char *hay, const char *needle)

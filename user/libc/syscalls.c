@@ -372,6 +372,19 @@ int msync(void *addr, size_t len, int flags)
 	return sys_ret(SC3(__NR_msync, addr, len, flags));
 }
 
+int cachestat(unsigned int fd, struct cachestat_range *range, struct cachestat *cstat,
+	      unsigned int flags)
+{
+/* LAB syscall: BEGIN */
+/* LAB syscall: STUB
+	(void)fd; (void)range; (void)cstat; (void)flags;
+	errno = ENOSYS;              // lab 1: the wrapper is yours to write
+	return -1;
+*/
+	return sys_ret(SC4(__NR_cachestat, fd, range, cstat, flags));
+/* LAB syscall: END */
+}
+
 /* ---- processes --------------------------------------------------------- */
 
 pid_t getpid(void)

@@ -1,7 +1,17 @@
-/* include/string.h: the kernel's freestanding string and memory routines (lib/string.c). */
-#ifndef _STRING_H
-#define _STRING_H
-#include <types.h>
+/*
+ * lib/string.h: the memory and string routines of lib/string.c.
+ *
+ * One implementation for both sides: lib/string.c is compiled into the
+ * kernel and into the C library (user/libc), so a student reads memcpy or
+ * strcmp once.  The kernel finds this header as <string.h> (-Ilib); the
+ * userland's <string.h> (user/include/string.h) includes it and adds the
+ * rest of the C library's string functions.  It includes only <stddef.h>
+ * (the compiler's on the kernel side, user/include's on the user side).
+ */
+#ifndef _LIB_STRING_H
+#define _LIB_STRING_H
+#include <stddef.h>
+
 void *memcpy(void *dst, const void *src, size_t n);
 void *memmove(void *dst, const void *src, size_t n);
 void *memset(void *dst, int c, size_t n);
