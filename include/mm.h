@@ -270,6 +270,12 @@ long sys_mmap2(unsigned long addr, unsigned long len, unsigned long prot,
 long sys_munmap(unsigned long addr, unsigned long len);
 long sys_mprotect(unsigned long start, unsigned long len, unsigned long prot);
 long sys_msync(unsigned long start, unsigned long len, int flags);
+/* cachestat(2), Linux 6.5's number 451 (mm/filemap.c): page-cache counts
+ * of a file range; the structures are ABI (include/uapi/linux/mman.h). */
+struct cachestat_range;
+struct cachestat;
+long sys_cachestat(unsigned int fd, struct cachestat_range *cstat_range,
+                   struct cachestat *cstat, unsigned int flags);   /* both user pointers */
 
 /* --- file mappings (mm/memory.c, mm/filemap.c) ---
  * page_mapcount: how many user PTEs map page (_mapcount + 1).

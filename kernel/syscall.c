@@ -105,6 +105,9 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
     S(munmap, sys_munmap),
     S(mprotect, sys_mprotect),
     S(msync, sys_msync),
+    /* LAB syscall: BEGIN */
+    S(cachestat, sys_cachestat),
+    /* LAB syscall: END */
     S(madvise, sys_ni_syscall_quiet),
     /* files (fs/: the files layer) */
     S(read, sys_read),
@@ -155,6 +158,8 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
     S(getcwd, sys_getcwd),
     S(truncate64, sys_truncate64),
     S(ftruncate64, sys_ftruncate64),
+    S(utimensat, sys_utimensat),
+    S(utimensat_time64, sys_utimensat_time64),
     S(truncate, sys_truncate),
     S(ftruncate, sys_ftruncate),
     S(fsync, sys_fsync),

@@ -93,7 +93,10 @@
 #include <mm.h>
 #include <slab.h>
 #include <timer.h>
+#include <fdtable.h>
 #include <lab.h>
+#include <asm/uaccess.h>
+#include <linux/mman.h>
 
 struct pagecache_stats pagecache_stats;
 struct write_path_stats write_path_stats;
@@ -591,6 +594,83 @@ ssize_t generic_file_read_iter(struct file *file, struct iov_iter *to, loff_t *p
     *ppos = pos;
     return copied ? copied : err;
 }
+
+/* ---- cachestat(2): the page cache seen from user space ----------------
+ * Linux 6.5's system call 451 (mm/filemap.c there too): how many pages of
+ * a file's byte range are cached, dirty, under writeback, evicted.  Lab 1
+ * of the course (docs/labs/01-syscall.md) writes it end to end. */
+
+/* LAB syscall: BEGIN */
+/* LAB syscall: STUB
+long sys_cachestat(unsigned int fd, struct cachestat_range __user *cstat_range,
+                   struct cachestat __user *cstat, unsigned int flags)
+{
+    return lab_not_written("sys_cachestat");
+}
+*/
+/* Count the cached pages of mapping with first_index <= index <= last_index
+ * into cs.  Linux walks the xarray from first_index (filemap_cachestat);
+ * Vellum's cache is a hash by (mapping, index), so this walks the mapping's
+ * list of pages instead, under tree_lock, which keeps the list and each
+ * page's flags as they are (no page is added or removed meanwhile).
+ * Simplified: a page is one page (no large folios), and there are no
+ * shadow entries, so nr_evicted and nr_recently_evicted stay 0. */
+static void filemap_cachestat(struct address_space *mapping, unsigned long first_index,
+                              unsigned long last_index, struct cachestat *cs)
+{
+    unsigned long flags;
+    struct page *page;
+
+    spin_lock_irqsave(&mapping->tree_lock, flags);
+    list_for_each_entry(page, &mapping->pages, lru) {
+        if (page->index < first_index || page->index > last_index)
+            continue;
+        cs->nr_cache++;
+        if (PageDirty(page))
+            cs->nr_dirty++;
+        if (PageWriteback(page))
+            cs->nr_writeback++;
+    }
+    spin_unlock_irqrestore(&mapping->tree_lock, flags);
+}
+
+/* The checks in Linux 6.5's order: the descriptor (-EBADF), the range
+ * (-EFAULT), the flags (-EINVAL); the result is copied out last (-EFAULT).
+ * Linux also refuses hugetlbfs files (-EOPNOTSUPP): Vellum has none.
+ * len == 0 means to the end of the file, as last_index = ~0UL (ULONG_MAX),
+ * and so does a range whose end wraps past 2^64 (Linux's rule); an
+ * index past 32 bits is cut to unsigned long, as pgoff_t is on Linux i386. */
+long sys_cachestat(unsigned int fd, struct cachestat_range __user *cstat_range,
+                   struct cachestat __user *cstat, unsigned int flags)
+{
+    struct cachestat_range csr;
+    struct cachestat cs;
+    unsigned long first_index, last_index;
+    struct file *file = fget(fd);
+
+    if (!file)
+        return -EBADF;
+    if (copy_from_user(&csr, cstat_range, sizeof csr)) {
+        fput(file);
+        return -EFAULT;
+    }
+    if (flags != 0) {
+        fput(file);
+        return -EINVAL;
+    }
+    first_index = (unsigned long)(csr.off >> PAGE_SHIFT);
+    if (csr.len == 0 || csr.off + csr.len < csr.off)    /* to EOF; or the sum wraps */
+        last_index = ~0UL;
+    else
+        last_index = (unsigned long)((csr.off + csr.len - 1) >> PAGE_SHIFT);
+    memset(&cs, 0, sizeof cs);
+    filemap_cachestat(file->f_mapping, first_index, last_index, &cs);
+    fput(file);
+    if (copy_to_user(cstat, &cs, sizeof cs))
+        return -EFAULT;
+    return 0;
+}
+/* LAB syscall: END */
 
 /* ---- file mappings: the page cache's side ------------------------------ */
 

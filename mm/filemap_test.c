@@ -10,7 +10,9 @@
  * rule (zero the rest, commit what was copied), so both rules are tested side
  * by side.  The legacy fallback runs on ramfs too: a mount with -o
  * legacy_aops on /wp_legacy, whose files have prepare_write/commit_write only
- * (legacy_topen).
+ * (legacy_topen).  Suite cachestat tests cachestat(2) on the same files,
+ * from a fake process: an mm of its own (user memory for the structures)
+ * and a descriptor table of its own.
  */
 #include <kernel.h>
 #include <string.h>
@@ -25,6 +27,13 @@
 #include <mm.h>
 #include <slab.h>
 #include <timer.h>
+#include <fdtable.h>
+#include <asm/mman.h>
+#include <asm/ptrace.h>
+#include <asm/traps.h>
+#include <asm/uaccess.h>
+#include <asm/unistd.h>
+#include <linux/mman.h>
 
 #define STORE_PAGES 64
 struct tstore {
@@ -821,4 +830,205 @@ KTEST(pagecache, sync_writes_everything)
     KT_EXPECT_EQ(ts.writepage, 3);
     KT_EXPECT(!memcmp(ts.data, src, 3 * PAGE_SIZE));
     tclose(f, "sync");
+}
+
+/* ---- cachestat(2) (lab 1) ---------------------------------------------- */
+
+#define CS_UA 0x10000000UL              /* the fake process's one page of user memory */
+#define CS_RANGE ((struct cachestat_range __user *)CS_UA)
+#define CS_OUT   ((struct cachestat __user *)(CS_UA + 64))
+#define CS_KADDR ((void __user *)0xC0100000)   /* kernel text: access_ok refuses it */
+
+struct cs_env {
+    struct file *f;
+    int fd;
+    struct mm_struct *mm, *saved_mm;
+    struct files_struct *saved_files;
+};
+
+/* A fresh /wp_NAME (tfs_aops: a store with writepage, so fsync cleans) at
+ * descriptor e->fd of a table of our own, and a mapped user page. */
+static int cs_enter(struct cs_env *e, const char *name)
+{
+    store_reset();
+    e->f = topen(name, &tfs_aops, 0);
+    if (!e->f)
+        return -1;
+    e->mm = mm_alloc();
+    if (!e->mm)
+        return -1;
+    e->saved_mm = use_mm(e->mm);
+    if (do_mmap(e->mm, NULL, CS_UA, PAGE_SIZE, PROT_READ | PROT_WRITE,
+                MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, 0) != (long)CS_UA)
+        return -1;
+    e->saved_files = current->files;
+    current->files = files_alloc();
+    if (!current->files)
+        return -1;
+    e->fd = get_unused_fd_flags(0);
+    if (e->fd < 0)
+        return -1;
+    fd_install(e->fd, get_file(e->f));   /* the table's own reference */
+    return 0;
+}
+
+static void cs_leave(struct cs_env *e, const char *name)
+{
+    put_files(current->files);
+    current->files = e->saved_files;
+    use_mm(e->saved_mm);
+    mmput(e->mm);
+    tclose(e->f, name);
+}
+
+/* cachestat(fd, {off, len}, out, flags) as a process would call it: the
+ * range copied to user memory, the result read back from it (poisoned
+ * first, so a call that writes nothing is seen). */
+static long cs_call(int fd, unsigned long long off, unsigned long long len,
+                    unsigned int flags, struct cachestat *out)
+{
+    struct cachestat_range r = { off, len };
+    struct cachestat poison;
+    memset(&poison, 0xa5, sizeof poison);
+    if (copy_to_user(CS_RANGE, &r, sizeof r) || copy_to_user(CS_OUT, &poison, sizeof poison))
+        return -999;
+    long ret = sys_cachestat(fd, CS_RANGE, CS_OUT, flags);
+    if (copy_from_user(out, CS_OUT, sizeof *out))
+        return -998;
+    return ret;
+}
+
+KTEST(cachestat, counts_cached_and_dirty_pages_then_fsync_cleans)
+{
+    struct cs_env e;
+    struct cachestat cs;
+    fill_src();
+    KT_ASSERT_EQ(cs_enter(&e, "cs_dirty"), 0);
+    KT_EXPECT_EQ(cs_call(e.fd, 0, 0, 0, &cs), 0);           /* empty file: nothing cached */
+    KT_EXPECT_EQ(cs.nr_cache, 0);
+    KT_EXPECT_EQ(cs.nr_dirty, 0);
+    KT_ASSERT_EQ(kernel_write(e.f, src, 3 * PAGE_SIZE, &e.f->f_pos), 3 * PAGE_SIZE);
+    KT_EXPECT_EQ(cs_call(e.fd, 0, 0, 0, &cs), 0);
+    KT_EXPECT_EQ(cs.nr_cache, 3);
+    KT_EXPECT_EQ(cs.nr_dirty, 3);
+    KT_EXPECT_EQ(cs.nr_writeback, 0);
+    KT_EXPECT_EQ(cs.nr_evicted, 0);
+    KT_EXPECT_EQ(cs.nr_recently_evicted, 0);
+    KT_EXPECT_EQ(vfs_fsync(e.f, 0), 0);
+    KT_EXPECT_EQ(ts.writepage, 3);
+    KT_EXPECT_EQ(cs_call(e.fd, 0, 0, 0, &cs), 0);
+    KT_EXPECT_EQ(cs.nr_cache, 3);                            /* still cached, now clean */
+    KT_EXPECT_EQ(cs.nr_dirty, 0);
+    KT_EXPECT_EQ(cs.nr_writeback, 0);
+    /* One byte rewritten: one page dirty again. */
+    loff_t pos = PAGE_SIZE + 10;
+    KT_ASSERT_EQ(kernel_write(e.f, "x", 1, &pos), 1);
+    KT_EXPECT_EQ(cs_call(e.fd, 0, 0, 0, &cs), 0);
+    KT_EXPECT_EQ(cs.nr_cache, 3);
+    KT_EXPECT_EQ(cs.nr_dirty, 1);
+    /* A page under writeback (the bit set as a filesystem's writepage does). */
+    struct page *p2 = find_get_page(e.f->f_mapping, 2);
+    KT_ASSERT(p2 != NULL);
+    SetPageWriteback(p2);
+    KT_EXPECT_EQ(cs_call(e.fd, 0, 0, 0, &cs), 0);
+    KT_EXPECT_EQ(cs.nr_writeback, 1);
+    end_page_writeback(p2);
+    put_page(p2);
+    KT_EXPECT_EQ(cs_call(e.fd, 0, 0, 0, &cs), 0);
+    KT_EXPECT_EQ(cs.nr_writeback, 0);
+    cs_leave(&e, "cs_dirty");
+}
+
+KTEST(cachestat, byte_range_selects_pages_len0_to_eof)
+{
+    struct cs_env e;
+    struct cachestat cs;
+    fill_src();
+    KT_ASSERT_EQ(cs_enter(&e, "cs_range"), 0);
+    /* Pages 0, 1, 2 and 5 cached (a hole at 3-4, never read). */
+    KT_ASSERT_EQ(kernel_write(e.f, src, 3 * PAGE_SIZE, &e.f->f_pos), 3 * PAGE_SIZE);
+    loff_t pos = 5 * PAGE_SIZE;
+    KT_ASSERT_EQ(kernel_write(e.f, src, 100, &pos), 100);
+    KT_EXPECT_EQ(e.f->f_mapping->nrpages, 4);
+    KT_EXPECT_EQ(cs_call(e.fd, 0, 0, 0, &cs), 0);
+    KT_EXPECT_EQ(cs.nr_cache, 4);
+    KT_EXPECT_EQ(cs_call(e.fd, PAGE_SIZE, PAGE_SIZE, 0, &cs), 0);      /* exactly page 1 */
+    KT_EXPECT_EQ(cs.nr_cache, 1);
+    KT_EXPECT_EQ(cs_call(e.fd, PAGE_SIZE - 1, 2, 0, &cs), 0);          /* 2 bytes, 2 pages */
+    KT_EXPECT_EQ(cs.nr_cache, 2);
+    KT_EXPECT_EQ(cs_call(e.fd, 2 * PAGE_SIZE + 5, 1, 0, &cs), 0);      /* one byte of page 2 */
+    KT_EXPECT_EQ(cs.nr_cache, 1);
+    KT_EXPECT_EQ(cs_call(e.fd, 3 * PAGE_SIZE, 2 * PAGE_SIZE, 0, &cs), 0); /* the hole */
+    KT_EXPECT_EQ(cs.nr_cache, 0);
+    KT_EXPECT_EQ(cs_call(e.fd, 2 * PAGE_SIZE, 0, 0, &cs), 0);          /* page 2 to EOF */
+    KT_EXPECT_EQ(cs.nr_cache, 2);
+    KT_EXPECT_EQ(cs_call(e.fd, 100 * PAGE_SIZE, 0, 0, &cs), 0);        /* past EOF */
+    KT_EXPECT_EQ(cs.nr_cache, 0);
+    KT_EXPECT_EQ(cs_call(e.fd, 4 * PAGE_SIZE, ~0ULL, 0, &cs), 0);      /* end wraps: to EOF */
+    KT_EXPECT_EQ(cs.nr_cache, 1);
+    /* Truncation takes pages out of the cache: cachestat sees it. */
+    KT_EXPECT_EQ(do_truncate(e.f->f_inode, PAGE_SIZE + 1), 0);
+    KT_EXPECT_EQ(cs_call(e.fd, 0, 0, 0, &cs), 0);
+    KT_EXPECT_EQ(cs.nr_cache, 2);
+    KT_EXPECT_EQ(cs.nr_evicted, 0);                          /* truncation is no eviction */
+    cs_leave(&e, "cs_range");
+}
+
+KTEST(cachestat, bad_arguments_einval_ebadf_efault)
+{
+    struct cs_env e;
+    struct cachestat cs;
+    struct cachestat_range r = { 0, 0 };
+    KT_ASSERT_EQ(cs_enter(&e, "cs_bad"), 0);
+    KT_ASSERT_EQ(copy_to_user(CS_RANGE, &r, sizeof r), 0);
+    KT_EXPECT_EQ(cs_call(e.fd, 0, 0, 1, &cs), -EINVAL);               /* flags must be 0 */
+    KT_EXPECT_EQ(cs_call(e.fd, 0, 0, 0x80000000u, &cs), -EINVAL);
+    KT_EXPECT_EQ(cs.nr_cache, 0xa5a5a5a5a5a5a5a5ULL);                  /* nothing written */
+    KT_EXPECT_EQ(cs_call(e.fd + 1, 0, 0, 0, &cs), -EBADF);            /* not open */
+    KT_EXPECT_EQ(cs_call(-1, 0, 0, 0, &cs), -EBADF);
+    KT_EXPECT_EQ(cs.nr_cache, 0xa5a5a5a5a5a5a5a5ULL);
+    KT_EXPECT_EQ(sys_cachestat(e.fd, NULL, CS_OUT, 0), -EFAULT);       /* range unreadable */
+    KT_EXPECT_EQ(sys_cachestat(e.fd, CS_KADDR, CS_OUT, 0), -EFAULT);
+    KT_EXPECT_EQ(sys_cachestat(e.fd, (void __user *)(CS_UA + PAGE_SIZE - 8), CS_OUT, 0),
+                 -EFAULT);                                             /* half past the page */
+    KT_EXPECT_EQ(sys_cachestat(e.fd, CS_RANGE, NULL, 0), -EFAULT);     /* result unwritable */
+    KT_EXPECT_EQ(sys_cachestat(e.fd, CS_RANGE, CS_KADDR, 0), -EFAULT);
+    /* Linux 6.5's order: the descriptor first, then the range, then flags. */
+    KT_EXPECT_EQ(sys_cachestat(e.fd + 1, NULL, NULL, 1), -EBADF);
+    KT_EXPECT_EQ(sys_cachestat(e.fd, NULL, NULL, 1), -EFAULT);
+    KT_EXPECT_EQ(sys_cachestat(e.fd, CS_RANGE, NULL, 1), -EINVAL);
+    /* A good call still works after all that (no reference leaked: the
+     * file closes in cs_leave, tclose unlinks it). */
+    KT_EXPECT_EQ(cs_call(e.fd, 0, 0, 0, &cs), 0);
+    KT_EXPECT_EQ(cs.nr_cache, 0);
+    cs_leave(&e, "cs_bad");
+}
+
+KTEST(cachestat, int80_number_451_reaches_it)
+{
+    struct cs_env e;
+    struct cachestat cs;
+    struct cachestat_range r = { 0, 0 };
+    fill_src();
+    KT_ASSERT_EQ(cs_enter(&e, "cs_nr"), 0);
+    KT_ASSERT_EQ(kernel_write(e.f, src, 2 * PAGE_SIZE, &e.f->f_pos), 2 * PAGE_SIZE);
+    KT_ASSERT_EQ(copy_to_user(CS_RANGE, &r, sizeof r), 0);
+    KT_EXPECT_EQ(__NR_cachestat, 451);
+    KT_EXPECT(__NR_cachestat < NR_syscalls);
+    /* What int $0x80 hands the dispatcher: number in orig_ax, arguments in
+     * ebx, ecx, edx, esi. */
+    struct pt_regs regs;
+    memset(&regs, 0, sizeof regs);
+    regs.orig_ax = __NR_cachestat;
+    regs.bx = (unsigned long)e.fd;
+    regs.cx = (unsigned long)CS_RANGE;
+    regs.dx = (unsigned long)CS_OUT;
+    regs.si = 0;
+    KT_EXPECT_EQ(syscall_handler(&regs), 0);
+    KT_ASSERT_EQ(copy_from_user(&cs, CS_OUT, sizeof cs), 0);
+    KT_EXPECT_EQ(cs.nr_cache, 2);
+    KT_EXPECT_EQ(cs.nr_dirty, 2);
+    regs.si = 1;
+    KT_EXPECT_EQ(syscall_handler(&regs), -EINVAL);
+    cs_leave(&e, "cs_nr");
 }

@@ -9,5 +9,5 @@
 
 /* Every number below NR_syscalls without an entry is -ENOSYS
  * (kernel/syscall.c). */
-#define NR_syscalls             450
+#define NR_syscalls             452
 #endif

@@ -185,8 +185,10 @@
 #define __NR_statx              383
 #define __NR_clock_gettime64    403
 #define __NR_clock_nanosleep_time64 407
+#define __NR_utimensat_time64   412
 #define __NR_rseq               386
 #define __NR_faccessat2         439
+#define __NR_cachestat          451
 
 /* Vellum's own debugging call, in a range Linux leaves unused (Linux's
  * numbers stop below 500 on i386): vellum_debug(op, arg).
