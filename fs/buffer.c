@@ -33,6 +33,7 @@
 #include <writeback.h>
 #include <blkdev.h>
 #include <buffer_head.h>
+#include <timer.h>
 #include <lab.h>
 
 /* ====================================================================
@@ -157,6 +158,28 @@ struct buffer_head *__getblk(struct block_device *bdev, sector_t block, size_t s
     return bh;
 }
 
+struct buffer_head *__find_get_block(struct block_device *bdev, sector_t block, size_t size)
+{
+    if (!bcache_ready)
+        return NULL;
+    mutex_lock(&bcache_lock);
+    struct buffer_head *bh = bcache_lookup(bdev, block, size);
+    if (bh && bh->b_count++ == 0)
+        list_del_init(&bh->b_lru);
+    mutex_unlock(&bcache_lock);
+    return bh;
+}
+
+int sync_cached_block(struct block_device *bdev, sector_t block, size_t size)
+{
+    struct buffer_head *bh = __find_get_block(bdev, block, size);
+    if (!bh)
+        return 0;
+    int err = buffer_dirty(bh) ? sync_dirty_buffer(bh) : 0;
+    brelse(bh);
+    return err;
+}
+
 /**
  * __bread - read a block through the cache
  * Return: the uptodate buffer with a reference, or NULL after a log line.
@@ -236,6 +259,8 @@ void mark_buffer_dirty(struct buffer_head *bh)
     set_buffer_dirty(bh);
     if (bh->b_page)
         set_page_dirty(bh->b_page);
+    else if (bh->b_bdev && !bh->b_bdev->bd_meta_dirtied)
+        bh->b_bdev->bd_meta_dirtied = jiffies ? jiffies : 1;
 }
 
 int sync_dirty_buffer(struct buffer_head *bh)
@@ -261,6 +286,8 @@ int sync_blockdev(struct block_device *bdev)
     int err = 0;
     if (!bcache_ready)
         return 0;
+    unsigned long dirtied = bdev->bd_meta_dirtied;
+    bdev->bd_meta_dirtied = 0;         /* a buffer dirtied from now on sets it again */
     for (int i = 0; i < BH_HASH_SIZE; i++) {
         struct buffer_head *skip = NULL;
         for (;;) {
@@ -285,6 +312,8 @@ int sync_blockdev(struct block_device *bdev)
             }
         }
     }
+    if (err && !bdev->bd_meta_dirtied)   /* still dirty: as old as it was */
+        bdev->bd_meta_dirtied = dirtied ? dirtied : (jiffies ? jiffies : 1);
     return err;
 }
 

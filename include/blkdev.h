@@ -51,6 +51,10 @@ struct block_device {
     unsigned long sectors_read, sectors_written;
     unsigned long read_ios, write_ios, errors;
     unsigned long flushes;
+    /* jiffies (never 0) when a metadata buffer of this device went dirty
+     * with none dirty before; 0 when all were written (fs/buffer.c).  The
+     * flusher's clock for metadata, as dirtied_when is for an inode. */
+    unsigned long bd_meta_dirtied;
     struct list_head list;
 };
 

@@ -685,7 +685,8 @@ long sys_cachestat(unsigned int fd, struct cachestat_range __user *cstat_range,
 
 /* ---- file mappings: the page cache's side ------------------------------ */
 
-static unsigned long size_in_pages(struct inode *inode)
+/* (__unused: in lab mmap's skeleton its one caller, filemap_fault, is to be written.) */
+static unsigned long __unused size_in_pages(struct inode *inode)
 {
     return (unsigned long)((inode->i_size + PAGE_SIZE - 1) >> PAGE_SHIFT);
 }
@@ -711,6 +712,7 @@ static unsigned long size_in_pages(struct inode *inode)
  * i_size and page->mapping are re-checked after the last sleep: a truncate
  * that ran meanwhile makes us look again (or give SIGBUS).
  */
+/* LAB mmap: BEGIN */
 int filemap_fault(struct vm_area_struct *vma, unsigned long address, struct page **pagep)
 {
     struct file *file = vma->vm_file;
@@ -780,6 +782,14 @@ int filemap_fault(struct vm_area_struct *vma, unsigned long address, struct page
     filemap_fault_stats.sigbus++;
     return -EFAULT;
 }
+/* LAB mmap: STUB
+int filemap_fault(struct vm_area_struct *vma, unsigned long address, struct page **pagep)
+{
+    // an error here makes handle_mm_fault give the task SIGBUS
+    return lab_not_written("filemap_fault");
+}
+*/
+/* LAB mmap: END */
 
 static const struct vm_operations_struct generic_file_vm_ops = {
     .fault = filemap_fault,
@@ -940,8 +950,9 @@ ssize_t generic_perform_write(struct file *file, struct iov_iter *i, loff_t pos)
  *   and from user space docs/mmap.md with ramfs -o legacy_aops); never the default.
  */
 
-/* Trim blocks a failed prepare_write may have allocated past i_size. */
-static void legacy_trim(struct inode *inode, loff_t end)
+/* Trim blocks a failed prepare_write may have allocated past i_size.
+ * (__unused: in lab legacy's skeleton its callers are to be written.) */
+static void __unused legacy_trim(struct inode *inode, loff_t end)
 {
     if (end > inode->i_size && inode->i_op && inode->i_op->setattr) {
         struct iattr a = { .ia_valid = ATTR_SIZE, .ia_size = inode->i_size };
@@ -966,6 +977,7 @@ static void legacy_trim(struct inode *inode, loff_t end)
  * safe part is that no fault ever happens under a page lock; the slow part
  * is the second copy and the extra page.
  */
+/* LAB legacy: BEGIN */
 static ssize_t legacy_perform_write_2copy(struct file *file, struct iov_iter *i, loff_t pos)
 {
     struct address_space *mapping = file->f_mapping;
@@ -1065,6 +1077,13 @@ static ssize_t legacy_perform_write_2copy(struct file *file, struct iov_iter *i,
     }
     return written ? written : status;
 }
+/* LAB legacy: STUB
+static ssize_t legacy_perform_write_2copy(struct file *file, struct iov_iter *i, loff_t pos)
+{
+    return lab_not_written("legacy_perform_write_2copy");
+}
+*/
+/* LAB legacy: END */
 
 /*
  * !!! THE PRE-2.6.24 NAIVE PATH.  IT DEADLOCKS.  Demonstration only. !!!
@@ -1092,6 +1111,7 @@ static ssize_t legacy_perform_write_2copy(struct file *file, struct iov_iter *i,
  * chunks before, if any).  Two writers (ABBA) would still hang: each
  * lock_page waits for the other; the 5-second lock_page report names them.
  */
+/* LAB legacy: BEGIN */
 static ssize_t legacy_perform_write_naive(struct file *file, struct iov_iter *i, loff_t pos)
 {
     struct address_space *mapping = file->f_mapping;
@@ -1157,6 +1177,13 @@ static ssize_t legacy_perform_write_naive(struct file *file, struct iov_iter *i,
     }
     return written ? written : status;
 }
+/* LAB legacy: STUB
+static ssize_t legacy_perform_write_naive(struct file *file, struct iov_iter *i, loff_t pos)
+{
+    return lab_not_written("legacy_perform_write_naive");
+}
+*/
+/* LAB legacy: END */
 
 static ssize_t legacy_perform_write(struct file *file, struct iov_iter *i, loff_t pos)
 {

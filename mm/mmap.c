@@ -38,6 +38,7 @@
 #include <asm/uaccess.h>
 #include <fdtable.h>            /* fget/fput: file mappings */
 #include <pagemap.h>            /* filemap_write_and_wait: msync */
+#include <lab.h>
 
 #define vma_pages(v)  (((v)->vm_end - (v)->vm_start) >> PAGE_SHIFT)
 #define vma_first(mm) (list_empty(&(mm)->mmap) ? NULL : \
@@ -641,6 +642,7 @@ long sys_mprotect(unsigned long start, unsigned long len, unsigned long prot)
  * MS_SYNC and MS_ASYNC), -ENOMEM (part of the range unmapped; the rest is
  * still synced), -EIO from writeback.
  */
+/* LAB mmap: BEGIN */
 long sys_msync(unsigned long start, unsigned long len, int flags)
 {
     struct mm_struct *mm = current->mm;
@@ -688,3 +690,10 @@ long sys_msync(unsigned long start, unsigned long len, int flags)
     mutex_unlock(&mm->mmap_sem);
     return err ? err : unmapped ? -ENOMEM : 0;
 }
+/* LAB mmap: STUB
+long sys_msync(unsigned long start, unsigned long len, int flags)
+{
+    return lab_not_written("sys_msync");
+}
+*/
+/* LAB mmap: END */
