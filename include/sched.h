@@ -37,6 +37,7 @@
 struct fs_struct;
 struct mm_struct;
 struct files_struct;
+struct blk_plug;
 
 struct task_struct {
     unsigned long sp;                  /* saved kernel esp while switched out */
@@ -62,6 +63,7 @@ struct task_struct {
     int timer_pending;                 /* schedule_timeout armed: wake at 'timeout' */
     void *waiting_on;                  /* mutex/completion/queue we sleep on (reports) */
     const char *waiting_what;          /* "mutex", "completion", ... (reports) */
+    struct blk_plug *plug;             /* writeback's batch of blocks (fs/buffer.c) */
 
     /* ---- process fields (the proc layer: kernel/fork.c, exit.c, signal.c,
      * exec.c, sys.c; docs/processes.md).  Kernel threads leave them zero
