@@ -144,6 +144,16 @@ void prepare_namespace(void)
 /* Unmount every mount but the root, the most recent first (children before
  * parents); then the root is synced and marked read-only, as Linux's
  * emergency remount does. */
+/* Linux's emergency remount read-only: the filesystem writes what is left
+ * and marks itself clean (ext2: EXT2_VALID_FS) before the power goes. */
+static void remount_ro(struct super_block *sb)
+{
+    int ro = MS_RDONLY;
+    if (sb->s_op && sb->s_op->remount_fs && !(sb->s_flags & MS_RDONLY))
+        sb->s_op->remount_fs(sb, &ro, NULL);
+    sb->s_flags |= MS_RDONLY;
+}
+
 void kernel_power_off(void)
 {
     emergency_sync();
@@ -151,11 +161,13 @@ void kernel_power_off(void)
         char path[PATH_MAX > 256 ? 256 : PATH_MAX];
         struct mount_name *n;
         int found = 0, on_disk = 0;
+        struct super_block *msb = NULL;
         mutex_lock(&namespace_sem);
         list_for_each_entry(n, &mount_names, list)     /* the last non-root one */
             if (n->mnt != root_mnt) {
                 strlcpy(path, n->path, sizeof path);
                 on_disk = n->mnt->mnt_sb->s_bdev != NULL;
+                msb = n->mnt->mnt_sb;
                 found = 1;
             }
         mutex_unlock(&namespace_sem);
@@ -166,10 +178,11 @@ void kernel_power_off(void)
             /* Busy is normal for /dev (the shell holds the console open);
              * an in-memory filesystem has nothing to lose, so only a disk
              * that stays mounted deserves a warning (it was synced above). */
-            if (on_disk)
-                printk(KERN_WARNING "power off: umount %s: error %d (left mounted, synced)\n",
-                       path, err);
-            else
+            if (on_disk) {
+                printk(KERN_WARNING "power off: umount %s: error %d (left mounted, synced, "
+                       "read-only)\n", path, err);
+                remount_ro(msb);
+            } else
                 printk(KERN_INFO "power off: %s busy, in memory only: nothing to write\n",
                        path);
             mutex_lock(&namespace_sem);       /* forget it so the loop ends */
@@ -184,7 +197,7 @@ void kernel_power_off(void)
     if (root_mnt) {
         struct super_block *sb = root_mnt->mnt_sb;
         sync_filesystem(sb);
-        sb->s_flags |= MS_RDONLY;
+        remount_ro(sb);
         printk(KERN_NOTICE "power off: root (%s) synced and read-only\n", sb->s_id);
     }
     machine_power_off();

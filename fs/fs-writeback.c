@@ -14,6 +14,7 @@
 #include <init.h>
 #include <writeback.h>
 #include <err.h>
+#include <blkdev.h>
 #include "internal.h"
 
 DEFINE_SPINLOCK(inode_wb_lock);
@@ -161,6 +162,24 @@ void sync_inodes_sb(struct super_block *sb)
 
 /* ---- the flusher ------------------------------------------------------- */
 
+/* Has anything of sb been dirty since before older_than: an inode (its
+ * pages or itself) or a metadata buffer of its device? */
+static int sb_dirty_expired(struct super_block *sb, unsigned long older_than)
+{
+    struct inode *inode;
+    unsigned long flags;
+    int expired = 0;
+    spin_lock_irqsave(&inode_wb_lock, flags);
+    list_for_each_entry(inode, &sb->s_dirty, i_dirty)
+        if ((long)(inode->i_data.dirtied_when - older_than) <= 0) {
+            expired = 1;
+            break;
+        }
+    spin_unlock_irqrestore(&inode_wb_lock, flags);
+    unsigned long meta = sb->s_bdev ? sb->s_bdev->bd_meta_dirtied : 0;
+    return expired || (meta && (long)(meta - older_than) <= 0);
+}
+
 static int flusher_fn(void *unused)
 {
     for (;;) {
@@ -178,9 +197,17 @@ static int flusher_fn(void *unused)
             wbc.older_than_this = 1;
         struct super_block *sb;
         mutex_lock(&sb_list_lock);
+        /* Once anything of a filesystem has expired, all of it is written,
+         * in sync_filesystem's order (data, inodes, then ->sync_fs's ordered
+         * metadata), so the disk holds a consistent image: writing only the
+         * expired part would write bitmaps and directory blocks that also
+         * name younger, unwritten inodes (docs/page-cache.md, "The
+         * flusher").  Linux writes only the expired inodes and ext2's
+         * metadata buffers with the block device's inode, in no order;
+         * ext3 commits its whole transaction every 5 s: we do as ext3. */
         list_for_each_entry(sb, &super_blocks, s_list)
-            if (!(sb->s_flags & MS_RDONLY))
-                writeback_inodes_sb(sb, &wbc);
+            if (!(sb->s_flags & MS_RDONLY) && sb_dirty_expired(sb, wbc.older_than_this))
+                sync_filesystem(sb);
         mutex_unlock(&sb_list_lock);
         flusher_runs++;
     }

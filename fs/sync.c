@@ -8,7 +8,24 @@
 #include <kernel.h>
 #include <errno.h>
 #include <writeback.h>
+#include <blkdev.h>
 #include "internal.h"
+
+/* The drive's write cache (kernel/drivers/ata.c): the data written so far
+ * to the medium before the metadata that names it (Linux's REQ_PREFLUSH
+ * before a journal commit), then the metadata too (blkdev_issue_flush at
+ * the end of fsync). */
+static int sync_fs_flushed(struct super_block *sb)
+{
+    int err = sb->s_bdev ? blkdev_flush(sb->s_bdev) : 0;
+    if (sb->s_op && sb->s_op->sync_fs) {
+        int e = sb->s_op->sync_fs(sb, 1);
+        if (e && !err)
+            err = e;
+    }
+    int e = sb->s_bdev ? blkdev_flush(sb->s_bdev) : 0;
+    return err ? err : e;
+}
 
 int sync_filesystem(struct super_block *sb)
 {
@@ -19,12 +36,8 @@ int sync_filesystem(struct super_block *sb)
     struct writeback_control wbc = { .sync_mode = WB_SYNC_NONE, .nr_to_write = 0x7fffffff };
     int err = writeback_inodes_sb(sb, &wbc);
     sync_inodes_sb(sb);
-    if (sb->s_op && sb->s_op->sync_fs) {
-        int e = sb->s_op->sync_fs(sb, 1);
-        if (e && !err)
-            err = e;
-    }
-    return err;
+    int e = sync_fs_flushed(sb);
+    return err ? err : e;
 }
 
 void ksys_sync(void)
@@ -50,23 +63,37 @@ void emergency_sync(void)
 }
 
 /*
- * fsync for page-cache files: the file's pages (waiting for them), its
- * inode, and then the filesystem's metadata.  Simplification on purpose:
- * Linux writes only this inode's metadata buffers (sync_mapping_buffers);
- * we call ->sync_fs, which writes all of the filesystem's metadata, so an
- * fsync'ed file's indirect blocks and bitmaps are surely on disk.
+ * fsync for page-cache files: the file's pages (waiting for them) and its
+ * inode first, then everything its metadata may depend on.  Crash
+ * consistency is the contract: after fsync returns, a power cut must leave
+ * an image e2fsck finds clean with the file's bytes in it.  The file's
+ * directory entry sits in a directory block beside entries of other new
+ * files, its blocks in a bitmap beside their blocks, so writing those
+ * blocks alone would name inodes and blocks whose own metadata is still in
+ * memory (e2fsck: entries pointing at zeroed inodes, bitmap differences).
+ * Vellum keeps no per-inode dependency list (Linux ext2 does not either,
+ * and is not crash consistent; ext4 solves it with the journal), so fsync
+ * writes every dirty inode of the filesystem, data first, and then the
+ * metadata (->sync_fs: bitmaps, descriptors, inode tables, indirect and
+ * directory blocks, superblock last).  That is sync_filesystem: like
+ * ext3's fsync, which commits the whole running transaction.
+ * Simplification: sync_filesystem's WB_SYNC_ALL pass also collects (and
+ * clears) write errors recorded on other files' mappings; Linux keeps those
+ * for their own fsync (errseq_t).  The error returned is this file's and
+ * the metadata's.
  */
 int generic_file_fsync(struct file *file, int datasync)
 {
     struct inode *inode = file->f_mapping->host;
-    int err = write_inode_now(inode, 1);
     struct super_block *sb = inode->i_sb;
-    if (!(sb->s_flags & MS_RDONLY) && sb->s_op && sb->s_op->sync_fs) {
-        int e = sb->s_op->sync_fs(sb, 1);
-        if (e && !err)
-            err = e;
-    }
-    return err;
+    int err = write_inode_now(inode, 1);
+    if (sb->s_flags & MS_RDONLY)
+        return err;
+    struct writeback_control wbc = { .sync_mode = WB_SYNC_NONE, .nr_to_write = 0x7fffffff };
+    writeback_inodes_sb(sb, &wbc);      /* other files: their errors are theirs */
+    sync_inodes_sb(sb);
+    int e = sync_fs_flushed(sb);
+    return err ? err : e;
 }
 
 int vfs_fsync(struct file *file, int datasync)

@@ -90,6 +90,12 @@ void bforget(struct buffer_head *bh);          /* brelse, and the block's conten
 void mark_buffer_dirty(struct buffer_head *bh);/* metadata or page buffer */
 int sync_dirty_buffer(struct buffer_head *bh); /* write it now if dirty; 0 or -EIO */
 int sync_blockdev(struct block_device *bdev);  /* write every dirty metadata buffer of bdev */
+/* The cached buffer of a block, referenced, or NULL if not cached (no I/O,
+ * no allocation).  Release with brelse(). */
+struct buffer_head *__find_get_block(struct block_device *bdev, sector_t block, size_t size);
+/* Write the cached buffer of block now if it is dirty (sync_dirty_buffer);
+ * nothing if it is not cached.  0 or -EIO. */
+int sync_cached_block(struct block_device *bdev, sector_t block, size_t size);
 void invalidate_bdev(struct block_device *bdev);/* unmount: forget bdev's clean unused buffers */
 /* A data block was (re)allocated: forget any stale metadata buffer for it. */
 void clean_bdev_aliases(struct block_device *bdev, sector_t block, size_t size);
@@ -98,6 +104,12 @@ struct buffer_cache_stats {
     unsigned long lookups, hits, reads, writes, evictions, nr_buffers;
 };
 extern struct buffer_cache_stats buffer_cache_stats;
+/* Writeback's merged requests (the plug, include/blkdev.h): requests sent
+ * and the page-cache blocks they carried. */
+struct plug_stats {
+    unsigned long requests, blocks;
+};
+extern struct plug_stats plug_stats;
 
 /* ---- page buffers and the generic a_ops helpers (Linux's fs/buffer.c) ---- */
 typedef int (get_block_t)(struct inode *inode, sector_t iblock,

@@ -21,6 +21,14 @@
 #define EXT2_MAX_BLOCK_LOG   12            /* 4 KiB (the page size: our limit) */
 #define EXT2_LINK_MAX        32000
 
+/* s_state: VALID_FS is set only while the filesystem is unmounted cleanly
+ * (cleared on disk by a read-write mount, set again at unmount), ERROR_FS
+ * once an error was found; e2fsck -p checks a filesystem lacking VALID_FS or
+ * having ERROR_FS.  s_max_mnt_count: mounts before a check is due. */
+#define EXT2_VALID_FS        0x0001
+#define EXT2_ERROR_FS        0x0002
+#define EXT2_DFL_MAX_MNT_COUNT 20
+
 /* i_block[]: 12 direct pointers, then single, double, triple indirect */
 #define EXT2_NDIR_BLOCKS     12
 #define EXT2_IND_BLOCK       12
@@ -147,6 +155,8 @@ struct ext2_sb_info {
     unsigned long s_addr_per_block;    /* block pointers per block */
     unsigned int s_addr_per_block_bits;
     uint32_t s_feature_incompat, s_feature_ro_compat;
+    uint16_t s_mount_state;            /* s_state as found at mount (+ ERROR_FS):
+                                        * what unmount writes back */
 };
 
 struct ext2_inode_info {

@@ -367,6 +367,9 @@ struct super_operations {
     void (*put_super)(struct super_block *sb);
     int (*sync_fs)(struct super_block *sb, int wait);
     int (*statfs)(struct super_block *sb, struct kstatfs *buf);
+    /* Linux's remount_fs, only for going read-only (power off's emergency
+     * remount of the root): *flags holds the new MS_RDONLY. */
+    int (*remount_fs)(struct super_block *sb, int *flags, char *data);
 };
 
 struct super_block {

@@ -64,6 +64,8 @@ long sys_readlinkat(int dfd, const char *path, char *buf, int bufsiz);
 long sys_chdir(const char *filename);
 long sys_fchdir(unsigned int fd);
 long sys_getcwd(char *buf, unsigned long size);
+long sys_utimensat(int dfd, const char *path, const void *utimes, int flags);
+long sys_utimensat_time64(int dfd, const char *path, const void *utimes, int flags);
 long sys_truncate(const char *path, long length);
 long sys_ftruncate(unsigned int fd, unsigned long length);
 long sys_truncate64(const char *path, unsigned long len_lo, unsigned long len_hi);

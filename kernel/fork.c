@@ -365,8 +365,6 @@ static int attach_and_wake(struct task_struct *t, struct task_struct *parent, pi
     return 0;
 }
 
-static unsigned long fork_count;
-
 long do_fork(struct pt_regs *regs)
 {
     struct task_struct *me = current, *t;
@@ -401,7 +399,6 @@ long do_fork(struct pt_regs *regs)
         free_task(t);
         return err;
     }
-    fork_count++;
     return t->pid;
 nomem:
     release_task_resources(t);
@@ -505,8 +502,6 @@ struct task_struct *user_process_create(int (*fn)(void *), void *arg, const char
     t->pgrp = t->session = t->pid;
     return t;
 }
-
-unsigned long get_fork_count(void) { return fork_count; }
 
 /* exec: the FPU starts clean (fninit state) for the new program. */
 void fpu_reset_current(void)

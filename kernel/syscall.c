@@ -158,6 +158,8 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
     S(getcwd, sys_getcwd),
     S(truncate64, sys_truncate64),
     S(ftruncate64, sys_ftruncate64),
+    S(utimensat, sys_utimensat),
+    S(utimensat_time64, sys_utimensat_time64),
     S(truncate, sys_truncate),
     S(ftruncate, sys_ftruncate),
     S(fsync, sys_fsync),

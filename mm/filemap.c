@@ -134,6 +134,17 @@ wait_queue_head_t *page_waitqueue(struct page *page)
     return &page_wait_table[h >> (32 - PAGE_WAIT_BITS)];
 }
 
+/* Wake the page's waiters, if its queue has any: unlocking a page nobody
+ * waits for (nearly always) costs no wake-up walk.  Linux tests PG_waiters
+ * for the same (unlock_page, end_page_writeback).  A waiter queues itself
+ * before it tests the bit, and no other task runs between on this CPU. */
+static void wake_up_page(struct page *page)
+{
+    wait_queue_head_t *wq = page_waitqueue(page);
+    if (waitqueue_active(wq))
+        wake_up(wq);
+}
+
 static void pagecache_init(void)
 {
     for (unsigned k = 0; k < ARRAY_SIZE(page_wait_table); k++)
@@ -267,7 +278,7 @@ void unlock_page(struct page *page)
     page->lock_owner = NULL;
     barrier();
     ClearPageLocked(page);
-    wake_up(page_waitqueue(page));
+    wake_up_page(page);
 /* LAB pagecache: END */
 }
 
@@ -287,7 +298,7 @@ void end_page_writeback(struct page *page)
 {
     int was_writeback = TestClearPageWriteback(page);
     BUG_ON(!was_writeback);
-    wake_up(page_waitqueue(page));
+    wake_up_page(page);
 }
 
 /* ---- dirty state ------------------------------------------------------- */
@@ -733,7 +744,8 @@ long sys_cachestat(unsigned int fd, struct cachestat_range __user *cstat_range,
 
 /* ---- file mappings: the page cache's side ------------------------------ */
 
-static unsigned long size_in_pages(struct inode *inode)
+/* (__unused: in lab mmap's skeleton its one caller, filemap_fault, is to be written.) */
+static unsigned long __unused size_in_pages(struct inode *inode)
 {
     return (unsigned long)((inode->i_size + PAGE_SIZE - 1) >> PAGE_SHIFT);
 }
@@ -759,6 +771,7 @@ static unsigned long size_in_pages(struct inode *inode)
  * i_size and page->mapping are re-checked after the last sleep: a truncate
  * that ran meanwhile makes us look again (or give SIGBUS).
  */
+/* LAB mmap: BEGIN */
 int filemap_fault(struct vm_area_struct *vma, unsigned long address, struct page **pagep)
 {
     struct file *file = vma->vm_file;
@@ -828,6 +841,14 @@ int filemap_fault(struct vm_area_struct *vma, unsigned long address, struct page
     filemap_fault_stats.sigbus++;
     return -EFAULT;
 }
+/* LAB mmap: STUB
+int filemap_fault(struct vm_area_struct *vma, unsigned long address, struct page **pagep)
+{
+    // an error here makes handle_mm_fault give the task SIGBUS
+    return lab_not_written("filemap_fault");
+}
+*/
+/* LAB mmap: END */
 
 static const struct vm_operations_struct generic_file_vm_ops = {
     .fault = filemap_fault,
@@ -988,8 +1009,9 @@ ssize_t generic_perform_write(struct file *file, struct iov_iter *i, loff_t pos)
  *   and from user space docs/mmap.md with ramfs -o legacy_aops); never the default.
  */
 
-/* Trim blocks a failed prepare_write may have allocated past i_size. */
-static void legacy_trim(struct inode *inode, loff_t end)
+/* Trim blocks a failed prepare_write may have allocated past i_size.
+ * (__unused: in lab legacy's skeleton its callers are to be written.) */
+static void __unused legacy_trim(struct inode *inode, loff_t end)
 {
     if (end > inode->i_size && inode->i_op && inode->i_op->setattr) {
         struct iattr a = { .ia_valid = ATTR_SIZE, .ia_size = inode->i_size };
@@ -1014,6 +1036,7 @@ static void legacy_trim(struct inode *inode, loff_t end)
  * safe part is that no fault ever happens under a page lock; the slow part
  * is the second copy and the extra page.
  */
+/* LAB legacy: BEGIN */
 static ssize_t legacy_perform_write_2copy(struct file *file, struct iov_iter *i, loff_t pos)
 {
     struct address_space *mapping = file->f_mapping;
@@ -1113,6 +1136,13 @@ static ssize_t legacy_perform_write_2copy(struct file *file, struct iov_iter *i,
     }
     return written ? written : status;
 }
+/* LAB legacy: STUB
+static ssize_t legacy_perform_write_2copy(struct file *file, struct iov_iter *i, loff_t pos)
+{
+    return lab_not_written("legacy_perform_write_2copy");
+}
+*/
+/* LAB legacy: END */
 
 /*
  * !!! THE PRE-2.6.24 NAIVE PATH.  IT DEADLOCKS.  Demonstration only. !!!
@@ -1140,6 +1170,7 @@ static ssize_t legacy_perform_write_2copy(struct file *file, struct iov_iter *i,
  * chunks before, if any).  Two writers (ABBA) would still hang: each
  * lock_page waits for the other; the 5-second lock_page report names them.
  */
+/* LAB legacy: BEGIN */
 static ssize_t legacy_perform_write_naive(struct file *file, struct iov_iter *i, loff_t pos)
 {
     struct address_space *mapping = file->f_mapping;
@@ -1205,6 +1236,13 @@ static ssize_t legacy_perform_write_naive(struct file *file, struct iov_iter *i,
     }
     return written ? written : status;
 }
+/* LAB legacy: STUB
+static ssize_t legacy_perform_write_naive(struct file *file, struct iov_iter *i, loff_t pos)
+{
+    return lab_not_written("legacy_perform_write_naive");
+}
+*/
+/* LAB legacy: END */
 
 static ssize_t legacy_perform_write(struct file *file, struct iov_iter *i, loff_t pos)
 {

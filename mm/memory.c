@@ -38,6 +38,7 @@
 #include <asm/pgtable.h>
 #include <asm/uaccess.h>
 #include <pagemap.h>
+#include <lab.h>
 #include <buffer_head.h>
 #include <lab.h>
 
@@ -328,6 +329,7 @@ int access_remote_vm(struct mm_struct *mm, unsigned long addr, void *buf, int le
 
 /* ---- file mappings: msync, truncate, writeback ------------------------ */
 
+/* LAB mmap: BEGIN */
 void msync_pte_range(struct vm_area_struct *v, unsigned long start, unsigned long end)
 {
     struct mm_struct *mm = v->vm_mm;
@@ -340,9 +342,17 @@ void msync_pte_range(struct vm_area_struct *v, unsigned long start, unsigned lon
         set_page_dirty_mapped(page);
     }
 }
+/* LAB mmap: STUB
+void msync_pte_range(struct vm_area_struct *v, unsigned long start, unsigned long end)
+{
+    lab_not_written("msync_pte_range");
+}
+*/
+/* LAB mmap: END */
 
-/* The user address at which vma maps file page pgoff, or 0 if it does not. */
-static unsigned long vma_address(struct vm_area_struct *v, unsigned long pgoff)
+/* The user address at which vma maps file page pgoff, or 0 if it does not.
+ * (__unused: in lab mmap's skeleton its one caller, page_mkclean, is to be written.) */
+static unsigned long __unused vma_address(struct vm_area_struct *v, unsigned long pgoff)
 {
     if (pgoff < v->vm_pgoff || pgoff - v->vm_pgoff >= ((v->vm_end - v->vm_start) >> PAGE_SHIFT))
         return 0;
@@ -357,6 +367,7 @@ static unsigned long vma_address(struct vm_area_struct *v, unsigned long pgoff)
  * can be half-way through one of these PTEs (filemap_fault re-checks
  * i_size after its last sleep, and truncate set i_size before calling us).
  */
+/* LAB mmap: BEGIN */
 void unmap_mapping_range(struct address_space *mapping, unsigned long pgoff)
 {
     unsigned long flags;
@@ -374,7 +385,15 @@ void unmap_mapping_range(struct address_space *mapping, unsigned long pgoff)
     }
     spin_unlock_irqrestore(&mapping->i_mmap_lock, flags);
 }
+/* LAB mmap: STUB
+void unmap_mapping_range(struct address_space *mapping, unsigned long pgoff)
+{
+    lab_not_written("unmap_mapping_range");
+}
+*/
+/* LAB mmap: END */
 
+/* LAB mmap: BEGIN */
 int page_mkclean(struct page *page)
 {
     struct address_space *mapping = page->mapping;
@@ -402,3 +421,11 @@ int page_mkclean(struct page *page)
     spin_unlock_irqrestore(&mapping->i_mmap_lock, flags);
     return dirty;
 }
+/* LAB mmap: STUB
+int page_mkclean(struct page *page)
+{
+    lab_not_written("page_mkclean");
+    return 0;
+}
+*/
+/* LAB mmap: END */

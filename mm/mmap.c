@@ -648,6 +648,7 @@ long sys_mprotect(unsigned long start, unsigned long len, unsigned long prot)
  * MS_SYNC and MS_ASYNC), -ENOMEM (part of the range unmapped; the rest is
  * still synced), -EIO from writeback.
  */
+/* LAB mmap: BEGIN */
 long sys_msync(unsigned long start, unsigned long len, int flags)
 {
     struct mm_struct *mm = current->mm;
@@ -695,3 +696,10 @@ long sys_msync(unsigned long start, unsigned long len, int flags)
     mutex_unlock(&mm->mmap_sem);
     return err ? err : unmapped ? -ENOMEM : 0;
 }
+/* LAB mmap: STUB
+long sys_msync(unsigned long start, unsigned long len, int flags)
+{
+    return lab_not_written("sys_msync");
+}
+*/
+/* LAB mmap: END */

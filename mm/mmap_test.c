@@ -180,3 +180,102 @@ KTEST(mmapfile, private_write_copies_and_truncate_unmaps)
     mm_end(mm);
     mclose(f, "/mmt_c");
 }
+
+/* Past EOF: the file has one page and 100 bytes, the mapping 4 pages.  Page
+ * 1 (the EOF page) maps and shows zeros after byte 100; pages 2 and 3 lie
+ * wholly past EOF, so filemap_fault refuses them and handle_mm_fault says
+ * VM_FAULT_SIGBUS (a user access there gets SIGBUS; the kernel's copy fails). */
+KTEST(mmapfile, fault_past_eof_is_sigbus)
+{
+    struct file *f = mopen("/mmt_d", 2);
+    KT_ASSERT(f);
+    KT_ASSERT_EQ(do_truncate(f->f_mapping->host, PAGE_SIZE + 100), 0);
+    struct mm_struct *mm = mm_begin();
+    KT_ASSERT(mm);
+    KT_EXPECT_EQ(do_mmap(mm, f, UADDR, 4 * PAGE_SIZE, PROT_READ, MAP_SHARED | MAP_FIXED, 0),
+                 (long)UADDR);
+    unsigned long sigbus0 = filemap_fault_stats.sigbus;
+    char c[2] = { 1, 1 };
+    KT_EXPECT_EQ(copy_from_user(c, (const void *)(UADDR + PAGE_SIZE + 99), 2), 0UL);
+    KT_EXPECT(c[0] == 'B' && c[1] == 0);                        /* zeros past EOF */
+    KT_EXPECT_EQ(filemap_fault_stats.sigbus, sigbus0);
+    KT_EXPECT_EQ(copy_from_user(c, (const void *)(UADDR + 2 * PAGE_SIZE), 1), 1UL);
+    KT_EXPECT_EQ(filemap_fault_stats.sigbus, sigbus0 + 1);
+    struct vm_area_struct *vma = find_vma(mm, UADDR + 3 * PAGE_SIZE);
+    KT_ASSERT(vma);
+    KT_EXPECT_EQ(handle_mm_fault(vma, UADDR + 3 * PAGE_SIZE, 0), VM_FAULT_SIGBUS);
+    KT_EXPECT_EQ(filemap_fault_stats.sigbus, sigbus0 + 2);
+    pte_t *ptep = upte(mm, UADDR + 3 * PAGE_SIZE);
+    KT_EXPECT(!ptep || !pte_has_page(*ptep));                  /* nothing mapped there */
+    KT_EXPECT_EQ(mm->rss, 1UL);                                 /* only the EOF page */
+    KT_EXPECT_EQ(do_munmap(mm, UADDR, 4 * PAGE_SIZE), 0);
+    mm_end(mm);
+    mclose(f, "/mmt_d");
+}
+
+/* msync on a ramfs file given a counting ->writepage (ramfs has none), so
+ * that writeback happens and can be seen. */
+static int msync_writepages;
+static int count_writepage(struct page *page, struct writeback_control *wbc)
+{
+    msync_writepages++;
+    SetPageWriteback(page);
+    unlock_page(page);
+    end_page_writeback(page);
+    return 0;
+}
+
+/* A write through a MAP_SHARED mapping leaves the CPU's dirty bit in the PTE.
+ * msync(MS_ASYNC) moves it to the page (PG_dirty) and clears it in the PTE;
+ * msync(MS_SYNC) writes the page (one ->writepage) and write-protects the
+ * PTE on the way (page_mkclean); a second MS_SYNC has nothing to write; the
+ * next store faults and dirties the page again.  Bad arguments: -EINVAL;
+ * a range with a hole: -ENOMEM. */
+KTEST(mmapfile, msync_moves_dirty_bits_and_writes_back)
+{
+    static struct address_space_operations aops;
+    struct file *f = mopen("/mmt_e", 1);
+    KT_ASSERT(f);
+    const struct address_space_operations *saved = f->f_mapping->a_ops;
+    aops = *saved;
+    aops.writepage = count_writepage;
+    f->f_mapping->a_ops = &aops;
+    struct mm_struct *mm = mm_begin();
+    KT_ASSERT(mm);
+    struct page *page = find_get_page(f->f_mapping, 0);
+    KT_ASSERT(page);
+    KT_EXPECT_EQ(do_mmap(mm, f, UADDR, PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, 0),
+                 (long)UADDR);
+    KT_EXPECT_EQ(copy_to_user((void *)UADDR, "m", 1), 0UL);
+    pte_t *ptep = upte(mm, UADDR);
+    KT_ASSERT(ptep && pte_present(*ptep) && (*ptep & _PAGE_DIRTY));
+
+    ClearPageDirty(page);                          /* as if the fault had not dirtied it */
+    KT_EXPECT_EQ(sys_msync(UADDR, PAGE_SIZE, MS_ASYNC), 0);
+    KT_EXPECT(PageDirty(page));                    /* the PTE's D bit moved to the page */
+    KT_EXPECT(!(*ptep & _PAGE_DIRTY));
+    KT_EXPECT_EQ(msync_writepages, 0);             /* MS_ASYNC writes nothing itself */
+
+    KT_EXPECT_EQ(sys_msync(UADDR, PAGE_SIZE, MS_SYNC), 0);
+    KT_EXPECT_EQ(msync_writepages, 1);
+    KT_EXPECT(!PageDirty(page));
+    KT_EXPECT(!(*ptep & _PAGE_RW));                /* page_mkclean write-protected it */
+    KT_EXPECT_EQ(sys_msync(UADDR, PAGE_SIZE, MS_SYNC), 0);
+    KT_EXPECT_EQ(msync_writepages, 1);             /* nothing dirty: nothing written */
+    KT_EXPECT_EQ(copy_to_user((void *)UADDR + 1, "n", 1), 0UL);
+    KT_EXPECT(PageDirty(page) && (*ptep & _PAGE_RW));
+    KT_EXPECT_EQ(sys_msync(UADDR, PAGE_SIZE, MS_SYNC), 0);
+    KT_EXPECT_EQ(msync_writepages, 2);
+    KT_EXPECT(!memcmp(page_address(page), "mnAA", 4));
+
+    KT_EXPECT_EQ(sys_msync(UADDR + 1, PAGE_SIZE, MS_SYNC), -EINVAL);
+    KT_EXPECT_EQ(sys_msync(UADDR, PAGE_SIZE, MS_SYNC | MS_ASYNC), -EINVAL);
+    KT_EXPECT_EQ(sys_msync(UADDR, 2 * PAGE_SIZE, MS_SYNC), -ENOMEM);   /* page 2 unmapped */
+
+    KT_EXPECT_EQ(do_munmap(mm, UADDR, PAGE_SIZE), 0);
+    put_page(page);
+    mm_end(mm);
+    truncate_inode_pages(f->f_mapping, 0);         /* before the a_ops go back */
+    f->f_mapping->a_ops = saved;
+    mclose(f, "/mmt_e");
+}

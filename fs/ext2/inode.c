@@ -576,22 +576,11 @@ const struct address_space_operations ext2_aops = {
     .releasepage    = try_to_free_buffers,
 };
 
-/* fsync: the file's pages and inode (generic), then the metadata buffers
- * (bitmaps, indirect blocks, the inode table block) so the file is
- * reachable on disk.  Simplification: Linux tracks each inode's metadata
- * buffers (mark_buffer_dirty_inode); we write all of the device's. */
-static int ext2_fsync(struct file *file, int datasync)
-{
-    int err = generic_file_fsync(file, datasync);
-    int err2 = sync_blockdev(file->f_inode->i_sb->s_bdev);
-    return err ? err : err2;
-}
-
 const struct file_operations ext2_file_operations = {
     .llseek     = generic_file_llseek,
     .read_iter  = generic_file_read_iter,
     .write_iter = generic_file_write_iter,
-    .fsync      = ext2_fsync,
+    .fsync      = generic_file_fsync,   /* fs/sync.c: the whole fs, in order */
     .mmap       = generic_file_mmap,
 };
 

@@ -25,6 +25,57 @@ void ext2_error(struct super_block *sb, const char *fmt, ...)
     vsnprintf(buf, sizeof(buf), fmt, ap);
     va_end(ap);
     printk(KERN_ERR "ext2: %s: %s\n", sb->s_id, buf);
+    /* As Linux (errors=continue): the filesystem is marked as having errors,
+     * so the next e2fsck -p checks it.  Only once mounted read-write; the
+     * superblock reaches the disk with the next sync. */
+    struct ext2_sb_info *sbi = EXT2_SB(sb);
+    if (sbi && sb->s_root && !(sb->s_flags & MS_RDONLY) &&
+        !(sbi->s_es->s_state & EXT2_ERROR_FS)) {
+        sbi->s_mount_state |= EXT2_ERROR_FS;
+        sbi->s_es->s_state |= EXT2_ERROR_FS;
+        mark_buffer_dirty(sbi->s_sbh);
+    }
+}
+
+/* Write the superblock now (Linux's ext2_sync_super with wait). */
+static int ext2_sync_super(struct super_block *sb)
+{
+    struct ext2_sb_info *sbi = EXT2_SB(sb);
+    sbi->s_es->s_wtime = current_time();
+    set_buffer_dirty(sbi->s_sbh);      /* not mark_buffer_dirty: written now, so
+                                        * the flusher's clock must not start */
+    return sync_dirty_buffer(sbi->s_sbh);
+}
+
+/*
+ * Linux's ext2_setup_super: warn about a filesystem that needs checking;
+ * on a read-write mount clear EXT2_VALID_FS on disk (so a crash leaves
+ * "not clean" and e2fsck -p checks), count the mount, stamp s_mtime.
+ * Unmount (ext2_put_super) and the read-only remount at power off put the
+ * state found here back.
+ */
+static int ext2_setup_super(struct super_block *sb)
+{
+    struct ext2_sb_info *sbi = EXT2_SB(sb);
+    struct ext2_super_block *es = sbi->s_es;
+    sbi->s_mount_state = es->s_state;
+    if (sb->s_flags & MS_RDONLY)
+        return 0;
+    if (!(sbi->s_mount_state & EXT2_VALID_FS))
+        printk(KERN_WARNING "ext2: %s: warning: mounting unchecked fs, "
+               "running e2fsck is recommended\n", sb->s_id);
+    else if (sbi->s_mount_state & EXT2_ERROR_FS)
+        printk(KERN_WARNING "ext2: %s: warning: mounting fs with errors, "
+               "running e2fsck is recommended\n", sb->s_id);
+    else if ((int16_t)es->s_max_mnt_count >= 0 && es->s_mnt_count >= es->s_max_mnt_count)
+        printk(KERN_WARNING "ext2: %s: warning: maximal mount count reached, "
+               "running e2fsck is recommended\n", sb->s_id);
+    if (!(int16_t)es->s_max_mnt_count)
+        es->s_max_mnt_count = EXT2_DFL_MAX_MNT_COUNT;
+    es->s_state &= ~EXT2_VALID_FS;
+    es->s_mnt_count++;
+    es->s_mtime = current_time();
+    return ext2_sync_super(sb);
 }
 
 struct ext2_group_desc *ext2_get_group_desc(struct super_block *sb, unsigned long group,
@@ -56,22 +107,73 @@ static void ext2_destroy_inode(struct inode *inode)
     kfree(EXT2_I(inode));
 }
 
+/*
+ * Write every dirty metadata buffer, in the order that makes a cut in the
+ * middle of the sync as harmless as ext2 (no journal) allows:
+ *   1. block and inode bitmaps, then the group descriptors: allocations
+ *      reach the disk before anything that points at what they allocate;
+ *   2. the inode tables: the inodes the bitmaps now call in use;
+ *   3. everything else: indirect blocks and directory blocks, which name
+ *      blocks and inodes written in 1 and 2;
+ *   4. the superblock, last (with s_wtime).
+ * A cut after 1 leaves blocks or inodes marked in use that nothing owns
+ * (e2fsck: bitmap differences, a leak it repairs), never a pointer to a
+ * block the bitmap calls free, which a later allocation would hand out
+ * twice.  Simplification: frees want the opposite order (the pointer gone
+ * before the bitmap bit); a sync cut short after an unlink can leave an
+ * entry naming a freed inode for e2fsck.  A cut between two syncs finds the
+ * image as the last complete one left it: that is what fsync and the
+ * flusher rely on (fs/sync.c, fs/fs-writeback.c).
+ */
 static int ext2_sync_fs(struct super_block *sb, int wait)
 {
     struct ext2_sb_info *sbi = EXT2_SB(sb);
+    struct block_device *bdev = sb->s_bdev;
+    size_t bs = sb->s_blocksize;
+    int err = 0, e;
     if (sb->s_flags & MS_RDONLY)
         return 0;
+    clear_buffer_dirty(sbi->s_sbh);    /* written in step 4, whatever step 3 does */
+    for (unsigned long g = 0; g < sbi->s_groups_count; g++) {
+        struct ext2_group_desc *gd = ext2_get_group_desc(sb, g, NULL);
+        if ((e = sync_cached_block(bdev, gd->bg_block_bitmap, bs)) && !err)
+            err = e;
+        if ((e = sync_cached_block(bdev, gd->bg_inode_bitmap, bs)) && !err)
+            err = e;
+    }
+    for (unsigned long i = 0; i < sbi->s_gdb_count; i++)
+        if ((e = sync_dirty_buffer(sbi->s_group_desc[i])) && !err)
+            err = e;
+    for (unsigned long g = 0; g < sbi->s_groups_count; g++) {
+        struct ext2_group_desc *gd = ext2_get_group_desc(sb, g, NULL);
+        for (unsigned long b = 0; b < sbi->s_itb_per_group; b++)
+            if ((e = sync_cached_block(bdev, gd->bg_inode_table + b, bs)) && !err)
+                err = e;
+    }
+    clear_buffer_dirty(sbi->s_sbh);    /* an allocation may have dirtied it again */
+    if ((e = sync_blockdev(bdev)) && !err)
+        err = e;
     sbi->s_es->s_wtime = current_time();
-    mark_buffer_dirty(sbi->s_sbh);
-    /* superblock, descriptors, bitmaps, inode table, indirect and directory
-     * blocks: every dirty metadata buffer of the device */
-    return sync_blockdev(sb->s_bdev);
+    set_buffer_dirty(sbi->s_sbh);      /* written now: no flusher clock */
+    if ((e = sync_dirty_buffer(sbi->s_sbh)) && !err)
+        err = e;
+    return err;
+}
+
+/* Everything is on disk (ext2_sync_fs just wrote it): only now may the
+ * superblock say "clean" again, written last. */
+static void ext2_mark_clean(struct super_block *sb)
+{
+    struct ext2_sb_info *sbi = EXT2_SB(sb);
+    sbi->s_es->s_state = sbi->s_mount_state;
+    ext2_sync_super(sb);
 }
 
 static void ext2_put_super(struct super_block *sb)
 {
     struct ext2_sb_info *sbi = EXT2_SB(sb);
-    ext2_sync_fs(sb, 1);
+    if (!(sb->s_flags & MS_RDONLY) && !ext2_sync_fs(sb, 1))
+        ext2_mark_clean(sb);           /* a write failed: leave it "not clean" */
     for (unsigned long i = 0; i < sbi->s_gdb_count; i++)
         brelse(sbi->s_group_desc[i]);
     kfree(sbi->s_group_desc);
@@ -79,6 +181,21 @@ static void ext2_put_super(struct super_block *sb)
     invalidate_bdev(sb->s_bdev);
     kfree(sbi);
     sb->s_fs_info = NULL;
+}
+
+/* Only read-write -> read-only (power off): as Linux, the partition is
+ * marked valid again once everything is written. */
+static int ext2_remount(struct super_block *sb, int *flags, char *data)
+{
+    if ((sb->s_flags & MS_RDONLY) || !(*flags & MS_RDONLY))
+        return 0;
+    int err = ext2_sync_fs(sb, 1);
+    if (!err) {
+        EXT2_SB(sb)->s_es->s_mtime = current_time();
+        ext2_mark_clean(sb);
+    }
+    sb->s_flags |= MS_RDONLY;
+    return err;
 }
 
 static int ext2_statfs(struct super_block *sb, struct kstatfs *buf)
@@ -104,6 +221,7 @@ static const struct super_operations ext2_sops = {
     .put_super     = ext2_put_super,
     .sync_fs       = ext2_sync_fs,
     .statfs        = ext2_statfs,
+    .remount_fs    = ext2_remount,
 };
 
 /* Largest file: what i_block[] can address, and what i_blocks (32 bits of
@@ -314,6 +432,13 @@ static int ext2_fill_super(struct super_block *sb, const char *data, int silent)
         goto fail;
     }
     sb->s_root = root;
+    err = ext2_setup_super(sb);
+    if (err) {
+        printk(KERN_ERR "ext2: %s: cannot write the superblock (%d)\n", sb->s_id, err);
+        sb->s_root = NULL;
+        iput(root);
+        goto fail;
+    }
     printk(KERN_INFO "ext2: %s: mounted%s: rev %u, %lu-byte blocks, %lu blocks, %lu inodes, "
            "%lu groups%s\n", sb->s_id, sb->s_flags & MS_RDONLY ? " read-only" : "",
            es->s_rev_level, bs, sbi->s_blocks_count, sbi->s_inodes_count, sbi->s_groups_count,

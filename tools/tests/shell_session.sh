@@ -7,7 +7,8 @@
 # root=hda and COM1 on a pair of FIFOs (QEMU's -serial pipe:).  A feeder
 # types one command at a time, each only after the prompt for it appeared
 # (bounded waits, a total timeout).  The session writes files with > and >>,
-# makes directories, uses a pipe, cp, mv, rm, ln -s, $?, interrupts
+# makes directories, uses pipes, cp, mv, rm, ln -s, xargs, sort, uniq, grep,
+# tee, head, tail, touch, $?, interrupts
 # `sleep 30` with Ctrl-C (byte 0x03), stops another with Ctrl-Z (0x1a),
 # lists it with `jobs`, resumes it with `fg` and ends it with Ctrl-C, syncs
 # and powers off.  Then, on the
@@ -92,6 +93,10 @@ type_cmd "ln -s notes/2024/jan/copy.txt link"
 type_cmd "cat link >> after.txt"
 type_cmd "mkdir emptydir"
 type_cmd "rmdir emptydir"
+type_cmd "echo b a c b | xargs -n 1 | sort | uniq -c > uniq.txt"
+type_cmd "grep -n second hello.txt | tee grep1.txt > grep2.txt"
+type_cmd "tail -n 1 hello.txt | head -c 6 > tailhead.txt"
+type_cmd "touch empty.txt"
 type_cmd "false"
 type_cmd 'echo status=$? > status.txt'
 type_cmd "sleep 30"
@@ -188,6 +193,11 @@ expect wc.txt '2 4 24\n'
 expect count.txt "$NROOT\n"
 expect after.txt 'moved\nhello world\nsecond line\n'
 expect status.txt 'status=1\n'
+expect uniq.txt '      1 a\n      2 b\n      1 c\n'
+expect grep1.txt '2:second line\n'
+expect grep2.txt '2:second line\n'
+expect tailhead.txt 'second'
+expect empty.txt ''
 absent() {
     if debugfs -R "stat $H/$1" "$IMG" 2>&1 | grep -q 'File not found'; then pass "$T.removed $1"
     else fail "$T.removed $1 (still on the disk)"; fi

@@ -116,6 +116,61 @@ check_eq utils.wc_w "$("$BIN/wc" -w < words)" 6
 check_eq utils.wc_c "$("$BIN/wc" -c < random.bin)" 20000
 check_eq utils.wc_all "$("$BIN/wc" words)" "4 6 29 words"
 
+# head, tail, grep, sort, uniq, tee, xargs, touch: against the host's own
+# (GNU) tools on the same input, and on the files they leave behind.
+seq 1 25 | sed 's/^/line /' > lines
+printf 'pear\nApple\nfig\n10 ten\n9 nine\n100 hundred\nfig\nfig\nkiwi' > fruit
+check_eq utils.head_default "$("$BIN/head" lines | cksum)" "$(head lines | cksum)"
+check_eq utils.head_n "$("$BIN/head" -n 3 lines)" "$(head -n 3 lines)"
+check_eq utils.head_c "$("$BIN/head" -c 7 < lines)" "line 1"
+check_eq utils.head_two_files "$("$BIN/head" -n 1 lines fruit | cksum)" "$(head -n 1 lines fruit | cksum)"
+check_eq utils.head_n0 "$("$BIN/head" -n 0 lines | wc -c)" 0
+check_eq utils.tail_default "$("$BIN/tail" lines | cksum)" "$(tail lines | cksum)"
+check_eq utils.tail_n "$("$BIN/tail" -n 2 < lines)" "$(tail -n 2 lines)"
+check_eq utils.tail_unterminated "$("$BIN/tail" -n 2 fruit | cksum)" "$(tail -n 2 fruit | cksum)"
+check_eq utils.tail_more_than_all "$("$BIN/tail" -n 99 fruit | cksum)" "$(cksum < fruit)"
+for re in 'fig' '^f' 'i$' 'p.a' '^[0-9]*0 ' '[^a-z ]' 'k.*i' '^$' 'x*' '\.' '[A-Z]'; do
+	check_eq "utils.grep_re_$(echo "$re" | tr -c 'a-zA-Z0-9\n' '_')" \
+		"$("$BIN/grep" -n "$re" fruit | cksum)" "$(grep -n "$re" fruit | cksum)"
+done
+check_eq utils.grep_i "$("$BIN/grep" -i apple fruit)" Apple
+check_eq utils.grep_v_c "$("$BIN/grep" -v -c fig fruit)" "$(grep -v -c fig fruit)"
+check_eq utils.grep_two_files "$("$BIN/grep" 'line 2' lines fruit | cksum)" "$(grep 'line 2' lines fruit | cksum)"
+"$BIN/grep" -q kiwi fruit; check_eq utils.grep_status_found $? 0
+"$BIN/grep" -q plum fruit; check_eq utils.grep_status_none $? 1
+"$BIN/grep" plum nonexistent 2>/dev/null; check_eq utils.grep_status_error $? 2
+check_eq utils.sort "$("$BIN/sort" fruit | cksum)" "$(LC_ALL=C sort fruit | cksum)"
+check_eq utils.sort_r "$("$BIN/sort" -r fruit | cksum)" "$(LC_ALL=C sort -r fruit | cksum)"
+check_eq utils.sort_n "$(grep '^[0-9]' fruit | "$BIN/sort" -n | tr '\n' ,)" "9 nine,10 ten,100 hundred,"
+check_eq utils.sort_u "$("$BIN/sort" -u fruit | cksum)" "$(LC_ALL=C sort -u fruit | cksum)"
+check_eq utils.sort_uniq_c "$("$BIN/sort" fruit | "$BIN/uniq" -c | cksum)" "$(LC_ALL=C sort fruit | uniq -c | cksum)"
+check_eq utils.uniq_d "$("$BIN/sort" fruit | "$BIN/uniq" -d)" fig
+check_eq utils.uniq_u "$("$BIN/uniq" -u fruit | cksum)" "$(uniq -u fruit | cksum)"
+"$BIN/uniq" fruit uniq.out
+check_eq utils.uniq_output_file "$(cksum < uniq.out)" "$(uniq fruit | cksum)"
+check_eq utils.tee_stdout "$("$BIN/tee" tee1 tee2 < lines | cksum)" "$(cksum < lines)"
+check_eq utils.tee_files "$(cat tee1 tee2 | cksum)" "$(cat lines lines | cksum)"
+echo more | "$BIN/tee" -a tee1 >/dev/null
+check_eq utils.tee_append "$(tail -n 2 tee1)" "line 25
+more"
+check_eq utils.xargs_echo "$(printf 'a b\nc\n' | "$BIN/xargs")" "a b c"
+check_eq utils.xargs_n "$(printf 'a b c d e' | "$BIN/xargs" -n 2 echo -)" "- a b
+- c d
+- e"
+printf 'x1 x2\n' | "$BIN/xargs" touch
+check utils.xargs_runs_command test -f x1 -a -f x2
+printf 'q' | "$BIN/xargs" false; check_eq utils.xargs_status_123 $? 123
+printf 'q' | "$BIN/xargs" no-such-program 2>/dev/null; check_eq utils.xargs_status_127 $? 127
+"$BIN/touch" touched
+check utils.touch_creates test -f touched -a ! -s touched
+touch -d '2001-02-03 04:05:06' touched
+"$BIN/touch" touched
+check utils.touch_sets_mtime_now test $(( $(date +%s) - $(stat -c %Y touched) )) -lt 60
+touch -d '2001-02-03 04:05:06' touched
+"$BIN/touch" -c touched notcreated
+check utils.touch_c_no_create test ! -e notcreated
+check_eq utils.touch_c_still_sets "$(( $(stat -c %Y touched) > 981173106 ))" 1
+
 check_eq utils.cat "$("$BIN/cat" words | cksum)" "$(cksum < words)"
 check_eq utils.cat_binary "$("$BIN/cat" random.bin random.bin | cksum)" "$(cat random.bin random.bin | cksum)"
 check_eq utils.echo "$("$BIN/echo" a 'b  c' d)" "a b  c d"
@@ -195,7 +250,8 @@ check_eq utils.kill_9 $? 137
 for u in "ls -Z" "cat -Z" "mkdir" "mkdir -Z x" "rmdir" "rm" "mv a" "cp a" "ln" "ln -s a" \
 	 "wc -Z" "stat" "hexdump -Z" "sync x" "sleep" "sleep abc" "kill" "kill -NOPE 1" \
 	 "mount" "mount onlyone" "umount" "dmesg x" "poweroff x" "reboot x" "cmp a" "uname -Z" \
-	 "sh -Z"; do
+	 "sh -Z" "head -Z" "tail -Z" "tail a b" "grep" "grep -Z x" "sort -Z" "uniq -Z" "uniq a b c" \
+	 "tee -Z" "touch" "touch -Z x" "xargs -Z"; do
 	set -- $u
 	prog=$1; shift
 	"$BIN/$prog" "$@" >/dev/null 2>usage.err

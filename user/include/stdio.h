@@ -39,6 +39,7 @@ int    getc(FILE *f);
 int    getchar(void);
 int    ungetc(int c, FILE *f);
 char  *fgets(char *s, int size, FILE *f);
+ssize_t getline(char **line, size_t *cap, FILE *f);   /* any length; -1 at EOF */
 int    fputc(int c, FILE *f);
 int    putc(int c, FILE *f);
 int    putchar(int c);

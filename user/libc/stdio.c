@@ -340,6 +340,42 @@ char *fgets(char *s, int size, FILE *f)
 	return s;
 }
 
+/*
+ * getline: one whole line, however long, into *line (grown with realloc;
+ * *cap is its size).  Returns the bytes read including the '\n', or -1 at
+ * end of file or on error (errno then says which, as ferror does).  The
+ * line is NUL-terminated; it may hold NUL bytes of its own.
+ */
+ssize_t getline(char **line, size_t *cap, FILE *f)
+{
+	size_t len = 0;
+	int c;
+
+	if (!line || !cap) {
+		errno = EINVAL;
+		return -1;
+	}
+	while ((c = fgetc(f)) != EOF) {
+		if (len + 2 > *cap) {           /* room for c and the NUL */
+			size_t ncap = *cap ? *cap * 2 : 128;
+			char *n = realloc(*line, ncap);
+			if (!n) {
+				errno = ENOMEM;
+				return -1;
+			}
+			*line = n;
+			*cap = ncap;
+		}
+		(*line)[len++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	if (len == 0)
+		return -1;
+	(*line)[len] = '\0';
+	return (ssize_t)len;
+}
+
 size_t fread(void *buf, size_t size, size_t n, FILE *f)
 {
 	unsigned char *p = buf;

@@ -242,6 +242,17 @@ int truncate(const char *path, off_t length)
 	return sys_ret(SC3(__NR_truncate64, path, LO32(length), HI32(length)));
 }
 
+/* utimensat(320): the classic 32-bit-time_t form, as our struct timespec. */
+int utimensat(int dirfd, const char *path, const struct timespec times[2], int flags)
+{
+	return sys_ret(SC4(__NR_utimensat, dirfd, path, times, flags));
+}
+
+int futimens(int fd, const struct timespec times[2])
+{
+	return utimensat(fd, NULL, times, 0);
+}
+
 /* ---- names in the file system ----------------------------------------- */
 
 int stat(const char *path, struct stat *st)

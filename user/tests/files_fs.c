@@ -596,6 +596,44 @@ static void test_stat(void)
 	SC(__NR_close, dfd);
 }
 
+/* ---- utimensat (320) and utimensat_time64 (412) ----------------------- */
+static void test_utimes(void)
+{
+	struct stat st;
+	unsigned long t0 = (unsigned long)SC(__NR_time, 0);
+	struct { long sec, nsec; } ts[2] = { { 1000000000, 0 }, { 1234567890, 5 } };
+	struct { long long sec; long long nsec; } ts64[2] = { { 1111111111, 0 }, { 0, UTIME_OMIT } };
+
+	make_file(in("u"), "x");
+	CHECK("files.utimensat.times", SC(__NR_utimensat, AT_FDCWD, in("u"), ts, 0) == 0 &&
+	      SC(__NR_stat64, in("u"), &st) == 0 && st.st_atime == 1000000000 &&
+	      st.st_mtime == 1234567890 && st.st_ctime >= t0);
+	CHECK("files.utimensat_time64.omit", SC(__NR_utimensat_time64, AT_FDCWD, in("u"), ts64, 0) == 0 &&
+	      SC(__NR_stat64, in("u"), &st) == 0 && st.st_atime == 1111111111 &&
+	      st.st_mtime == 1234567890);
+	CHECK("files.utimensat.null_is_now", SC(__NR_utimensat, AT_FDCWD, in("u"), NULL, 0) == 0 &&
+	      SC(__NR_stat64, in("u"), &st) == 0 && st.st_mtime >= t0 && st.st_atime >= t0);
+	long fd = SC(__NR_open, in("u"), O_RDONLY);
+	CHECK("files.utimensat.futimens", SC(__NR_utimensat, fd, NULL, ts, 0) == 0 &&
+	      SC(__NR_fstat64, fd, &st) == 0 && st.st_mtime == 1234567890);
+	SC(__NR_close, fd);
+	ts[0].nsec = 1000000000;
+	CHECK("files.utimensat.einval_nsec", SC(__NR_utimensat, AT_FDCWD, in("u"), ts, 0) == -EINVAL);
+	ts[0].nsec = 0;
+	CHECK("files.utimensat.einval_flags", SC(__NR_utimensat, AT_FDCWD, in("u"), ts, 0x4) == -EINVAL);
+	CHECK("files.utimensat.enoent", SC(__NR_utimensat, AT_FDCWD, in("nope"), ts, 0) == -ENOENT);
+	CHECK("files.utimensat.ebadf", SC(__NR_utimensat, 99, NULL, ts, 0) == -EBADF);
+	CHECK("files.utimensat.unchanged_after_errors", SC(__NR_stat64, in("u"), &st) == 0 &&
+	      st.st_mtime == 1234567890);
+	for (int b = 1; b < NBAD; b++) {        /* a NULL path is futimens */
+		CKF(SC(__NR_utimensat, AT_FDCWD, BADPTR[b], ts, 0) == -EFAULT,
+		    "files.utimensat.efault_path_%s", BADNAME[b]);
+		CKF(SC(__NR_utimensat, AT_FDCWD, in("u"), BADPTR[b], 0) == -EFAULT,
+		    "files.utimensat.efault_times_%s", BADNAME[b]);
+	}
+	SC(__NR_unlink, in("u"));
+}
+
 /* ---- getdents64, mkdir, rmdir, unlink, rename, link, symlink, readlink -- */
 static int dir_has(const char *dir, const char *name)
 {
@@ -821,6 +859,7 @@ int main(int argc, char **argv)
 	test_sendfile_same_file();
 	test_fds();
 	test_stat();
+	test_utimes();
 	test_dirs();
 	test_cwd_trunc();
 	test_mount();

@@ -47,4 +47,9 @@ _Static_assert(sizeof(struct statx) == 256, "struct statx is 256 bytes");
 #define STATX_BASIC_STATS 0x7ffU       /* type..blocks: everything but btime */
 #define STATX__RESERVED   0x80000000U
 
+/* utimensat(2): a tv_nsec that means "now" or "leave this time alone"
+ * (Linux keeps these in include/linux/stat.h; glibc in <sys/stat.h>). */
+#define UTIME_NOW  ((1l << 30) - 1l)
+#define UTIME_OMIT ((1l << 30) - 2l)
+
 #endif

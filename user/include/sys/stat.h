@@ -21,6 +21,10 @@ int stat(const char *path, struct stat *st);
 int lstat(const char *path, struct stat *st);
 int fstat(int fd, struct stat *st);
 int mkdir(const char *path, mode_t mode);
+/* times[0] access, times[1] modification; NULL = both now; a tv_nsec of
+ * UTIME_NOW / UTIME_OMIT (linux/stat.h) means now / unchanged. */
+int utimensat(int dirfd, const char *path, const struct timespec times[2], int flags);
+int futimens(int fd, const struct timespec times[2]);
 
 /* buf (11 bytes) <- "drwxr-xr-x": the type letter and permission bits. */
 void strmode(mode_t mode, char *buf);
