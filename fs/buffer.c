@@ -33,6 +33,7 @@
 #include <writeback.h>
 #include <blkdev.h>
 #include <buffer_head.h>
+#include <sched.h>
 #include <timer.h>
 #include <lab.h>
 
@@ -349,6 +350,112 @@ void invalidate_bdev(struct block_device *bdev)
  * Part 2: page buffers and the generic address-space helpers
  * ==================================================================== */
 
+/* ---- writeback's plug (include/blkdev.h): runs of contiguous blocks ----
+ * Linux builds a bio per run of contiguous blocks (fs/mpage.c), the plug
+ * and the elevator merge bios that follow each other, and each buffer's
+ * end_io ends its page's writeback.  Here the plug is that merged request
+ * under construction: the buffers, in disk order, whose data lies in
+ * pieces (vec: buffers adjacent in memory, a page's blocks, share one),
+ * and the pages whose writeback ends once it is written. */
+#define PLUG_MAX_SECTORS 256           /* one LBA28 command */
+#define PLUG_MAX_VEC     32
+#define PLUG_MAX_BH      128           /* 256 sectors of 1 KiB blocks */
+#define PLUG_MAX_PAGES   64
+
+struct blk_plug {
+    struct block_device *bdev;
+    sector_t sector;                   /* where the run starts */
+    unsigned nr_sectors, nvec, nbh, npages;
+    struct bio_vec vec[PLUG_MAX_VEC];
+    struct buffer_head *bh[PLUG_MAX_BH];
+    struct page *pages[PLUG_MAX_PAGES];
+};
+struct plug_stats plug_stats;
+
+struct blk_plug *blk_start_plug(void)
+{
+    if (current->plug)
+        return NULL;                   /* nested: the outer plug batches */
+    struct blk_plug *plug = kzalloc(sizeof(*plug), GFP_KERNEL);
+    current->plug = plug;
+    return plug;
+}
+
+/* Write the run (one request), then end the writeback of the pages whose
+ * buffers have all been sent.  A failed write leaves its buffers dirty and
+ * the error on their pages and mappings (filemap_fdatawait reports it). */
+static void plug_submit(struct blk_plug *plug)
+{
+    if (plug->nbh) {
+        int err = blkdev_writev(plug->bdev, plug->sector, plug->vec, plug->nvec);
+        plug_stats.requests++;
+        plug_stats.blocks += plug->nbh;
+        if (err)
+            printk(KERN_ERR "buffer: %s: write of sectors %lu+%u failed (%d)\n",
+                   plug->bdev->name, (unsigned long)plug->sector, plug->nr_sectors, err);
+        for (unsigned k = 0; err && k < plug->nbh; k++) {
+            struct page *page = plug->bh[k]->b_page;
+            set_buffer_dirty(plug->bh[k]);
+            SetPageError(page);
+            if (page->mapping)
+                mapping_set_error(page->mapping, -EIO);
+        }
+    }
+    for (unsigned k = 0; k < plug->npages; k++)
+        end_page_writeback(plug->pages[k]);
+    plug->nr_sectors = plug->nvec = plug->nbh = plug->npages = 0;
+}
+
+void blk_flush_plug(void)
+{
+    if (current->plug)
+        plug_submit(current->plug);
+}
+
+void blk_finish_plug(struct blk_plug *plug)
+{
+    if (!plug)
+        return;
+    plug_submit(plug);
+    current->plug = NULL;
+    kfree(plug);
+}
+
+/* Add a dirty buffer (its dirty bit already cleared) to the run; first
+ * send the run if bh does not continue it on the disk or it is full. */
+static void plug_add_bh(struct blk_plug *plug, struct buffer_head *bh)
+{
+    unsigned per = bh->b_size / SECTOR_SIZE;
+    sector_t sector = bh->b_blocknr * per;
+    if (plug->nbh && (bh->b_bdev != plug->bdev || sector != plug->sector + plug->nr_sectors ||
+                      plug->nr_sectors + per > PLUG_MAX_SECTORS || plug->nbh == PLUG_MAX_BH))
+        plug_submit(plug);
+    struct bio_vec *last = plug->nvec ? &plug->vec[plug->nvec - 1] : NULL;
+    bool adjacent = last && (char *)last->bv_base + last->bv_len == bh->b_data;
+    if (!adjacent && plug->nvec == PLUG_MAX_VEC) {
+        plug_submit(plug);
+        last = NULL;
+    }
+    if (!plug->nbh) {
+        plug->bdev = bh->b_bdev;
+        plug->sector = sector;
+    }
+    if (last && adjacent)
+        last->bv_len += bh->b_size;
+    else
+        plug->vec[plug->nvec++] = (struct bio_vec){ bh->b_data, bh->b_size };
+    plug->bh[plug->nbh++] = bh;
+    plug->nr_sectors += per;
+}
+
+/* All of page's dirty buffers are in the run: its writeback ends with it. */
+static void plug_add_page(struct blk_plug *plug, struct page *page)
+{
+    if (plug->npages == PLUG_MAX_PAGES)
+        plug_submit(plug);
+    plug->pages[plug->npages++] = page;
+}
+
 /* Attach PAGE_SIZE/blocksize unmapped buffers to a locked page.
  * Simplification: Linux takes a page reference for page->private
  * (attach_page_private); we do not: the buffers live and die with the
@@ -657,7 +764,8 @@ int generic_write_end(struct file *file, struct address_space *mapping, loff_t p
  * before i_size (if none is marked, the page was dirtied as a whole: every
  * uptodate block before i_size, allocating holes).  The part of the EOF page
  * past i_size is zeroed first.  Sets PG_writeback, unlocks the page, writes,
- * ends writeback.
+ * ends writeback; under a plug (do_writepages) the buffers join the plug's
+ * run instead, and the writeback ends when the run is written.
  */
 int block_write_full_page(struct page *page, get_block_t *get_block,
                           struct writeback_control *wbc)
@@ -690,6 +798,7 @@ int block_write_full_page(struct page *page, get_block_t *get_block,
         else if (!any_dirty && buffer_uptodate(bh))
             set_buffer_dirty(bh);
         if (buffer_dirty(bh) && !buffer_mapped(bh)) {
+            blk_flush_plug();          /* allocating may sleep on others: send the run first */
             err = get_block(inode, b, bh, 1);
             if (err)
                 break;
@@ -701,6 +810,18 @@ int block_write_full_page(struct page *page, get_block_t *get_block,
 
     SetPageWriteback(page);
     unlock_page(page);
+    if (!err && current->plug) {       /* batched: written with the run (above) */
+        bh = head;
+        do {
+            if (buffer_dirty(bh) && buffer_mapped(bh)) {
+                clear_buffer_dirty(bh);
+                plug_add_bh(current->plug, bh);
+            }
+            bh = bh->b_this_page;
+        } while (bh != head);
+        plug_add_page(current->plug, page);
+        return 0;
+    }
     if (!err) {
         bh = head;
         do {

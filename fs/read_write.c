@@ -150,7 +150,9 @@ static ssize_t do_rw(struct file *file, struct iov_iter *it, loff_t *ppos, int w
             return -EINVAL;
         return write ? vfs_write(file, it, ppos) : vfs_read(file, it, ppos);
     }
-    if (!has_pos(file))
+    /* f_pos_lock only if another fd or task shares the file: fget's
+     * reference and one fd make 2 (Linux's fdget_pos: file_count > 1) */
+    if (!has_pos(file) || file->f_count <= 2)
         return rw_at_fpos(file, it, write);
     mutex_lock(&file->f_pos_lock);
     ssize_t ret = rw_at_fpos(file, it, write);

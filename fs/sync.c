@@ -8,7 +8,24 @@
 #include <kernel.h>
 #include <errno.h>
 #include <writeback.h>
+#include <blkdev.h>
 #include "internal.h"
+
+/* The drive's write cache (kernel/drivers/ata.c): the data written so far
+ * to the medium before the metadata that names it (Linux's REQ_PREFLUSH
+ * before a journal commit), then the metadata too (blkdev_issue_flush at
+ * the end of fsync). */
+static int sync_fs_flushed(struct super_block *sb)
+{
+    int err = sb->s_bdev ? blkdev_flush(sb->s_bdev) : 0;
+    if (sb->s_op && sb->s_op->sync_fs) {
+        int e = sb->s_op->sync_fs(sb, 1);
+        if (e && !err)
+            err = e;
+    }
+    int e = sb->s_bdev ? blkdev_flush(sb->s_bdev) : 0;
+    return err ? err : e;
+}
 
 int sync_filesystem(struct super_block *sb)
 {
@@ -19,12 +36,8 @@ int sync_filesystem(struct super_block *sb)
     struct writeback_control wbc = { .sync_mode = WB_SYNC_NONE, .nr_to_write = 0x7fffffff };
     int err = writeback_inodes_sb(sb, &wbc);
     sync_inodes_sb(sb);
-    if (sb->s_op && sb->s_op->sync_fs) {
-        int e = sb->s_op->sync_fs(sb, 1);
-        if (e && !err)
-            err = e;
-    }
-    return err;
+    int e = sync_fs_flushed(sb);
+    return err ? err : e;
 }
 
 void ksys_sync(void)
@@ -79,12 +92,8 @@ int generic_file_fsync(struct file *file, int datasync)
     struct writeback_control wbc = { .sync_mode = WB_SYNC_NONE, .nr_to_write = 0x7fffffff };
     writeback_inodes_sb(sb, &wbc);      /* other files: their errors are theirs */
     sync_inodes_sb(sb);
-    if (sb->s_op && sb->s_op->sync_fs) {
-        int e = sb->s_op->sync_fs(sb, 1);
-        if (e && !err)
-            err = e;
-    }
-    return err;
+    int e = sync_fs_flushed(sb);
+    return err ? err : e;
 }
 
 int vfs_fsync(struct file *file, int datasync)

@@ -5,7 +5,9 @@
  * call the driver.  There is no request queue or
  * elevator: a request is synchronous and the caller sleeps (or, before the
  * scheduler runs, polls) until it is done.  Simplification on purpose:
- * Linux queues bios and completes them asynchronously.
+ * Linux queues bios and completes them asynchronously.  Writeback still
+ * merges: its plug (below) turns runs of contiguous blocks into one
+ * request.
  *
  * Counters (for tests and benchmarks): sectors and requests read/written,
  * errors.  Read them through the struct or blkdev_stats().
@@ -20,6 +22,14 @@ typedef unsigned long sector_t;        /* 512-byte units; 32 bits (LBA28 disks) 
 #define SECTOR_SIZE 512
 
 struct block_device;
+
+/* One piece of a request: a kernel buffer of bv_len bytes (a multiple of
+ * 512).  Linux's bio_vec names a page and an offset; one CPU address is
+ * enough here, every page being mapped in the kernel. */
+struct bio_vec {
+    void *bv_base;
+    unsigned bv_len;
+};
 
 /*
  * The driver's operations.  Entry, for all three: process context (or
@@ -36,6 +46,11 @@ struct block_device_operations {
      * read is required; a device without write must be read_only. */
     int (*read)(struct block_device *bdev, sector_t sector, unsigned count, void *buf);
     int (*write)(struct block_device *bdev, sector_t sector, unsigned count, const void *buf);
+    /* Optional: one write of count sectors gathered from nvec buffers (the
+     * pieces of a merged request).  Without it blkdev_writev writes the
+     * pieces one by one with ->write. */
+    int (*writev)(struct block_device *bdev, sector_t sector, unsigned count,
+                  const struct bio_vec *vec, unsigned nvec);
     /* Optional: make written data durable (ATA CACHE FLUSH).  0 or -EIO. */
     int (*flush)(struct block_device *bdev);
 };
@@ -68,8 +83,29 @@ struct block_device *blkdev_get(const char *name);   /* NULL if none */
  * read-only device. */
 int blkdev_read(struct block_device *bdev, sector_t sector, unsigned count, void *buf);
 int blkdev_write(struct block_device *bdev, sector_t sector, unsigned count, const void *buf);
+/* One request writing the buffers of vec, in order, from sector on: the
+ * merged request of writeback (fs/buffer.c).  Counted as one write I/O. */
+int blkdev_writev(struct block_device *bdev, sector_t sector, const struct bio_vec *vec,
+                  unsigned nvec);
 /* Ask the device to make completed writes durable (no-op if it has no cache). */
 int blkdev_flush(struct block_device *bdev);
+
+/* Writeback's plug (Linux's blk_start_plug/blk_finish_plug; fs/buffer.c):
+ * while a task holds one, block_write_full_page does not write a page's
+ * buffers at once but adds them to the plug, which merges blocks that
+ * follow each other on the disk into one request of up to 256 sectors
+ * (Linux's elevator back-merge) and sends it when the next block does not
+ * follow, the request is full, or the plug is flushed or finished.  A
+ * page's writeback ends once its blocks are written.  The holder must
+ * flush before it sleeps on anything but the disk (blk_flush_plug):
+ * another task may be waiting for the pages the plug holds under
+ * writeback.  blk_start_plug returns NULL (no batching) if the task
+ * already holds a plug or there is no memory; blk_finish_plug(NULL) does
+ * nothing. */
+struct blk_plug;
+struct blk_plug *blk_start_plug(void);
+void blk_flush_plug(void);
+void blk_finish_plug(struct blk_plug *plug);
 
 /* A snapshot of a device's counters (benchmarks subtract two of these). */
 struct blkdev_stats {

@@ -104,6 +104,12 @@ struct buffer_cache_stats {
     unsigned long lookups, hits, reads, writes, evictions, nr_buffers;
 };
 extern struct buffer_cache_stats buffer_cache_stats;
+/* Writeback's merged requests (the plug, include/blkdev.h): requests sent
+ * and the page-cache blocks they carried. */
+struct plug_stats {
+    unsigned long requests, blocks;
+};
+extern struct plug_stats plug_stats;
 
 /* ---- page buffers and the generic a_ops helpers (Linux's fs/buffer.c) ---- */
 typedef int (get_block_t)(struct inode *inode, sector_t iblock,

@@ -37,6 +37,7 @@
 struct fs_struct;
 struct mm_struct;
 struct files_struct;
+struct blk_plug;
 
 struct task_struct {
     unsigned long sp;                  /* saved kernel esp while switched out */
@@ -62,6 +63,7 @@ struct task_struct {
     int timer_pending;                 /* schedule_timeout armed: wake at 'timeout' */
     void *waiting_on;                  /* mutex/completion/queue we sleep on (reports) */
     const char *waiting_what;          /* "mutex", "completion", ... (reports) */
+    struct blk_plug *plug;             /* writeback's batch of blocks (fs/buffer.c) */
 
     /* ---- process fields (the proc layer: kernel/fork.c, exit.c, signal.c,
      * exec.c, sys.c; docs/processes.md).  Kernel threads leave them zero
@@ -141,9 +143,14 @@ struct thread_info {
 extern struct task_struct init_task;   /* pid 0, "swapper": kmain's context */
 
 
-/* The running task.  Found from the stack pointer (tasks' stacks are
- * THREAD_SIZE-aligned and the task_struct pointer sits at the stack base). */
-struct task_struct *get_current(void);
+/* The running task: one load of current_task, which switch_to() sets
+ * together with the stack pointer (Linux x86's per-CPU current_task and
+ * this_cpu_read_stable; one CPU here).  The stack-base thread_info above
+ * still names its task: the overflow canary is checked there, and Linux
+ * i386 before 2.6.20 found `current` that way (esp & ~(THREAD_SIZE-1)),
+ * at a few instructions more on every lock. */
+extern struct task_struct *current_task;
+static inline struct task_struct *get_current(void) { return current_task; }
 #define current get_current()
 
 void schedule(void);

@@ -44,7 +44,8 @@ void prepare_to_wait_exclusive(wait_queue_head_t *wq, struct wait_queue_entry *w
 void finish_wait(wait_queue_head_t *wq, struct wait_queue_entry *w);
 void wake_up(wait_queue_head_t *wq);       /* all non-exclusive waiters and one exclusive */
 void wake_up_all(wait_queue_head_t *wq);
-int waitqueue_active(wait_queue_head_t *wq);
+/* Any waiter queued?  Lets a waker skip the wake-up walk (and its lock). */
+static inline int waitqueue_active(wait_queue_head_t *wq) { return !list_empty(&wq->head); }
 
 /* Sleep until cond is true (uninterruptible). */
 #define wait_event(wq, cond) do {                                   \

@@ -63,13 +63,36 @@ static int check_range(struct block_device *bdev, const char *op, sector_t secto
     return -EIO;
 }
 
+/* The driver call of one request: a read into vec[0]; a write of the nvec
+ * pieces with ->writev, or piece by piece with ->write. */
+static int driver_rw(struct block_device *bdev, int write, sector_t sector, unsigned count,
+                     const struct bio_vec *vec, unsigned nvec)
+{
+    if (!write)
+        return bdev->ops->read(bdev, sector, count, vec[0].bv_base);
+    if (bdev->ops->writev)
+        return bdev->ops->writev(bdev, sector, count, vec, nvec);
+    for (unsigned k = 0; k < nvec; k++) {
+        int ret = bdev->ops->write(bdev, sector, vec[k].bv_len / SECTOR_SIZE, vec[k].bv_base);
+        if (ret)
+            return ret;
+        sector += vec[k].bv_len / SECTOR_SIZE;
+    }
+    return 0;
+}
+
 static int blkdev_rw(struct block_device *bdev, int write, sector_t sector,
-                     unsigned count, void *buf)
+                     const struct bio_vec *vec, unsigned nvec)
 {
     const char *op = write ? "write" : "read";
+    unsigned count = 0;
     int ret;
-    if (!bdev || !buf)
+    if (!bdev || !vec || !nvec || !vec[0].bv_base)
         return -EINVAL;
+    for (unsigned k = 0; k < nvec; k++) {
+        BUG_ON(vec[k].bv_len % SECTOR_SIZE);        /* whole sectors: the caller's contract */
+        count += vec[k].bv_len / SECTOR_SIZE;
+    }
     if (count == 0)
         return 0;
     if (write && bdev->read_only) {
@@ -79,8 +102,7 @@ static int blkdev_rw(struct block_device *bdev, int write, sector_t sector,
     mutex_lock(&bdev->lock);
     ret = check_range(bdev, op, sector, count);
     if (!ret)
-        ret = write ? bdev->ops->write(bdev, sector, count, buf)
-                    : bdev->ops->read(bdev, sector, count, buf);
+        ret = driver_rw(bdev, write, sector, count, vec, nvec);
     if (ret) {
         bdev->errors++;
         if (ret != -EIO)               /* drivers return -EIO; anything else is a bug */
@@ -100,12 +122,20 @@ static int blkdev_rw(struct block_device *bdev, int write, sector_t sector,
 
 int blkdev_read(struct block_device *bdev, sector_t sector, unsigned count, void *buf)
 {
-    return blkdev_rw(bdev, 0, sector, count, buf);
+    struct bio_vec v = { buf, count * SECTOR_SIZE };
+    return blkdev_rw(bdev, 0, sector, &v, 1);
 }
 
 int blkdev_write(struct block_device *bdev, sector_t sector, unsigned count, const void *buf)
 {
-    return blkdev_rw(bdev, 1, sector, count, (void *)buf);
+    struct bio_vec v = { (void *)buf, count * SECTOR_SIZE };
+    return blkdev_rw(bdev, 1, sector, &v, 1);
+}
+
+int blkdev_writev(struct block_device *bdev, sector_t sector, const struct bio_vec *vec,
+                  unsigned nvec)
+{
+    return blkdev_rw(bdev, 1, sector, vec, nvec);
 }
 
 int blkdev_flush(struct block_device *bdev)

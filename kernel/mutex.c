@@ -122,5 +122,10 @@ void mutex_unlock(struct mutex *m)
     }
     m->owner = NULL;
     m->locked = 0;
-    wake_up(&m->wait);                 /* one exclusive waiter */
+    /* Nobody waits (the common case): no wake-up walk.  Linux's mutex_unlock
+     * fast path likewise takes the slow path only when MUTEX_FLAG_WAITERS is
+     * set.  Safe here: a waiter queues itself (prepare_to_wait) before it
+     * tests m->locked, and no other task runs in between on this CPU. */
+    if (waitqueue_active(&m->wait))
+        wake_up(&m->wait);             /* one exclusive waiter */
 }

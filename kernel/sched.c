@@ -6,7 +6,8 @@
  *
  *  - A task is a struct task_struct plus an 8 KiB kernel stack, aligned to
  *    THREAD_SIZE, with a struct thread_info (task pointer + overflow canary)
- *    at its lowest address: `current` is esp rounded down (see sched.h).
+ *    at its lowest address (the canary; `current` is current_task, set by
+ *    switch_to, see sched.h).
  *  - init_task (pid 0, "swapper") is kmain's own context on the boot stack;
  *    once kmain has nothing left to do it becomes the idle loop (rest_init).
  *  - Round-robin: the run queue holds the runnable tasks that are not
@@ -58,17 +59,10 @@ struct task_struct init_task = {
 struct task_struct *switch_to(struct task_struct *prev, struct task_struct *next);
 extern void ret_from_kthread(void);
 
-/* The boot stack (boot/entry.S) is not THREAD_SIZE-aligned and carries no
- * thread_info, so kmain's context is recognised by address instead.  This
- * makes `current` valid from the first instruction of kmain. */
-struct task_struct *get_current(void)
-{
-    unsigned long sp;
-    __asm__ volatile("mov %%esp, %0" : "=r"(sp));
-    if (sp - (unsigned long)boot_stack < (unsigned long)(boot_stack_top - boot_stack))
-        return &init_task;
-    return ((struct thread_info *)(sp & ~(THREAD_SIZE - 1UL)))->task;
-}
+/* The running task (include/sched.h, get_current): kmain's context from
+ * its first instruction, then whatever switch_to() (kernel/x86/switch.S)
+ * switched to.  Linux's per-CPU current_task; one CPU here. */
+struct task_struct *current_task = &init_task;
 
 char task_state_char(long state)
 {
@@ -455,7 +449,7 @@ core_initcall(sched_init);
 
 /* A kernel stack is an order-1 block from the buddy allocator: 2 pages,
  * and buddy blocks of order n are aligned to 2^n pages, so the stack is
- * THREAD_SIZE-aligned as get_current() needs. */
+ * THREAD_SIZE-aligned, its thread_info at the base. */
 void *alloc_thread_stack(void)
 {
     return (void *)__get_free_pages(GFP_KERNEL, THREAD_ORDER);

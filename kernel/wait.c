@@ -90,7 +90,3 @@ static void __wake_up(wait_queue_head_t *wq, int nr_exclusive)
 void wake_up(wait_queue_head_t *wq)     { __wake_up(wq, 1); }
 void wake_up_all(wait_queue_head_t *wq) { __wake_up(wq, 0); }
 
-int waitqueue_active(wait_queue_head_t *wq)
-{
-    return !list_empty(&wq->head);
-}

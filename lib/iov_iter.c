@@ -24,15 +24,12 @@
 #include <asm/uaccess.h>             /* the user copies, pagefault_disable() */
 
 /* What every iterator starts with; the caller then sets its segments
- * (i->kvec or i->iov, which share one union). */
+ * (i->kvec or i->iov, which share one union).  Field stores, not a memset. */
 static void iter_start(struct iov_iter *i, int type, int direction,
                        unsigned long nr_segs, size_t count)
 {
-    memset(i, 0, sizeof *i);
-    i->type = type;
-    i->data_source = direction;
-    i->nr_segs = nr_segs;
-    i->count = count;
+    *i = (struct iov_iter){ .type = type, .data_source = direction,
+                            .nr_segs = nr_segs, .count = count };
 }
 
 void iov_iter_kvec(struct iov_iter *i, int direction, const struct kvec *kvec,

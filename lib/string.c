@@ -2,10 +2,14 @@
  * Plain C, written to be read; memcpy/memset use rep movs/stos. */
 #include <string.h>
 
+/* The bulk as `rep movsl`, the last n % 4 bytes as `rep movsb`: a quarter
+ * of the iterations of a byte copy (Linux i386's __memcpy does the same). */
 void *memcpy(void *dst, const void *src, size_t n)
 {
     void *d = dst;
-    __asm__ volatile("rep movsb" : "+D"(d), "+S"(src), "+c"(n) :: "memory");
+    size_t words = n / 4, tail = n % 4;
+    __asm__ volatile("rep movsl" : "+D"(d), "+S"(src), "+c"(words) :: "memory");
+    __asm__ volatile("rep movsb" : "+D"(d), "+S"(src), "+c"(tail) :: "memory");
     return dst;
 }
 
@@ -22,10 +26,15 @@ void *memmove(void *dst, const void *src, size_t n)
     return dst;
 }
 
+/* `rep stosl` of the byte repeated four times, then `rep stosb` for the
+ * tail (Linux i386's __memset); zeroing a page is 1024 iterations. */
 void *memset(void *dst, int c, size_t n)
 {
     void *d = dst;
-    __asm__ volatile("rep stosb" : "+D"(d), "+c"(n) : "a"(c) : "memory");
+    size_t words = n / 4, tail = n % 4;
+    unsigned int v = (unsigned char)c * 0x01010101u;
+    __asm__ volatile("rep stosl" : "+D"(d), "+c"(words) : "a"(v) : "memory");
+    __asm__ volatile("rep stosb" : "+D"(d), "+c"(tail) : "a"(v) : "memory");
     return dst;
 }
 

@@ -132,6 +132,17 @@ wait_queue_head_t *page_waitqueue(struct page *page)
     return &page_wait_table[h >> (32 - PAGE_WAIT_BITS)];
 }
 
+/* Wake the page's waiters, if its queue has any: unlocking a page nobody
+ * waits for (nearly always) costs no wake-up walk.  Linux tests PG_waiters
+ * for the same (unlock_page, end_page_writeback).  A waiter queues itself
+ * before it tests the bit, and no other task runs between on this CPU. */
+static void wake_up_page(struct page *page)
+{
+    wait_queue_head_t *wq = page_waitqueue(page);
+    if (waitqueue_active(wq))
+        wake_up(wq);
+}
+
 static void pagecache_init(void)
 {
     for (unsigned k = 0; k < ARRAY_SIZE(page_wait_table); k++)
@@ -251,7 +262,7 @@ void unlock_page(struct page *page)
     page->lock_owner = NULL;
     barrier();
     ClearPageLocked(page);
-    wake_up(page_waitqueue(page));
+    wake_up_page(page);
 }
 
 void wait_on_page_locked(struct page *page)
@@ -270,7 +281,7 @@ void end_page_writeback(struct page *page)
 {
     int was_writeback = TestClearPageWriteback(page);
     BUG_ON(!was_writeback);
-    wake_up(page_waitqueue(page));
+    wake_up_page(page);
 }
 
 /* ---- dirty state ------------------------------------------------------- */

@@ -21,6 +21,7 @@
 #include <mm.h>
 #include <slab.h>
 #include <timer.h>
+#include <blkdev.h>
 
 unsigned int dirty_writeback_centisecs = 500;
 unsigned int dirty_expire_centisecs = 3000;
@@ -36,40 +37,72 @@ static void writeback_params_init(void)
 }
 subsys_initcall(writeback_params_init);
 
-/* The dirty page of mapping with the lowest index >= start, referenced. */
-static struct page *next_dirty_page(struct address_space *mapping, unsigned long start)
+/* Up to max dirty pages of mapping with index >= start, the lowest first,
+ * referenced, into batch (sorted by index); returns how many.  Linux's
+ * pagevec_lookup_range_tag, which finds them by the radix tree's dirty
+ * tag; we scan the mapping's list once per batch (in index order after
+ * sequential writes: each page is then one compare). */
+#define WB_BATCH 32
+static unsigned find_dirty_pages(struct address_space *mapping, unsigned long start,
+                                 struct page **batch, unsigned max)
 {
     unsigned long flags;
-    struct page *page, *best = NULL;
+    struct page *page;
+    unsigned n = 0;
     spin_lock_irqsave(&mapping->tree_lock, flags);
-    list_for_each_entry(page, &mapping->pages, lru)
-        if (page->index >= start && PageDirty(page) && (!best || page->index < best->index))
-            best = page;
-    if (best)
-        get_page(best);
+    list_for_each_entry(page, &mapping->pages, lru) {
+        if (page->index < start || !PageDirty(page) ||
+            (n == max && page->index > batch[n - 1]->index))
+            continue;
+        unsigned k = n < max ? n++ : n - 1;     /* full: the highest drops out */
+        for (; k && batch[k - 1]->index > page->index; k--)
+            batch[k] = batch[k - 1];
+        batch[k] = page;
+    }
+    for (unsigned k = 0; k < n; k++)
+        get_page(batch[k]);
     spin_unlock_irqrestore(&mapping->tree_lock, flags);
-    return best;
+    return n;
 }
 
 /*
  * Write every dirty page of mapping, in index order (Linux's
  * write_cache_pages).  WB_SYNC_ALL waits for a page already under writeback
- * before writing it again; WB_SYNC_NONE skips such pages.  Simplification:
- * finding the next dirty page scans the mapping's list (Linux tags its radix
- * tree), which is quadratic in the number of cached pages; fine at our sizes.
+ * before writing it again; WB_SYNC_NONE skips such pages.  The pages come
+ * WB_BATCH at a time (find_dirty_pages), and a plug (include/blkdev.h)
+ * merges the blocks of successive pages that follow each other on the disk
+ * into one request, as Linux's writeback under blk_start_plug.  Before
+ * sleeping on a page the plug is flushed: its pages are under writeback,
+ * and the task holding that page lock may be waiting for one of them.
  */
 int do_writepages(struct address_space *mapping, struct writeback_control *wbc)
 {
     const struct address_space_operations *a_ops = mapping->a_ops;
     unsigned long next = 0;
-    struct page *page;
+    struct page *batch[WB_BATCH];
+    unsigned n = 0, k = 0;
     int ret = 0;
 
     if (!a_ops || !a_ops->writepage)
         return 0;                       /* ramfs: the page cache is the storage */
-    while (wbc->nr_to_write > 0 && (page = next_dirty_page(mapping, next)) != NULL) {
+    struct blk_plug *plug = blk_start_plug();
+    for (;;) {
+        if (k == n) {
+            k = 0;
+            n = wbc->nr_to_write > 0 ? find_dirty_pages(mapping, next, batch, WB_BATCH) : 0;
+            if (!n)
+                break;
+        }
+        struct page *page = batch[k++];
         next = page->index + 1;
-        lock_page(page);
+        if (wbc->nr_to_write <= 0) {    /* done: drop the rest of the batch */
+            put_page(page);
+            continue;
+        }
+        if (!trylock_page(page)) {
+            blk_flush_plug();
+            lock_page(page);
+        }
         if (page->mapping != mapping || !PageDirty(page)) {
             unlock_page(page);
             put_page(page);
@@ -81,6 +114,7 @@ int do_writepages(struct address_space *mapping, struct writeback_control *wbc)
                 put_page(page);
                 continue;
             }
+            blk_flush_plug();
             wait_on_page_writeback(page);
         }
         if (!clear_page_dirty_for_io(page)) {
@@ -99,6 +133,7 @@ int do_writepages(struct address_space *mapping, struct writeback_control *wbc)
         wbc->nr_to_write--;
         cond_resched();
     }
+    blk_finish_plug(plug);
     return ret;
 }
 

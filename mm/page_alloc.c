@@ -332,6 +332,16 @@ out:
 
 void put_page(struct page *page)
 {
+    /* Fast path, Linux's put_page_testzero: a reference that is not the
+     * last is one atomic decrement (a compare-and-swap, so an interrupt
+     * dropping a reference in between cannot make us miss the zero).
+     * The last reference, and reserved frames, take the checked path. */
+    if (page_in_mem_map(page) && !PageReserved(page)) {
+        int c = __atomic_load_n(&page->_count, __ATOMIC_RELAXED);
+        if (c > 1 && __atomic_compare_exchange_n(&page->_count, &c, c - 1, false,
+                                                 __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+            return;
+    }
     if (!page_in_mem_map(page)) {
         bad_page(page, "put_page on a bad pointer");
         return;

@@ -2,8 +2,24 @@
  * `-drive if=ide,index=0/1` and Bochs's ata0-master/slave provide).
  * Registers "hda" (master) and "hdb" (slave) with the block layer
  * (include/blkdev.h) when IDENTIFY finds them; LBA28 reads and writes in
- * 512-byte sectors, up to 256 per command; CACHE FLUSH after every write.
- * Sits on the block layer above and port I/O below.
+ * 512-byte sectors, up to 256 per command.  Sits on the block layer above
+ * and port I/O below.
+ *
+ * Multiple mode: READ/WRITE MULTIPLE move a block of mult_count sectors
+ * (SET MULTIPLE MODE at init, up to what IDENTIFY word 47 allows: 16 on
+ * QEMU) per interrupt instead of one, as Linux's libata uses
+ * ATA_CMD_READ_MULTI/WRITE_MULTI for PIO (and the old IDE driver's
+ * drive->mult_count).  A write may come from several buffers (->writev, a
+ * request writeback merged, fs/buffer.c).
+ *
+ * The drive's write cache: a write is complete when the drive has taken the
+ * data, not when it is on the medium; blkdev_flush (CACHE FLUSH) makes it
+ * durable, and fsync, sync and unmount call it (fs/sync.c), as Linux's
+ * REQ_PREFLUSH.  (Until then every write was followed by a CACHE FLUSH,
+ * which QEMU turns into an fdatasync of the image file: most of the time of
+ * a large fsync.)  QEMU completes a write into the image file, so requests
+ * reach the image in the order they completed, which is what fs/sync.c's
+ * ordered metadata writes rely on between the flushes.
  *
  * Programmed I/O: the CPU moves every 16-bit word through the data port.
  * The two drives share the channel's registers (and its one interrupt), but
@@ -62,6 +78,9 @@
 
 #define ATA_CMD_READ_SECTORS   0x20
 #define ATA_CMD_WRITE_SECTORS  0x30
+#define ATA_CMD_READ_MULTIPLE  0xC4
+#define ATA_CMD_WRITE_MULTIPLE 0xC5
+#define ATA_CMD_SET_MULTIPLE   0xC6
 #define ATA_CMD_CACHE_FLUSH    0xE7
 #define ATA_CMD_IDENTIFY       0xEC
 
@@ -83,6 +102,8 @@ struct ata_drive {
     struct block_device bdev;
     struct ata_channel *ch;
     int slave;
+    unsigned mult_count;               /* sectors per interrupt: 1, or READ/WRITE MULTIPLE's */
+    unsigned max_mult;                 /* IDENTIFY word 47: the most multiple mode allows */
     char model[41];
 };
 
@@ -201,24 +222,28 @@ static int ata_flush_drive(struct ata_drive *d)
     return 0;
 }
 
+/* One interrupt, one DRQ block: mult_count sectors (1 without multiple mode). */
 static int __ata_read(struct block_device *bdev, sector_t sector, unsigned count, void *buf)
 {
     struct ata_drive *d = bdev->private;
     struct ata_channel *ch = d->ch;
     uint16_t *p = buf;
+    uint8_t cmd = d->mult_count > 1 ? ATA_CMD_READ_MULTIPLE : ATA_CMD_READ_SECTORS;
     while (count) {
         unsigned n = min(count, 256u);
         int ret = ata_select(d, sector);
         if (ret)
             return ret;
-        unsigned long irqs = ata_issue(d, ATA_CMD_READ_SECTORS, sector, n);
-        for (unsigned i = 0; i < n; i++) {
+        unsigned long irqs = ata_issue(d, cmd, sector, n);
+        for (unsigned i = 0; i < n; ) {
             uint8_t st = ata_wait(ch, irqs);
             irqs = ch->irq_count;
             if (st & (ATA_SR_BSY | ATA_SR_ERR | ATA_SR_DF) || !(st & ATA_SR_DRQ))
                 return ata_error(d, "read", sector + i, st);
-            insw(ch->io + ATA_DATA, p, 256);
-            p += 256;
+            unsigned k = min(n - i, d->mult_count);
+            insw(ch->io + ATA_DATA, p, 256 * k);
+            p += 256 * k;
+            i += k;
         }
         sector += n;
         count -= n;
@@ -226,36 +251,47 @@ static int __ata_read(struct block_device *bdev, sector_t sector, unsigned count
     return 0;
 }
 
+/* Write count sectors taken from the buffers of vec in turn (each a whole
+ * number of sectors). */
 static int __ata_write(struct block_device *bdev, sector_t sector, unsigned count,
-                       const void *buf)
+                       const struct bio_vec *vec)
 {
     struct ata_drive *d = bdev->private;
     struct ata_channel *ch = d->ch;
-    const uint16_t *p = buf;
+    const uint16_t *p = vec->bv_base;
+    unsigned seg_left = vec->bv_len / SECTOR_SIZE;     /* sectors left in *vec */
+    uint8_t cmd = d->mult_count > 1 ? ATA_CMD_WRITE_MULTIPLE : ATA_CMD_WRITE_SECTORS;
     while (count) {
         unsigned n = min(count, 256u);
         int ret = ata_select(d, sector);
         if (ret)
             return ret;
-        ata_issue(d, ATA_CMD_WRITE_SECTORS, sector, n);
-        /* The first sector's DRQ comes without an interrupt: poll for it. */
+        ata_issue(d, cmd, sector, n);
+        /* The first block's DRQ comes without an interrupt: poll for it. */
         uint8_t st = ata_poll_notbusy(ch);
-        for (unsigned i = 0; i < n; i++) {
+        for (unsigned i = 0; i < n; ) {
             if (st & (ATA_SR_BSY | ATA_SR_ERR | ATA_SR_DF) || !(st & ATA_SR_DRQ))
                 return ata_error(d, "write", sector + i, st);
             unsigned long irqs = ch->irq_count;
-            barrier();                 /* buf's contents in memory before outsw */
-            outsw(ch->io + ATA_DATA, p, 256);
-            p += 256;
-            st = ata_wait(ch, irqs);   /* sector absorbed: DRQ for the next, or done */
+            barrier();                 /* the buffers' contents in memory before outsw */
+            for (unsigned k = min(n - i, d->mult_count); k; k--, i++) {
+                if (!seg_left) {
+                    vec++;
+                    p = vec->bv_base;
+                    seg_left = vec->bv_len / SECTOR_SIZE;
+                }
+                outsw(ch->io + ATA_DATA, p, 256);
+                p += 256;
+                seg_left--;
+            }
+            st = ata_wait(ch, irqs);   /* block absorbed: DRQ for the next, or done */
         }
         if (st & (ATA_SR_BSY | ATA_SR_ERR | ATA_SR_DF))
             return ata_error(d, "write", sector + n - 1, st);
         sector += n;
         count -= n;
     }
-    /* Write-through: the data is on the medium when blkdev_write returns. */
-    return ata_flush_drive(d);
+    return 0;                          /* in the drive's cache: blkdev_flush for the medium */
 }
 
 /* The block_device_operations: bdev->lock held (blkdev.c); take the channel. */
@@ -268,13 +304,20 @@ static int ata_read(struct block_device *bdev, sector_t sector, unsigned count, 
     return ret;
 }
 
-static int ata_write(struct block_device *bdev, sector_t sector, unsigned count, const void *buf)
+static int ata_writev(struct block_device *bdev, sector_t sector, unsigned count,
+                      const struct bio_vec *vec, unsigned nvec)
 {
     struct ata_channel *ch = ((struct ata_drive *)bdev->private)->ch;
     mutex_lock(&ch->lock);
-    int ret = __ata_write(bdev, sector, count, buf);
+    int ret = __ata_write(bdev, sector, count, vec);
     mutex_unlock(&ch->lock);
     return ret;
+}
+
+static int ata_write(struct block_device *bdev, sector_t sector, unsigned count, const void *buf)
+{
+    struct bio_vec v = { (void *)buf, count * SECTOR_SIZE };
+    return ata_writev(bdev, sector, count, &v, 1);
 }
 
 static int ata_flush(struct block_device *bdev)
@@ -289,6 +332,7 @@ static int ata_flush(struct block_device *bdev)
 static const struct block_device_operations ata_ops = {
     .read = ata_read,
     .write = ata_write,
+    .writev = ata_writev,
     .flush = ata_flush,
 };
 
@@ -335,7 +379,23 @@ static int ata_identify(struct ata_drive *d)
         return -ENODEV;
     }
     d->bdev.nr_sectors = id[60] | ((unsigned long)id[61] << 16);   /* LBA28 sectors */
+    d->max_mult = id[47] & 0xFF;
+    d->mult_count = 1;
     return d->bdev.nr_sectors ? 0 : -ENODEV;
+}
+
+/* SET MULTIPLE MODE to the most the drive allows (at most 16: QEMU's and
+ * Bochs's limit); on an error the drive stays at one sector per interrupt.
+ * Boot time, polled. */
+static void ata_set_multiple(struct ata_drive *d)
+{
+    unsigned mult = min(d->max_mult, 16u);
+    if (mult < 2 || ata_select(d, 0))
+        return;
+    ata_issue(d, ATA_CMD_SET_MULTIPLE, 0, mult);
+    uint8_t st = ata_poll_notbusy(d->ch);
+    if (!(st & (ATA_SR_BSY | ATA_SR_ERR | ATA_SR_DF)))
+        d->mult_count = mult;
 }
 
 static void ata_init(void)
@@ -352,11 +412,12 @@ static void ata_init(void)
         d->slave = i;
         if (ata_identify(d))
             continue;
+        ata_set_multiple(d);
         strlcpy(d->bdev.name, i ? "hdb" : "hda", sizeof d->bdev.name);
         d->bdev.ops = &ata_ops;
         d->bdev.private = d;
-        printk(KERN_INFO "ata: %s: \"%s\", %lu sectors, LBA28, PIO\n", d->bdev.name,
-               d->model, d->bdev.nr_sectors);
+        printk(KERN_INFO "ata: %s: \"%s\", %lu sectors, LBA28, PIO, %u sectors per interrupt\n",
+               d->bdev.name, d->model, d->bdev.nr_sectors, d->mult_count);
         if (register_blkdev(&d->bdev))
             d->bdev.name[0] = 0;
     }
