@@ -57,4 +57,13 @@ void sync_inodes_sb(struct super_block *sb);
 /* fs/pipe.c: make a pipe's two files (files[0] reads, files[1] writes). */
 int create_pipe_files(struct file **files, int flags);
 
+/* fs/pseudofs.c: a /proc file's text, generated at open into one page
+ * (file->private_data), read from there, freed at release. */
+struct snapshot { size_t len; char data[]; };
+int proc_snapshot_release(struct inode *inode, struct file *file);
+ssize_t proc_snapshot_read(struct file *file, struct iov_iter *to, loff_t *pos);
+/* fs/proc_base.c: /proc/PID and /proc/self, below proc's root */
+int proc_pid_lookup(struct inode *root, const char *name, size_t len, struct inode **res);
+int proc_pid_readdir(struct dir_context *ctx, loff_t base);
+
 #endif

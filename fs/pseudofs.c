@@ -9,7 +9,9 @@
  * way Linux's seq_file single_open works) and read from that buffer, so a
  * reader sees one consistent set of numbers.
  *
- * Simplification on purpose: fixed trees, no per-process /proc/PID.
+ * The fixed tables are all of devfs; proc's root also lists a directory
+ * per process and "self", which fs/proc_base.c makes (proc_pid_lookup,
+ * proc_pid_readdir) and whose files reuse the snapshot reader here.
  */
 #include <kernel.h>
 #include <string.h>
@@ -38,6 +40,7 @@ struct pseudo_fs {
     const struct pseudo_entry *e;
     int n;
     unsigned long magic;
+    bool pids;                         /* proc: the root also has /proc/PID */
 };
 
 static const struct inode_operations pseudo_dir_iops;
@@ -83,6 +86,8 @@ static int pseudo_lookup(struct inode *dir, const char *name, size_t len, struct
                 !memcmp(fs->e[i].name, name, len))
                 want = i;
     }
+    if (want < 0 && fs->pids && me == 0)
+        return proc_pid_lookup(dir, name, len, res);
     if (want < 0)
         return -ENOENT;
     *res = pseudo_iget(dir->i_sb, want);
@@ -94,7 +99,8 @@ static unsigned dtype(mode_t m)
     return S_ISDIR(m) ? DT_DIR : S_ISCHR(m) ? DT_CHR : DT_REG;
 }
 
-/* Positions: 0 ".", 1 "..", then 2 + table index for each child. */
+/* Positions: 0 ".", 1 "..", then 2 + table index for each child; in proc's
+ * root, the processes after the table (proc_pid_readdir). */
 static int pseudo_iterate(struct file *file, struct dir_context *ctx)
 {
     struct inode *dir = file->f_inode;
@@ -119,14 +125,15 @@ static int pseudo_iterate(struct file *file, struct dir_context *ctx)
                        dtype(fs->e[i].mode)))
             return 0;
     }
-    ctx->pos = fs->n + 2;
+    if (ctx->pos < fs->n + 2)
+        ctx->pos = fs->n + 2;
+    if (fs->pids && me == 0)
+        return proc_pid_readdir(ctx, fs->n + 2);
     return 0;
 }
 
 static const struct inode_operations pseudo_dir_iops = { .lookup = pseudo_lookup };
 static const struct file_operations pseudo_dir_fops = { .iterate = pseudo_iterate };
-
-struct snapshot { size_t len; char data[]; };
 
 static int pseudo_open(struct inode *inode, struct file *file)
 {
@@ -143,13 +150,13 @@ static int pseudo_open(struct inode *inode, struct file *file)
     return 0;
 }
 
-static int pseudo_release(struct inode *inode, struct file *file)
+int proc_snapshot_release(struct inode *inode, struct file *file)
 {
     kfree(file->private_data);
     return 0;
 }
 
-static ssize_t pseudo_read(struct file *file, struct iov_iter *to, loff_t *pos)
+ssize_t proc_snapshot_read(struct file *file, struct iov_iter *to, loff_t *pos)
 {
     struct snapshot *s = file->private_data;
     if (*pos >= (loff_t)s->len)
@@ -163,7 +170,7 @@ static ssize_t pseudo_read(struct file *file, struct iov_iter *to, loff_t *pos)
 }
 
 static const struct file_operations pseudo_file_fops = {
-    .open = pseudo_open, .release = pseudo_release, .read_iter = pseudo_read,
+    .open = pseudo_open, .release = proc_snapshot_release, .read_iter = proc_snapshot_read,
     .llseek = generic_file_llseek,
 };
 
@@ -187,7 +194,7 @@ static const struct pseudo_entry dev_entries[] = {
     { "null",     0, S_IFCHR | 0666, MKDEV(MEM_MAJOR, 3), NULL },
     { "zero",     0, S_IFCHR | 0666, MKDEV(MEM_MAJOR, 5), NULL },
 };
-static const struct pseudo_fs devfs = { dev_entries, ARRAY_SIZE(dev_entries), 0x1373 };
+static const struct pseudo_fs devfs = { dev_entries, ARRAY_SIZE(dev_entries), 0x1373, false };
 
 static int devfs_fill_super(struct super_block *sb, const char *data, int silent)
 { return pseudo_fill_super(sb, &devfs); }
@@ -244,7 +251,7 @@ static const struct pseudo_entry proc_entries[] = {
     { "writepath",  3, S_IFREG | 0444, 0, show_writepath },
     { "pagecache",  3, S_IFREG | 0444, 0, show_pagecache },
 };
-static const struct pseudo_fs procfs = { proc_entries, ARRAY_SIZE(proc_entries), 0x9fa0 };
+static const struct pseudo_fs procfs = { proc_entries, ARRAY_SIZE(proc_entries), 0x9fa0, true };
 
 static int proc_fill_super(struct super_block *sb, const char *data, int silent)
 { return pseudo_fill_super(sb, &procfs); }

@@ -100,6 +100,10 @@ size_t copy_page_to_iter(struct page *page, size_t offset, size_t bytes, struct 
  *   fault_handler     called when a fault is resolved, standing in for the
  *                     page-fault handler (a test locks a page there, as the
  *                     real handler would for an mmap of a file page); or NULL
+ *   refaults          fault_in_iov_iter_readable resolves the fault (and calls
+ *                     fault_handler) but the fault comes back this many times,
+ *                     as if the page were reclaimed between the fault-in and
+ *                     the copy: a prefault is no guarantee (0: it sticks)
  * The bytes consumed so far are count0 - iter.count: never iov_iter_truncate
  * a faulty iterator. */
 struct faulty_iter {
@@ -109,6 +113,7 @@ struct faulty_iter {
     int fault_in_allowed;
     void (*fault_handler)(void *arg);
     void *fault_arg;
+    int refaults;
 };
 void iov_iter_faulty(struct faulty_iter *fi, const struct kvec *kvec, unsigned long nr_segs,
                      size_t count, size_t fault_at, int fault_in_allowed);

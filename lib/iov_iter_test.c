@@ -62,6 +62,12 @@ size_t faulty_iter_fault_in(const struct iov_iter *i, size_t bytes)
     if (fi->fault_at == NEVER || fi->fault_at >= consumed + bytes)
         return 0;
     if (fi->fault_in_allowed) {
+        if (fi->refaults > 0) {         /* resolved, and lost again before the copy */
+            fi->refaults--;
+            if (fi->fault_handler)
+                fi->fault_handler(fi->fault_arg);
+            return 0;
+        }
         resolve(fi);
         return 0;
     }

@@ -519,6 +519,41 @@ KTEST(writepath, naive_legacy_path_self_deadlocks_2copy_does_not)
     tclose(f, "legacy/naive");
 }
 
+/* The 2-copy fallback's point: copy #1, which may fault, runs with the page
+ * UNLOCKED.  The prefault alone is no guarantee (the source page can be
+ * reclaimed before the copy): here the fault comes back once after the
+ * prefault, and resolving it locks page 0, the page being written, as
+ * filemap_fault would.  Copying with page 0 still locked is the naive path's
+ * self-deadlock (reported by lock_page_or_deadlock, counted); unlocked, the
+ * fault takes the lock and lets it go. */
+KTEST(writepath, legacy_2copy_copies_with_the_page_unlocked)
+{
+    fill_src();
+    struct file *f = legacy_topen("unl", 0);
+    KT_ASSERT(f);
+    legacy_write_mode = LEGACY_WRITE_2COPY;
+    unsigned long sd = pagecache_stats.self_deadlocks;
+    stats_mark();
+    struct kvec v = { src, 100 };
+    struct faulty_iter fi;
+    iov_iter_faulty(&fi, &v, 1, 100, 10, 1);
+    fi.fault_handler = fault_locks_page0;
+    fi.refaults = 1;
+    fault_mapping = f->f_mapping;
+    f->f_pos = 0;
+    KT_EXPECT_EQ(vfs_write(f, &fi.iter, &f->f_pos), 100);
+    KT_EXPECT_EQ(pagecache_stats.self_deadlocks, sd);     /* no fault under the lock */
+    KT_EXPECT_EQ(WS(legacy_2copy), 1);
+    loff_t rp = 0;
+    KT_EXPECT_EQ(kernel_read(f, buf, sizeof buf, &rp), 100);
+    KT_EXPECT(!memcmp(buf, src, 100));
+    struct page *p0 = find_get_page(f->f_mapping, 0);
+    KT_ASSERT(p0);
+    KT_EXPECT(!PageLocked(p0));
+    put_page(p0);
+    tclose(f, "legacy/unl");
+}
+
 KTEST(writepath, write_begin_path_faults_with_page_unlocked)
 {
     store_reset();

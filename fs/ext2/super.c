@@ -204,7 +204,17 @@ static int ext2_statfs(struct super_block *sb, struct kstatfs *buf)
     struct ext2_super_block *es = sbi->s_es;
     buf->f_type = EXT2_SUPER_MAGIC;
     buf->f_bsize = sb->s_blocksize;
-    buf->f_blocks = es->s_blocks_count - es->s_first_data_block;
+    /* As Linux's default ("bsddf"): the size leaves out the metadata that
+     * is never free: the blocks before the first group, each superblock
+     * copy and its descriptor blocks, each group's two bitmaps and inode
+     * table.  (Linux caches this as s_overhead_last; reserved GDT blocks
+     * count as used, as there.) */
+    unsigned long overhead = es->s_first_data_block;
+    for (unsigned long g = 0; g < sbi->s_groups_count; g++)
+        if (ext2_group_has_super(sb, g))
+            overhead += 1 + sbi->s_gdb_count;
+    overhead += sbi->s_groups_count * (2 + sbi->s_itb_per_group);
+    buf->f_blocks = es->s_blocks_count - overhead;
     buf->f_bfree = es->s_free_blocks_count;
     buf->f_bavail = buf->f_bfree > es->s_r_blocks_count ? buf->f_bfree - es->s_r_blocks_count : 0;
     buf->f_files = es->s_inodes_count;

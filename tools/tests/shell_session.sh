@@ -8,7 +8,7 @@
 # types one command at a time, each only after the prompt for it appeared
 # (bounded waits, a total timeout).  The session writes files with > and >>,
 # makes directories, uses pipes, cp, mv, rm, ln -s, xargs, sort, uniq, grep,
-# tee, head, tail, touch, $?, interrupts
+# tee, head, tail, touch, ps, df, $?, interrupts
 # `sleep 30` with Ctrl-C (byte 0x03), stops another with Ctrl-Z (0x1a),
 # lists it with `jobs`, resumes it with `fg` and ends it with Ctrl-C, syncs
 # and powers off.  Then, on the
@@ -97,6 +97,8 @@ type_cmd "echo b a c b | xargs -n 1 | sort | uniq -c > uniq.txt"
 type_cmd "grep -n second hello.txt | tee grep1.txt > grep2.txt"
 type_cmd "tail -n 1 hello.txt | head -c 6 > tailhead.txt"
 type_cmd "touch empty.txt"
+type_cmd "ps > ps.txt"
+type_cmd "df > df.txt"
 type_cmd "false"
 type_cmd 'echo status=$? > status.txt'
 type_cmd "sleep 30"
@@ -198,6 +200,27 @@ expect grep1.txt '2:second line\n'
 expect grep2.txt '2:second line\n'
 expect tailhead.txt 'second'
 expect empty.txt ''
+# ps: init is PID 1 with parent 0; ps itself is running (R) as the
+# child of a shell that is listed too; kernel threads show as [name].
+debugfs -R "cat $H/ps.txt" "$IMG" > "$TMP/ps.txt" 2>/dev/null
+ps_ppid=$(awk '$5 == "ps" && $3 == "R" { print $2 }' "$TMP/ps.txt")
+if awk '$1 == 1 && $2 == 0 && $5 == "/sbin/init"' "$TMP/ps.txt" | grep -q . &&
+   [ -n "$ps_ppid" ] && awk -v p="$ps_ppid" '$1 == p && $5 ~ /sh$/' "$TMP/ps.txt" | grep -q . &&
+   grep -q ' \[.*\]$' "$TMP/ps.txt"; then pass "$T.ps"
+else fail "$T.ps (ps.txt: $(tr '\n' '|' < "$TMP/ps.txt"))"; fi
+# df: the root filesystem's size is the image's block count less the
+# metadata (Linux's bsddf: first data block, superblock copies and their
+# descriptor blocks, bitmaps and inode tables), counted from dumpe2fs
+debugfs -R "cat $H/df.txt" "$IMG" > "$TMP/df.txt" 2>/dev/null
+want=$(dumpe2fs "$IMG" 2>/dev/null | awk '
+    /^Block count:/ { bc = $3 } /^Block size:/ { bs = $3 } /^First block:/ { first = $3 }
+    /^Inode blocks per group:/ { itb = $5 } /^Group [0-9]+:/ { groups++ }
+    /superblock at/ { meta++ }
+    /Group descriptors at/ { split($NF, r, "-"); meta += r[2] - r[1] + 1 }
+    END { if (bc) print (bc - first - meta - groups * (2 + itb)) * bs / 1024 }')
+got=$(awk '$6 == "/" { print $2 }' "$TMP/df.txt")
+if [ -n "$want" ] && [ "$got" = "$want" ]; then pass "$T.df"
+else fail "$T.df (df.txt: $(tr '\n' '|' < "$TMP/df.txt"); want $want KiB for /)"; fi
 absent() {
     if debugfs -R "stat $H/$1" "$IMG" 2>&1 | grep -q 'File not found'; then pass "$T.removed $1"
     else fail "$T.removed $1 (still on the disk)"; fi

@@ -246,12 +246,26 @@ wait_exec $victim sleep
 wait $victim 2>/dev/null
 check_eq utils.kill_9 $? 137
 
+# ps lists this script's shell with its parent (from the host's /proc:
+# stat's PPID field, cmdline for COMMAND); df agrees with GNU df on the
+# size of / (statfs64 through /proc/mounts).
+"$BIN/ps" > ps.out
+check_eq utils.ps_header "$(sed -n 1p ps.out)" "  PID  PPID S     TIME COMMAND"
+check_eq utils.ps_self_ppid "$(awk -v p=$$ '$1 == p { print $2 }' ps.out)" "$PPID"
+check utils.ps_self_cmdline sh -c "awk -v p=$$ '\$1 == p' ps.out | grep -q userland.sh"
+check_eq utils.ps_init "$(awk '$1 == 1 { print $2 }' ps.out)" 0
+"$BIN/df" > df.out 2>/dev/null
+check_eq utils.df_root_blocks "$(awk '$6 == "/" { print $2 }' df.out)" \
+	"$(df -kP / | awk 'NR == 2 { print $2 }')"
+check_eq utils.df_header "$(sed -n 1p df.out)" \
+	"Filesystem     1K-blocks      Used Available Use% Mounted on"
+
 # Every utility rejects bad usage with a non-zero status.
 for u in "ls -Z" "cat -Z" "mkdir" "mkdir -Z x" "rmdir" "rm" "mv a" "cp a" "ln" "ln -s a" \
 	 "wc -Z" "stat" "hexdump -Z" "sync x" "sleep" "sleep abc" "kill" "kill -NOPE 1" \
 	 "mount" "mount onlyone" "umount" "dmesg x" "poweroff x" "reboot x" "cmp a" "uname -Z" \
 	 "sh -Z" "head -Z" "tail -Z" "tail a b" "grep" "grep -Z x" "sort -Z" "uniq -Z" "uniq a b c" \
-	 "tee -Z" "touch" "touch -Z x" "xargs -Z"; do
+	 "tee -Z" "touch" "touch -Z x" "xargs -Z" "ps x" "df x" "df -Z"; do
 	set -- $u
 	prog=$1; shift
 	"$BIN/$prog" "$@" >/dev/null 2>usage.err
@@ -396,8 +410,10 @@ check_eq sh.background_runs "$("$SH" -c 'echo bg > bgout & wait; cat bgout')" bg
 check_eq sh.wait_status "$("$SH" -c 'sh -c "exit 5" & wait $!; echo $?')" 5
 # the job ends and is reaped (before the pipeline `true`) before the wait
 check_eq sh.wait_status_after_reap "$("$SH" -c 'sh -c "exit 6" & sleep 0.3; true; wait $!; echo $?')" 6
-out=$("$SH" -c 'sleep 2 & ps -o pgid= -p $! ; echo $$')
-check sh.background_own_pgrp test "$(echo $out | cut -d' ' -f1)" != "$(ps -o pgid= -p $$ | tr -d ' ')"
+# the process group is field 5 of /proc/PID/stat ("PID (COMM) S PPID PGRP")
+pgrp_of() { sed 's/.*) //' "$1" | cut -d' ' -f3; }
+"$SH" -c 'sleep 2 & cat /proc/$!/stat > bgstat; cat /proc/$$/stat > shstat'
+check sh.background_own_pgrp test -n "$(pgrp_of bgstat)" -a "$(pgrp_of bgstat)" != "$(pgrp_of shstat)"
 
 # SIGINT: the shell ignores it; its foreground child dies of it (status 130).
 # A SIGINT death also ends the rest of that command line (as Ctrl-C ends a

@@ -22,6 +22,7 @@
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/uio.h>
@@ -240,6 +241,26 @@ int ftruncate(int fd, off_t length)
 int truncate(const char *path, off_t length)
 {
 	return sys_ret(SC3(__NR_truncate64, path, LO32(length), HI32(length)));
+}
+
+int statfs(const char *path, struct statfs *buf)
+{
+	return sys_ret(SC2(__NR_statfs, path, buf));
+}
+
+int fstatfs(int fd, struct statfs *buf)
+{
+	return sys_ret(SC2(__NR_fstatfs, fd, buf));
+}
+
+int statfs64(const char *path, struct statfs64 *buf)
+{
+	return sys_ret(SC3(__NR_statfs64, path, sizeof *buf, buf));
+}
+
+int fstatfs64(int fd, struct statfs64 *buf)
+{
+	return sys_ret(SC3(__NR_fstatfs64, fd, sizeof *buf, buf));
 }
 
 /* utimensat(320): the classic 32-bit-time_t form, as our struct timespec. */

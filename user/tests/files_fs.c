@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/uio.h>
 #include <unistd.h>
 #include "check.h"
@@ -596,6 +597,51 @@ static void test_stat(void)
 	SC(__NR_close, dfd);
 }
 
+/* ---- statfs (99), fstatfs (100), statfs64 (268), fstatfs64 (269) ------ */
+static void test_statfs(void)
+{
+	struct statfs s32;
+	struct statfs64 s, s2;
+	static char block[4096];
+
+	CHECK("files.statfs64.result", SC(__NR_statfs64, D, sizeof s, &s) == 0 &&
+	      (s.f_type == 0xEF53 || s.f_type == 0x858458f6) && s.f_bsize >= 1024 &&
+	      s.f_bfree <= s.f_blocks && s.f_bavail <= s.f_bfree && s.f_namelen == 255 &&
+	      s.f_ffree <= s.f_files);
+	CHECK("files.statfs.agrees", SC(__NR_statfs, D, &s32) == 0 && s32.f_type == s.f_type &&
+	      s32.f_blocks == s.f_blocks && s32.f_files == s.f_files && s32.f_bsize == s.f_bsize);
+	long fd = SC(__NR_open, D, O_RDONLY | O_DIRECTORY);
+	CHECK("files.fstatfs64.same_fs", SC(__NR_fstatfs64, fd, sizeof s2, &s2) == 0 &&
+	      s2.f_type == s.f_type && s2.f_blocks == s.f_blocks &&
+	      s2.f_fsid.val[0] == s.f_fsid.val[0]);
+	CHECK("files.fstatfs.result", SC(__NR_fstatfs, fd, &s32) == 0 && s32.f_type == s.f_type);
+	SC(__NR_close, fd);
+	CHECK("files.statfs64.einval_size", SC(__NR_statfs64, D, sizeof s - 4, &s2) == -EINVAL);
+	CHECK("files.fstatfs64.ebadf", SC(__NR_fstatfs64, 99, sizeof s2, &s2) == -EBADF);
+	CHECK("files.statfs64.enoent", SC(__NR_statfs64, in("nope"), sizeof s2, &s2) == -ENOENT);
+	CHECK("files.statfs64.proc", SC(__NR_statfs64, "/proc", sizeof s2, &s2) == 0 &&
+	      s2.f_type == 0x9fa0 && s2.f_blocks == 0);
+	if (s.f_type == 0xEF53) {               /* ext2: 64 KiB on disk cost blocks */
+		fd = SC(__NR_open, in("big"), O_CREAT | O_WRONLY | O_TRUNC, 0644);
+		for (int i = 0; i < 16; i++)
+			SC(__NR_write, fd, block, sizeof block);
+		SC(__NR_fsync, fd);
+		SC(__NR_close, fd);
+		CHECK("files.statfs64.ext2_blocks_used", SC(__NR_statfs64, D, sizeof s2, &s2) == 0 &&
+		      s2.f_bfree + 65536 / s.f_bsize <= s.f_bfree && s2.f_ffree == s.f_ffree - 1);
+		SC(__NR_unlink, in("big"));
+	}
+	for (int b = 0; b < NBAD; b++) {
+		CKF(SC(__NR_statfs64, BADPTR[b], sizeof s2, &s2) == -EFAULT,
+		    "files.statfs64.efault_path_%s", BADNAME[b]);
+		CKF(SC(__NR_statfs64, D, sizeof s2, BADPTR[b]) == -EFAULT,
+		    "files.statfs64.efault_buf_%s", BADNAME[b]);
+		CKF(SC(__NR_statfs, D, BADPTR[b]) == -EFAULT, "files.statfs.efault_buf_%s", BADNAME[b]);
+		CKF(SC(__NR_fstatfs64, 0, sizeof s2, BADPTR[b]) == -EFAULT,
+		    "files.fstatfs64.efault_buf_%s", BADNAME[b]);
+	}
+}
+
 /* ---- utimensat (320) and utimensat_time64 (412) ----------------------- */
 static void test_utimes(void)
 {
@@ -860,6 +906,7 @@ int main(int argc, char **argv)
 	test_fds();
 	test_stat();
 	test_utimes();
+	test_statfs();
 	test_dirs();
 	test_cwd_trunc();
 	test_mount();

@@ -399,6 +399,68 @@ static void test_misc(void)
 	      lim64[0] == lim[0]);
 }
 
+/* ---- /proc/PID: what ps reads ------------------------------------------- */
+static int read_all(const char *path, char *buf, int size)
+{
+	long fd = SC(__NR_open, path, O_RDONLY), n = 0, r;
+
+	if (fd < 0)
+		return (int)fd;
+	while (n < size - 1 && (r = SC(__NR_read, fd, buf + n, size - 1 - n)) > 0)
+		n += r;
+	SC(__NR_close, fd);
+	buf[n] = '\0';
+	return (int)n;
+}
+
+static void test_proc_pid(void)
+{
+	char buf[1024], want[128], path[64];
+	long me = SC(__NR_getpid), parent = SC(__NR_getppid);
+
+	snprintf(want, sizeof want, "%ld (files_sys) R %ld ", me, parent);
+	CHECK("files.proc.self_stat", read_all("/proc/self/stat", buf, sizeof buf) > 0 &&
+	      !strncmp(buf, want, strlen(want)));
+	int n = read_all("/proc/self/cmdline", buf, sizeof buf);
+	CHECK("files.proc.self_cmdline", n > 0 && buf[n - 1] == '\0' &&
+	      !strcmp(buf + strlen(buf) - strlen("files_sys"), "files_sys"));
+	snprintf(want, sizeof want, "%ld", me);
+	n = (int)SC(__NR_readlink, "/proc/self", buf, sizeof buf);
+	CHECK("files.proc.self_link", n == (int)strlen(want) && !memcmp(buf, want, n));
+
+	/* A child that sleeps: S in its stat, its ppid is us; once reaped, gone. */
+	long pid = SC(__NR_fork);
+	if (pid == 0) {
+		struct timespec t = { 30, 0 };
+		SC(__NR_nanosleep, &t, 0);
+		SC(__NR_exit, 0);
+	}
+	struct timespec t = { 0, 200000000 };
+	SC(__NR_nanosleep, &t, 0);
+	snprintf(path, sizeof path, "/proc/%ld/status", pid);
+	snprintf(want, sizeof want, "Pid:\t%ld\nPPid:\t%ld\n", pid, me);
+	CHECK("files.proc.child_status", read_all(path, buf, sizeof buf) > 0 &&
+	      strstr(buf, "State:\tS (sleeping)") && strstr(buf, want));
+	int listed = 0;
+	long dfd = SC(__NR_open, "/proc", O_RDONLY | O_DIRECTORY);
+	snprintf(want, sizeof want, "%ld", pid);
+	for (long got; (got = SC(__NR_getdents64, dfd, buf, sizeof buf)) > 0; )
+		for (long off = 0; off < got; off += *(unsigned short *)(buf + off + 16))
+			if (!strcmp(buf + off + 19, want))
+				listed = 1;
+	SC(__NR_close, dfd);
+	CHECK("files.proc.child_listed", listed);
+	SC(__NR_kill, pid, SIGKILL);
+	int st;
+	SC(__NR_wait4, pid, &st, 0, 0);
+	CHECK("files.proc.reaped_gone", read_all(path, buf, sizeof buf) == -ENOENT);
+	snprintf(path, sizeof path, "/proc/%ld", pid);
+	CHECK("files.proc.reaped_dir_gone", SC(__NR_access, path, F_OK) == -ENOENT);
+	CHECK("files.proc.not_a_pid", SC(__NR_access, "/proc/0", F_OK) == -ENOENT &&
+	      SC(__NR_access, "/proc/12x", F_OK) == -ENOENT);
+	CHECK("files.proc.read_only", SC(__NR_open, "/proc/self/stat", O_WRONLY) == -EACCES);
+}
+
 int main(void)
 {
 	bad_init();
@@ -408,5 +470,6 @@ int main(void)
 	test_time();
 	test_poll();
 	test_misc();
+	test_proc_pid();
 	return check_summary();
 }

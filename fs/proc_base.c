@@ -1,0 +1,317 @@
+/* fs/proc_base.c: the per-process part of /proc (Linux's fs/proc/base.c
+ * and array.c): a directory per live task, and /proc/self.
+ *
+ *   /proc/PID/stat      one line, the 52 fields of Linux's proc(5) "stat"
+ *                       (what ps and top parse; fields we do not keep are 0)
+ *   /proc/PID/status    "Name: ... State: ... Pid: ... PPid: ... VmRSS: ..."
+ *   /proc/PID/cmdline   argv, NUL-separated, read from the process's own
+ *                       stack (empty for a kernel thread)
+ *   /proc/self          a symbolic link to the reader's own PID
+ *
+ * fs/pseudofs.c's proc root calls proc_pid_lookup and proc_pid_readdir for
+ * the names its fixed table does not have.  Inode numbers encode the pid
+ * and the file (PID_INO), so no inode points at a task: a file opened after
+ * its task is gone is -ENOENT, and the text is a snapshot taken at open
+ * (pseudofs's struct snapshot), as the fixed /proc files are.
+ */
+#include <kernel.h>
+#include <string.h>
+#include <errno.h>
+#include <slab.h>
+#include <sched.h>
+#include <proc.h>
+#include <mm.h>
+#include <mutex.h>
+#include <fs.h>
+#include "internal.h"
+
+enum { PID_DIR, PID_STAT, PID_STATUS, PID_CMDLINE, PID_NFILES, PROC_SELF = 7 };
+#define PID_INO_BASE 0x10000UL                 /* above every fixed entry's number */
+#define PID_INO(pid, kind) (PID_INO_BASE + (unsigned long)(pid) * 8 + (kind))
+#define INO_PID(ino)  ((pid_t)(((ino) - PID_INO_BASE) / 8))
+#define INO_KIND(ino) ((int)(((ino) - PID_INO_BASE) % 8))
+
+static const char *const pid_file_name[PID_NFILES] = {
+    [PID_STAT] = "stat", [PID_STATUS] = "status", [PID_CMDLINE] = "cmdline",
+};
+
+static const struct inode_operations proc_pid_dir_iops, proc_self_iops;
+static const struct file_operations proc_pid_dir_fops, proc_pid_file_fops;
+
+static struct inode *proc_pid_iget(struct super_block *sb, pid_t pid, int kind)
+{
+    struct inode *inode = iget_locked(sb, PID_INO(pid, kind));
+    if (!inode || !(inode->i_state & I_NEW))
+        return inode;
+    inode->i_mtime = inode->i_atime = inode->i_ctime = current_time();
+    if (kind == PID_DIR) {
+        inode->i_mode = S_IFDIR | 0555;
+        inode->i_nlink = 2;
+        inode->i_op = &proc_pid_dir_iops;
+        inode->i_fop = &proc_pid_dir_fops;
+    } else if (kind == PROC_SELF) {
+        inode->i_mode = S_IFLNK | 0777;
+        inode->i_nlink = 1;
+        inode->i_op = &proc_self_iops;
+    } else {
+        inode->i_mode = S_IFREG | 0444;
+        inode->i_nlink = 1;
+        inode->i_fop = &proc_pid_file_fops;
+    }
+    unlock_new_inode(inode);
+    return inode;
+}
+
+/* "123" -> 123; -1 for anything that is not a plain decimal pid. */
+static pid_t name_to_pid(const char *name, size_t len)
+{
+    pid_t pid = 0;
+    if (len == 0 || len > 9 || name[0] == '0')
+        return -1;
+    for (size_t i = 0; i < len; i++) {
+        if (name[i] < '0' || name[i] > '9')
+            return -1;
+        pid = pid * 10 + (name[i] - '0');
+    }
+    return pid;
+}
+
+/* A task /proc should show: alive or a zombie not yet reaped. */
+static bool pid_visible(pid_t pid)
+{
+    return pid > 0 && find_task_by_pid(pid) != NULL;
+}
+
+int proc_pid_lookup(struct inode *root, const char *name, size_t len, struct inode **res)
+{
+    if (len == 4 && !memcmp(name, "self", 4)) {
+        *res = proc_pid_iget(root->i_sb, 0, PROC_SELF);
+        return *res ? 0 : -ENOMEM;
+    }
+    pid_t pid = name_to_pid(name, len);
+    if (!pid_visible(pid))
+        return -ENOENT;
+    *res = proc_pid_iget(root->i_sb, pid, PID_DIR);
+    return *res ? 0 : -ENOMEM;
+}
+
+/* The smallest visible pid >= from, or 0. */
+static pid_t next_pid(pid_t from)
+{
+    struct task_struct *t;
+    pid_t best = 0;
+    unsigned long flags = local_irq_save();
+    list_for_each_entry(t, &task_list, tasks)
+        if (t->pid >= from && t->pid > 0 && t->exit_state != EXIT_DEAD &&
+            (!best || t->pid < best))
+            best = t->pid;
+    local_irq_restore(flags);
+    return best;
+}
+
+/* The root's entries after the fixed table: "self" at position base, then
+ * one per task at base + 1 + pid (so a task that exits mid-listing moves
+ * no one else). */
+int proc_pid_readdir(struct dir_context *ctx, loff_t base)
+{
+    if (ctx->pos <= base) {
+        ctx->pos = base;
+        if (ctx->actor(ctx, "self", 4, base, PID_INO(0, PROC_SELF), DT_LNK))
+            return 0;
+        ctx->pos = base + 1;
+    }
+    for (pid_t pid; (pid = next_pid(ctx->pos - base - 1)) != 0; ) {
+        char name[12];
+        int n = snprintf(name, sizeof name, "%d", pid);
+        ctx->pos = base + 1 + pid;
+        if (ctx->actor(ctx, name, n, ctx->pos, PID_INO(pid, PID_DIR), DT_DIR))
+            return 0;
+        ctx->pos++;
+    }
+    return 0;
+}
+
+static int proc_self_readlink(struct inode *inode, char *buf, size_t size)
+{
+    char s[12];
+    int n = snprintf(s, sizeof s, "%d", current->pid);
+    if ((size_t)n > size)
+        n = size;
+    memcpy(buf, s, n);
+    return n;
+}
+
+static const struct inode_operations proc_self_iops = { .readlink = proc_self_readlink };
+
+/* ---- /proc/PID: the directory ------------------------------------------ */
+
+static int proc_pid_dir_lookup(struct inode *dir, const char *name, size_t len, struct inode **res)
+{
+    pid_t pid = INO_PID(dir->i_ino);
+    if (len == 2 && !memcmp(name, "..", 2)) {
+        *res = igrab(dir->i_sb->s_root);
+        return 0;
+    }
+    for (int k = PID_STAT; k < PID_NFILES; k++)
+        if (strlen(pid_file_name[k]) == len && !memcmp(pid_file_name[k], name, len)) {
+            if (!pid_visible(pid))
+                return -ENOENT;
+            *res = proc_pid_iget(dir->i_sb, pid, k);
+            return *res ? 0 : -ENOMEM;
+        }
+    return -ENOENT;
+}
+
+/* Positions: 0 ".", 1 "..", then 2 + k - PID_STAT for each file. */
+static int proc_pid_dir_iterate(struct file *file, struct dir_context *ctx)
+{
+    struct inode *dir = file->f_inode;
+    pid_t pid = INO_PID(dir->i_ino);
+    if (ctx->pos == 0) {
+        if (ctx->actor(ctx, ".", 1, 0, dir->i_ino, DT_DIR))
+            return 0;
+        ctx->pos = 1;
+    }
+    if (ctx->pos == 1) {
+        if (ctx->actor(ctx, "..", 2, 1, dir->i_sb->s_root->i_ino, DT_DIR))
+            return 0;
+        ctx->pos = 2;
+    }
+    for (int k = PID_STAT + ctx->pos - 2; k < PID_NFILES; k++) {
+        ctx->pos = 2 + k - PID_STAT;
+        if (ctx->actor(ctx, pid_file_name[k], strlen(pid_file_name[k]), ctx->pos,
+                       PID_INO(pid, k), DT_REG))
+            return 0;
+    }
+    ctx->pos = 2 + PID_NFILES - PID_STAT;
+    return 0;
+}
+
+static const struct inode_operations proc_pid_dir_iops = { .lookup = proc_pid_dir_lookup };
+static const struct file_operations proc_pid_dir_fops = { .iterate = proc_pid_dir_iterate };
+
+/* ---- /proc/PID/{stat,status,cmdline}: the text ------------------------- */
+
+/* What a snapshot needs from the task, copied with interrupts off so the
+ * task cannot exit halfway (the mm is referenced, for cmdline and sizes). */
+struct task_info {
+    pid_t pid, ppid, pgrp, session;
+    char state;
+    char comm[TASK_COMM_LEN];
+    unsigned long utime, stime;
+    struct mm_struct *mm;                      /* referenced, or NULL */
+};
+
+static int get_task_info(pid_t pid, struct task_info *ti)
+{
+    unsigned long flags = local_irq_save();
+    struct task_struct *t = find_task_by_pid(pid);
+    if (t) {
+        ti->pid = t->pid;
+        ti->ppid = t->parent ? t->parent->pid : 0;
+        ti->pgrp = t->pgrp;
+        ti->session = t->session;
+        ti->state = t->exit_state == EXIT_ZOMBIE ? 'Z' : task_state_char(t->state);
+        memcpy(ti->comm, t->comm, TASK_COMM_LEN);
+        ti->comm[TASK_COMM_LEN - 1] = '\0';
+        ti->utime = t->utime;
+        ti->stime = t->stime;
+        ti->mm = t->exit_state ? NULL : t->mm;
+        if (ti->mm)
+            ti->mm->mm_users++;                /* Linux's get_task_mm */
+    }
+    local_irq_restore(flags);
+    return t ? 0 : -ENOENT;
+}
+
+static int show_stat(const struct task_info *ti, char *buf, size_t size)
+{
+    unsigned long vsize = ti->mm ? ti->mm->total_vm * PAGE_SIZE : 0;
+    unsigned long rss = ti->mm ? ti->mm->rss : 0;
+    unsigned long start_code = ti->mm ? ti->mm->start_code : 0;
+    unsigned long end_code = ti->mm ? ti->mm->end_code : 0;
+    unsigned long start_stack = ti->mm ? ti->mm->start_stack : 0;
+    /* proc(5): pid (comm) state ppid pgrp session tty_nr tpgid flags
+     * minflt cminflt majflt cmajflt utime stime cutime cstime priority nice
+     * num_threads itrealvalue starttime vsize rss rsslim startcode endcode
+     * startstack kstkesp kstkeip signal blocked sigignore sigcatch wchan
+     * nswap cnswap exit_signal processor rt_priority policy
+     * delayacct_blkio_ticks guest_time cguest_time start_data end_data
+     * start_brk arg_start arg_end env_start env_end exit_code.  Ticks are
+     * 1/100 s (USER_HZ = HZ here). */
+    return snprintf(buf, size,
+                    "%d (%s) %c %d %d %d 0 -1 0 0 0 0 0 %lu %lu 0 0 20 0 1 0 0 %lu %lu "
+                    "4294967295 %lu %lu %lu 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
+                    ti->pid, ti->comm, ti->state, ti->ppid, ti->pgrp, ti->session,
+                    ti->utime, ti->stime, vsize, rss, start_code, end_code, start_stack);
+}
+
+static const char *state_name(char s)
+{
+    switch (s) {
+    case 'R': return "R (running)";
+    case 'S': return "S (sleeping)";
+    case 'D': return "D (disk sleep)";
+    case 'T': return "T (stopped)";
+    case 'Z': return "Z (zombie)";
+    default:  return "X (dead)";
+    }
+}
+
+static int show_status(const struct task_info *ti, char *buf, size_t size)
+{
+    int n = snprintf(buf, size,
+                     "Name:\t%s\nState:\t%s\nTgid:\t%d\nPid:\t%d\nPPid:\t%d\n"
+                     "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n",
+                     ti->comm, state_name(ti->state), ti->pid, ti->pid, ti->ppid);
+    if (ti->mm && (size_t)n < size)
+        n += snprintf(buf + n, size - n, "VmSize:\t%8lu kB\nVmRSS:\t%8lu kB\n",
+                      ti->mm->total_vm * (PAGE_SIZE / 1024), ti->mm->rss * (PAGE_SIZE / 1024));
+    if ((size_t)n < size)
+        n += snprintf(buf + n, size - n, "Threads:\t1\n");
+    return n;
+}
+
+/* argv as the process's stack holds it, [arg_start, arg_end): the strings
+ * exec copied there, each with its NUL (Linux's proc_pid_cmdline_read). */
+static int show_cmdline(const struct task_info *ti, char *buf, size_t size)
+{
+    if (!ti->mm || ti->mm->arg_end <= ti->mm->arg_start)
+        return 0;
+    int len = (int)min(ti->mm->arg_end - ti->mm->arg_start, (unsigned long)size - 1);
+    mutex_lock(&ti->mm->mmap_sem);
+    int n = access_remote_vm(ti->mm, ti->mm->arg_start, buf, len, 0);
+    mutex_unlock(&ti->mm->mmap_sem);
+    return n;
+}
+
+static int proc_pid_file_open(struct inode *inode, struct file *file)
+{
+    if (file->f_mode & FMODE_WRITE)
+        return -EACCES;
+    struct task_info ti;
+    int err = get_task_info(INO_PID(inode->i_ino), &ti);
+    if (err)
+        return err;
+    struct snapshot *s = kmalloc(PAGE_SIZE, GFP_KERNEL);
+    if (!s) {
+        mmput(ti.mm);
+        return -ENOMEM;
+    }
+    size_t room = PAGE_SIZE - sizeof *s;
+    int n;
+    switch (INO_KIND(inode->i_ino)) {
+    case PID_STAT:   n = show_stat(&ti, s->data, room); break;
+    case PID_STATUS: n = show_status(&ti, s->data, room); break;
+    default:         n = show_cmdline(&ti, s->data, room); break;
+    }
+    mmput(ti.mm);
+    s->len = n < 0 ? 0 : min((size_t)n, room - 1);     /* snprintf's truncation */
+    file->private_data = s;
+    return 0;
+}
+
+static const struct file_operations proc_pid_file_fops = {
+    .open = proc_pid_file_open, .release = proc_snapshot_release,
+    .read_iter = proc_snapshot_read, .llseek = generic_file_llseek,
+};
