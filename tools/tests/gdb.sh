@@ -12,6 +12,24 @@
 #  gdb.debug_build          make DEBUG=1 builds -Og kernels in $BUILD/debug: after a
 #                           `next` in ext2_write_end the arguments still have values
 #                           (page->flags), where the -O2 kernel says <optimized out>
+# The helper commands of tools/gdb/vellum.py, each checked against what plain
+# gdb prints of the same state (print, ptype, x on the ELF) and the host's
+# view (readelf of the shell, the serial log), at a known point:
+#  gdb.lx_page              in ext2_write_end of /etc/rc's `echo vellum-gdb-check >
+#                           /root/gdb.txt`: page->flags decoded by ptype's enum order,
+#                           locked by the writer, inode and path, index 0, the bytes
+#  gdb.lx_page_after_write_end   after generic_write_end: dirty, unlocked
+#  gdb.lx_file_pages        by path and by struct file *: i_size 17, the one page
+#  gdb.lx_ps                pid 0 swapper, pid 1 init, the writer marked running
+#  gdb.lx_locks             the page lock and i_mutex held by the writer
+#  gdb.lx_vmas              the shell's LOAD segments (readelf), its stack
+#  gdb.lx_dmesg             log_head bytes, the banner first as on the serial console
+#  gdb.lx_extable           every entry as x/2xw reads __ex_table from the ELF, one in
+#                           __copy_user; kmain has none
+#  gdb.lx_locks_page_waiter  the test kernel's pagecache contention test: held by
+#                           "holder", the test's task waiting, in lx-locks/lx-page/lx-ps
+#  gdb.lx_locks_mutex_waiter the mutex suite's waiter test: "waiter" waits for m,
+#                           held by "holder"
 source "$(dirname "$0")/../testlib.sh"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-gdb.XXXXXX") || exit 1
 if [ "${KEEP:-}" = 1 ]; then echo "gdb: logs kept in $TMP"; else trap 'rm -rf "$TMP"' EXIT; fi
@@ -107,3 +125,192 @@ else
     show_tail "$OG" 12
     show_tail "$O2" 6
 fi
+
+# ---- the helper commands (tools/gdb/vellum.py), on the DEBUG=1 kernel.
+# One session stopped in ext2_write_end of /etc/rc's write of /root/gdb.txt
+# (shell pid 3, its first write), then after generic_write_end has run.  Each
+# command's output is set between "=== NAME" marks; raw values printed with
+# plain gdb `print` beside them are what the checks compare against.
+H=$TMP/helpers.out
+gdb_session "$DKERNEL" "$DISKQ" "$H" \
+    -ex 'break ext2_write_end' -ex 'continue' \
+    -ex 'echo === raw\n' -ex 'print/x page->flags' -ex 'print page->_count' -ex 'print mapping->host->i_ino' \
+    -ex 'print current_task->pid' -ex 'print page - mem_map' -ex 'print log_head' -ex 'print/x page' \
+    -ex 'print $lx_current()->mm->map_count' -ex 'print mapping->host->i_mutex.owner == current_task' \
+    -ex 'echo === page\n' -ex 'lx-page page' \
+    -ex 'echo === pagevirt\n' -ex 'lx-page (char *)0xc0000000 + 4096 * (page - mem_map) + 5' \
+    -ex 'echo === ps\n' -ex 'lx-ps' \
+    -ex 'echo === locks\n' -ex 'lx-locks' \
+    -ex 'echo === vmas\n' -ex 'lx-vmas current_task->pid' \
+    -ex 'echo === dmesg\n' -ex 'lx-dmesg' \
+    -ex 'echo === extable\n' -ex 'lx-extable' \
+    -ex 'echo === extable_kmain\n' -ex 'lx-extable kmain' \
+    -ex 'tbreak generic_write_end' -ex 'continue' -ex 'finish' \
+    -ex 'echo === raw2\n' -ex 'print/x page->flags' \
+    -ex 'echo === page2\n' -ex 'lx-page page' \
+    -ex 'echo === filepages\n' -ex 'lx-file-pages /root/gdb.txt' \
+    -ex 'echo === filepages_file\n' -ex 'lx-file-pages file' \
+    -ex 'echo === end\n' -ex 'kill'
+section() { sed -n "/^=== $1\$/,/^=== /p" "$H" | sed '1d;$d'; }
+raw() { section raw | sed -n "s/^\\\$$1 = //p"; }
+FLAGS=$(raw 1) COUNT=$(raw 2) INO=$(raw 3) PID=$(raw 4) PFN=$(raw 5) LOGHEAD=$(raw 6) PAGE=$(raw 7)
+MAPCOUNT=$(raw 8) IMUTEX_MINE=$(raw 9)
+helpers_ok=1
+[ -n "$FLAGS" ] && [ -n "$PAGE" ] && grep -q '^=== end$' "$H" || helpers_ok=0
+if [ $helpers_ok = 0 ]; then
+    fail "gdb.helpers_session (the session did not reach its end)"
+    show_tail "$H" 30
+fi
+
+# decode FLAGS: the names of its set bits, from enum pageflags as `ptype`
+# prints it (gdb reading the ELF, not vellum.py), joined with |
+ENUM=$(gdb -nx -batch -ex 'ptype enum pageflags' "$DKERNEL" 2>/dev/null | sed -n 's/.*{\(.*\)}.*/\1/p' | tr -d ' ')
+decode() {
+    local v=$(($1)) i=0 out= n
+    for n in $(echo "$ENUM" | tr , ' '); do
+        [ $((v >> i & 1)) = 1 ] && out=$out${out:+|}${n#PG_}
+        i=$((i + 1))
+    done
+    echo "${out:-none}"
+}
+check() {                              # NAME WHY COMMAND...
+    local name=$1 why=$2
+    shift 2
+    [ $helpers_ok = 1 ] || return
+    if "$@"; then pass "$name"; else fail "$name ($why)"; fi
+}
+has() { section "$1" | grep -qE -- "$2"; }
+
+# lx-page at write_end: the write path holds the page lock (current task),
+# the page caches /root/gdb.txt at index 0 and holds the bytes just copied.
+want=$(decode "$FLAGS")
+page_ok() {
+    has page "^page $PAGE: pfn $PFN, phys 0x$(printf %x $((PFN * 4096))), page_address 0x$(printf %x $((0xc0000000 + PFN * 4096)))\$" &&
+    has page "^  flags +$FLAGS $(echo "$want" | sed 's/|/\\|/g')\$" && echo "$want" | grep -qw locked &&
+    has page "^  _count +$COUNT\$" && has page "^  mapping .*: inode $INO of hda \(ext2\), /root/gdb.txt\$" &&
+    has page "^  index +0 " && has page "^  lock +held by sh\[$PID\]\$" && has page "^  waiters +none\$" &&
+    has page "^  0000 +76 65 6c 6c 75 6d .*\|vellum-gdb-check\|\$" &&
+    [ "$(section page | head -1)" = "$(section pagevirt | head -1)" ]
+}
+check gdb.lx_page "lx-page page in ext2_write_end: flags $FLAGS should read $want, locked by sh[$PID], inode $INO /root/gdb.txt, index 0, bytes vellum-gdb-check" page_ok
+[ $helpers_ok = 1 ] && ! page_ok && section page | sed 's/^/    | /'
+# After generic_write_end: dirty, unlocked (Linux's generic_write_end:
+# set_page_dirty, unlock_page), and lx-page says so.
+FLAGS2=$(section raw2 | sed -n 's/^\$[0-9]* = //p')
+want2=$(decode "$FLAGS2")
+page2_ok() {
+    echo "$want2" | grep -qw dirty && ! echo "$want2" | grep -qw locked &&
+    has page2 "^  flags +$FLAGS2 $(echo "$want2" | sed 's/|/\\|/g')\$" && has page2 "^  lock +unlocked\$"
+}
+check gdb.lx_page_after_write_end "after generic_write_end flags $FLAGS2 ($want2) should be dirty and unlocked, as lx-page shows" page2_ok
+[ $helpers_ok = 1 ] && ! page2_ok && section page2 | sed 's/^/    | /'
+
+# lx-file-pages by path and by struct file *: the one page, index 0, dirty
+files_ok() {
+    for s in filepages filepages_file; do
+        has $s "^inode $INO of hda \(ext2\), /root/gdb.txt, i_size 17, nrpages 1\$" &&
+        has $s "^ +0 $PAGE $FLAGS2 $(echo "$want2" | sed 's/|/\\|/g') .* - +\|vellum-gdb-chec" || return 1
+    done
+}
+check gdb.lx_file_pages "lx-file-pages /root/gdb.txt and lx-file-pages file: inode $INO, i_size 17, page $PAGE at index 0 with flags $FLAGS2" files_ok
+[ $helpers_ok = 1 ] && ! files_ok && section filepages | sed 's/^/    | /'
+
+# lx-ps: init is pid 1; the running task (*) is the current_task gdb reads
+check gdb.lx_ps "lx-ps: pid 1 init, pid 0 swapper, pid $PID sh marked running" \
+    eval 'has ps "^ +1 +0 [RSD] 0x[0-9a-f]+ 0x[0-9a-f]+ +init" && has ps "^ +0 +0 R 0x[0-9a-f]+ - +swapper" &&
+          has ps "^ +$PID +1 R 0x[0-9a-f]+ 0x[0-9a-f]+ +sh \*\$"'
+
+# lx-locks: the page lock and the inode's i_mutex, both held by the writer
+check gdb.lx_locks "lx-locks: page $PAGE and i_mutex of inode $INO held by sh[$PID] (i_mutex.owner == current_task: $IMUTEX_MINE)" \
+    eval '[ "$IMUTEX_MINE" = 1 ] && has locks "^  page $PAGE \(inode $INO of hda \(ext2\), /root/gdb.txt, index 0\): held by sh\[$PID\]; waiters: none\$" &&
+          has locks "^  i_mutex of inode $INO of hda \(ext2\), /root/gdb.txt \(0x[0-9a-f]+, .*\): held by sh\[$PID\]; waiters: none\$"'
+
+# lx-vmas: the shell's LOAD segments (readelf on the host), the stack
+vmas_ok() {
+    [ "$(section vmas | grep -c '^  [0-9a-f]\{8\}-')" = "$MAPCOUNT" ] || return 1
+    has vmas "^  [0-9a-f]{8}-c0000000 rw-p .*\[stack\]\$" || return 1
+    local va msz fl perm s e
+    while read -r va msz fl; do            # readelf's flags: R, R E, RW
+        case $fl in R) perm=r--p ;; RE) perm=r-xp ;; RW) perm=rw-p ;; *) perm=$fl ;; esac
+        s=$(printf %08x $((va & ~0xfff)))
+        if [ "$perm" = rw-p ]; then          # data, bss and the brk heap: one VMA here
+            has vmas "^  $s-[0-9a-f]{8} rw-p " || return 1
+        else
+            e=$(printf %08x $(((va + msz + 0xfff) & ~0xfff)))
+            has vmas "^  $s-$e $perm " || return 1
+        fi
+    done < <(readelf -lW "$BUILD/user/bin/sh" |
+             awk '$1 == "LOAD" { fl = ""; for (i = 7; i < NF; i++) fl = fl $i; print $3, $6, fl }')
+}
+check gdb.lx_vmas "lx-vmas of sh[$PID]: $MAPCOUNT VMAs, the LOAD segments of $BUILD/user/bin/sh, a stack ending at 0xc0000000" vmas_ok
+[ $helpers_ok = 1 ] && ! vmas_ok && { section vmas; readelf -lW "$BUILD/user/bin/sh" | grep LOAD; } | sed 's/^/    | /'
+
+# lx-dmesg: log_head bytes, the boot banner first, the root mount, and the
+# same banner and mount lines on the serial console
+dmesg_ok() {
+    [ "$(section dmesg | wc -c)" = "$LOGHEAD" ] || [ "$(section dmesg | wc -c)" = $((LOGHEAD + 1)) ] || return 1
+    [ "$(section dmesg | head -1)" = "$(tr -d '\r' < "$TMP/serial.log" | head -1)" ] || return 1
+    section dmesg | head -1 | grep -q '^Vellum ' && has dmesg '^VFS: Mounted root \(ext2 filesystem\) on device hda\.$' &&
+    tr -d '\r' < "$TMP/serial.log" | grep -q '^VFS: Mounted root (ext2 filesystem) on device hda\.$'
+}
+check gdb.lx_dmesg "lx-dmesg: $LOGHEAD bytes (log_head), the banner 'Vellum ...' first as on the serial console, the root mount line" dmesg_ok
+[ $helpers_ok = 1 ] && ! dmesg_ok && section dmesg | head -5 | sed 's/^/    | /'
+
+# lx-extable: the whole table as gdb reads it from the ELF (x/2xw from
+# __start_ex_table), and the entry of a copy_user instruction found by name
+EXT=$(gdb -nx -batch -ex 'print ((char *)&__stop_ex_table - (char *)&__start_ex_table) / 8' \
+      -ex 'x/64xw &__start_ex_table' "$DKERNEL" 2>/dev/null)
+NENT=$(echo "$EXT" | sed -n 's/^\$1 = //p')
+WORDS=$(echo "$EXT" | grep '^0x' | cut -d: -f2 | tr -s ' \t' '\n' | grep . | head -n $((NENT * 2)))
+extable_ok() {
+    [ -n "$NENT" ] && [ "$NENT" -gt 0 ] && has extable "^$NENT entries\$" || return 1
+    [ "$(section extable | grep -c '^0x')" = "$NENT" ] || return 1
+    local insn fix found=0
+    while read -r insn && read -r fix; do
+        has extable "^0x${insn#0x} <[^>]+>  fixup 0x${fix#0x} <" || return 1
+        section extable | grep -q "^0x${insn#0x} <__copy_user+" && found=1
+    done <<< "$WORDS"
+    [ $found = 1 ] && has extable_kmain '^0x[0-9a-f]+ <kmain>: no exception-table entry'
+}
+check gdb.lx_extable "lx-extable: $NENT entries as in the ELF's __ex_table, one in __copy_user; kmain has none" extable_ok
+[ $helpers_ok = 1 ] && ! extable_ok && section extable | head -5 | sed 's/^/    | /'
+
+# ---- waiters, on the (-O2) test kernel's own contention tests.
+# pagecache.lock_page_contention_sleeps_and_wakes: the kthread "holder" locks
+# a page and sleeps; the test's task then sleeps in lock_page.  Stopped in
+# the holder's unlock_page of that page: held by holder, the test task waits.
+W=$TMP/pagewait.out
+gdb_session "$TKERNEL" "-serial null -append test=pagecache.lock_page_contention_sleeps_and_wakes" "$W" \
+    -ex 'break ktest_pagecache_lock_page_contention_sleeps_and_wakes' -ex 'continue' \
+    -ex 'print current_task->pid' -ex 'print current_task->comm' \
+    -ex 'break unlock_page if page == lock_test_page' -ex 'continue' \
+    -ex 'print current_task->pid' -ex 'print current_task->comm' -ex 'print/x lock_test_page' \
+    -ex 'echo === locks\n' -ex 'lx-locks' -ex 'echo === page\n' -ex 'lx-page lock_test_page 0' \
+    -ex 'echo === ps\n' -ex 'lx-ps' -ex 'echo === end\n' -ex 'kill'
+H=$W helpers_ok=1
+grep -q '^=== end$' "$H" || { helpers_ok=0; fail "gdb.lx_locks_page_waiter (the session did not reach its end)"; show_tail "$H" 20; }
+v() { sed -n "s/^\\\$$1 = //p" "$H" | tr -d '"' | sed 's/\\000//g'; }
+TPID=$(v 1) TCOMM=$(v 2) HPID=$(v 3) HCOMM=$(v 4) LPAGE=$(v 5)
+check gdb.lx_locks_page_waiter "page $LPAGE held by $HCOMM[$HPID] (the holder kthread), $TCOMM[$TPID] waiting: in lx-locks, lx-page and lx-ps" \
+    eval '[ "$HCOMM" = holder ] && [ -n "$TPID" ] && [ "$TPID" != "$HPID" ] &&
+          has locks "^  page $LPAGE \(not in the page cache\): held by holder\[$HPID\]; waiters: $TCOMM\[$TPID\]\$" &&
+          has locks "^  $TCOMM\[$TPID\] D: lock of page $LPAGE, held by holder\[$HPID\]\$" &&
+          has page "^  lock +held by holder\[$HPID\]\$" && has page "^  waiters +$TCOMM\[$TPID\]\$" &&
+          has ps "^ +$TPID +[0-9]+ D .* $TCOMM +\(waits for page $LPAGE\)\$" && has ps "^ +$HPID +[0-9]+ R .* holder \*\$"'
+
+# mutex.waiter_sleeps_until_unlock: "holder" holds the test's mutex m,
+# "waiter" sleeps in mutex_lock(&m); the test then calls show_task(waiter).
+W=$TMP/mutexwait.out
+gdb_session "$TKERNEL" "-serial null -append test=mutex.waiter_sleeps_until_unlock" "$W" \
+    -ex 'break ktest_mutex_waiter_sleeps_until_unlock' -ex 'continue' -ex 'break show_task' -ex 'continue' \
+    -ex 'print t->pid' -ex 'print t->comm' -ex 'print/x t->waiting_on' \
+    -ex 'echo === locks\n' -ex 'lx-locks' -ex 'echo === ps\n' -ex 'lx-ps' -ex 'echo === end\n' -ex 'kill'
+H=$W helpers_ok=1
+grep -q '^=== end$' "$H" || { helpers_ok=0; fail "gdb.lx_locks_mutex_waiter (the session did not reach its end)"; show_tail "$H" 20; }
+WPID=$(v 1) WCOMM=$(v 2) MUTEX=$(v 3)
+MHOLDER=$(section ps | awk '$NF == "holder" || $(NF) == "holder" {print $1}' | head -1)
+check gdb.lx_locks_mutex_waiter "mutex $MUTEX (\"m\") held by holder[$MHOLDER], $WCOMM[$WPID] waiting: in lx-locks and lx-ps" \
+    eval '[ "$WCOMM" = waiter ] && [ -n "$MHOLDER" ] &&
+          has locks "^  mutex waited on by waiter\[$WPID\] \($MUTEX, \"m\"\): held by holder\[$MHOLDER\]; waiters: waiter\[$WPID\]\$" &&
+          has locks "^  waiter\[$WPID\] D: mutex $MUTEX \"m\", held by holder\[$MHOLDER\]\$" &&
+          has ps "^ +$WPID +[0-9]+ D .* waiter +\(waits on mutex $MUTEX\)\$"'
