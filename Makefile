@@ -152,11 +152,18 @@ $(KBUILD)/%.ksyms.o: $(KBUILD)/%.ksyms.S
 $(KBUILD)/%.elf: $(KBUILD)/%.ksyms.o boot/linker.ld
 	$(LD) $(LDFLAGS) -o $@ $(KOBJS) $< $(LIBGCC)
 
+# The ISO (boot/grub.cfg): both kernels; the menu's test entry runs every
+# kernel suite that needs no disk of its own, i.e. each KTEST suite without a
+# tools/suites/SUITE.conf (those attach images and write them: here they
+# would write on the student's root disk).
 iso: $(ISO)
-$(ISO): $(KERNEL) boot/grub.cfg
-	@mkdir -p $(BUILD)/isodir/boot/grub
+$(ISO): $(KERNEL) $(TKERNEL) boot/grub.cfg $(wildcard tools/suites/*.conf)
+	@rm -rf $(BUILD)/isodir && mkdir -p $(BUILD)/isodir/boot/grub
 	cp $(KERNEL) $(BUILD)/isodir/boot/vellum.elf
-	cp boot/grub.cfg $(BUILD)/isodir/boot/grub/grub.cfg
+	cp $(TKERNEL) $(BUILD)/isodir/boot/vellum-test.elf
+	@suites=$$(sed -n 's/^KTEST(\([a-z0-9_]*\),.*/\1/p' $(filter %.c,$(TSRCS)) | sort -u | \
+	    while read -r s; do [ -e tools/suites/$$s.conf ] || echo $$s; done | paste -sd, -) && \
+	    sed "s/@DISKLESS_SUITES@/$$suites/" boot/grub.cfg > $(BUILD)/isodir/boot/grub/grub.cfg
 	grub-mkrescue -o $@ $(BUILD)/isodir 2>/dev/null
 
 -include mk/*.mk

@@ -10,8 +10,9 @@
 #                   TEST_KERNEL=1 makes qemu, qemu-nox, qemu-gdb and gdb
 #                   use the test kernel too
 #   make qemu-gdb   QEMU paused with a gdb stub, and make gdb: mk/gdb.mk
-#   make bochs      boot the ISO under Bochs (VGA on the terminal, serial in
-#                   $(BUILD)/bochs-serial.log)
+#   make bochs      boot the ISO under Bochs to the shell on the run disk
+#                   (tools/bochs.sh: VGA and keyboard in this terminal,
+#                   headless without one; serial in $(BUILD)/bochs-serial.log)
 #   make check      install missing tools, build both kernels, run
 #                   tools/run-tests: the kernel suites on the test kernel,
 #                   the host tests (SUITES="page_alloc oops" runs only those)
@@ -44,8 +45,6 @@ QEMU_KERNEL = $(if $(TEST_KERNEL),$(TKERNEL),$(KERNEL))
 DISK_ARGS  = $(shell i=0; for d in $(DISKS); do printf -- '-drive file=%s,format=raw,if=ide,index=%d ' $$d $$i; i=$$((i+1)); done)
 QEMUOPTS   = -accel tcg -no-reboot -m 128M -kernel $(QEMU_KERNEL) -append "$(strip $(ROOT_APPEND) $(APPEND))" \
 	     -device isa-debug-exit,iobase=0xf4,iosize=0x04 $(DISK_ARGS) $(QEMUFLAGS)
-BOCHS_DISPLAY = $(if $(shell test -t 1 && echo tty),term,rfb$(comma) options="timeout=0")
-comma := ,
 
 NEEDS_SETUP := qemu qemu-nox qemu-test qemu-gdb bochs check bench bench-linux
 
@@ -70,12 +69,13 @@ qemu-test: TEST_KERNEL = 1
 qemu-test: $(TKERNEL)
 	$(QEMU) $(QEMUOPTS) -serial mon:stdio -display none || [ $$? -eq 1 ]
 
+# Bochs boots the ISO (GRUB's first entry: root=hda) with the first disk of
+# DISKS (the run disk make qemu boots) as hda.  tools/bochs.sh picks the
+# display when Bochs starts: this terminal (term) when there is one.
 bochs: $(ISO)
-	@rm -f $(BUILD)/bochs-serial.log; printf 'continue\nquit\n' > $(BUILD)/bochs.rc
-	@echo "*** Bochs: serial output goes to $(BUILD)/bochs-serial.log; quit with Ctrl-C, then 'quit'."
-	VELLUM_ISO=$(ISO) VELLUM_SERIAL=$(BUILD)/bochs-serial.log \
-	    bochs -f boot/bochsrc -q -rc $(BUILD)/bochs.rc 'display_library: $(BOCHS_DISPLAY)' || true
-	@echo "*** serial output ($(BUILD)/bochs-serial.log):"; cat $(BUILD)/bochs-serial.log
+	@echo "*** Bochs: $(ISO) with $(firstword $(DISKS)) as hda; serial output also goes to $(BUILD)/bochs-serial.log."
+	@echo "*** Quit: poweroff at the shell prompt, or Ctrl-C then 'quit' at Bochs's prompt."
+	@tools/bochs.sh $(ISO) $(firstword $(DISKS)) file:$(BUILD)/bochs-serial.log
 
 check: all $(TKERNEL) $(TEST_ISO)
 	BUILD=$(BUILD) tools/run-tests $(SUITES)
