@@ -4,7 +4,7 @@
 # docs/getting-started.md ("The debug loop").
 #
 #   make qemu-gdb   QEMU paused before the first instruction (-S), its gdb
-#                   stub on 127.0.0.1:$(GDBPORT); writes .gdbinit
+#                   stub on 127.0.0.1:PORT; writes .gdbinit
 #                   (tools/gdb/mkgdbinit.sh: symbols, helpers, then attach)
 #   make gdb        in a second terminal: gdb with that .gdbinit
 #                   (gdb -iex 'add-auto-load-safe-path .../.gdbinit': no
@@ -16,25 +16,24 @@
 #                   Makefile), so arguments and locals are not <optimized out>
 #   TEST_KERNEL=1   the test kernel (APPEND=test=SUITE picks its suite)
 #
-# GDBPORT is computed once, when first used, and only by qemu-gdb (the
+# The default port is computed once, when first used, and only by qemu-gdb (the
 # probe would skip the port of a QEMU already running); `make gdb` reads the
 # port from .gdbinit.
 
 GDB_KERNEL = $(if $(TEST_KERNEL),$(TKERNEL),$(KERNEL))
-ifeq ($(origin GDBPORT),undefined)
-GDBPORT = $(eval GDBPORT := $(shell bash tools/gdb/gdbport.sh $(CURDIR)))$(GDBPORT)
-endif
+# GDB_PORT: GDBPORT if set and not empty, else the script's choice (once).
+GDB_PORT = $(eval GDB_PORT := $(or $(strip $(GDBPORT)),$(shell bash tools/gdb/gdbport.sh $(CURDIR))))$(GDB_PORT)
 GDB_SAFE_PATH = add-auto-load-safe-path $(CURDIR)/.gdbinit
 
 ifneq ($(VELLUM_SETUP_DONE),)
 qemu-gdb: $(GDB_KERNEL)
-	@sh tools/gdb/mkgdbinit.sh $(GDB_KERNEL) 127.0.0.1:$(GDBPORT) > .gdbinit
-	@echo "*** wrote .gdbinit: symbols from $(GDB_KERNEL), the lx-* helpers, port $(GDBPORT)"
-	@echo "*** QEMU is paused with a gdb stub on 127.0.0.1:$(GDBPORT). In another terminal,"
+	@sh tools/gdb/mkgdbinit.sh $(GDB_KERNEL) 127.0.0.1:$(GDB_PORT) > .gdbinit
+	@echo "*** wrote .gdbinit: symbols from $(GDB_KERNEL), the lx-* helpers, port $(GDB_PORT)"
+	@echo "*** QEMU is paused with a gdb stub on 127.0.0.1:$(GDB_PORT). In another terminal,"
 	@echo "*** in this directory:  make gdb"
 	@echo "*** (or: gdb -iex '$(GDB_SAFE_PATH)'; to let plain 'gdb' load"
 	@echo "***  it, add that line, without -iex, to ~/.config/gdb/gdbinit)"
-	$(QEMU) $(QEMUOPTS) -serial mon:stdio -display none -S -gdb tcp:127.0.0.1:$(GDBPORT) || [ $$? -eq 1 ]
+	$(QEMU) $(QEMUOPTS) -serial mon:stdio -display none -S -gdb tcp:127.0.0.1:$(GDB_PORT) || [ $$? -eq 1 ]
 endif
 
 gdb:

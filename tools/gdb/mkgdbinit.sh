@@ -25,5 +25,5 @@ file $kernel
 source $top/tools/gdb/vellum.py
 target remote $target
 echo Attached to QEMU, stopped before the kernel's first instruction.\n
-echo Try: break kmain, continue, bt; lx-dmesg, lx-ps, lx-page (help vellum lists the helpers)\n
+echo Try: break kmain, continue, bt; lx-dmesg, lx-ps, lx-page (the command vellum lists them)\n
 GDBINIT

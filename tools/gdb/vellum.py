@@ -528,7 +528,10 @@ class Vellum(gdb.Command):
   $lx_current()         the running task; $lx_task_by_pid(PID)"""
 
     def __init__(self):
-        super().__init__("vellum", gdb.COMMAND_USER, gdb.COMPLETE_NONE, True)
+        super().__init__("vellum", gdb.COMMAND_USER, gdb.COMPLETE_NONE)
+
+    def invoke(self, arg, from_tty):
+        gdb.write(self.__doc__ + "\n")
 
 
 class LxDmesg(gdb.Command):
