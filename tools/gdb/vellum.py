@@ -14,6 +14,8 @@
 #   lx-vmas PID         a process's VMAs (mm->mmap, include/mm.h VM_* flags)
 #   lx-extable [ADDR]   the __ex_table entry for ADDR (or the whole table)
 #   $lx_current()       the running task (Linux: $lx_current()); $lx_task_by_pid(N)
+#   $lx_page_address(P), $lx_virt_to_page(A)   include/mm.h's inlines
+#   print *file         pretty printers: struct file / struct inode name their path
 #
 # Everything is read through the kernel's debug info (types, fields, enum
 # pageflags).  Constants the debug info does not carry (#define VM_READ,
@@ -525,7 +527,9 @@ class Vellum(gdb.Command):
   lx-locks              page locks and mutexes: who holds, who waits
   lx-vmas PID           a process's memory areas
   lx-extable [ADDR]     the exception-table entry for ADDR (no ADDR: the whole table)
-  $lx_current()         the running task; $lx_task_by_pid(PID)"""
+  $lx_current()         the running task; $lx_task_by_pid(PID)
+  $lx_page_address(P)   page_address(P); $lx_virt_to_page(ADDR) its inverse
+  print *file           a struct file (or struct inode) shows its path first"""
 
     def __init__(self):
         super().__init__("vellum", gdb.COMMAND_USER, gdb.COMPLETE_NONE)
@@ -837,6 +841,68 @@ entry.  Linux: search_exception_tables(), in gdb by hand."""
             gdb.write("%d entries\n" % n)
 
 
+class LxPageAddress(gdb.Function):
+    """$lx_page_address(PAGE): the kernel virtual address of a struct page's
+frame, as include/mm.h's page_address() (an inline, so gdb cannot call it)."""
+
+    def __init__(self):
+        super().__init__("lx_page_address")
+
+    def invoke(self, page):
+        return gdb.Value(page_address(to_page(page))).cast(gdb.lookup_type("void").pointer())
+
+
+class LxVirtToPage(gdb.Function):
+    """$lx_virt_to_page(ADDR): the struct page of a direct-map address, as
+include/mm.h's virt_to_page()."""
+
+    def __init__(self):
+        super().__init__("lx_virt_to_page")
+
+    def invoke(self, addr):
+        return to_page(addr)
+
+
+# ---------------------------------------------------------------- pretty printers
+class FilePrinter:
+    """`print *file` shows which file: its path (from the directories in
+    memory) or inode, before the fields.  Linux's struct file has f_path's
+    dentry for that; ours holds only the inode."""
+
+    def __init__(self, val):
+        self.val = val
+
+    def to_string(self):
+        try:
+            return "struct file for %s" % inode_desc(self.val["f_inode"])
+        except Exception as e:       # never let a printer break a print
+            return "struct file (%s)" % e
+
+    def children(self):
+        for f in self.val.type.strip_typedefs().fields():
+            yield f.name, self.val[f.name]
+
+
+class InodePrinter(FilePrinter):
+    def to_string(self):
+        try:
+            return "struct inode: %s" % inode_desc(self.val.address)
+        except Exception as e:
+            return "struct inode (%s)" % e
+
+
+def lookup_printer(val):
+    t = val.type.strip_typedefs()
+    if t.code == gdb.TYPE_CODE_STRUCT and val.address is not None:
+        if t.tag == "file":
+            return FilePrinter(val)
+        if t.tag == "inode":
+            return InodePrinter(val)
+    return None
+
+
+gdb.pretty_printers.append(lookup_printer)
+
 Vellum()
 LxDmesg()
 LxPs()
@@ -847,3 +913,5 @@ LxVmas()
 LxExtable()
 LxCurrent()
 LxTaskByPid()
+LxPageAddress()
+LxVirtToPage()

@@ -26,6 +26,8 @@
 #  gdb.lx_dmesg             log_head bytes, the banner first as on the serial console
 #  gdb.lx_extable           every entry as x/2xw reads __ex_table from the ELF, one in
 #                           __copy_user; kmain has none
+#  gdb.lx_functions         $lx_page_address(page) holds the bytes written, $lx_virt_to_page
+#                           goes back; print *file and *inode name /root/gdb.txt
 #  gdb.lx_locks_page_waiter  the test kernel's pagecache contention test: held by
 #                           "holder", the test's task waiting, in lx-locks/lx-page/lx-ps
 #  gdb.lx_locks_mutex_waiter the mutex suite's waiter test: "waiter" waits for m,
@@ -145,6 +147,8 @@ gdb_session "$DKERNEL" "$DISKQ" "$H" \
     -ex 'echo === dmesg\n' -ex 'lx-dmesg' \
     -ex 'echo === extable\n' -ex 'lx-extable' \
     -ex 'echo === extable_kmain\n' -ex 'lx-extable kmain' \
+    -ex 'echo === funcs\n' -ex 'print (char *)$lx_page_address(page)' -ex 'print $lx_virt_to_page((char *)$lx_page_address(page) + 100) == page' \
+    -ex 'print *file' -ex 'print *mapping->host' \
     -ex 'tbreak generic_write_end' -ex 'continue' -ex 'finish' \
     -ex 'echo === raw2\n' -ex 'print/x page->flags' \
     -ex 'echo === page2\n' -ex 'lx-page page' \
@@ -214,6 +218,13 @@ files_ok() {
 }
 check gdb.lx_file_pages "lx-file-pages /root/gdb.txt and lx-file-pages file: inode $INO, i_size 17, page $PAGE at index 0 with flags $FLAGS2" files_ok
 [ $helpers_ok = 1 ] && ! files_ok && section filepages | sed 's/^/    | /'
+
+# $lx_page_address / $lx_virt_to_page (include/mm.h's inlines), the
+# struct file / struct inode pretty printers
+check gdb.lx_functions "\$lx_page_address(page) should show vellum-gdb-check, \$lx_virt_to_page invert it, print *file / *inode name inode $INO /root/gdb.txt" \
+    eval 'has funcs "^\\\$[0-9]+ = 0x$(printf %x $((0xc0000000 + PFN * 4096))) \"vellum-gdb-check\\\\n\"\$" && has funcs "^\\\$[0-9]+ = 1\$" &&
+          has funcs "^\\\$[0-9]+ = struct file for inode $INO of hda \(ext2\), /root/gdb.txt = \{f_path = " &&
+          has funcs "^\\\$[0-9]+ = struct inode: inode $INO of hda \(ext2\), /root/gdb.txt = \{i_ino = $INO, "'
 
 # lx-ps: init is pid 1; the running task (*) is the current_task gdb reads
 check gdb.lx_ps "lx-ps: pid 1 init, pid 0 swapper, pid $PID sh marked running" \
