@@ -86,11 +86,11 @@ busy_ok=0
 p=$(bash tools/gdb/gdbport.sh "$TMP")
 timeout 30 "$QEMU" -display none -monitor none -serial none -nic none -S -gdb "tcp:127.0.0.1:$p" </dev/null >/dev/null 2>&1 &
 qpid=$!
-for _ in $(seq 50); do
-    (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && break
+for _ in $(seq 50); do                 # until QEMU listens (5 s at most)
+    q=$(bash tools/gdb/gdbport.sh "$TMP")
+    [ "$q" != "$p" ] && break
     sleep 0.1
 done
-q=$(bash tools/gdb/gdbport.sh "$TMP")
 kill "$qpid" 2>/dev/null; wait "$qpid" 2>/dev/null
 [ "$q" = $((p + 1)) ] && busy_ok=1
 if echo "$n" | grep -q -- '-gdb tcp:127.0.0.1:1234' && echo "$n" | grep -q 'mkgdbinit.sh .* 127.0.0.1:1234' &&
