@@ -18,6 +18,9 @@
 #                         entry without an error, every change succeeded, and
 #                         after the boot it is e2fsck -fn clean with the file the
 #                         walker wrote (/fz.new) exact and /fz.moved in place
+#   ext2fuzz.failed_mount_forgotten   each boot ends with an image whose root
+#                         inode is a regular file (refused, EINVAL), then the
+#                         control image again, which must mount and walk whole
 #   ext2fuzz.images       every fuzzed image ended (mounted or refused) with no
 #                         oops, panic, BUG, WARNING, hung-task report, walker FAIL
 #                         line or hang while it was in progress; a failure names
@@ -62,6 +65,7 @@ ln -s dir/sub "$S/lnk_dir"
 find "$S" -type d -exec chmod 755 {} +; find "$S" -type f -exec chmod 644 {} +
 find "$S" -exec touch -h -d @1700000000 {} +
 ENTRIES=$(( $(find "$S" -mindepth 1 | wc -l) + 1 ))   # + lost+found
+want="END mounted entries=$ENTRIES "                    # a whole, sound image
 mkbase() {             # IMAGE BLOCKSIZE SIZE MKE2FS-OPTIONS...
     local img=$1 b=$2 size=$3; shift 3
     rm -f "$img"
@@ -79,13 +83,19 @@ if ! mkbase "$BASE0" 1024 1M -g 256 -N 128 -I 128 || ! mkbase "$BASE1" 4096 4M -
     fail "$T.base_images"; show_tail "$TMP/mkfs.log"; show_tail "$TMP/fsck.log"; exit 0
 fi
 
+# The regression image for a failed mount's leftovers: the root inode is a
+# regular file.  Each boot ends with it, then the control image again.
+ROOTBAD=$TMP/rootbad.img
+cp "$BASE0" "$ROOTBAD"
+debugfs -w -R "sif <2> mode 0100755" "$ROOTBAD" >/dev/null 2>&1
+
 # ---- the campaign
 R=$TMP/root
 mkdir -p "$R/tests" "$R/etc" "$R/dev" "$R/proc" "$R/tmp"
 cp "$BUILD/rootfs/tests/ext2walk" "$R/tests/"
 QUEUE=()
 for ((s = SEED0; s < SEED0 + NIMG; s++)); do QUEUE+=("$s"); done
-FAILS=0 CTRL_BAD=0 BOOTS=0
+FAILS=0 CTRL_BAD=0 AFTER_BAD=0 BOOTS=0
 declare -A CLASS
 : > "$TMP/failures"
 # The patterns of trouble in a serial log.
@@ -95,7 +105,7 @@ while [ ${#QUEUE[@]} -gt 0 ]; do
     BOOTS=$((BOOTS + 1))
     batch=("${QUEUE[@]:0:PER_BOOT}")
     QUEUE=("${QUEUE[@]:PER_BOOT}")
-    n=$(( ${#batch[@]} + 1 ))
+    n=$(( ${#batch[@]} + 3 ))              # + the control, the bad root and its sequel
     ctrl=$([ $((BOOTS % 2)) = 1 ] && echo "$BASE0" || echo "$BASE1")
     disk=$TMP/fuzz.img
     rm -f "$disk"
@@ -109,6 +119,8 @@ while [ ${#QUEUE[@]} -gt 0 ]; do
         dd if="$TMP/one.img" of="$disk" bs=1K seek=$((i * SLOT_KB)) conv=notrunc,sparse status=none
         i=$((i + 1))
     done
+    dd if="$ROOTBAD" of="$disk" bs=1K seek=$(((n - 2) * SLOT_KB)) conv=notrunc,sparse status=none
+    dd if="$ctrl" of="$disk" bs=1K seek=$(((n - 1) * SLOT_KB)) conv=notrunc,sparse status=none
     echo "$n" > "$R/etc/ext2walk"
     rm -f "$TMP/root.img"
     mke2fs -q -t ext2 -b 1024 -d "$R" "$TMP/root.img" 4M >"$TMP/mkfs.log" 2>&1 ||
@@ -139,7 +151,6 @@ while [ ${#QUEUE[@]} -gt 0 ]; do
     fi
     # The control image.
     c=$(sed -n 's/^1 \(.*\)/\1/p' "$TMP/slots")
-    want="END mounted entries=$ENTRIES "
     if [[ "$c" != "$want"* ]] || [[ "$c" != *" eio=0 errs=0 "*"opsfail=0" ]]; then
         CTRL_BAD=$((CTRL_BAD + 1))
         echo "control image, boot $BOOTS: '${c:-no line}' (want '${want}... eio=0 errs=0 ... opsfail=0')" >> "$TMP/ctrl"
@@ -187,10 +198,24 @@ while [ ${#QUEUE[@]} -gt 0 ]; do
         show_tail "$log" 30 >> "$TMP/failures"
         QUEUE=("${rest[@]}" "${QUEUE[@]}")
     fi
+    # The bad root must be refused, and the image mounted right after it
+    # must be whole: nothing of the failed mount (its root inode) may
+    # survive into the next one.
+    r=$(sed -n "s/^$((n - 1)) \(.*\)/\1/p" "$TMP/slots")
+    a=$(sed -n "s/^$n \(.*\)/\1/p" "$TMP/slots")
+    if [ ${#rest[@]} -eq 0 ] && [ "$line" != HUNG ]; then   # the boot got that far
+        if [ "$r" != "END refused EINVAL" ] || [[ "$a" != "$want"* ]] ||
+           [[ "$a" != *" eio=0 errs=0 "*"opsfail=0" ]]; then
+            AFTER_BAD=$((AFTER_BAD + 1))
+            echo "boot $BOOTS: bad root: '$r' (want 'END refused EINVAL'), then '$a' (want '$want... eio=0 errs=0 ... opsfail=0')" >> "$TMP/after"
+        fi
+    fi
 done
 
 if [ "$CTRL_BAD" -eq 0 ]; then pass "$T.control ($BOOTS boots, $ENTRIES entries each)"
 else fail "$T.control ($CTRL_BAD of $BOOTS boots)"; sed 's/^/    /' "$TMP/ctrl"; fi
+if [ "$AFTER_BAD" -eq 0 ]; then pass "$T.failed_mount_forgotten"
+else fail "$T.failed_mount_forgotten ($AFTER_BAD of $BOOTS boots)"; sed 's/^/    /' "$TMP/after"; fi
 if [ "$FAILS" -eq 0 ]; then pass "$T.images (seeds $SEED0..$((SEED0 + NIMG - 1)), $BOOTS boots)"
 else fail "$T.images ($FAILS failures in seeds $SEED0..$((SEED0 + NIMG - 1)))"; cat "$TMP/failures"; fi
 if [ "${FUZZ_SUMMARY:-}" = 1 ] || [ "$FAILS" -gt 0 ]; then

@@ -241,6 +241,15 @@ int main(void)
 	}
 	if (n <= 0)
 		printf("ext2walk: FAIL no image count in /etc/ext2walk\n");
+	/* The mount points first: from one mount to the next the kernel then
+	 * allocates little, so a superblock freed by a refused mount is likely
+	 * to be reused by the next (where leftovers of the first would show). */
+	for (int k = 1; k <= n; k++) {
+		char mnt[16];
+		snprintf(mnt, sizeof mnt, "/m%d", k);
+		if (mkdir(mnt, 0755) < 0 && errno != EEXIST)
+			printf("ext2walk: %d FAIL mkdir %s: %s\n", k, mnt, ename(errno));
+	}
 	for (int k = 1; k <= n; k++) {
 		char dev[16], mnt[16];
 		snprintf(dev, sizeof dev, "/dev/hdb%d", k);
@@ -248,10 +257,6 @@ int main(void)
 		memset(&st, 0, sizeof st);
 		nfiles = ndirs = 0;
 		printf("ext2walk: %d start\n", k);
-		if (mkdir(mnt, 0755) < 0 && errno != EEXIST) {
-			printf("ext2walk: %d FAIL mkdir %s: %s\n", k, mnt, ename(errno));
-			continue;
-		}
 		if (mount(dev, mnt, "ext2", 0, NULL) < 0) {
 			printf("ext2walk: %d end refused %s\n", k, ename(errno));
 			continue;
