@@ -208,7 +208,10 @@ for bs in $BLOCKS; do
     done
 done
 
-# every row printed; repeatable except fsync
+# every row printed; Vellum's repeatable except fsync.  Linux's rows may
+# move by a few instructions from run to run (its kworkers and timers run
+# around the disk's host-time waits): reported, not an error, and the table
+# shows Linux's lowest figure over the runs (the harder one to beat).
 for bs in $BLOCKS; do
     for k in v $([ "$LINUX" = 1 ] && echo l); do
         for row in $ROWS; do
@@ -216,11 +219,21 @@ for bs in $BLOCKS; do
         done
         for run in $(seq 2 "$RUNS"); do
             if ! diff <(grep -v '^fsync' "$TMP/$k$bs.1") <(grep -v '^fsync' "$TMP/$k$bs.$run") >/dev/null; then
-                echo "ubench: $k $bs: run $run differs from run 1 (UNREPEATABLE):"
-                diff "$TMP/$k$bs.1" "$TMP/$k$bs.$run"; bad=1
+                if [ $k = l ]; then
+                    echo "ubench: Linux $bs: run $run differs from run 1 (Linux is not exactly repeatable; the table takes the minimum):"
+                    diff "$TMP/$k$bs.1" "$TMP/$k$bs.$run" | grep '^[<>]'
+                else
+                    echo "ubench: $k $bs: run $run differs from run 1 (UNREPEATABLE):"
+                    diff "$TMP/$k$bs.1" "$TMP/$k$bs.$run"; bad=1
+                fi
             fi
         done
     done
+    if [ "$LINUX" = 1 ]; then
+        for run in $(seq 1 "$RUNS"); do cat "$TMP/l$bs.$run"; done |
+            awk '!($1 in m) { o[n++] = $1 } !($1 in m) || $2 + 0 < m[$1] + 0 { m[$1] = $2; line[$1] = $0 }
+                 END { for (i = 0; i < n; i++) print line[o[i]] }' > "$TMP/l$bs.min"
+    fi
 done
 if [ "$SMOKE" = 1 ]; then
     [ $bad = 0 ] && echo "ubench: smoke: every figure printed, no errors"
@@ -235,7 +248,7 @@ for bs in $BLOCKS; do
         printf '%-20s %12s %12s %8s\n' "row (instr/KiB)" Vellum Linux ratio
         for row in $ROWS; do
             v=$(awk -v r=$row '$1 == r { print $2 }' "$TMP/v$bs.1")
-            l=$(awk -v r=$row '$1 == r { print $2 }' "$TMP/l$bs.1")
+            l=$(awk -v r=$row '$1 == r { print $2 }' "$TMP/l$bs.min")
             printf '%-20s %12s %12s %8s\n' "$row" "$v" "$l" \
                 "$(awk -v v="$v" -v l="$l" 'BEGIN { if (l > 0) printf "%.2f", v / l; else print "-" }')"
         done
