@@ -173,13 +173,13 @@ $(KBUILD)/%.elf: $(KBUILD)/%.ksyms.o boot/linker.ld
 # would write on the student's root disk).
 iso: $(ISO)
 $(ISO): $(KERNEL) $(TKERNEL) boot/grub.cfg $(wildcard tools/suites/*.conf)
-	@rm -rf $(BUILD)/isodir && mkdir -p $(BUILD)/isodir/boot/grub
-	cp $(KERNEL) $(BUILD)/isodir/boot/vellum.elf
-	cp $(TKERNEL) $(BUILD)/isodir/boot/vellum-test.elf
+	@rm -rf $(KBUILD)/isodir && mkdir -p $(KBUILD)/isodir/boot/grub
+	cp $(KERNEL) $(KBUILD)/isodir/boot/vellum.elf
+	cp $(TKERNEL) $(KBUILD)/isodir/boot/vellum-test.elf
 	@suites=$$(sed -n 's/^KTEST(\([a-z0-9_]*\),.*/\1/p' $(filter %.c,$(TSRCS)) | sort -u | \
 	    while read -r s; do [ -e tools/suites/$$s.conf ] || echo $$s; done | paste -sd, -) && \
-	    sed "s/@DISKLESS_SUITES@/$$suites/" boot/grub.cfg > $(BUILD)/isodir/boot/grub/grub.cfg
-	grub-mkrescue -o $@ $(BUILD)/isodir 2>/dev/null
+	    sed "s/@DISKLESS_SUITES@/$$suites/" boot/grub.cfg > $(KBUILD)/isodir/boot/grub/grub.cfg
+	grub-mkrescue -o $@ $(KBUILD)/isodir 2>/dev/null
 
 -include mk/*.mk
 
