@@ -26,7 +26,7 @@ T=make_targets
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-make.XXXXXX") || exit 1
 HOLDER=
 trap '[ -n "$HOLDER" ] && kill $HOLDER 2>/dev/null; rm -rf "$TMP"' EXIT
-unset MAKEFLAGS MFLAGS MAKELEVEL
+unset MAKEFLAGS MFLAGS MAKELEVEL VELLUM_SETUP_DONE
 M() { make --no-print-directory BUILD="$BUILD" "$@"; }
 
 # ---- make help
@@ -58,7 +58,7 @@ if [ "$c" = ld.lld ] && [ "$cl" = ld ] && [ -n "$g" ] && [ "$g" != ld.lld ]; the
 else fail "$T.clang_ld (CC=clang: '$c', CC=clang LD=ld: '$cl', default: '$g')"; fi
 
 # ---- a bare make
-first=$(M -n -s 2>/dev/null | head -2 | tr '\n' ';')
+first=$(env -u VELLUM_SETUP_DONE make --no-print-directory BUILD="$BUILD" -n -s 2>/dev/null | head -2 | tr '\n' ';')
 if [ "$first" = "sh tools/setup.sh;make --no-print-directory VELLUM_SETUP_DONE=1 all;" ]; then
     pass "$T.bare_make_setup"
 else fail "$T.bare_make_setup (make -n begins: $first)"; fi
