@@ -426,7 +426,9 @@ class Paths:
         d = inode["i_private"].cast(gdb.lookup_type("struct ramfs_dir").pointer())
         out = []
         for de in list_for_each_entry(d["entries"], "struct ramfs_dirent", "list"):
-            out.append((cstr(de["name"], int(de["len"])), int(de["inode"]["i_ino"])))
+            # name is a flexible array: read its bytes at its address
+            name = read_bytes(ptr(de["name"].address), int(de["len"])).decode("latin-1")
+            out.append((name, int(de["inode"]["i_ino"])))
         return out
 
     def root(self):
@@ -446,8 +448,12 @@ class Paths:
                 m = self.mounted_on(mnt, inode)
             ents = self.entries(inode)
             if ents is None:
-                raise gdb.GdbError("%s: directory %s is not in memory (its blocks are not cached)" %
-                                   (path, done or "/"))
+                fs = cstr(inode["i_sb"]["s_type"]["name"])
+                if fs in ("ext2", "ramfs"):
+                    why = "its blocks are not in the buffer cache"
+                else:
+                    why = "a %s directory: its entries are made on demand, not kept" % fs
+                raise gdb.GdbError("%s: cannot read directory %s here (%s)" % (path, done or "/", why))
             found = [ino for name, ino in ents if name == comp]
             if not found:
                 raise gdb.GdbError("%s: no %s in %s" % (path, comp, done or "/"))

@@ -20,6 +20,7 @@
 #                           locked by the writer, inode and path, index 0, the bytes
 #  gdb.lx_page_after_write_end   after generic_write_end: dirty, unlocked
 #  gdb.lx_file_pages        by path and by struct file *: i_size 17, the one page
+#  gdb.lx_file_pages_paths  through the ramfs mount on /tmp, a new ext2 directory; errors
 #  gdb.lx_ps                pid 0 swapper, pid 1 init, the writer marked running
 #  gdb.lx_locks             the page lock and i_mutex held by the writer
 #  gdb.lx_vmas              the shell's LOAD segments (readelf), its stack
@@ -110,7 +111,7 @@ if ! make -s --no-print-directory -j2 BUILD="$BUILD" DEBUG=1 "$DKERNEL" >"$TMP/d
 fi
 # A root disk whose /etc/rc writes one known file: the first ext2 write_end.
 cp "$BUILD/images/rootfs.img" "$TMP/disk.img"
-printf 'echo vellum-gdb-check > /root/gdb.txt\n' > "$TMP/rc"
+printf 'echo vellum-gdb-check > /root/gdb.txt\necho tmpdata > /tmp/t.txt\nmkdir /root/sub\necho deep > /root/sub/d.txt\n' > "$TMP/rc"
 debugfs -w -R 'rm /etc/rc' "$TMP/disk.img" >/dev/null 2>&1
 debugfs -w -R "write $TMP/rc /etc/rc" "$TMP/disk.img" >/dev/null 2>&1
 DISKQ="-serial file:$TMP/serial.log -append root=hda -drive file=$TMP/disk.img,format=raw,if=ide,index=0"
@@ -154,6 +155,8 @@ gdb_session "$DKERNEL" "$DISKQ" "$H" \
     -ex 'echo === page2\n' -ex 'lx-page page' \
     -ex 'echo === filepages\n' -ex 'lx-file-pages /root/gdb.txt' \
     -ex 'echo === filepages_file\n' -ex 'lx-file-pages file' \
+    -ex 'continue' -ex 'echo === paths\n' -ex 'lx-file-pages /tmp/t.txt' -ex 'lx-file-pages /root/sub/d.txt' \
+    -ex 'lx-file-pages /root/nope' -ex 'lx-file-pages /proc/meminfo' \
     -ex 'echo === end\n' -ex 'kill'
 section() { sed -n "/^=== $1\$/,/^=== /p" "$H" | sed '1d;$d'; }
 raw() { section raw | sed -n "s/^\\\$$1 = //p"; }
@@ -225,6 +228,14 @@ check gdb.lx_functions "\$lx_page_address(page) should show vellum-gdb-check, \$
     eval 'has funcs "^\\\$[0-9]+ = 0x$(printf %x $((0xc0000000 + PFN * 4096))) \"vellum-gdb-check\\\\n\"\$" && has funcs "^\\\$[0-9]+ = 1\$" &&
           has funcs "^\\\$[0-9]+ = struct file for inode $INO of hda \(ext2\), /root/gdb.txt = \{f_path = " &&
           has funcs "^\\\$[0-9]+ = struct inode: inode $INO of hda \(ext2\), /root/gdb.txt = \{i_ino = $INO, "'
+
+# Paths through a mount (/tmp is ramfs) and a new ext2 directory, stopped
+# in the write_end of /root/sub/d.txt; a missing name; proc (not walkable)
+check gdb.lx_file_pages_paths "lx-file-pages /tmp/t.txt (ramfs, tmpdata) and /root/sub/d.txt (locked by sh[$PID], deep); /root/nope missing; /proc not walkable" \
+    eval 'has paths "^inode [0-9]+ of none \(ramfs\), /tmp/t.txt, i_size 8, nrpages 1\$" && has paths "^ +0 0x[0-9a-f]+ .* \|tmpdata" &&
+          has paths "^inode [0-9]+ of hda \(ext2\), /root/sub/d.txt, i_size 0, nrpages 1\$" && has paths "^ +0 0x[0-9a-f]+ 0x[0-9a-f]+ locked.* sh\[$PID\] +\|deep" &&
+          has paths "^/root/nope: no nope in /root\$" && has paths "^/proc/meminfo: cannot read directory /proc here \(a proc directory"'
+[ $helpers_ok = 1 ] && ! grep -q '^inode [0-9]* of none (ramfs), /tmp/t.txt' "$H" && section paths | sed 's/^/    | /'
 
 # lx-ps: init is pid 1; the running task (*) is the current_task gdb reads
 check gdb.lx_ps "lx-ps: pid 1 init, pid 0 swapper, pid $PID sh marked running" \
