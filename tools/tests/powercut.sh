@@ -19,7 +19,7 @@ source "$(dirname "$0")/../testlib.sh"
 T=powercut
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-powercut.XXXXXX") || exit 1
 QPID=
-trap '[ -n "$QPID" ] && cut_power; [ "${KEEP:-}" = 1 ] && echo "kept $TMP" || rm -rf "$TMP"' EXIT
+trap '[ -n "$QPID" ] && kill -9 "$QPID" 2>/dev/null; [ "${KEEP:-}" = 1 ] && echo "kept $TMP" || rm -rf "$TMP"' EXIT
 
 make -s --no-print-directory BUILD="$BUILD" all user >"$TMP/build.log" 2>&1 ||
     { fail "$T.build"; show_tail "$TMP/build.log"; exit 0; }
@@ -37,17 +37,6 @@ mkimg() {
     rm -f "$3"
     mke2fs -q -t ext2 -b "$2" -d "$R" "$3" 8M >"$TMP/mkfs.log" 2>&1 ||
         { fail "$T.mkfs ($1 $2)"; show_tail "$TMP/mkfs.log"; return 1; }
-}
-
-# cut_power: SIGKILL the QEMU that boot started, then its `timeout`.  QEMU is
-# timeout's child: killing timeout alone (-9: it cannot pass the signal on)
-# left QEMU running, idle, forever, holding every fd it inherited (such as
-# the flock of /work/check.lock around make check).
-cut_power() {
-    local q
-    q=$(ps -o pid= --ppid "$QPID" 2>/dev/null)
-    [ -n "$q" ] && kill -9 $q 2>/dev/null
-    kill -9 "$QPID" 2>/dev/null
 }
 
 # boot NAME IMAGE MARKER APPEND [READY]: boot until MARKER is printed, then
@@ -72,10 +61,10 @@ boot() {
                 local until=$((SECONDS + 40))
                 while ! $ready && [ $SECONDS -lt $until ]; do sleep 0.5; done
             fi
-            cut_power                      # the power cut
+            kill -9 "$QPID"                # the power cut
             break
         fi
-        [ $SECONDS -ge $deadline ] && { cut_power; wait "$QPID" 2>/dev/null; QPID=; return 1; }
+        [ $SECONDS -ge $deadline ] && { kill -9 "$QPID"; wait "$QPID" 2>/dev/null; QPID=; return 1; }
         sleep 0.1
     done
     wait "$QPID" 2>/dev/null
