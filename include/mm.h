@@ -250,6 +250,16 @@ int expand_stack(struct vm_area_struct *vma, unsigned long addr);
  *   bytes transferred.
  */
 int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned int flags);
+/* The shared zero page (Linux's empty_zero_page, ZERO_PAGE(), is_zero_pfn()):
+ * one page of zeros in the kernel image's bss (so PG_reserved, never
+ * freed), mapped read-only by every read fault on private anonymous memory
+ * (mm/memory.c).  Its PTEs hold no reference and no mapcount (Linux's
+ * vm_normal_page() returns NULL for it): fork, munmap and exit skip it, and
+ * the first write gives the PTE a fresh zeroed page of its own. */
+extern char empty_zero_page[PAGE_SIZE];
+#define ZERO_PAGE(vaddr) virt_to_page(empty_zero_page)
+static inline bool is_zero_pfn(unsigned long pfn)
+{ return pfn == virt_to_phys(empty_zero_page) >> PAGE_SHIFT; }
 /* mm/fault.c: the policy half of do_page_fault for a user address in mm:
  * VMA lookup, stack growth, permission check, handle_mm_fault.  error_code
  * is the CPU's (X86_PF_WRITE, X86_PF_USER).  Returns 0 if resolved, else

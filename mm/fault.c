@@ -32,6 +32,8 @@ unsigned long page_fault_fixups;        /* faults resolved by the exception tabl
 unsigned long page_fault_atomic_fixups; /* ... taken at once: faults were disabled */
 unsigned long page_fault_demand_zero;   /* mm/memory.c */
 unsigned long page_fault_cow;
+unsigned long page_fault_zero_page;      /* mm/memory.c */
+unsigned long page_fault_zero_cow;
 unsigned long page_fault_cow_reuse;
 unsigned long page_fault_stack_grow;    /* mm/mmap.c */
 unsigned long page_fault_sigsegv;

@@ -15,6 +15,17 @@
  * frame, or, if this PTE holds the only reference left, just makes it
  * writable again.
  *
+ * The zero page (Linux's ZERO_PAGE, <mm.h>): a read fault on private
+ * anonymous memory maps the one global page of zeros read-only instead of
+ * allocating and zeroing a frame (Linux's do_anonymous_page, its read
+ * branch).  Such a PTE holds no reference and is not in _mapcount (Linux:
+ * vm_normal_page() is NULL for it), so vm_normal_page() below is what
+ * every walker asks; it is counted in rss like any mapped page (as Linux
+ * 2.6 counted it in file_rss; today's Linux leaves it out).  The first
+ * write faults into do_wp_page(), which maps a fresh zeroed frame in its
+ * place (Linux's wp_page_copy for is_zero_pfn): zeroing, not copying, and
+ * nothing to put.
+ *
  * File pages (vma->vm_ops->fault = filemap_fault) are page-cache pages:
  *   MAP_SHARED   the PTE maps the cache page itself.  A read fault maps it
  *                read-only; a write fault (or the first write to a
@@ -44,7 +55,22 @@
 
 struct filemap_fault_stats filemap_fault_stats;
 
+/* The zero page itself (Linux: arch/x86/kernel/head_32.S, .bss..page_aligned).
+ * In the kernel image, so PG_reserved: put_page could never free it. */
+char empty_zero_page[PAGE_SIZE] __attribute__((aligned(PAGE_SIZE)));
+
 static inline struct page *pte_page(pte_t pte) { return pfn_to_page(pte_pfn(pte)); }
+
+/* The page a PTE that holds a frame maps, if it is a "normal" page, one
+ * whose references and mapcount the PTE holds; NULL for the zero page
+ * (Linux's vm_normal_page, which also says NULL for VM_PFNMAP mappings we
+ * do not have). */
+static struct page *vm_normal_page(pte_t pte)
+{
+    if (is_zero_pfn(pte_pfn(pte)))
+        return NULL;
+    return pte_page(pte);
+}
 
 /* One more / one less PTE maps page (Linux's page_add_*_rmap / page_remove_rmap). */
 static void page_add_rmap(struct page *page)
@@ -117,8 +143,23 @@ static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *
                       pte_t pte)
 {
     struct mm_struct *mm = vma->vm_mm;
-    struct page *old = pte_page(pte);
+    struct page *old = vm_normal_page(pte);
 
+    if (!old) {
+        /* The first write to a page that was only read: the zero page.
+         * A zeroed frame of our own, no copy; the zero page's PTE held no
+         * reference, so there is none to put (Linux's wp_page_copy with
+         * is_zero_pfn: alloc_zeroed_user_highpage).  Only private
+         * anonymous VMAs map it, so the reuse case below cannot apply. */
+        BUG_ON(vma->vm_flags & VM_SHARED);
+        struct page *new = alloc_page(GFP_KERNEL | __GFP_ZERO);
+        if (!new)
+            return VM_FAULT_OOM;
+        set_pte_at(mm, address, ptep, mk_pte(new, vma->vm_flags, true));
+        page_add_rmap(new);
+        page_fault_zero_cow++;
+        return 0;
+    }
     /* Shared mapping, or nobody else holds the frame (the other side of the
      * fork already copied or exited): reuse it, just make it writable. */
     if ((vma->vm_flags & VM_SHARED) || (page_count(old) == 1 && !old->mapping)) {
@@ -161,10 +202,8 @@ int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned 
 
     if (!pte_has_page(pte)) {
         /* Nothing there yet.  A backed VMA asks its object (a file:
-         * filemap_fault); anonymous memory gets a fresh zeroed frame ("demand
-         * zero").  Linux maps a shared read-only zero page on a read fault
-         * and copies it on the first write; we allocate at once: simpler,
-         * one fault less per written page, more memory for read-only use. */
+         * filemap_fault); private anonymous memory maps the zero page on a
+         * read and gets a fresh zeroed frame on a write ("demand zero"). */
         struct page *page;
         bool writable = true;
         if (vma->vm_ops && vma->vm_ops->fault) {
@@ -196,6 +235,16 @@ int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned 
             } else {
                 writable = false;                    /* private: COW on the first write */
             }
+        } else if (!(flags & FAULT_FLAG_WRITE) && !(vma->vm_flags & VM_SHARED)) {
+            /* A read of private anonymous memory: the zero page, read-only,
+             * no reference taken (Linux's do_anonymous_page: my_zero_pfn).
+             * Shared anonymous memory (Linux: shmem) needs one frame both
+             * sides of a fork see, so it allocates below. */
+            set_pte_at(mm, address, ptep, mk_pte(ZERO_PAGE(address), vma->vm_flags, false));
+            mm->rss++;
+            page_fault_demand_zero++;
+            page_fault_zero_page++;
+            return 0;
         } else {
             /* LAB vm: BEGIN */
             /* LAB vm: STUB
@@ -239,12 +288,14 @@ void zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end
         }
         pte_t pte = *ptep;
         if (pte_has_page(pte)) {
-            struct page *page = pte_page(pte);
+            struct page *page = vm_normal_page(pte);
             set_pte_at(mm, va, ptep, 0);
-            if ((pte & _PAGE_DIRTY) && page->mapping)
-                set_page_dirty_mapped(page);         /* written through this PTE */
-            page_remove_rmap(page);
-            put_page(page);
+            if (page) {                              /* not the zero page */
+                if ((pte & _PAGE_DIRTY) && page->mapping)
+                    set_page_dirty_mapped(page);     /* written through this PTE */
+                page_remove_rmap(page);
+                put_page(page);
+            }
             mm->rss--;
         }
         va += PAGE_SIZE;
@@ -263,6 +314,7 @@ void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned
         struct page *page = pte_page(pte);
         if ((pte & _PAGE_DIRTY) && page->mapping)
             set_page_dirty_mapped(page);             /* mk_pte drops the D bit */
+        /* (The zero page is never RW, so it stays read-only below.) */
         /* A private page stays read-only when write is added: if it is
          * shared with a fork, the next write must copy it; if not,
          * do_wp_page() just sets RW.  A shared file page too, unless it
@@ -289,8 +341,11 @@ int copy_page_range(struct mm_struct *dst, struct mm_struct *src, struct vm_area
         if (!(vma->vm_flags & VM_SHARED) && (*sptep & _PAGE_RW))
             set_pte_at(src, va, sptep, *sptep & ~_PAGE_RW);   /* COW: parent side */
         /* LAB vm: END */
-        get_page(pte_page(*sptep));
-        page_add_rmap(pte_page(*sptep));
+        struct page *page = vm_normal_page(*sptep);
+        if (page) {                                           /* the zero page: no ref */
+            get_page(page);
+            page_add_rmap(page);
+        }
         *dptep = *sptep;                                      /* child side: same, RO */
         dst->rss++;
     }

@@ -564,3 +564,159 @@ KTEST(vma, brk_grows_and_shrinks)
     KT_EXPECT_EQ(sys_brk(0xBFFFF000), 0x08100000 + 10);
     test_mm_done(mm);
 }
+
+/* ---- the shared zero page (mm/memory.c) ------------------------------------ */
+
+static bool zero_page_is_zero(void)
+{
+    const unsigned long *z = (const unsigned long *)empty_zero_page;
+    for (unsigned i = 0; i < PAGE_SIZE / sizeof *z; i++)
+        if (z[i])
+            return false;
+    return true;
+}
+
+static bool is_zero_pte(pte_t pte)
+{
+    return pte_present(pte) && is_zero_pfn(pte_pfn(pte)) && !(pte & _PAGE_RW);
+}
+
+KTEST(vma, zero_page_read_then_write)
+{
+    struct page *zp = ZERO_PAGE(0);
+    KT_EXPECT(PageReserved(zp));
+    int zcount0 = page_count(zp), zmap0 = page_mapcount(zp);
+    struct mm_struct *mm = test_mm();
+    KT_ASSERT(mm);
+    KT_ASSERT_EQ(map_anon(mm, UA, 3 * PAGE_SIZE, PROT_READ | PROT_WRITE), UA);
+    KT_ASSERT_EQ(put_user(5, (int *)(UA + 2 * PAGE_SIZE)), 0);    /* the page table */
+    unsigned long free0 = nr_free_pages(), zf0 = page_fault_zero_page;
+    unsigned long zc0 = page_fault_zero_cow, cow0 = page_fault_cow;
+
+    /* Reads: both pages map the zero page read-only, nothing allocated. */
+    int v = -1;
+    KT_EXPECT_EQ(get_user(v, (int *)UA), 0);
+    KT_EXPECT_EQ(v, 0);
+    v = -1;
+    KT_EXPECT_EQ(get_user(v, (int *)(UA + PAGE_SIZE + 100)), 0);
+    KT_EXPECT_EQ(v, 0);
+    KT_EXPECT(is_zero_pte(pte_of(mm, UA)));
+    KT_EXPECT(is_zero_pte(pte_of(mm, UA + PAGE_SIZE)));
+    KT_EXPECT_EQ(page_fault_zero_page, zf0 + 2);
+    KT_EXPECT_EQ(nr_free_pages(), free0);
+    KT_EXPECT_EQ(mm->rss, 3);
+    KT_EXPECT_EQ(page_count(zp), zcount0);                    /* no reference per PTE */
+    KT_EXPECT_EQ(page_mapcount(zp), zmap0);
+
+    /* A write: page 0 gets a zeroed frame of its own, writable; the
+     * zero page and page 1 are untouched. */
+    KT_EXPECT_EQ(put_user(0x5a5a, (int *)(UA + 8)), 0);
+    pte_t p0 = pte_of(mm, UA);
+    KT_EXPECT(pte_present(p0) && (p0 & _PAGE_RW) && !is_zero_pfn(pte_pfn(p0)));
+    KT_EXPECT_EQ(page_count(pfn_to_page(pte_pfn(p0))), 1);
+    KT_EXPECT_EQ(page_mapcount(pfn_to_page(pte_pfn(p0))), 1);
+    KT_EXPECT_EQ(page_fault_zero_cow, zc0 + 1);
+    KT_EXPECT_EQ(page_fault_cow, cow0);                       /* zeroed, not copied */
+    KT_EXPECT_EQ(nr_free_pages(), free0 - 1);
+    KT_EXPECT_EQ(mm->rss, 3);
+    int buf[4] = { -1, -1, -1, -1 };
+    KT_EXPECT_EQ(copy_from_user(buf, (void *)UA, sizeof buf), 0);
+    KT_EXPECT(buf[0] == 0 && buf[1] == 0 && buf[2] == 0x5a5a && buf[3] == 0);
+    KT_EXPECT(is_zero_pte(pte_of(mm, UA + PAGE_SIZE)));
+    KT_EXPECT(zero_page_is_zero());
+
+    /* access_remote_vm writes the same way (exec's path). */
+    v = 77;
+    KT_EXPECT_EQ(access_remote_vm(mm, UA + PAGE_SIZE, &v, sizeof v, 1), (int)sizeof v);
+    KT_EXPECT(!is_zero_pfn(pte_pfn(pte_of(mm, UA + PAGE_SIZE))));
+    KT_EXPECT_EQ(get_user(v, (int *)(UA + PAGE_SIZE)), 0);
+    KT_EXPECT_EQ(v, 77);
+    KT_EXPECT(zero_page_is_zero());
+    test_mm_done(mm);
+    KT_EXPECT_EQ(page_count(zp), zcount0);
+}
+
+KTEST(vma, zero_page_fork_mprotect_munmap_exit)
+{
+    struct page *zp = ZERO_PAGE(0);
+    int zcount0 = page_count(zp);
+    unsigned long bad0 = mm_bad_page_count;
+    for (int round = 0; round < 2; round++) {       /* round 0 warms kmalloc */
+        unsigned long free_start = nr_free_pages();
+        struct mm_struct *mm = test_mm();
+        KT_ASSERT(mm);
+        KT_ASSERT_EQ(map_anon(mm, UA, 16 * PAGE_SIZE, PROT_READ | PROT_WRITE), UA);
+        KT_ASSERT_EQ(put_user(1, (int *)(UA + 15 * PAGE_SIZE)), 0);
+        unsigned long free0 = nr_free_pages();
+        int v;
+        for (int i = 0; i < 15; i++)
+            KT_ASSERT_EQ(get_user(v, (int *)(UA + i * PAGE_SIZE)), 0);
+        KT_EXPECT_EQ(nr_free_pages(), free0);                 /* 15 reads, no frame */
+        KT_EXPECT_EQ(mm->rss, 16);
+
+        /* PROT_NONE and back: still the zero page, still read-only. */
+        KT_EXPECT_EQ(do_mprotect(mm, UA, 2 * PAGE_SIZE, PROT_NONE), 0);
+        KT_EXPECT(!pte_present(pte_of(mm, UA)) && is_zero_pfn(pte_pfn(pte_of(mm, UA))));
+        KT_EXPECT_EQ(do_mprotect(mm, UA, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE), 0);
+        KT_EXPECT(is_zero_pte(pte_of(mm, UA)));
+
+        /* fork: the child maps the zero page too, no reference taken */
+        struct mm_struct *child = dup_mm(mm);
+        KT_ASSERT(child);
+        KT_EXPECT(is_zero_pte(pte_of(child, UA + 3 * PAGE_SIZE)));
+        KT_EXPECT_EQ(child->rss, 16);
+        KT_EXPECT_EQ(page_count(zp), zcount0);
+        use_mm(child);
+        KT_EXPECT_EQ(put_user(33, (int *)(UA + 3 * PAGE_SIZE)), 0);     /* child's own */
+        use_mm(mm);
+        KT_EXPECT(is_zero_pte(pte_of(mm, UA + 3 * PAGE_SIZE)));         /* parent: zeros */
+        v = -1;
+        KT_EXPECT_EQ(get_user(v, (int *)(UA + 3 * PAGE_SIZE)), 0);
+        KT_EXPECT_EQ(v, 0);
+        KT_EXPECT_EQ(access_remote_vm(child, UA + 3 * PAGE_SIZE, &v, sizeof v, 0),
+                     (int)sizeof v);
+        KT_EXPECT_EQ(v, 33);
+        KT_EXPECT_EQ(put_user(44, (int *)(UA + 4 * PAGE_SIZE)), 0);     /* parent's own */
+        KT_EXPECT(is_zero_pte(pte_of(child, UA + 4 * PAGE_SIZE)));
+        KT_EXPECT(zero_page_is_zero());
+
+        /* munmap of zero-page PTEs frees nothing and puts nothing */
+        unsigned long free1 = nr_free_pages();
+        KT_EXPECT_EQ(do_munmap(mm, UA + 5 * PAGE_SIZE, 8 * PAGE_SIZE), 0);
+        KT_EXPECT_EQ(nr_free_pages(), free1);
+        KT_EXPECT_EQ(mm->rss, 8);
+        KT_EXPECT_EQ(page_count(zp), zcount0);
+
+        /* exit of both: every frame back, the zero page untouched */
+        mmput(child);
+        test_mm_done(mm);
+        KT_EXPECT_EQ(page_count(zp), zcount0);
+        KT_EXPECT(PageReserved(zp));
+        if (round == 1)
+            KT_EXPECT_EQ(nr_free_pages(), free_start);
+    }
+    KT_EXPECT_EQ(mm_bad_page_count, bad0);
+    KT_EXPECT(zero_page_is_zero());
+}
+
+KTEST(vma, shared_anonymous_read_is_not_the_zero_page)
+{
+    struct mm_struct *mm = test_mm();
+    KT_ASSERT(mm);
+    long a = do_mmap(mm, NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
+                     MAP_SHARED | MAP_ANONYMOUS, 0);
+    KT_ASSERT(a > 0);
+    int v = -1;
+    KT_EXPECT_EQ(get_user(v, (int *)a), 0);
+    KT_EXPECT_EQ(v, 0);
+    KT_EXPECT(!is_zero_pfn(pte_pfn(pte_of(mm, a))));  /* a frame both sides of a fork share */
+    struct mm_struct *child = dup_mm(mm);
+    KT_ASSERT(child);
+    use_mm(child);
+    KT_EXPECT_EQ(put_user(9, (int *)a), 0);
+    use_mm(mm);
+    KT_EXPECT_EQ(get_user(v, (int *)a), 0);
+    KT_EXPECT_EQ(v, 9);
+    mmput(child);
+    test_mm_done(mm);
+}

@@ -232,6 +232,8 @@ extern unsigned long page_fault_fixups;       /* kernel faults ended by a fixup 
 extern unsigned long page_fault_atomic_fixups;/* ... of them with faults disabled */
 extern unsigned long page_fault_demand_zero;  /* new frames mapped (demand zero / ->fault) */
 extern unsigned long page_fault_cow;          /* copy-on-write copies */
+extern unsigned long page_fault_zero_page;    /* read faults that mapped the zero page */
+extern unsigned long page_fault_zero_cow;     /* writes that replaced it by a zeroed page */
 extern unsigned long page_fault_cow_reuse;    /* COW faults that just made the PTE writable */
 extern unsigned long page_fault_stack_grow;   /* stack VMA extended by a fault */
 extern unsigned long page_fault_sigsegv;      /* user faults that became SIGSEGV/SIGBUS */
