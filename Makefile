@@ -17,12 +17,26 @@
 #
 # Targets: all (production kernel, ISO, disk images, userland), test-kernel,
 # qemu, qemu-nox, qemu-gdb, bochs, iso, check, bench, clean.
+#
+# make DEBUG=1 ...: both kernels compiled with -Og instead of -O2, so that
+# GDB shows arguments and locals instead of <optimized out>.  They live in
+# their own tree, $(BUILD)/debug/ (KBUILD below), so switching between
+# DEBUG=1 and not rebuilds nothing twice and never mixes -O2 and -Og objects;
+# the disk images and the userland stay in $(BUILD) (one /home for both).
+# `make check` always tests the -O2 kernels.
 
 BUILD   ?= build
-KERNEL  := $(BUILD)/vellum.elf
-TKERNEL := $(BUILD)/vellum-test.elf
-TBUILD  := $(BUILD)/ktest
-ISO     := $(BUILD)/vellum.iso
+ifneq ($(DEBUG),)
+  KBUILD := $(BUILD)/debug
+  OPT    := -Og
+else
+  KBUILD := $(BUILD)
+  OPT    := -O2
+endif
+KERNEL  := $(KBUILD)/vellum.elf
+TKERNEL := $(KBUILD)/vellum-test.elf
+TBUILD  := $(KBUILD)/ktest
+ISO     := $(KBUILD)/vellum.iso
 
 # ---- toolchain detection: i386-elf-, then i686-linux-gnu-, then host gcc -m32
 ifeq ($(origin CC),default)
@@ -48,7 +62,7 @@ OBJCOPY := $(if $(CROSS),$(CROSS)objcopy,objcopy)
 
 CFLAGS := $(ARCHFLAGS) -std=gnu11 -ffreestanding -fno-pie -fno-pic -fno-stack-protector \
 	-fno-asynchronous-unwind-tables -fno-omit-frame-pointer -mno-sse -mno-mmx -mno-80387 \
-	-fno-strict-aliasing -fno-builtin -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
+	-fno-strict-aliasing -fno-builtin $(OPT) -g -Wall -Wextra -Werror -Wno-unused-parameter \
 	-Iinclude -Iinclude/uapi -Ilib -MMD -MP
 ASFLAGS := $(ARCHFLAGS) -g -Iinclude -Iinclude/uapi -Ilib -MMD -MP
 LDFLAGS := -m elf_i386 -T boot/linker.ld -nostdlib --build-id=none
@@ -90,7 +104,7 @@ SRCS-all := $(SRCS-boot) $(SRCS-kernel) $(SRCS-mm) $(SRCS-x86) $(SRCS-drivers) $
 
 # The production kernel: every folder's sources but the tests.
 SRCS := $(filter-out %_test.c,$(SRCS-all))
-OBJS := $(patsubst %,$(BUILD)/%.o,$(basename $(SRCS)))
+OBJS := $(patsubst %,$(KBUILD)/%.o,$(basename $(SRCS)))
 
 # The test kernel: the same sources, each folder's *_test.c, and kernel/test/.
 # A foo_test.c whose tests need foo.c's static functions begins with
@@ -105,10 +119,10 @@ TOBJS := $(patsubst %,$(TBUILD)/%.o,$(basename $(TSRCS)))
 all: $(KERNEL) $(ISO)
 test-kernel: $(TKERNEL)
 
-$(BUILD)/%.o: %.c
+$(KBUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
-$(BUILD)/%.o: %.S
+$(KBUILD)/%.o: %.S
 	@mkdir -p $(dir $@)
 	$(CC) $(ASFLAGS) -c $< -o $@
 # The test kernel's objects (the shorter stem wins over the rules above).
@@ -122,27 +136,34 @@ $(TBUILD)/%.o: %.S
 # Two-pass link, the same for both kernels: the first pass has an empty symbol
 # table; its `nm` output becomes the table for the second.  .ksyms is the last
 # section of the image, so the text addresses do not move between the passes.
-$(BUILD)/vellum.pass1 $(KERNEL): $(OBJS)
-$(BUILD)/vellum-test.pass1 $(TKERNEL): $(TOBJS)
-$(BUILD)/vellum.pass1 $(KERNEL): KOBJS = $(OBJS)
-$(BUILD)/vellum-test.pass1 $(TKERNEL): KOBJS = $(TOBJS)
-$(BUILD)/ksyms0.o: tools/ksyms-empty.S
-	@mkdir -p $(BUILD)
+$(KBUILD)/vellum.pass1 $(KERNEL): $(OBJS)
+$(KBUILD)/vellum-test.pass1 $(TKERNEL): $(TOBJS)
+$(KBUILD)/vellum.pass1 $(KERNEL): KOBJS = $(OBJS)
+$(KBUILD)/vellum-test.pass1 $(TKERNEL): KOBJS = $(TOBJS)
+$(KBUILD)/ksyms0.o: tools/ksyms-empty.S
+	@mkdir -p $(KBUILD)
 	$(CC) $(ASFLAGS) -c $< -o $@
-$(BUILD)/%.pass1: $(BUILD)/ksyms0.o boot/linker.ld
+$(KBUILD)/%.pass1: $(KBUILD)/ksyms0.o boot/linker.ld
 	$(LD) $(LDFLAGS) -o $@ $(KOBJS) $< $(LIBGCC)
-$(BUILD)/%.ksyms.S: $(BUILD)/%.pass1 tools/mkksyms.sh
+$(KBUILD)/%.ksyms.S: $(KBUILD)/%.pass1 tools/mkksyms.sh
 	sh tools/mkksyms.sh $(NM) $< > $@
-$(BUILD)/%.ksyms.o: $(BUILD)/%.ksyms.S
+$(KBUILD)/%.ksyms.o: $(KBUILD)/%.ksyms.S
 	$(CC) $(ASFLAGS) -c $< -o $@
-$(BUILD)/%.elf: $(BUILD)/%.ksyms.o boot/linker.ld
+$(KBUILD)/%.elf: $(KBUILD)/%.ksyms.o boot/linker.ld
 	$(LD) $(LDFLAGS) -o $@ $(KOBJS) $< $(LIBGCC)
 
+# The ISO (boot/grub.cfg): both kernels; the menu's test entry runs every
+# kernel suite that needs no disk of its own, i.e. each KTEST suite without a
+# tools/suites/SUITE.conf (those attach images and write them: here they
+# would write on the student's root disk).
 iso: $(ISO)
-$(ISO): $(KERNEL) boot/grub.cfg
-	@mkdir -p $(BUILD)/isodir/boot/grub
+$(ISO): $(KERNEL) $(TKERNEL) boot/grub.cfg $(wildcard tools/suites/*.conf)
+	@rm -rf $(BUILD)/isodir && mkdir -p $(BUILD)/isodir/boot/grub
 	cp $(KERNEL) $(BUILD)/isodir/boot/vellum.elf
-	cp boot/grub.cfg $(BUILD)/isodir/boot/grub/grub.cfg
+	cp $(TKERNEL) $(BUILD)/isodir/boot/vellum-test.elf
+	@suites=$$(sed -n 's/^KTEST(\([a-z0-9_]*\),.*/\1/p' $(filter %.c,$(TSRCS)) | sort -u | \
+	    while read -r s; do [ -e tools/suites/$$s.conf ] || echo $$s; done | paste -sd, -) && \
+	    sed "s/@DISKLESS_SUITES@/$$suites/" boot/grub.cfg > $(BUILD)/isodir/boot/grub/grub.cfg
 	grub-mkrescue -o $@ $(BUILD)/isodir 2>/dev/null
 
 -include mk/*.mk
@@ -151,5 +172,5 @@ clean:
 	rm -rf $(BUILD) .gdbinit
 
 .PHONY: all iso test-kernel clean
-.SECONDARY: $(foreach k,vellum vellum-test,$(BUILD)/$(k).pass1 $(BUILD)/$(k).ksyms.S $(BUILD)/$(k).ksyms.o)
+.SECONDARY: $(foreach k,vellum vellum-test,$(KBUILD)/$(k).pass1 $(KBUILD)/$(k).ksyms.S $(KBUILD)/$(k).ksyms.o)
 -include $(OBJS:.o=.d) $(TOBJS:.o=.d)

@@ -14,8 +14,8 @@
 #                                 build/busybox/ (tools/getbusybox.sh; never
 #                                 fails the build: says why when it cannot)
 #
-# `make qemu`, `qemu-nox`, `qemu-test` and `qemu-gdb` attach rootfs-run.img
-# as the first IDE disk and boot with root=hda.  Setting DISKS yourself replaces the root
+# `make qemu`, `qemu-nox`, `qemu-test`, `qemu-gdb` and `bochs` attach
+# rootfs-run.img as the first IDE disk and boot with root=hda.  Setting DISKS yourself replaces the root
 # disk (DISKS="a.img" boots with a.img as hda, and no root=hda is added).
 ROOTFS_IMG  := $(BUILD)/images/rootfs.img
 ROOTFS_RUN  := $(BUILD)/images/rootfs-run.img
@@ -39,7 +39,7 @@ ifeq ($(origin DISKS),undefined)
 DISKS       := $(ROOTFS_RUN)
 ROOT_APPEND := root=hda
 ifneq ($(VELLUM_SETUP_DONE),)
-qemu qemu-nox qemu-test qemu-gdb: $(ROOTFS_RUN)
+qemu qemu-nox qemu-test qemu-gdb bochs: $(ROOTFS_RUN)
 endif
 endif
 

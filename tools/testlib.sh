@@ -50,3 +50,25 @@ qemu_status_text() {
         *) echo "exit $1" ;;
     esac
 }
+
+# Typing at a booted guest's shell prompt (tools/tests/bochs.sh, build.sh):
+# the guest's COM1 output accumulates in $CONSOLE_LOG, its input is fd 3,
+# $CONSOLE_PID is the emulator (a wait ends early when it has exited).
+# console_prompts: how many shell prompts ("vellum:CWD$ ") the log holds.
+console_prompts() { { tr -d '\r' < "$CONSOLE_LOG"; } 2>/dev/null | grep -o 'vellum:[^ ]*\$ ' | wc -l; }
+# console_wait N SECONDS: until at least N prompts were printed; 1 on timeout.
+console_wait() {
+    local deadline=$((SECONDS + $2))
+    while [ "$(console_prompts)" -lt "$1" ]; do
+        if [ $SECONDS -ge $deadline ] || ! kill -0 "$CONSOLE_PID" 2>/dev/null; then
+            return 1
+        fi
+        sleep 0.2
+    done
+}
+# console_type N LINE: wait (30 s) for prompt number N, then type LINE and
+# Enter; 1 if the prompt never came.
+console_type() {
+    console_wait "$1" 30 || return 1
+    printf '%s\n' "$2" >&3
+}

@@ -1,0 +1,43 @@
+# mk/gdb.mk: debugging the kernel with GDB (included by the Makefile).
+# Owns make qemu-gdb, make gdb, the generated .gdbinit and GDBPORT; the
+# helper commands are tools/gdb/vellum.py, the session is described in
+# docs/getting-started.md ("The debug loop").
+#
+#   make qemu-gdb   QEMU paused before the first instruction (-S), its gdb
+#                   stub on 127.0.0.1:PORT; writes .gdbinit
+#                   (tools/gdb/mkgdbinit.sh: symbols, helpers, then attach)
+#   make gdb        in a second terminal: gdb with that .gdbinit
+#                   (gdb -iex 'add-auto-load-safe-path .../.gdbinit': no
+#                   auto-load warnings, and your ~/.gdbinit still runs)
+#   GDBPORT=N       the port (make qemu-gdb GDBPORT=1234); by default
+#                   tools/gdb/gdbport.sh's: 26000 + a hash of uid and checkout
+#                   path, mod 5000, skipping a port something listens on
+#   DEBUG=1         the kernels built with -Og into $(BUILD)/debug/ (the
+#                   Makefile), so arguments and locals are not <optimized out>
+#   TEST_KERNEL=1   the test kernel (APPEND=test=SUITE picks its suite)
+#
+# The default port is computed once, when first used, and only by qemu-gdb (the
+# probe would skip the port of a QEMU already running); `make gdb` reads the
+# port from .gdbinit.
+
+GDB_KERNEL = $(if $(TEST_KERNEL),$(TKERNEL),$(KERNEL))
+# GDB_PORT: GDBPORT if set and not empty, else the script's choice (once).
+GDB_PORT = $(eval GDB_PORT := $(or $(strip $(GDBPORT)),$(shell bash tools/gdb/gdbport.sh $(CURDIR))))$(GDB_PORT)
+GDB_SAFE_PATH = add-auto-load-safe-path $(CURDIR)/.gdbinit
+
+ifneq ($(VELLUM_SETUP_DONE),)
+qemu-gdb: $(GDB_KERNEL)
+	@sh tools/gdb/mkgdbinit.sh $(GDB_KERNEL) 127.0.0.1:$(GDB_PORT) > .gdbinit
+	@echo "*** wrote .gdbinit: symbols from $(GDB_KERNEL), the lx-* helpers, port $(GDB_PORT)"
+	@echo "*** QEMU is paused with a gdb stub on 127.0.0.1:$(GDB_PORT). In another terminal,"
+	@echo "*** in this directory:  make gdb"
+	@echo "*** (or: gdb -iex '$(GDB_SAFE_PATH)'; to let plain 'gdb' load"
+	@echo "***  it, add that line, without -iex, to ~/.config/gdb/gdbinit)"
+	$(QEMU) $(QEMUOPTS) -serial mon:stdio -display none -S -gdb tcp:127.0.0.1:$(GDB_PORT) || [ $$? -eq 1 ]
+endif
+
+gdb:
+	@test -f .gdbinit || { echo "gdb: no .gdbinit here: run make qemu-gdb (in another terminal) first"; exit 1; }
+	gdb -q -iex '$(GDB_SAFE_PATH)'
+
+.PHONY: qemu-gdb gdb
