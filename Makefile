@@ -15,8 +15,7 @@
 #                          into build/ktest/, plus every *_test.c (the ktests,
 #                          beside the code they test) and kernel/test/.
 #
-# Targets: all (production kernel, ISO, disk images, userland), test-kernel,
-# qemu, qemu-nox, qemu-gdb, bochs, iso, check, bench, clean.
+# Targets: `make help` lists them all (README.md's table, mk/help.mk).
 #
 # make DEBUG=1 ...: both kernels compiled with -Og instead of -O2, so that
 # GDB shows arguments and locals instead of <optimized out>.  They live in
@@ -54,11 +53,15 @@ ifeq ($(origin CC),default)
 endif
 ifneq ($(findstring clang,$(CC)),)
   ARCHFLAGS := --target=i686-elf
-  LD ?= ld.lld
 endif
-LD      := $(if $(CROSS),$(CROSS)ld,ld)
-NM      := $(if $(CROSS),$(CROSS)nm,nm)
-OBJCOPY := $(if $(CROSS),$(CROSS)objcopy,objcopy)
+# The linker: yours if you name one (LD=... on the command line or in the
+# environment), else the cross one, ld.lld with clang, or the host's ld.
+# (make predefines LD=ld, origin "default": `LD ?=` would never apply.)
+ifeq ($(origin LD),default)
+  LD := $(if $(CROSS),$(CROSS)ld,$(if $(findstring clang,$(CC)),ld.lld,ld))
+endif
+NM      ?= $(if $(CROSS),$(CROSS)nm,nm)
+OBJCOPY ?= $(if $(CROSS),$(CROSS)objcopy,objcopy)
 
 CFLAGS := $(ARCHFLAGS) -std=gnu11 -ffreestanding -fno-pie -fno-pic -fno-stack-protector \
 	-fno-asynchronous-unwind-tables -fno-omit-frame-pointer -mno-sse -mno-mmx -mno-80387 \
@@ -116,6 +119,18 @@ TSRCS := $(foreach s,$(SRCS),$(if $(filter $(s:.c=_test.c),$(WRAPS)),$(s:.c=_tes
 	$(filter-out $(WRAPS),$(TEST-SRCS)) $(SRCS-test)
 TOBJS := $(patsubst %,$(TBUILD)/%.o,$(basename $(TSRCS)))
 
+# A bare `make` (the first rule, the default goal): tools/setup.sh first, as
+# `make qemu` and `make check` do (it installs what is missing, or stops with
+# the one command to run; silent and quick when nothing is), then `all` in a
+# fresh make, which sees the tools setup installed: this one asked for
+# libgcc's path while parsing, possibly before there was a compiler.
+ifeq ($(VELLUM_SETUP_DONE),)
+default:
+	@sh tools/setup.sh
+	@$(MAKE) --no-print-directory VELLUM_SETUP_DONE=1 all
+else
+default: all
+endif
 all: $(KERNEL) $(ISO)
 test-kernel: $(TKERNEL)
 
@@ -158,19 +173,19 @@ $(KBUILD)/%.elf: $(KBUILD)/%.ksyms.o boot/linker.ld
 # would write on the student's root disk).
 iso: $(ISO)
 $(ISO): $(KERNEL) $(TKERNEL) boot/grub.cfg $(wildcard tools/suites/*.conf)
-	@rm -rf $(BUILD)/isodir && mkdir -p $(BUILD)/isodir/boot/grub
-	cp $(KERNEL) $(BUILD)/isodir/boot/vellum.elf
-	cp $(TKERNEL) $(BUILD)/isodir/boot/vellum-test.elf
+	@rm -rf $(KBUILD)/isodir && mkdir -p $(KBUILD)/isodir/boot/grub
+	cp $(KERNEL) $(KBUILD)/isodir/boot/vellum.elf
+	cp $(TKERNEL) $(KBUILD)/isodir/boot/vellum-test.elf
 	@suites=$$(sed -n 's/^KTEST(\([a-z0-9_]*\),.*/\1/p' $(filter %.c,$(TSRCS)) | sort -u | \
 	    while read -r s; do [ -e tools/suites/$$s.conf ] || echo $$s; done | paste -sd, -) && \
-	    sed "s/@DISKLESS_SUITES@/$$suites/" boot/grub.cfg > $(BUILD)/isodir/boot/grub/grub.cfg
-	grub-mkrescue -o $@ $(BUILD)/isodir 2>/dev/null
+	    sed "s/@DISKLESS_SUITES@/$$suites/" boot/grub.cfg > $(KBUILD)/isodir/boot/grub/grub.cfg
+	grub-mkrescue -o $@ $(KBUILD)/isodir 2>/dev/null
 
 -include mk/*.mk
 
 clean:
 	rm -rf $(BUILD) .gdbinit
 
-.PHONY: all iso test-kernel clean
+.PHONY: default all iso test-kernel clean
 .SECONDARY: $(foreach k,vellum vellum-test,$(KBUILD)/$(k).pass1 $(KBUILD)/$(k).ksyms.S $(KBUILD)/$(k).ksyms.o)
 -include $(OBJS:.o=.d) $(TOBJS:.o=.d)

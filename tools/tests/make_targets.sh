@@ -1,0 +1,116 @@
+#!/bin/bash
+# tools/tests/make_targets.sh: the make targets tell the truth (host test).
+#  make_targets.help_every_phony   every .PHONY target of the Makefile and
+#                                  mk/*.mk is a line of `make help`
+#  make_targets.help_is_readme     `make help` prints README.md's table of
+#                                  make targets, one line per row, none empty
+#  make_targets.unknown_goal       `make qemuu` fails, names `make qemu` and
+#                                  points to `make help`
+#  make_targets.clang_ld           CC=clang alone links with ld.lld; an LD
+#                                  you name wins; gcc keeps its ld
+#  make_targets.bare_make_setup    a bare `make` runs tools/setup.sh first,
+#                                  then `all` in a fresh make
+#  make_targets.setup_one_command  setup with a tool missing, not root and
+#                                  no sudo: exit 1 and the one apt-get
+#                                  command to run, naming the package
+#  make_targets.qemu_start_failure `make qemu-nox` on a disk another QEMU
+#                                  holds fails, with QEMU's message
+#  make_targets.qemu_poweroff      `make qemu-nox` whose kernel powers off
+#                                  succeeds
+#  make_targets.qemu_test_pass     `make qemu-test APPEND=test=cmdline`
+#                                  succeeds (QEMU status 1 is its "passed")
+#  make_targets.qemu_test_panic    `make qemu-test APPEND=oops=bug` fails
+#                                  and says the kernel panicked
+source "$(dirname "$0")/../testlib.sh"
+T=make_targets
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-make.XXXXXX") || exit 1
+HOLDER=
+trap '[ -n "$HOLDER" ] && kill $HOLDER 2>/dev/null; rm -rf "$TMP"' EXIT
+unset MAKEFLAGS MFLAGS MAKELEVEL VELLUM_SETUP_DONE
+M() { make --no-print-directory BUILD="$BUILD" "$@"; }
+
+# ---- make help
+M help > "$TMP/help" 2>&1
+phony=$(grep -h '^\.PHONY:' Makefile mk/*.mk | sed 's/^\.PHONY://' | tr ' ' '\n' |
+        grep -v -x -e '' -e '.gdbinit' -e default | sort -u)
+listed=$(awk '{ print $2 }' "$TMP/help" | sort -u)
+missing=$(comm -23 <(echo "$phony") <(echo "$listed") | tr '\n' ' ')
+if [ -z "$missing" ] && [ "$(echo "$phony" | wc -l)" -ge 20 ]; then pass "$T.help_every_phony"
+else fail "$T.help_every_phony (not in make help / README.md's table: $missing)"; fi
+rows=$(sed -n '/^## Make targets/,/^## /p' README.md | grep -c '^| `make')
+lines=$(wc -l < "$TMP/help")
+empty=$(awk 'NF < 3' "$TMP/help" | wc -l)
+if [ "$rows" -ge 20 ] && [ "$rows" = "$lines" ] && [ "$empty" = 0 ] &&
+   grep -q '^  make qemu  .*boots' "$TMP/help"; then pass "$T.help_is_readme ($rows targets)"
+else fail "$T.help_is_readme (README rows $rows, make help lines $lines, $empty without a description)"; fi
+
+# ---- a mistyped goal
+M qemuu > "$TMP/typo" 2>&1
+rc=$?
+if [ $rc -ne 0 ] && grep -q "no target 'qemuu'" "$TMP/typo" && grep -q 'Did you mean: make qemu\b' "$TMP/typo" &&
+   grep -q "'make help'" "$TMP/typo"; then pass "$T.unknown_goal"
+else fail "$T.unknown_goal (exit $rc: $(head -2 "$TMP/typo" | tr '\n' ' '))"; fi
+
+# ---- the linker (make -n: the link line the rules would run)
+ld_of() { M -n "$@" "$BUILD/vellum.pass1" -W boot/linker.ld 2>/dev/null | grep -m1 ' -m elf_i386 ' | awk '{ print $1 }'; }
+c=$(ld_of CC=clang); cl=$(ld_of CC=clang LD=ld); g=$(ld_of)
+if [ "$c" = ld.lld ] && [ "$cl" = ld ] && [ -n "$g" ] && [ "$g" != ld.lld ]; then pass "$T.clang_ld"
+else fail "$T.clang_ld (CC=clang: '$c', CC=clang LD=ld: '$cl', default: '$g')"; fi
+
+# ---- a bare make
+first=$(env -u VELLUM_SETUP_DONE make --no-print-directory BUILD="$BUILD" -n -s 2>/dev/null | head -2 | tr '\n' ';')
+if [ "$first" = "sh tools/setup.sh;make --no-print-directory VELLUM_SETUP_DONE=1 all;" ]; then
+    pass "$T.bare_make_setup"
+else fail "$T.bare_make_setup (make -n begins: $first)"; fi
+
+# ---- setup on a machine missing bochs, not root, no sudo: every host
+# command but bochs and sudo, and an id that says uid 1000
+F=$TMP/path
+mkdir -p "$F"
+for f in /usr/bin/* /usr/sbin/* /bin/* /sbin/*; do
+    n=${f##*/}
+    case $n in bochs|sudo|id) continue ;; esac
+    [ -e "$F/$n" ] || ln -s "$f" "$F/$n"
+done
+printf '#!/bin/sh\necho 1000\n' > "$F/id"; chmod +x "$F/id"
+PATH=$F sh tools/setup.sh > "$TMP/setup" 2>&1
+rc=$?
+if [ $rc = 1 ] && grep -q 'run as root: apt-get update && apt-get install -y --no-install-recommends bochs$' "$TMP/setup"; then
+    pass "$T.setup_one_command"
+else fail "$T.setup_one_command (exit $rc: $(tail -1 "$TMP/setup"))"; fi
+
+# ---- QEMU's own failure against the guest's statuses
+M -s all test-kernel >/dev/null 2>&1
+cp "$BUILD/images/rootfs.img" "$TMP/disk.img"
+"$QEMU" -display none -S -nic none -monitor none -serial none \
+    -drive "file=$TMP/disk.img,format=raw,if=ide,index=0" </dev/null >/dev/null 2>&1 &
+HOLDER=$!
+for _ in $(seq 50); do                 # until it holds the image's lock
+    timeout 2 "$QEMU" -display none -nic none -monitor none -serial none -S \
+        -drive "file=$TMP/disk.img,format=raw,if=ide,index=0" </dev/null 2>&1 |
+        grep -q 'write" lock' && break
+    sleep 0.1
+done
+timeout 30 make --no-print-directory BUILD="$BUILD" VELLUM_SETUP_DONE=1 qemu-nox DISKS="$TMP/disk.img" </dev/null > "$TMP/locked" 2>&1
+rc=$?
+kill $HOLDER 2>/dev/null; wait $HOLDER 2>/dev/null; HOLDER=
+if [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q 'QEMU did not run: .*Failed to get "write" lock' "$TMP/locked"; then
+    pass "$T.qemu_start_failure"
+else fail "$T.qemu_start_failure (make exit $rc: $(tail -1 "$TMP/locked"))"; fi
+
+timeout 30 make --no-print-directory BUILD="$BUILD" VELLUM_SETUP_DONE=1 qemu-nox DISKS= </dev/null > "$TMP/off" 2>&1
+rc=$?
+if [ $rc = 0 ] && tr -d '\r' < "$TMP/off" | grep -q 'power off: root (none) synced'; then pass "$T.qemu_poweroff"
+else fail "$T.qemu_poweroff (make exit $rc)"; show_tail "$TMP/off" 5; fi
+
+timeout 30 make --no-print-directory BUILD="$BUILD" VELLUM_SETUP_DONE=1 qemu-test DISKS= APPEND=test=cmdline </dev/null > "$TMP/pass" 2>&1
+rc=$?
+if [ $rc = 0 ] && tr -d '\r' < "$TMP/pass" | grep -q 'ktest: done [1-9][0-9]* passed, 0 failed'; then pass "$T.qemu_test_pass"
+else fail "$T.qemu_test_pass (make exit $rc)"; show_tail "$TMP/pass" 5; fi
+
+timeout 30 make --no-print-directory BUILD="$BUILD" VELLUM_SETUP_DONE=1 qemu-test DISKS= APPEND=oops=bug </dev/null > "$TMP/panic" 2>&1
+rc=$?
+if [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q 'the kernel panicked or oopsed (QEMU status 7)' "$TMP/panic"; then
+    pass "$T.qemu_test_panic"
+else fail "$T.qemu_test_panic (make exit $rc)"; show_tail "$TMP/panic" 5; fi
+exit 0
