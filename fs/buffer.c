@@ -257,6 +257,11 @@ void clean_bdev_aliases(struct block_device *bdev, sector_t block, size_t size)
 
 void mark_buffer_dirty(struct buffer_head *bh)
 {
+    /* Already dirty, and so is its page: nothing to do (Linux's "it is
+     * already dirty" fast path; we test the page too, because writeback
+     * cleans the page before it cleans its buffers). */
+    if (buffer_dirty(bh) && bh->b_page && PageDirty(bh->b_page))
+        return;
     set_buffer_dirty(bh);
     if (bh->b_page)
         set_page_dirty(bh->b_page);

@@ -311,6 +311,16 @@ void unmap_mapping_range(struct address_space *mapping, unsigned long pgoff);
 int page_mkclean(struct page *page);
 int generic_file_mmap(struct file *file, struct vm_area_struct *vma);
 int filemap_fault(struct vm_area_struct *vma, unsigned long address, struct page **pagep);
+/* Fault-around (mm/memory.c calls it after a read fault; Linux's
+ * do_fault_around): FAULT_AROUND_PAGES-aligned window of the faulting
+ * address, clipped to the VMA.  filemap_map_pages: vm_ops->map_pages of
+ * file mappings (mm/filemap.c).  do_set_pte: map page read-only at address
+ * through the empty slot ptep; the caller's page reference becomes the
+ * PTE's (Linux's do_set_pte, 3.15). */
+#define FAULT_AROUND_PAGES 16          /* Linux's fault_around_bytes: 64 KiB */
+void filemap_map_pages(struct vm_area_struct *vma, struct vm_fault *vmf);
+void do_set_pte(struct vm_area_struct *vma, unsigned long address, struct page *page,
+                pte_t *ptep);
 /* Counters of the file-mapping paths (for /proc/vellum/writepath and tests). */
 struct filemap_fault_stats {
     unsigned long faults;        /* filemap_fault calls */
@@ -321,6 +331,7 @@ struct filemap_fault_stats {
     unsigned long private_cow;   /* private write faults that copied a file page */
     unsigned long unmapped;      /* PTEs zapped by truncate (unmap_mapping_range) */
     unsigned long mkclean;       /* PTEs write-protected by page_mkclean */
+    unsigned long fault_around;  /* neighbour pages mapped by fault-around */
 };
 extern struct filemap_fault_stats filemap_fault_stats;
 

@@ -24,6 +24,7 @@
 #include <types.h>
 #include <list.h>
 #include <mutex.h>
+#include <asm/pgtable.h>
 
 struct address_space;
 struct task_struct;
@@ -84,8 +85,21 @@ struct vm_area_struct;
  *   errno: -ENOMEM -> VM_FAULT_OOM; anything else (-EFAULT beyond EOF, -EIO,
  *   -EDEADLK) -> VM_FAULT_SIGBUS (SIGBUS for user mode, the exception-table
  *   fixup for the kernel).  NULL vm_ops or fault: anonymous memory. */
+/* map_pages: fault-around (Linux's ->map_pages, filemap_map_pages for file
+ *   mappings): after a read fault was resolved by ->fault, map whichever of
+ *   the file pages vmf->pgoff..vmf->max_pgoff are ready without sleeping
+ *   (cached, uptodate, unlocked, inside i_size), each with do_set_pte()
+ *   (mm/memory.c), read-only; skip a PTE slot that is not empty.  Never
+ *   sleeps, takes no page lock; NULL: one page per fault. */
+struct vm_fault {                      /* Linux 3.15's, its ->map_pages fields */
+    unsigned long pgoff, max_pgoff;    /* file pages to try, inclusive */
+    unsigned long address;             /* the user address of page pgoff */
+    pte_t *pte;                        /* its PTE slot; the others follow (one page table) */
+};
+
 struct vm_operations_struct {
     int (*fault)(struct vm_area_struct *vma, unsigned long address, struct page **pagep);
+    void (*map_pages)(struct vm_area_struct *vma, struct vm_fault *vmf);
     void (*close)(struct vm_area_struct *vma);
 };
 

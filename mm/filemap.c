@@ -744,8 +744,7 @@ long sys_cachestat(unsigned int fd, struct cachestat_range __user *cstat_range,
 
 /* ---- file mappings: the page cache's side ------------------------------ */
 
-/* (__unused: in lab mmap's skeleton its one caller, filemap_fault, is to be written.) */
-static unsigned long __unused size_in_pages(struct inode *inode)
+static unsigned long size_in_pages(struct inode *inode)
 {
     return (unsigned long)((inode->i_size + PAGE_SIZE - 1) >> PAGE_SHIFT);
 }
@@ -850,8 +849,42 @@ int filemap_fault(struct vm_area_struct *vma, unsigned long address, struct page
 */
 /* LAB mmap: END */
 
+/*
+ * filemap_map_pages: fault-around's page-cache half (Linux's name): map
+ * every page of vmf->pgoff..max_pgoff that is in the cache, uptodate, not
+ * locked and inside i_size, into an empty PTE slot, read-only (do_set_pte).
+ * A page that would need a read or a lock is left for its own fault.
+ * Simplified: Linux takes each page with trylock_page and re-checks under
+ * it; Vellum is uniprocessor and not preemptible and nothing here sleeps,
+ * so no truncate or read completion can change a page between our checks
+ * and the PTE (truncate's unmap_mapping_range would find the PTE anyway).
+ */
+void filemap_map_pages(struct vm_area_struct *vma, struct vm_fault *vmf)
+{
+    struct address_space *mapping = vma->vm_file->f_mapping;
+    unsigned long size = size_in_pages(mapping->host);
+    if (!size)
+        return;
+    unsigned long last = min(vmf->max_pgoff, size - 1);     /* not beyond EOF */
+    for (unsigned long pgoff = vmf->pgoff; pgoff <= last; pgoff++) {
+        pte_t *ptep = vmf->pte + (pgoff - vmf->pgoff);
+        if (pte_has_page(*ptep))
+            continue;                           /* the faulting page, or mapped before */
+        struct page *page = find_get_page(mapping, pgoff);
+        if (!page)
+            continue;
+        if (PageLocked(page) || !PageUptodate(page) || page->mapping != mapping) {
+            put_page(page);
+            continue;
+        }
+        do_set_pte(vma, vmf->address + ((pgoff - vmf->pgoff) << PAGE_SHIFT), page, ptep);
+        filemap_fault_stats.fault_around++;
+    }
+}
+
 static const struct vm_operations_struct generic_file_vm_ops = {
     .fault = filemap_fault,
+    .map_pages = filemap_map_pages,
 };
 
 /* f_op->mmap of page-cache files (ext2, ramfs): the file must be able to

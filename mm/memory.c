@@ -38,6 +38,13 @@
  *   MAP_PRIVATE  a read fault maps the cache page read-only; a write fault
  *                copies it into an anonymous page (COW), which the file
  *                never sees.
+ * Fault-around (Linux's do_fault_around): a read fault on a file mapping
+ * also maps the neighbours in its 16-page block that are already cached
+ * and ready (vm_ops->map_pages, filemap_map_pages), read-only in both
+ * kinds of mapping, so a first write still faults: dirty tracking and COW
+ * work as for a page ->fault mapped.  Simplified: Linux tries map_pages
+ * first and calls ->fault only when the faulting page was not ready; we
+ * call ->fault first, always (one page-cache lookup more per fault).
  * Reverse mapping: to find the PTEs of a file page we walk the VMAs on
  * mapping->i_mmap (Linux's "object-based rmap"); anonymous pages have none.
  */
@@ -138,6 +145,33 @@ static pte_t mk_pte(struct page *page, unsigned long vm_flags, bool writable)
     return pte;
 }
 
+void do_set_pte(struct vm_area_struct *vma, unsigned long address, struct page *page,
+                pte_t *ptep)
+{
+    BUG_ON(pte_has_page(*ptep));
+    set_pte_at(vma->vm_mm, address, ptep, mk_pte(page, vma->vm_flags, false));
+    page_add_rmap(page);
+    vma->vm_mm->rss++;
+}
+
+/* After a read fault at address (its PTE: ptep) was resolved: the other
+ * pages of its FAULT_AROUND_PAGES-aligned block inside the VMA (so inside
+ * ptep's page table: 64 KiB blocks never straddle a 4 MiB one), as Linux's
+ * do_fault_around. */
+static void do_fault_around(struct vm_area_struct *vma, unsigned long address, pte_t *ptep)
+{
+    unsigned long block = address & ~(FAULT_AROUND_PAGES * PAGE_SIZE - 1);
+    unsigned long start = max(block, vma->vm_start);
+    unsigned long end = min(block + FAULT_AROUND_PAGES * PAGE_SIZE, vma->vm_end);
+    struct vm_fault vmf = {
+        .pgoff = vma->vm_pgoff + ((start - vma->vm_start) >> PAGE_SHIFT),
+        .address = start,
+        .pte = ptep - ((address - start) >> PAGE_SHIFT),
+    };
+    vmf.max_pgoff = vmf.pgoff + ((end - start) >> PAGE_SHIFT) - 1;
+    vma->vm_ops->map_pages(vma, &vmf);
+}
+
 /* A write to a present, read-only PTE of a writable VMA: copy-on-write. */
 static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *ptep,
                       pte_t pte)
@@ -205,7 +239,7 @@ int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned 
          * filemap_fault); private anonymous memory maps the zero page on a
          * read and gets a fresh zeroed frame on a write ("demand zero"). */
         struct page *page;
-        bool writable = true;
+        bool writable = true, around = false;
         if (vma->vm_ops && vma->vm_ops->fault) {
             /* A file page: may sleep (read from disk).  mmap_sem is held,
              * so the PTE slot is still ours when it returns. */
@@ -235,6 +269,7 @@ int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned 
             } else {
                 writable = false;                    /* private: COW on the first write */
             }
+            around = !(flags & FAULT_FLAG_WRITE) && vma->vm_ops->map_pages;
         } else if (!(flags & FAULT_FLAG_WRITE) && !(vma->vm_flags & VM_SHARED)) {
             /* A read of private anonymous memory: the zero page, read-only,
              * no reference taken (Linux's do_anonymous_page: my_zero_pfn).
@@ -260,6 +295,8 @@ int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned 
         page_add_rmap(page);
         mm->rss++;
         page_fault_demand_zero++;
+        if (around)
+            do_fault_around(vma, address, ptep);
         return 0;
     }
     if (!pte_present(pte))          /* PROT_NONE frame: the caller should not be here */

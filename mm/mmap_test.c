@@ -78,8 +78,10 @@ KTEST(mmapfile, fault_maps_the_page_cache_page)
     struct mm_struct *mm = mm_begin();
     KT_ASSERT(mm);
     struct page *cached = find_get_page(f->f_mapping, 1);
-    KT_ASSERT(cached);
+    struct page *cached0 = find_get_page(f->f_mapping, 0);
+    KT_ASSERT(cached && cached0);
     int count0 = page_count(cached), map0 = page_mapcount(cached);
+    int count00 = page_count(cached0);
 
     KT_EXPECT_EQ(do_mmap(mm, f, UADDR, 2 * PAGE_SIZE, PROT_READ, MAP_SHARED | MAP_FIXED, 0),
                (long)UADDR);
@@ -92,14 +94,21 @@ KTEST(mmapfile, fault_maps_the_page_cache_page)
     KT_EXPECT(!(*ptep & _PAGE_RW));                             /* read fault: read-only */
     KT_EXPECT_EQ(page_count(cached), count0 + 1);               /* the PTE's reference */
     KT_EXPECT_EQ(page_mapcount(cached), map0 + 1);
-    KT_EXPECT_EQ(mm->rss, 1UL);
+    /* Page 0 is cached and ready too: fault-around mapped it (read-only). */
+    pte_t *ptep0 = upte(mm, UADDR);
+    KT_ASSERT(ptep0 && pte_present(*ptep0));
+    KT_EXPECT(pfn_to_page(pte_pfn(*ptep0)) == cached0 && !(*ptep0 & _PAGE_RW));
+    KT_EXPECT_EQ(page_count(cached0), count00 + 1);
+    KT_EXPECT_EQ(mm->rss, 2UL);
 
     KT_EXPECT_EQ(do_munmap(mm, UADDR, 2 * PAGE_SIZE), 0);
     KT_EXPECT_EQ(page_count(cached), count0);                   /* back to baseline */
     KT_EXPECT_EQ(page_mapcount(cached), map0);
+    KT_EXPECT_EQ(page_count(cached0), count00);
     KT_EXPECT_EQ(mm->rss, 0UL);
     KT_EXPECT(list_empty(&f->f_mapping->i_mmap));               /* the VMA left i_mmap */
     put_page(cached);
+    put_page(cached0);
     mm_end(mm);
     mclose(f, "/mmt_a");
 }
@@ -207,7 +216,7 @@ KTEST(mmapfile, fault_past_eof_is_sigbus)
     KT_EXPECT_EQ(filemap_fault_stats.sigbus, sigbus0 + 2);
     pte_t *ptep = upte(mm, UADDR + 3 * PAGE_SIZE);
     KT_EXPECT(!ptep || !pte_has_page(*ptep));                  /* nothing mapped there */
-    KT_EXPECT_EQ(mm->rss, 1UL);                                 /* only the EOF page */
+    KT_EXPECT_EQ(mm->rss, 2UL);             /* the EOF page, page 0 by fault-around */
     KT_EXPECT_EQ(do_munmap(mm, UADDR, 4 * PAGE_SIZE), 0);
     mm_end(mm);
     mclose(f, "/mmt_d");
@@ -278,4 +287,206 @@ KTEST(mmapfile, msync_moves_dirty_bits_and_writes_back)
     truncate_inode_pages(f->f_mapping, 0);         /* before the a_ops go back */
     f->f_mapping->a_ops = saved;
     mclose(f, "/mmt_e");
+}
+
+/* ---- fault-around (mm/memory.c do_fault_around, filemap_map_pages) ------ */
+
+/* PTEs present in [va, va + pages) */
+static int count_ptes(struct mm_struct *mm, unsigned long va, int pages)
+{
+    int n = 0;
+    for (int i = 0; i < pages; i++) {
+        pte_t *p = upte(mm, va + i * PAGE_SIZE);
+        n += p && pte_present(*p);
+    }
+    return n;
+}
+
+/* Does the PTE at va map the cache page index of mapping, read-only? */
+static bool maps_cache_page_ro(struct mm_struct *mm, unsigned long va,
+                               struct address_space *mapping, unsigned long index)
+{
+    pte_t *p = upte(mm, va);
+    struct page *page = find_get_page(mapping, index);
+    bool ok = p && pte_present(*p) && !(*p & _PAGE_RW) && page &&
+              pfn_to_page(pte_pfn(*p)) == page && page_mapcount(page) >= 1;
+    if (page)
+        put_page(page);
+    return ok;
+}
+
+/* A 40-page cached file: one read fault maps its whole 16-page block. */
+KTEST(mmapfile, fault_around_maps_cached_neighbours)
+{
+    struct file *f = mopen("/mmt_f", 40);
+    KT_ASSERT(f);
+    struct mm_struct *mm = mm_begin();
+    KT_ASSERT(mm);
+    KT_EXPECT_EQ(do_mmap(mm, f, UADDR, 40 * PAGE_SIZE, PROT_READ, MAP_SHARED | MAP_FIXED, 0),
+                 (long)UADDR);
+    unsigned long faults0 = filemap_fault_stats.faults, around0 = filemap_fault_stats.fault_around;
+    char c = 0;
+    KT_EXPECT_EQ(copy_from_user(&c, (const void *)(UADDR + 5 * PAGE_SIZE + 3), 1), 0UL);
+    KT_EXPECT_EQ(c, 'A' + 5);
+    KT_EXPECT_EQ(filemap_fault_stats.faults, faults0 + 1);
+    KT_EXPECT_EQ(filemap_fault_stats.fault_around, around0 + 15);
+    KT_EXPECT_EQ(count_ptes(mm, UADDR, 16), 16);
+    KT_EXPECT_EQ(count_ptes(mm, UADDR + 16 * PAGE_SIZE, 24), 0);
+    KT_EXPECT_EQ(mm->rss, 16UL);
+    bool ok = true;
+    for (int i = 0; i < 16; i++)
+        ok &= maps_cache_page_ro(mm, UADDR + i * PAGE_SIZE, f->f_mapping, i);
+    KT_EXPECT(ok);
+
+    /* The next blocks: one fault each; the last is cut by the VMA's end. */
+    KT_EXPECT_EQ(copy_from_user(&c, (const void *)(UADDR + 20 * PAGE_SIZE), 1), 0UL);
+    KT_EXPECT_EQ(count_ptes(mm, UADDR + 16 * PAGE_SIZE, 16), 16);
+    KT_EXPECT_EQ(copy_from_user(&c, (const void *)(UADDR + 39 * PAGE_SIZE), 1), 0UL);
+    KT_EXPECT_EQ(count_ptes(mm, UADDR, 40), 40);
+    KT_EXPECT_EQ(count_ptes(mm, UADDR + 40 * PAGE_SIZE, 8), 0);
+    KT_EXPECT_EQ(filemap_fault_stats.faults, faults0 + 3);
+    KT_EXPECT_EQ(filemap_fault_stats.fault_around, around0 + 37);
+    KT_EXPECT_EQ(mm->rss, 40UL);
+    /* every page reads right, and with no fault more */
+    ok = true;
+    for (int i = 0; i < 40; i++) {
+        ok &= copy_from_user(&c, (const void *)(UADDR + i * PAGE_SIZE + 100), 1) == 0;
+        ok &= c == 'A' + i;
+    }
+    KT_EXPECT(ok);
+    KT_EXPECT_EQ(filemap_fault_stats.faults, faults0 + 3);
+
+    struct page *p30 = find_get_page(f->f_mapping, 30);
+    KT_ASSERT(p30);
+    int count30 = page_count(p30);
+    KT_EXPECT_EQ(do_munmap(mm, UADDR, 40 * PAGE_SIZE), 0);
+    KT_EXPECT_EQ(page_count(p30), count30 - 1);                 /* the PTE's reference */
+    KT_EXPECT_EQ(page_mapcount(p30), 0);
+    KT_EXPECT_EQ(mm->rss, 0UL);
+    put_page(p30);
+    mm_end(mm);
+    mclose(f, "/mmt_f");
+}
+
+/* Not outside the VMA, not beyond EOF, not a locked page, not one that is
+ * not uptodate: those are left for a fault of their own. */
+KTEST(mmapfile, fault_around_stops_at_vma_eof_and_unready_pages)
+{
+    struct file *f = mopen("/mmt_g", 20);
+    KT_ASSERT(f);
+    struct address_space *mapping = f->f_mapping;
+    struct mm_struct *mm = mm_begin();
+    KT_ASSERT(mm);
+    /* file pages 2..11 at UADDR + 3 pages: inside one aligned block */
+    KT_EXPECT_EQ(do_mmap(mm, f, UADDR + 3 * PAGE_SIZE, 10 * PAGE_SIZE, PROT_READ,
+                         MAP_SHARED | MAP_FIXED, 2), (long)(UADDR + 3 * PAGE_SIZE));
+    char c = 0;
+    KT_EXPECT_EQ(copy_from_user(&c, (const void *)(UADDR + 5 * PAGE_SIZE), 1), 0UL);
+    KT_EXPECT_EQ(c, 'A' + 4);
+    KT_EXPECT_EQ(count_ptes(mm, UADDR, 16), 10);
+    KT_EXPECT(maps_cache_page_ro(mm, UADDR + 3 * PAGE_SIZE, mapping, 2));
+    KT_EXPECT(maps_cache_page_ro(mm, UADDR + 12 * PAGE_SIZE, mapping, 11));
+    KT_EXPECT_EQ(count_ptes(mm, UADDR, 3), 0);                  /* before the VMA */
+    KT_EXPECT_EQ(count_ptes(mm, UADDR + 13 * PAGE_SIZE, 3), 0); /* after it */
+    KT_EXPECT_EQ(mm->rss, 10UL);
+    KT_EXPECT_EQ(do_munmap(mm, UADDR + 3 * PAGE_SIZE, 10 * PAGE_SIZE), 0);
+
+    /* EOF in page 6 (pages 7.. gone); page 2 locked, page 3 not uptodate */
+    KT_ASSERT_EQ(do_truncate(mapping->host, 6 * PAGE_SIZE + 100), 0);
+    struct page *p2 = find_get_page(mapping, 2), *p3 = find_get_page(mapping, 3);
+    KT_ASSERT(p2 && p3);
+    lock_page(p2);
+    ClearPageUptodate(p3);
+    KT_EXPECT_EQ(do_mmap(mm, f, UADDR, 16 * PAGE_SIZE, PROT_READ, MAP_PRIVATE | MAP_FIXED, 0),
+                 (long)UADDR);
+    unsigned long around0 = filemap_fault_stats.fault_around;
+    KT_EXPECT_EQ(copy_from_user(&c, (const void *)UADDR, 1), 0UL);
+    KT_EXPECT_EQ(filemap_fault_stats.fault_around, around0 + 4);     /* 1, 4, 5, 6 */
+    KT_EXPECT_EQ(count_ptes(mm, UADDR, 16), 5);
+    KT_EXPECT(maps_cache_page_ro(mm, UADDR + 6 * PAGE_SIZE, mapping, 6));  /* the EOF page */
+    KT_EXPECT_EQ(count_ptes(mm, UADDR + 2 * PAGE_SIZE, 2), 0);
+    KT_EXPECT_EQ(count_ptes(mm, UADDR + 7 * PAGE_SIZE, 9), 0);
+    KT_EXPECT_EQ(mm->rss, 5UL);
+    SetPageUptodate(p3);
+    unlock_page(p2);
+    /* now page 2 faults itself and page 3 comes with it */
+    KT_EXPECT_EQ(copy_from_user(&c, (const void *)(UADDR + 2 * PAGE_SIZE), 1), 0UL);
+    KT_EXPECT_EQ(c, 'A' + 2);
+    KT_EXPECT(maps_cache_page_ro(mm, UADDR + 3 * PAGE_SIZE, mapping, 3));
+    KT_EXPECT_EQ(count_ptes(mm, UADDR, 16), 7);
+    /* beyond EOF is still SIGBUS, fault-around or not */
+    KT_EXPECT_EQ(copy_from_user(&c, (const void *)(UADDR + 7 * PAGE_SIZE), 1), 1UL);
+    KT_EXPECT_EQ(count_ptes(mm, UADDR, 16), 7);
+    put_page(p2);
+    put_page(p3);
+    KT_EXPECT_EQ(do_munmap(mm, UADDR, 16 * PAGE_SIZE), 0);
+    mm_end(mm);
+    mclose(f, "/mmt_g");
+}
+
+/* Pages mapped by fault-around are read-only in a shared writable mapping:
+ * the first write to one faults and dirties exactly that page; writeback's
+ * page_mkclean finds its PTE.  In a private mapping the write copies. */
+KTEST(mmapfile, fault_around_keeps_dirty_tracking)
+{
+    struct file *f = mopen("/mmt_h", 8);
+    KT_ASSERT(f);
+    struct address_space *mapping = f->f_mapping;
+    struct page *pg[8];
+    for (int i = 0; i < 8; i++) {
+        pg[i] = find_get_page(mapping, i);
+        KT_ASSERT(pg[i]);
+        ClearPageDirty(pg[i]);              /* ramfs: nothing to write back */
+    }
+    struct mm_struct *mm = mm_begin();
+    KT_ASSERT(mm);
+    KT_EXPECT_EQ(do_mmap(mm, f, UADDR, 8 * PAGE_SIZE, PROT_READ | PROT_WRITE,
+                         MAP_SHARED | MAP_FIXED, 0), (long)UADDR);
+    unsigned long dirtied0 = filemap_fault_stats.shared_dirtied;
+    char c = 0;
+    KT_EXPECT_EQ(copy_from_user(&c, (const void *)UADDR, 1), 0UL);
+    KT_EXPECT_EQ(count_ptes(mm, UADDR, 8), 8);
+    bool ok = true;
+    for (int i = 0; i < 8; i++)
+        ok &= maps_cache_page_ro(mm, UADDR + i * PAGE_SIZE, mapping, i) && !PageDirty(pg[i]);
+    KT_EXPECT(ok);
+    KT_EXPECT_EQ(filemap_fault_stats.shared_dirtied, dirtied0);
+
+    KT_EXPECT_EQ(copy_to_user((void *)(UADDR + 3 * PAGE_SIZE + 9), "w", 1), 0UL);
+    pte_t *p3 = upte(mm, UADDR + 3 * PAGE_SIZE);
+    KT_EXPECT((*p3 & _PAGE_RW) && (*p3 & _PAGE_DIRTY));
+    KT_EXPECT(PageDirty(pg[3]));
+    KT_EXPECT_EQ(filemap_fault_stats.shared_dirtied, dirtied0 + 1);
+    KT_EXPECT_EQ(((char *)page_address(pg[3]))[9], 'w');
+    ok = true;
+    for (int i = 0; i < 8; i++)
+        if (i != 3)
+            ok &= !PageDirty(pg[i]) && !(*upte(mm, UADDR + i * PAGE_SIZE) & _PAGE_RW);
+    KT_EXPECT(ok);
+    lock_page(pg[3]);
+    KT_EXPECT_EQ(clear_page_dirty_for_io(pg[3]), 1);
+    unlock_page(pg[3]);
+    KT_EXPECT(!(*p3 & (_PAGE_RW | _PAGE_DIRTY)));               /* page_mkclean found it */
+
+    /* private: fault-around maps the cache pages, a write copies one */
+    unsigned long cow0 = filemap_fault_stats.private_cow;
+    KT_EXPECT_EQ(do_mmap(mm, f, UADDR + 16 * PAGE_SIZE, 8 * PAGE_SIZE, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_FIXED, 0), (long)(UADDR + 16 * PAGE_SIZE));
+    KT_EXPECT_EQ(copy_from_user(&c, (const void *)(UADDR + 16 * PAGE_SIZE), 1), 0UL);
+    KT_EXPECT_EQ(count_ptes(mm, UADDR + 16 * PAGE_SIZE, 8), 8);
+    KT_EXPECT(maps_cache_page_ro(mm, UADDR + 21 * PAGE_SIZE, mapping, 5));
+    KT_EXPECT_EQ(copy_to_user((void *)(UADDR + 21 * PAGE_SIZE), "P", 1), 0UL);
+    pte_t *p5 = upte(mm, UADDR + 21 * PAGE_SIZE);
+    KT_EXPECT(pfn_to_page(pte_pfn(*p5)) != pg[5] && (*p5 & _PAGE_RW));
+    KT_EXPECT_EQ(filemap_fault_stats.private_cow, cow0 + 1);
+    KT_EXPECT_EQ(((char *)page_address(pg[5]))[0], 'A' + 5);   /* the file is unchanged */
+    KT_EXPECT(!PageDirty(pg[5]));
+
+    KT_EXPECT_EQ(do_munmap(mm, UADDR, 24 * PAGE_SIZE), 0);
+    for (int i = 0; i < 8; i++) {
+        KT_EXPECT_EQ(page_mapcount(pg[i]), 0);
+        put_page(pg[i]);
+    }
+    mm_end(mm);
+    mclose(f, "/mmt_h");
 }

@@ -208,7 +208,11 @@ for bs in $BLOCKS; do
     done
 done
 
-# every row printed; repeatable except fsync
+# every row printed; Vellum's repeatable except fsync.  Linux's rows may
+# move by a few instructions from run to run (its kworkers and timers run
+# around the disk's host-time waits): reported, not an error.  The table
+# shows each row's lowest figure over the runs, for both kernels (for
+# Vellum that changes only fsync, which waits for the disk in host time).
 for bs in $BLOCKS; do
     for k in v $([ "$LINUX" = 1 ] && echo l); do
         for row in $ROWS; do
@@ -216,10 +220,20 @@ for bs in $BLOCKS; do
         done
         for run in $(seq 2 "$RUNS"); do
             if ! diff <(grep -v '^fsync' "$TMP/$k$bs.1") <(grep -v '^fsync' "$TMP/$k$bs.$run") >/dev/null; then
-                echo "ubench: $k $bs: run $run differs from run 1 (UNREPEATABLE):"
-                diff "$TMP/$k$bs.1" "$TMP/$k$bs.$run"; bad=1
+                if [ $k = l ]; then
+                    echo "ubench: Linux $bs: run $run differs from run 1 (Linux is not exactly repeatable; the table takes the minimum):"
+                    diff "$TMP/$k$bs.1" "$TMP/$k$bs.$run" | grep '^[<>]'
+                else
+                    echo "ubench: $k $bs: run $run differs from run 1 (UNREPEATABLE):"
+                    diff "$TMP/$k$bs.1" "$TMP/$k$bs.$run"; bad=1
+                fi
             fi
         done
+    done
+    for k in v $([ "$LINUX" = 1 ] && echo l); do
+        for run in $(seq 1 "$RUNS"); do cat "$TMP/$k$bs.$run"; done |
+            awk '!($1 in m) { o[n++] = $1 } !($1 in m) || $2 + 0 < m[$1] + 0 { m[$1] = $2; line[$1] = $0 }
+                 END { for (i = 0; i < n; i++) print line[o[i]] }' > "$TMP/$k$bs.min"
     done
 done
 if [ "$SMOKE" = 1 ]; then
@@ -234,15 +248,15 @@ for bs in $BLOCKS; do
     if [ "$LINUX" = 1 ]; then
         printf '%-20s %12s %12s %8s\n' "row (instr/KiB)" Vellum Linux ratio
         for row in $ROWS; do
-            v=$(awk -v r=$row '$1 == r { print $2 }' "$TMP/v$bs.1")
-            l=$(awk -v r=$row '$1 == r { print $2 }' "$TMP/l$bs.1")
+            v=$(awk -v r=$row '$1 == r { print $2 }' "$TMP/v$bs.min")
+            l=$(awk -v r=$row '$1 == r { print $2 }' "$TMP/l$bs.min")
             printf '%-20s %12s %12s %8s\n' "$row" "$v" "$l" \
                 "$(awk -v v="$v" -v l="$l" 'BEGIN { if (l > 0) printf "%.2f", v / l; else print "-" }')"
         done
     else
         printf '%-20s %12s\n' "row (instr/KiB)" Vellum
         for row in $ROWS; do
-            printf '%-20s %12s\n' "$row" "$(awk -v r=$row '$1 == r { print $2 }' "$TMP/v$bs.1")"
+            printf '%-20s %12s\n' "$row" "$(awk -v r=$row '$1 == r { print $2 }' "$TMP/v$bs.min")"
         done
     fi
     echo

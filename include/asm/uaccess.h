@@ -15,8 +15,11 @@
  *         _ASM_EXTABLE(1b, 2b)
  *
  * The linker script gathers every entry between __start_ex_table and
- * __stop_ex_table (in .rodata).  Linux sorts the table at build time and
- * binary-searches it; ours is short and searched linearly.
+ * __stop_ex_table (in .rodata), in link order.  trap_init() sorts it by
+ * insn once at boot (sort_main_extable, kernel/x86/traps.c), before mm_init
+ * makes .rodata read-only, and search_exception_tables() binary-searches
+ * it (Linux's sort_extable / search_extable; Linux sorts at build time now,
+ * scripts/sorttable, and sorted at boot before 3.x).
  * docs/user-memory.md tells the whole story with a GDB session.
  */
 #ifndef _ASM_UACCESS_H
@@ -44,8 +47,12 @@ struct exception_table_entry {
     " .popsection\n"
 
 struct pt_regs;
-/* The table, gathered by boot/linker.ld. */
-extern const struct exception_table_entry __start_ex_table[], __stop_ex_table[];
+/* The table, gathered by boot/linker.ld; sorted in place at boot (not const:
+ * sort_main_extable writes it once), read-only in the page tables after. */
+extern struct exception_table_entry __start_ex_table[], __stop_ex_table[];
+/* Sort entries [start, end) by insn (Linux's sort_extable); trap_init sorts
+ * the kernel's table with it (sort_main_extable). */
+void sort_extable(struct exception_table_entry *start, struct exception_table_entry *end);
 /* The table entry for ip, or NULL. */
 const struct exception_table_entry *search_exception_tables(unsigned long ip);
 /* If regs->ip has an entry, set regs->ip to its fixup and return 1; else 0.

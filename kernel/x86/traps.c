@@ -101,8 +101,29 @@ static void idt_init(void)
     __asm__ volatile("lidt %0" :: "m"(idtr));
 }
 
+/* Linux's sort_main_extable (kernel/extable.c) and sort_extable
+ * (lib/extable.c).  Simplified: an insertion sort instead of lib/sort.c's
+ * heapsort: the table has a few dozen entries, in nearly sorted link order. */
+void sort_extable(struct exception_table_entry *start, struct exception_table_entry *end)
+{
+    for (struct exception_table_entry *e = start + 1; e < end; e++) {
+        struct exception_table_entry x = *e, *p = e;
+        for (; p > start && p[-1].insn > x.insn; p--)
+            p[0] = p[-1];
+        *p = x;
+    }
+}
+
+static void sort_main_extable(void)
+{
+    sort_extable(__start_ex_table, __stop_ex_table);
+}
+
 static void trap_init(void)
 {
+    /* First: no fault may need the table before it is sorted, and .rodata
+     * is still writable (mm_init's paging_init write-protects it). */
+    sort_main_extable();
     gdt_init();
     pic_init();
     idt_init();
@@ -248,11 +269,20 @@ __attribute__((noinline)) int fixup_exception(struct pt_regs *regs)
     return 0;
 }
 */
+/* Binary search of the table sorted at boot (Linux's search_extable via
+ * search_exception_tables; Linux also searches each module's table). */
 const struct exception_table_entry *search_exception_tables(unsigned long ip)
 {
-    for (const struct exception_table_entry *e = __start_ex_table; e < __stop_ex_table; e++)
-        if (e->insn == ip)
-            return e;
+    const struct exception_table_entry *lo = __start_ex_table, *hi = __stop_ex_table;
+    while (lo < hi) {                      /* the entry, if any, is in [lo, hi) */
+        const struct exception_table_entry *mid = lo + (hi - lo) / 2;
+        if (mid->insn < ip)
+            lo = mid + 1;
+        else if (mid->insn > ip)
+            hi = mid;
+        else
+            return mid;
+    }
     return NULL;
 }
 

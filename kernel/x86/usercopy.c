@@ -93,13 +93,13 @@ size_t write_path_stats_show(char *buf, size_t size)
         "legacy_2copy %lu\nlegacy_naive %lu\nself_deadlocks %lu\n"
         "file_faults %lu\nfile_fault_reads %lu\nfile_fault_sigbus %lu\n"
         "file_fault_deadlocks %lu\nshared_dirtied %lu\nprivate_cow %lu\n"
-        "truncate_unmapped %lu\nmkclean %lu\nlegacy_write_mode %d\n",
+        "truncate_unmapped %lu\nmkclean %lu\nfile_fault_around %lu\nlegacy_write_mode %d\n",
         w->attempts, w->short_copies, w->zero_commits, w->fault_ins, w->retries, w->efaults,
         page_fault_count, page_fault_fixups, page_fault_atomic_fixups, page_fault_demand_zero,
         page_fault_cow, page_fault_cow_reuse, page_fault_zero_page, page_fault_zero_cow,
         page_fault_stack_grow, page_fault_sigsegv,
         w->legacy_2copy, w->legacy_naive, pagecache_stats.self_deadlocks,
         f->faults, f->reads, f->sigbus, f->deadlocks, f->shared_dirtied, f->private_cow,
-        f->unmapped, f->mkclean, legacy_write_mode);
+        f->unmapped, f->mkclean, f->fault_around, legacy_write_mode);
     return n < 0 ? 0 : (size_t)n >= size ? (size ? size - 1 : 0) : (size_t)n;
 }

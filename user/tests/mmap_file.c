@@ -128,10 +128,13 @@ static void basics(void)
 		buf[k] = pat(1, k);
 	CHECK(nm("basic.create"), fd >= 0 && write(fd, buf, 3 * PG) == 3 * PG);
 
-	long faults0 = ctr("file_faults");
+	long faults0 = ctr("file_faults"), around0 = ctr("file_fault_around");
 	unsigned char *r = mmap(NULL, 3 * PG, PROT_READ, MAP_SHARED, fd, 0);
 	CHECK(nm("basic.map_shared_ro"), r != MAP_FAILED && !memcmp(r, buf, 3 * PG));
-	CHECK(nm("basic.counted_faults"), ctr("file_faults") >= faults0 + 3);
+	/* one fault at least; the other pages by it or by fault-around (the
+	 * three are in the page cache after write()) */
+	CHECK(nm("basic.counted_faults"), ctr("file_faults") >= faults0 + 1 &&
+	      ctr("file_faults") - faults0 + ctr("file_fault_around") - around0 >= 3);
 
 	/* offset in pages: page 1 at the start of the mapping */
 	unsigned char *o = mmap(NULL, PG, PROT_READ, MAP_PRIVATE, fd, PG);
@@ -323,7 +326,10 @@ static void abba(void)
 		ok &= file_is(fb, (off_t)(2 * r + 1) * PG, PG, wb);
 	}
 	CHECK(nm("abba.contents"), ok);
-	CHECK(nm("abba.retried"), ctr("retries") >= re0 + 2 * ROUNDS);
+	/* Each side's hole sources are not in the page cache, so every one of
+	 * them faults and retries (ROUNDS / 2 per side); a data source may
+	 * already be mapped by fault-around of an earlier fault. */
+	CHECK(nm("abba.retried"), ctr("retries") >= re0 + ROUNDS);
 	close(fa);
 	close(fb);
 
