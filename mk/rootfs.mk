@@ -4,11 +4,14 @@
 #                                 pristine, reproducible, built by `make`
 #   build/images/rootfs-run.img   the writable copy `make qemu` boots; KEPT
 #                                 across runs, so files you write persist from
-#                                 one `make qemu` to the next.  It is copied
-#                                 afresh when rootfs.img is rebuilt (you changed
-#                                 the userland; the old copy is kept as
-#                                 rootfs-run.img.old) or after `make reset-disk`.
-#   make reset-disk               throw the writable copy away (start over)
+#                                 one `make qemu` to the next.  When rootfs.img
+#                                 is rebuilt (you changed the userland) it is
+#                                 copied afresh and its /home and /root are
+#                                 carried over from the old one
+#                                 (tools/rundisk.sh; the old disk is kept as
+#                                 rootfs-run.img.old)
+#   make reset-disk               throw the writable copy away (start over:
+#                                 the next copy has an empty /home)
 #   make rootfs-check             build rootfs.img twice, compare the bytes
 #   make busybox                  fetch Debian's busybox-static (i386) into
 #                                 build/busybox/ (tools/getbusybox.sh; never
@@ -29,11 +32,8 @@ rootfs-img: $(ROOTFS_IMG)
 $(ROOTFS_IMG): $(ROOTFS_TREE)/.stamp tools/mkrootfs.sh
 	bash tools/mkrootfs.sh $(ROOTFS_TREE) $@ $(ROOTFS_SIZE)
 
-$(ROOTFS_RUN): $(ROOTFS_IMG)
-	@if [ -e $@ ]; then mv $@ $@.old; \
-	    echo "*** $(ROOTFS_IMG) was rebuilt (the userland changed): booting a fresh copy;"; \
-	    echo "*** the disk you used before is kept as $@.old"; fi
-	cp $< $@
+$(ROOTFS_RUN): $(ROOTFS_IMG) tools/rundisk.sh
+	@bash tools/rundisk.sh $< $@
 
 ifeq ($(origin DISKS),undefined)
 DISKS       := $(ROOTFS_RUN)
