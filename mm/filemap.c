@@ -691,6 +691,8 @@ static void filemap_cachestat(struct address_space *mapping, unsigned long first
     unsigned long flags;
     struct page *page;
 
+    if (!mapping)               /* a pipe, a socket: no page cache here (Linux's */
+        return;                 /* pipe inode has an empty i_mapping): all 0 */
     spin_lock_irqsave(&mapping->tree_lock, flags);
     list_for_each_entry(page, &mapping->pages, lru) {
         if (page->index < first_index || page->index > last_index)
