@@ -85,10 +85,12 @@ cp "$BUILD/images/rootfs.img" "$TMP/disk.img"
 "$QEMU" -display none -S -nic none -monitor none -serial none \
     -drive "file=$TMP/disk.img,format=raw,if=ide,index=0" </dev/null >/dev/null 2>&1 &
 HOLDER=$!
-for _ in $(seq 300); do                # until it holds the image's lock (a loaded host starts QEMU slowly)
-    timeout 2 "$QEMU" -display none -nic none -monitor none -serial none -S \
-        -drive "file=$TMP/disk.img,format=raw,if=ide,index=0" </dev/null 2>&1 |
-        grep -q 'write" lock' && break
+# until it holds the image's lock: QEMU takes OFD locks on the image, which
+# /proc/locks lists by inode (a probing second QEMU would race the holder
+# for the lock and could make the holder itself fail to start)
+ino=$(stat -c %i "$TMP/disk.img")
+for _ in $(seq 300); do
+    grep -q ":$ino " /proc/locks && break
     sleep 0.1
 done
 timeout 30 make --no-print-directory BUILD="$BUILD" VELLUM_SETUP_DONE=1 qemu-nox DISKS="$TMP/disk.img" </dev/null > "$TMP/locked" 2>&1
