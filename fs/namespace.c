@@ -134,6 +134,14 @@ int do_mount(const char *dev_name, const char *path, const char *fstype,
     if (!err && !sb->s_root)
         err = -EINVAL;
     if (err) {
+        /* fill_super may have read inodes (the root, say) before it gave up:
+         * they are cached on sb, which is about to be freed; evict them, or
+         * the next mount whose superblock lands at the same address finds
+         * them (Linux: iput_final evicts at once while SB_ACTIVE is clear,
+         * and deactivate_locked_super shuts the superblock down). */
+        evict_inodes(sb);
+        WARN(inodes_in_use(sb), "mount %s: inodes still in use after a failed mount",
+             sb->s_id);
         destroy_super(sb);
         goto out_path;
     }

@@ -190,7 +190,10 @@ static void free_one_block(unsigned long pfn, unsigned int order)
 {
     for (unsigned long i = 0; i < (1UL << order); i++) {
         struct page *p = pfn_to_page(pfn + i);
-        __SetPageBuddy(p);
+        /* Every PG_ bit goes: a freed page must not carry its last owner's
+         * PG_uptodate, PG_error or PG_dirty into the next allocation (Linux
+         * clears PAGE_FLAGS_CHECK_AT_PREP in free_pages_prepare). */
+        p->flags = 1UL << PG_buddy;
         p->private = BUDDY_TAIL;
         set_page_count(p, 0);
     }

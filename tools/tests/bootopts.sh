@@ -19,7 +19,7 @@ cp -a "$BUILD/rootfs" "$TMP/root"
 for n in nproc_5 reboot_restart reboot_halt; do
     cp "$BUILD/user/tests/boot_init" "$TMP/root/tests/$n"
 done
-if ! mke2fs -q -t ext2 -b 1024 -d "$TMP/root" "$TMP/root.img" 8M >"$TMP/mkfs.log" 2>&1; then
+if ! mke2fs -q -t ext2 -b 1024 -d "$TMP/root" "$TMP/root.img" 16M >"$TMP/mkfs.log" 2>&1; then
     fail "$T.mkfs"; show_tail "$TMP/mkfs.log"; exit 0
 fi
 
