@@ -85,7 +85,7 @@ cp "$BUILD/images/rootfs.img" "$TMP/disk.img"
 "$QEMU" -display none -S -nic none -monitor none -serial none \
     -drive "file=$TMP/disk.img,format=raw,if=ide,index=0" </dev/null >/dev/null 2>&1 &
 HOLDER=$!
-for _ in $(seq 50); do                 # until it holds the image's lock
+for _ in $(seq 300); do                # until it holds the image's lock (a loaded host starts QEMU slowly)
     timeout 2 "$QEMU" -display none -nic none -monitor none -serial none -S \
         -drive "file=$TMP/disk.img,format=raw,if=ide,index=0" </dev/null 2>&1 |
         grep -q 'write" lock' && break
