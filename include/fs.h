@@ -259,6 +259,7 @@ void clear_nlink(struct inode *inode);
 void inc_nlink(struct inode *inode);
 void drop_nlink(struct inode *inode);
 time_t current_time(void);                  /* seconds since the epoch (RTC at boot + uptime) */
+void file_update_time(struct file *file);   /* mtime/ctime = now; dirty the inode only if they change */
 
 /* ---- files -------------------------------------------------------------- */
 
