@@ -139,7 +139,7 @@ one_lab() {
             if ($2 == "PASS" || $3 !~ /^0\//) bad = bad " " name "(" $2 " " $3 ")"
             next }
         /^    / { why = 1
-                  if ($0 ~ /no verdict for|gave no verdict|runner lost this job|vanished/) lost = lost " " name }
+                  if ($0 ~ /no verdict for|gave no verdict|runner lost this job|vanished|the test runner ran no test/) lost = lost " " name }
         /^score: / { score = $2 }
         END { if (name != "" && !why) bad = bad " " name "(no reason)"
               print tests + 0, score, bad "|" lost }' "$log.grade")

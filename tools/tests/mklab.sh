@@ -14,7 +14,9 @@
 #     lab with no region;
 #   - --all-branches makes lab/NN-NAME branches, each the child of the last;
 #   - tools/grade scores a fake runner's verdicts: points per test, a lost
-#     verdict is run again alone, private tests from GRADE_EXTRA, results.json.
+#     verdict is run again alone, private tests from GRADE_EXTRA, results.json;
+#     a runner that ran no test (its list boot failed) is run once more, and
+#     if it fails again its output is every test's reason.
 source "$(dirname "$0")/../testlib.sh"
 T=mklab
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-mklab.XXXXXX") || exit 1
@@ -170,6 +172,31 @@ if grep -q '"score": 13, "max_score": 17' "$TMP/r.json" && [ "$(grep -c '"max_sc
    { ! command -v python3 >/dev/null || python3 -m json.tool "$TMP/r.json" >/dev/null; }; then
     pass "$T.grade_results_json"
 else fail "$T.grade_results_json"; sed 's/^/    /' "$TMP/r.json"; fi
+# a runner that runs no test (its test=list boot timed out): once more; if
+# the second run works, the grade is the same; if not, every test's reason
+# is the runner's own output, never a bare "no verdict"
+cat > "$R/flaky-runner" <<'EOF2'
+#!/bin/bash
+d=$(dirname "$0")
+if [ ! -e "$d/flaky.once" ] || [ -e "$d/flaky.always" ]; then
+    touch "$d/flaky.once"
+    echo "FAIL ktest.list (test=list boot: timed out, no suite list)"; echo "0 passed, 1 failed, 0 skipped"; exit 1
+fi
+exec "$d/fake-runner" "$@"
+EOF2
+chmod +x "$R/flaky-runner"
+rm -f "$R/runner.calls"
+out=$(cd "$R" && RUN_TESTS=./flaky-runner GRADE_JSON="$TMP/r2.json" BUILD="$TMP/b" tools/grade alpha 2>&1)
+if grep -q '^score: 8/10$' <<<"$out" && grep -q 'the test runner ran no test (FAIL ktest.list' <<<"$out" &&
+   ! grep -q 'no verdict' <<<"$out"; then
+    pass "$T.grade_runner_ran_nothing_once_more"
+else fail "$T.grade_runner_ran_nothing_once_more"; sed 's/^/    /' <<<"$out"; fi
+touch "$R/flaky.always"
+out=$(cd "$R" && RUN_TESTS=./flaky-runner GRADE_JSON="$TMP/r3.json" BUILD="$TMP/b" tools/grade alpha 2>&1)
+if grep -q '^score: 0/10$' <<<"$out" && [ "$(grep -c 'test=list boot: timed out' <<<"$out")" -ge 5 ] &&
+   ! grep -q 'no verdict' <<<"$out"; then
+    pass "$T.grade_runner_ran_nothing_reason_shown"
+else fail "$T.grade_runner_ran_nothing_reason_shown"; sed 's/^/    /' <<<"$out"; fi
 out=$(cd "$R" && RUN_TESTS=./fake-runner tools/grade nosuch 2>&1); rc=$?
 if [ $rc = 2 ] && grep -q "unknown lab 'nosuch'" <<<"$out"; then pass "$T.grade_unknown_lab"
 else fail "$T.grade_unknown_lab (status $rc: $out)"; fi
