@@ -9,8 +9,9 @@
 #   - tools/mklab LAB DIR: the student tree, in a temporary directory;
 #   - no trace of the removed code: no marker line is left in it, and no
 #     distinctive line of the lab's regions (a line of at least 16
-#     characters of code that occurs nowhere else in the solution's file,
-#     outside the lab's regions) occurs in any of its C or assembly files;
+#     characters of code that occurs nowhere else in the solution's C and
+#     assembly files, outside the lab's regions) occurs in any of its C or
+#     assembly files;
 #   - it builds: `make all test-kernel test-iso` (the Makefile's CFLAGS have
 #     -Werror).  To keep this quick the solution's $BUILD is copied in first,
 #     and every file the cut did not change in code (no region of this lab:
@@ -75,19 +76,20 @@ EOF
 # lab_points LAB: the number of tests and the points of tools/labs/LAB.tests
 lab_points() { grep -vE '^[[:space:]]*(#|$)' "tools/labs/$1.tests" | awk '{ n++; p += $1 } END { print n + 0, p + 0 }'; }
 
-# distinctive LAB FILE: the lines of LAB's regions in FILE (not their stubs)
-# that occur nowhere else in FILE, trimmed, 16 characters or more, not a
-# comment; one a line.
+# distinctive LAB: the lines of LAB's regions (not their stubs) that occur
+# nowhere else in the solution's C and assembly files (outside LAB's
+# regions), trimmed, 16 characters or more, not a comment; one a line.
 distinctive() {
-    awk -v lab="$1" '
+    git ls-files -z -- '*.c' '*.h' '*.S' | xargs -0 awk -v lab="$1" '
         function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }
+        FNR == 1 { inr = 0; stub = 0 }
         $0 ~ "^[ \t]*/\\* LAB " lab ": BEGIN" { inr = 1; next }
         $0 ~ "^[ \t]*/\\* LAB " lab ": END"   { inr = 0; next }
         inr && $0 ~ "^[ \t]*/\\* LAB " lab ": STUB" { stub = 1; next }
         stub { if ($0 ~ /^[ \t]*\*\/[ \t]*$/) stub = 0; else out[trim($0)] = 1; next }
         { l = trim($0); if (inr) reg[l] = 1; else out[l] = 1 }
         END { for (l in reg) if (!(l in out) && length(l) >= 16 && l !~ /^(\/\*|\*|\/\/)/) print l }
-    ' "$2"
+    '
 }
 
 # ---- one lab: cut, check, build, grade.  Output in $TMP/res-LAB.
@@ -100,10 +102,7 @@ one_lab() {
     # no trace of the removed code
     local leaks="" mk
     mk=$(cd "$D" && git ls-files -- '*.c' '*.h' '*.S' | xargs grep -n '/\* LAB ' -- 2>/dev/null | head -n 5)
-    : > "$log.pat"
-    for f in "${MARKED[@]}"; do
-        grep -q "/\\* LAB $lab: BEGIN" "$f" && distinctive "$lab" "$f" >> "$log.pat"
-    done
+    distinctive "$lab" > "$log.pat"
     if [ -s "$log.pat" ]; then
         # lines are compared trimmed: any indentation
         leaks=$(cd "$D" && git ls-files -- '*.c' '*.h' '*.S' | xargs awk -v pats="$log.pat" '
@@ -117,7 +116,7 @@ one_lab() {
     fi
     # build on a copy of the solution's objects
     mkdir -p "$D/build"
-    tar -C "$ABS_BUILD" --exclude=./debug --exclude=./grade --exclude='./*.iso' --exclude=./isodir \
+    tar -C "$ABS_BUILD" --exclude=./debug --exclude=./clang --exclude=./grade --exclude='./*.iso' --exclude=./isodir \
         --exclude=./isotest -cf - . | tar -C "$D/build" -xf - || { fail "$T.$lab.copy_build"; return; }
     for f in "${MARKED[@]}"; do
         grep -q "/\\* LAB $lab: BEGIN" "$f" || touch -r "$f" "$D/$f"
