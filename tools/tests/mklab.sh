@@ -13,6 +13,9 @@
 #     STUB, a misspelt marker, a lab not in the list (marker or argument), a
 #     lab with no region;
 #   - --all-branches makes lab/NN-NAME branches, each the child of the last;
+#   - make handin (mk/labs.mk) in a student tree (tag lab-base) and in a
+#     clone of the branches (tags lab-base/NN-NAME): the patch applies to
+#     the base and gives the student's file;
 #   - tools/grade scores a fake runner's verdicts: points per test, a lost
 #     verdict is run again alone, private tests from GRADE_EXTRA, results.json;
 #     a runner that ran no test (its list boot failed) is run once more, and
@@ -28,6 +31,7 @@ mkrepo() {
     local d=$1
     mkdir -p "$d/tools/labs" "$d/src"
     cp tools/mklab tools/grade "$d/tools/"
+    mkdir -p "$d/mk" && cp mk/labs.mk "$d/mk/" && printf 'BUILD ?= build\ninclude mk/labs.mk\n' > "$d/Makefile"
     printf '# test labs\n01 alpha  the first\n02 beta   the second\n' > "$d/tools/labs/list"
     cat > "$d/src/a.c" <<'EOF'
 int keep_me(void) { return 1; }
@@ -133,6 +137,27 @@ if "$R/tools/mklab" --all-branches "$B" >"$TMP/br.log" 2>&1; then
         pass "$T.all_branches"
     else fail "$T.all_branches (refs: $refs)"; sed 's/^/    /' "$TMP/br.log"; fi
 else fail "$T.all_branches (status)"; sed 's/^/    /' "$TMP/br.log"; fi
+
+# ---- make handin: in a tree of `mklab LAB DIR` (tag lab-base), and in a
+# clone of an --all-branches repository (tags lab-base/NN-NAME); run twice,
+# the first patch is not part of the second; the patch applies to the base
+# and gives the student's file
+handin_ok() {                              # handin_ok NAME DIR BASE-REF
+    local n=$1 d=$2 base=$3 lab
+    lab=$(sed -n 's/^LAB=//p' "$d/.lab")
+    sed -i 's/return lab_not_written(".*");/return 7; \/\* mine \*\//' "$d/src/a.c"
+    if (cd "$d" && make -s handin && make -s handin) >"$TMP/handin.log" 2>&1 &&
+       [ "$(grep -c '^diff --git' "$d/handin-$lab.patch")" = 1 ] &&
+       git clone -q "$d" "$TMP/fresh-$n" 2>/dev/null && git -C "$TMP/fresh-$n" checkout -q "$base" 2>/dev/null &&
+       (cd "$TMP/fresh-$n" && git apply "$d/handin-$lab.patch") 2>>"$TMP/handin.log" &&
+       cmp -s "$d/src/a.c" "$TMP/fresh-$n/src/a.c" && grep -q "against $base" "$TMP/handin.log"; then
+        pass "$T.handin_$n"
+    else fail "$T.handin_$n"; sed 's/^/    /' "$TMP/handin.log"; fi
+}
+if [ -d "$TMP/s1" ]; then handin_ok single_tree "$TMP/s1" lab-base; else fail "$T.handin_single_tree (no tree)"; fi
+if git clone -q -b lab/02-beta "$B" "$TMP/stud" 2>"$TMP/clone.log"; then
+    handin_ok all_branches_clone "$TMP/stud" lab-base/02-beta
+else fail "$T.handin_all_branches_clone (git clone)"; sed 's/^/    /' "$TMP/clone.log"; fi
 
 # ---- the grader on a fake runner
 cat > "$R/tools/labs/alpha.tests" <<'EOF'
