@@ -121,6 +121,12 @@ one_lab() {
     for f in "${MARKED[@]}"; do
         grep -q "/\\* LAB $lab: BEGIN" "$f" || touch -r "$f" "$D/$f"
     done
+    # the dependency files name their targets under the solution's BUILD:
+    # the copy's build/ (a BUILD other than "build" would lose the header
+    # dependencies, and a cut header would not recompile its includers)
+    if [ "$BUILD" != build ]; then
+        find "$D/build" -name '*.d' -exec sed -i -e "s|$ABS_BUILD/|build/|g" -e "s|^${BUILD%/}/|build/|" {} +
+    fi
     if ! grep -q -- '-Werror' "$D/Makefile"; then fail "$T.$lab.werror (the Makefile's CFLAGS lost -Werror)"; fi
     if (cd "$D" && timeout -k 5 300 make -s --no-print-directory BUILD=build all test-kernel test-iso) >"$log.build" 2>&1; then
         pass "$T.$lab.builds"
