@@ -901,6 +901,71 @@ KTEST(ext2cache, page_cache)
 }
 
 /* ==================================================================
+ * New blocks are zeroed: ext2zero (hda = ext2-1k.img at /e)
+ * ================================================================== */
+
+/* A page-cache page that is not uptodate holds whatever its frame held
+ * before: Linux allocates page-cache pages without zeroing them, and
+ * readahead inserts pages before their read completes.  A freshly booted
+ * machine's free frames are all zero, which would hide a write_begin that
+ * forgets to zero the parts of a new block the copy does not write.  So
+ * reuse a dirty frame on purpose: put a page full of 0xa5 into the file's
+ * cache at INDEX, not uptodate, before the write comes. */
+static int plant_stale_page(struct address_space *mapping, unsigned long index)
+{
+    struct page *page = find_or_create_page(mapping, index, GFP_KERNEL);
+    if (!page)
+        return -ENOMEM;
+    int err = PageUptodate(page) ? -EEXIST : 0;
+    if (!err)
+        memset(page_address(page), 0xa5, PAGE_SIZE);
+    unlock_page(page);
+    put_page(page);
+    return err;
+}
+
+/* zn's expected bytes: zeros, but the pattern "zn" at [10, 110) and
+ * [5000, 5010).  The host checks the same on the image (ext2zero.conf). */
+static void zn_check(struct file *f)
+{
+    KT_EXPECT_EQ(check_range(f, "zn", NULL, 0, 10), 0);
+    KT_EXPECT_EQ(check_range(f, "zn", "zn", 10, 100), 0);
+    KT_EXPECT_EQ(check_range(f, "zn", NULL, 110, 5000 - 110), 0);
+    KT_EXPECT_EQ(check_range(f, "zn", "zn", 5000, 10), 0);
+}
+
+/* A new file /zn, 1 KiB blocks; pages 0 and 1 planted stale.  100 bytes at
+ * 10: block 0 is new, and write_begin must zero [0, 10) and [110, 1024).
+ * 10 bytes at 5000: block 4 is new ([4096, 5000) and [5010, 5120) zeroed);
+ * blocks 1..3 stay holes, and the file now covers block 0's tail.  The
+ * bytes are checked in the cache, then again after fsync and dropping the
+ * cache (read from the disk), and by the host on the image. */
+KTEST(ext2zero, new_blocks_zeroed_outside_the_write)
+{
+    KT_ASSERT_EQ(mount_ext2("hda", "/e"), 0);
+    struct file *f = filp_open("/e/zn", O_RDWR | O_CREAT | O_TRUNC, 0644);
+    KT_ASSERT(!IS_ERR(f));
+    KT_ASSERT_EQ(f->f_inode->i_blkbits, 10);
+    KT_ASSERT_EQ(plant_stale_page(f->f_mapping, 0), 0);
+    KT_ASSERT_EQ(plant_stale_page(f->f_mapping, 1), 0);
+    loff_t pos = 10;
+    vpattern_fill(xbuf, 100, "zn", pos);
+    KT_ASSERT_EQ(kernel_write(f, xbuf, 100, &pos), 100);
+    pos = 5000;
+    vpattern_fill(xbuf, 10, "zn", pos);
+    KT_ASSERT_EQ(kernel_write(f, xbuf, 10, &pos), 10);
+    KT_EXPECT_EQ(f->f_inode->i_size, 5010);
+    zn_check(f);                                   /* the page cache */
+    KT_EXPECT_EQ(vfs_fsync(f, 0), 0);
+    truncate_inode_pages(f->f_mapping, 0);         /* clean: drop the cached pages */
+    KT_EXPECT(find_get_page(f->f_mapping, 0) == NULL);
+    zn_check(f);                                   /* the disk */
+    filp_close(f);
+    ksys_sync();
+    KT_EXPECT_EQ(do_umount("/e"), 0);
+}
+
+/* ==================================================================
  * Corrupt images (tools/mkcorrupt.sh), two IDE disks per run:
  *   ext2corrupt   hda = corrupt-magic,  hdb = corrupt-range
  *   ext2corrupt2  hda = corrupt-sbptr,  hdb = corrupt-dirent
