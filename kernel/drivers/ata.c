@@ -597,7 +597,7 @@ static void ata_init(void)
         strlcpy(d->bdev.name, i ? "hdb" : "hda", sizeof d->bdev.name);
         d->bdev.ops = &ata_ops;
         d->bdev.private = d;
-        printk(KERN_INFO "ata: %s: \"%s\", %lu sectors, LBA28, PIO, %u sectors per interrupt\n",
+        printk(KERN_INFO "ata: %s: \"%s\", %lu sectors, LBA28, %u sectors per PIO interrupt\n",
                d->bdev.name, d->model, d->bdev.nr_sectors, d->mult_count);
         if (register_blkdev(&d->bdev))
             d->bdev.name[0] = 0;
