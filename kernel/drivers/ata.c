@@ -21,6 +21,17 @@
  * reach the image in the order they completed, which is what fs/sync.c's
  * ordered metadata writes rely on between the flushes.
  *
+ * Bus-master DMA (PCI IDE: QEMU's PIIX3/PIIX4, Bochs's): when the PCI scan
+ * finds the controller (kernel/drivers/pci.c), reads and writes are READ
+ * DMA / WRITE DMA commands: the driver writes a PRD table (physical
+ * address and length of each buffer piece), points the controller's
+ * bus-master registers at it and starts it; the controller moves the data
+ * and the drive interrupts once per command, not once per 16 sectors.
+ * QEMU then does one host I/O per command instead of one per 8 KiB, which
+ * is most of the time of a large fsync (docs/benchmarks.md).  Boot option
+ * ata_dma=0, no PCI IDE, or a buffer outside the direct map: programmed I/O.
+ * Linux: libata's ata_bmdma_setup/ata_bmdma_start/ata_bmdma_stop.
+ *
  * Programmed I/O: the CPU moves every 16-bit word through the data port.
  * The two drives share the channel's registers (and its one interrupt), but
  * the block layer serialises per device (bdev->lock): the channel's own
@@ -56,6 +67,9 @@
 #include <mutex.h>
 #include <slab.h>
 #include <err.h>
+#include <cmdline.h>
+#include <mm.h>
+#include <pci.h>
 #include "../sched_glue.h"
 
 #define ATA_DATA      0
@@ -81,8 +95,29 @@
 #define ATA_CMD_READ_MULTIPLE  0xC4
 #define ATA_CMD_WRITE_MULTIPLE 0xC5
 #define ATA_CMD_SET_MULTIPLE   0xC6
+#define ATA_CMD_READ_DMA       0xC8
+#define ATA_CMD_WRITE_DMA      0xCA
 #define ATA_CMD_CACHE_FLUSH    0xE7
 #define ATA_CMD_IDENTIFY       0xEC
+
+/* Bus-master IDE registers (the primary channel's, at BAR4 + 0). */
+#define BM_COMMAND    0                /* bit 0 start; bit 3 direction: 1 = to memory */
+#define BM_STATUS     2                /* bit 1 error, bit 2 interrupt: write 1 to clear */
+#define BM_PRD_TABLE  4                /* 32 bit: physical address of the PRD table */
+#define BM_CMD_START  0x01
+#define BM_CMD_READ   0x08
+#define BM_ST_ERR     0x02
+#define BM_ST_IRQ     0x04
+
+/* A Physical Region Descriptor: one buffer piece of a DMA command.  The
+ * piece must not cross a 64 KiB boundary; a length of 0 means 64 KiB. */
+struct prd {
+    uint32_t addr;                     /* physical */
+    uint16_t len;
+    uint16_t flags;                    /* PRD_EOT on the last entry */
+} __packed;
+#define PRD_EOT       0x8000
+#define PRD_MAX       (PAGE_SIZE / sizeof(struct prd))
 
 #define ATA_TIMEOUT_SECS  5
 #define ATA_POLL_LIMIT    20000000UL   /* status reads before giving up without a timer */
@@ -96,6 +131,9 @@ struct ata_channel {
     wait_queue_head_t wq;              /* requester sleeps here in IRQ mode */
     int selected;                      /* drive last selected (-1 none) */
     struct mutex lock;                 /* one command at a time on the channel */
+    uint16_t bmdma;                    /* bus-master registers; 0: programmed I/O only */
+    struct prd *prd;                   /* the PRD table (one page), if bmdma */
+    unsigned long dma_cmds;            /* DMA commands issued (the ata suite checks) */
 };
 
 struct ata_drive {
@@ -104,6 +142,7 @@ struct ata_drive {
     int slave;
     unsigned mult_count;               /* sectors per interrupt: 1, or READ/WRITE MULTIPLE's */
     unsigned max_mult;                 /* IDENTIFY word 47: the most multiple mode allows */
+    bool dma;                          /* IDENTIFY word 49 bit 8: the drive does DMA */
     char model[41];
 };
 
@@ -222,6 +261,111 @@ static int ata_flush_drive(struct ata_drive *d)
     return 0;
 }
 
+/* ---- bus-master DMA ----------------------------------------------------- */
+
+/* Describe count sectors of the pieces vec[0..] (from *vec at byte *off) in
+ * the PRD table: one entry per physically contiguous piece, split at 64 KiB
+ * boundaries.  Advances *vec / *off past them.  Returns the number of
+ * entries, or 0 if a piece is not in the direct map (or does not fit):
+ * the caller then uses programmed I/O. */
+static unsigned ata_build_prd(struct ata_channel *ch, const struct bio_vec **vec,
+                              unsigned *off, unsigned count)
+{
+    unsigned n = 0, left = count * SECTOR_SIZE;
+    const struct bio_vec *v = *vec;
+    unsigned o = *off;
+    while (left) {
+        if (o == v->bv_len) {
+            v++;
+            o = 0;
+        }
+        const char *p = (const char *)v->bv_base + o;
+        unsigned len = min(left, v->bv_len - o);
+        if (!virt_addr_valid(p) || !virt_addr_valid(p + len - 1))
+            return 0;
+        uint32_t phys = virt_to_phys(p);
+        unsigned room = 0x10000 - (phys & 0xFFFF);   /* to the next 64 KiB boundary */
+        if (len > room)
+            len = room;
+        if (n == PRD_MAX)
+            return 0;
+        ch->prd[n].addr = phys;
+        ch->prd[n].len = (uint16_t)len;              /* 65536 -> 0, as the format says */
+        ch->prd[n].flags = 0;
+        n++;
+        o += len;
+        left -= len;
+    }
+    ch->prd[n - 1].flags = PRD_EOT;
+    *vec = v;
+    *off = o;
+    return n;
+}
+
+/* One DMA command: n (1..256) sectors at sector, the PRD table filled.
+ * Waits for the drive's interrupt, stops the engine, checks both status
+ * registers. */
+static int ata_dma_command(struct ata_drive *d, int write, sector_t sector, unsigned n)
+{
+    struct ata_channel *ch = d->ch;
+    uint8_t dir = write ? 0 : BM_CMD_READ;
+    int ret = ata_select(d, sector);
+    if (ret)
+        return ret;
+    outb(ch->bmdma + BM_COMMAND, dir);                       /* stopped */
+    outl(ch->bmdma + BM_PRD_TABLE, virt_to_phys(ch->prd));
+    outb(ch->bmdma + BM_STATUS, BM_ST_ERR | BM_ST_IRQ);      /* clear both */
+    barrier();                         /* the buffers and the table in memory first */
+    unsigned long irqs = ata_issue(d, write ? ATA_CMD_WRITE_DMA : ATA_CMD_READ_DMA, sector, n);
+    outb(ch->bmdma + BM_COMMAND, dir | BM_CMD_START);
+    ch->dma_cmds++;
+    uint8_t st = ata_wait(ch, irqs);
+    uint8_t bst = inb(ch->bmdma + BM_STATUS);
+    outb(ch->bmdma + BM_COMMAND, dir);                       /* stop the engine */
+    outb(ch->bmdma + BM_STATUS, BM_ST_ERR | BM_ST_IRQ);
+    barrier();                         /* a read's data is in memory now */
+    if ((st & (ATA_SR_BSY | ATA_SR_ERR | ATA_SR_DF | ATA_SR_DRQ)) || (bst & BM_ST_ERR))
+        return ata_error(d, write ? "DMA write" : "DMA read", sector, st);
+    return 0;
+}
+
+/* A transfer by DMA, 256 sectors per command.  Returns 1 if some piece
+ * cannot be described (not in the direct map): nothing was transferred
+ * then, and the caller falls back to programmed I/O. */
+static int ata_dma_rw(struct ata_drive *d, int write, sector_t sector, unsigned count,
+                      const struct bio_vec *vec)
+{
+    unsigned off = 0;
+    const struct bio_vec *v = vec;
+    for (unsigned done = 0; done < count; ) {               /* check every piece first */
+        unsigned n = min(count - done, 256u);
+        if (!ata_build_prd(d->ch, &v, &off, n))
+            return 1;
+        done += n;
+    }
+    v = vec;
+    off = 0;
+    while (count) {
+        unsigned n = min(count, 256u);
+        ata_build_prd(d->ch, &v, &off, n);
+        int ret = ata_dma_command(d, write, sector, n);
+        if (ret)
+            return ret;
+        sector += n;
+        count -= n;
+    }
+    return 0;
+}
+
+static bool ata_dma_enabled = true;    /* boot option ata_dma=0 clears it */
+
+static bool ata_use_dma(struct ata_drive *d)
+{
+    return d->ch->bmdma && d->dma && ata_dma_enabled;
+}
+
+/* ---- programmed I/O ------------------------------------------------------ */
+
 /* One interrupt, one DRQ block: mult_count sectors (1 without multiple mode). */
 static int __ata_read(struct block_device *bdev, sector_t sector, unsigned count, void *buf)
 {
@@ -297,20 +441,25 @@ static int __ata_write(struct block_device *bdev, sector_t sector, unsigned coun
 /* The block_device_operations: bdev->lock held (blkdev.c); take the channel. */
 static int ata_read(struct block_device *bdev, sector_t sector, unsigned count, void *buf)
 {
-    struct ata_channel *ch = ((struct ata_drive *)bdev->private)->ch;
-    mutex_lock(&ch->lock);
-    int ret = __ata_read(bdev, sector, count, buf);
-    mutex_unlock(&ch->lock);
+    struct ata_drive *d = bdev->private;
+    struct bio_vec v = { buf, count * SECTOR_SIZE };
+    mutex_lock(&d->ch->lock);
+    int ret = ata_use_dma(d) ? ata_dma_rw(d, 0, sector, count, &v) : 1;
+    if (ret == 1)
+        ret = __ata_read(bdev, sector, count, buf);
+    mutex_unlock(&d->ch->lock);
     return ret;
 }
 
 static int ata_writev(struct block_device *bdev, sector_t sector, unsigned count,
                       const struct bio_vec *vec, unsigned nvec)
 {
-    struct ata_channel *ch = ((struct ata_drive *)bdev->private)->ch;
-    mutex_lock(&ch->lock);
-    int ret = __ata_write(bdev, sector, count, vec);
-    mutex_unlock(&ch->lock);
+    struct ata_drive *d = bdev->private;
+    mutex_lock(&d->ch->lock);
+    int ret = ata_use_dma(d) ? ata_dma_rw(d, 1, sector, count, vec) : 1;
+    if (ret == 1)
+        ret = __ata_write(bdev, sector, count, vec);
+    mutex_unlock(&d->ch->lock);
     return ret;
 }
 
@@ -380,6 +529,7 @@ static int ata_identify(struct ata_drive *d)
     }
     d->bdev.nr_sectors = id[60] | ((unsigned long)id[61] << 16);   /* LBA28 sectors */
     d->max_mult = id[47] & 0xFF;
+    d->dma = id[49] & (1 << 8);
     d->mult_count = 1;
     return d->bdev.nr_sectors ? 0 : -ENODEV;
 }
@@ -396,6 +546,37 @@ static void ata_set_multiple(struct ata_drive *d)
     uint8_t st = ata_poll_notbusy(d->ch);
     if (!(st & (ATA_SR_BSY | ATA_SR_ERR | ATA_SR_DF)))
         d->mult_count = mult;
+}
+
+/* Find the PCI IDE controller with bus mastering (prog-if bit 7), take its
+ * BAR4 (the bus-master registers, I/O space), let it master the bus, and
+ * allocate the PRD table.  Anything missing: programmed I/O. */
+static void ata_probe_bmdma(struct ata_channel *ch)
+{
+    const char *opt = cmdline_get("ata_dma");
+    if (opt && !strcmp(opt, "0")) {
+        ata_dma_enabled = false;
+        printk(KERN_INFO "ata: ata_dma=0: programmed I/O\n");
+    }
+    struct pci_loc l;
+    if (pci_find_class(PCI_CLASS_STORAGE_IDE, 0x80, &l))
+        return;
+    uint32_t bar4 = pci_read_config32(l.bus, l.dev, l.fn, PCI_BASE_ADDRESS_4);
+    if (!(bar4 & 1) || !(bar4 & 0xFFFC))
+        return;                        /* not an I/O BAR, or not assigned */
+    struct page *page = alloc_page(GFP_KERNEL);
+    if (!page)
+        return;
+    uint16_t cmd = pci_read_config32(l.bus, l.dev, l.fn, PCI_COMMAND) & 0xFFFF;
+    pci_write_config16(l.bus, l.dev, l.fn, PCI_COMMAND, cmd | PCI_COMMAND_IO | PCI_COMMAND_MASTER);
+    ch->prd = page_address(page);
+    ch->bmdma = bar4 & 0xFFFC;
+    for (int i = 0; i < 2; i++)
+        if (drives[i].bdev.name[0])
+            printk(KERN_INFO "ata: %s: %s\n", drives[i].bdev.name, ata_use_dma(&drives[i]) ?
+                   "bus-master DMA, 256 sectors per interrupt" : "programmed I/O");
+    printk(KERN_INFO "ata: PCI IDE at 00:%02x.%u, bus-master registers at %#x\n",
+           l.dev, l.fn, ch->bmdma);
 }
 
 static void ata_init(void)
@@ -416,7 +597,7 @@ static void ata_init(void)
         strlcpy(d->bdev.name, i ? "hdb" : "hda", sizeof d->bdev.name);
         d->bdev.ops = &ata_ops;
         d->bdev.private = d;
-        printk(KERN_INFO "ata: %s: \"%s\", %lu sectors, LBA28, PIO, %u sectors per interrupt\n",
+        printk(KERN_INFO "ata: %s: \"%s\", %lu sectors, LBA28, %u sectors per PIO interrupt\n",
                d->bdev.name, d->model, d->bdev.nr_sectors, d->mult_count);
         if (register_blkdev(&d->bdev))
             d->bdev.name[0] = 0;
@@ -427,6 +608,7 @@ static void ata_init(void)
         printk(KERN_INFO "ata: no disks on the primary channel\n");
         return;
     }
+    ata_probe_bmdma(ch);
     if (request_irq(ch->irq, ata_interrupt, ch) == 0) {
         ch->use_irq = 1;
         outb(ch->ctl, 0);              /* nIEN off: the drive may interrupt */
