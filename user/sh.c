@@ -2255,7 +2255,7 @@ int main(int argc, char **argv)
 	signal(SIGQUIT, SIG_IGN);
 	signal(SIGTSTP, SIG_IGN);       /* Ctrl-Z stops the command, not us */
 	if (!getenv("PATH"))
-		setenv("PATH", "/bin:/sbin", 1);
+		setenv("PATH", "/bin:/sbin:/usr/bin", 1);
 
 	if (argc > 1 && strcmp(argv[1], "-c") == 0) {
 		if (argc < 3)
