@@ -9,8 +9,9 @@
 #   /bin/busybox          the program (mode 0755, root's)
 #   /usr/bin/APPLET       a symlink to /bin/busybox for each of its applets
 #                         (`busybox --list`: sh, ps, df, top, vi, awk, ...)
-# /usr/bin comes after /bin and /sbin in the PATH init and sh set
-# (/bin:/sbin:/usr/bin), so busybox adds what Vellum lacks (top, vi, awk,
+# /usr/bin comes after /bin and /sbin in PATH (the kernel starts init with
+# /sbin:/bin:/usr/bin:/tests; init and sh default to /bin:/sbin:/usr/bin),
+# so busybox adds what Vellum lacks (top, vi, awk,
 # find, ...) and never shadows our own programs: `ps` is ours, `busybox ps`
 # or /usr/bin/ps is busybox's.  Running it again replaces what it wrote.
 # The applet list comes from running BUSYBOX on the host: directly, or
@@ -59,4 +60,4 @@ if ! debugfs -R "stat /bin/busybox" "$IMG" 2>/dev/null | grep -q "Size: $(stat -
     grep -i -e error -e 'no space' -e 'could not' "$tmp/log" | head -5 >&2
     die "debugfs did not write everything into $IMG"
 fi
-echo "installbusybox: $IMG: /bin/busybox and $n applet links in /usr/bin (PATH=/bin:/sbin:/usr/bin: ours first)"
+echo "installbusybox: $IMG: /bin/busybox and $n applet links in /usr/bin (after /bin and /sbin in PATH: ours first)"
