@@ -195,6 +195,19 @@ void put_unused_fd(unsigned int fd)
 void fd_install(unsigned int fd, struct file *file) { __fd_install(current->files, fd, file); }
 struct file *fget(unsigned int fd) { return __fget(current->files, fd); }
 
+struct fd fdget(unsigned int fd)
+{
+    struct files_struct *files = current->files;
+    if (files && files->count == 1) {
+        /* Only this task uses the table: nobody can close fd under us.
+         * (No lock: the same reasoning, and Linux's fdget takes none.) */
+        struct file *f = fd < NR_OPEN ? files->fd[fd] : NULL;
+        return (struct fd){ f, 0 };
+    }
+    struct file *f = fget(fd);
+    return (struct fd){ f, f ? FDPUT_FPUT : 0 };
+}
+
 /* The VFS's filp_close() is Linux's fput(): it drops one reference and the
  * last one calls ->release and frees the file. */
 void fput(struct file *file) { filp_close(file); }

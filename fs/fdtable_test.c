@@ -77,6 +77,37 @@ KTEST(fdtable, fget_holds_a_reference)
     }
 }
 
+/* fdget: no reference while only this task uses the table (Linux's light
+ * fdget); with a shared table (count 2, as CLONE_FILES would make it) a
+ * reference that fdput drops.  A bad fd gives a NULL file either way. */
+KTEST(fdtable, fdget_light_unless_table_shared)
+{
+    test_releases = 0;
+    WITH_TABLE(t) {
+        struct file *a = test_file();
+        int fa = get_unused_fd_flags(0); fd_install(fa, a);
+        struct fd f = fdget(fa);
+        KT_EXPECT(f.file == a);
+        KT_EXPECT_EQ(f.flags, 0);
+        KT_EXPECT_EQ(a->f_count, 1);
+        fdput(f);
+        KT_EXPECT_EQ(a->f_count, 1);
+        KT_EXPECT(fdget(fa + 1).file == NULL);
+        KT_EXPECT(fdget(NR_OPEN).file == NULL);
+        t->count = 2;                    /* shared: fdget must hold the file */
+        f = fdget(fa);
+        KT_EXPECT(f.file == a);
+        KT_EXPECT_EQ(f.flags, FDPUT_FPUT);
+        KT_EXPECT_EQ(a->f_count, 2);
+        fdput(f);
+        KT_EXPECT_EQ(a->f_count, 1);
+        KT_EXPECT(fdget(fa + 1).file == NULL);
+        t->count = 1;
+        KT_EXPECT_EQ(test_releases, 0);
+    }
+    KT_EXPECT_EQ(test_releases, 1);
+}
+
 KTEST(fdtable, emfile_when_full)
 {
     test_releases = 0;

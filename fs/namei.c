@@ -568,8 +568,7 @@ int do_truncate(struct inode *inode, loff_t length)
     };
     attr.ia_mtime = attr.ia_ctime = current_time();
     mutex_lock(&inode->i_mutex);
-    int err = inode->i_op->setattr ? inode->i_op->setattr(inode, &attr)
-                                   : simple_setattr(inode, &attr);
+    int err = notify_change(inode, &attr);
     mutex_unlock(&inode->i_mutex);
     return err;
 }

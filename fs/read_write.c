@@ -13,9 +13,9 @@
  * RWF_* flags ride in the iterator (iocb_flags).
  *
  * The path of read(fd, buf, n):
- *   sys_read -> fget(fd) -> access_ok(buf, n) -> iov_iter_init(ITER_IOVEC)
+ *   sys_read -> fdget(fd) -> access_ok(buf, n) -> iov_iter_init(ITER_IOVEC)
  *     -> vfs_read(file, iter, &pos) -> f_op->read_iter (page cache, pipe,
- *        tty...) -> copy_to_iter -> copy_to_user -> f_pos = pos -> fput
+ *        tty...) -> copy_to_iter -> copy_to_user -> f_pos = pos -> fdput
  * write(2) is the same in the other direction; docs/page-cache.md follows
  * it all the way down.
  */
@@ -138,8 +138,10 @@ static ssize_t rw_at_fpos(struct file *file, struct iov_iter *it, int write)
     return ret;
 }
 
-/* The common tail: do the transfer at *ppos (or f_pos when ppos is NULL). */
-static ssize_t do_rw(struct file *file, struct iov_iter *it, loff_t *ppos, int write)
+/* The common tail: do the transfer at *ppos (or f_pos when ppos is NULL).
+ * held: the references the caller took on file (0 after a light fdget, 1
+ * after fget), so that f_count - held counts the fds and tasks sharing it. */
+static ssize_t do_rw(struct file *file, struct iov_iter *it, loff_t *ppos, int write, int held)
 {
     if (!(file->f_mode & (write ? FMODE_WRITE : FMODE_READ)))
         return -EBADF;
@@ -150,9 +152,9 @@ static ssize_t do_rw(struct file *file, struct iov_iter *it, loff_t *ppos, int w
             return -EINVAL;
         return write ? vfs_write(file, it, ppos) : vfs_read(file, it, ppos);
     }
-    /* f_pos_lock only if another fd or task shares the file: fget's
-     * reference and one fd make 2 (Linux's fdget_pos: file_count > 1) */
-    if (!has_pos(file) || file->f_count <= 2)
+    /* f_pos_lock only if another fd or task shares the file (Linux's
+     * fdget_pos: file_count > 1 beside the caller's own reference) */
+    if (!has_pos(file) || file->f_count - held <= 1)
         return rw_at_fpos(file, it, write);
     mutex_lock(&file->f_pos_lock);
     ssize_t ret = rw_at_fpos(file, it, write);
@@ -162,15 +164,16 @@ static ssize_t do_rw(struct file *file, struct iov_iter *it, loff_t *ppos, int w
 
 static ssize_t rw_one(unsigned int fd, void *buf, size_t count, loff_t *ppos, int write)
 {
-    struct file *file = fget(fd);
-    if (!file)
+    struct fd f = fdget(fd);
+    if (!f.file)
         return -EBADF;
     count = min(count, (size_t)MAX_RW_COUNT);
     struct iovec iov = { buf, count };
     struct iov_iter it;
     iov_iter_init(&it, write ? WRITE : READ, &iov, 1, count);
-    ssize_t ret = access_ok(buf, count) ? do_rw(file, &it, ppos, write) : -EFAULT;
-    fput(file);
+    ssize_t ret = access_ok(buf, count) ?
+                  do_rw(f.file, &it, ppos, write, f.flags & FDPUT_FPUT) : -EFAULT;
+    fdput(f);
     return ret;
 }
 
@@ -246,8 +249,8 @@ static int set_rw_flags(struct iov_iter *it, int rwf)
 static long rw_vec(unsigned int fd, const struct iovec *uvec, unsigned long vlen,
                    loff_t *ppos, int rwf, int write)
 {
-    struct file *file = fget(fd);
-    if (!file)
+    struct fd f = fdget(fd);
+    if (!f.file)
         return -EBADF;
     struct iovec *iov;
     size_t total;
@@ -256,10 +259,10 @@ static long rw_vec(unsigned int fd, const struct iovec *uvec, unsigned long vlen
         struct iov_iter it;
         iov_iter_init(&it, write ? WRITE : READ, iov, vlen, total);
         if (!total || !(ret = set_rw_flags(&it, rwf)))
-            ret = do_rw(file, &it, ppos, write);
+            ret = do_rw(f.file, &it, ppos, write, f.flags & FDPUT_FPUT);
         kfree(iov);
     }
-    fput(file);
+    fdput(f);
     return ret;
 }
 
@@ -397,14 +400,14 @@ static long do_sendfile(int out_fd, int in_fd, loff_t *ppos, size_t count)
         struct iov_iter it;
         iov_iter_kvec(&it, READ, &v, 1, want);
         loff_t rpos = pos;
-        ssize_t n = seekable ? vfs_read(in, &it, &rpos) : do_rw(in, &it, NULL, 0);
+        ssize_t n = seekable ? vfs_read(in, &it, &rpos) : do_rw(in, &it, NULL, 0, 1);
         if (n <= 0) {
             ret = n;
             break;
         }
         struct kvec wv = { buf, n };
         iov_iter_kvec(&it, WRITE, &wv, 1, n);
-        ssize_t w = out == in && lock ? rw_at_fpos(out, &it, 1) : do_rw(out, &it, NULL, 1);
+        ssize_t w = out == in && lock ? rw_at_fpos(out, &it, 1) : do_rw(out, &it, NULL, 1, 1);
         if (w <= 0) {
             ret = w;
             break;

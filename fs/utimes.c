@@ -53,8 +53,7 @@ static int utimes_common(struct inode *inode, const struct utime_pair *t)
     if (inode->i_sb->s_flags & MS_RDONLY)
         return -EROFS;
     mutex_lock(&inode->i_mutex);
-    int err = inode->i_op->setattr ? inode->i_op->setattr(inode, &attr)
-                                   : simple_setattr(inode, &attr);
+    int err = notify_change(inode, &attr);
     mutex_unlock(&inode->i_mutex);
     return err;
 }

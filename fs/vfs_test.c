@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <err.h>
 #include <ktest.h>
+#include <mm.h>
+#include <pagemap.h>
 #include "internal.h"
 
 static char tbuf[8192];
@@ -379,6 +381,49 @@ KTEST(ramfs, files_live_in_the_page_cache)
     KT_EXPECT_EQ(do_umount("/rf"), 0);    /* frees every inode and page */
     KT_EXPECT_EQ(vfs_stat("/rf/big", &st), -ENOENT);
     KT_EXPECT_EQ(vfs_rmdir("/rf"), 0);
+}
+
+/* A ramfs page that is not uptodate holds whatever its frame held before
+ * (Linux allocates page-cache pages without zeroing them); a fresh frame
+ * after boot is zero, which would hide a simple_write_begin that forgets to
+ * zero outside the write.  So page 0 of a new file is planted first, full
+ * of 0xa5, not uptodate: a dirty frame reused.  100 bytes at 10, then 10
+ * at 3000: every other byte of [0, 3010) must read zero. */
+KTEST(ramfs, new_page_zeroed_outside_the_write)
+{
+    KT_ASSERT_EQ(setup("/rz"), 0);
+    KT_ASSERT_EQ(do_mount("none", "/rz", "ramfs", 0, NULL), 0);
+    struct file *f = filp_open("/rz/z", O_RDWR | O_CREAT, 0644);
+    KT_ASSERT(!IS_ERR(f));
+    struct page *page = find_or_create_page(f->f_mapping, 0, GFP_KERNEL);
+    KT_ASSERT(page != NULL);
+    KT_EXPECT(!PageUptodate(page));
+    memset(page_address(page), 0xa5, PAGE_SIZE);
+    unlock_page(page);
+    put_page(page);
+    static char data[100], want[3010];
+    for (unsigned k = 0; k < sizeof data; k++)
+        data[k] = (char)(k * 7 + 3);
+    loff_t pos = 10;
+    KT_EXPECT_EQ(kernel_write(f, data, 100, &pos), 100);
+    pos = 3000;
+    KT_EXPECT_EQ(kernel_write(f, data, 10, &pos), 10);
+    memset(want, 0, sizeof want);
+    memcpy(want + 10, data, 100);
+    memcpy(want + 3000, data, 10);
+    pos = 0;
+    memset(tbuf, 0x5a, sizeof want);
+    KT_EXPECT_EQ(kernel_read(f, tbuf, sizeof want, &pos), (ssize_t)sizeof want);
+    unsigned bad = 0;
+    while (bad < sizeof want && tbuf[bad] == want[bad])
+        bad++;
+    KT_EXPECT_EQ(bad, sizeof want);                /* the first wrong byte's offset */
+    if (bad < sizeof want)
+        ktest_fail(__FILE__, __LINE__, "byte %u is %#x, wanted %#x", bad,
+                   (uint8_t)tbuf[bad], (uint8_t)want[bad]);
+    filp_close(f);
+    KT_EXPECT_EQ(do_umount("/rz"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/rz"), 0);
 }
 
 KTEST(ramfs, unmount_frees_memory)

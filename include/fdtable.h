@@ -15,7 +15,9 @@
  * fget() returns the file with a reference of its own, which the caller
  * drops with fput(); so a file closed by another thread of the same table
  * while a read() runs stays alive until the read ends.  The last fput()
- * calls the file's release and frees it.
+ * calls the file's release and frees it.  read/write and readv/writev use
+ * fdget() instead, which skips that reference when no other task shares the
+ * table (below).
  *
  * Simplification on purpose: the table has a fixed size (NR_OPEN) instead
  * of Linux's growable fdtable, and one spinlock instead of RCU.
@@ -73,6 +75,24 @@ void put_unused_fd(unsigned int fd);
 void fd_install(unsigned int fd, struct file *file);
 struct file *fget(unsigned int fd);
 void fput(struct file *file);
+
+/* fdget(fd) / fdput(f): the file at fd for the length of one system call
+ * (Linux's struct fd).  A table that only this task uses (files->count == 1:
+ * Vellum has no CLONE_FILES) cannot lose the fd while the call runs, so no
+ * reference is taken and f.flags has no FDPUT_FPUT (Linux's "light" fdget);
+ * a shared table gets fget's reference, and fdput drops it.  f.file is NULL
+ * for a bad fd (EBADF). */
+struct fd {
+    struct file *file;
+    unsigned flags;                    /* FDPUT_FPUT: fdput must fput */
+};
+#define FDPUT_FPUT 1
+struct fd fdget(unsigned int fd);
+static inline void fdput(struct fd f)
+{
+    if (f.flags & FDPUT_FPUT)
+        fput(f.file);
+}
 int close_fd(unsigned int fd);
 int f_dupfd(unsigned int from, struct file *file, unsigned int flags);
 int do_dup2(unsigned int oldfd, unsigned int newfd, unsigned int flags);

@@ -259,6 +259,7 @@ void clear_nlink(struct inode *inode);
 void inc_nlink(struct inode *inode);
 void drop_nlink(struct inode *inode);
 time_t current_time(void);                  /* seconds since the epoch (RTC at boot + uptime) */
+void file_update_time(struct file *file);   /* mtime/ctime = now; dirty the inode only if they change */
 
 /* ---- files -------------------------------------------------------------- */
 
@@ -504,6 +505,10 @@ int page_symlink(struct inode *inode, const char *target, size_t len);
 int page_readlink(struct inode *inode, char *buf, size_t size);
 /* setattr for page-cache-only filesystems (truncate_setsize + times/mode). */
 int simple_setattr(struct inode *inode, struct iattr *attr);
+/* notify_change(inode, attr): every attribute change (truncate, utimensat)
+ * goes through here, with i_mutex held: the inode's ->setattr, or
+ * simple_setattr for an inode without one (a pipe's has no i_op at all). */
+int notify_change(struct inode *inode, struct iattr *attr);
 void generic_fillattr(struct inode *inode, struct kstat *st);
 /* fs/namespace.c: mount a ramfs on / if nothing is mounted yet (boot,
  * and the kernel tests that need a root).  0 or -errno. */

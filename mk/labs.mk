@@ -7,11 +7,14 @@
 #                          from .lab; LAB=all grades every lab.
 #                          GRADE_EXTRA=dir adds an instructor's private tests.
 #   make handin            the student's change against the lab's base commit
-#                          (tag lab-base) as one patch, handin-LAB.patch (with
-#                          no git: a tarball of the tree, handin-LAB.tar.gz)
+#                          (tag lab-base of tools/mklab LAB DIR, or
+#                          lab-base/NN-LAB of mklab --all-branches) as one
+#                          patch, handin-LAB.patch (with no git: a tarball of
+#                          the tree, handin-LAB.tar.gz)
 #   make labs-list         tools/mklab --list
 
 LAB_NAME = $(or $(LAB),$(shell sed -n 's/^LAB=//p' .lab 2>/dev/null))
+LAB_NN   = $(or $(shell sed -n 's/^NN=//p' .lab 2>/dev/null),$(shell awk -v n='$(LAB_NAME)' '$$2 == n { print $$1 }' tools/labs/list 2>/dev/null))
 
 grade:
 	@sh tools/setup.sh
@@ -19,15 +22,17 @@ grade:
 
 handin:
 	@test -n "$(LAB_NAME)" || { echo "handin: which lab? (no .lab here; make handin LAB=name)"; exit 1; }
-	@if git rev-parse -q --verify lab-base >/dev/null 2>&1; then \
+	@base=; for b in lab-base lab-base/$(LAB_NN)-$(LAB_NAME); do \
+	    git rev-parse -q --verify "$$b^{commit}" >/dev/null 2>&1 && { base=$$b; break; }; done; \
+	if [ -n "$$base" ]; then \
 	    idx=$$(mktemp) && cp "$$(git rev-parse --git-path index)" "$$idx" && \
 	    GIT_INDEX_FILE=$$idx git add -A . && \
-	    GIT_INDEX_FILE=$$idx git diff --cached --binary lab-base -- . ':!$(BUILD)' > handin-$(LAB_NAME).patch; \
+	    GIT_INDEX_FILE=$$idx git diff --cached --binary "$$base" -- . ':!$(BUILD)' ':!handin-*' > handin-$(LAB_NAME).patch; \
 	    rc=$$?; rm -f "$$idx"; test $$rc -eq 0 || exit 1; \
-	    echo "wrote handin-$(LAB_NAME).patch ($$(grep -c '^diff --git' handin-$(LAB_NAME).patch) files changed against lab-base): hand in this file"; \
+	    echo "wrote handin-$(LAB_NAME).patch ($$(grep -c '^diff --git' handin-$(LAB_NAME).patch) files changed against $$base): hand in this file"; \
 	else \
 	    tar --exclude=./$(BUILD) --exclude='./handin-*' -czf handin-$(LAB_NAME).tar.gz . && \
-	    echo "wrote handin-$(LAB_NAME).tar.gz (no git repository with a lab-base tag here: the whole tree)"; \
+	    echo "wrote handin-$(LAB_NAME).tar.gz (no git repository with a lab-base or lab-base/$(LAB_NN)-$(LAB_NAME) tag here: the whole tree)"; \
 	fi
 
 labs-list:

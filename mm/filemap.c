@@ -1334,8 +1334,7 @@ ssize_t generic_file_write_iter(struct file *file, struct iov_iter *from, loff_t
     }
     if ((loff_t)iov_iter_count(from) > maxbytes - pos)
         iov_iter_truncate(from, (size_t)(maxbytes - pos));
-    inode->i_mtime = inode->i_ctime = current_time();
-    mark_inode_dirty(inode);
+    file_update_time(file);
     ret = generic_perform_write(file, from, pos);
     if (ret > 0)
         *ppos = pos + ret;

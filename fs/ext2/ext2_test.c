@@ -423,6 +423,42 @@ static void wr_overwrite_unaligned(void)
     filp_close(f);
 }
 
+/* A write sets mtime and ctime, and dirties the inode only when one of them
+ * changes (file_update_time, fs/inode.c): old times are moved to now and the
+ * inode goes dirty; a second write in the same second leaves a clean inode
+ * clean.  (Times have one-second granularity: if the clock ticks over between
+ * the two writes, the second write must dirty it again, so try again.) */
+static void wr_times_dirty_only_on_change(void)
+{
+    struct file *f = filp_open("/e/w/over", O_RDWR, 0);
+    KT_ASSERT(!IS_ERR(f));
+    struct inode *inode = f->f_inode;
+    char b;                             /* rewrite byte 0 as it is: the host checks the bytes */
+    loff_t pos = 0;
+    KT_ASSERT_EQ(kernel_read(f, &b, 1, &pos), 1);
+    inode->i_mtime = inode->i_ctime = 1000;
+    KT_ASSERT_EQ(write_inode_now(inode, 1), 0);
+    KT_EXPECT(!(inode->i_state & I_DIRTY));
+    pos = 0;
+    KT_EXPECT_EQ(kernel_write(f, &b, 1, &pos), 1);
+    KT_EXPECT(inode->i_mtime > 1000 && inode->i_mtime == inode->i_ctime);
+    KT_EXPECT(inode->i_state & I_DIRTY);
+    bool same_second = false;
+    for (int tries = 0; tries < 3 && !same_second; tries++) {
+        KT_ASSERT_EQ(write_inode_now(inode, 1), 0);
+        time_t t = current_time();
+        pos = 0;
+        KT_EXPECT_EQ(kernel_write(f, &b, 1, &pos), 1);
+        if (current_time() != t)
+            continue;
+        same_second = true;
+        KT_EXPECT_EQ(inode->i_mtime, t);
+        KT_EXPECT(!(inode->i_state & I_DIRTY));
+    }
+    KT_EXPECT(same_second);
+    filp_close(f);
+}
+
 /* The boundary crossings used by "cross" (also in ext2write.conf):
  * direct -> single, single -> double and, with 1 KiB blocks, double ->
  * triple indirect (at 4 KiB that boundary is past 4 GiB: the host's
@@ -670,7 +706,7 @@ static void wr_umount(void)
     KT_EXPECT_EQ(do_umount("/s"), 0);
 }
 
-#define EXT2_WRITE_STEPS wr_mount, wr_create_extend, wr_overwrite_unaligned, \
+#define EXT2_WRITE_STEPS wr_mount, wr_create_extend, wr_overwrite_unaligned, wr_times_dirty_only_on_change, \
     wr_cross_indirect, wr_sparse, wr_truncate, wr_directories, wr_rename_link_unlink, \
     wr_symlinks, wr_many_entries, wr_efbig, wr_enospc, wr_umount
 KTEST(ext2write, write_tree)   { RUN_STEPS(EXT2_WRITE_STEPS); }   /* hda: 1 KiB blocks */
@@ -862,6 +898,71 @@ KTEST(ext2cache, page_cache)
     RUN_STEPS(ca_mount, ca_second_read_no_io, ca_full_and_partial_block_writes,
               ca_flusher_writes_after_delay, ca_short_copy_not_uptodate,
               ca_short_copy_past_eof, ca_umount);
+}
+
+/* ==================================================================
+ * New blocks are zeroed: ext2zero (hda = ext2-1k.img at /e)
+ * ================================================================== */
+
+/* A page-cache page that is not uptodate holds whatever its frame held
+ * before: Linux allocates page-cache pages without zeroing them, and
+ * readahead inserts pages before their read completes.  A freshly booted
+ * machine's free frames are all zero, which would hide a write_begin that
+ * forgets to zero the parts of a new block the copy does not write.  So
+ * reuse a dirty frame on purpose: put a page full of 0xa5 into the file's
+ * cache at INDEX, not uptodate, before the write comes. */
+static int plant_stale_page(struct address_space *mapping, unsigned long index)
+{
+    struct page *page = find_or_create_page(mapping, index, GFP_KERNEL);
+    if (!page)
+        return -ENOMEM;
+    int err = PageUptodate(page) ? -EEXIST : 0;
+    if (!err)
+        memset(page_address(page), 0xa5, PAGE_SIZE);
+    unlock_page(page);
+    put_page(page);
+    return err;
+}
+
+/* zn's expected bytes: zeros, but the pattern "zn" at [10, 110) and
+ * [5000, 5010).  The host checks the same on the image (ext2zero.conf). */
+static void zn_check(struct file *f)
+{
+    KT_EXPECT_EQ(check_range(f, "zn", NULL, 0, 10), 0);
+    KT_EXPECT_EQ(check_range(f, "zn", "zn", 10, 100), 0);
+    KT_EXPECT_EQ(check_range(f, "zn", NULL, 110, 5000 - 110), 0);
+    KT_EXPECT_EQ(check_range(f, "zn", "zn", 5000, 10), 0);
+}
+
+/* A new file /zn, 1 KiB blocks; pages 0 and 1 planted stale.  100 bytes at
+ * 10: block 0 is new, and write_begin must zero [0, 10) and [110, 1024).
+ * 10 bytes at 5000: block 4 is new ([4096, 5000) and [5010, 5120) zeroed);
+ * blocks 1..3 stay holes, and the file now covers block 0's tail.  The
+ * bytes are checked in the cache, then again after fsync and dropping the
+ * cache (read from the disk), and by the host on the image. */
+KTEST(ext2zero, new_blocks_zeroed_outside_the_write)
+{
+    KT_ASSERT_EQ(mount_ext2("hda", "/e"), 0);
+    struct file *f = filp_open("/e/zn", O_RDWR | O_CREAT | O_TRUNC, 0644);
+    KT_ASSERT(!IS_ERR(f));
+    KT_ASSERT_EQ(f->f_inode->i_blkbits, 10);
+    KT_ASSERT_EQ(plant_stale_page(f->f_mapping, 0), 0);
+    KT_ASSERT_EQ(plant_stale_page(f->f_mapping, 1), 0);
+    loff_t pos = 10;
+    vpattern_fill(xbuf, 100, "zn", pos);
+    KT_ASSERT_EQ(kernel_write(f, xbuf, 100, &pos), 100);
+    pos = 5000;
+    vpattern_fill(xbuf, 10, "zn", pos);
+    KT_ASSERT_EQ(kernel_write(f, xbuf, 10, &pos), 10);
+    KT_EXPECT_EQ(f->f_inode->i_size, 5010);
+    zn_check(f);                                   /* the page cache */
+    KT_EXPECT_EQ(vfs_fsync(f, 0), 0);
+    truncate_inode_pages(f->f_mapping, 0);         /* clean: drop the cached pages */
+    KT_EXPECT(find_get_page(f->f_mapping, 0) == NULL);
+    zn_check(f);                                   /* the disk */
+    filp_close(f);
+    ksys_sync();
+    KT_EXPECT_EQ(do_umount("/e"), 0);
 }
 
 /* ==================================================================

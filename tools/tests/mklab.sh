@@ -13,8 +13,13 @@
 #     STUB, a misspelt marker, a lab not in the list (marker or argument), a
 #     lab with no region;
 #   - --all-branches makes lab/NN-NAME branches, each the child of the last;
+#   - make handin (mk/labs.mk) in a student tree (tag lab-base) and in a
+#     clone of the branches (tags lab-base/NN-NAME): the patch applies to
+#     the base and gives the student's file;
 #   - tools/grade scores a fake runner's verdicts: points per test, a lost
-#     verdict is run again alone, private tests from GRADE_EXTRA, results.json.
+#     verdict is run again alone, private tests from GRADE_EXTRA, results.json;
+#     a runner that ran no test (its list boot failed) is run once more, and
+#     if it fails again its output is every test's reason.
 source "$(dirname "$0")/../testlib.sh"
 T=mklab
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-mklab.XXXXXX") || exit 1
@@ -26,6 +31,7 @@ mkrepo() {
     local d=$1
     mkdir -p "$d/tools/labs" "$d/src"
     cp tools/mklab tools/grade "$d/tools/"
+    mkdir -p "$d/mk" && cp mk/labs.mk "$d/mk/" && printf 'BUILD ?= build\ninclude mk/labs.mk\n' > "$d/Makefile"
     printf '# test labs\n01 alpha  the first\n02 beta   the second\n' > "$d/tools/labs/list"
     cat > "$d/src/a.c" <<'EOF'
 int keep_me(void) { return 1; }
@@ -132,6 +138,27 @@ if "$R/tools/mklab" --all-branches "$B" >"$TMP/br.log" 2>&1; then
     else fail "$T.all_branches (refs: $refs)"; sed 's/^/    /' "$TMP/br.log"; fi
 else fail "$T.all_branches (status)"; sed 's/^/    /' "$TMP/br.log"; fi
 
+# ---- make handin: in a tree of `mklab LAB DIR` (tag lab-base), and in a
+# clone of an --all-branches repository (tags lab-base/NN-NAME); run twice,
+# the first patch is not part of the second; the patch applies to the base
+# and gives the student's file
+handin_ok() {                              # handin_ok NAME DIR BASE-REF
+    local n=$1 d=$2 base=$3 lab
+    lab=$(sed -n 's/^LAB=//p' "$d/.lab")
+    sed -i 's/return lab_not_written(".*");/return 7; \/\* mine \*\//' "$d/src/a.c"
+    if (cd "$d" && make -s handin && make -s handin) >"$TMP/handin.log" 2>&1 &&
+       [ "$(grep -c '^diff --git' "$d/handin-$lab.patch")" = 1 ] &&
+       git clone -q "$d" "$TMP/fresh-$n" 2>/dev/null && git -C "$TMP/fresh-$n" checkout -q "$base" 2>/dev/null &&
+       (cd "$TMP/fresh-$n" && git apply "$d/handin-$lab.patch") 2>>"$TMP/handin.log" &&
+       cmp -s "$d/src/a.c" "$TMP/fresh-$n/src/a.c" && grep -q "against $base" "$TMP/handin.log"; then
+        pass "$T.handin_$n"
+    else fail "$T.handin_$n"; sed 's/^/    /' "$TMP/handin.log"; fi
+}
+if [ -d "$TMP/s1" ]; then handin_ok single_tree "$TMP/s1" lab-base; else fail "$T.handin_single_tree (no tree)"; fi
+if git clone -q -b lab/02-beta "$B" "$TMP/stud" 2>"$TMP/clone.log"; then
+    handin_ok all_branches_clone "$TMP/stud" lab-base/02-beta
+else fail "$T.handin_all_branches_clone (git clone)"; sed 's/^/    /' "$TMP/clone.log"; fi
+
 # ---- the grader on a fake runner
 cat > "$R/tools/labs/alpha.tests" <<'EOF'
 # points selector
@@ -170,6 +197,31 @@ if grep -q '"score": 13, "max_score": 17' "$TMP/r.json" && [ "$(grep -c '"max_sc
    { ! command -v python3 >/dev/null || python3 -m json.tool "$TMP/r.json" >/dev/null; }; then
     pass "$T.grade_results_json"
 else fail "$T.grade_results_json"; sed 's/^/    /' "$TMP/r.json"; fi
+# a runner that runs no test (its test=list boot timed out): once more; if
+# the second run works, the grade is the same; if not, every test's reason
+# is the runner's own output, never a bare "no verdict"
+cat > "$R/flaky-runner" <<'EOF2'
+#!/bin/bash
+d=$(dirname "$0")
+if [ ! -e "$d/flaky.once" ] || [ -e "$d/flaky.always" ]; then
+    touch "$d/flaky.once"
+    echo "FAIL ktest.list (test=list boot: timed out, no suite list)"; echo "0 passed, 1 failed, 0 skipped"; exit 1
+fi
+exec "$d/fake-runner" "$@"
+EOF2
+chmod +x "$R/flaky-runner"
+rm -f "$R/runner.calls"
+out=$(cd "$R" && RUN_TESTS=./flaky-runner GRADE_JSON="$TMP/r2.json" BUILD="$TMP/b" tools/grade alpha 2>&1)
+if grep -q '^score: 8/10$' <<<"$out" && grep -q 'the test runner ran no test (FAIL ktest.list' <<<"$out" &&
+   ! grep -q 'no verdict' <<<"$out"; then
+    pass "$T.grade_runner_ran_nothing_once_more"
+else fail "$T.grade_runner_ran_nothing_once_more"; sed 's/^/    /' <<<"$out"; fi
+touch "$R/flaky.always"
+out=$(cd "$R" && RUN_TESTS=./flaky-runner GRADE_JSON="$TMP/r3.json" BUILD="$TMP/b" tools/grade alpha 2>&1)
+if grep -q '^score: 0/10$' <<<"$out" && [ "$(grep -c 'test=list boot: timed out' <<<"$out")" -ge 5 ] &&
+   ! grep -q 'no verdict' <<<"$out"; then
+    pass "$T.grade_runner_ran_nothing_reason_shown"
+else fail "$T.grade_runner_ran_nothing_reason_shown"; sed 's/^/    /' <<<"$out"; fi
 out=$(cd "$R" && RUN_TESTS=./fake-runner tools/grade nosuch 2>&1); rc=$?
 if [ $rc = 2 ] && grep -q "unknown lab 'nosuch'" <<<"$out"; then pass "$T.grade_unknown_lab"
 else fail "$T.grade_unknown_lab (status $rc: $out)"; fi

@@ -663,6 +663,12 @@ static void test_utimes(void)
 	CHECK("files.utimensat.futimens", SC(__NR_utimensat, fd, NULL, ts, 0) == 0 &&
 	      SC(__NR_fstat64, fd, &st) == 0 && st.st_mtime == 1234567890);
 	SC(__NR_close, fd);
+	int pfd[2];                             /* a pipe's inode has no inode_operations */
+	CHECK("files.utimensat.futimens_pipe", SC(__NR_pipe, pfd) == 0 &&
+	      SC(__NR_utimensat, pfd[0], NULL, ts, 0) == 0 &&
+	      SC(__NR_fstat64, pfd[0], &st) == 0 && st.st_mtime == 1234567890);
+	SC(__NR_close, pfd[0]);
+	SC(__NR_close, pfd[1]);
 	ts[0].nsec = 1000000000;
 	CHECK("files.utimensat.einval_nsec", SC(__NR_utimensat, AT_FDCWD, in("u"), ts, 0) == -EINVAL);
 	ts[0].nsec = 0;

@@ -237,8 +237,10 @@ static void child(unsigned long long seed, unsigned c, unsigned n, int slot)
 /* Remove the directory NAME (in the working directory) and all below it,
  * by chdir, so that no path grows with the depth a child built. */
 static char names[64][260];     /* rm_tree's, 16 KiB of bss */
-static void rm_tree(const char *name)
+static void rm_tree(const char *arg)
 {
+	char name[260];                 /* arg may point into names[], which this call reuses */
+	strcpy(name, arg);
 	if (chdir(name) < 0) {
 		if (errno != ENOENT)
 			printf("scfuzz: FAIL chdir %s: %d\n", name, errno);
