@@ -67,7 +67,10 @@ echo 'for x in p q; do echo "in:$x"; done' | busybox sh > sh_stdin.out
 # ---- processes: ps against /proc, a kill, top
 /bin/busybox sleep 60 &           # by path: exec'd, so ps shows its own argv
 SLP=$!
-sleep 1                           # until it sleeps in nanosleep
+i=0                               # until it has exec'd and sleeps in nanosleep
+until [ $i -ge 30 ] || { grep -q sleep /proc/$SLP/cmdline && grep -q 'S (sleeping)' /proc/$SLP/status; }; do
+    sleep 1; i=$((i + 1))
+done
 ps -o pid,ppid,stat,args > ps.out &
 PSPID=$!; wait $PSPID
 ls /proc > proc.out &
