@@ -13,6 +13,8 @@
 #include <fdtable.h>
 #include <do_mounts.h>
 #include <fs_syscalls.h>
+#include <proc.h>
+#include <timer.h>
 #include <ktest.h>
 #include "internal.h"
 
@@ -96,6 +98,78 @@ KTEST(files, proc_files)
     KT_ASSERT(slurp("/proc/vellum/pagecache", buf, 1024) > 0);
     KT_EXPECT(find(buf, "lookups ") != NULL);
     KT_EXPECT(IS_ERR(filp_open("/proc/meminfo", O_WRONLY, 0)));
+    kfree(buf);
+}
+
+/* /proc/stat, /proc/uptime and /proc/loadavg say what the scheduler keeps
+ * (kernel/sched.c): between two reads of the cpu line, user + system +
+ * idle grew by the ticks that passed (every tick is charged to one of them;
+ * not since boot: a test may have replaced the tick hook for a while); the
+ * uptime is jiffies in seconds; the load average has Linux's format, its
+ * task counts count_tasks' and its last pid the allocator's. */
+static unsigned long next_num(char **p)        /* skip blanks, read a decimal */
+{
+    while (**p == ' ')
+        (*p)++;
+    return simple_strtoul(*p, p, 10);
+}
+
+/* user + nice + system + idle of the cpu line */
+static unsigned long cpu_line_sum(char *buf, unsigned long *nice)
+{
+    char *p = buf + 3;
+    unsigned long user = next_num(&p);
+    *nice = next_num(&p);
+    unsigned long system = next_num(&p);
+    return user + *nice + system + next_num(&p);
+}
+
+KTEST(files, proc_stat_uptime_loadavg)
+{
+    setup_tree();
+    char *buf = kmalloc(1024, GFP_KERNEL);
+    KT_ASSERT(buf != NULL);
+    KT_ASSERT(slurp("/proc/stat", buf, 1024) > 0);
+    unsigned long nice, j0 = jiffies, sum0 = cpu_line_sum(buf, &nice);
+    msleep(50);                                 /* idle ticks */
+    unsigned long j1 = jiffies;
+    while (jiffies - j1 < 5)                    /* system ticks */
+        barrier();
+    KT_ASSERT(slurp("/proc/stat", buf, 1024) > 0);
+    unsigned long j = jiffies, sum = cpu_line_sum(buf, &nice);
+    KT_ASSERT(strncmp(buf, "cpu  ", 5) == 0);
+    KT_EXPECT_EQ(nice, 0);
+    KT_EXPECT(sum - sum0 + 2 >= j - j0 && sum - sum0 <= j - j0 + 2);
+    KT_EXPECT(find(buf, "\ncpu0 ") != NULL);
+    char *p = find(buf, "\nbtime ");
+    KT_ASSERT(p != NULL);
+    unsigned long btime = simple_strtoul(p + 7, NULL, 10);
+    KT_EXPECT(btime + j / HZ <= (unsigned long)current_time() + 1);
+    KT_EXPECT(btime + j / HZ + 1 >= (unsigned long)current_time());
+    KT_EXPECT(find(buf, "\nprocs_running ") != NULL);
+
+    KT_ASSERT(slurp("/proc/uptime", buf, 1024) > 0);
+    unsigned long up = simple_strtoul(buf, &p, 10);
+    KT_EXPECT(*p == '.');
+    KT_EXPECT(up <= jiffies / HZ && up + 1 >= jiffies / HZ);
+
+    KT_ASSERT(slurp("/proc/loadavg", buf, 1024) > 0);
+    p = buf;
+    for (int i = 0; i < 3; i++) {                           /* N.NN x 3 */
+        next_num(&p);
+        KT_EXPECT(p[0] == '.' && p[1] >= '0' && p[1] <= '9' && p[2] >= '0' && p[2] <= '9');
+        p += 3;
+    }
+    struct task_counts c;
+    count_tasks(&c);
+    unsigned long running = next_num(&p);
+    KT_EXPECT(*p == '/');
+    p++;
+    unsigned long total = next_num(&p);
+    KT_EXPECT(running >= (current != &init_task));          /* we are, unless pid 0 */
+    KT_EXPECT_EQ(total, c.total);
+    KT_EXPECT_EQ(next_num(&p), last_pid);
+    KT_EXPECT(*p == '\n');
     kfree(buf);
 }
 

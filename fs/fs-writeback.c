@@ -183,8 +183,8 @@ static int sb_dirty_expired(struct super_block *sb, unsigned long older_than)
 static int flusher_fn(void *unused)
 {
     for (;;) {
-        wait_event_timeout(flusher_wait, flusher_kick || kthread_should_stop(),
-                           (long)cs_to_jiffies(dirty_writeback_centisecs));
+        wait_event_idle_timeout(flusher_wait, flusher_kick || kthread_should_stop(),
+                                (long)cs_to_jiffies(dirty_writeback_centisecs));
         if (kthread_should_stop())
             break;
         flusher_kick = 0;

@@ -1,6 +1,6 @@
 /* fs/pseudofs.c: two tiny table-driven filesystems, "devfs" (mounted on
  * /dev: console, tty, null, zero) and "proc" (mounted on /proc: meminfo,
- * mounts, vellum/writepath, vellum/pagecache).  Sits on the VFS (inode
+ * mounts, stat, uptime, loadavg, vellum/writepath, vellum/pagecache).  Sits on the VFS (inode
  * cache, struct file) like any filesystem; nothing is stored anywhere.
  *
  * Each filesystem is a static array of entries; an entry's inode number is
@@ -26,6 +26,9 @@
 #include <tty.h>
 #include <do_mounts.h>
 #include <ktest.h>
+#include <sched.h>
+#include <proc.h>
+#include <timer.h>
 #include "internal.h"
 
 struct pseudo_entry {
@@ -208,6 +211,49 @@ static int show_meminfo(char *buf, size_t size)
                     totalram_pages * (PAGE_SIZE / 1024), nr_free_pages() * (PAGE_SIZE / 1024));
 }
 
+/* Where the CPU's time went (Linux's fs/proc/stat.c): the cpu line is
+ * user nice system idle iowait irq softirq steal guest guest_nice, in
+ * USER_HZ ticks (1/100 s; our HZ is 100), then the same for cpu0, the
+ * one CPU; the boot time in seconds since the epoch; the tasks running
+ * and blocked.  What top's CPU line and ps's start times are made from. */
+static int show_stat(char *buf, size_t size)
+{
+    struct cpu_times t = cpu_times;
+    struct task_counts c;
+    size_t n = 0;
+    count_tasks(&c);
+    for (int i = 0; i < 2; i++)
+        n += snprintf(buf + n, size - n, "cpu%s %lu 0 %lu %lu 0 0 0 0 0 0\n", i ? "0" : " ",
+                      t.user * 100 / HZ, t.system * 100 / HZ, t.idle * 100 / HZ);
+    n += snprintf(buf + n, size - n, "btime %lu\nprocs_running %lu\nprocs_blocked %lu\n",
+                  (unsigned long)current_time() - jiffies / HZ, c.running, c.blocked);
+    return min(n, size);
+}
+
+/* Seconds since boot and seconds the CPU spent idle, to 1/100 s. */
+static int show_uptime(char *buf, size_t size)
+{
+    unsigned long up = jiffies, idle = cpu_times.idle;
+    return snprintf(buf, size, "%lu.%02lu %lu.%02lu\n", up / HZ, up % HZ * 100 / HZ,
+                    idle / HZ, idle % HZ * 100 / HZ);
+}
+
+/* The 1, 5 and 15 minute load averages (kernel/sched.c, calc_global_load),
+ * tasks running or runnable / all tasks, the last pid handed out. */
+static int show_loadavg(char *buf, size_t size)
+{
+    struct task_counts c;
+    char avg[3][16];
+    count_tasks(&c);
+    for (int i = 0; i < 3; i++) {
+        unsigned long a = avenrun[i] + FIXED_1 / 200;          /* round to 1/100 */
+        snprintf(avg[i], sizeof avg[i], "%lu.%02lu", a >> FSHIFT,
+                 ((a & (FIXED_1 - 1)) * 100) >> FSHIFT);
+    }
+    return snprintf(buf, size, "%s %s %s %lu/%lu %d\n", avg[0], avg[1], avg[2],
+                    c.running, c.total, last_pid);
+}
+
 /* One line per mount, as Linux's /proc/mounts: device, mount point, type,
  * options.  Mount points come from the table fs/do_mounts.c keeps. */
 static int show_mounts(char *buf, size_t size)
@@ -250,6 +296,9 @@ static const struct pseudo_entry proc_entries[] = {
     { "vellum",     0, S_IFDIR | 0555, 0, NULL },
     { "writepath",  3, S_IFREG | 0444, 0, show_writepath },
     { "pagecache",  3, S_IFREG | 0444, 0, show_pagecache },
+    { "stat",       0, S_IFREG | 0444, 0, show_stat },
+    { "uptime",     0, S_IFREG | 0444, 0, show_uptime },
+    { "loadavg",    0, S_IFREG | 0444, 0, show_loadavg },
 };
 static const struct pseudo_fs procfs = { proc_entries, ARRAY_SIZE(proc_entries), 0x9fa0, true };
 

@@ -25,6 +25,7 @@ extern struct task_struct *init_process; /* pid 1: adopts orphans */
 struct task_struct *find_task_by_pid(pid_t pid);
 /* A free pid (never 0 or 1: 1 is init's), or -EAGAIN. */
 pid_t alloc_pid(void);
+extern pid_t last_pid;                 /* the pid alloc_pid handed out last */
 
 /* fork.c: create a process running fn(arg) in kernel mode on a fresh stack
  * whose pt_regs area is zeroed; when fn returns 0 the task enters user mode

@@ -194,6 +194,25 @@ char task_state_char(long state);          /* 'R', 'S', 'D', 'T', 'X' */
 void scheduler_tick(void);
 struct pt_regs;
 void hung_task_tick(struct pt_regs *regs); /* kernel/hung_task.c; from the tick */
+
+/* Where the CPU's time went since boot, in ticks (1/HZ s): each tick is
+ * charged to what it interrupted (kernel/sched.c, account_tick), as is the
+ * running task's utime or stime.  /proc/stat's cpu line, /proc/uptime. */
+struct cpu_times {
+    unsigned long user, system, idle;
+};
+extern struct cpu_times cpu_times;
+/* The 1, 5 and 15 minute load averages in fixed point: FIXED_1 is 1.0
+ * (Linux's avenrun; /proc/loadavg, sysinfo). */
+#define FSHIFT  11
+#define FIXED_1 (1UL << FSHIFT)
+extern unsigned long avenrun[3];
+/* Tasks running or runnable, in uninterruptible sleep, and all of them
+ * (the idle loop, pid 0, not counted).  Any context. */
+struct task_counts {
+    unsigned long running, blocked, total;
+};
+void count_tasks(struct task_counts *c);
 /* Print a backtrace starting from frame pointer ebp; frames must lie in
  * [lo, hi) (a task's stack) or the walk stops. */
 void sched_backtrace(unsigned long ebp, unsigned long lo, unsigned long hi);

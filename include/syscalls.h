@@ -81,6 +81,8 @@ long sys_clock_getres(int clockid, void *tp);
 long sys_gettimeofday(void *tv, void *tz);
 long sys_time(long *tloc);
 long sys_times(void *buf);
+struct sysinfo;
+long sys_sysinfo(struct sysinfo *buf);
 long sys_sched_yield(void);
 long sys_umask(int mask);
 long sys_futex(void);

@@ -71,4 +71,22 @@ static inline int waitqueue_active(wait_queue_head_t *wq) { return !list_empty(&
         }                                                           \
         finish_wait(&(wq), &__w);                                   \
         __t; })
+
+/* wait_event_timeout for a kernel thread's idle wait (its next pass, its
+ * next piece of work): the same, but sleeping TASK_INTERRUPTIBLE, so that
+ * the thread is not counted in the load average (uninterruptible sleepers
+ * are: they wait for the disk) and ps shows it S, not D.  Linux's
+ * wait_event_idle_timeout (TASK_IDLE).  Kernel threads only: they get no
+ * signals, so nothing but cond, a wake_up or the timeout ends the sleep. */
+#define wait_event_idle_timeout(wq, cond, timeout) ({               \
+        long __t = (timeout);                                       \
+        DEFINE_WAIT(__w);                                           \
+        for (;;) {                                                  \
+            prepare_to_wait(&(wq), &__w, TASK_INTERRUPTIBLE);       \
+            if (cond) { if (!__t) __t = 1; break; }                 \
+            if (!__t) break;                                        \
+            __t = schedule_timeout(__t);                            \
+        }                                                           \
+        finish_wait(&(wq), &__w);                                   \
+        __t; })
 #endif

@@ -112,9 +112,10 @@ static bool pid_in_use(pid_t pid)
  * (Linux wraps to 300 to skip daemons' low pids; we have none).  A pid is
  * not reused while it still names a process group or session.  O(tasks)
  * per try: fine for a few hundred tasks. */
+pid_t last_pid = 1;                    /* the pid handed out last (/proc/loadavg) */
+
 pid_t alloc_pid(void)
 {
-    static pid_t last_pid = 1;
     unsigned long flags = local_irq_save();
     for (int tries = 0; tries < PID_MAX; tries++) {
         pid_t p = last_pid + 1;

@@ -32,6 +32,8 @@
 #include <mm.h>
 #include <slab.h>
 #include <ksyms.h>
+#include <timer.h>
+#include <asm/ptrace.h>
 #include "sched_glue.h"
 
 LIST_HEAD(task_list);                  /* every task, for reports */
@@ -43,6 +45,9 @@ void arch_switch_to(struct task_struct *prev, struct task_struct *next);
  * which keeps pid 1 for init. */
 pid_t alloc_pid(void);
 static int sched_running;              /* sched_init() done */
+/* 1 while the CPU halts in `sti; hlt` because nothing can run (in
+ * schedule() or cpu_idle()): the tick that ends the halt is idle time. */
+static volatile int cpu_idling;
 
 extern char boot_stack[], boot_stack_top[];   /* boot/entry.S */
 
@@ -150,7 +155,9 @@ void schedule(void)
             enqueue_task(prev);                  /* no-op if already queued */
         if (!list_empty(&runqueue))
             break;
+        cpu_idling = 1;                          /* the ticks now are idle time */
         __asm__ volatile("sti; hlt; cli" ::: "memory");
+        cpu_idling = 0;
     }
     next = list_first_entry(&runqueue, struct task_struct, run_list);
     list_del_init(&next->run_list);
@@ -423,13 +430,95 @@ void cpu_idle(void)
             local_irq_enable();
             yield();
         } else {
-            __asm__ volatile("sti; hlt" ::: "memory");
+            cpu_idling = 1;
+            __asm__ volatile("sti; hlt; cli" ::: "memory");
+            cpu_idling = 0;
+            local_irq_enable();
         }
     }
 }
 
+/* ---- CPU time and load (ps's TIME, top, /proc/stat, /proc/loadavg) ---- */
+
+struct cpu_times cpu_times;
+unsigned long avenrun[3];
+
+/* Charge the tick to what it interrupted (Linux's account_process_tick,
+ * with tick granularity): user mode is the task's utime and the CPU's
+ * user time; a halt with nothing to run is idle time; anything else in
+ * the kernel (a system call, a page fault, a kthread, an interrupt that
+ * came while a task ran) is the task's stime and the CPU's system time.
+ * A task that runs only between ticks is never charged, as in Linux
+ * without CONFIG_VIRT_CPU_ACCOUNTING. */
+static void account_tick(struct pt_regs *regs)
+{
+    struct task_struct *p = current;
+    if (user_mode(regs)) {
+        p->utime++;
+        cpu_times.user++;
+    } else if (cpu_idling) {
+        cpu_times.idle++;
+    } else {
+        p->stime++;
+        cpu_times.system++;
+    }
+}
+
+/* The load average (Linux's kernel/sched/loadavg.c, one CPU): every
+ * LOAD_FREQ ticks, the number of tasks running or waiting to run plus
+ * those in uninterruptible sleep (disk, page lock) is folded into three
+ * exponentially decaying averages, over 1, 5 and 15 minutes, in 11-bit
+ * fixed point: avenrun = avenrun * e + active * (1 - e), e = exp(-5 s / period). */
+#define LOAD_FREQ (5 * HZ + 1)
+#define EXP_1     1884                 /* FIXED_1 / exp(5 s / 1 min) */
+#define EXP_5     2014                 /* FIXED_1 / exp(5 s / 5 min) */
+#define EXP_15    2037                 /* FIXED_1 / exp(5 s / 15 min) */
+
+static unsigned long calc_load(unsigned long load, unsigned long exp, unsigned long active)
+{
+    unsigned long newload = load * exp + active * (FIXED_1 - exp);
+    if (active >= load)
+        newload += FIXED_1 - 1;        /* round up while the load rises */
+    return newload / FIXED_1;
+}
+
+/* How many tasks run, wait to run, sleep uninterruptibly, exist (pid 0,
+ * the idle loop, is not counted).  Any context. */
+void count_tasks(struct task_counts *c)
+{
+    struct task_struct *t;
+    unsigned long flags = local_irq_save();
+    c->running = c->blocked = c->total = 0;
+    list_for_each_entry(t, &task_list, tasks) {
+        if (t == &init_task)
+            continue;
+        c->total++;
+        if (t->state == TASK_RUNNING)
+            c->running++;
+        else if (t->state == TASK_UNINTERRUPTIBLE)
+            c->blocked++;
+    }
+    local_irq_restore(flags);
+}
+
+static void calc_global_load(void)
+{
+    static unsigned long next = LOAD_FREQ;
+    if (time_before(jiffies, next))
+        return;
+    next = jiffies + LOAD_FREQ;
+    struct task_counts c;
+    count_tasks(&c);
+    unsigned long active = (c.running + c.blocked) * FIXED_1;
+    avenrun[0] = calc_load(avenrun[0], EXP_1, active);
+    avenrun[1] = calc_load(avenrun[1], EXP_5, active);
+    avenrun[2] = calc_load(avenrun[2], EXP_15, active);
+}
+
 static void sched_tick_hook(struct pt_regs *regs)
 {
+    account_tick(regs);
+    calc_global_load();
     scheduler_tick();
     hung_task_tick(regs);
 }

@@ -206,3 +206,104 @@ KTEST(sched, timeouts_ending_on_one_tick_both_run)
     KT_EXPECT(coincided >= 1);
     KT_EXPECT_EQ(same_tick_lost, 0);
 }
+
+/* account_tick charges a tick to what it interrupted: user mode, the idle
+ * halt, or the kernel on some task's behalf (fabricated frames, the
+ * counters put back after), then for real: a busy wait in the kernel is
+ * system time of ours, a sleep with nothing to run is idle time. */
+KTEST(sched, ticks_are_charged_to_what_they_interrupted)
+{
+    struct task_struct *me = current;
+    struct pt_regs user = { .cs = 0x1b }, kern = { .cs = 0x08 };
+    unsigned long flags = local_irq_save();
+    struct cpu_times c0 = cpu_times;
+    unsigned long u0 = me->utime, s0 = me->stime;
+    account_tick(&user);
+    bool user_ok = me->utime == u0 + 1 && cpu_times.user == c0.user + 1 && me->stime == s0;
+    account_tick(&kern);
+    bool sys_ok = me->stime == s0 + 1 && cpu_times.system == c0.system + 1;
+    cpu_idling = 1;
+    account_tick(&kern);
+    cpu_idling = 0;
+    bool idle_ok = cpu_times.idle == c0.idle + 1 && me->stime == s0 + 1;
+    cpu_times = c0;
+    me->utime = u0;
+    me->stime = s0;
+    local_irq_restore(flags);
+    KT_EXPECT(user_ok);
+    KT_EXPECT(sys_ok);
+    KT_EXPECT(idle_ok);
+
+    s0 = me->stime;
+    u0 = me->utime;
+    unsigned long sys0 = cpu_times.system, j0 = jiffies;
+    while (jiffies - j0 < 6)                    /* busy in the kernel for 6 ticks */
+        barrier();
+    KT_EXPECT(me->stime - s0 >= 5);
+    KT_EXPECT(cpu_times.system - sys0 >= 5);
+    KT_EXPECT_EQ(me->utime, u0);
+    unsigned long idle0 = cpu_times.idle;
+    s0 = me->stime;
+    msleep(60);                                 /* nothing else to run: idle */
+    KT_EXPECT(cpu_times.idle - idle0 >= 3);
+    KT_EXPECT(me->stime - s0 <= 1);
+}
+
+/* The load average's arithmetic, as Linux's: one task always active for a
+ * minute (12 samples) takes the 1-minute average from 0 to 1 - 1/e; a
+ * minute with none takes it back by the factor 1/e. */
+KTEST(sched, load_average_follows_exp)
+{
+    unsigned long a = 0;
+    KT_EXPECT_EQ(calc_load(0, EXP_1, FIXED_1), 164);      /* FIXED_1 - EXP_1, rounded up */
+    for (int i = 0; i < 12; i++)
+        a = calc_load(a, EXP_1, FIXED_1);
+    KT_EXPECT(a >= FIXED_1 * 62 / 100 && a <= FIXED_1 * 64 / 100);    /* 0.632 */
+    unsigned long top = a;
+    for (int i = 0; i < 12; i++)
+        a = calc_load(a, EXP_1, 0);
+    KT_EXPECT(a >= top * 35 / 100 && a <= top * 39 / 100);            /* x 0.368 */
+    for (int i = 0; i < 2000; i++)
+        a = calc_load(a, EXP_15, 0);
+    KT_EXPECT_EQ(a, 0);                                   /* and reaches 0 */
+}
+
+/* count_tasks: a kthread in uninterruptible sleep is "blocked" (it counts
+ * towards the load); one in wait_event_idle_timeout is not. */
+static DECLARE_WAIT_QUEUE_HEAD(count_wq);
+static volatile int count_go;
+static int d_sleeper_fn(void *arg)
+{
+    wait_event(count_wq, count_go || kthread_should_stop());
+    return 0;
+}
+static int idle_sleeper_fn(void *arg)
+{
+    while (!kthread_should_stop())
+        wait_event_idle_timeout(count_wq, count_go || kthread_should_stop(), 1000);
+    return 0;
+}
+
+KTEST(sched, count_tasks_sees_blocked_not_idle)
+{
+    struct task_counts before, d, idle;
+    count_go = 0;
+    count_tasks(&before);
+    struct task_struct *t = kthread_run(d_sleeper_fn, NULL, "dsleep");
+    KT_ASSERT(!IS_ERR(t));
+    while (t->state != TASK_UNINTERRUPTIBLE)
+        yield();
+    count_tasks(&d);
+    KT_EXPECT_EQ(d.total, before.total + 1);
+    KT_EXPECT_EQ(d.blocked, before.blocked + 1);
+    KT_EXPECT(d.running >= (current != &init_task));   /* we are, unless pid 0 */
+    kthread_stop(t);
+    t = kthread_run(idle_sleeper_fn, NULL, "isleep");
+    KT_ASSERT(!IS_ERR(t));
+    while (t->state != TASK_INTERRUPTIBLE)
+        yield();
+    count_tasks(&idle);
+    KT_EXPECT_EQ(idle.total, before.total + 1);
+    KT_EXPECT_EQ(idle.blocked, before.blocked);
+    kthread_stop(t);
+}

@@ -1,6 +1,6 @@
 /* kernel/sys.c: small system calls of the process layer: identity (pids,
  * process groups, sessions), uname, reboot, rlimits, time and sleeping,
- * TLS (set_thread_area), getrandom and the vellum_debug call.
+ * sysinfo, TLS (set_thread_area), getrandom and the vellum_debug call.
  * Sits on the scheduler (jiffies, schedule_timeout), kernel/x86/gdt.c (TLS)
  * and the user-copy routines (<asm/uaccess.h>).
  *
@@ -16,6 +16,7 @@
 #include <fs.h>
 #include <signal.h>
 #include <linux/reboot.h>              /* LINUX_REBOOT_MAGIC1.., _CMD_.. */
+#include <linux/sysinfo.h>
 #include <timer.h>
 #include <mm.h>
 #include <proc.h>
@@ -446,6 +447,27 @@ long sys_times(void *buf)
     if (buf && copy_to_user(buf, t, sizeof t))
         return -EFAULT;
     return (long)jiffies;
+}
+
+/* sysinfo(2): uptime, the load averages (kernel/sched.c), memory in pages
+ * (mem_unit = PAGE_SIZE), the number of tasks; no swap, no high memory,
+ * and no shared or buffer memory counted. */
+_Static_assert(sizeof(struct sysinfo) == 64, "struct sysinfo is 64 bytes on i386");
+
+long sys_sysinfo(struct sysinfo *buf)
+{
+    struct sysinfo si;
+    struct task_counts c;
+    memset(&si, 0, sizeof si);
+    count_tasks(&c);
+    si.uptime = (long)(jiffies / HZ);
+    for (int i = 0; i < 3; i++)
+        si.loads[i] = avenrun[i] << (SI_LOAD_SHIFT - FSHIFT);
+    si.totalram = totalram_pages;
+    si.freeram = nr_free_pages();
+    si.procs = (unsigned short)c.total;
+    si.mem_unit = PAGE_SIZE;
+    return copy_to_user(buf, &si, sizeof si) ? -EFAULT : 0;
 }
 
 /* Sleep for ts; a signal ends it early with -EINTR and the time left. */

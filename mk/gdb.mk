@@ -5,7 +5,10 @@
 #
 #   make qemu-gdb   QEMU paused before the first instruction (-S), its gdb
 #                   stub on 127.0.0.1:PORT; writes .gdbinit
-#                   (tools/gdb/mkgdbinit.sh: symbols, helpers, then attach)
+#                   (tools/gdb/mkgdbinit.sh: symbols, helpers, then attach).
+#                   Run through tools/qemu.sh, as make qemu: a QEMU that
+#                   cannot start (the disk held by another QEMU, the port
+#                   taken) fails the target with QEMU's message
 #   make gdb        in a second terminal: gdb with that .gdbinit
 #                   (gdb -iex 'add-auto-load-safe-path .../.gdbinit': no
 #                   auto-load warnings, and your ~/.gdbinit still runs)
@@ -33,7 +36,7 @@ qemu-gdb: $(GDB_KERNEL)
 	@echo "*** in this directory:  make gdb"
 	@echo "*** (or: gdb -iex '$(GDB_SAFE_PATH)'; to let plain 'gdb' load"
 	@echo "***  it, add that line, without -iex, to ~/.config/gdb/gdbinit)"
-	$(QEMU) $(QEMUOPTS) -serial mon:stdio -display none -S -gdb tcp:127.0.0.1:$(GDB_PORT) || [ $$? -eq 1 ]
+	@tools/qemu.sh $(QEMU) $(QEMUOPTS) -serial mon:stdio -display none -S -gdb tcp:127.0.0.1:$(GDB_PORT)
 endif
 
 gdb:

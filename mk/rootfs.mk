@@ -13,9 +13,16 @@
 #   make reset-disk               throw the writable copy away (start over:
 #                                 the next copy has an empty /home)
 #   make rootfs-check             build rootfs.img twice, compare the bytes
-#   make busybox                  fetch Debian's busybox-static (i386) into
-#                                 build/busybox/ (tools/getbusybox.sh; never
-#                                 fails the build: says why when it cannot)
+#   make busybox                  fetch Debian's busybox-static (i386) once
+#                                 into build/busybox/ (tools/getbusybox.sh:
+#                                 apt-get download with apt lists of its own,
+#                                 nothing on the host changes), then install it
+#                                 on the run disk: /bin/busybox and its applet
+#                                 links in /usr/bin, after ours in PATH
+#                                 (tools/installbusybox.sh).  Kept across
+#                                 rebuilds of the run disk; `make reset-disk`
+#                                 drops it.  Not part of `make`: the build never
+#                                 needs the network.
 #
 # `make qemu`, `qemu-nox`, `qemu-test`, `qemu-gdb` and `bochs` attach
 # rootfs-run.img as the first IDE disk and boot with root=hda.  Setting DISKS yourself replaces the root
@@ -52,10 +59,14 @@ rootfs-check: $(ROOTFS_IMG)
 	cmp $(ROOTFS_IMG) $(BUILD)/images/rootfs-again.img && echo "rootfs-check: identical"
 	@rm -f $(BUILD)/images/rootfs-again.img
 
-busybox:
+# (the first pass, tools/setup.sh, is mk/run.mk's, as for make qemu)
+ifneq ($(VELLUM_SETUP_DONE),)
+busybox: $(ROOTFS_RUN)
 	@mkdir -p $(BUILD)
-	@bash tools/getbusybox.sh $(BUILD)/busybox >$(BUILD)/busybox.why 2>&1 && \
-	    echo "busybox: $(BUILD)/busybox/busybox ($$(cat $(BUILD)/busybox/VERSION))" || \
-	    echo "busybox: not available: $$(cat $(BUILD)/busybox.why)"
+	@bash tools/getbusybox.sh $(BUILD)/busybox >$(BUILD)/busybox.why || \
+	    { echo "busybox: not available: $$(cat $(BUILD)/busybox.why)" >&2; exit 1; }
+	@bash tools/installbusybox.sh $(BUILD)/busybox/busybox $(ROOTFS_RUN)
+	@echo "*** make qemu: 'busybox' or its applets (top, vi, awk, ...); ours come first in PATH (ps is ours, busybox ps is busybox's)"
+endif
 
 .PHONY: rootfs-img reset-disk rootfs-check busybox

@@ -46,7 +46,7 @@ DISK_ARGS  = $(shell i=0; for d in $(DISKS); do printf -- '-drive file=%s,format
 QEMUOPTS   = -accel tcg -no-reboot -m 128M -kernel $(QEMU_KERNEL) -append "$(strip $(ROOT_APPEND) $(APPEND))" \
 	     -device isa-debug-exit,iobase=0xf4,iosize=0x04 $(DISK_ARGS) $(QEMUFLAGS)
 
-NEEDS_SETUP := qemu qemu-nox qemu-test qemu-gdb bochs check bench bench-linux
+NEEDS_SETUP := qemu qemu-nox qemu-test qemu-gdb bochs check bench bench-linux busybox
 
 ifeq ($(VELLUM_SETUP_DONE),)
 # First pass: make sure the tools exist, then start over with them.

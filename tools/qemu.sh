@@ -1,6 +1,6 @@
 #!/bin/bash
-# tools/qemu.sh: run QEMU for `make qemu`, `qemu-nox` and `qemu-test`, and
-# say truthfully how it ended.  Layer: host tooling (mk/run.mk runs it).
+# tools/qemu.sh: run QEMU for `make qemu`, `qemu-nox`, `qemu-test` and `qemu-gdb`,
+# and say truthfully how it ended.  Layer: host tooling (mk/run.mk, mk/gdb.mk run it).
 #
 #   tools/qemu.sh QEMU-COMMAND...      e.g. tools/qemu.sh qemu-system-i386 -kernel ...
 #

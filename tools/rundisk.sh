@@ -7,8 +7,9 @@
 # RUN becomes a fresh copy of PRISTINE (the userland changed, so the system
 # files must be the new ones).  If RUN existed, it is first kept as RUN.old
 # and its /home and /root are carried over into the fresh copy, with their
-# modes, owners and times: your files outlive a rebuild.  `make reset-disk`
-# removes RUN, so the next copy starts empty.
+# modes, owners and times: your files outlive a rebuild.  If the old disk
+# had busybox (`make busybox`), tools/installbusybox.sh puts it on the new
+# one again.  `make reset-disk` removes RUN, so the next copy starts empty.
 #
 # The carry-over reads the old disk with debugfs (rdump) and writes the new
 # one with debugfs commands (mkdir, write, symlink, mknod, sif), so no mount
@@ -65,6 +66,15 @@ debugfs -w -f "$tmp/cmds" "$RUN" > "$tmp/debugfs.log" 2>&1
 if e2fsck -fn "$RUN" > "$tmp/fsck.log" 2>&1; then
     echo "*** $PRISTINE was rebuilt (the userland changed): a fresh disk, with${carried:- nothing} carried over from the old one;"
     echo "*** the old disk is kept as $RUN.old"
+    # busybox (make busybox) is put back the way it was installed
+    if debugfs -R "stat /bin/busybox" "$RUN.old" 2>/dev/null | grep -q 'Type: regular' &&
+       debugfs -R "dump /bin/busybox $tmp/busybox" "$RUN.old" >/dev/null 2>&1 && chmod 755 "$tmp/busybox"; then
+        if bash "$(dirname "$0")/installbusybox.sh" "$tmp/busybox" "$RUN" > "$tmp/bb.log" 2>&1; then
+            echo "*** busybox was on the old disk: installed again (/bin/busybox, /usr/bin)"
+        else
+            echo "*** busybox was on the old disk, installing it again failed: $(tail -1 "$tmp/bb.log") (make busybox)" >&2
+        fi
+    fi
 else
     cp "$PRISTINE" "$RUN"
     echo "*** $PRISTINE was rebuilt: a fresh disk; carrying$carried over failed (e2fsck), your old disk is $RUN.old" >&2

@@ -131,7 +131,7 @@ int main(int argc, char **argv)
 	open_console(console);
 	signal(SIGINT, SIG_IGN);    /* Ctrl-C is for the shell's children */
 	if (!getenv("PATH"))
-		setenv("PATH", "/bin:/sbin", 1);
+		setenv("PATH", "/bin:/sbin:/usr/bin", 1);
 	if (!getenv("HOME"))
 		setenv("HOME", "/", 1);
 	banner();

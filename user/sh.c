@@ -46,9 +46,12 @@
  * NAME=value) puts it in the environment, so children see it.  A variable
  * that came in with the environment stays exported.
  *
- * Not supported, on purpose (a comment where each would go): globbing
- * (* stays a literal *), case, functions, subshells ( ), { } groups,
- * here-documents, NAME=value before a command (only alone), IFS,
+ * Globbing: an unquoted * ? [...] typed in a word makes it the paths that
+ * match (sorted; the word as written if none does): push_word().
+ *
+ * Not supported, on purpose (a comment where each would go): case,
+ * functions, subshells ( ), { } groups, here-documents, NAME=value before
+ * a command (only alone), IFS, globbing what an unquoted $var brings in,
  * `a && b &` backgrounds b only.
  *
  * Incomplete input (an open if/while/for, a trailing | or &&, an open
@@ -71,6 +74,7 @@
  * its own job), not a process group as in a full shell.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -1118,37 +1122,219 @@ static char *dollar_value(const char **pp)
 	}
 }
 
+/* ---- pathname expansion (globbing) -----------------------------------------
+ * A word of a command or of a for list with an unquoted *, ? or [...] typed
+ * in it is a pattern: it becomes the paths that match, sorted (strcmp, the C
+ * locale's order), or stays as written when nothing matches (POSIX).  * and
+ * ? match any string and any one character but never a '/' nor the leading
+ * '.' of a name; [abc], [a-z] and [!a-z] match one character of a set.
+ * expand() builds the pattern beside the word: a quoted, escaped or
+ * substituted character goes into it escaped with a backslash.
+ * Simplifications: only characters typed in the word are special (POSIX
+ * also globs what an unquoted $var brings); no [[:classes:]]; redirection
+ * targets are never globbed (bash globs one that matches once).
+ */
+
+/* Add n characters to the word w, and to the pattern g as literals. */
+static void add_quoted(struct str *w, struct str *g, const char *p, size_t n)
+{
+	str_add(w, p, n);
+	for (size_t i = 0; i < n; i++) {
+		if (strchr("*?[\\", p[i]))
+			str_add(g, "\\", 1);
+		str_add(g, p + i, 1);
+	}
+}
+
+/* Does the name s match the pattern p (one path component)? */
+static int glob_match(const char *p, const char *s)
+{
+	for (; *p; p++, s++) {
+		if (*p == '*') {
+			while (p[1] == '*')
+				p++;
+			for (;; s++) {
+				if (glob_match(p + 1, s))
+					return 1;
+				if (!*s)
+					return 0;
+			}
+		}
+		if (*p == '[') {
+			const char *q = p + 1, *end;
+			int neg = 0, in = 0;
+
+			if (*q == '!' || *q == '^')
+				neg = 1, q++;
+			end = q + (*q == ']');          /* a ] first is a member */
+			while (*end && *end != ']')
+				end++;
+			if (*end) {
+				if (!*s)
+					return 0;
+				for (const char *r = q; r < end; r++) {
+					if (r + 2 < end && r[1] == '-') {
+						if ((unsigned char)*s >= (unsigned char)r[0] &&
+						    (unsigned char)*s <= (unsigned char)r[2])
+							in = 1;
+						r += 2;
+					} else if (*r == *s) {
+						in = 1;
+					}
+				}
+				if (in == neg)
+					return 0;
+				p = end;
+				continue;
+			}
+			/* no closing ]: a literal [ */
+		} else if (*p == '?') {
+			if (!*s)
+				return 0;
+			continue;
+		} else if (*p == '\\' && p[1]) {
+			p++;
+		}
+		if (*p != *s)
+			return 0;
+	}
+	return !*s;
+}
+
+/* Does the component p[0..n) have an unescaped * ? or [ ? */
+static int has_glob(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] == '\\' && i + 1 < n)
+			i++;
+		else if (strchr("*?[", p[i]))
+			return 1;
+	}
+	return 0;
+}
+
+/* Every existing path that is dir (a prefix: "" or ending in '/') followed
+ * by what matches pat, component by component, pushed onto out. */
+static void glob_walk(const char *dir, const char *pat, struct fields *out)
+{
+	const char *slash = strchr(pat, '/');
+	size_t n = slash ? (size_t)(slash - pat) : strlen(pat);
+	struct str path = { 0 };
+	struct stat st;
+
+	if (!has_glob(pat, n)) {        /* a fixed component: unescape it */
+		str_add(&path, dir, strlen(dir));
+		for (size_t i = 0; i < n; i++) {
+			if (pat[i] == '\\' && i + 1 < n)
+				i++;
+			str_add(&path, pat + i, 1);
+		}
+		if (slash) {
+			str_add(&path, "/", 1);
+			glob_walk(path.buf, slash + 1, out);
+			free(path.buf);
+		} else if (lstat(path.buf ? path.buf : "", &st) == 0) {
+			fields_push(out, &path);
+		} else {
+			free(path.buf);
+		}
+		return;
+	}
+	char *comp = malloc(n + 1);
+	DIR *d = opendir(*dir ? dir : ".");
+	struct dirent *e;
+
+	memcpy(comp, pat, n);
+	comp[n] = '\0';
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.' && comp[0] != '.')
+			continue;               /* a hidden name needs a typed dot */
+		if (!glob_match(comp, e->d_name))
+			continue;
+		str_add(&path, dir, strlen(dir));
+		str_add(&path, e->d_name, strlen(e->d_name));
+		if (slash) {
+			str_add(&path, "/", 1);
+			glob_walk(path.buf, slash + 1, out);
+			free(path.buf);
+			path.buf = NULL;
+			path.len = path.cap = 0;
+		} else {
+			fields_push(out, &path);
+		}
+	}
+	if (d)
+		closedir(d);
+	free(comp);
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Push the word w onto out, or, if it is a pattern (globby) that matches,
+ * the sorted matches instead; then start a new word and pattern. */
+static void push_word(struct fields *out, struct str *w, struct str *g, int *globby)
+{
+	struct fields m = { 0 };
+
+	if (*globby && g->buf)
+		glob_walk("", g->buf, &m);
+	if (m.n) {
+		qsort(m.v, m.n, sizeof(char *), str_cmp);
+		for (int i = 0; i < m.n; i++) {
+			struct str s = { m.v[i], strlen(m.v[i]), strlen(m.v[i]) + 1 };
+			fields_push(out, &s);
+		}
+		free(m.v);
+		free(w->buf);
+		w->buf = NULL;
+		w->len = w->cap = 0;
+	} else {
+		fields_push(out, w);
+	}
+	free(g->buf);
+	g->buf = NULL;
+	g->len = g->cap = 0;
+	*globby = 0;
+}
+
 /*
  * Expand one word as written into fields, appended to out: quotes removed,
  * backslash escapes applied, $-expansions substituted.  With split, the
  * text of an unquoted expansion is split at blanks into separate fields,
- * and a word that expands to nothing unquoted gives no field at all.
+ * a word that expands to nothing unquoted gives no field at all, and a
+ * word with an unquoted * ? or [ becomes the paths it matches (globbing,
+ * above).
  */
 static void expand(const char *p, struct fields *out, int split)
 {
 	struct str w = { 0 };
+	struct str g = { 0 };   /* the same word as a glob pattern */
 	int have = 0;           /* a field exists even if empty ("" or '') */
+	int globby = 0;         /* it has an unquoted * ? or [ */
 
 	while (*p) {
 		char *val;
 
 		if (*p == '\'') {
 			const char *end = strchr(p + 1, '\'');   /* lex() checked it exists */
-			str_add(&w, p + 1, end - p - 1);
+			add_quoted(&w, &g, p + 1, end - p - 1);
 			p = end + 1;
 			have = 1;
 		} else if (*p == '"') {
 			have = 1;
 			for (p++; *p && *p != '"'; ) {
 				if (*p == '\\' && (p[1] == '"' || p[1] == '\\' || p[1] == '$')) {
-					str_add(&w, p + 1, 1);
+					add_quoted(&w, &g, p + 1, 1);
 					p += 2;
 				} else if (p[0] == '$' && p[1] == '@') {
 					/* "$@": each argument its own field */
 					for (int i = 1; i < script_argc; i++) {
 						if (i > 1)
-							fields_push(out, &w);
-						str_add(&w, script_argv[i], strlen(script_argv[i]));
+							push_word(out, &w, &g, &globby);
+						add_quoted(&w, &g, script_argv[i], strlen(script_argv[i]));
 					}
 					if (script_argc <= 1)
 						have = 0;       /* no arguments: no field */
@@ -1156,46 +1342,50 @@ static void expand(const char *p, struct fields *out, int split)
 				} else if (*p == '$') {
 					p++;
 					if ((val = dollar_value(&p))) {
-						str_add(&w, val, strlen(val));
+						add_quoted(&w, &g, val, strlen(val));
 						free(val);
 					} else {
-						str_add(&w, "$", 1);    /* a lone $: literal */
+						add_quoted(&w, &g, "$", 1);    /* a lone $: literal */
 					}
 				} else {
-					str_add(&w, p++, 1);
+					add_quoted(&w, &g, p++, 1);
 				}
 			}
 			if (*p == '"')
 				p++;
 		} else if (*p == '\\' && p[1]) {
-			str_add(&w, p + 1, 1);
+			add_quoted(&w, &g, p + 1, 1);
 			p += 2;
 			have = 1;
 		} else if (*p == '$') {
 			p++;
 			val = dollar_value(&p);
 			if (!val) {
-				str_add(&w, "$", 1);
+				add_quoted(&w, &g, "$", 1);
 				have = 1;
 				continue;
 			}
 			for (char *v = val; *v; v++) {
 				if (split && (*v == ' ' || *v == '\t' || *v == '\n')) {
 					if (w.len || have)
-						fields_push(out, &w);
+						push_word(out, &w, &g, &globby);
 					have = 0;
 				} else {
-					str_add(&w, v, 1);
+					add_quoted(&w, &g, v, 1);
 				}
 			}
 			free(val);
 		} else {
+			if (split && strchr("*?[", *p))
+				globby = 1;     /* typed, unquoted: a pattern */
+			str_add(&g, p, 1);
 			str_add(&w, p++, 1);
 			have = 1;
 		}
 	}
 	if (w.len || have || !split)
-		fields_push(out, &w);
+		push_word(out, &w, &g, &globby);
+	free(g.buf);
 }
 
 /* Expand a redirection's target: one string, not split (malloc'ed). */
@@ -2255,7 +2445,7 @@ int main(int argc, char **argv)
 	signal(SIGQUIT, SIG_IGN);
 	signal(SIGTSTP, SIG_IGN);       /* Ctrl-Z stops the command, not us */
 	if (!getenv("PATH"))
-		setenv("PATH", "/bin:/sbin", 1);
+		setenv("PATH", "/bin:/sbin:/usr/bin", 1);
 
 	if (argc > 1 && strcmp(argv[1], "-c") == 0) {
 		if (argc < 3)

@@ -24,6 +24,6 @@ cat <<GDBINIT
 file $kernel
 source $top/tools/gdb/vellum.py
 target remote $target
-echo Attached to QEMU, stopped before the kernel's first instruction.\n
+echo Attached to QEMU; it is stopped (before its first instruction if make qemu-gdb just started it).\n
 echo Try: break kmain, continue, bt; lx-dmesg, lx-ps, lx-page (the command vellum lists them)\n
 GDBINIT

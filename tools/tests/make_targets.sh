@@ -15,6 +15,10 @@
 #                                  command to run, naming the package
 #  make_targets.qemu_start_failure `make qemu-nox` on a disk another QEMU
 #                                  holds fails, with QEMU's message
+#  make_targets.qemu_gdb_start_failure  the same for `make qemu-gdb` (it
+#                                  once accepted any status 1)
+#  make_targets.qemu_gdb_poweroff  `make qemu-gdb` whose kernel, continued
+#                                  by a gdb, powers off succeeds
 #  make_targets.qemu_poweroff      `make qemu-nox` whose kernel powers off
 #                                  succeeds
 #  make_targets.qemu_test_pass     `make qemu-test APPEND=test=cmdline`
@@ -95,10 +99,34 @@ for _ in $(seq 300); do
 done
 timeout 30 make --no-print-directory BUILD="$BUILD" VELLUM_SETUP_DONE=1 qemu-nox DISKS="$TMP/disk.img" </dev/null > "$TMP/locked" 2>&1
 rc=$?
+# make qemu-gdb writes .gdbinit here: the tester's own is put back after
+[ -f .gdbinit ] && cp -p .gdbinit "$TMP/gdbinit.saved"
+restore_gdbinit() { if [ -f "$TMP/gdbinit.saved" ]; then cp -p "$TMP/gdbinit.saved" .gdbinit; else rm -f .gdbinit; fi; }
+PORT=$(bash tools/gdb/gdbport.sh "$TMP")
+timeout 30 make --no-print-directory BUILD="$BUILD" VELLUM_SETUP_DONE=1 qemu-gdb GDBPORT=$PORT DISKS="$TMP/disk.img" </dev/null > "$TMP/gdblocked" 2>&1
+grc=$?
 kill $HOLDER 2>/dev/null; wait $HOLDER 2>/dev/null; HOLDER=
 if [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q 'QEMU did not run: .*Failed to get "write" lock' "$TMP/locked"; then
     pass "$T.qemu_start_failure"
 else fail "$T.qemu_start_failure (make exit $rc: $(tail -1 "$TMP/locked"))"; fi
+if [ $grc -ne 0 ] && [ $grc -ne 124 ] && grep -q 'QEMU did not run: .*Failed to get "write" lock' "$TMP/gdblocked"; then
+    pass "$T.qemu_gdb_start_failure"
+else fail "$T.qemu_gdb_start_failure (make exit $grc: $(tail -1 "$TMP/gdblocked"))"; fi
+
+# make qemu-gdb whose kernel powers off under gdb's `continue` succeeds
+listening() {
+    cat /proc/net/tcp /proc/net/tcp6 2>/dev/null |
+        awk -v p=":$(printf '%04X' "$1")" '$4 == "0A" && substr($2, length($2) - 4) == p { f = 1 } END { exit !f }'
+}
+timeout 60 make --no-print-directory BUILD="$BUILD" VELLUM_SETUP_DONE=1 qemu-gdb GDBPORT=$PORT DISKS= </dev/null > "$TMP/gdbrun" 2>&1 &
+MAKEPID=$!
+for _ in $(seq 300); do listening $PORT && break; kill -0 $MAKEPID 2>/dev/null || break; sleep 0.1; done
+timeout 30 gdb -q -nh -batch -ex "target remote 127.0.0.1:$PORT" -ex continue </dev/null > "$TMP/gdbclient" 2>&1
+wait $MAKEPID
+grc=$?
+restore_gdbinit
+if [ $grc = 0 ] && tr -d '\r' < "$TMP/gdbrun" | grep -q 'power off: root (none) synced'; then pass "$T.qemu_gdb_poweroff"
+else fail "$T.qemu_gdb_poweroff (make exit $grc)"; show_tail "$TMP/gdbrun" 5; show_tail "$TMP/gdbclient" 5; fi
 
 timeout 30 make --no-print-directory BUILD="$BUILD" VELLUM_SETUP_DONE=1 qemu-nox DISKS= </dev/null > "$TMP/off" 2>&1
 rc=$?

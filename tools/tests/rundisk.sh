@@ -6,9 +6,12 @@
 # uses, on a file of this test's).  Boots it, types a session at the shell
 # prompt (COM1 on FIFOs): files under /home and /root (an executable
 # script, a symlink, a directory) and one outside them (/etc/marker); then
-# rebuilds the userland as a lab does (touch user/bin/true.c, make), which
-# makes a fresh run disk; then checks that disk with debugfs.
+# rebuilds the pristine image as a lab's edit of the userland does (into
+# a file of its own: ROOTFS_IMG=TMP/rootfs.img), which makes a fresh run
+# disk; then checks that disk with debugfs.
 #  rundisk.session       the session reached the prompt and powered off
+#  rundisk.rebuild_plan  make -n -W user/bin/true.c: an edit in user/
+#                        rebuilds the program, rootfs.img and the run disk
 #  rundisk.fresh         the rebuilt disk is a fresh copy: /etc/marker is gone,
 #                        and the old disk was kept as run.img.old
 #  rundisk.home_kept     /home/alice/notes.txt has the contents typed
@@ -64,8 +67,20 @@ else fail "$T.session"; show_tail "$CONSOLE_LOG" 15; fi
 # Our userland has no chmod (busybox's does): make the script executable
 # from the host, so that the mode to keep is not the default one.
 debugfs -w -R 'sif /home/alice/run.sh mode 0100755' "$RUN" >/dev/null 2>&1
-touch user/bin/true.c                   # a lab's edit: the userland is rebuilt
-mk all "$RUN" >"$TMP/rebuild.log" 2>&1 || { fail "$T.rebuild"; show_tail "$TMP/rebuild.log"; exit 0; }
+# A lab's edit (user/bin/true.c) rebuilds the userland, rootfs.img, then
+# the run disk: make's plan for it, asked with -n -W (as if the file were
+# new), since touching it would make the tests running beside this one
+# rebuild the same files at the same time.
+plan=$(mk -n -W user/bin/true.c "$RUN" 2>&1)
+if echo "$plan" | grep -q 'user/bin/true.c' && echo "$plan" | grep -q 'tools/mkrootfs.sh' &&
+   echo "$plan" | grep -q "tools/rundisk.sh .* $RUN\$"; then pass "$T.rebuild_plan"
+else fail "$T.rebuild_plan (make -n -W user/bin/true.c $RUN does not rebuild rootfs.img and the run disk)"; fi
+# Then the rebuild itself, with a pristine image of this test's own
+# (ROOTFS_IMG=TMP/...: new, so newer than the run disk), made by the same
+# rules from the same staging tree.
+mk ROOTFS_IMG="$TMP/rootfs.img" "$RUN" >"$TMP/rebuild.log" 2>&1 ||
+    { fail "$T.rebuild"; show_tail "$TMP/rebuild.log"; exit 0; }
+grep -q 'was rebuilt' "$TMP/rebuild.log" || { fail "$T.rebuild (tools/rundisk.sh did not run)"; show_tail "$TMP/rebuild.log"; }
 
 dbg() { debugfs -R "$1" "$RUN" 2>/dev/null; }
 if dbg 'stat /etc/marker' | grep -q Inode; then fail "$T.fresh (/etc/marker survived: not a fresh disk)"

@@ -8,7 +8,7 @@
 # types one command at a time, each only after the prompt for it appeared
 # (bounded waits, a total timeout).  The session writes files with > and >>,
 # makes directories, uses pipes, cp, mv, rm, ln -s, xargs, sort, uniq, grep,
-# tee, head, tail, touch, ps, df, $?, interrupts
+# tee, head, tail, touch, ps, df, $?, a for loop over globs, interrupts
 # `sleep 30` with Ctrl-C (byte 0x03), stops another with Ctrl-Z (0x1a),
 # lists it with `jobs`, resumes it with `fg` and ends it with Ctrl-C, syncs
 # and powers off.  Then, on the
@@ -97,6 +97,7 @@ type_cmd "echo b a c b | xargs -n 1 | sort | uniq -c > uniq.txt"
 type_cmd "grep -n second hello.txt | tee grep1.txt > grep2.txt"
 type_cmd "tail -n 1 hello.txt | head -c 6 > tailhead.txt"
 type_cmd "touch empty.txt"
+type_cmd 'for f in *.txt notes/*/j?n/[a-c]*; do echo "$f"; done > glob.txt'
 type_cmd "ps > ps.txt"
 type_cmd "df > df.txt"
 type_cmd "false"
@@ -200,6 +201,9 @@ expect grep1.txt '2:second line\n'
 expect grep2.txt '2:second line\n'
 expect tailhead.txt 'second'
 expect empty.txt ''
+# the *.txt there were then (glob.txt too: the loop's redirection comes
+# first, as in any POSIX sh), sorted, and the copy three directories down
+expect glob.txt 'after.txt\ncount.txt\nempty.txt\nglob.txt\ngrep1.txt\ngrep2.txt\nhello.txt\ntailhead.txt\nuniq.txt\nwc.txt\nnotes/2024/jan/copy.txt\n'
 # ps: init is PID 1 with parent 0; ps itself is running (R) as the
 # child of a shell that is listed too; kernel threads show as [name].
 debugfs -R "cat $H/ps.txt" "$IMG" > "$TMP/ps.txt" 2>/dev/null

@@ -339,6 +339,27 @@ check_eq sh.cmdsubst_status "$("$SH" -c 'x=$(false); echo $?; x=$(exit 3); echo 
 3"
 check_eq sh.cmdsubst_in_quotes "$("$SH" -c 'echo "a$(echo "b  c")d"')" "ab  cd"
 check_eq sh.arith "$("$SH" -c 'x=7; echo $((x * 2 + 1)) $(( (1+2) * 3 )) $((x / 2)) $((x % 3)) $((-x)) $((x > 5)) $((x == 6))')" "15 9 3 1 -7 1 0"
+# Globbing, against the host's POSIX sh (dash) in the C locale on the same
+# files: patterns typed unquoted become the sorted matches (hidden names
+# only with a typed dot, across directories, [sets]); quoted or escaped
+# ones, and patterns matching nothing, stay as written.
+mkdir -p globs/sub && (cd globs && touch a.c b.c .hidden x.txt sub/y.c 'sp ace.c')
+glob() {                                # glob NAME SCRIPT
+    local want got
+    want=$(cd globs && LC_ALL=C /bin/sh -c "$2" 2>&1)
+    got=$(cd globs && "$SH" -c "$2" 2>&1)
+    check_eq "sh.glob_$1" "$got" "$want"
+}
+glob star 'echo *.c'
+glob quoted 'echo "*.c" \*.c '"'"'*'"'"'.c'
+glob no_match 'echo *.none a.['
+glob dirs 'echo sub/*.c s*/y.? */'
+glob sets 'echo ?.c [ab].c [!a].c'
+glob hidden 'echo *; echo .*'
+glob for 'for f in *.c; do echo "<$f>"; done'
+glob absolute "echo $T/globs/*.txt"
+glob command 'wc -c *.txt'
+
 # t SCRIPT: the shell's output with newlines as spaces
 t() { "$SH" -c "$1" 2>/dev/null | tr '\n' ' '; }
 check_eq sh.test_strings "$(t 'test a = a; echo $?; [ a != a ]; echo $?; [ -z "" ]; echo $?; [ -n "" ]; echo $?; [ ! -n "" ]; echo $?; [ x ]; echo $?; [ "" ]; echo $?; [ ]; echo $?')" "0 1 0 1 0 0 1 1 "

@@ -18,7 +18,7 @@ int execv(const char *path, char *const argv[])
 
 /*
  * execvp: a name with a '/' is used as is; otherwise try each directory
- * of $PATH (default "/bin:/sbin") in turn. If some candidate existed but
+ * of $PATH (default "/bin:/sbin:/usr/bin") in turn. If some candidate existed but
  * could not run, report that error rather than ENOENT.
  */
 int execvp(const char *file, char *const argv[])
@@ -30,7 +30,7 @@ int execvp(const char *file, char *const argv[])
 	if (strchr(file, '/'))
 		return execv(file, argv);
 	if (!path)
-		path = "/bin:/sbin";
+		path = "/bin:/sbin:/usr/bin";
 	while (*path) {
 		size_t n = strcspn(path, ":");
 
