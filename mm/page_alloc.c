@@ -552,8 +552,8 @@ static unsigned long int_sqrt(unsigned long x)
 
 /* Linux's init_per_zone_wmark_min and setup_per_zone_wmarks, one zone:
  * min_free_kbytes = sqrt(16 * lowmem KiB), kept between 128 KiB and 64 MiB;
- * low = min + min/4, high = min + min/2.  32 MiB of RAM gives min 172
- * pages (688 KiB), low 215, high 258; 128 MiB: 351, 438, 526. */
+ * low = min + min/4, high = min + min/2.  QEMU -m 32 (7720 pages managed)
+ * gives min 175 pages (700 KiB), low 218, high 262; -m 128: 356, 445, 534. */
 static void setup_watermarks(void)
 {
     unsigned long kbytes = int_sqrt(totalram_pages * (PAGE_SIZE / 1024) * 16);
