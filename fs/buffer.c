@@ -5,7 +5,8 @@
  * as structures (superblock, bitmaps, inode table, indirect and directory
  * blocks), hashed by (bdev, block, size), reference counted, with an LRU of
  * unreferenced buffers from which clean ones are evicted when the cache is
- * over BH_CACHE_TARGET buffers.  Dirty buffers stay until sync_blockdev()
+ * over BH_CACHE_TARGET buffers, and by its shrinker under memory pressure
+ * (mm/vmscan.c calls it with a number to free; it only trylocks).  Dirty buffers stay until sync_blockdev()
  * or sync_dirty_buffer() writes them.  Simplification on purpose: Linux
  * keeps metadata in the page cache of the block device's inode, so one
  * mechanism (pages + writeback) serves data and metadata; we keep a
@@ -35,6 +36,8 @@
 #include <buffer_head.h>
 #include <sched.h>
 #include <timer.h>
+#include <swap.h>
+#include <init.h>
 #include <lab.h>
 
 /* ====================================================================
@@ -82,6 +85,7 @@ static int bh_submit(struct buffer_head *bh, int write)
 static void bh_free(struct buffer_head *bh)
 {
     list_del(&bh->b_hash);
+    buffer_cache_stats.bytes -= bh->b_size;
     kfree(bh->b_data);
     kfree(bh);
     buffer_cache_stats.nr_buffers--;
@@ -102,6 +106,45 @@ static void bcache_shrink(void)
         buffer_cache_stats.evictions++;
     }
 }
+
+/* The shrinker (include/swap.h): under memory pressure, clean unreferenced
+ * buffers go, oldest first, whatever the target.  Reclaim may run inside an
+ * allocation made under bcache_lock (__getblk's), so only a trylock. */
+static unsigned long bcache_shrink_count(struct shrinker *s)
+{
+    return buffer_cache_stats.nr_buffers;
+}
+
+static unsigned long bcache_shrink_scan(struct shrinker *s, unsigned long nr, gfp_t gfp)
+{
+    struct buffer_head *bh, *n;
+    unsigned long freed = 0;
+    if (!bcache_ready || !mutex_trylock(&bcache_lock))
+        return 0;
+    list_for_each_entry_safe(bh, n, &bh_lru, b_lru) {
+        if (freed >= nr)
+            break;
+        if (buffer_dirty(bh))
+            continue;
+        list_del(&bh->b_lru);
+        bh_free(bh);
+        freed++;
+    }
+    buffer_cache_stats.shrunk += freed;
+    mutex_unlock(&bcache_lock);
+    return freed;
+}
+
+static struct shrinker bcache_shrinker = {
+    .count = bcache_shrink_count,
+    .scan = bcache_shrink_scan,
+};
+
+static void buffer_init(void)
+{
+    register_shrinker(&bcache_shrinker);
+}
+subsys_initcall(buffer_init);
 
 static struct buffer_head *bcache_lookup(struct block_device *bdev, sector_t block, size_t size)
 {
@@ -154,6 +197,7 @@ struct buffer_head *__getblk(struct block_device *bdev, sector_t block, size_t s
     INIT_LIST_HEAD(&bh->b_lru);
     list_add(&bh->b_hash, &bh_hash[bh_hashfn(bdev, block)]);
     buffer_cache_stats.nr_buffers++;
+    buffer_cache_stats.bytes += size;
     bcache_shrink();
     mutex_unlock(&bcache_lock);
     return bh;
@@ -470,7 +514,7 @@ void create_empty_buffers(struct page *page, unsigned long blocksize, unsigned l
     struct buffer_head *head = NULL, *tail = NULL;
     char *base = page_address(page);
     for (unsigned long off = 0; off < PAGE_SIZE; off += blocksize) {
-        struct buffer_head *bh = kzalloc(sizeof(*bh), GFP_KERNEL);
+        struct buffer_head *bh = kzalloc(sizeof(*bh), GFP_KERNEL | __GFP_NOFAIL);
         if (!bh)
             panic("buffer: out of memory for page buffers");
         bh->b_state = b_state;
@@ -813,7 +857,7 @@ int block_write_full_page(struct page *page, get_block_t *get_block,
         bh = bh->b_this_page;
     } while (bh != head);
 
-    SetPageWriteback(page);
+    set_page_writeback(page);
     unlock_page(page);
     if (!err && current->plug) {       /* batched: written with the run (above) */
         bh = head;

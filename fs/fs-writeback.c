@@ -8,6 +8,14 @@
  * i_data.dirtied_when records when it became dirty; the flusher writes the
  * inodes that have been dirty longer than dirty_expire_centisecs, every
  * dirty_writeback_centisecs (Linux's "kupdate" style writeback).
+ *
+ * Background writeback (Linux's wb_start_background_writeback): when dirty
+ * pages pass vm_dirty_background_ratio (mm/page-writeback.c) or reclaim
+ * meets dirty pages, the flusher is woken to write dirty PAGES, of any age,
+ * until the count is under the background threshold again.  Only pages:
+ * their blocks were allocated when written, so writing them early names
+ * nothing on the disk that is not there yet; inodes, directories and
+ * bitmaps keep the expiry and its ordered sync_filesystem.
  */
 #include <kernel.h>
 #include <errno.h>
@@ -15,11 +23,14 @@
 #include <writeback.h>
 #include <err.h>
 #include <blkdev.h>
+#include <swap.h>
+#include <vmstat.h>
 #include "internal.h"
 
 DEFINE_SPINLOCK(inode_wb_lock);
 static DECLARE_WAIT_QUEUE_HEAD(flusher_wait);
 static int flusher_kick;
+static int flusher_background;         /* write dirty pages now (background writeback) */
 static struct task_struct *flusher_task;
 unsigned long flusher_runs;            /* passes made, for tests */
 
@@ -61,7 +72,7 @@ static int mapping_has_dirty(struct address_space *mapping)
     struct page *page;
     int dirty = 0;
     spin_lock_irqsave(&mapping->tree_lock, flags);
-    list_for_each_entry(page, &mapping->pages, lru)
+    list_for_each_entry(page, &mapping->pages, i_pages)
         if (PageDirty(page)) {
             dirty = 1;
             break;
@@ -160,6 +171,77 @@ void sync_inodes_sb(struct super_block *sb)
     writeback_inodes_sb(sb, &wbc);
 }
 
+/* ---- background writeback --------------------------------------------- */
+
+#define WB_INODE_BATCH 16
+
+/* Write dirty pages of sb's dirty inodes, up to wbc->nr_to_write: pages
+ * only, not the inodes (see the header).  Inodes are taken a batch at a
+ * time with a reference, so the writing happens without inode_wb_lock. */
+static void writeback_sb_pages(struct super_block *sb, struct writeback_control *wbc)
+{
+    for (;;) {
+        struct inode *batch[WB_INODE_BATCH], *inode;
+        unsigned long flags;
+        unsigned n = 0;
+        spin_lock_irqsave(&inode_wb_lock, flags);
+        list_for_each_entry(inode, &sb->s_dirty, i_dirty) {
+            if (n == WB_INODE_BATCH)
+                break;
+            if (!(inode->i_state & I_DIRTY_PAGES) || (inode->i_state & (I_FREEING | I_NEW)))
+                continue;
+            inode->i_count++;           /* igrab: we hold inode_wb_lock, see lock order */
+            batch[n++] = inode;
+        }
+        spin_unlock_irqrestore(&inode_wb_lock, flags);
+        long before = wbc->nr_to_write;
+        for (unsigned k = 0; k < n; k++) {
+            if (wbc->nr_to_write > 0)
+                do_writepages(batch[k]->i_mapping, wbc);
+            iput(batch[k]);
+        }
+        if (!n || wbc->nr_to_write <= 0 || wbc->nr_to_write == before)
+            return;
+    }
+}
+
+static bool over_bground_thresh(void)
+{
+    unsigned long background, dirty;
+    global_dirty_limits(&background, &dirty);
+    return global_page_state(NR_FILE_DIRTY) > background;
+}
+
+/* The flusher's background pass: every writable filesystem, 1024 pages at
+ * a time, while dirty pages are over the background threshold. */
+static void writeback_background(void)
+{
+    struct super_block *sb;
+    mutex_lock(&sb_list_lock);
+    for (int round = 0; round < 64 && over_bground_thresh(); round++) {
+        long written = 0;
+        list_for_each_entry(sb, &super_blocks, s_list) {
+            if (sb->s_flags & MS_RDONLY)
+                continue;
+            struct writeback_control wbc = { .sync_mode = WB_SYNC_NONE, .nr_to_write = 1024 };
+            writeback_sb_pages(sb, &wbc);
+            written += 1024 - wbc.nr_to_write;
+        }
+        if (!written)
+            break;
+    }
+    mutex_unlock(&sb_list_lock);
+}
+
+void wakeup_flusher_background(void)
+{
+    if (flusher_background)
+        return;
+    flusher_background = 1;
+    flusher_kick = 1;
+    wake_up(&flusher_wait);
+}
+
 /* ---- the flusher ------------------------------------------------------- */
 
 /* Has anything of sb been dirty since before older_than: an inode (its
@@ -188,6 +270,10 @@ static int flusher_fn(void *unused)
         if (kthread_should_stop())
             break;
         flusher_kick = 0;
+        if (flusher_background) {
+            writeback_background();
+            flusher_background = 0;
+        }
         struct writeback_control wbc = {
             .sync_mode = WB_SYNC_NONE,
             .nr_to_write = 0x7fffffff,

@@ -22,6 +22,9 @@
 #include <uio.h>
 #include <init.h>
 #include <pagemap.h>
+#include <swap.h>
+#include <vmstat.h>
+#include <buffer_head.h>
 #include <chrdev.h>
 #include <tty.h>
 #include <do_mounts.h>
@@ -205,10 +208,45 @@ static struct file_system_type devfs_type = { .name = "devfs", .fill_super = dev
 
 /* ---- proc --------------------------------------------------------------- */
 
+/* Linux's fields that apply (fs/proc/meminfo.c there), in its order and
+ * format.  Cached is the page cache (every page on the LRU lists, the
+ * unevictable ramfs ones too); Buffers the metadata buffer cache's data
+ * (Linux: the block devices' page cache); Slab all of kmalloc's frames.
+ * MemAvailable, as Linux's estimate: free pages above the low watermark
+ * plus the page cache reclaim could free (evictable, not dirty). */
 static int show_meminfo(char *buf, size_t size)
 {
-    return snprintf(buf, size, "MemTotal:     %8lu kB\nMemFree:      %8lu kB\n",
-                    totalram_pages * (PAGE_SIZE / 1024), nr_free_pages() * (PAGE_SIZE / 1024));
+    unsigned long k = PAGE_SIZE / 1024, n = 0;
+    unsigned long free = nr_free_pages(), active = global_page_state(NR_ACTIVE_FILE);
+    unsigned long inactive = global_page_state(NR_INACTIVE_FILE);
+    unsigned long dirty = global_page_state(NR_FILE_DIRTY);
+    unsigned long avail = (free > low_free_pages ? free - low_free_pages : 0) +
+                          (active + inactive > dirty ? active + inactive - dirty : 0);
+    const struct { const char *name; unsigned long pages; } f[] = {
+        { "MemTotal:", totalram_pages },
+        { "MemFree:", free },
+        { "MemAvailable:", avail },
+        { "Buffers:", buffer_cache_stats.bytes / PAGE_SIZE },
+        { "Cached:", global_file_pages() },
+        { "Active:", active },
+        { "Inactive:", inactive },
+        { "Active(file):", active },
+        { "Inactive(file):", inactive },
+        { "Unevictable:", global_page_state(NR_UNEVICTABLE) },
+        { "Dirty:", dirty },
+        { "Writeback:", global_page_state(NR_WRITEBACK) },
+        { "AnonPages:", global_page_state(NR_ANON_PAGES) },
+        { "Mapped:", global_page_state(NR_FILE_MAPPED) },
+        { "Slab:", global_page_state(NR_SLAB) },
+    };
+    for (unsigned i = 0; i < ARRAY_SIZE(f) && n < size; i++)
+        n += snprintf(buf + n, size - n, "%-16s%8lu kB\n", f[i].name, f[i].pages * k);
+    return (int)min(n, (unsigned long)size);
+}
+
+static int show_vmscan(char *buf, size_t size)
+{
+    return (int)vmscan_stats_show(buf, size);
 }
 
 /* Where the CPU's time went (Linux's fs/proc/stat.c): the cpu line is
@@ -296,6 +334,7 @@ static const struct pseudo_entry proc_entries[] = {
     { "vellum",     0, S_IFDIR | 0555, 0, NULL },
     { "writepath",  3, S_IFREG | 0444, 0, show_writepath },
     { "pagecache",  3, S_IFREG | 0444, 0, show_pagecache },
+    { "vmscan",     3, S_IFREG | 0444, 0, show_vmscan },
     { "stat",       0, S_IFREG | 0444, 0, show_stat },
     { "uptime",     0, S_IFREG | 0444, 0, show_uptime },
     { "loadavg",    0, S_IFREG | 0444, 0, show_loadavg },

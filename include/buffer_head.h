@@ -102,6 +102,8 @@ void clean_bdev_aliases(struct block_device *bdev, sector_t block, size_t size);
 
 struct buffer_cache_stats {
     unsigned long lookups, hits, reads, writes, evictions, nr_buffers;
+    unsigned long bytes;               /* data of the cached buffers (/proc/meminfo's Buffers) */
+    unsigned long shrunk;              /* buffers freed by the shrinker (memory pressure) */
 };
 extern struct buffer_cache_stats buffer_cache_stats;
 /* Writeback's merged requests (the plug, include/blkdev.h): requests sent

@@ -125,7 +125,7 @@ struct address_space {
     struct inode *host;
     const struct address_space_operations *a_ops;
     unsigned long nrpages;
-    struct list_head pages;            /* every cached page (page->lru) */
+    struct list_head pages;            /* every cached page (page->i_pages) */
     spinlock_t tree_lock;              /* pages, nrpages (the global hash chains
                                           have their own lock, nested inside) */
     unsigned long flags;               /* AS_EIO, AS_ENOSPC: writeback errors */

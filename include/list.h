@@ -19,10 +19,13 @@ static inline void list_del_init(struct list_head *e)
 { e->next->prev = e->prev; e->prev->next = e->next; INIT_LIST_HEAD(e); }
 static inline void list_move_tail(struct list_head *e, struct list_head *head)
 { list_del(e); list_add_tail(e, head); }
+static inline void list_move(struct list_head *e, struct list_head *head)
+{ list_del(e); list_add(e, head); }
 static inline int list_empty(const struct list_head *h) { return h->next == h; }
 
 #define list_entry(ptr, type, member) container_of(ptr, type, member)
 #define list_first_entry(head, type, member) list_entry((head)->next, type, member)
+#define list_last_entry(head, type, member) list_entry((head)->prev, type, member)
 #define list_for_each(pos, head) for (pos = (head)->next; pos != (head); pos = pos->next)
 #define list_for_each_entry(pos, head, member) \
     for (pos = list_entry((head)->next, __typeof__(*pos), member); \

@@ -111,6 +111,9 @@ PAGEFLAG(Private, private)
 PAGEFLAG(Reserved, reserved)
 PAGEFLAG(Slab, slab)
 PAGEFLAG(Buddy, buddy)
+PAGEFLAG(LRU, lru)
+PAGEFLAG(Active, active)
+PAGEFLAG(Unevictable, unevictable)
 
 /* --- reference counts --- */
 static inline int page_count(const struct page *page) { return READ_ONCE(page->_count); }
@@ -124,8 +127,11 @@ void put_page(struct page *page);
 /* --- the page allocator (mm/page_alloc.c) ---
  * alloc_pages: 2^order physically contiguous frames, the first one's pfn a
  *   multiple of 2^order; _count of the first page is 1.  NULL when no block
- *   is free (one rate-limited log line unless __GFP_NOWARN).  Never sleeps,
- *   callable with interrupts off.  __GFP_ZERO zero-fills. */
+ *   could be had (one rate-limited log line unless __GFP_NOWARN).  Below the
+ *   watermarks it wakes kswapd and reclaims page-cache pages; only
+ *   __GFP_WAIT (GFP_USER) sleeps, and only with interrupts on (include/gfp.h
+ *   says what each GFP may do).  Callable with interrupts off.  __GFP_ZERO
+ *   zero-fills. */
 struct page *alloc_pages(gfp_t gfp, unsigned int order);
 void __free_pages(struct page *page, unsigned int order);
 unsigned long __get_free_pages(gfp_t gfp, unsigned int order);   /* virtual address or 0 */
@@ -136,6 +142,7 @@ void free_pages(unsigned long addr, unsigned int order);
 #define free_page(addr)        free_pages(addr, 0)
 unsigned long get_zeroed_page(gfp_t gfp);
 unsigned long nr_free_pages(void);
+void show_mem(void);                    /* the OOM report's memory summary */
 
 /* --- boot (mm/init.c calls these in order) --- */
 void memory_scan(void);                 /* Multiboot map -> max_pfn, print the map */

@@ -1,14 +1,18 @@
 /* include/mm_types.h: struct page, one per physical page frame (mem_map[]).
  * The page allocator (mm/page_alloc.c) owns _count and the free lists; the
- * page cache (mm/filemap.c) owns flags, mapping, index and the hash/lru links
- * while a page belongs to an address_space; filesystems own private.
+ * page cache (mm/filemap.c) owns flags, mapping, index and the hash and
+ * i_pages links while a page belongs to an address_space, the LRU lists
+ * (mm/swap.c, mm/vmscan.c) own lru then; filesystems own private.
  *
  *   flags       PG_* bits below, changed with the atomic helpers in <mm.h>
  *   _count      references; alloc_page() returns 1; put_page() to 0 frees
  *   _mapcount   number of user PTEs mapping the page (-1 = none), for mmap
  *   mapping     the address_space the page caches, or NULL
  *   index       offset in the mapping, in pages
- *   lru         on the free list while free; on mapping->pages while cached
+ *   lru         while free: on the buddy allocator's free list; while a
+ *               page-cache page: on an LRU list (PG_lru, mm/swap.c); while
+ *               PG_slab: on its kmalloc cache's partial list
+ *   i_pages     on mapping->pages while cached (Linux 2.4 called it list)
  *   hash_next   chain in the page-cache hash table (mapping, index)
  *   private     filesystem data (e.g. the page's buffer_heads) if PG_private
  *   lock_owner  the task holding PG_locked (debug: self-deadlock reports)
@@ -36,6 +40,7 @@ struct page {
     struct address_space *mapping;
     unsigned long index;
     struct list_head lru;
+    struct list_head i_pages;
     struct page *hash_next;
     unsigned long private;
     struct task_struct *lock_owner;
@@ -48,11 +53,14 @@ enum pageflags {
     PG_dirty,         /* contents newer than disk */
     PG_writeback,     /* being written to disk */
     PG_error,         /* I/O error seen */
-    PG_referenced,
+    PG_referenced,    /* accessed since reclaim last looked (mark_page_accessed) */
     PG_private,       /* private holds filesystem data */
     PG_reserved,      /* not for the allocator: kernel image, BIOS, holes */
     PG_slab,          /* owned by kmalloc */
     PG_buddy,         /* free, on the allocator's free list */
+    PG_lru,           /* on an LRU list (mm/swap.c): lru links it there */
+    PG_active,        /* ... the active list (else inactive) */
+    PG_unevictable,   /* ... the unevictable list: nothing could clean it (ramfs) */
 };
 /* ======================================================================
  * Address spaces (mm/mmap.c, mm/memory.c, mm/fault.c).

@@ -14,8 +14,10 @@ struct mutex {
     struct task_struct *owner;
     wait_queue_head_t wait;
     const char *name;
+    int handoff;                       /* a waiter starves: unlock hands the mutex over */
+    struct task_struct *handoff_to;    /* ... to this waiter (locked stays 1) */
 };
-#define DEFINE_MUTEX(n) struct mutex n = { 0, NULL, __WAIT_QUEUE_HEAD_INITIALIZER(n.wait), #n }
+#define DEFINE_MUTEX(n) struct mutex n = { 0, NULL, __WAIT_QUEUE_HEAD_INITIALIZER(n.wait), #n, 0, NULL }
 void mutex_init(struct mutex *m);
 void mutex_lock(struct mutex *m);
 int mutex_trylock(struct mutex *m);        /* 1 if acquired */

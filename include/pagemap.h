@@ -29,6 +29,10 @@ struct page *grab_cache_page_write_begin(struct address_space *mapping,
 int add_to_page_cache(struct page *page, struct address_space *mapping,
                       unsigned long index);   /* page locked by caller; -EEXIST */
 void delete_from_page_cache(struct page *page); /* page locked, clean */
+/* add_to_page_cache, then onto the LRU lists (include/swap.h): how every
+ * page enters the cache, so that reclaim can find it.  0 or -EEXIST. */
+int add_to_page_cache_lru(struct page *page, struct address_space *mapping,
+                          unsigned long index);
 /* Read page index (readpage if not uptodate, wait); referenced, unlocked,
  * uptodate; ERR_PTR(-EIO) on error. */
 struct page *read_mapping_page(struct address_space *mapping, unsigned long index,
@@ -49,7 +53,9 @@ int trylock_page(struct page *page);           /* 1 if we took it */
 void unlock_page(struct page *page);
 void wait_on_page_locked(struct page *page);
 void wait_on_page_writeback(struct page *page);
+void set_page_writeback(struct page *page);    /* PG_writeback, counted (NR_WRITEBACK) */
 void end_page_writeback(struct page *page);
+void cancel_dirty_page(struct page *page);     /* truncate: dirty no more, uncounted */
 int set_page_dirty(struct page *page);         /* 1 if it was clean */
 int clear_page_dirty_for_io(struct page *page);/* 1 if it was dirty; page locked */
 void mapping_set_error(struct address_space *mapping, int error);

@@ -64,6 +64,9 @@ struct task_struct {
     void *waiting_on;                  /* mutex/completion/queue we sleep on (reports) */
     const char *waiting_what;          /* "mutex", "completion", ... (reports) */
     struct blk_plug *plug;             /* writeback's batch of blocks (fs/buffer.c) */
+    unsigned int flags;                /* PF_* below */
+    unsigned int nr_dirtied;           /* pages dirtied since the last dirty-limit
+                                          check (balance_dirty_pages_ratelimited) */
 
     /* ---- process fields (the proc layer: kernel/fork.c, exit.c, signal.c,
      * exec.c, sys.c; docs/processes.md).  Kernel threads leave them zero
@@ -102,6 +105,13 @@ struct task_struct {
     int stop_report;                   /* the stop signal, until wait4(WUNTRACED) reports it */
     int cont_report;                   /* resumed by SIGCONT, until wait4(WCONTINUED) */
 };
+
+/* task->flags (Linux's PF_* names and meanings) */
+#define PF_MEMALLOC   0x00000800       /* reclaiming: may use every free page, never
+                                          reclaims recursively (kswapd) */
+#define PF_MEMDIE     0x00001000       /* chosen by the OOM killer: dying, may use the
+                                          reserves (Linux 2.6's PF_MEMDIE, later TIF_MEMDIE) */
+#define PF_KSWAPD     0x00020000       /* the kswapd thread */
 
 /* exit_state values (Linux's) */
 #define EXIT_ZOMBIE  16

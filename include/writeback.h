@@ -18,6 +18,10 @@ extern unsigned int dirty_expire_centisecs;     /* age that makes data due (defa
 int write_inode_now(struct inode *inode, int sync);
 int writeback_inodes_sb(struct super_block *sb, struct writeback_control *wbc);
 void wakeup_flusher_threads(void);
+/* Background writeback: the flusher writes dirty pages of any age until
+ * they are under vm_dirty_background_ratio (fs/fs-writeback.c).  Any
+ * process context. */
+void wakeup_flusher_background(void);
 /* Write a mapping's dirty pages through ->writepage (mm/page-writeback.c). */
 int do_writepages(struct address_space *mapping, struct writeback_control *wbc);
 /* From set_page_dirty: the inode has dirty pages; put it on sb->s_dirty

@@ -11,6 +11,13 @@
  * interrupts off) only across a few instructions that an interrupt handler
  * also touches.
  *
+ * Fairness: the unlocker may run on and take the mutex again before the
+ * waiter it woke gets the CPU (nothing preempts it), so a task that locks
+ * in a loop (a writer issuing request after request to the disk) could
+ * starve the others for seconds.  A waiter woken that still finds the mutex
+ * taken sets m->handoff; the next mutex_unlock then gives the mutex to the
+ * first waiter instead of freeing it (Linux's MUTEX_FLAG_HANDOFF, 4.10).
+ *
  * Debugging help: taking a mutex you already hold is reported (with a
  * backtrace), and then the task sleeps forever as Linux's would: mutex_lock
  * returns only with the mutex held.  Boot with deadlock=panic to stop the
@@ -80,18 +87,27 @@ void mutex_lock(struct mutex *m)
 
     DEFINE_WAIT(w);
     long left = (long)mutex_warn_jiffies;
+    bool woken = false;
     for (;;) {
         me->waiting_on = m;
         me->waiting_what = "mutex";
         prepare_to_wait_exclusive(&m->wait, &w, TASK_UNINTERRUPTIBLE);
+        if (m->handoff_to == me) {      /* handed over by mutex_unlock: ours */
+            m->handoff_to = NULL;
+            finish_wait(&m->wait, &w);
+            return;
+        }
         if (!m->locked)
             break;
+        if (woken)
+            m->handoff = 1;             /* woken, and someone got in first: starving */
+        woken = true;
         if (left == MAX_SCHEDULE_TIMEOUT) {
             schedule();
             continue;
         }
         left = schedule_timeout(left);
-        if (!left && m->locked) {
+        if (!left && m->locked && m->handoff_to != me) {
             struct task_struct *o = m->owner;
             mutex_long_wait_reports++;
             printk(KERN_WARNING "mutex %s (%p): task %d (%s) waiting > %lu ms; held by "
@@ -121,6 +137,18 @@ void mutex_unlock(struct mutex *m)
         show_task(me);
     }
     m->owner = NULL;
+    if (m->handoff && waitqueue_active(&m->wait)) {
+        /* A starving waiter: the first in the queue gets the mutex as it
+         * is, still locked (exclusive waiters are queued in order). */
+        struct wait_queue_entry *first =
+            list_first_entry(&m->wait.head, struct wait_queue_entry, entry);
+        m->handoff = 0;
+        m->owner = first->task;
+        m->handoff_to = first->task;
+        wake_up_process(first->task);
+        return;
+    }
+    m->handoff = 0;
     m->locked = 0;
     /* Nobody waits (the common case): no wake-up walk.  Linux's mutex_unlock
      * fast path likewise takes the slow path only when MUTEX_FLAG_WAITERS is

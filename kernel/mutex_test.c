@@ -159,3 +159,47 @@ KTEST(mutex, long_wait_names_the_holder)
     KT_EXPECT_EQ(kthread_stop(stopper), 0);
     mutex_warn_jiffies = saved;
 }
+
+/* Starvation: a task that unlocks and locks again at once (it runs on,
+ * nothing preempts it) must let a waiter in: the waiter, woken and beaten
+ * to it once, asks for a handoff, and the next unlock gives it the mutex. */
+static DEFINE_MUTEX(hog_mutex);
+static volatile int waiter_got_it;
+
+static int relocker_fn(void *arg)
+{
+    int rounds = 0;
+    mutex_lock(&hog_mutex);
+    while (!waiter_got_it && rounds < 1000) {
+        msleep(1);                             /* "the disk": the waiter runs, finds it taken */
+        mutex_unlock(&hog_mutex);
+        mutex_lock(&hog_mutex);                /* at once, before the woken waiter runs */
+        rounds++;
+    }
+    mutex_unlock(&hog_mutex);
+    return rounds;
+}
+
+static int starving_fn(void *arg)
+{
+    mutex_lock(&hog_mutex);
+    waiter_got_it = 1;
+    mutex_unlock(&hog_mutex);
+    return 0;
+}
+
+KTEST(mutex, unlock_hands_over_to_a_starving_waiter)
+{
+    waiter_got_it = 0;
+    struct task_struct *r = kthread_run(relocker_fn, NULL, "relocker");
+    KT_ASSERT(!IS_ERR(r));
+    yield();                                   /* r holds the mutex */
+    struct task_struct *w = kthread_run(starving_fn, NULL, "starving");
+    KT_ASSERT(!IS_ERR(w));
+    int rounds = kthread_stop(r);
+    KT_EXPECT_EQ(kthread_stop(w), 0);
+    KT_EXPECT(waiter_got_it);
+    KT_EXPECT(rounds <= 3);                    /* beaten once, then handed the mutex */
+    KT_EXPECT(!mutex_is_locked(&hog_mutex));
+    KT_EXPECT(hog_mutex.handoff == 0 && hog_mutex.handoff_to == NULL);
+}

@@ -7,7 +7,9 @@
  *     GROWSDOWN VMA), permission check, handle_mm_fault (demand-zero,
  *     copy-on-write, file pages through filemap_fault).  If that fails:
  *       user mode    -> SIGSEGV (SEGV_MAPERR: no VMA; SEGV_ACCERR: the VMA
- *                       forbids the access), SIGBUS when out of memory
+ *                       forbids the access), SIGBUS (a file page beyond EOF
+ *                       or unreadable); out of memory: the OOM killer, then
+ *                       the access is retried (never a signal for it)
  *       kernel mode  -> the exception-table fixup (copy_*_user returns short)
  *
  * Also here: pagefault_disable()/pagefault_enable(), which make
@@ -22,6 +24,7 @@
 #include <sched.h>
 #include <asm/pgtable.h>
 #include <asm/uaccess.h>
+#include <oom.h>
 
 #include <asm/ptrace.h>
 #include <asm/traps.h>
@@ -91,7 +94,16 @@ int resolve_user_fault(struct mm_struct *mm, unsigned long address,
         return 0;
     if (fault & VM_FAULT_SIGSEGV)
         return SIGSEGV;
-    /* Out of memory: Linux invokes the OOM killer; we give the task SIGBUS. */
+    if (fault & VM_FAULT_OOM) {
+        /* No memory, even after reclaim (the allocation's own loop may
+         * already have killed someone).  As Linux's
+         * pagefault_out_of_memory: the OOM killer, then return and let
+         * the access fault again.  If this task was the victim, SIGKILL is
+         * pending and it dies on the way back to user mode.  Never SIGBUS:
+         * a stack or bss page is memory like any other. */
+        pagefault_out_of_memory();
+        return 0;
+    }
     *code = BUS_ADRERR;
     return SIGBUS;
 }

@@ -44,9 +44,13 @@
  *                   ATA channel lock (mutex: one command per channel,
  *                                   kernel/drivers/ata.c; innermost sleeping lock)
  *           mapping->i_mmap_lock   (spinlock: mapping->i_mmap, the VMAs mapping
- *                                   a file; page_mkclean and truncate walk it)
+ *                                   a file; page_mkclean, truncate and reclaim's
+ *                                   page_referenced/try_to_unmap walk it)
  *           mapping->tree_lock     (spinlock: mapping->pages, nrpages)
  *             page_hash_lock       (spinlock: the global hash chains)
+ *           lru_lock               (spinlock, irqs off: the LRU lists, mm/swap.c.
+ *                                   A leaf: the free path takes it (a page's last
+ *                                   put_page), so no reference is dropped under it)
  *           inode_wb_lock          (spinlock: sb->s_dirty lists, I_DIRTY* bits)
  *           inode_hash_lock        (spinlock: the inode cache, fs/inode.c)
  *           files->file_lock       (spinlock: one fd table, fs/fdtable.c)
@@ -55,6 +59,17 @@
  *           wait-queue locks       (innermost; inside wake_up/prepare_to_wait)
  * Spinlocks are leaves: nothing that sleeps, and no other spinlock except
  * as nested above (tree_lock -> page_hash_lock), is taken under one.
+ *
+ * Reclaim (mm/vmscan.c) runs inside allocations, under whatever locks the
+ * allocating code holds, so it takes nothing it could wait for: the page
+ * lock with trylock_page, bcache_lock (the buffer cache's shrinker) with
+ * mutex_trylock, and no mmap_sem at all (try_to_unmap works under
+ * i_mmap_lock, as page_mkclean does; mm/memory.c says why that is safe).
+ * Only kswapd, which holds nothing, calls ->writepage (page lock ->
+ * truncate_mutex -> ... as any writeback).  The allocations that may sleep
+ * (GFP_USER: page-cache pages, user pages) are made holding at most
+ * i_mutex and mmap_sem, never a page lock, so kswapd and the flusher,
+ * which they wait for, can always progress.
  *
  * Why mmap_sem sits between i_mutex and the page lock, and why that forces
  * the whole write_begin/write_end design (docs/page-cache.md, the write loop):
@@ -88,7 +103,8 @@
 #include <uio.h>
 #include <writeback.h>
 #include <pagemap.h>
-#include <writeback.h>
+#include <swap.h>
+#include <vmstat.h>
 #include <sched.h>
 #include <mm.h>
 #include <slab.h>
@@ -294,27 +310,55 @@ void wait_on_page_writeback(struct page *page)
         wait_event(*page_waitqueue(page), !PageWriteback(page));
 }
 
+/* PG_writeback set on a locked page about to be written (Linux's
+ * set_page_writeback), counted in NR_WRITEBACK until end_page_writeback. */
+void set_page_writeback(struct page *page)
+{
+    if (!TestSetPageWriteback(page))
+        inc_page_state(NR_WRITEBACK);
+}
+
 void end_page_writeback(struct page *page)
 {
     int was_writeback = TestClearPageWriteback(page);
     BUG_ON(!was_writeback);
+    dec_page_state(NR_WRITEBACK);
     wake_up_page(page);
 }
 
 /* ---- dirty state ------------------------------------------------------- */
 
+/* Does mapping write its pages back (->writepage)?  Only such dirty pages
+ * count in NR_FILE_DIRTY, which dirty throttling limits (Linux's
+ * mapping_can_writeback). */
+static bool mapping_can_writeback(const struct address_space *mapping)
+{
+    return mapping && mapping->a_ops && mapping->a_ops->writepage;
+}
+
 /* Mark a page dirty.  Mappings whose filesystem writes pages back (has
- * ->writepage) also put their inode on sb->s_dirty for the flusher;
- * mappings without one (ramfs: the page cache IS the storage) keep the bit
- * only, as Linux's __set_page_dirty_no_writeback. */
+ * ->writepage) also count it in NR_FILE_DIRTY and put their inode on
+ * sb->s_dirty for the flusher; mappings without one (ramfs: the page cache
+ * IS the storage) keep the bit only, as Linux's __set_page_dirty_no_writeback. */
 int set_page_dirty(struct page *page)
 {
     if (TestSetPageDirty(page))
         return 0;
     struct address_space *mapping = page->mapping;
-    if (mapping && mapping->host && mapping->a_ops && mapping->a_ops->writepage)
-        inode_mark_dirty_pages(mapping->host);
+    if (mapping_can_writeback(mapping)) {
+        inc_page_state(NR_FILE_DIRTY);
+        if (mapping->host)
+            inode_mark_dirty_pages(mapping->host);
+    }
     return 1;
+}
+
+/* Truncate: the page's dirty data will never be written (Linux's
+ * cancel_dirty_page).  Page locked. */
+void cancel_dirty_page(struct page *page)
+{
+    if (TestClearPageDirty(page) && mapping_can_writeback(page->mapping))
+        dec_page_state(NR_FILE_DIRTY);
 }
 
 /* Page locked, about to be written.  Shared mappings' PTEs are write-
@@ -325,7 +369,11 @@ int clear_page_dirty_for_io(struct page *page)
 {
     if (page->mapping && !list_empty(&page->mapping->i_mmap))
         page_mkclean(page);
-    return TestClearPageDirty(page);
+    if (!TestClearPageDirty(page))
+        return 0;
+    if (mapping_can_writeback(page->mapping))
+        dec_page_state(NR_FILE_DIRTY);
+    return 1;
 }
 
 void mapping_set_error(struct address_space *mapping, int error)
@@ -412,7 +460,7 @@ int add_to_page_cache(struct page *page, struct address_space *mapping, unsigned
     page->index = index;
     page->hash_next = page_hash_table[h];
     page_hash_table[h] = page;
-    list_add_tail(&page->lru, &mapping->pages);
+    list_add_tail(&page->i_pages, &mapping->pages);
     mapping->nrpages++;
     spin_unlock(&page_hash_lock);
     spin_unlock_irqrestore(&mapping->tree_lock, flags);
@@ -433,7 +481,7 @@ void delete_from_page_cache(struct page *page)
     if (*pp)
         *pp = page->hash_next;
     page->hash_next = NULL;
-    list_del_init(&page->lru);
+    list_del_init(&page->i_pages);
     mapping->nrpages--;
     page->mapping = NULL;
     spin_unlock(&page_hash_lock);
@@ -442,10 +490,23 @@ void delete_from_page_cache(struct page *page)
 }
 /* LAB pagecache: END */
 
-/* A fresh page, locked, with no stale state bits. */
+/* Insert a locked page and put it on the inactive LRU list, where reclaim
+ * will find it (Linux's add_to_page_cache_lru).  0 or -EEXIST. */
+int add_to_page_cache_lru(struct page *page, struct address_space *mapping, unsigned long index)
+{
+    int err = add_to_page_cache(page, mapping, index);
+    if (!err)
+        lru_cache_add(page);
+    return err;
+}
+
+/* A fresh page, locked, with no stale state bits.  GFP_HIGHUSER: the page
+ * cache's pages are user memory; the allocation may sleep (reclaim, the OOM
+ * killer), and every caller inserts with add_to_page_cache_lru, which
+ * reports a page another task added meanwhile. */
 static struct page *alloc_locked_page(void)
 {
-    struct page *page = alloc_page(GFP_KERNEL);
+    struct page *page = alloc_page(GFP_HIGHUSER);
     if (!page)
         return NULL;
     ClearPageUptodate(page);
@@ -469,7 +530,7 @@ struct page *find_or_create_page(struct address_space *mapping, unsigned long in
         page = alloc_locked_page();
         if (!page)
             return NULL;
-        int err = add_to_page_cache(page, mapping, index);
+        int err = add_to_page_cache_lru(page, mapping, index);
         if (err == 0)
             return page;
         unlock_page(page);              /* raced with another creator: use theirs */
@@ -482,7 +543,10 @@ struct page *find_or_create_page(struct address_space *mapping, unsigned long in
 struct page *grab_cache_page_write_begin(struct address_space *mapping,
                                          unsigned long index, unsigned flags)
 {
-    return find_or_create_page(mapping, index, GFP_KERNEL);
+    struct page *page = find_or_create_page(mapping, index, GFP_HIGHUSER);
+    if (page)
+        mark_page_accessed(page);       /* a write is a use (Linux: FGP_ACCESSED) */
+    return page;
 }
 
 /* ---- reading ----------------------------------------------------------- */
@@ -559,7 +623,7 @@ static void page_cache_readahead(struct address_space *mapping, struct file *fil
         page = alloc_locked_page();
         if (!page)
             break;
-        if (add_to_page_cache(page, mapping, index + n)) {
+        if (add_to_page_cache_lru(page, mapping, index + n)) {
             unlock_page(page);
             put_page(page);
             continue;
@@ -581,7 +645,7 @@ struct page *read_mapping_page(struct address_space *mapping, unsigned long inde
             page = alloc_locked_page();
             if (!page)
                 return ERR_PTR(-ENOMEM);
-            int err = add_to_page_cache(page, mapping, index);
+            int err = add_to_page_cache_lru(page, mapping, index);
             if (err) {
                 unlock_page(page);
                 put_page(page);
@@ -648,6 +712,7 @@ ssize_t generic_file_read_iter(struct file *file, struct iov_iter *to, loff_t *p
             put_page(page);
             break;
         }
+        mark_page_accessed(page);       /* for reclaim: PG_referenced, or activate */
         size_t nr = PAGE_SIZE - offset;
         if ((loff_t)nr > isize - pos)
             nr = (size_t)(isize - pos);
@@ -694,7 +759,7 @@ static void filemap_cachestat(struct address_space *mapping, unsigned long first
     if (!mapping)               /* a pipe, a socket: no page cache here (Linux's */
         return;                 /* pipe inode has an empty i_mapping): all 0 */
     spin_lock_irqsave(&mapping->tree_lock, flags);
-    list_for_each_entry(page, &mapping->pages, lru) {
+    list_for_each_entry(page, &mapping->pages, i_pages) {
         if (page->index < first_index || page->index > last_index)
             continue;
         cs->nr_cache++;
@@ -789,7 +854,7 @@ int filemap_fault(struct vm_area_struct *vma, unsigned long address, struct page
             page = alloc_locked_page();
             if (!page)
                 return -ENOMEM;
-            if (add_to_page_cache(page, mapping, pgoff)) {
+            if (add_to_page_cache_lru(page, mapping, pgoff)) {
                 unlock_page(page);                   /* raced: use the other one */
                 put_page(page);
                 continue;
@@ -1012,6 +1077,7 @@ again:
         iov_iter_advance(i, status);
         pos += status;
         written += status;
+        balance_dirty_pages_ratelimited(mapping);   /* over the dirty limit: write back, wait */
     }
     /* 9 */
     wp_trace("done: written=%d status=%ld", (int)written, written ? 0L : status);

@@ -84,7 +84,7 @@ static int tfs_readpage(struct file *file, struct page *page)
 static int tfs_writepage(struct page *page, struct writeback_control *wbc)
 {
     ts.writepage++;
-    SetPageWriteback(page);
+    set_page_writeback(page);
     struct inode *inode = page->mapping->host;
     loff_t start = (loff_t)page->index * PAGE_SIZE;
     size_t n = PAGE_SIZE;
@@ -964,7 +964,7 @@ KTEST(cachestat, counts_cached_and_dirty_pages_then_fsync_cleans)
     /* A page under writeback (the bit set as a filesystem's writepage does). */
     struct page *p2 = find_get_page(e.f->f_mapping, 2);
     KT_ASSERT(p2 != NULL);
-    SetPageWriteback(p2);
+    set_page_writeback(p2);
     KT_EXPECT_EQ(cs_call(e.fd, 0, 0, 0, &cs), 0);
     KT_EXPECT_EQ(cs.nr_writeback, 1);
     end_page_writeback(p2);

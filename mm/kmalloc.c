@@ -31,11 +31,19 @@
  * Locking: every list and page-state change runs with interrupts off
  * (local_irq_save), since kmalloc may be called from interrupt handlers.
  * SMP would need a spinlock per cache as well (spin_lock_irqsave there).
+ * A new slab page is allocated with interrupts as the caller had them (so
+ * the page allocator may reclaim), then linked in with them off.
+ *
+ * Reclaim: an empty slab page goes back to the page allocator at once (in
+ * kfree), so there are no empty slabs for a shrinker to free; memory comes
+ * back to kmalloc's caches when their users free objects (the buffer
+ * cache's shrinker, fs/buffer.c).  Frames owned: NR_SLAB (<vmstat.h>).
  */
 #include <kernel.h>
 #include <string.h>
 #include <mm.h>
 #include <slab.h>
+#include <vmstat.h>
 #include <asm/irqflags.h>
 
 #define FREE_MARK   0xF4EEF4EEUL          /* word 1 of a free object */
@@ -106,6 +114,7 @@ static struct page *new_slab(struct kmem_cache *c, gfp_t gfp)
     page->private = (unsigned long)c;
     page->index = 0;
     __SetPageSlab(page);
+    inc_page_state(NR_SLAB);
     return page;
 }
 
@@ -170,17 +179,18 @@ void *kmalloc(size_t size, gfp_t gfp)
             return NULL;
         page->private = (unsigned long)&large_caches[order];
         __SetPageSlab(page);
+        mod_page_state(NR_SLAB, 1L << order);
         return page_address(page);
     }
 
     struct kmem_cache *c = &kmalloc_caches[size_index(size)];
     unsigned long flags = local_irq_save();
     if (list_empty(&c->partial)) {
+        local_irq_restore(flags);       /* the page allocator may reclaim */
         struct page *page = new_slab(c, gfp);
-        if (!page) {
-            local_irq_restore(flags);
+        if (!page)
             return NULL;
-        }
+        flags = local_irq_save();
         c->nr_pages++;
         list_add(&page->lru, &c->partial);
     }
@@ -233,6 +243,7 @@ void kfree(const void *p)
     if (c->large) {
         __ClearPageSlab(page);
         page->private = 0;
+        vm_stat[NR_SLAB] -= 1L << c->order;
         __free_pages(page, c->order);
         goto out;
     }
@@ -257,6 +268,7 @@ void kfree(const void *p)
         page->private = 0;
         page->freelist = NULL;
         c->nr_pages--;
+        vm_stat[NR_SLAB]--;
         __free_pages(page, 0);
     } else if (was_full) {
         list_add(&page->lru, &c->partial);

@@ -58,7 +58,8 @@
 #include <pagemap.h>
 #include <lab.h>
 #include <buffer_head.h>
-#include <lab.h>
+#include <swap.h>
+#include <vmstat.h>
 
 struct filemap_fault_stats filemap_fault_stats;
 
@@ -79,15 +80,20 @@ static struct page *vm_normal_page(pte_t pte)
     return pte_page(pte);
 }
 
-/* One more / one less PTE maps page (Linux's page_add_*_rmap / page_remove_rmap). */
+/* One more / one less PTE maps page (Linux's page_add_*_rmap / page_remove_rmap).
+ * The first and last mapping count the page in /proc/meminfo's Mapped
+ * (a page-cache page) or AnonPages. */
 static void page_add_rmap(struct page *page)
 {
-    page->_mapcount++;
+    if (++page->_mapcount == 0)
+        inc_page_state(page->mapping ? NR_FILE_MAPPED : NR_ANON_PAGES);
 }
 
 static void page_remove_rmap(struct page *page)
 {
     BUG_ON(--page->_mapcount < -1);       /* more unmaps than maps */
+    if (page->_mapcount < 0)
+        dec_page_state(page->mapping ? NR_FILE_MAPPED : NR_ANON_PAGES);
 }
 
 /* A page-cache page was (or may have been) written through a mapping: any
@@ -127,6 +133,10 @@ static pte_t *pte_alloc(struct mm_struct *mm, unsigned long va)
     unsigned long pt = get_zeroed_page(GFP_KERNEL);
     if (!pt)
         return NULL;
+    if (lookup_pte(pgd, va)) {          /* cannot happen: GFP_KERNEL never sleeps */
+        free_page(pt);
+        return lookup_pte(pgd, va);
+    }
     /* The PDE allows everything; each PTE restricts (as map_page does). */
     pgd[pgd_index(va)] = virt_to_phys(pt) | _PAGE_PRESENT | _PAGE_RW | _PAGE_USER;
     return lookup_pte(pgd, va);
@@ -186,9 +196,13 @@ static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *
          * is_zero_pfn: alloc_zeroed_user_highpage).  Only private
          * anonymous VMAs map it, so the reuse case below cannot apply. */
         BUG_ON(vma->vm_flags & VM_SHARED);
-        struct page *new = alloc_page(GFP_KERNEL | __GFP_ZERO);
+        struct page *new = alloc_page(GFP_HIGHUSER | __GFP_ZERO);
         if (!new)
             return VM_FAULT_OOM;
+        if (*ptep != pte) {                          /* changed while we slept: retry */
+            put_page(new);
+            return 0;
+        }
         set_pte_at(mm, address, ptep, mk_pte(new, vma->vm_flags, true));
         page_add_rmap(new);
         page_fault_zero_cow++;
@@ -197,12 +211,15 @@ static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *
     /* Shared mapping, or nobody else holds the frame (the other side of the
      * fork already copied or exited): reuse it, just make it writable. */
     if ((vma->vm_flags & VM_SHARED) || (page_count(old) == 1 && !old->mapping)) {
-        if ((vma->vm_flags & VM_SHARED) && vma->vm_file) {
+        bool dirtied = (vma->vm_flags & VM_SHARED) && vma->vm_file && old->mapping;
+        if (dirtied) {
             set_page_dirty_mapped(old);              /* first write since clean */
             filemap_fault_stats.shared_dirtied++;
         }
         set_pte_at(mm, address, ptep, pte | _PAGE_RW);
         page_fault_cow_reuse++;
+        if (dirtied)
+            balance_dirty_pages_ratelimited(old->mapping);
         return 0;
     }
     /* LAB vm: BEGIN */
@@ -210,9 +227,21 @@ static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *
     lab_not_written("do_wp_page (the copy)");
     return VM_FAULT_SIGSEGV;
     */
-    struct page *new = alloc_page(GFP_KERNEL);
-    if (!new)
+    /* Our own reference while the allocation may sleep: reclaim leaves a
+     * page alone when someone beyond the cache and its PTEs holds it, and
+     * the PTE is re-checked after (Linux: pte_same under the PTE lock). */
+    get_page(old);
+    struct page *new = alloc_page(GFP_HIGHUSER);
+    if (!new) {
+        put_page(old);
         return VM_FAULT_OOM;
+    }
+    if (*ptep != pte) {
+        put_page(new);
+        put_page(old);
+        return 0;
+    }
+    put_page(old);
     memcpy(page_address(new), page_address(old), PAGE_SIZE);
     set_pte_at(mm, address, ptep, mk_pte(new, vma->vm_flags, true));
     page_add_rmap(new);
@@ -239,6 +268,7 @@ int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned 
          * filemap_fault); private anonymous memory maps the zero page on a
          * read and gets a fresh zeroed frame on a write ("demand zero"). */
         struct page *page;
+        struct address_space *dirtied = NULL;
         bool writable = true, around = false;
         if (vma->vm_ops && vma->vm_ops->fault) {
             /* A file page: may sleep (read from disk).  mmap_sem is held,
@@ -253,10 +283,11 @@ int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned 
                 if (writable) {
                     set_page_dirty_mapped(page);
                     filemap_fault_stats.shared_dirtied++;
+                    dirtied = page->mapping;
                 }
             } else if (flags & FAULT_FLAG_WRITE) {
                 /* Private write: copy now (one fault, not two). */
-                struct page *copy = alloc_page(GFP_KERNEL);
+                struct page *copy = alloc_page(GFP_HIGHUSER);
                 if (!copy) {
                     put_page(page);
                     return VM_FAULT_OOM;
@@ -286,10 +317,16 @@ int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned 
             lab_not_written("handle_mm_fault (demand-zero anonymous page)");
             return VM_FAULT_SIGBUS;
             */
-            page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+            page = alloc_page(GFP_HIGHUSER | __GFP_ZERO);
             if (!page)
                 return VM_FAULT_OOM;
             /* LAB vm: END */
+        }
+        if (pte_has_page(*ptep)) {
+            /* Filled while an allocation or the read slept: cannot happen
+             * (mmap_sem is ours), but cheap to be sure of. */
+            put_page(page);
+            return 0;
         }
         set_pte_at(mm, address, ptep, mk_pte(page, vma->vm_flags, writable));
         page_add_rmap(page);
@@ -297,6 +334,8 @@ int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned 
         page_fault_demand_zero++;
         if (around)
             do_fault_around(vma, address, ptep);
+        if (dirtied)
+            balance_dirty_pages_ratelimited(dirtied);   /* PTE set: may write back, sleep */
         return 0;
     }
     if (!pte_present(pte))          /* PROT_NONE frame: the caller should not be here */
@@ -371,6 +410,8 @@ int copy_page_range(struct mm_struct *dst, struct mm_struct *src, struct vm_area
         pte_t *dptep = pte_alloc(dst, va);
         if (!dptep)
             return -ENOMEM;
+        if (!pte_has_page(*sptep))          /* reclaim unmapped it meanwhile */
+            continue;
         /* LAB vm: BEGIN */
         /* LAB vm: STUB
         lab_not_written("copy_page_range (write-protect for copy-on-write)");
@@ -406,7 +447,7 @@ int access_remote_vm(struct mm_struct *mm, unsigned long addr, void *buf, int le
         if (!ptep || !pte_present(*ptep) || (write && !(*ptep & _PAGE_RW))) {
             if (handle_mm_fault(vma, va, write ? FAULT_FLAG_WRITE : 0))
                 break;
-            ptep = lookup_pte((pgd_t *)mm->pgd, va);
+            continue;       /* look again: reclaim may have unmapped it if the fault slept */
         }
         int n = min((int)(PAGE_SIZE - (va & ~PAGE_MASK)), len - done);
         char *kaddr = (char *)page_address(pte_page(*ptep)) + (va & ~PAGE_MASK);
@@ -521,3 +562,82 @@ int page_mkclean(struct page *page)
 }
 */
 /* LAB mmap: END */
+
+/* ---- reverse mapping for reclaim (mm/vmscan.c) ------------------------
+ * Reclaim finds the PTEs of a page-cache page the way page_mkclean does:
+ * the VMAs on mapping->i_mmap, each one's address for the page's index.
+ * It takes no mmap_sem (Linux's try_to_unmap takes none either: it holds
+ * the page-table lock of each PTE).  Vellum's equivalent of that lock is
+ * that nothing sleeps between reading a PTE and writing it, and every path
+ * that sleeps in between (an allocation in handle_mm_fault, do_wp_page,
+ * copy_page_range, the fault in access_remote_vm) reads the PTE again
+ * afterwards: Linux's pte_same re-check.  So reclaim may unmap a page of a
+ * task that is itself asleep in a page fault, holding its mmap_sem. */
+
+/* The PTE that maps page in v, or NULL. */
+static pte_t *page_pte_in(struct vm_area_struct *v, struct page *page, unsigned long *vap)
+{
+    unsigned long va = vma_address(v, page->index);
+    if (!va || !v->vm_mm->pgd)
+        return NULL;
+    pte_t *ptep = lookup_pte((pgd_t *)v->vm_mm->pgd, va);
+    if (!ptep || !pte_has_page(*ptep) || pte_pfn(*ptep) != page_to_pfn(page))
+        return NULL;
+    *vap = va;
+    return ptep;
+}
+
+int page_referenced(struct page *page)
+{
+    struct address_space *mapping = page->mapping;
+    struct vm_area_struct *v;
+    unsigned long flags, va;
+    int referenced = 0;
+    if (!mapping || !page_mapped(page))
+        return 0;
+    spin_lock_irqsave(&mapping->i_mmap_lock, flags);
+    list_for_each_entry(v, &mapping->i_mmap, shared) {
+        pte_t *ptep = page_pte_in(v, page, &va);
+        if (ptep && (*ptep & _PAGE_ACCESSED)) {
+            set_pte_at(v->vm_mm, va, ptep, *ptep & ~_PAGE_ACCESSED);
+            referenced++;
+        }
+    }
+    spin_unlock_irqrestore(&mapping->i_mmap_lock, flags);
+    return referenced;
+}
+
+int try_to_unmap(struct page *page)
+{
+    struct address_space *mapping = page->mapping;
+    struct vm_area_struct *v;
+    unsigned long flags, va;
+    int ret = SWAP_SUCCESS;
+    if (!mapping)
+        return SWAP_FAIL;
+    spin_lock_irqsave(&mapping->i_mmap_lock, flags);
+    list_for_each_entry(v, &mapping->i_mmap, shared) {
+        if (!page_mapped(page))
+            break;
+        pte_t *ptep = page_pte_in(v, page, &va);
+        if (!ptep)
+            continue;
+        pte_t pte = *ptep;
+        if (pte & _PAGE_ACCESSED) {     /* used since page_referenced looked */
+            ret = SWAP_FAIL;
+            break;
+        }
+        struct mm_struct *mm = v->vm_mm;
+        set_pte_at(mm, va, ptep, 0);
+        if (pte & _PAGE_DIRTY)
+            set_page_dirty_mapped(page);    /* written through this PTE: the page's now */
+        page_remove_rmap(page);
+        mm->rss--;
+        put_page(page);                     /* the PTE's; the cache and reclaim hold theirs */
+        vmscan_stats.unmapped++;
+    }
+    spin_unlock_irqrestore(&mapping->i_mmap_lock, flags);
+    if (ret == SWAP_SUCCESS && page_mapped(page))
+        ret = SWAP_AGAIN;                   /* a PTE no VMA of the file accounts for */
+    return ret;
+}

@@ -228,7 +228,7 @@ static int msync_writepages;
 static int count_writepage(struct page *page, struct writeback_control *wbc)
 {
     msync_writepages++;
-    SetPageWriteback(page);
+    set_page_writeback(page);
     unlock_page(page);
     end_page_writeback(page);
     return 0;

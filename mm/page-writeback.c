@@ -1,13 +1,29 @@
 /* mm/page-writeback.c: writing an address_space's dirty pages through
- * ->writepage, and waiting for them (filemap_fdatawrite / fdatawait).  The
- * per-inode and per-superblock driving (which inodes, when) is in
- * fs/fs-writeback.c; the flusher thread lives there too.
+ * ->writepage, and waiting for them (filemap_fdatawrite / fdatawait), and
+ * dirty throttling (balance_dirty_pages).  The per-inode and per-superblock
+ * driving (which inodes, when) is in fs/fs-writeback.c; the flusher thread
+ * lives there too.
+ *
+ * Dirty throttling, Linux 2.6's: "dirtyable" memory is the free pages plus
+ * the page cache (reclaim could turn either into the other), less the high
+ * watermark.  Over vm_dirty_background_ratio % of it dirty, the flusher is
+ * woken to write in the background; over vm_dirty_ratio %, counting pages
+ * under writeback, the writer itself stops after its chunk, writes its own
+ * file's dirty pages (and waits for the disk: our writes are synchronous),
+ * until the total is under the limit again.  So one writer cannot fill
+ * memory with dirty pages, which reclaim cannot free until written, and
+ * the pages reclaim finds are mostly clean.  (Linux 3.2 and later let the
+ * flusher do all the writing and only sleep the writer, in proportion.)
  *
  * Tunables (boot options, and globals the tests change):
  *   dirty_writeback_centisecs  flusher period           (default 500 = 5 s)
  *                              boot: dirty_writeback=CENTISECS
  *   dirty_expire_centisecs     age at which dirty data is written (3000 = 30 s)
  *                              boot: dirty_expire=CENTISECS
+ *   vm_dirty_ratio             writers throttled above this % (20)
+ *                              boot: dirty_ratio=N
+ *   vm_dirty_background_ratio  background writeback above this % (10)
+ *                              boot: dirty_background_ratio=N
  */
 #include <kernel.h>
 #include <errno.h>
@@ -22,9 +38,13 @@
 #include <slab.h>
 #include <timer.h>
 #include <blkdev.h>
+#include <swap.h>
+#include <vmstat.h>
 
 unsigned int dirty_writeback_centisecs = 500;
 unsigned int dirty_expire_centisecs = 3000;
+unsigned int vm_dirty_ratio = 20;
+unsigned int vm_dirty_background_ratio = 10;
 
 static void writeback_params_init(void)
 {
@@ -34,6 +54,12 @@ static void writeback_params_init(void)
     v = cmdline_get("dirty_writeback");
     if (v && *v)
         dirty_writeback_centisecs = simple_strtoul(v, NULL, 10);
+    v = cmdline_get("dirty_ratio");
+    if (v && *v)
+        vm_dirty_ratio = simple_strtoul(v, NULL, 10);
+    v = cmdline_get("dirty_background_ratio");
+    if (v && *v)
+        vm_dirty_background_ratio = simple_strtoul(v, NULL, 10);
 }
 subsys_initcall(writeback_params_init);
 
@@ -50,7 +76,7 @@ static unsigned find_dirty_pages(struct address_space *mapping, unsigned long st
     struct page *page;
     unsigned n = 0;
     spin_lock_irqsave(&mapping->tree_lock, flags);
-    list_for_each_entry(page, &mapping->pages, lru) {
+    list_for_each_entry(page, &mapping->pages, i_pages) {
         if (page->index < start || !PageDirty(page) ||
             (n == max && page->index > batch[n - 1]->index))
             continue;
@@ -152,7 +178,7 @@ int filemap_fdatawait(struct address_space *mapping)
         unsigned long flags;
         struct page *page, *best = NULL;
         spin_lock_irqsave(&mapping->tree_lock, flags);
-        list_for_each_entry(page, &mapping->pages, lru)
+        list_for_each_entry(page, &mapping->pages, i_pages)
             if (page->index >= next && PageWriteback(page) &&
                 (!best || page->index < best->index))
                 best = page;
@@ -178,4 +204,61 @@ int filemap_write_and_wait(struct address_space *mapping)
     int err = filemap_fdatawrite(mapping);
     int err2 = filemap_fdatawait(mapping);
     return err ? err : err2;
+}
+
+/* ---- dirty throttling ---------------------------------------------------- */
+
+/* Pages that could hold dirty data: free ones and the page cache, less the
+ * reserve kswapd keeps free (Linux's global_dirtyable_memory). */
+static unsigned long dirtyable_memory(void)
+{
+    unsigned long x = nr_free_pages() + global_page_state(NR_INACTIVE_FILE) +
+                      global_page_state(NR_ACTIVE_FILE);
+    return x > high_free_pages ? x - high_free_pages : 1;
+}
+
+void global_dirty_limits(unsigned long *background, unsigned long *dirty)
+{
+    unsigned long avail = dirtyable_memory();
+    unsigned long ratio = vm_dirty_ratio ? vm_dirty_ratio : 1;
+    *dirty = avail * ratio / 100 + 1;
+    *background = avail * vm_dirty_background_ratio / 100;
+    if (*background >= *dirty)
+        *background = *dirty / 2;
+}
+
+#define DIRTY_RATELIMIT  32            /* pages dirtied between checks (Linux's ratelimit_pages) */
+#define DIRTY_CHUNK      64            /* pages a throttled writer writes per round */
+
+/* Over the dirty limit: write back (this file's pages, the writer's own),
+ * or, if it has none, sleep while the flusher writes everyone's. */
+static void balance_dirty_pages(struct address_space *mapping)
+{
+    unsigned long background, thresh;
+    for (;;) {
+        global_dirty_limits(&background, &thresh);
+        unsigned long dirty = global_page_state(NR_FILE_DIRTY);
+        if (dirty + global_page_state(NR_WRITEBACK) <= thresh)
+            break;
+        if (fatal_signal_pending(current))
+            break;                      /* dying: no more waiting */
+        vmscan_stats.dirty_throttled++;
+        wakeup_flusher_background();
+        struct writeback_control wbc = { .sync_mode = WB_SYNC_NONE, .nr_to_write = DIRTY_CHUNK };
+        do_writepages(mapping, &wbc);
+        if (wbc.nr_to_write == DIRTY_CHUNK)         /* nothing of ours to write */
+            reclaim_throttle(HZ / 10);              /* the flusher writes; SIGKILL wakes */
+    }
+    if (global_page_state(NR_FILE_DIRTY) > background)
+        wakeup_flusher_background();
+}
+
+void balance_dirty_pages_ratelimited(struct address_space *mapping)
+{
+    if (!mapping || !mapping->a_ops || !mapping->a_ops->writepage)
+        return;                         /* ramfs: nothing to write, nothing counted */
+    if (++current->nr_dirtied < DIRTY_RATELIMIT)
+        return;
+    current->nr_dirtied = 0;
+    balance_dirty_pages(mapping);
 }

@@ -28,14 +28,35 @@
  * costs a loop per free but lets __free_pages() catch a double free of any
  * frame, even one that was merged into a larger block.
  *
+ * Watermarks and reclaim (Linux's zone watermarks and __alloc_pages_slowpath,
+ * one zone): free pages are kept above three marks set at boot
+ * (setup_watermarks, from the memory size):
+ *
+ *   free >= low    the fast path: take a block, nothing else
+ *   free <  low    wake kswapd (mm/vmscan.c), which reclaims up to high
+ *   free <  min    GFP_USER (user memory, the page cache) stops: direct
+ *                  reclaim, then sleep until kswapd frees something, then
+ *                  the OOM killer (mm/oom_kill.c); the kernel's own
+ *                  allocations go on into the reserve (GFP_KERNEL to min/2,
+ *                  GFP_ATOMIC to min/4, kswapd and a dying OOM victim to 0),
+ *                  reclaiming clean pages first but never sleeping
+ *
+ * A page-cache page's last reference also takes it off its LRU list here
+ * (__page_cache_release, mm/swap.c).
+ *
  * Locking: local_irq_save() around the free lists (alloc_pages may be called
  * from interrupt handlers).  SMP would also need a spinlock here (Linux:
- * zone->lock).
+ * zone->lock).  The slow path runs with interrupts as the caller had them;
+ * it reclaims only with them on, and sleeps only for __GFP_WAIT.
  */
 #include <kernel.h>
 #include <string.h>
 #include <mm.h>
 #include <multiboot.h>
+#include <sched.h>
+#include <swap.h>
+#include <oom.h>
+#include <timer.h>
 #include <asm/irqflags.h>
 
 #define BUDDY_TAIL ((unsigned long)-1)
@@ -46,6 +67,7 @@ unsigned long totalram_pages;
 unsigned long mm_bad_page_count;
 unsigned long mm_oom_count;
 unsigned long kernel_image_bytes;
+unsigned long min_free_pages, low_free_pages, high_free_pages;
 
 static struct free_area {
     struct list_head free_list;     /* first pages of free blocks of this order */
@@ -236,19 +258,21 @@ static void report_oom(gfp_t gfp, unsigned int order)
                "(%lu failures so far)\n", order, nr_free, mm_oom_count);
 }
 
-struct page *alloc_pages(gfp_t gfp, unsigned int order)
+/* Take a 2^order block if free pages stay at or above mark after it;
+ * NULL otherwise.  (Linux checks the mark per order too; a block of the
+ * order existing is our whole check for order > 0.) */
+static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order, unsigned long mark)
 {
-    if (order >= MAX_ORDER) {
-        report_oom(gfp, order);
+    unsigned long flags = local_irq_save();
+    if (nr_free < mark + (1UL << order)) {
+        local_irq_restore(flags);
         return NULL;
     }
-    unsigned long flags = local_irq_save();
     unsigned int o = order;
     while (o < MAX_ORDER && list_empty(&free_area[o].free_list))
         o++;
     if (o == MAX_ORDER) {
         local_irq_restore(flags);
-        report_oom(gfp, order);
         return NULL;
     }
     struct page *page = list_first_entry(&free_area[o].free_list, struct page, lru);
@@ -279,6 +303,96 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
     if (gfp & __GFP_ZERO)
         memset(page_address(page), 0, PAGE_SIZE << order);
     return page;
+}
+
+/* How far below min this allocation may go (Linux's gfp_to_alloc_flags:
+ * ALLOC_HARDER, ALLOC_HIGH, ALLOC_NO_WATERMARKS). */
+static unsigned long alloc_mark(gfp_t gfp)
+{
+    if ((gfp & __GFP_MEMALLOC) || (current->flags & (PF_MEMALLOC | PF_MEMDIE)))
+        return 0;
+    if (gfp & __GFP_WAIT)
+        return min_free_pages;
+    if (gfp & __GFP_HIGH)
+        return min_free_pages / 4;
+    return min_free_pages / 2;
+}
+
+/* Give up after this many rounds of reclaim + sleep that freed nothing
+ * (Linux's MAX_RECLAIM_RETRIES); then the OOM killer. */
+#define MAX_RECLAIM_RETRIES 16
+
+/* Free pages are short: kswapd, direct reclaim, sleeping, the OOM killer
+ * (Linux's __alloc_pages_slowpath). */
+static struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order)
+{
+    unsigned long mark = alloc_mark(gfp);
+    struct page *page;
+    int no_progress = 0;
+
+    wakeup_kswapd();
+    page = get_page_from_freelist(gfp, order, mark);
+    if (page)
+        return page;
+    /* Interrupts off (an interrupt handler, a spinlock held, kmalloc's
+     * lists): no reclaim.  Reclaim itself (PF_MEMALLOC) must not recurse. */
+    bool can_reclaim = !irqs_disabled() && !(current->flags & PF_MEMALLOC);
+    bool can_sleep = can_reclaim && (gfp & __GFP_WAIT) && kswapd_task;
+    while (can_reclaim) {
+        unsigned long before = nr_free_pages();
+        unsigned long got = try_to_free_pages(gfp, order);
+        page = get_page_from_freelist(gfp, order, mark);
+        if (page)
+            return page;
+        if (!can_sleep)
+            break;
+        /* A dying task (SIGKILL: the OOM killer's, or anyone's) does not
+         * wait: it takes what is free, or fails, and exits. */
+        if (fatal_signal_pending(current) && !(gfp & __GFP_NOFAIL)) {
+            page = get_page_from_freelist(gfp, order, 0);
+            if (page)
+                return page;
+            break;
+        }
+        if (got) {
+            no_progress = 0;
+        } else if (++no_progress >= MAX_RECLAIM_RETRIES) {
+            /* Nothing reclaimed for a long while: some task must go.
+             * Large orders are not worth a kill (Linux: COSTLY_ORDER). */
+            if (order > 3 && !(gfp & __GFP_NOFAIL))
+                break;
+            out_of_memory(gfp, order);
+            no_progress = 0;
+        }
+        reclaim_throttle(HZ / 10);      /* kswapd or writeback, or a victim exiting */
+        page = get_page_from_freelist(gfp, order, mark);
+        if (page)
+            return page;
+        if (nr_free_pages() > before)
+            no_progress = 0;            /* someone freed pages: they were taken, retry */
+    }
+    /* Must not fail (a few bytes the caller cannot do without, under a
+     * page lock): the last reserve, as Linux's __GFP_NOFAIL. */
+    if (gfp & __GFP_NOFAIL) {
+        page = get_page_from_freelist(gfp, order, 0);
+        if (page)
+            return page;
+    }
+    report_oom(gfp, order);
+    return NULL;
+}
+
+struct page *alloc_pages(gfp_t gfp, unsigned int order)
+{
+    if (order >= MAX_ORDER) {
+        report_oom(gfp, order);
+        return NULL;
+    }
+    /* The fast path: free pages stay above low. */
+    struct page *page = get_page_from_freelist(gfp, order, low_free_pages);
+    if (__builtin_expect(page != NULL, 1))
+        return page;
+    return alloc_pages_slowpath(gfp, order);
 }
 
 /* Checks shared by the free paths; true if the block may be freed. */
@@ -324,6 +438,8 @@ void __free_pages(struct page *page, unsigned int order)
         bad_page(page, "freeing a page with no references (count < 0)");
         goto out;
     }
+    if (PageLRU(page))
+        __page_cache_release(page);     /* a page-cache page leaves its LRU list */
     if (page->mapping) {
         bad_page(page, "freeing a page still in the page cache (mapping set)");
         goto out;                       /* leak it rather than corrupt the cache */
@@ -388,8 +504,67 @@ unsigned long nr_free_pages(void)
     return READ_ONCE(nr_free);
 }
 
+/* The OOM report's memory summary (Linux's show_mem / show_free_areas,
+ * one zone called Normal). */
+void show_mem(void)
+{
+    unsigned long k = PAGE_SIZE / 1024;
+    char line[256];
+    int n;
+    printk(KERN_INFO "Mem-Info:\n");
+    printk(KERN_INFO "active_file:%lu inactive_file:%lu isolated_file:%lu\n",
+           global_page_state(NR_ACTIVE_FILE), global_page_state(NR_INACTIVE_FILE),
+           global_page_state(NR_ISOLATED_FILE));
+    printk(KERN_INFO " unevictable:%lu dirty:%lu writeback:%lu\n",
+           global_page_state(NR_UNEVICTABLE), global_page_state(NR_FILE_DIRTY),
+           global_page_state(NR_WRITEBACK));
+    printk(KERN_INFO " slab:%lu mapped:%lu anon:%lu free:%lu\n", global_page_state(NR_SLAB),
+           global_page_state(NR_FILE_MAPPED), global_page_state(NR_ANON_PAGES), nr_free_pages());
+    printk(KERN_INFO "Normal free:%lukB min:%lukB low:%lukB high:%lukB active_file:%lukB "
+           "inactive_file:%lukB unevictable:%lukB present:%lukB\n", nr_free_pages() * k,
+           min_free_pages * k, low_free_pages * k, high_free_pages * k,
+           global_page_state(NR_ACTIVE_FILE) * k, global_page_state(NR_INACTIVE_FILE) * k,
+           global_page_state(NR_UNEVICTABLE) * k, totalram_pages * k);
+    n = snprintf(line, sizeof line, "Normal:");
+    unsigned long flags = local_irq_save(), total = 0;
+    for (unsigned int o = 0; o < MAX_ORDER && n < (int)sizeof line; o++) {
+        n += snprintf(line + n, sizeof line - n, " %lu*%lukB", free_area[o].nr_free, k << o);
+        total += free_area[o].nr_free << o;
+    }
+    local_irq_restore(flags);
+    if (n < (int)sizeof line)
+        snprintf(line + n, sizeof line - n, " = %lukB", total * k);
+    printk(KERN_INFO "%s\n", line);
+    printk(KERN_INFO "%lu total pagecache pages\n", global_file_pages());
+    printk(KERN_INFO "%lu pages RAM\n", totalram_pages);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Boot                                                                   */
+
+static unsigned long int_sqrt(unsigned long x)
+{
+    unsigned long r = 0;
+    while ((r + 1) * (r + 1) <= x)
+        r++;
+    return r;
+}
+
+/* Linux's init_per_zone_wmark_min and setup_per_zone_wmarks, one zone:
+ * min_free_kbytes = sqrt(16 * lowmem KiB), kept between 128 KiB and 64 MiB;
+ * low = min + min/4, high = min + min/2.  QEMU -m 32 (7720 pages managed)
+ * gives min 175 pages (700 KiB), low 218, high 262; -m 128: 356, 445, 534. */
+static void setup_watermarks(void)
+{
+    unsigned long kbytes = int_sqrt(totalram_pages * (PAGE_SIZE / 1024) * 16);
+    if (kbytes < 128)
+        kbytes = 128;
+    if (kbytes > 65536)
+        kbytes = 65536;
+    min_free_pages = kbytes / (PAGE_SIZE / 1024);
+    low_free_pages = min_free_pages + min_free_pages / 4;
+    high_free_pages = min_free_pages + min_free_pages / 2;
+}
 
 /* Build mem_map[] and free every usable frame into the buddy lists.
  * Runs after paging_init(), so all of lowmem is addressable. */
@@ -409,6 +584,7 @@ void page_alloc_init(void)
         p->_count = 1;
         p->_mapcount = -1;
         INIT_LIST_HEAD(&p->lru);
+        INIT_LIST_HEAD(&p->i_pages);
     }
     for (int o = 0; o < MAX_ORDER; o++)
         INIT_LIST_HEAD(&free_area[o].free_list);
@@ -427,6 +603,7 @@ void page_alloc_init(void)
         }
     }
     kernel_image_bytes = virt_to_phys(_kernel_end) - 0x100000;   /* loaded at 1 MiB */
+    setup_watermarks();
     printk(KERN_DEBUG "mem_map: %lu struct pages (%lu KiB) at phys %#x\n",
            max_pfn, size >> 10, at);
 }

@@ -73,12 +73,14 @@ KTEST(page_alloc, frames_are_distinct)
     KT_EXPECT(free_lists_consistent());
 }
 
+/* __GFP_MEMALLOC: every free page, the reserves below the watermarks too
+ * (and nothing here is reclaimable: this suite boots without a disk). */
 KTEST(page_alloc, exhaustion_and_reuse)
 {
     unsigned long start = nr_free_pages(), oom0 = mm_oom_count, n = 0;
     void *chain = NULL;                 /* allocated pages linked through their first word */
     for (;;) {
-        struct page *p = alloc_pages(GFP_KERNEL, 0);
+        struct page *p = alloc_pages(GFP_KERNEL | __GFP_MEMALLOC, 0);
         if (!p)
             break;
         *(void **)page_address(p) = chain;
@@ -88,15 +90,15 @@ KTEST(page_alloc, exhaustion_and_reuse)
     KT_EXPECT_EQ(n, start);
     KT_EXPECT_EQ(nr_free_pages(), 0);
     KT_EXPECT_EQ(mm_oom_count, oom0 + 1);         /* reported, not panicked */
-    KT_EXPECT(alloc_pages(GFP_KERNEL | __GFP_NOWARN, 1) == NULL);
-    KT_EXPECT(get_zeroed_page(GFP_KERNEL | __GFP_NOWARN) == 0);
+    KT_EXPECT(alloc_pages(GFP_KERNEL | __GFP_MEMALLOC | __GFP_NOWARN, 1) == NULL);
+    KT_EXPECT(get_zeroed_page(GFP_KERNEL | __GFP_MEMALLOC | __GFP_NOWARN) == 0);
 
     /* The one frame freed is the one handed out next. */
     void *last = chain;
     chain = *(void **)last;
     free_page((unsigned long)last);
     KT_EXPECT_EQ(nr_free_pages(), 1);
-    void *again = (void *)__get_free_page(GFP_KERNEL);
+    void *again = (void *)__get_free_page(GFP_KERNEL | __GFP_MEMALLOC);
     KT_EXPECT(again == last);
     *(void **)again = chain;
     chain = again;
@@ -236,4 +238,47 @@ KTEST(page_alloc, gfp_zero_and_flags)
     KT_EXPECT(virt_to_page(page_address(p)) == p);
     KT_EXPECT(pfn_to_page(page_to_pfn(p)) == p);
     __free_page(p);
+}
+
+/* The watermarks (include/gfp.h): the kernel's GFP_KERNEL stops at half
+ * of min, GFP_ATOMIC at a quarter, GFP_USER (with interrupts off, so it
+ * cannot sleep or reclaim) at min itself; __GFP_MEMALLOC goes to 0. */
+static unsigned long drain_to(gfp_t gfp, void **chain)
+{
+    unsigned long n = 0;
+    struct page *p;
+    while ((p = alloc_pages(gfp | __GFP_NOWARN, 0))) {
+        *(void **)page_address(p) = *chain;
+        *chain = page_address(p);
+        n++;
+    }
+    return n;
+}
+
+KTEST(page_alloc, watermarks_per_gfp)
+{
+    unsigned long start = nr_free_pages();
+    void *chain = NULL;
+    KT_ASSERT(min_free_pages >= 32 && low_free_pages > min_free_pages &&
+              high_free_pages > low_free_pages);
+    unsigned long flags = local_irq_save();
+    drain_to(GFP_USER, &chain);
+    unsigned long at_user = nr_free_pages();
+    local_irq_restore(flags);
+    drain_to(GFP_KERNEL, &chain);
+    unsigned long at_kernel = nr_free_pages();
+    drain_to(GFP_ATOMIC, &chain);
+    unsigned long at_atomic = nr_free_pages();
+    drain_to(__GFP_MEMALLOC, &chain);
+    KT_EXPECT_EQ(at_user, min_free_pages);
+    KT_EXPECT_EQ(at_kernel, min_free_pages / 2);
+    KT_EXPECT_EQ(at_atomic, min_free_pages / 4);
+    KT_EXPECT_EQ(nr_free_pages(), 0);
+    while (chain) {
+        void *next = *(void **)chain;
+        free_page((unsigned long)chain);
+        chain = next;
+    }
+    KT_EXPECT_EQ(nr_free_pages(), start);
+    KT_EXPECT(free_lists_consistent());
 }

@@ -26,7 +26,7 @@ static struct page *first_page_from(struct address_space *mapping, unsigned long
     unsigned long flags;
     struct page *page, *best = NULL;
     spin_lock_irqsave(&mapping->tree_lock, flags);
-    list_for_each_entry(page, &mapping->pages, lru)
+    list_for_each_entry(page, &mapping->pages, i_pages)
         if (page->index >= start && (!best || page->index < best->index))
             best = page;
     if (best)
@@ -39,7 +39,7 @@ static void truncate_complete_page(struct address_space *mapping, struct page *p
 {
     if (PagePrivate(page) && mapping->a_ops->invalidatepage)
         mapping->a_ops->invalidatepage(page, 0);
-    ClearPageDirty(page);               /* nothing left to write */
+    cancel_dirty_page(page);            /* nothing left to write */
     ClearPageUptodate(page);
     delete_from_page_cache(page);
 }

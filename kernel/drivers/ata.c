@@ -149,7 +149,7 @@ struct ata_drive {
 static struct ata_channel primary = {
     .io = 0x1F0, .ctl = 0x3F6, .irq = 14, .selected = -1,
     .wq = __WAIT_QUEUE_HEAD_INITIALIZER(primary.wq),
-    .lock = { 0, NULL, __WAIT_QUEUE_HEAD_INITIALIZER(primary.lock.wait), "ata primary" },
+    .lock = { .wait = __WAIT_QUEUE_HEAD_INITIALIZER(primary.lock.wait), .name = "ata primary" },
 };
 static struct ata_drive drives[2];
 

@@ -627,7 +627,7 @@ the page, its flags by name, _count, the lock owner, the first bytes."""
 
     def invoke(self, arg, from_tty):
         mapping, inode = to_mapping(arg)
-        pages = list(list_for_each_entry(mapping["pages"], "struct page", "lru"))
+        pages = list(list_for_each_entry(mapping["pages"], "struct page", "i_pages"))
         gdb.write("%s, i_size %d, nrpages %d\n" % (inode_desc(inode), int(inode["i_size"]),
                                                   int(mapping["nrpages"])))
         gdb.write("  INDEX PAGE       FLAGS                          COUNT LOCK        BYTES\n")
