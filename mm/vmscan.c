@@ -440,7 +440,12 @@ static int kswapd(void *unused)
 {
     current->flags |= PF_MEMALLOC | PF_KSWAPD;
     for (;;) {
-        wait_event(kswapd_wait, kswapd_kick || kthread_should_stop());
+        /* An idle sleep, as the flusher's: kswapd waiting for work is not
+         * counted in the load average (Linux's kswapd_try_to_sleep sleeps
+         * TASK_INTERRUPTIBLE). */
+        while (!wait_event_idle_timeout(kswapd_wait, kswapd_kick || kthread_should_stop(),
+                                        60 * HZ))
+            ;
         if (kthread_should_stop())
             break;
         balance_pgdat();
