@@ -27,6 +27,8 @@
 #include <kernel.h>
 #include <gfp.h>
 #include <mm_types.h>
+#include <mm.h>
+#include <sched.h>               /* current->nr_dirtied */
 #include <vmstat.h>
 #include <spinlock.h>
 #include <list.h>
@@ -43,8 +45,16 @@ extern spinlock_t lru_lock;
 void lru_cache_add(struct page *page);
 /* An access by read() or write(): PG_referenced set (a flag, the common
  * case); a page already referenced on the inactive list moves to the active
- * one (Linux 2.6's two-touch rule). */
-void mark_page_accessed(struct page *page);
+ * one (Linux 2.6's two-touch rule).  A page already active and referenced
+ * (a file read or written over and over) has nothing to change: that test
+ * is inline, the rest is __mark_page_accessed. */
+void __mark_page_accessed(struct page *page);
+static inline void mark_page_accessed(struct page *page)
+{
+    const unsigned long both = 1UL << PG_active | 1UL << PG_referenced;
+    if ((page->flags & both) != both)   /* one load: a racy look is harmless here */
+        __mark_page_accessed(page);
+}
 /* The free path: the page's last reference is going; off its list. */
 void __page_cache_release(struct page *page);
 /* Put pages reclaim isolated back on their lists (drops reclaim's reference). */
@@ -119,9 +129,19 @@ static inline bool page_mapped(const struct page *page) { return page->_mapcount
 /* ---- dirty throttling (mm/page-writeback.c) ---- */
 extern unsigned int vm_dirty_ratio;              /* % of dirtyable memory (20) */
 extern unsigned int vm_dirty_background_ratio;   /* % that starts the flusher (10) */
-/* Called by writers after each page they dirty (the write loop, shared
- * write faults); every ratelimit pages it checks the dirty limit and, over
- * it, writes back (the writer's own mapping first) and waits. */
-void balance_dirty_pages_ratelimited(struct address_space *mapping);
+/* Called by writers after each page they may have dirtied (the write loop,
+ * shared write faults); once the task has dirtied ratelimit pages
+ * (current->nr_dirtied, counted by set_page_dirty when a page of a mapping
+ * with ->writepage goes clean -> dirty, as Linux's account_page_dirtied) it
+ * checks the dirty limit and, over it, writes back (the writer's own
+ * mapping first) and waits.  Rewriting pages already dirty costs one
+ * compare. */
+#define DIRTY_RATELIMIT 32                  /* pages dirtied between checks (Linux's ratelimit_pages) */
+void __balance_dirty_pages_ratelimited(struct address_space *mapping);
+static inline void balance_dirty_pages_ratelimited(struct address_space *mapping)
+{
+    if (current->nr_dirtied >= DIRTY_RATELIMIT)     /* (ramfs pages are never counted) */
+        __balance_dirty_pages_ratelimited(mapping);
+}
 void global_dirty_limits(unsigned long *background, unsigned long *dirty);
 #endif

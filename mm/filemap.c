@@ -347,6 +347,7 @@ int set_page_dirty(struct page *page)
     struct address_space *mapping = page->mapping;
     if (mapping_can_writeback(mapping)) {
         inc_page_state(NR_FILE_DIRTY);
+        current->nr_dirtied++;          /* for balance_dirty_pages_ratelimited */
         if (mapping->host)
             inode_mark_dirty_pages(mapping->host);
     }

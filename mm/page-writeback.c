@@ -227,7 +227,6 @@ void global_dirty_limits(unsigned long *background, unsigned long *dirty)
         *background = *dirty / 2;
 }
 
-#define DIRTY_RATELIMIT  32            /* pages dirtied between checks (Linux's ratelimit_pages) */
 #define DIRTY_CHUNK      64            /* pages a throttled writer writes per round */
 
 /* Over the dirty limit: write back (this file's pages, the writer's own),
@@ -253,12 +252,8 @@ static void balance_dirty_pages(struct address_space *mapping)
         wakeup_flusher_background();
 }
 
-void balance_dirty_pages_ratelimited(struct address_space *mapping)
+void __balance_dirty_pages_ratelimited(struct address_space *mapping)
 {
-    if (!mapping || !mapping->a_ops || !mapping->a_ops->writepage)
-        return;                         /* ramfs: nothing to write, nothing counted */
-    if (++current->nr_dirtied < DIRTY_RATELIMIT)
-        return;
     current->nr_dirtied = 0;
     balance_dirty_pages(mapping);
 }

@@ -94,7 +94,7 @@ static void activate_page(struct page *page)
 
 /* Linux 2.6's rule: inactive,unreferenced -> inactive,referenced ->
  * active,unreferenced -> active,referenced. */
-void mark_page_accessed(struct page *page)
+void __mark_page_accessed(struct page *page)
 {
     if (!PageActive(page) && PageReferenced(page) && PageLRU(page) &&
         !PageUnevictable(page)) {
