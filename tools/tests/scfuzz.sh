@@ -6,7 +6,8 @@
 # numbers of kernel/syscall.c's table (Linux's i386 numbers,
 # include/uapi/asm/unistd_32.h).  The program forks children that make
 # random calls with hostile arguments, twice over the same seeds, and
-# compares MemFree after the first and the second campaign.
+# compares free memory (MemFree + Cached + Buffers) after the first and
+# the second campaign.
 #
 # Verdicts:
 #   scfuzz.no_reports   no oops, panic, BUG, WARNING, hung-task report or
@@ -17,7 +18,8 @@
 #                       reruns one of them
 #   scfuzz.finished     the program printed "scfuzz: done" (no hang, no
 #                       dead init) with every child reaped
-#   scfuzz.no_leak      MemFree after the second campaign equals MemFree
+#   scfuzz.no_leak      MemFree + Cached + Buffers after the second campaign
+#                       equals MemFree + Cached + Buffers
 #                       after the first (the first filled the caches, a few
 #                       pages: the inodes of /dev/null and /tmp/scf, the
 #                       parent's own stack; the same calls again must give
@@ -86,9 +88,9 @@ fi
 
 read -r A B < <(sed -n 's/.*scfuzz: memfree \(-\?[0-9]*\) \(-\?[0-9]*\).*/\1 \2/p' "$TMP/log")
 if [ -n "${A:-}" ] && [ "$A" -gt 0 ] && [ "$A" = "$B" ]; then
-    pass "$T.no_leak (MemFree $A kB after both campaigns)"
+    pass "$T.no_leak (MemFree + Cached + Buffers $A kB after both campaigns)"
 else
-    fail "$T.no_leak (MemFree ${A:-?} kB after the first campaign, ${B:-?} kB after the second)"
+    fail "$T.no_leak (MemFree + Cached + Buffers ${A:-?} kB after the first campaign, ${B:-?} kB after the second)"
 fi
 
 awk 'BEGIN { for (i = 0; i < 65536; i++) printf "%c", (i * 13 + 5) % 256 }' > "$TMP/want"

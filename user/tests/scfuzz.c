@@ -24,10 +24,13 @@
  * child's directory when it is reaped.
  *
  * Free memory: the whole campaign runs once to fill the caches it can
- * fill (inodes, dentries of /tmp, page cache of the program), then MemFree
- * is read (A), the campaign runs again with the same seeds, MemFree is
- * read (B): "scfuzz: memfree A B".  The host requires B == A: whatever
- * the second run takes and does not give back is a leak.
+ * fill (inodes, dentries of /tmp, page cache of the program), then the
+ * memory that is free or only caching (MemFree + Cached + Buffers of
+ * /proc/meminfo: page reclaim can give cache pages back, so MemFree alone
+ * moves with what the caches hold) is read (A), the campaign runs again
+ * with the same seeds, and it is read again (B): "scfuzz: memfree A B".
+ * The host requires B == A: whatever the second run takes and neither
+ * gives back nor keeps as a cache is a leak.
  * Then a file is written, fsync'd and read back: "scfuzz: file ok".
  * Last "scfuzz: done", sync, power off.
  */
@@ -346,9 +349,16 @@ static void campaign(unsigned long long seed, unsigned first, unsigned nchildren
 	}
 }
 
+static long meminfo_field(const char *b, const char *name)
+{
+	const char *p = strstr(b, name);
+	return p ? atol(p + strlen(name)) : -1;
+}
+
+/* MemFree + Cached + Buffers, in kB (see the top of the file). */
 static long memfree_kb(void)
 {
-	char b[512];
+	char b[1024];
 	int fd = open("/proc/meminfo", O_RDONLY);
 	if (fd < 0)
 		return -1;
@@ -357,8 +367,9 @@ static long memfree_kb(void)
 	if (n <= 0)
 		return -1;
 	b[n] = 0;
-	char *p = strstr(b, "MemFree:");
-	return p ? atol(p + 8) : -1;
+	long f = meminfo_field(b, "MemFree:"), c = meminfo_field(b, "Cached:");
+	long bu = meminfo_field(b, "Buffers:");
+	return f < 0 || c < 0 || bu < 0 ? -1 : f + c + bu;
 }
 
 static int file_check(void)
