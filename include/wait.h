@@ -58,13 +58,13 @@ static inline int waitqueue_active(wait_queue_head_t *wq) { return !list_empty(&
         finish_wait(&(wq), &__w);                                   \
     } while (0)
 
-/* Sleep until cond is true or timeout jiffies passed.  Returns 0 on timeout
- * (cond still false), else the jiffies left (at least 1). */
-#define wait_event_timeout(wq, cond, timeout) ({                    \
+/* The timed wait both below share: sleep in state until cond is true or
+ * timeout jiffies passed (Linux's ___wait_event). */
+#define __wait_event_timeout(wq, cond, timeout, state) ({           \
         long __t = (timeout);                                       \
         DEFINE_WAIT(__w);                                           \
         for (;;) {                                                  \
-            prepare_to_wait(&(wq), &__w, TASK_UNINTERRUPTIBLE);     \
+            prepare_to_wait(&(wq), &__w, state);                    \
             if (cond) { if (!__t) __t = 1; break; }                 \
             if (!__t) break;                                        \
             __t = schedule_timeout(__t);                            \
@@ -72,21 +72,17 @@ static inline int waitqueue_active(wait_queue_head_t *wq) { return !list_empty(&
         finish_wait(&(wq), &__w);                                   \
         __t; })
 
+/* Sleep until cond is true or timeout jiffies passed.  Returns 0 on timeout
+ * (cond still false), else the jiffies left (at least 1). */
+#define wait_event_timeout(wq, cond, timeout) \
+        __wait_event_timeout(wq, cond, timeout, TASK_UNINTERRUPTIBLE)
+
 /* wait_event_timeout for a kernel thread's idle wait (its next pass, its
  * next piece of work): the same, but sleeping TASK_INTERRUPTIBLE, so that
  * the thread is not counted in the load average (uninterruptible sleepers
  * are: they wait for the disk) and ps shows it S, not D.  Linux's
  * wait_event_idle_timeout (TASK_IDLE).  Kernel threads only: they get no
  * signals, so nothing but cond, a wake_up or the timeout ends the sleep. */
-#define wait_event_idle_timeout(wq, cond, timeout) ({               \
-        long __t = (timeout);                                       \
-        DEFINE_WAIT(__w);                                           \
-        for (;;) {                                                  \
-            prepare_to_wait(&(wq), &__w, TASK_INTERRUPTIBLE);       \
-            if (cond) { if (!__t) __t = 1; break; }                 \
-            if (!__t) break;                                        \
-            __t = schedule_timeout(__t);                            \
-        }                                                           \
-        finish_wait(&(wq), &__w);                                   \
-        __t; })
+#define wait_event_idle_timeout(wq, cond, timeout) \
+        __wait_event_timeout(wq, cond, timeout, TASK_INTERRUPTIBLE)
 #endif

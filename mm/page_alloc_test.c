@@ -34,6 +34,16 @@ bad:
     return false;
 }
 
+/* Free a chain of pages linked through their first word. */
+static void free_chain(void *chain)
+{
+    while (chain) {
+        void *next = *(void **)chain;
+        free_page((unsigned long)chain);
+        chain = next;
+    }
+}
+
 KTEST(page_alloc, boot_state)
 {
     KT_EXPECT(max_pfn > 0 && totalram_pages > 0 && totalram_pages < max_pfn);
@@ -103,11 +113,7 @@ KTEST(page_alloc, exhaustion_and_reuse)
     *(void **)again = chain;
     chain = again;
 
-    while (chain) {
-        void *next = *(void **)chain;
-        free_page((unsigned long)chain);
-        chain = next;
-    }
+    free_chain(chain);
     KT_EXPECT_EQ(nr_free_pages(), start);
     KT_EXPECT(free_lists_consistent());
 }
@@ -274,11 +280,7 @@ KTEST(page_alloc, watermarks_per_gfp)
     KT_EXPECT_EQ(at_kernel, min_free_pages / 2);
     KT_EXPECT_EQ(at_atomic, min_free_pages / 4);
     KT_EXPECT_EQ(nr_free_pages(), 0);
-    while (chain) {
-        void *next = *(void **)chain;
-        free_page((unsigned long)chain);
-        chain = next;
-    }
+    free_chain(chain);
     KT_EXPECT_EQ(nr_free_pages(), start);
     KT_EXPECT(free_lists_consistent());
 }
