@@ -259,13 +259,22 @@ check_eq utils.df_root_blocks "$(awk '$6 == "/" { print $2 }' df.out)" \
 	"$(df -kP / | awk 'NR == 2 { print $2 }')"
 check_eq utils.df_header "$(sed -n 1p df.out)" \
 	"Filesystem     1K-blocks      Used Available Use% Mounted on"
+# df FILE: the mount FILE is on, the mount point and size GNU df gives.
+"$BIN/df" "$PWD" > df1.out 2>/dev/null
+check_eq utils.df_file_mount "$(awk 'NR == 2 { print $6 }' df1.out)" \
+	"$(df -kP "$PWD" | awk 'NR == 2 { print $6 }')"
+check_eq utils.df_file_blocks "$(awk 'NR == 2 { print $2 }' df1.out)" \
+	"$(df -kP "$PWD" | awk 'NR == 2 { print $2 }')"
+check_eq utils.df_file_lines "$(wc -l < df1.out)" 2
+"$BIN/df" /nonexistent-vellum > /dev/null 2>&1
+check_eq utils.df_missing_file_status $? 1
 
 # Every utility rejects bad usage with a non-zero status.
 for u in "ls -Z" "cat -Z" "mkdir" "mkdir -Z x" "rmdir" "rm" "mv a" "cp a" "ln" "ln -s a" \
 	 "wc -Z" "stat" "hexdump -Z" "sync x" "sleep" "sleep abc" "kill" "kill -NOPE 1" \
 	 "mount" "mount onlyone" "umount" "dmesg x" "poweroff x" "reboot x" "cmp a" "uname -Z" \
 	 "sh -Z" "head -Z" "tail -Z" "tail a b" "grep" "grep -Z x" "sort -Z" "uniq -Z" "uniq a b c" \
-	 "tee -Z" "touch" "touch -Z x" "xargs -Z" "ps x" "df x" "df -Z"; do
+	 "tee -Z" "touch" "touch -Z x" "xargs -Z" "ps x" "df -Z"; do
 	set -- $u
 	prog=$1; shift
 	"$BIN/$prog" "$@" >/dev/null 2>usage.err
