@@ -137,9 +137,15 @@ exec 5>"$TMP/keys"
 CONSOLE_LOG=$serial CONSOLE_PID=$BPID
 typed=
 if console_wait 1 40; then
-    sleep 1
+    # The first key Bochs's term display passes on can be lost while the
+    # guest's keyboard is still settling (seen under load: 'cho typed...'):
+    # press Enter until an empty command answers with a new prompt, then type.
+    for i in 1 2 3 4 5; do
+        printf '\r' >&5
+        console_wait 2 4 && break
+    done
     printf 'echo typed on the term display > /root/term.txt\r' >&5; typed=1
-    console_wait 2 20 && printf 'poweroff\r' >&5
+    console_wait 3 20 && printf 'poweroff\r' >&5
 fi
 wait $BPID
 rc=$?
