@@ -15,9 +15,14 @@
 #include <gfp.h>
 
 struct task_struct;
-void out_of_memory(gfp_t gfp, unsigned int order);
+/* true if memory is on its way back (a victim was killed, one is still
+ * exiting, or the caller itself is dying); false if nothing can be killed:
+ * the allocation then fails instead of looping for ever. */
+bool out_of_memory(gfp_t gfp, unsigned int order);
 /* A page fault that could not get memory (VM_FAULT_OOM) outside the
- * allocator's own loop: run the OOM killer, and retry the access. */
+ * allocator's own loop: run the OOM killer, and retry the access.  If
+ * nothing else can be killed, the faulting process itself gets SIGKILL
+ * (never init: with init alone left, Linux's panic). */
 void pagefault_out_of_memory(void);
 extern unsigned long oom_kill_count;         /* processes killed since boot */
 extern int oom_last_victim_pid;               /* for tests */

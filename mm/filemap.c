@@ -693,8 +693,13 @@ ssize_t generic_file_read_iter(struct file *file, struct iov_iter *to, loff_t *p
             page_cache_readahead(mapping, file, index, last_req - index + 1);
             page = find_get_page(mapping, index);
             if (!page) {
-                err = -ENOMEM;
-                break;
+                /* Short of memory: readahead could not add the page, or
+                 * reclaim took it back already.  Read just this one. */
+                page = read_mapping_page(mapping, index, file);
+                if (IS_ERR(page)) {
+                    err = PTR_ERR(page);
+                    break;
+                }
             }
         }
         if (!PageUptodate(page)) {

@@ -127,7 +127,7 @@ static void oom_kill_process(struct task_struct *victim, unsigned long points)
     send_signal(victim, SIGKILL, &info);
 }
 
-void out_of_memory(gfp_t gfp, unsigned int order)
+bool out_of_memory(gfp_t gfp, unsigned int order)
 {
     struct task_struct *me = current;
     unsigned long points;
@@ -135,11 +135,11 @@ void out_of_memory(gfp_t gfp, unsigned int order)
     /* Dying already: it will free its memory on the way out. */
     if (fatal_signal_pending(me) && me->mm) {
         me->flags |= PF_MEMDIE;
-        return;
+        return true;
     }
     struct task_struct *victim = select_bad_process(&points);
     if (victim == (struct task_struct *)-1L)
-        return;                         /* the last victim is still exiting */
+        return true;                    /* the last victim is still exiting */
     printk(KERN_WARNING "%s invoked oom-killer: gfp_mask=%#x(%s), order=%u\n",
            me->comm, gfp, gfp_name(gfp), order);
     printk(KERN_WARNING "CPU: 0 PID: %d Comm: %s\n", me->pid, me->comm);
@@ -148,14 +148,25 @@ void out_of_memory(gfp_t gfp, unsigned int order)
     dump_tasks();
     if (!victim) {
         printk(KERN_EMERG "Out of memory and no killable processes...\n");
-        return;                         /* the allocation fails (Linux panics) */
+        return false;                   /* the allocation fails (Linux panics) */
     }
     oom_kill_process(victim, points);
+    return true;
 }
 
 void pagefault_out_of_memory(void)
 {
     if (fatal_signal_pending(current))
         return;                         /* dying: SIGKILL is delivered on the way out */
-    out_of_memory(GFP_USER, 0);
+    if (out_of_memory(GFP_USER, 0))
+        return;
+    /* Nobody else to kill: the faulting process cannot go on without the
+     * page, so it is the one to die (init excepted: Linux panics there). */
+    if (current->pid == 1)
+        panic("Out of memory and no killable processes");
+    printk(KERN_ERR "Out of memory: killing the faulting process %d (%s)\n",
+           current->pid, current->comm);
+    struct kern_siginfo info = { .code = SI_KERNEL };
+    current->flags |= PF_MEMDIE;
+    send_signal(current, SIGKILL, &info);
 }

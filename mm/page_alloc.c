@@ -361,7 +361,8 @@ static struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order)
              * Large orders are not worth a kill (Linux: COSTLY_ORDER). */
             if (order > 3 && !(gfp & __GFP_NOFAIL))
                 break;
-            out_of_memory(gfp, order);
+            if (!out_of_memory(gfp, order) && !(gfp & __GFP_NOFAIL))
+                break;                  /* nothing can be killed: fail, do not loop */
             no_progress = 0;
         }
         reclaim_throttle(HZ / 10);      /* kswapd or writeback, or a victim exiting */
