@@ -94,7 +94,10 @@ static struct task_struct *select_bad_process(unsigned long *points)
     list_for_each_entry(t, &task_list, tasks) {
         if (!t->is_process || t->exit_state || t == init_process || t->pid == 1)
             continue;
-        if ((t->flags & PF_MEMDIE) && t->mm) {
+        /* A victim not yet reaped, even one whose mm is already gone
+         * (do_exit clears it before exit_mmap frees the pages, which may
+         * sleep): its memory is on its way back. */
+        if (t->flags & PF_MEMDIE) {
             if (jiffies - oom_victim_since < OOM_VICTIM_WAIT)
                 return (struct task_struct *)-1L;
             continue;                   /* stuck: choose another */
