@@ -589,7 +589,6 @@ next:
 /* Zero the parts of new (just allocated) buffers that lie in [from, to),
  * make them uptodate and dirty: after a failed or short write no stale disk
  * contents can appear.  Linux's page_zero_new_buffers. */
-/* LAB write_begin: BEGIN */
 static void page_zero_new_buffers(struct page *page, unsigned from, unsigned to)
 {
     if (!PagePrivate(page))
@@ -613,13 +612,6 @@ static void page_zero_new_buffers(struct page *page, unsigned from, unsigned to)
         bh = bh->b_this_page;
     } while (bh != head);
 }
-/* LAB write_begin: STUB
-static void __unused page_zero_new_buffers(struct page *page, unsigned from, unsigned to)
-{
-    lab_not_written("page_zero_new_buffers");
-}
-*/
-/* LAB write_begin: END */
 
 /**
  * __block_write_begin - prepare bytes [pos, pos+len) of a locked page for a write
@@ -628,7 +620,6 @@ static void __unused page_zero_new_buffers(struct page *page, unsigned from, uns
  * not uptodate; a block it covers fully is not read.  On error new blocks
  * in the range are zeroed (and dirtied), and the error returned.
  */
-/* LAB write_begin: BEGIN */
 int __block_write_begin(struct page *page, loff_t pos, unsigned len, get_block_t *get_block)
 {
     struct inode *inode = page->mapping->host;
@@ -686,13 +677,6 @@ next:
         page_zero_new_buffers(page, from, to);
     return err;
 }
-/* LAB write_begin: STUB
-int __block_write_begin(struct page *page, loff_t pos, unsigned len, get_block_t *get_block)
-{
-    return lab_not_written("__block_write_begin");
-}
-*/
-/* LAB write_begin: END */
 
 /**
  * block_write_begin - a_ops->write_begin helper for block filesystems
@@ -749,7 +733,6 @@ static void __unused block_commit_write(struct page *page, unsigned from, unsign
  * zeroed so no stale disk data can appear.  The page stays locked.
  * Return: bytes committed.
  */
-/* LAB write_begin: BEGIN */
 int block_write_end(struct file *file, struct address_space *mapping, loff_t pos,
                     unsigned len, unsigned copied, struct page *page, void *fsdata)
 {
@@ -762,21 +745,12 @@ int block_write_end(struct file *file, struct address_space *mapping, loff_t pos
     block_commit_write(page, start, start + copied);
     return copied;
 }
-/* LAB write_begin: STUB
-int block_write_end(struct file *file, struct address_space *mapping, loff_t pos,
-                    unsigned len, unsigned copied, struct page *page, void *fsdata)
-{
-    return lab_not_written("block_write_end");
-}
-*/
-/* LAB write_begin: END */
 
 /**
  * generic_write_end - a_ops->write_end for block filesystems
  * block_write_end, then i_size grows (under the page lock) if the write
  * went past it; the page is unlocked and released; the inode is marked dirty.
  */
-/* LAB write_begin: BEGIN */
 int generic_write_end(struct file *file, struct address_space *mapping, loff_t pos,
                       unsigned len, unsigned copied, struct page *page, void *fsdata)
 {
@@ -794,18 +768,6 @@ int generic_write_end(struct file *file, struct address_space *mapping, loff_t p
         mark_inode_dirty(inode);
     return copied;
 }
-/* LAB write_begin: STUB
-int generic_write_end(struct file *file, struct address_space *mapping, loff_t pos,
-                      unsigned len, unsigned copied, struct page *page, void *fsdata)
-{
-    // the contract (include/fs.h): write_end unlocks and releases the
-    // page, whatever it returns
-    unlock_page(page);
-    put_page(page);
-    return lab_not_written("generic_write_end");
-}
-*/
-/* LAB write_begin: END */
 
 /**
  * block_write_full_page - a_ops->writepage for block filesystems

@@ -24,11 +24,6 @@ int simple_readpage(struct file *file, struct page *page)
 int simple_write_begin(struct file *file, struct address_space *mapping, loff_t pos,
                        unsigned len, unsigned flags, struct page **pagep, void **fsdata)
 {
-/* LAB write_begin: BEGIN */
-/* LAB write_begin: STUB
-    *pagep = NULL;
-    return lab_not_written("simple_write_begin");
-*/
     unsigned long index = (unsigned long)(pos >> PAGE_SHIFT);
     unsigned from = (unsigned)(pos & (PAGE_SIZE - 1));
     struct page *page = grab_cache_page_write_begin(mapping, index, flags);
@@ -41,7 +36,6 @@ int simple_write_begin(struct file *file, struct address_space *mapping, loff_t 
     }
     *pagep = page;
     return 0;
-/* LAB write_begin: END */
 }
 
 /* The short-copy rule of page-cache-only filesystems (Linux's
@@ -52,14 +46,6 @@ int simple_write_begin(struct file *file, struct address_space *mapping, loff_t 
 int simple_write_end(struct file *file, struct address_space *mapping, loff_t pos,
                      unsigned len, unsigned copied, struct page *page, void *fsdata)
 {
-/* LAB write_begin: BEGIN */
-/* LAB write_begin: STUB
-    // the contract (include/fs.h): write_end unlocks and releases the
-    // page, whatever it returns
-    unlock_page(page);
-    put_page(page);
-    return lab_not_written("simple_write_end");
-*/
     struct inode *inode = mapping->host;
     unsigned from = (unsigned)(pos & (PAGE_SIZE - 1));
     if (!PageUptodate(page)) {
@@ -74,7 +60,6 @@ int simple_write_end(struct file *file, struct address_space *mapping, loff_t po
     unlock_page(page);
     put_page(page);
     return (int)copied;
-/* LAB write_begin: END */
 }
 
 int page_symlink(struct inode *inode, const char *target, size_t len)

@@ -106,9 +106,7 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
     S(munmap, sys_munmap),
     S(mprotect, sys_mprotect),
     S(msync, sys_msync),
-    /* LAB syscall: BEGIN */
     S(cachestat, sys_cachestat),
-    /* LAB syscall: END */
     S(madvise, sys_ni_syscall_quiet),
     /* files (fs/: the files layer) */
     S(read, sys_read),

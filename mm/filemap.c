@@ -124,7 +124,6 @@ int legacy_write_mode = LEGACY_WRITE_2COPY;
 
 /* ---- the hash table of cached pages ----------------------------------- */
 
-/* LAB pagecache: BEGIN */
 #define PAGE_HASH_BITS 10
 static struct page *page_hash_table[1 << PAGE_HASH_BITS];
 static DEFINE_SPINLOCK(page_hash_lock);
@@ -135,7 +134,6 @@ static unsigned page_hashfn(struct address_space *mapping, unsigned long index)
     h *= 0x9E3779B1u;                         /* Knuth's multiplicative hash */
     return h >> (32 - PAGE_HASH_BITS);
 }
-/* LAB pagecache: END */
 
 /* ---- page lock wait queues (Linux's page_waitqueue) -------------------
  * A wait queue per page would cost memory in every struct page; instead
@@ -209,13 +207,6 @@ unsigned long lock_page_report_jiffies = 5 * HZ;
 
 /* Sleep until the page lock is ours.  A wait longer than
  * lock_page_report_jiffies reports the holder, once. */
-/* LAB pagecache: BEGIN */
-/* LAB pagecache: STUB
-static void __lock_page(struct page *page)
-{
-    lab_not_written("__lock_page");
-}
-*/
 static void __lock_page(struct page *page)
 {
     pagecache_stats.lock_waits++;
@@ -247,7 +238,6 @@ static void __lock_page(struct page *page)
     finish_wait(wq, &w);
     current->waiting_on_page = NULL;
 }
-/* LAB pagecache: END */
 
 /* Returns with the page locked, always.  Locking a page this task already
  * holds is reported (SELF-DEADLOCK, backtrace), then the task sleeps here
@@ -285,17 +275,10 @@ int lock_page_or_deadlock(struct page *page)
 void unlock_page(struct page *page)
 {
     BUG_ON(!PageLocked(page));
-/* LAB pagecache: BEGIN */
-/* LAB pagecache: STUB
-    lab_not_written("unlock_page");
-    page->lock_owner = NULL;
-    ClearPageLocked(page);
-*/
     page->lock_owner = NULL;
     barrier();
     ClearPageLocked(page);
     wake_up_page(page);
-/* LAB pagecache: END */
 }
 
 void wait_on_page_locked(struct page *page)
@@ -386,30 +369,6 @@ void mapping_set_error(struct address_space *mapping, int error)
 
 /* ---- the cache proper -------------------------------------------------- */
 
-/* LAB pagecache: BEGIN */
-/* LAB pagecache: STUB
-struct page *find_get_page(struct address_space *mapping, unsigned long index)
-{
-    lab_not_written("find_get_page");
-    return NULL;
-}
-
-struct page *find_lock_page(struct address_space *mapping, unsigned long index)
-{
-    lab_not_written("find_lock_page");
-    return NULL;
-}
-
-int add_to_page_cache(struct page *page, struct address_space *mapping, unsigned long index)
-{
-    return lab_not_written("add_to_page_cache");
-}
-
-void delete_from_page_cache(struct page *page)
-{
-    lab_not_written("delete_from_page_cache");
-}
-*/
 struct page *find_get_page(struct address_space *mapping, unsigned long index)
 {
     unsigned long flags;
@@ -489,7 +448,6 @@ void delete_from_page_cache(struct page *page)
     spin_unlock_irqrestore(&mapping->tree_lock, flags);
     put_page(page);                     /* the cache's reference */
 }
-/* LAB pagecache: END */
 
 /* Insert a locked page and put it on the inactive LRU list, where reclaim
  * will find it (Linux's add_to_page_cache_lru).  0 or -EEXIST. */
@@ -600,10 +558,6 @@ static int page_wait_uptodate(struct address_space *mapping, struct file *file,
 static void page_cache_readahead(struct address_space *mapping, struct file *file,
                                  unsigned long index, unsigned long req_pages)
 {
-/* LAB pagecache: BEGIN */
-/* LAB pagecache: STUB
-    lab_not_written("page_cache_readahead");
-*/
     struct inode *inode = mapping->host;
     if (inode->i_size <= 0)
         return;
@@ -634,7 +588,6 @@ static void page_cache_readahead(struct address_space *mapping, struct file *fil
         do_readpage(mapping, file, page);   /* unlocks the page when done */
         put_page(page);                 /* the cache keeps its reference */
     }
-/* LAB pagecache: END */
 }
 
 struct page *read_mapping_page(struct address_space *mapping, unsigned long index,
@@ -667,11 +620,6 @@ struct page *read_mapping_page(struct address_space *mapping, unsigned long inde
 
 ssize_t generic_file_read_iter(struct file *file, struct iov_iter *to, loff_t *ppos)
 {
-/* LAB pagecache: BEGIN */
-/* LAB pagecache: STUB
-    (void)page_cache_readahead;     // yours to call, once this is written
-    return lab_not_written("generic_file_read_iter");
-*/
     struct address_space *mapping = file->f_mapping;
     struct inode *inode = mapping->host;
     loff_t pos = *ppos;
@@ -733,7 +681,6 @@ ssize_t generic_file_read_iter(struct file *file, struct iov_iter *to, loff_t *p
     }
     *ppos = pos;
     return copied ? copied : err;
-/* LAB pagecache: END */
 }
 
 /* ---- cachestat(2): the page cache seen from user space ----------------
@@ -741,14 +688,6 @@ ssize_t generic_file_read_iter(struct file *file, struct iov_iter *to, loff_t *p
  * a file's byte range are cached, dirty, under writeback, evicted.  Lab 1
  * of the course (docs/labs/01-syscall.md) writes it end to end. */
 
-/* LAB syscall: BEGIN */
-/* LAB syscall: STUB
-long sys_cachestat(unsigned int fd, struct cachestat_range __user *cstat_range,
-                   struct cachestat __user *cstat, unsigned int flags)
-{
-    return lab_not_written("sys_cachestat");
-}
-*/
 /* Count the cached pages of mapping with first_index <= index <= last_index
  * into cs.  Linux walks the xarray from first_index (filemap_cachestat);
  * Vellum's cache is a hash by (mapping, index), so this walks the mapping's
@@ -813,7 +752,6 @@ long sys_cachestat(unsigned int fd, struct cachestat_range __user *cstat_range,
         return -EFAULT;
     return 0;
 }
-/* LAB syscall: END */
 
 /* ---- file mappings: the page cache's side ------------------------------ */
 
@@ -843,7 +781,6 @@ static unsigned long size_in_pages(struct inode *inode)
  * i_size and page->mapping are re-checked after the last sleep: a truncate
  * that ran meanwhile makes us look again (or give SIGBUS).
  */
-/* LAB mmap: BEGIN */
 int filemap_fault(struct vm_area_struct *vma, unsigned long address, struct page **pagep)
 {
     struct file *file = vma->vm_file;
@@ -913,14 +850,6 @@ int filemap_fault(struct vm_area_struct *vma, unsigned long address, struct page
     filemap_fault_stats.sigbus++;
     return -EFAULT;
 }
-/* LAB mmap: STUB
-int filemap_fault(struct vm_area_struct *vma, unsigned long address, struct page **pagep)
-{
-    // an error here makes handle_mm_fault give the task SIGBUS
-    return lab_not_written("filemap_fault");
-}
-*/
-/* LAB mmap: END */
 
 /*
  * filemap_map_pages: fault-around's page-cache half (Linux's name): map
@@ -1005,7 +934,6 @@ static ssize_t legacy_perform_write(struct file *file, struct iov_iter *i, loff_
  *   8 advance by what was committed
  *   9 return the bytes written, or the error if none
  */
-/* LAB perform_write: BEGIN */
 ssize_t generic_perform_write(struct file *file, struct iov_iter *i, loff_t pos)
 {
     struct address_space *mapping = file->f_mapping;
@@ -1089,19 +1017,6 @@ again:
     wp_trace("done: written=%d status=%ld", (int)written, written ? 0L : status);
     return written ? written : status;
 }
-/* LAB perform_write: STUB
-ssize_t generic_perform_write(struct file *file, struct iov_iter *i, loff_t pos)
-{
-    // given: a filesystem with only prepare_write/commit_write goes the
-    // legacy way (lab legacy)
-    const struct address_space_operations *a_ops = file->f_mapping->a_ops;
-    if (!a_ops->write_begin)
-        return a_ops->prepare_write && a_ops->commit_write ?
-               legacy_perform_write(file, i, pos) : -EINVAL;
-    return lab_not_written("generic_perform_write");
-}
-*/
-/* LAB perform_write: END */
 
 /*
  * ---- the legacy API: prepare_write / commit_write ----------------------
@@ -1143,7 +1058,6 @@ static void __unused legacy_trim(struct inode *inode, loff_t end)
  * safe part is that no fault ever happens under a page lock; the slow part
  * is the second copy and the extra page.
  */
-/* LAB legacy: BEGIN */
 static ssize_t legacy_perform_write_2copy(struct file *file, struct iov_iter *i, loff_t pos)
 {
     struct address_space *mapping = file->f_mapping;
@@ -1243,13 +1157,6 @@ static ssize_t legacy_perform_write_2copy(struct file *file, struct iov_iter *i,
     }
     return written ? written : status;
 }
-/* LAB legacy: STUB
-static ssize_t legacy_perform_write_2copy(struct file *file, struct iov_iter *i, loff_t pos)
-{
-    return lab_not_written("legacy_perform_write_2copy");
-}
-*/
-/* LAB legacy: END */
 
 /*
  * !!! THE PRE-2.6.24 NAIVE PATH.  IT DEADLOCKS.  Demonstration only. !!!
@@ -1277,7 +1184,6 @@ static ssize_t legacy_perform_write_2copy(struct file *file, struct iov_iter *i,
  * chunks before, if any).  Two writers (ABBA) would still hang: each
  * lock_page waits for the other; the 5-second lock_page report names them.
  */
-/* LAB legacy: BEGIN */
 static ssize_t legacy_perform_write_naive(struct file *file, struct iov_iter *i, loff_t pos)
 {
     struct address_space *mapping = file->f_mapping;
@@ -1343,13 +1249,6 @@ static ssize_t legacy_perform_write_naive(struct file *file, struct iov_iter *i,
     }
     return written ? written : status;
 }
-/* LAB legacy: STUB
-static ssize_t legacy_perform_write_naive(struct file *file, struct iov_iter *i, loff_t pos)
-{
-    return lab_not_written("legacy_perform_write_naive");
-}
-*/
-/* LAB legacy: END */
 
 static ssize_t legacy_perform_write(struct file *file, struct iov_iter *i, loff_t pos)
 {

@@ -222,11 +222,6 @@ static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *
             balance_dirty_pages_ratelimited(old->mapping);
         return 0;
     }
-    /* LAB vm: BEGIN */
-    /* LAB vm: STUB
-    lab_not_written("do_wp_page (the copy)");
-    return VM_FAULT_SIGSEGV;
-    */
     /* Our own reference while the allocation may sleep: reclaim leaves a
      * page alone when someone beyond the cache and its PTEs holds it, and
      * the PTE is re-checked after (Linux: pte_same under the PTE lock). */
@@ -251,7 +246,6 @@ static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *
     put_page(old);                                   /* our reference to the shared frame */
     page_fault_cow++;
     return 0;
-    /* LAB vm: END */
 }
 
 int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned int flags)
@@ -312,15 +306,9 @@ int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned 
             page_fault_zero_page++;
             return 0;
         } else {
-            /* LAB vm: BEGIN */
-            /* LAB vm: STUB
-            lab_not_written("handle_mm_fault (demand-zero anonymous page)");
-            return VM_FAULT_SIGBUS;
-            */
             page = alloc_page(GFP_HIGHUSER | __GFP_ZERO);
             if (!page)
                 return VM_FAULT_OOM;
-            /* LAB vm: END */
         }
         if (pte_has_page(*ptep)) {
             /* Filled while an allocation or the read slept: cannot happen
@@ -412,13 +400,8 @@ int copy_page_range(struct mm_struct *dst, struct mm_struct *src, struct vm_area
             return -ENOMEM;
         if (!pte_has_page(*sptep))          /* reclaim unmapped it meanwhile */
             continue;
-        /* LAB vm: BEGIN */
-        /* LAB vm: STUB
-        lab_not_written("copy_page_range (write-protect for copy-on-write)");
-        */
         if (!(vma->vm_flags & VM_SHARED) && (*sptep & _PAGE_RW))
             set_pte_at(src, va, sptep, *sptep & ~_PAGE_RW);   /* COW: parent side */
-        /* LAB vm: END */
         struct page *page = vm_normal_page(*sptep);
         if (page) {                                           /* the zero page: no ref */
             get_page(page);
@@ -462,7 +445,6 @@ int access_remote_vm(struct mm_struct *mm, unsigned long addr, void *buf, int le
 
 /* ---- file mappings: msync, truncate, writeback ------------------------ */
 
-/* LAB mmap: BEGIN */
 void msync_pte_range(struct vm_area_struct *v, unsigned long start, unsigned long end)
 {
     struct mm_struct *mm = v->vm_mm;
@@ -475,13 +457,6 @@ void msync_pte_range(struct vm_area_struct *v, unsigned long start, unsigned lon
         set_page_dirty_mapped(page);
     }
 }
-/* LAB mmap: STUB
-void msync_pte_range(struct vm_area_struct *v, unsigned long start, unsigned long end)
-{
-    lab_not_written("msync_pte_range");
-}
-*/
-/* LAB mmap: END */
 
 /* The user address at which vma maps file page pgoff, or 0 if it does not.
  * (__unused: in lab mmap's skeleton its one caller, page_mkclean, is to be written.) */
@@ -500,7 +475,6 @@ static unsigned long __unused vma_address(struct vm_area_struct *v, unsigned lon
  * can be half-way through one of these PTEs (filemap_fault re-checks
  * i_size after its last sleep, and truncate set i_size before calling us).
  */
-/* LAB mmap: BEGIN */
 void unmap_mapping_range(struct address_space *mapping, unsigned long pgoff)
 {
     unsigned long flags;
@@ -518,15 +492,7 @@ void unmap_mapping_range(struct address_space *mapping, unsigned long pgoff)
     }
     spin_unlock_irqrestore(&mapping->i_mmap_lock, flags);
 }
-/* LAB mmap: STUB
-void unmap_mapping_range(struct address_space *mapping, unsigned long pgoff)
-{
-    lab_not_written("unmap_mapping_range");
-}
-*/
-/* LAB mmap: END */
 
-/* LAB mmap: BEGIN */
 int page_mkclean(struct page *page)
 {
     struct address_space *mapping = page->mapping;
@@ -554,14 +520,6 @@ int page_mkclean(struct page *page)
     spin_unlock_irqrestore(&mapping->i_mmap_lock, flags);
     return dirty;
 }
-/* LAB mmap: STUB
-int page_mkclean(struct page *page)
-{
-    lab_not_written("page_mkclean");
-    return 0;
-}
-*/
-/* LAB mmap: END */
 
 /* ---- reverse mapping for reclaim (mm/vmscan.c) ------------------------
  * Reclaim finds the PTEs of a page-cache page the way page_mkclean does:

@@ -538,11 +538,6 @@ int expand_stack(struct vm_area_struct *vma, unsigned long addr)
         return -EFAULT;
     if (addr >= vma->vm_start)
         return 0;
-    /* LAB vm: BEGIN */
-    /* LAB vm: STUB
-    (void)mm;
-    return lab_not_written("expand_stack");
-    */
     if (vma->vm_end - addr > mm->stack_rlimit)
         return -ENOMEM;                              /* RLIMIT_STACK */
     struct vm_area_struct *prev = vma_prev(mm, vma);
@@ -552,7 +547,6 @@ int expand_stack(struct vm_area_struct *vma, unsigned long addr)
     vma->vm_start = addr;
     page_fault_stack_grow++;
     return 0;
-    /* LAB vm: END */
 }
 
 /* ---- system calls ---------------------------------------------------------- */
@@ -648,7 +642,6 @@ long sys_mprotect(unsigned long start, unsigned long len, unsigned long prot)
  * MS_SYNC and MS_ASYNC), -ENOMEM (part of the range unmapped; the rest is
  * still synced), -EIO from writeback.
  */
-/* LAB mmap: BEGIN */
 long sys_msync(unsigned long start, unsigned long len, int flags)
 {
     struct mm_struct *mm = current->mm;
@@ -696,10 +689,3 @@ long sys_msync(unsigned long start, unsigned long len, int flags)
     mutex_unlock(&mm->mmap_sem);
     return err ? err : unmapped ? -ENOMEM : 0;
 }
-/* LAB mmap: STUB
-long sys_msync(unsigned long start, unsigned long len, int flags)
-{
-    return lab_not_written("sys_msync");
-}
-*/
-/* LAB mmap: END */

@@ -507,7 +507,6 @@ static int ext2_writepage(struct page *page, struct writeback_control *wbc)
 /* A write that failed or came up short may have allocated blocks past
  * i_size: drop them (and any cached page beyond i_size).  Linux's
  * ext2_write_failed. */
-/* LAB write_begin: BEGIN */
 static void ext2_write_failed(struct address_space *mapping, loff_t to)
 {
     struct inode *inode = mapping->host;
@@ -516,15 +515,7 @@ static void ext2_write_failed(struct address_space *mapping, loff_t to)
         ext2_truncate_blocks(inode, inode->i_size);
     }
 }
-/* LAB write_begin: STUB
-static void __unused ext2_write_failed(struct address_space *mapping, loff_t to)
-{
-    lab_not_written("ext2_write_failed");
-}
-*/
-/* LAB write_begin: END */
 
-/* LAB write_begin: BEGIN */
 static int ext2_write_begin(struct file *file, struct address_space *mapping, loff_t pos,
                             unsigned len, unsigned flags, struct page **pagep, void **fsdata)
 {
@@ -535,17 +526,7 @@ static int ext2_write_begin(struct file *file, struct address_space *mapping, lo
         ext2_write_failed(mapping, pos + len);
     return err;
 }
-/* LAB write_begin: STUB
-static int ext2_write_begin(struct file *file, struct address_space *mapping, loff_t pos,
-                            unsigned len, unsigned flags, struct page **pagep, void **fsdata)
-{
-    *pagep = NULL;
-    return lab_not_written("ext2_write_begin");
-}
-*/
-/* LAB write_begin: END */
 
-/* LAB write_begin: BEGIN */
 static int ext2_write_end(struct file *file, struct address_space *mapping, loff_t pos,
                           unsigned len, unsigned copied, struct page *page, void *fsdata)
 {
@@ -554,18 +535,6 @@ static int ext2_write_end(struct file *file, struct address_space *mapping, loff
         ext2_write_failed(mapping, pos + len);
     return ret;
 }
-/* LAB write_begin: STUB
-static int ext2_write_end(struct file *file, struct address_space *mapping, loff_t pos,
-                          unsigned len, unsigned copied, struct page *page, void *fsdata)
-{
-    // the contract (include/fs.h): write_end unlocks and releases the
-    // page, whatever it returns
-    unlock_page(page);
-    put_page(page);
-    return lab_not_written("ext2_write_end");
-}
-*/
-/* LAB write_begin: END */
 
 const struct address_space_operations ext2_aops = {
     .readpage       = ext2_readpage,

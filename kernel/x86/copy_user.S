@@ -104,12 +104,10 @@ __copy_from_user_inatomic:
     popl %edi
     popl %esi
     ret
-/* LAB uaccess: BEGIN */
 .Latomic_copy_dword_fault:
     DWORD_FAULT_FIXUP .Latomic_copy, .Latomic_done
     _ASM_EXTABLE(.Latomic_copy_dwords, .Latomic_copy_dword_fault)
     _ASM_EXTABLE(.Latomic_copy, .Latomic_done)
-/* LAB uaccess: END */
     .size __copy_from_user_inatomic, . - __copy_from_user_inatomic
 
 /* unsigned long __clear_user(void *to, unsigned long n): bytes NOT cleared. */

@@ -255,20 +255,6 @@ void do_trap(struct pt_regs *regs)
  * and the table search in kernel/extable.c; here the write path's fixup is
  * read right below the trap dispatch. */
 
-/* LAB uaccess: BEGIN */
-/* LAB uaccess: STUB
-const struct exception_table_entry *search_exception_tables(unsigned long ip)
-{
-    lab_not_written("search_exception_tables");
-    return NULL;
-}
-
-__attribute__((noinline)) int fixup_exception(struct pt_regs *regs)
-{
-    lab_not_written("fixup_exception");
-    return 0;
-}
-*/
 /* Binary search of the table sorted at boot (Linux's search_extable via
  * search_exception_tables; Linux also searches each module's table). */
 const struct exception_table_entry *search_exception_tables(unsigned long ip)
@@ -295,7 +281,6 @@ __attribute__((noinline)) int fixup_exception(struct pt_regs *regs)
     regs->ip = e->fixup;
     return 1;
 }
-/* LAB uaccess: END */
 
 /* A kernel-mode fault nobody could resolve: fixup or oops. */
 static void no_context(struct pt_regs *regs, unsigned long error_code, unsigned long address)
@@ -338,7 +323,6 @@ void do_page_fault(struct pt_regs *regs, unsigned long error_code)
     /* A user address touched by the kernel with page faults disabled (the
      * atomic copy of the write path, a page lock held): do not resolve,
      * do not sleep; the fixup makes the copy return short. */
-    /* LAB uaccess: BEGIN */
     if (!(error_code & X86_PF_USER) && tsk->pagefault_disabled) {
         if (fixup_exception(regs)) {
             page_fault_fixups++;
@@ -348,7 +332,6 @@ void do_page_fault(struct pt_regs *regs, unsigned long error_code)
         no_context(regs, error_code, address);   /* no entry: a kernel bug */
         return;
     }
-    /* LAB uaccess: END */
 
     /* Resolving may sleep (a file page is locked and read from disk), so,
      * as Linux, interrupts go back on if the interrupted code had them on

@@ -15,32 +15,19 @@
 
 unsigned long copy_from_user(void *to, const void __user *from, unsigned long n)
 {
-/* LAB uaccess: BEGIN */
-/* LAB uaccess: STUB
-    lab_not_written("copy_from_user");
-    memset(to, 0, n);
-    return n;
-*/
     unsigned long left = n;
     if (access_ok(from, n))
         left = __copy_user(to, (const void *)from, n);
     if (left)       /* never hand back stale kernel bytes in the tail */
         memset((char *)to + (n - left), 0, left);
     return left;
-/* LAB uaccess: END */
 }
 
 unsigned long copy_to_user(void __user *to, const void *from, unsigned long n)
 {
-/* LAB uaccess: BEGIN */
-/* LAB uaccess: STUB
-    lab_not_written("copy_to_user");
-    return n;
-*/
     if (!access_ok(to, n))
         return n;
     return __copy_user((void *)to, from, n);
-/* LAB uaccess: END */
 }
 
 unsigned long clear_user(void __user *to, unsigned long n)

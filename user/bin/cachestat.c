@@ -36,13 +36,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cachestat: %s: %s\n", argv[1], strerror(errno));
 		return 1;
 	}
-/* LAB syscall: BEGIN */
-/* LAB syscall: STUB
-	(void)range; (void)cs;
-	fprintf(stderr, "cachestat: not written yet (lab 1: call cachestat(2), print the counts)\n");
-	close(fd);
-	return 1;
-*/
 	memset(&cs, 0, sizeof(cs));
 	if (cachestat(fd, &range, &cs, 0) < 0) {
 		fprintf(stderr, "cachestat: %s: cachestat: %s\n", argv[1], strerror(errno));
@@ -53,6 +46,5 @@ int main(int argc, char **argv)
 	printf("%s: cache %llu dirty %llu writeback %llu evicted %llu recently_evicted %llu\n",
 	       argv[1], cs.nr_cache, cs.nr_dirty, cs.nr_writeback, cs.nr_evicted,
 	       cs.nr_recently_evicted);
-/* LAB syscall: END */
 	return 0;
 }

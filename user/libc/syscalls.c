@@ -407,14 +407,7 @@ int msync(void *addr, size_t len, int flags)
 int cachestat(unsigned int fd, struct cachestat_range *range, struct cachestat *cstat,
 	      unsigned int flags)
 {
-/* LAB syscall: BEGIN */
-/* LAB syscall: STUB
-	(void)fd; (void)range; (void)cstat; (void)flags;
-	errno = ENOSYS;              // lab 1: the wrapper is yours to write
-	return -1;
-*/
 	return sys_ret(SC4(__NR_cachestat, fd, range, cstat, flags));
-/* LAB syscall: END */
 }
 
 /* ---- processes --------------------------------------------------------- */
