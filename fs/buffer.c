@@ -38,7 +38,6 @@
 #include <timer.h>
 #include <swap.h>
 #include <init.h>
-#include <lab.h>
 
 /* ====================================================================
  * Part 1: the metadata buffer cache

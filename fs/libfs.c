@@ -6,7 +6,6 @@
 #include <string.h>
 #include <errno.h>
 #include <err.h>
-#include <lab.h>
 #include "internal.h"
 
 /* A page that is not in the cache of a page-cache-only file is a hole:

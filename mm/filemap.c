@@ -110,7 +110,6 @@
 #include <slab.h>
 #include <timer.h>
 #include <fdtable.h>
-#include <lab.h>
 #include <asm/uaccess.h>
 #include <linux/mman.h>
 

@@ -56,7 +56,6 @@
 #include <asm/pgtable.h>
 #include <asm/uaccess.h>
 #include <pagemap.h>
-#include <lab.h>
 #include <buffer_head.h>
 #include <swap.h>
 #include <vmstat.h>
@@ -182,6 +181,39 @@ static void do_fault_around(struct vm_area_struct *vma, unsigned long address, p
     vma->vm_ops->map_pages(vma, &vmf);
 }
 
+/* The copy of copy-on-write: old (the frame the read-only PTE pte at
+ * ptep maps) is shared, so the writer gets a private copy of it, mapped
+ * writable in its place (Linux's wp_page_copy). */
+static int wp_page_copy(struct vm_area_struct *vma, unsigned long address, pte_t *ptep,
+                        pte_t pte, struct page *old)
+{
+    struct mm_struct *mm = vma->vm_mm;
+    /* Our own reference while the allocation may sleep: reclaim leaves a
+     * page alone when someone beyond the cache and its PTEs holds it, and
+     * the PTE is re-checked after (Linux: pte_same under the PTE lock). */
+    get_page(old);
+    struct page *new = alloc_page(GFP_HIGHUSER);
+    if (!new) {
+        put_page(old);
+        return VM_FAULT_OOM;
+    }
+    if (*ptep != pte) {
+        put_page(new);
+        put_page(old);
+        return 0;
+    }
+    put_page(old);
+    memcpy(page_address(new), page_address(old), PAGE_SIZE);
+    set_pte_at(mm, address, ptep, mk_pte(new, vma->vm_flags, true));
+    page_add_rmap(new);
+    page_remove_rmap(old);
+    if (old->mapping)
+        filemap_fault_stats.private_cow++;           /* a private copy of a file page */
+    put_page(old);                                   /* our reference to the shared frame */
+    page_fault_cow++;
+    return 0;
+}
+
 /* A write to a present, read-only PTE of a writable VMA: copy-on-write. */
 static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *ptep,
                       pte_t pte)
@@ -222,29 +254,92 @@ static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *
             balance_dirty_pages_ratelimited(old->mapping);
         return 0;
     }
-    /* Our own reference while the allocation may sleep: reclaim leaves a
-     * page alone when someone beyond the cache and its PTEs holds it, and
-     * the PTE is re-checked after (Linux: pte_same under the PTE lock). */
-    get_page(old);
-    struct page *new = alloc_page(GFP_HIGHUSER);
-    if (!new) {
-        put_page(old);
-        return VM_FAULT_OOM;
+    return wp_page_copy(vma, address, ptep, pte, old);
+}
+
+/* Map page, new to this address space, at address (its PTE: ptep), and
+ * count it.  The PTE cannot have been filled while an allocation or a read
+ * slept (mmap_sem is ours), but that is cheap to be sure of: then the page
+ * goes back. */
+static void map_new_page(struct vm_area_struct *vma, unsigned long address, pte_t *ptep,
+                         struct page *page, bool writable)
+{
+    if (pte_has_page(*ptep)) {
+        put_page(page);
+        return;
     }
-    if (*ptep != pte) {
-        put_page(new);
-        put_page(old);
+    set_pte_at(vma->vm_mm, address, ptep, mk_pte(page, vma->vm_flags, writable));
+    page_add_rmap(page);
+    vma->vm_mm->rss++;
+    page_fault_demand_zero++;
+}
+
+/* A fault with no page yet in a VMA its object backs (a file): the object
+ * finds the page (filemap_fault, which may sleep reading it from disk), and
+ * it is mapped (Linux's do_fault: do_read_fault, do_cow_fault,
+ * do_shared_fault in one).  mmap_sem is held, so the PTE slot is still ours
+ * when ->fault returns. */
+static int do_fault(struct vm_area_struct *vma, unsigned long address, pte_t *ptep,
+                    unsigned int flags)
+{
+    struct page *page;
+    struct address_space *dirtied = NULL;
+    bool writable = true;
+    int err = vma->vm_ops->fault(vma, address, &page);
+    if (err)
+        return err == -ENOMEM ? VM_FAULT_OOM : VM_FAULT_SIGBUS;
+    if (vma->vm_flags & VM_SHARED) {
+        /* Writable only for a write: a read-only PTE means the first
+         * write faults again and dirties the page then. */
+        writable = flags & FAULT_FLAG_WRITE;
+        if (writable) {
+            set_page_dirty_mapped(page);
+            filemap_fault_stats.shared_dirtied++;
+            dirtied = page->mapping;
+        }
+    } else if (flags & FAULT_FLAG_WRITE) {
+        /* Private write: copy now (one fault, not two). */
+        struct page *copy = alloc_page(GFP_HIGHUSER);
+        if (!copy) {
+            put_page(page);
+            return VM_FAULT_OOM;
+        }
+        memcpy(page_address(copy), page_address(page), PAGE_SIZE);
+        put_page(page);
+        page = copy;
+        page_fault_cow++;
+        filemap_fault_stats.private_cow++;
+    } else {
+        writable = false;                    /* private: COW on the first write */
+    }
+    map_new_page(vma, address, ptep, page, writable);
+    if (!(flags & FAULT_FLAG_WRITE) && vma->vm_ops->map_pages)
+        do_fault_around(vma, address, ptep);
+    if (dirtied)
+        balance_dirty_pages_ratelimited(dirtied);   /* PTE set: may write back, sleep */
+    return 0;
+}
+
+/* A fault with no page yet in anonymous memory (Linux's
+ * do_anonymous_page).  A read of private memory maps the zero page,
+ * read-only, with no reference taken (Linux: my_zero_pfn); its first write
+ * faults again into do_wp_page().  Otherwise (a write, or shared anonymous
+ * memory, which needs one frame both sides of a fork see) a fresh zeroed
+ * frame: "demand zero". */
+static int do_anonymous_page(struct vm_area_struct *vma, unsigned long address, pte_t *ptep,
+                             unsigned int flags)
+{
+    if (!(flags & FAULT_FLAG_WRITE) && !(vma->vm_flags & VM_SHARED)) {
+        set_pte_at(vma->vm_mm, address, ptep, mk_pte(ZERO_PAGE(address), vma->vm_flags, false));
+        vma->vm_mm->rss++;
+        page_fault_demand_zero++;
+        page_fault_zero_page++;
         return 0;
     }
-    put_page(old);
-    memcpy(page_address(new), page_address(old), PAGE_SIZE);
-    set_pte_at(mm, address, ptep, mk_pte(new, vma->vm_flags, true));
-    page_add_rmap(new);
-    page_remove_rmap(old);
-    if (old->mapping)
-        filemap_fault_stats.private_cow++;           /* a private copy of a file page */
-    put_page(old);                                   /* our reference to the shared frame */
-    page_fault_cow++;
+    struct page *page = alloc_page(GFP_HIGHUSER | __GFP_ZERO);
+    if (!page)
+        return VM_FAULT_OOM;
+    map_new_page(vma, address, ptep, page, true);
     return 0;
 }
 
@@ -261,70 +356,9 @@ int handle_mm_fault(struct vm_area_struct *vma, unsigned long address, unsigned 
         /* Nothing there yet.  A backed VMA asks its object (a file:
          * filemap_fault); private anonymous memory maps the zero page on a
          * read and gets a fresh zeroed frame on a write ("demand zero"). */
-        struct page *page;
-        struct address_space *dirtied = NULL;
-        bool writable = true, around = false;
-        if (vma->vm_ops && vma->vm_ops->fault) {
-            /* A file page: may sleep (read from disk).  mmap_sem is held,
-             * so the PTE slot is still ours when it returns. */
-            int err = vma->vm_ops->fault(vma, address, &page);
-            if (err)
-                return err == -ENOMEM ? VM_FAULT_OOM : VM_FAULT_SIGBUS;
-            if (vma->vm_flags & VM_SHARED) {
-                /* Writable only for a write: a read-only PTE means the
-                 * first write faults again and dirties the page then. */
-                writable = flags & FAULT_FLAG_WRITE;
-                if (writable) {
-                    set_page_dirty_mapped(page);
-                    filemap_fault_stats.shared_dirtied++;
-                    dirtied = page->mapping;
-                }
-            } else if (flags & FAULT_FLAG_WRITE) {
-                /* Private write: copy now (one fault, not two). */
-                struct page *copy = alloc_page(GFP_HIGHUSER);
-                if (!copy) {
-                    put_page(page);
-                    return VM_FAULT_OOM;
-                }
-                memcpy(page_address(copy), page_address(page), PAGE_SIZE);
-                put_page(page);
-                page = copy;
-                page_fault_cow++;
-                filemap_fault_stats.private_cow++;
-            } else {
-                writable = false;                    /* private: COW on the first write */
-            }
-            around = !(flags & FAULT_FLAG_WRITE) && vma->vm_ops->map_pages;
-        } else if (!(flags & FAULT_FLAG_WRITE) && !(vma->vm_flags & VM_SHARED)) {
-            /* A read of private anonymous memory: the zero page, read-only,
-             * no reference taken (Linux's do_anonymous_page: my_zero_pfn).
-             * Shared anonymous memory (Linux: shmem) needs one frame both
-             * sides of a fork see, so it allocates below. */
-            set_pte_at(mm, address, ptep, mk_pte(ZERO_PAGE(address), vma->vm_flags, false));
-            mm->rss++;
-            page_fault_demand_zero++;
-            page_fault_zero_page++;
-            return 0;
-        } else {
-            page = alloc_page(GFP_HIGHUSER | __GFP_ZERO);
-            if (!page)
-                return VM_FAULT_OOM;
-        }
-        if (pte_has_page(*ptep)) {
-            /* Filled while an allocation or the read slept: cannot happen
-             * (mmap_sem is ours), but cheap to be sure of. */
-            put_page(page);
-            return 0;
-        }
-        set_pte_at(mm, address, ptep, mk_pte(page, vma->vm_flags, writable));
-        page_add_rmap(page);
-        mm->rss++;
-        page_fault_demand_zero++;
-        if (around)
-            do_fault_around(vma, address, ptep);
-        if (dirtied)
-            balance_dirty_pages_ratelimited(dirtied);   /* PTE set: may write back, sleep */
-        return 0;
+        if (vma->vm_ops && vma->vm_ops->fault)
+            return do_fault(vma, address, ptep, flags);
+        return do_anonymous_page(vma, address, ptep, flags);
     }
     if (!pte_present(pte))          /* PROT_NONE frame: the caller should not be here */
         return VM_FAULT_SIGSEGV;
@@ -389,6 +423,24 @@ void change_protection(struct vm_area_struct *vma, unsigned long start, unsigned
     }
 }
 
+/* fork's copy of one present PTE (Linux's copy_one_pte): the child maps
+ * the same frame.  A private writable page becomes read-only on both sides,
+ * so that the first write on either side faults into do_wp_page() and
+ * copies (copy-on-write). */
+static void copy_one_pte(struct mm_struct *dst, struct mm_struct *src, pte_t *dptep,
+                         pte_t *sptep, struct vm_area_struct *vma, unsigned long va)
+{
+    if (!(vma->vm_flags & VM_SHARED) && (*sptep & _PAGE_RW))
+        set_pte_at(src, va, sptep, *sptep & ~_PAGE_RW);   /* COW: parent side */
+    struct page *page = vm_normal_page(*sptep);
+    if (page) {                                           /* the zero page: no ref */
+        get_page(page);
+        page_add_rmap(page);
+    }
+    *dptep = *sptep;                                      /* child side: same, RO */
+    dst->rss++;
+}
+
 int copy_page_range(struct mm_struct *dst, struct mm_struct *src, struct vm_area_struct *vma)
 {
     for (unsigned long va = vma->vm_start; va < vma->vm_end; va += PAGE_SIZE) {
@@ -400,15 +452,7 @@ int copy_page_range(struct mm_struct *dst, struct mm_struct *src, struct vm_area
             return -ENOMEM;
         if (!pte_has_page(*sptep))          /* reclaim unmapped it meanwhile */
             continue;
-        if (!(vma->vm_flags & VM_SHARED) && (*sptep & _PAGE_RW))
-            set_pte_at(src, va, sptep, *sptep & ~_PAGE_RW);   /* COW: parent side */
-        struct page *page = vm_normal_page(*sptep);
-        if (page) {                                           /* the zero page: no ref */
-            get_page(page);
-            page_add_rmap(page);
-        }
-        *dptep = *sptep;                                      /* child side: same, RO */
-        dst->rss++;
+        copy_one_pte(dst, src, dptep, sptep, vma, va);
     }
     return 0;
 }

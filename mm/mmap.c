@@ -38,7 +38,6 @@
 #include <asm/uaccess.h>
 #include <fdtable.h>            /* fget/fput: file mappings */
 #include <pagemap.h>            /* filemap_write_and_wait: msync */
-#include <lab.h>
 
 #define vma_pages(v)  (((v)->vm_end - (v)->vm_start) >> PAGE_SHIFT)
 #define vma_first(mm) (list_empty(&(mm)->mmap) ? NULL : \

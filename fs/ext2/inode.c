@@ -29,7 +29,6 @@
 #include <mm.h>
 #include <pagemap.h>
 #include <writeback.h>
-#include <lab.h>
 #include "ext2.h"
 
 /* ---- on-disk inode <-> struct inode ---- */

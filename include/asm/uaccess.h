@@ -10,9 +10,12 @@
  * faulting EIP up with search_exception_tables() and, instead of an oops,
  * resumes at the fixup, which makes the routine report the failure:
  *
- *     1:  rep movsb                    <- may fault; ECX counts bytes left
- *     2:  mov %ecx, %eax               <- fixup: "this many NOT copied"
- *         _ASM_EXTABLE(1b, 2b)
+ *     .Lcopy:      rep movsb           <- may fault; ECX counts bytes left
+ *     .Lcopy_done: movl %ecx, %eax     <- fixup: "this many NOT copied"
+ *                  _ASM_EXTABLE(.Lcopy, .Lcopy_done)
+ *
+ * (__copy_user's tail; its body is a `rep movsl`, whose fixup turns dwords
+ * back into bytes: kernel/x86/copy_user.S.)
  *
  * The linker script gathers every entry between __start_ex_table and
  * __stop_ex_table (in .rodata), in link order.  trap_init() sorts it by
@@ -56,8 +59,8 @@ void sort_extable(struct exception_table_entry *start, struct exception_table_en
 /* The table entry for ip, or NULL. */
 const struct exception_table_entry *search_exception_tables(unsigned long ip);
 /* If regs->ip has an entry, set regs->ip to its fixup and return 1; else 0.
- * Called by the trap handlers (page fault; later also #GP) for kernel-mode
- * faults. */
+ * Called by do_page_fault() for a kernel-mode fault it does not resolve
+ * (only page faults have fixups here: Linux also fixes up #GP). */
 int fixup_exception(struct pt_regs *regs);
 
 /* Read/write one byte at a kernel address that may be unmapped; 0 or
@@ -110,7 +113,6 @@ int probe_kernel_write_u8(void *addr, uint8_t val);
  * ====================================================================== */
 #include <asm/layout.h>
 #include <errno.h>
-#include <lab.h>
 
 #define __user
 
@@ -125,7 +127,6 @@ unsigned long copy_to_user(void __user *to, const void *from, unsigned long n);
 unsigned long clear_user(void __user *to, unsigned long n);
 long strncpy_from_user(char *dst, const char __user *src, long count);
 long strnlen_user(const char __user *src, long n);
-unsigned long __copy_from_user_inatomic(void *to, const void __user *from, unsigned long n);
 unsigned long fault_in_readable(const void __user *uaddr, unsigned long n);
 
 /* The raw routines (kernel/x86/copy_user.S); no access_ok, faults handled by fixups.
@@ -136,6 +137,16 @@ unsigned long __copy_user(void *to, const void *from, unsigned long n);
 unsigned long __clear_user(void __user *to, unsigned long n);
 long __strncpy_from_user(char *dst, const char __user *src, long count);
 long __strnlen_user(const char __user *src, long n);
+
+/* The write path's copy, made with page faults disabled: the same
+ * instructions as every copy (Linux's __copy_from_user_inatomic calls
+ * copy_user_generic too); what differs is do_page_fault(), which sees
+ * pagefault_disabled and goes straight to the fixup. */
+static inline unsigned long __copy_from_user_inatomic(void *to, const void __user *from,
+                                                      unsigned long n)
+{
+    return __copy_user(to, (const void *)from, n);
+}
 
 /* ---- get_user / put_user: one instruction each, listed in __ex_table.
  * The fixups live in .text.fixup, out of the straight-line path. */

@@ -10,7 +10,7 @@
  * ESI/EDI point at the faulting byte.  So the fixup just returns ECX: the
  * number of bytes NOT copied, byte-exact at any alignment.
  *
- * The two copies move the bulk as `rep movsl` (a quarter of the iterations;
+ * The copy moves the bulk as `rep movsl` (a quarter of the iterations;
  * Linux's copy_user_generic uses `rep movsq`) and the last n % 4 bytes as
  * `rep movsb`.  A fault in the dword body is exact only to the dword: the
  * faulting dword may straddle a page and its first bytes be copyable.  So
@@ -49,7 +49,10 @@
 
 /* unsigned long __copy_user(void *to, const void *from, unsigned long n)
  * Used for both directions: from user (a fault on the source) and to user
- * (a fault on the destination).  Returns the bytes NOT copied. */
+ * (a fault on the destination), and by the atomic copy
+ * (__copy_from_user_inatomic, <asm/uaccess.h>: the same instructions; with
+ * page faults disabled do_page_fault() goes straight to the fixup).
+ * Returns the bytes NOT copied. */
     .globl __copy_user
     .type __copy_user, @function
 __copy_user:
@@ -77,38 +80,6 @@ __copy_user:
     _ASM_EXTABLE(.Lcopy_dwords, .Lcopy_dword_fault)
     _ASM_EXTABLE(.Lcopy, .Lcopy_done)
     .size __copy_user, . - __copy_user
-
-/* unsigned long __copy_from_user_inatomic(void *to, const void *from, unsigned long n)
- * The same instructions; a separate symbol so a backtrace (and GDB) shows
- * which copy faulted.  Called with page faults disabled: do_page_fault()
- * then goes straight to the fixup. */
-    .globl __copy_from_user_inatomic
-    .type __copy_from_user_inatomic, @function
-__copy_from_user_inatomic:
-    pushl %esi
-    pushl %edi
-    movl 12(%esp), %edi
-    movl 16(%esp), %esi
-    movl 20(%esp), %ecx
-    cld
-    movl %ecx, %edx
-    shrl $2, %ecx                       /* dwords */
-    andl $3, %edx                       /* tail bytes */
-.Latomic_copy_dwords:
-    rep movsl                           /* may fault: ECX = dwords left */
-    movl %edx, %ecx
-.Latomic_copy:
-    rep movsb                           /* may fault: ECX = bytes left */
-.Latomic_done:
-    movl %ecx, %eax
-    popl %edi
-    popl %esi
-    ret
-.Latomic_copy_dword_fault:
-    DWORD_FAULT_FIXUP .Latomic_copy, .Latomic_done
-    _ASM_EXTABLE(.Latomic_copy_dwords, .Latomic_copy_dword_fault)
-    _ASM_EXTABLE(.Latomic_copy, .Latomic_done)
-    .size __copy_from_user_inatomic, . - __copy_from_user_inatomic
 
 /* unsigned long __clear_user(void *to, unsigned long n): bytes NOT cleared. */
     .globl __clear_user

@@ -54,7 +54,6 @@
 #include <asm/uaccess.h>               /* the exception table, the fault counters */
 #include <asm/pgtable.h>               /* __read_cr2 */
 #include <asm/unistd.h>
-#include <lab.h>
 
 /* ---- the IDT ---------------------------------------------------------- */
 
@@ -305,11 +304,25 @@ static void bad_area(struct pt_regs *regs, unsigned long error_code, unsigned lo
     no_context(regs, error_code, address);
 }
 
+/* A user address touched by the kernel with page faults disabled (the
+ * atomic copy of the write path, a page lock held): the fault is not
+ * resolved and nothing sleeps; the fixup makes the copy return short, and
+ * no fixup is a kernel bug: an oops (Linux: faulthandler_disabled() sends
+ * the fault to no_context).  Returns true if it was such a fault. */
+static bool handle_atomic_fault(struct pt_regs *regs, unsigned long error_code,
+                                unsigned long address)
+{
+    if ((error_code & X86_PF_USER) || !current->pagefault_disabled)
+        return false;
+    no_context(regs, error_code, address);   /* returns only if fixed up */
+    page_fault_atomic_fixups++;
+    return true;
+}
+
 void do_page_fault(struct pt_regs *regs, unsigned long error_code)
 {
     unsigned long address = __read_cr2();   /* first: a nested fault would overwrite it */
-    struct task_struct *tsk = current;
-    struct mm_struct *mm = tsk->mm;
+    struct mm_struct *mm = current->mm;
     page_fault_count++;
 
     if (address >= TASK_SIZE || !mm) {
@@ -320,18 +333,8 @@ void do_page_fault(struct pt_regs *regs, unsigned long error_code)
         return;
     }
 
-    /* A user address touched by the kernel with page faults disabled (the
-     * atomic copy of the write path, a page lock held): do not resolve,
-     * do not sleep; the fixup makes the copy return short. */
-    if (!(error_code & X86_PF_USER) && tsk->pagefault_disabled) {
-        if (fixup_exception(regs)) {
-            page_fault_fixups++;
-            page_fault_atomic_fixups++;
-            return;
-        }
-        no_context(regs, error_code, address);   /* no entry: a kernel bug */
+    if (handle_atomic_fault(regs, error_code, address))
         return;
-    }
 
     /* Resolving may sleep (a file page is locked and read from disk), so,
      * as Linux, interrupts go back on if the interrupted code had them on

@@ -11,7 +11,6 @@
 #include <mm.h>
 #include <sched.h>
 #include <asm/uaccess.h>
-#include <lab.h>
 
 unsigned long copy_from_user(void *to, const void __user *from, unsigned long n)
 {

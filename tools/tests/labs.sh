@@ -7,17 +7,16 @@
 #
 # For EVERY lab in tools/labs/list (LAB_JOBS, default 2, at a time):
 #   - tools/mklab LAB DIR: the student tree, in a temporary directory;
-#   - no trace of the removed code: no marker line is left in it, and no
-#     distinctive line of the lab's regions (a line of at least 16
-#     characters of code that occurs nowhere else in the solution's C and
-#     assembly files, outside the lab's regions) occurs in any of its C or
+#   - no trace of the removed code: no distinctive line of what the lab
+#     cuts (tools/mklab --show LAB: a line of at least 16 characters of code
+#     that occurs nowhere else in the solution's C and assembly files,
+#     outside the lab's cuts, nor in its stubs) occurs in any of its C or
 #     assembly files;
 #   - it builds: `make all test-kernel test-iso` (the Makefile's CFLAGS have
 #     -Werror).  To keep this quick the solution's $BUILD is copied in first,
-#     and every file the cut did not change in code (no region of this lab:
-#     only other labs' marker lines went) gets the solution's mtime back
-#     with touch -r, so the build recompiles the lab's own files (and what
-#     includes them) and relinks, nothing else;
+#     (mklab keeps the mtimes of the files it does not cut), so the build
+#     recompiles the lab's own files (and what includes them) and relinks,
+#     nothing else;
 #   - `make grade` (it boots the test kernel, and the production kernel for
 #     the host tests) runs to its end under a time-out and prints
 #     "score: 0/N", N the lab's points; every test line is a FAIL with a
@@ -31,8 +30,8 @@
 #     test directory (GRADE_EXTRA): a test limited to lab legacy that boots
 #     one of its kernel tests (scored on legacy only), and one that always
 #     fails (scored 0 on every lab);
-#   - perform_write's student tree, the solution pasted back (each file of
-#     the lab taken from a tree where no region of this lab is cut):
+#   - perform_write's student tree, the solution pasted back (each file the
+#     lab cuts copied from the solution):
 #     `make grade` scores N/N; `make handin` writes handin-perform_write.patch,
 #     which applies with git apply to a fresh checkout of lab-base and gives
 #     exactly the student's files.
@@ -46,7 +45,6 @@ GRADE_TIMEOUT=${GRADE_TIMEOUT:-300}       # one whole `make grade`
 ABS_BUILD=$(cd "$BUILD" 2>/dev/null && pwd) || { fail "$T.setup (no build directory $BUILD)"; exit 0; }
 mapfile -t LABS < <(tools/mklab --list | awk '{ print $1 }')
 [ ${#LABS[@]} -gt 0 ] || { fail "$T.list (tools/mklab --list names no lab)"; exit 0; }
-mapfile -t MARKED < <(git ls-files -- '*.c' '*.h' '*.S' | xargs grep -l '/\* LAB ' --)
 
 # json_ok FILE N: FILE is well-formed JSON in Gradescope's results format
 # with N tests, each with name, score, max_score, output; prints the total.
@@ -76,18 +74,25 @@ EOF
 # lab_points LAB: the number of tests and the points of tools/labs/LAB.tests
 lab_points() { grep -vE '^[[:space:]]*(#|$)' "tools/labs/$1.tests" | awk '{ n++; p += $1 } END { print n + 0, p + 0 }'; }
 
-# distinctive LAB: the lines of LAB's regions (not their stubs) that occur
-# nowhere else in the solution's C and assembly files (outside LAB's
-# regions), trimmed, 16 characters or more, not a comment; one a line.
+# distinctive LAB: the lines of what LAB cuts (tools/mklab --show) that
+# occur nowhere else in the solution's C and assembly files (outside LAB's
+# cuts) nor in LAB's stubs (tools/labs/LAB.cut), trimmed, 16 characters or
+# more, not a comment; one a line.
 distinctive() {
-    git ls-files -z -- '*.c' '*.h' '*.S' | xargs -0 awk -v lab="$1" '
+    local show
+    show=$(tools/mklab --show "$1") || return 1
+    { printf '%s\n' "$show" | sed 's/^/@CUT /'; cat "tools/labs/$1.cut"; } > "$TMP/dist-$1.in"
+    git ls-files -z -- '*.c' '*.h' '*.S' | xargs -0 awk -v cuts="$TMP/dist-$1.in" '
         function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }
-        FNR == 1 { inr = 0; stub = 0 }
-        $0 ~ "^[ \t]*/\\* LAB " lab ": BEGIN" { inr = 1; next }
-        $0 ~ "^[ \t]*/\\* LAB " lab ": END"   { inr = 0; next }
-        inr && $0 ~ "^[ \t]*/\\* LAB " lab ": STUB" { stub = 1; next }
-        stub { if ($0 ~ /^[ \t]*\*\/[ \t]*$/) stub = 0; else out[trim($0)] = 1; next }
-        { l = trim($0); if (inr) reg[l] = 1; else out[l] = 1 }
+        BEGIN {
+            while ((getline l < cuts) > 0) {
+                if (l ~ /^@CUT /) { split(l, c, " "); from[c[2], c[3]] = 1; to[c[2], c[3]] = c[4] }
+                else if (l !~ /^(#|cut |line )/) out[trim(l)] = 1       # a stub line
+            }
+        }
+        FNR == 1 { upto = 0 }
+        (FILENAME, FNR) in from { upto = to[FILENAME, FNR] }
+        { l = trim($0); if (FNR <= upto) reg[l] = 1; else out[l] = 1 }
         END { for (l in reg) if (!(l in out) && length(l) >= 16 && l !~ /^(\/\*|\*|\/\/)/) print l }
     '
 }
@@ -100,8 +105,7 @@ one_lab() {
         fail "$T.$lab.cut (tools/mklab $lab failed)"; sed 's/^/    /' "$log.cut"; return
     fi
     # no trace of the removed code
-    local leaks="" mk
-    mk=$(cd "$D" && git ls-files -- '*.c' '*.h' '*.S' | xargs grep -n '/\* LAB ' -- 2>/dev/null | head -n 5)
+    local leaks=""
     distinctive "$lab" > "$log.pat"
     if [ -s "$log.pat" ]; then
         # lines are compared trimmed: any indentation
@@ -109,18 +113,15 @@ one_lab() {
             BEGIN { while ((getline l < pats) > 0) p[l] = 1 }
             { s = $0; sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); if (s in p) print FILENAME ":" FNR ": " s }' | head -n 5)
     fi
-    if [ -z "$mk" ] && [ -z "$leaks" ] && [ -s "$log.pat" ]; then
-        pass "$T.$lab.no_trace ($(wc -l < "$log.pat") distinctive solution lines absent, no marker left)"
+    if [ -z "$leaks" ] && [ -s "$log.pat" ]; then
+        pass "$T.$lab.no_trace ($(wc -l < "$log.pat") distinctive solution lines absent)"
     else
-        fail "$T.$lab.no_trace (markers: ${mk:-none}; solution lines found: ${leaks:-none}; patterns: $(wc -l < "$log.pat"))"
+        fail "$T.$lab.no_trace (solution lines found: ${leaks:-none}; patterns: $(wc -l < "$log.pat"))"
     fi
     # build on a copy of the solution's objects
     mkdir -p "$D/build"
     tar -C "$ABS_BUILD" --exclude=./debug --exclude=./clang --exclude=./grade --exclude='./*.iso' --exclude=./isodir \
         --exclude=./isotest -cf - . | tar -C "$D/build" -xf - || { fail "$T.$lab.copy_build"; return; }
-    for f in "${MARKED[@]}"; do
-        grep -q "/\\* LAB $lab: BEGIN" "$f" || touch -r "$f" "$D/$f"
-    done
     # the dependency files name their targets under the solution's BUILD:
     # the copy's build/ (a BUILD other than "build" would lose the header
     # dependencies, and a cut header would not recompile its includers)
@@ -223,16 +224,8 @@ lab=perform_write
 D=$TMP/s-$lab
 if [ -d "$D/build" ] && [ -f "$D/.lab" ]; then
     read -r n pts < <(lab_points "$lab")
-    for f in "${MARKED[@]}"; do
-        grep -q "/\\* LAB $lab: BEGIN" "$f" || continue
-        src=""
-        for other in "${LABS[@]}"; do
-            [ "$other" = "$lab" ] && continue
-            grep -q "/\\* LAB $other: BEGIN" "$f" && continue
-            [ -f "$TMP/s-$other/$f" ] && { src=$TMP/s-$other/$f; break; }
-        done
-        [ -n "$src" ] || { fail "$T.$lab.paste (no tree with $f uncut)"; break; }
-        cp "$src" "$D/$f"
+    for f in $(tools/mklab --show "$lab" | awk '{ print $1 }' | sort -u); do
+        cp "$f" "$D/$f"
     done
     (cd "$D" && GRADE_JSON="$TMP/json-paste" timeout -k 5 "$GRADE_TIMEOUT" make -s --no-print-directory grade BUILD=build) \
         >"$TMP/paste.log" 2>&1

@@ -17,11 +17,27 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+/* print_cachestat: cachestat(2) on fd for range, its counts printed on one
+ * line under the name path; 0, or 1 with the reason on stderr. */
+static int print_cachestat(int fd, const char *path, struct cachestat_range *range)
+{
+	struct cachestat cs;
+
+	memset(&cs, 0, sizeof(cs));
+	if (cachestat(fd, range, &cs, 0) < 0) {
+		fprintf(stderr, "cachestat: %s: cachestat: %s\n", path, strerror(errno));
+		return 1;
+	}
+	printf("%s: cache %llu dirty %llu writeback %llu evicted %llu recently_evicted %llu\n",
+	       path, cs.nr_cache, cs.nr_dirty, cs.nr_writeback, cs.nr_evicted,
+	       cs.nr_recently_evicted);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct cachestat_range range = { 0, 0 };
-	struct cachestat cs;
-	int fd;
+	int fd, status;
 
 	if (argc < 2 || argc > 4 || argv[1][0] == '-') {
 		fprintf(stderr, "usage: cachestat FILE [OFF [LEN]]\n");
@@ -36,15 +52,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cachestat: %s: %s\n", argv[1], strerror(errno));
 		return 1;
 	}
-	memset(&cs, 0, sizeof(cs));
-	if (cachestat(fd, &range, &cs, 0) < 0) {
-		fprintf(stderr, "cachestat: %s: cachestat: %s\n", argv[1], strerror(errno));
-		close(fd);
-		return 1;
-	}
+	status = print_cachestat(fd, argv[1], &range);
 	close(fd);
-	printf("%s: cache %llu dirty %llu writeback %llu evicted %llu recently_evicted %llu\n",
-	       argv[1], cs.nr_cache, cs.nr_dirty, cs.nr_writeback, cs.nr_evicted,
-	       cs.nr_recently_evicted);
-	return 0;
+	return status;
 }
