@@ -504,18 +504,27 @@ static void plug_add_page(struct blk_plug *plug, struct page *page)
     plug->pages[plug->npages++] = page;
 }
 
-/* Attach PAGE_SIZE/blocksize unmapped buffers to a locked page.
+/* Attach PAGE_SIZE/blocksize unmapped buffers to a locked page; 0, or
+ * -ENOMEM with nothing attached when memory for the buffer heads runs out
+ * (the caller fails its read, write or truncate with it; Linux 2.6.24
+ * retried for ever instead, alloc_page_buffers' "retry").
  * Simplification: Linux takes a page reference for page->private
  * (attach_page_private); we do not: the buffers live and die with the
  * page (freed by block_invalidatepage/try_to_free_buffers). */
-void create_empty_buffers(struct page *page, unsigned long blocksize, unsigned long b_state)
+int create_empty_buffers(struct page *page, unsigned long blocksize, unsigned long b_state)
 {
     struct buffer_head *head = NULL, *tail = NULL;
     char *base = page_address(page);
     for (unsigned long off = 0; off < PAGE_SIZE; off += blocksize) {
-        struct buffer_head *bh = kzalloc(sizeof(*bh), GFP_KERNEL | __GFP_NOFAIL);
-        if (!bh)
-            panic("buffer: out of memory for page buffers");
+        struct buffer_head *bh = kzalloc(sizeof(*bh), GFP_KERNEL);
+        if (!bh) {
+            while (head) {              /* the ones made so far: a NULL-ended chain */
+                struct buffer_head *next = head->b_this_page;
+                kfree(head);
+                head = next;
+            }
+            return -ENOMEM;
+        }
         bh->b_state = b_state;
         bh->b_page = page;
         bh->b_size = blocksize;
@@ -531,13 +540,17 @@ void create_empty_buffers(struct page *page, unsigned long blocksize, unsigned l
     tail->b_this_page = head;
     page->private = (unsigned long)head;
     SetPagePrivate(page);
+    return 0;
 }
 
+/* The page's buffers, made now if it has none; NULL if there is no memory
+ * for them. */
 static struct buffer_head *page_get_buffers(struct page *page, struct inode *inode)
 {
-    if (!PagePrivate(page))
+    if (!PagePrivate(page) &&
         create_empty_buffers(page, 1UL << inode->i_blkbits,
-                             PageUptodate(page) ? 1UL << BH_Uptodate : 0);
+                             PageUptodate(page) ? 1UL << BH_Uptodate : 0))
+        return NULL;
     return page_buffers(page);
 }
 
@@ -555,6 +568,11 @@ int block_read_full_page(struct page *page, get_block_t *get_block)
     struct buffer_head *head = page_get_buffers(page, inode), *bh = head;
     int err = 0;
 
+    if (!head) {
+        SetPageError(page);
+        unlock_page(page);
+        return -ENOMEM;
+    }
     do {
         if (buffer_uptodate(bh))
             goto next;
@@ -629,6 +647,9 @@ int __block_write_begin(struct page *page, loff_t pos, unsigned len, get_block_t
     unsigned block_start = 0;
     int err = 0;
     char *kaddr = page_address(page);
+
+    if (!head)
+        return -ENOMEM;
 
     do {
         unsigned block_end = block_start + bs;
@@ -797,6 +818,11 @@ int block_write_full_page(struct page *page, get_block_t *get_block,
     sector_t last_block = (i_size - 1) >> inode->i_blkbits;
     struct buffer_head *head = page_get_buffers(page, inode), *bh = head;
     bool any_dirty = false;
+    if (!head) {                       /* the data stays dirty for a later pass */
+        set_page_dirty(page);
+        unlock_page(page);
+        return -ENOMEM;
+    }
     do {
         any_dirty |= buffer_dirty(bh);
         bh = bh->b_this_page;
@@ -916,6 +942,10 @@ int block_truncate_page(struct address_space *mapping, loff_t from, get_block_t 
     if (!page)
         return -ENOMEM;
     struct buffer_head *bh = page_get_buffers(page, inode);
+    if (!bh) {
+        err = -ENOMEM;
+        goto unlock;
+    }
     sector_t iblock = (sector_t)page->index << (PAGE_SHIFT - inode->i_blkbits);
     for (unsigned pos = bs; offset >= pos; pos += bs) {
         bh = bh->b_this_page;

@@ -118,7 +118,7 @@ typedef int (get_block_t)(struct inode *inode, sector_t iblock,
                           struct buffer_head *bh_result, int create);
 
 static inline struct buffer_head *page_buffers(struct page *page);
-void create_empty_buffers(struct page *page, unsigned long blocksize, unsigned long b_state);
+int create_empty_buffers(struct page *page, unsigned long blocksize, unsigned long b_state);
 int block_read_full_page(struct page *page, get_block_t *get_block);
 int __block_write_begin(struct page *page, loff_t pos, unsigned len, get_block_t *get_block);
 int block_write_begin(struct address_space *mapping, loff_t pos, unsigned len,

@@ -1,17 +1,24 @@
 #!/bin/bash
 # tools/tests/mklab.sh: the lab tools' own tests (host test; docs/labs/README.md).
-# Layer: host test, no kernel boot.  Runs tools/mklab and tools/grade on small
-# synthetic trees made here (a git repository with a lab list and C files
-# carrying markers), never on the real tree:
+# Layer: host test, no kernel boot.  On the real tree:
+#   - no lab marker in any source file, and every lab's cut file
+#     (tools/labs/LAB.cut) finds what it names (tools/mklab --check);
+# then tools/mklab and tools/grade on small synthetic trees made here (a git
+# repository with a lab list, cut files and C and assembly sources):
 #   - --list prints the labs in order, name first;
-#   - LAB DIR replaces LAB's regions by their stubs, keeps the other labs'
-#     code without markers, keeps unmarked files byte for byte, writes .lab,
-#     makes DIR a git repository tagged lab-base;
-#   - errors, each a message naming the file and line and a non-zero status,
-#     nothing written: BEGIN without END, END without BEGIN, END of another
-#     lab, a region inside another, the same region marked twice, a second
-#     STUB, a misspelt marker, a lab not in the list (marker or argument), a
-#     lab with no region;
+#   - tools/find-definition finds functions, macros, variables and assembly
+#     labels and macros by what they are, never in a comment or a string,
+#     never a prototype;
+#   - LAB DIR replaces each definition LAB cuts (and each line) by its stub,
+#     keeps the comment above it, keeps the other labs' code and every other
+#     file byte for byte, adds #include <lab.h> where a stub needs it,
+#     writes .lab, makes DIR a git repository tagged lab-base; --show lists
+#     the cuts;
+#   - errors, each a message naming the cut file and line and a non-zero
+#     status, nothing written: a name defined nowhere, defined twice, moved
+#     to another file (the message names it), a file not tracked, a line
+#     that reads so nowhere or twice, two cuts that overlap, a malformed
+#     entry, text before the first entry, no cut file, a lab not in the list;
 #   - --all-branches makes lab/NN-NAME branches, each the child of the last;
 #   - make handin (mk/labs.mk) in a student tree (tag lab-base) and in a
 #     clone of the branches (tags lab-base/NN-NAME): the patch applies to
@@ -26,36 +33,67 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-mklab.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT
 G="git -c user.name=t -c user.email=t@localhost"
 
+# ---- the real tree: no markers; every cut file finds what it names
+marks=$(git grep -n -E 'LAB [A-Za-z0-9_-]+: (BEGIN|END|STUB)' -- '*.c' '*.h' '*.S' | head -n 5)
+if [ -z "$marks" ]; then pass "$T.no_lab_markers_in_sources"
+else fail "$T.no_lab_markers_in_sources ($(tr '\n' ';' <<<"$marks"))"; fi
+if out=$(tools/mklab --check 2>&1) && [ "$(grep -c ': [1-9][0-9]* cuts in ' <<<"$out")" = "$(tools/mklab --list | wc -l)" ]; then
+    pass "$T.every_lab_finds_its_cuts ($(tr '\n' ';' <<<"$out"))"
+else fail "$T.every_lab_finds_its_cuts"; sed 's/^/    /' <<<"$out"; fi
+
 # mkrepo DIR: a synthetic solution tree with the real tools and a lab list
 mkrepo() {
     local d=$1
     mkdir -p "$d/tools/labs" "$d/src"
-    cp tools/mklab tools/grade "$d/tools/"
+    cp tools/mklab tools/find-definition tools/grade "$d/tools/"
     mkdir -p "$d/mk" && cp mk/labs.mk "$d/mk/" && printf 'BUILD ?= build\ninclude mk/labs.mk\n' > "$d/Makefile"
     printf '# test labs\n01 alpha  the first\n02 beta   the second\n' > "$d/tools/labs/list"
-    cat > "$d/src/a.c" <<'EOF'
+    cat > "$d/src/a.c" <<'EOF2'
+#include <a.h>
+#include <b.h>
+/* int alpha_fn(void) { in a comment: not a definition } */
+static const char *s = "int alpha_fn(void) {";
+int alpha_fn(void);
 int keep_me(void) { return 1; }
+/* alpha_fn: the alpha answer */
 int alpha_fn(void)
 {
-/* LAB alpha: BEGIN */
-/* LAB alpha: STUB
-    return lab_not_written("alpha_fn");
-*/
     return 42 * alpha_secret_sauce();
-/* LAB alpha: END */
 }
+#define ALPHA_SCALE(x) \
+    ((x) * 42)
+static int alpha_table[4] = {
+    1, 2, 3, 4,
+};
 int beta_fn(void)
 {
-    /* LAB beta: BEGIN */
-    /* LAB beta: STUB
-        return lab_not_written("beta_fn");
-    */
     return beta_secret_sauce();
-    /* LAB beta: END */
 }
-EOF
-    printf 'plain file, no markers\n' > "$d/src/plain.c"
-    printf 'notes: /* LAB alpha: BEGIN */ in a text file is not a marker\n' > "$d/notes.txt"
+static const struct ops table = {
+    .alpha = alpha_fn,
+    .beta = beta_fn,
+};
+EOF2
+    printf '    .globl g\ng:\n    movl $1, %%eax\n.Lg_fault:\n    movl $-14, %%eax\n    _ASM_EXTABLE(g, .Lg_fault)\n    .size g, . - g\n' > "$d/src/c.S"
+    cat > "$d/tools/labs/alpha.cut" <<'EOF2'
+# lab alpha: the answer
+cut src/a.c alpha_fn
+int alpha_fn(void)
+{
+    return lab_not_written("alpha_fn");
+}
+
+cut src/a.c ALPHA_SCALE
+#define ALPHA_SCALE(x) 0
+
+cut src/a.c alpha_table
+
+line src/a.c .alpha = alpha_fn,
+
+cut src/c.S .Lg_fault
+EOF2
+    printf 'cut src/a.c beta_fn\nint beta_fn(void)\n{\n    return lab_not_written("beta_fn");\n}\n' > "$d/tools/labs/beta.cut"
+    printf 'plain file, no cuts\n' > "$d/src/plain.c"
     (cd "$d" && git init -q && git add -A && $G commit -q -m base) || return 1
 }
 
@@ -72,57 +110,77 @@ out=$("$R/tools/mklab" --list 2>&1)
 if [ "$(awk '{ print $1 }' <<<"$out" | tr '\n' ' ')" = "alpha beta " ]; then pass "$T.list_in_order_name_first"
 else fail "$T.list_in_order_name_first (got: $out)"; fi
 
+# ---- tools/find-definition: what is a definition
+fd=$(for n in alpha_fn keep_me ALPHA_SCALE alpha_table table s nosuch; do
+         printf '%s=%s;' "$n" "$("$R/tools/find-definition" "$R/src/a.c" "$n" | tr '\n' ' ')"; done
+     for n in g .Lg_fault; do printf '%s=%s;' "$n" "$("$R/tools/find-definition" "$R/src/c.S" "$n" | tr '\n' ' ')"; done)
+want='alpha_fn=8 11 function ;keep_me=6 6 function ;ALPHA_SCALE=12 13 macro ;alpha_table=14 16 variable ;table=21 24 variable ;s=4 4 variable ;nosuch=;g=2 6 label ;.Lg_fault=4 6 label ;'
+if [ "$fd" = "$want" ]; then pass "$T.find_definition_by_what_it_is"
+else fail "$T.find_definition_by_what_it_is (got '$fd', want '$want')"; fi
+
 # ---- a good cut
 if "$R/tools/mklab" alpha "$TMP/s1" >"$TMP/cut.log" 2>&1; then
     a=$TMP/s1/src/a.c
-    if grep -q 'return lab_not_written("alpha_fn");' "$a" && ! grep -q alpha_secret_sauce "$a"; then
-        pass "$T.region_replaced_by_stub"; else fail "$T.region_replaced_by_stub"; sed 's/^/    /' "$a"; fi
-    if grep -q 'return beta_secret_sauce();' "$a" && ! grep -q 'beta_fn");' "$a" && ! grep -q 'LAB ' "$a"; then
-        pass "$T.other_lab_kept_markers_gone"; else fail "$T.other_lab_kept_markers_gone"; sed 's/^/    /' "$a"; fi
-    if cmp -s "$R/src/plain.c" "$TMP/s1/src/plain.c" && cmp -s "$R/notes.txt" "$TMP/s1/notes.txt"; then
-        pass "$T.unmarked_files_intact"; else fail "$T.unmarked_files_intact"; fi
+    exp=$(printf '%s\n' '#include <a.h>' '#include <b.h>' '#include <lab.h>' \
+        '/* int alpha_fn(void) { in a comment: not a definition } */' \
+        'static const char *s = "int alpha_fn(void) {";' 'int alpha_fn(void);' \
+        'int keep_me(void) { return 1; }' '/* alpha_fn: the alpha answer */' \
+        'int alpha_fn(void)' '{' '    return lab_not_written("alpha_fn");' '}' \
+        '#define ALPHA_SCALE(x) 0' 'int beta_fn(void)' '{' '    return beta_secret_sauce();' '}' \
+        'static const struct ops table = {' '    .beta = beta_fn,' '};')
+    if [ "$(cat "$a")" = "$exp" ]; then pass "$T.definitions_replaced_by_stubs_exactly"
+    else fail "$T.definitions_replaced_by_stubs_exactly"; diff <(printf '%s\n' "$exp") "$a" | sed 's/^/    /'; fi
+    if [ "$(cat "$TMP/s1/src/c.S")" = "$(printf '    .globl g\ng:\n    movl $1, %%eax\n    .size g, . - g')" ]; then
+        pass "$T.assembly_label_cut"; else fail "$T.assembly_label_cut"; sed 's/^/    /' "$TMP/s1/src/c.S"; fi
+    if cmp -s "$R/src/plain.c" "$TMP/s1/src/plain.c" && cmp -s "$R/tools/labs/alpha.cut" "$TMP/s1/tools/labs/alpha.cut"; then
+        pass "$T.other_files_intact"; else fail "$T.other_files_intact"; fi
     if [ "$(sed -n 's/^LAB=//p' "$TMP/s1/.lab")" = alpha ] && git -C "$TMP/s1" rev-parse -q --verify lab-base >/dev/null &&
        [ -z "$(git -C "$TMP/s1" status --porcelain)" ]; then
         pass "$T.student_tree_knows_its_lab"; else fail "$T.student_tree_knows_its_lab"; fi
-    exp=$(printf 'int keep_me(void) { return 1; }\nint alpha_fn(void)\n{\n    return lab_not_written("alpha_fn");\n}\n')
-    if [ "$(head -n 5 "$a")" = "$exp" ]; then pass "$T.stub_lines_exact"; else fail "$T.stub_lines_exact"; head -n 5 "$a" | sed 's/^/    /'; fi
+    if grep -q 'lab alpha (01), 5 cuts in 2 files' "$TMP/cut.log"; then pass "$T.says_what_it_cut"
+    else fail "$T.says_what_it_cut"; sed 's/^/    /' "$TMP/cut.log"; fi
 else
     fail "$T.cut_alpha (mklab alpha failed)"; sed 's/^/    /' "$TMP/cut.log"
 fi
+out=$("$R/tools/mklab" --show alpha 2>&1)
+if [ "$out" = "$(printf '%s\n' 'src/a.c 8 11 alpha_fn' 'src/a.c 12 13 ALPHA_SCALE' 'src/a.c 14 16 alpha_table' \
+                  'src/a.c 22 22 .alpha_=_alpha_fn,' 'src/c.S 4 6 .Lg_fault')" ]; then pass "$T.show_lists_the_cuts"
+else fail "$T.show_lists_the_cuts ($out)"; fi
 if "$R/tools/mklab" beta "$TMP/s1" >"$TMP/out" 2>&1; then fail "$T.refuses_nonempty_dir"
 else pass "$T.refuses_nonempty_dir"; fi
 
-# ---- errors: each a message with file:line (when about a file) and status 1, nothing written
-# bad NAME EXPECT-REGEX FILE-CONTENT [LAB]
+# ---- errors: each a message naming the cut file and line, status 1, nothing written
+# bad NAME EXPECT-REGEX CUT-FILE-CONTENT [LAB]: alpha.cut replaced by the content
 bad() {
     local n=$1 want=$2 content=$3 lab=${4:-alpha} d=$TMP/bad-$1
     mkrepo "$d" || { fail "$T.$n (setup)"; return; }
-    printf '%s\n' "$content" > "$d/src/b.c"
-    (cd "$d" && git add -A && $G commit -q -m b) >/dev/null
+    printf '%s\n' "$content" > "$d/tools/labs/alpha.cut"
+    printf 'int twice(void)\n{\n    return 1;\n}\n#ifdef X\nint twice(void) { return 2; }\n#endif\nint moved(void)\n{\n    return 3;\n}\n' > "$d/src/b.c"
+    printf 'untracked\n' > "$d/src/untracked.c"
+    (cd "$d" && git add src/b.c && $G commit -q -m b) >/dev/null
     "$d/tools/mklab" "$lab" "$TMP/out-$n" >"$TMP/err" 2>&1
     local rc=$?
-    if [ $rc -ne 0 ] && grep -qE "$want" "$TMP/err" && [ ! -e "$TMP/out-$n/src" ]; then pass "$T.error_$n"
+    if [ $rc -ne 0 ] && grep -qE "$want" "$TMP/err" && [ ! -e "$TMP/out-$n" ]; then pass "$T.error_$n"
     else fail "$T.error_$n (status $rc, want /$want/, nothing written)"; sed 's/^/    /' "$TMP/err"; fi
 }
-bad begin_without_end 'src/b.c:2: LAB alpha: BEGIN without END' $'x\n/* LAB alpha: BEGIN */\ny'
-bad end_without_begin 'src/b.c:2: LAB alpha: END without a BEGIN' $'x\n/* LAB alpha: END */'
-bad end_of_other_lab  'src/b.c:2: LAB beta: END does not match LAB alpha' $'/* LAB alpha: BEGIN */\n/* LAB beta: END */\n/* LAB alpha: END */'
-bad nested            'src/b.c:2: LAB beta: BEGIN inside LAB alpha.s region opened at line 1' $'/* LAB alpha: BEGIN */\n/* LAB beta: BEGIN */\n/* LAB beta: END */\n/* LAB alpha: END */'
-bad marked_twice      'src/b.c:2: LAB alpha: region marked twice' $'/* LAB alpha: BEGIN */\n/* LAB alpha: BEGIN */\nx\n/* LAB alpha: END */\n/* LAB alpha: END */'
-bad two_stubs         'src/b.c:4: LAB alpha: second STUB' $'/* LAB alpha: BEGIN */\n/* LAB alpha: STUB\n*/\n/* LAB alpha: STUB\n*/\n/* LAB alpha: END */'
-bad misspelt          'src/b.c:1: unrecognised LAB marker' $'/* LAB alpha: BEGN */'
-bad unknown_in_marker 'src/b.c:1: LAB gamma: no such lab' $'/* LAB gamma: BEGIN */\n/* LAB gamma: END */'
-bad stub_never_closed 'LAB alpha: STUB comment never closed' $'/* LAB alpha: BEGIN */\n/* LAB alpha: STUB\n  return 0;'
-bad unknown_lab_arg   "unknown lab 'gamma'" 'int ok;' gamma
-# a lab with no region at all
-mkrepo "$TMP/empty" && printf '01 alpha a\n02 beta b\n03 gamma c\n' > "$TMP/empty/tools/labs/list"
-if "$TMP/empty/tools/mklab" gamma "$TMP/out-empty" >"$TMP/err" 2>&1; then fail "$T.error_lab_without_regions"
-elif grep -q 'lab gamma marks no region' "$TMP/err"; then pass "$T.error_lab_without_regions"
-else fail "$T.error_lab_without_regions"; sed 's/^/    /' "$TMP/err"; fi
-# --check counts regions per lab
+bad missing       'tools/labs/alpha.cut:2: nosuch is defined nowhere' $'# x\ncut src/a.c nosuch\nstub'
+bad defined_twice 'tools/labs/alpha.cut:1: twice is defined 2 times in src/b.c \(lines 1 6\)' $'cut src/b.c twice'
+bad moved         'tools/labs/alpha.cut:1: moved is not defined in src/a.c any more: it is defined in src/b.c' $'cut src/a.c moved'
+bad untracked     'tools/labs/alpha.cut:1: src/untracked.c is not a tracked file' $'cut src/untracked.c x'
+bad no_such_line  'tools/labs/alpha.cut:1: no line of src/a.c reads: .gamma = x,' $'line src/a.c .gamma = x,'
+bad line_twice    'tools/labs/alpha.cut:1: \{ is a line 2 times in src/b.c' $'line src/b.c {'
+bad overlap       'tools/labs/alpha.cut: .* overlaps alpha_fn' $'cut src/a.c alpha_fn\nline src/a.c return 42 * alpha_secret_sauce();'
+bad malformed     'tools/labs/alpha.cut:1: want "cut FILE NAME"' $'cut src/a.c'
+bad text_first    'tools/labs/alpha.cut:1: text before the first entry' $'int x;\ncut src/a.c alpha_fn'
+bad unknown_lab_arg "unknown lab 'gamma'" $'cut src/a.c alpha_fn' gamma
+mkrepo "$TMP/nocut" && printf '01 alpha a\n02 beta b\n03 gamma c\n' > "$TMP/nocut/tools/labs/list"
+if "$TMP/nocut/tools/mklab" gamma "$TMP/out-nocut" >"$TMP/err" 2>&1; then fail "$T.error_lab_without_cut_file"
+elif grep -q 'tools/labs/gamma.cut: no such file' "$TMP/err" && [ ! -e "$TMP/out-nocut" ]; then pass "$T.error_lab_without_cut_file"
+else fail "$T.error_lab_without_cut_file"; sed 's/^/    /' "$TMP/err"; fi
+# --check counts cuts per lab
 out=$("$R/tools/mklab" --check 2>&1)
-if grep -q '^alpha: 1 regions in 1 files' <<<"$out" && grep -q '^beta: 1 regions in 1 files' <<<"$out"; then
-    pass "$T.check_counts_regions"; else fail "$T.check_counts_regions ($out)"; fi
+if grep -q '^alpha: 5 cuts in 2 files' <<<"$out" && grep -q '^beta: 1 cuts in 1 files' <<<"$out"; then
+    pass "$T.check_counts_cuts"; else fail "$T.check_counts_cuts ($out)"; fi
 
 # ---- --all-branches into a new repository
 B=$TMP/branches
@@ -130,7 +188,7 @@ if "$R/tools/mklab" --all-branches "$B" >"$TMP/br.log" 2>&1; then
     refs=$(git -C "$B" for-each-ref --format='%(refname:short)' refs/heads | tr '\n' ' ')
     a1=$(git -C "$B" rev-parse lab/01-alpha) b1p=$(git -C "$B" rev-parse lab/02-beta^ 2>/dev/null)
     if [ "$refs" = "lab/01-alpha lab/02-beta " ] && [ "$a1" = "$b1p" ] &&
-       git -C "$B" show lab/02-beta:src/a.c | grep -q 'return alpha_secret_sauce\|42 \* alpha_secret_sauce' &&
+       git -C "$B" show lab/02-beta:src/a.c | grep -q '42 \* alpha_secret_sauce' &&
        git -C "$B" show lab/02-beta:src/a.c | grep -q 'lab_not_written("beta_fn")' &&
        [ "$(git -C "$B" show lab/01-alpha:.lab | sed -n 's/^LAB=//p')" = alpha ] &&
        [ "$(git -C "$B" rev-parse lab-base/02-beta)" = "$(git -C "$B" rev-parse lab/02-beta)" ]; then
