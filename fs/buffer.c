@@ -720,9 +720,8 @@ int block_write_begin(struct address_space *mapping, loff_t pos, unsigned len,
 }
 
 /* Mark the buffers in [from, to) uptodate and dirty; the page is uptodate
- * when every buffer is.  Linux's __block_commit_write.  (__unused: in lab
- * write_begin's skeleton its one caller, block_write_end, is to be written.) */
-static void __unused block_commit_write(struct page *page, unsigned from, unsigned to)
+ * when every buffer is.  Linux's __block_commit_write. */
+static void block_commit_write(struct page *page, unsigned from, unsigned to)
 {
     struct buffer_head *head = page_buffers(page), *bh = head;
     unsigned block_start = 0;

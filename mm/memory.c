@@ -502,9 +502,8 @@ void msync_pte_range(struct vm_area_struct *v, unsigned long start, unsigned lon
     }
 }
 
-/* The user address at which vma maps file page pgoff, or 0 if it does not.
- * (__unused: in lab mmap's skeleton its one caller, page_mkclean, is to be written.) */
-static unsigned long __unused vma_address(struct vm_area_struct *v, unsigned long pgoff)
+/* The user address at which vma maps file page pgoff, or 0 if it does not. */
+static unsigned long vma_address(struct vm_area_struct *v, unsigned long pgoff)
 {
     if (pgoff < v->vm_pgoff || pgoff - v->vm_pgoff >= ((v->vm_end - v->vm_start) >> PAGE_SHIFT))
         return 0;
