@@ -92,7 +92,7 @@ struct write_path_stats {
     unsigned long legacy_naive;  /* legacy naive path: copies with faults on under the lock */
 };
 extern struct write_path_stats write_path_stats;
-/* The text of /proc/vellum/writepath (kernel/x86/usercopy.c): one "name value" line
+/* The text of /proc/vellum/writepath (mm/filemap.c): one "name value" line
  * per counter, the write loop's above, the page-fault handler's
  * (page_faults, fixups, atomic_fixups, demand_zero, cow_copies, cow_reuses,
  * stack_grows, user_sigsegv), the legacy paths' (legacy_2copy, legacy_naive,
