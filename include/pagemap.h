@@ -80,13 +80,18 @@ struct pagecache_stats {
 extern struct pagecache_stats pagecache_stats;
 extern unsigned long lock_page_report_jiffies;  /* long-wait report threshold (5 s) */
 
-/* The write loop's events, for tests and /proc/vellum/writepath. */
+/* The write loops' events, for tests and /proc/vellum/writepath: each is
+ * counted by its tracepoint (include/trace/events/filemap.h). */
 struct write_path_stats {
-    unsigned long attempts;      /* write_begin calls */
+    unsigned long attempts;      /* write_begin calls (legacy: chunks begun) */
     unsigned long short_copies;  /* atomic copy came up short */
-    unsigned long zero_commits;  /* write_end committed 0 bytes */
-    unsigned long fault_ins;     /* fault_in_iov_iter_readable calls after a short copy */
-    unsigned long retries;       /* chunk retried after fault-in */
+    /* zero_commits and fault_ins count one event (trace_write_fault_in):
+     * write_end committed 0 bytes, so the loop faulted the source in.  Both
+     * stay, as /proc/vellum/writepath's readers know them. */
+    unsigned long zero_commits;
+    unsigned long fault_ins;
+    unsigned long retries;       /* chunk retried after fault-in (legacy 2-copy:
+                                    the page raced with truncate or a read) */
     unsigned long efaults;       /* loop ended because the source could not be faulted in */
     unsigned long legacy_2copy;  /* legacy fallback: chunks copied via a temporary page */
     unsigned long legacy_naive;  /* legacy naive path: copies with faults on under the lock */
@@ -102,8 +107,9 @@ extern struct write_path_stats write_path_stats;
  * legacy_write_mode (0 = 2copy, 1 = naive: the boot option).  Writes at most size bytes including a NUL;
  * returns the length written (without the NUL). */
 size_t write_path_stats_show(char *buf, size_t size);
-extern int write_path_trace;     /* 1: printk each step of generic_perform_write
-                                    (boot option writetrace=1) */
+extern int write_path_trace;     /* 1: the write loops' tracepoints printk each
+                                    event (boot option writetrace=1;
+                                    include/trace/events/filemap.h) */
 
 /* How filesystems with only prepare_write/commit_write are driven
  * (boot option legacy_write_mode=naive; mm/filemap.c explains both). */

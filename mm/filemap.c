@@ -115,14 +115,12 @@
 #include <lab.h>
 #include <asm/uaccess.h>
 #include <linux/mman.h>
+#include <trace/events/filemap.h>       /* the write loops' tracepoints */
 
 struct pagecache_stats pagecache_stats;
 struct write_path_stats write_path_stats;
 int write_path_trace;
 int legacy_write_mode = LEGACY_WRITE_2COPY;
-
-#define wp_trace(fmt, ...) do { if (write_path_trace) \
-        printk(KERN_INFO "writepath: " fmt "\n", ##__VA_ARGS__); } while (0)
 
 /* /proc/vellum/writepath (fs/pseudofs.c): the write loop's counters above,
  * with the page-fault handler's and the file mappings' (<pagemap.h>). */
@@ -961,6 +959,9 @@ static ssize_t legacy_perform_write(struct file *file, struct iov_iter *i, loff_
  *     faulted in
  *   8 advance by what was committed
  *   9 return the bytes written, or the error if none
+ * The trace_*() lines are the loop's tracepoints (include/trace/events/filemap.h):
+ * each counts its event in write_path_stats and, booted with writetrace=1,
+ * prints it.
  */
 ssize_t generic_perform_write(struct file *file, struct iov_iter *i, loff_t pos)
 {
@@ -980,8 +981,7 @@ ssize_t generic_perform_write(struct file *file, struct iov_iter *i, loff_t pos)
     if (i->type == ITER_KVEC)
         flags |= AOP_FLAG_UNINTERRUPTIBLE;
 
-    wp_trace("start pos=%lld count=%u%s", pos, (unsigned)iov_iter_count(i),
-             flags & AOP_FLAG_UNINTERRUPTIBLE ? " (kernel source: UNINTERRUPTIBLE)" : "");
+    trace_write_start(pos, iov_iter_count(i), flags);
     while (iov_iter_count(i)) {
         /* 1: one page-sized chunk */
         unsigned offset = (unsigned)(pos & (PAGE_SIZE - 1));
@@ -992,28 +992,21 @@ ssize_t generic_perform_write(struct file *file, struct iov_iter *i, loff_t pos)
 again:
         /* 3: a fatal signal ends the write between chunks */
         if (fatal_signal_pending(current)) {
-            wp_trace("fatal signal pending: stop");
+            trace_write_fatal_signal(pos);
             status = -EINTR;
             break;
         }
         /* 4 */
-        write_path_stats.attempts++;
         status = a_ops->write_begin(file, mapping, pos, bytes, flags, &page, &fsdata);
-        wp_trace("write_begin pos=%lld len=%u -> %ld (page %s)", pos, bytes, status,
-                 status < 0 ? "-" : PageUptodate(page) ? "uptodate" : "not uptodate");
+        trace_write_begin(pos, bytes, status, page);
         if (status < 0)
             break;
         /* 5: faults disabled inside: a fault ends the copy, it is not resolved */
         copied = copy_page_from_iter_atomic(page, offset, bytes, i);
-        if (copied < bytes) {
-            write_path_stats.short_copies++;
-            wp_trace("atomic copy SHORT: %u of %u bytes", (unsigned)copied, bytes);
-        } else {
-            wp_trace("atomic copy %u bytes", (unsigned)copied);
-        }
+        trace_write_copy(copied, bytes);
         /* 6: write_end unlocks and releases the page */
         status = a_ops->write_end(file, mapping, pos, bytes, copied, page, fsdata);
-        wp_trace("write_end copied=%u -> committed %ld", (unsigned)copied, status);
+        trace_write_end(copied, status);
         if (status < 0)
             break;
         BUG_ON(status > (long)copied);           /* ->write_end's contract */
@@ -1021,18 +1014,13 @@ again:
         if (status == 0) {
             /* 7: nothing committed.  The page is unlocked now, so a fault can
              * be handled: bring the source in, then redo the same chunk. */
-            write_path_stats.zero_commits++;
-            write_path_stats.fault_ins++;
             size_t missing = fault_in_iov_iter_readable(i, bytes);
-            wp_trace("fault-in %u bytes: %u could not be faulted in", bytes, (unsigned)missing);
+            trace_write_fault_in(pos, bytes, missing);
             if (missing >= bytes) {
-                write_path_stats.efaults++;
                 status = -EFAULT;
                 break;
             }
             bytes -= missing;           /* retry only what is now readable */
-            write_path_stats.retries++;
-            wp_trace("retry pos=%lld len=%u", pos, bytes);
             goto again;
         }
         /* 8 */
@@ -1042,7 +1030,7 @@ again:
         balance_dirty_pages_ratelimited(mapping);   /* over the dirty limit: write back, wait */
     }
     /* 9 */
-    wp_trace("done: written=%d status=%ld", (int)written, written ? 0L : status);
+    trace_write_done(written, status);
     return written ? written : status;
 }
 
@@ -1105,10 +1093,10 @@ static ssize_t legacy_perform_write_2copy(struct file *file, struct iov_iter *i,
             status = -EINTR;
             break;
         }
-        write_path_stats.attempts++;
+        trace_legacy_chunk(pos, bytes);
         size_t missing = fault_in_iov_iter_readable(i, bytes);   /* the prefault */
         if (missing >= bytes) {
-            write_path_stats.efaults++;
+            trace_legacy_efault(pos);
             status = -EFAULT;
             break;
         }
@@ -1127,27 +1115,26 @@ static ssize_t legacy_perform_write_2copy(struct file *file, struct iov_iter *i,
                 break;
             }
             copied = iov_iter_copy_from_user(src_page, i, offset, bytes);   /* copy #1 */
-            wp_trace("legacy 2-copy: %u of %u bytes into the temporary page",
-                     (unsigned)copied, bytes);
+            trace_legacy_copy_tmp(copied, bytes);
             if (copied == 0) {
                 put_page(src_page);
                 put_page(page);
-                write_path_stats.efaults++;
+                trace_legacy_efault(pos);
                 status = -EFAULT;
                 break;
             }
             bytes = copied;
             lock_page(page);
-            if (page->mapping != mapping || PageUptodate(page)) {
-                /* truncated, or read in by someone else: start over; the
-                 * source has not been advanced */
+            /* truncated, or read in by someone else: start over; the
+             * source has not been advanced */
+            bool raced = page->mapping != mapping || PageUptodate(page);
+            trace_legacy_relock(raced);
+            if (raced) {
                 unlock_page(page);
                 put_page(page);
                 put_page(src_page);
-                write_path_stats.retries++;
                 continue;
             }
-            write_path_stats.legacy_2copy++;
         }
         status = a_ops->prepare_write(file, page, offset, offset + bytes);
         if (status < 0) {
@@ -1164,8 +1151,7 @@ static ssize_t legacy_perform_write_2copy(struct file *file, struct iov_iter *i,
             copied = bytes;
         } else {
             copied = copy_page_from_iter_atomic(page, offset, bytes, i);
-            if (copied < bytes)
-                write_path_stats.short_copies++;
+            trace_write_copy(copied, bytes);
         }
         /* We commit what was copied (from..from+copied); 2.6.24 committed the
          * whole prepared range even after a short copy into an uptodate page. */
@@ -1228,7 +1214,7 @@ static ssize_t legacy_perform_write_naive(struct file *file, struct iov_iter *i,
             status = -EINTR;
             break;
         }
-        write_path_stats.attempts++;
+        trace_legacy_chunk(pos, bytes);
         struct page *page = grab_cache_page_write_begin(mapping, index, 0);   /* LOCKED */
         if (!page) {
             status = -ENOMEM;
@@ -1245,9 +1231,7 @@ static ssize_t legacy_perform_write_naive(struct file *file, struct iov_iter *i,
         unsigned long deadlocks0 = filemap_fault_stats.deadlocks;
         size_t copied = iov_iter_copy_from_user(page, i, offset, bytes);
         bool deadlocked = filemap_fault_stats.deadlocks != deadlocks0;
-        write_path_stats.legacy_naive++;
-        wp_trace("legacy NAIVE: copied %u of %u bytes with faults enabled under the page lock",
-                 (unsigned)copied, bytes);
+        trace_legacy_naive_copy(copied, bytes);
         status = a_ops->commit_write(file, page, offset, offset + copied);
         unlock_page(page);
         put_page(page);
@@ -1257,7 +1241,7 @@ static ssize_t legacy_perform_write_naive(struct file *file, struct iov_iter *i,
             /* The fault in our copy found the page we hold: Linux would
              * hang here.  Whatever was copied was committed (and may be
              * the stale-data bug above); stop. */
-            wp_trace("legacy NAIVE: the copy faulted on the page we hold locked: -EDEADLK");
+            trace_legacy_naive_deadlock();
             if (copied) {
                 iov_iter_advance(i, copied);
                 written += copied;
@@ -1266,7 +1250,7 @@ static ssize_t legacy_perform_write_naive(struct file *file, struct iov_iter *i,
             break;
         }
         if (copied == 0) {
-            write_path_stats.efaults++;
+            trace_legacy_efault(pos);
             status = -EFAULT;
             break;
         }
