@@ -21,6 +21,7 @@
 #include <ktest.h>
 #include <completion.h>
 #include <uio.h>
+#include <iov_iter_test.h>             /* ITER_FAULTY, the fake user buffer */
 #include <pagemap.h>
 #include <writeback.h>
 #include <sched.h>

@@ -26,6 +26,7 @@
 #include <mm.h>
 #include <fs.h>
 #include <uio.h>
+#include <iov_iter_test.h>             /* ITER_FAULTY, the fake user buffer */
 #include <pagemap.h>
 #include <writeback.h>
 #include <blkdev.h>
