@@ -16,6 +16,7 @@
 #define _PAGEMAP_H
 #include <fs.h>
 #include <mm_types.h>
+#include <gfp.h>
 
 #define PAGE_CACHE_SIZE PAGE_SIZE
 
@@ -23,9 +24,15 @@ struct page *find_get_page(struct address_space *mapping, unsigned long index);
 struct page *find_lock_page(struct address_space *mapping, unsigned long index);
 /* Find or allocate-and-insert; returned locked and referenced.  NULL: -ENOMEM. */
 struct page *find_or_create_page(struct address_space *mapping, unsigned long index,
-                                 unsigned gfp);
-struct page *grab_cache_page_write_begin(struct address_space *mapping,
-                                         unsigned long index, unsigned flags);
+                                 gfp_t gfp);
+/* For a write (write_begin): find_or_create_page with GFP_HIGHUSER, and the
+ * page marked accessed.  No flags: Linux's AOP_FLAG_NOFS (2.6.29-6.2) made
+ * this allocation GFP_NOFS, so that its reclaim would not call back into the
+ * filesystem that is writing; Vellum's direct reclaim never does (only
+ * kswapd writes pages back, and reclaim only trylocks: the lock order in
+ * mm/filemap.c), so there is nothing for a flag to switch off.  Linux 6.3
+ * dropped the argument too. */
+struct page *grab_cache_page_write_begin(struct address_space *mapping, unsigned long index);
 int add_to_page_cache(struct page *page, struct address_space *mapping,
                       unsigned long index);   /* page locked by caller; -EEXIST */
 void delete_from_page_cache(struct page *page); /* page locked, clean */

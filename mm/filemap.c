@@ -485,13 +485,13 @@ int add_to_page_cache_lru(struct page *page, struct address_space *mapping, unsi
     return err;
 }
 
-/* A fresh page, locked, with no stale state bits.  GFP_HIGHUSER: the page
- * cache's pages are user memory; the allocation may sleep (reclaim, the OOM
- * killer), and every caller inserts with add_to_page_cache_lru, which
- * reports a page another task added meanwhile. */
-static struct page *alloc_locked_page(void)
+/* A fresh page, locked, with no stale state bits, allocated with gfp.  The
+ * page cache's pages are user memory, GFP_HIGHUSER: the allocation may sleep
+ * (reclaim, the OOM killer), and every caller inserts with
+ * add_to_page_cache_lru, which reports a page another task added meanwhile. */
+static struct page *alloc_locked_page(gfp_t gfp)
 {
-    struct page *page = alloc_page(GFP_HIGHUSER);
+    struct page *page = alloc_page(gfp);
     if (!page)
         return NULL;
     ClearPageUptodate(page);
@@ -506,13 +506,13 @@ static struct page *alloc_locked_page(void)
 }
 
 struct page *find_or_create_page(struct address_space *mapping, unsigned long index,
-                                 unsigned gfp)
+                                 gfp_t gfp)
 {
     for (;;) {
         struct page *page = find_lock_page(mapping, index);
         if (page)
             return page;
-        page = alloc_locked_page();
+        page = alloc_locked_page(gfp);
         if (!page)
             return NULL;
         int err = add_to_page_cache_lru(page, mapping, index);
@@ -525,8 +525,7 @@ struct page *find_or_create_page(struct address_space *mapping, unsigned long in
     }
 }
 
-struct page *grab_cache_page_write_begin(struct address_space *mapping,
-                                         unsigned long index, unsigned flags)
+struct page *grab_cache_page_write_begin(struct address_space *mapping, unsigned long index)
 {
     struct page *page = find_or_create_page(mapping, index, GFP_HIGHUSER);
     if (page)
@@ -601,7 +600,7 @@ static void page_cache_readahead(struct address_space *mapping, struct file *fil
             put_page(page);
             continue;
         }
-        page = alloc_locked_page();
+        page = alloc_locked_page(GFP_HIGHUSER);
         if (!page)
             break;
         if (add_to_page_cache_lru(page, mapping, index + n)) {
@@ -622,7 +621,7 @@ struct page *read_mapping_page(struct address_space *mapping, unsigned long inde
     for (;;) {
         struct page *page = find_get_page(mapping, index);
         if (!page) {
-            page = alloc_locked_page();
+            page = alloc_locked_page(GFP_HIGHUSER);
             if (!page)
                 return ERR_PTR(-ENOMEM);
             int err = add_to_page_cache_lru(page, mapping, index);
@@ -820,7 +819,7 @@ int filemap_fault(struct vm_area_struct *vma, unsigned long address, struct page
             break;                                   /* SIGBUS */
         struct page *page = find_get_page(mapping, pgoff);
         if (!page) {
-            page = alloc_locked_page();
+            page = alloc_locked_page(GFP_HIGHUSER);
             if (!page)
                 return -ENOMEM;
             if (add_to_page_cache_lru(page, mapping, pgoff)) {
@@ -1101,7 +1100,7 @@ static ssize_t legacy_perform_write_2copy(struct file *file, struct iov_iter *i,
             break;
         }
         bytes -= missing;
-        page = grab_cache_page_write_begin(mapping, index, 0);
+        page = grab_cache_page_write_begin(mapping, index);
         if (!page) {
             status = -ENOMEM;
             break;
@@ -1215,7 +1214,7 @@ static ssize_t legacy_perform_write_naive(struct file *file, struct iov_iter *i,
             break;
         }
         trace_legacy_chunk(pos, bytes);
-        struct page *page = grab_cache_page_write_begin(mapping, index, 0);   /* LOCKED */
+        struct page *page = grab_cache_page_write_begin(mapping, index);   /* LOCKED */
         if (!page) {
             status = -ENOMEM;
             break;

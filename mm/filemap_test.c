@@ -102,7 +102,7 @@ static int tfs_write_begin(struct file *file, struct address_space *mapping, lof
                            unsigned len, unsigned flags, struct page **pagep, void **fsdata)
 {
     unsigned from = pos & (PAGE_SIZE - 1);
-    struct page *page = grab_cache_page_write_begin(mapping, pos >> PAGE_SHIFT, flags);
+    struct page *page = grab_cache_page_write_begin(mapping, pos >> PAGE_SHIFT);
     if (!page)
         return -ENOMEM;
     ts.last_flags = flags;
