@@ -105,15 +105,17 @@ SRCS-test         := $(call src,kernel/test)
 SRCS-all := $(SRCS-boot) $(SRCS-kernel) $(SRCS-mm) $(SRCS-x86) $(SRCS-drivers) $(SRCS-fs) \
 	$(SRCS-lib)
 
-# The production kernel: every folder's sources but the tests.
-SRCS := $(filter-out %_test.c,$(SRCS-all))
+# The production kernel: every folder's sources but the tests (*_test.c, and
+# *_test.S: assembly only tests call, such as kernel/x86/probe_test.S).
+SRCS := $(filter-out %_test.c %_test.S,$(SRCS-all))
 OBJS := $(patsubst %,$(KBUILD)/%.o,$(basename $(SRCS)))
 
-# The test kernel: the same sources, each folder's *_test.c, and kernel/test/.
+# The test kernel: the same sources, each folder's *_test.c and *_test.S, and
+# kernel/test/.
 # A foo_test.c whose tests need foo.c's static functions begins with
 # #include "foo.c" (KUnit's convention); it then replaces foo.c in the link,
 # at foo.c's place, so the initcall order stays the production kernel's.
-TEST-SRCS := $(filter %_test.c,$(SRCS-all))
+TEST-SRCS := $(filter %_test.c %_test.S,$(SRCS-all))
 WRAPS     := $(foreach t,$(TEST-SRCS),$(if $(shell grep -qx '\#include "$(notdir $(t:_test.c=.c))"' $(t) && echo y),$(t)))
 TSRCS := $(foreach s,$(SRCS),$(if $(filter $(s:.c=_test.c),$(WRAPS)),$(s:.c=_test.c),$(s))) \
 	$(filter-out $(WRAPS),$(TEST-SRCS)) $(SRCS-test)

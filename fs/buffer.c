@@ -704,9 +704,9 @@ next:
  * The caller (the filesystem) trims blocks allocated past i_size on error.
  */
 int block_write_begin(struct address_space *mapping, loff_t pos, unsigned len,
-                      unsigned flags, struct page **pagep, get_block_t *get_block)
+                      struct page **pagep, get_block_t *get_block)
 {
-    struct page *page = grab_cache_page_write_begin(mapping, pos >> PAGE_SHIFT, flags);
+    struct page *page = grab_cache_page_write_begin(mapping, pos >> PAGE_SHIFT);
     if (!page)
         return -ENOMEM;
     int err = __block_write_begin(page, pos, len, get_block);
@@ -937,7 +937,7 @@ int block_truncate_page(struct address_space *mapping, loff_t from, get_block_t 
 
     if ((from & (bs - 1)) == 0)
         return 0;
-    struct page *page = find_or_create_page(mapping, from >> PAGE_SHIFT, GFP_KERNEL);
+    struct page *page = find_or_create_page(mapping, from >> PAGE_SHIFT, GFP_HIGHUSER);
     if (!page)
         return -ENOMEM;
     struct buffer_head *bh = page_get_buffers(page, inode);

@@ -25,7 +25,7 @@ int simple_write_begin(struct file *file, struct address_space *mapping, loff_t 
 {
     unsigned long index = (unsigned long)(pos >> PAGE_SHIFT);
     unsigned from = (unsigned)(pos & (PAGE_SIZE - 1));
-    struct page *page = grab_cache_page_write_begin(mapping, index, flags);
+    struct page *page = grab_cache_page_write_begin(mapping, index);
     if (!page)
         return -ENOMEM;
     if (!PageUptodate(page) && len != PAGE_SIZE) {

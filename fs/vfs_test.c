@@ -395,7 +395,7 @@ KTEST(ramfs, new_page_zeroed_outside_the_write)
     KT_ASSERT_EQ(do_mount("none", "/rz", "ramfs", 0, NULL), 0);
     struct file *f = filp_open("/rz/z", O_RDWR | O_CREAT, 0644);
     KT_ASSERT(!IS_ERR(f));
-    struct page *page = find_or_create_page(f->f_mapping, 0, GFP_KERNEL);
+    struct page *page = find_or_create_page(f->f_mapping, 0, GFP_HIGHUSER);
     KT_ASSERT(page != NULL);
     KT_EXPECT(!PageUptodate(page));
     memset(page_address(page), 0xa5, PAGE_SIZE);

@@ -122,7 +122,7 @@ int create_empty_buffers(struct page *page, unsigned long blocksize, unsigned lo
 int block_read_full_page(struct page *page, get_block_t *get_block);
 int __block_write_begin(struct page *page, loff_t pos, unsigned len, get_block_t *get_block);
 int block_write_begin(struct address_space *mapping, loff_t pos, unsigned len,
-                      unsigned flags, struct page **pagep, get_block_t *get_block);
+                      struct page **pagep, get_block_t *get_block);
 int block_write_end(struct file *file, struct address_space *mapping, loff_t pos,
                     unsigned len, unsigned copied, struct page *page, void *fsdata);
 int generic_write_end(struct file *file, struct address_space *mapping, loff_t pos,

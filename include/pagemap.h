@@ -16,6 +16,7 @@
 #define _PAGEMAP_H
 #include <fs.h>
 #include <mm_types.h>
+#include <gfp.h>
 
 #define PAGE_CACHE_SIZE PAGE_SIZE
 
@@ -23,9 +24,15 @@ struct page *find_get_page(struct address_space *mapping, unsigned long index);
 struct page *find_lock_page(struct address_space *mapping, unsigned long index);
 /* Find or allocate-and-insert; returned locked and referenced.  NULL: -ENOMEM. */
 struct page *find_or_create_page(struct address_space *mapping, unsigned long index,
-                                 unsigned gfp);
-struct page *grab_cache_page_write_begin(struct address_space *mapping,
-                                         unsigned long index, unsigned flags);
+                                 gfp_t gfp);
+/* For a write (write_begin): find_or_create_page with GFP_HIGHUSER, and the
+ * page marked accessed.  No flags: Linux's AOP_FLAG_NOFS (2.6.29-6.2) made
+ * this allocation GFP_NOFS, so that its reclaim would not call back into the
+ * filesystem that is writing; Vellum's direct reclaim never does (only
+ * kswapd writes pages back, and reclaim only trylocks: the lock order in
+ * mm/filemap.c), so there is nothing for a flag to switch off.  Linux 6.3
+ * dropped the argument too. */
+struct page *grab_cache_page_write_begin(struct address_space *mapping, unsigned long index);
 int add_to_page_cache(struct page *page, struct address_space *mapping,
                       unsigned long index);   /* page locked by caller; -EEXIST */
 void delete_from_page_cache(struct page *page); /* page locked, clean */
@@ -80,19 +87,24 @@ struct pagecache_stats {
 extern struct pagecache_stats pagecache_stats;
 extern unsigned long lock_page_report_jiffies;  /* long-wait report threshold (5 s) */
 
-/* The write loop's events, for tests and /proc/vellum/writepath. */
+/* The write loops' events, for tests and /proc/vellum/writepath: each is
+ * counted by its tracepoint (include/trace/events/filemap.h). */
 struct write_path_stats {
-    unsigned long attempts;      /* write_begin calls */
+    unsigned long attempts;      /* write_begin calls (legacy: chunks begun) */
     unsigned long short_copies;  /* atomic copy came up short */
-    unsigned long zero_commits;  /* write_end committed 0 bytes */
-    unsigned long fault_ins;     /* fault_in_iov_iter_readable calls after a short copy */
-    unsigned long retries;       /* chunk retried after fault-in */
+    /* zero_commits and fault_ins count one event (trace_write_fault_in):
+     * write_end committed 0 bytes, so the loop faulted the source in.  Both
+     * stay, as /proc/vellum/writepath's readers know them. */
+    unsigned long zero_commits;
+    unsigned long fault_ins;
+    unsigned long retries;       /* chunk retried after fault-in (legacy 2-copy:
+                                    the page raced with truncate or a read) */
     unsigned long efaults;       /* loop ended because the source could not be faulted in */
     unsigned long legacy_2copy;  /* legacy fallback: chunks copied via a temporary page */
     unsigned long legacy_naive;  /* legacy naive path: copies with faults on under the lock */
 };
 extern struct write_path_stats write_path_stats;
-/* The text of /proc/vellum/writepath (kernel/x86/usercopy.c): one "name value" line
+/* The text of /proc/vellum/writepath (mm/filemap.c): one "name value" line
  * per counter, the write loop's above, the page-fault handler's
  * (page_faults, fixups, atomic_fixups, demand_zero, cow_copies, cow_reuses,
  * stack_grows, user_sigsegv), the legacy paths' (legacy_2copy, legacy_naive,
@@ -102,8 +114,9 @@ extern struct write_path_stats write_path_stats;
  * legacy_write_mode (0 = 2copy, 1 = naive: the boot option).  Writes at most size bytes including a NUL;
  * returns the length written (without the NUL). */
 size_t write_path_stats_show(char *buf, size_t size);
-extern int write_path_trace;     /* 1: printk each step of generic_perform_write
-                                    (boot option writetrace=1) */
+extern int write_path_trace;     /* 1: the write loops' tracepoints printk each
+                                    event (boot option writetrace=1;
+                                    include/trace/events/filemap.h) */
 
 /* How filesystems with only prepare_write/commit_write are driven
  * (boot option legacy_write_mode=naive; mm/filemap.c explains both). */

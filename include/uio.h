@@ -8,7 +8,8 @@
  *               copy runs with page faults disabled and may stop short
  * (The test kernel adds a third, ITER_FAULTY: kernel buffers that pretend to
  * fault at chosen bytes, so the short-copy/retry logic can be tested without
- * user space.  It lives in lib/iov_iter_test.c; see the end of this file.)
+ * user space.  It lives in lib/iov_iter_test.c and lib/iov_iter_test.h; the
+ * production kernel has none of it.)
  *
  * Contract, as Linux 2.6.24's iov_iter:
  *   copy_page_from_iter_atomic(page, offset, bytes, i)
@@ -38,12 +39,7 @@ struct page;
 
 struct kvec  { void *iov_base; size_t iov_len; };
 
-enum iter_type {
-    ITER_KVEC, ITER_IOVEC,
-#ifdef CONFIG_KTEST
-    ITER_FAULTY,                       /* the test kernel only: struct faulty_iter */
-#endif
-};
+enum iter_type { ITER_KVEC, ITER_IOVEC };
 #define READ  0                        /* data flows into the iterator (read()) */
 #define WRITE 1                        /* data flows out of it (write()) */
 
@@ -87,38 +83,4 @@ size_t copy_to_iter(const void *buf, size_t bytes, struct iov_iter *i);
 size_t copy_from_iter(void *buf, size_t bytes, struct iov_iter *i);
 size_t copy_page_to_iter(struct page *page, size_t offset, size_t bytes, struct iov_iter *i);
 
-#ifdef CONFIG_KTEST
-/* The test kernel only (lib/iov_iter_test.c): an ITER_FAULTY iterator, kernel
- * buffers standing in for a user buffer with a part that faults.  The code
- * under test sees iter (pass &fi->iter); the rest is the fake's state:
- *   fault_at          byte offset from the start of the source where atomic
- *                     copies stop; (size_t)-1 = never
- *   fault_in_allowed  fault_in_iov_iter_readable (or a copy with faults
- *                     enabled) "resolves" the fault (fault_at becomes never)
- *                     as the fault handler would; if 0, the bytes from
- *                     fault_at on are unfaultable (an unmapped buffer)
- *   fault_handler     called when a fault is resolved, standing in for the
- *                     page-fault handler (a test locks a page there, as the
- *                     real handler would for an mmap of a file page); or NULL
- *   refaults          fault_in_iov_iter_readable resolves the fault (and calls
- *                     fault_handler) but the fault comes back this many times,
- *                     as if the page were reclaimed between the fault-in and
- *                     the copy: a prefault is no guarantee (0: it sticks)
- * The bytes consumed so far are count0 - iter.count: never iov_iter_truncate
- * a faulty iterator. */
-struct faulty_iter {
-    struct iov_iter iter;
-    size_t count0;
-    size_t fault_at;
-    int fault_in_allowed;
-    void (*fault_handler)(void *arg);
-    void *fault_arg;
-    int refaults;
-};
-void iov_iter_faulty(struct faulty_iter *fi, const struct kvec *kvec, unsigned long nr_segs,
-                     size_t count, size_t fault_at, int fault_in_allowed);
-/* lib/iov_iter.c's two calls into the fake (ITER_FAULTY iterators only). */
-size_t faulty_iter_limit(struct iov_iter *i, size_t n, int atomic);
-size_t faulty_iter_fault_in(const struct iov_iter *i, size_t bytes);
-#endif
 #endif

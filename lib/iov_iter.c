@@ -8,9 +8,9 @@
  *   ITER_KVEC    kernel buffers: memcpy, cannot fault
  *   ITER_IOVEC   user buffers: __copy_from_user_inatomic with faults
  *                disabled, copy_from_user / fault_in_readable with them enabled
- * and, in the test kernel only, ITER_FAULTY (lib/iov_iter_test.c): kernel
- * buffers that pretend to fault, the test double for a user buffer with an
- * unmapped part; two #ifdef CONFIG_KTEST lines below hand it over.
+ * (The test kernel's fake user buffer, ITER_FAULTY, is lib/iov_iter_test.c's:
+ * that file compiles this one into itself and wraps the entry points that
+ * copy from a source or fault it in.  Nothing here knows of it.)
  *
  * The atomic copy (copy_page_from_iter_atomic) never advances the iterator:
  * generic_perform_write advances it by what write_end COMMITTED, which may
@@ -111,17 +111,11 @@ static size_t copy_out_step(const struct iov_iter *i, char *seg, size_t done, si
 }
 
 /* Copy up to n bytes out of the iterator (from its current position) into
- * dst without advancing it.  Returns the bytes copied.  atomic (faults
- * disabled): only the test kernel's ITER_FAULTY looks at it (a user source
- * takes the atomic path in copy_page_from_iter_atomic itself). */
-static size_t copy_out(struct iov_iter *i, void *dst, size_t n, int atomic)
+ * dst without advancing it, faults enabled for a user source.  Returns the
+ * bytes copied. */
+static size_t copy_out(struct iov_iter *i, void *dst, size_t n)
 {
-    n = min(n, i->count);
-#ifdef CONFIG_KTEST
-    if (i->type == ITER_FAULTY)        /* how far before it "faults" */
-        n = faulty_iter_limit(i, n, atomic);
-#endif
-    return iterate_segs(i, n, copy_out_step, dst);
+    return iterate_segs(i, min(n, i->count), copy_out_step, dst);
 }
 
 /* The write loop's copy, with page faults disabled: from a user buffer it
@@ -134,7 +128,7 @@ size_t copy_page_from_iter_atomic(struct page *page, size_t offset, size_t bytes
     char *to = (char *)page_address(page) + offset;
     bytes = min(min(bytes, (size_t)PAGE_SIZE - offset), i->count);
     if (i->type != ITER_IOVEC)
-        return copy_out(i, to, bytes, 1);
+        return copy_out(i, to, bytes);  /* kernel memory: cannot fault */
     const struct iovec *iov = i->iov;
     size_t off = i->iov_offset, done = 0;
     pagefault_disable();
@@ -158,12 +152,12 @@ size_t iov_iter_copy_from_user(struct page *page, struct iov_iter *i, size_t off
 {
     if (offset + bytes > PAGE_SIZE)
         bytes = PAGE_SIZE - offset;
-    return copy_out(i, (char *)page_address(page) + offset, bytes, 0);
+    return copy_out(i, (char *)page_address(page) + offset, bytes);
 }
 
 size_t copy_from_iter(void *buf, size_t bytes, struct iov_iter *i)
 {
-    size_t n = copy_out(i, buf, bytes, 0);
+    size_t n = copy_out(i, buf, bytes);
     iov_iter_advance(i, n);
     return n;
 }
@@ -205,10 +199,6 @@ size_t fault_in_iov_iter_readable(const struct iov_iter *i, size_t bytes)
         return 0;
     case ITER_IOVEC:
         return bytes - iterate_segs(i, bytes, fault_in_step, NULL);
-#ifdef CONFIG_KTEST
-    case ITER_FAULTY:
-        return faulty_iter_fault_in(i, bytes);
-#endif
     }
     return bytes;
 }

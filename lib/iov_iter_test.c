@@ -1,11 +1,28 @@
-/* lib/iov_iter_test.c: the ktests of iov_iter.c (test=iov); built into the
- * test kernel only (make check), never into the production kernel. The tests
- * reach iov_iter.c's static functions and data, so this file includes it: in
- * the test kernel the two are one object (Makefile). */
+/* lib/iov_iter_test.c: the ktests of iov_iter.c (test=iov), and ITER_FAULTY,
+ * the fake user buffer the write-loop tests copy from (lib/iov_iter_test.h);
+ * built into the test kernel only (make check), never into the production
+ * kernel.  The tests reach iov_iter.c's static functions, so this file
+ * includes it: in the test kernel the two are one object (Makefile).
+ *
+ * The fake is served here, and iov_iter.c has no branch for it: while
+ * iov_iter.c is compiled into this file, the four entry points that copy
+ * from a source or fault it in are renamed real_*; the test kernel's
+ * functions of those names, below, take a faulty iterator themselves and
+ * hand any other to the real one.  (The rest of iov_iter.c works on a
+ * faulty iterator as on kernel buffers: it is one.) */
+#define copy_page_from_iter_atomic real_copy_page_from_iter_atomic
+#define iov_iter_copy_from_user    real_iov_iter_copy_from_user
+#define copy_from_iter             real_copy_from_iter
+#define fault_in_iov_iter_readable real_fault_in_iov_iter_readable
 #include "iov_iter.c"
+#undef copy_page_from_iter_atomic
+#undef iov_iter_copy_from_user
+#undef copy_from_iter
+#undef fault_in_iov_iter_readable
 #include <ktest.h>
+#include <iov_iter_test.h>
 
-/* ---- ITER_FAULTY: the fake user buffer (struct faulty_iter, <uio.h>) ---- */
+/* ---- ITER_FAULTY: the fake user buffer (struct faulty_iter) -------------- */
 
 #define NEVER ((size_t)-1)
 
@@ -37,10 +54,11 @@ static void resolve(struct faulty_iter *fi)
  * atomic: faults disabled, so the copy stops at fault_at.
  * !atomic: faults enabled, so a resolvable fault (fault_in_allowed) is
  * resolved on the spot, as the page-fault handler would. */
-size_t faulty_iter_limit(struct iov_iter *i, size_t n, int atomic)
+static size_t faulty_iter_limit(struct iov_iter *i, size_t n, bool atomic)
 {
     struct faulty_iter *fi = faulty(i);
     size_t consumed = fi->count0 - i->count;
+    n = min(n, i->count);
     if (fi->fault_at == NEVER || fi->fault_at >= consumed + n)
         return n;                       /* the fault lies beyond this copy */
     if (!atomic && fi->fault_in_allowed) {
@@ -52,13 +70,21 @@ size_t faulty_iter_limit(struct iov_iter *i, size_t n, int atomic)
     return min(n, fi->fault_at - consumed);
 }
 
+/* A copy out of the fake, with faults disabled (atomic) or enabled: the
+ * bytes before the "fault", copied as from any kernel buffer. */
+static size_t faulty_copy(struct iov_iter *i, void *dst, size_t n, bool atomic)
+{
+    return copy_out(i, dst, faulty_iter_limit(i, n, atomic));
+}
+
 /* fault_in_iov_iter_readable for the fake: the bytes that could NOT be
  * faulted in.  Resolving a fault changes the fake's "page tables" (fault_at),
  * so the const that the real (user memory) case honours is cast away. */
-size_t faulty_iter_fault_in(const struct iov_iter *i, size_t bytes)
+static size_t faulty_iter_fault_in(const struct iov_iter *i, size_t bytes)
 {
     struct faulty_iter *fi = faulty(i);
     size_t consumed = fi->count0 - i->count;
+    bytes = min(bytes, i->count);
     if (fi->fault_at == NEVER || fi->fault_at >= consumed + bytes)
         return 0;
     if (fi->fault_in_allowed) {
@@ -72,6 +98,42 @@ size_t faulty_iter_fault_in(const struct iov_iter *i, size_t bytes)
         return 0;
     }
     return consumed + bytes - max(fi->fault_at, consumed);
+}
+
+/* ---- the test kernel's entry points: the fake here, the rest iov_iter.c's */
+
+size_t copy_page_from_iter_atomic(struct page *page, size_t offset, size_t bytes,
+                                  struct iov_iter *i)
+{
+    if (i->type != ITER_FAULTY)
+        return real_copy_page_from_iter_atomic(page, offset, bytes, i);
+    return faulty_copy(i, (char *)page_address(page) + offset,
+                       min(bytes, (size_t)PAGE_SIZE - offset), true);
+}
+
+size_t iov_iter_copy_from_user(struct page *page, struct iov_iter *i, size_t offset,
+                               size_t bytes)
+{
+    if (i->type != ITER_FAULTY)
+        return real_iov_iter_copy_from_user(page, i, offset, bytes);
+    return faulty_copy(i, (char *)page_address(page) + offset,
+                       min(bytes, (size_t)PAGE_SIZE - offset), false);
+}
+
+size_t copy_from_iter(void *buf, size_t bytes, struct iov_iter *i)
+{
+    if (i->type != ITER_FAULTY)
+        return real_copy_from_iter(buf, bytes, i);
+    size_t n = faulty_copy(i, buf, bytes, false);
+    iov_iter_advance(i, n);
+    return n;
+}
+
+size_t fault_in_iov_iter_readable(const struct iov_iter *i, size_t bytes)
+{
+    if (i->type != ITER_FAULTY)
+        return real_fault_in_iov_iter_readable(i, bytes);
+    return faulty_iter_fault_in(i, bytes);
 }
 
 /* ---- the tests ------------------------------------------------------------ */
@@ -99,18 +161,18 @@ KTEST(iov, faulty_stops_and_faults_in)
     struct faulty_iter fi;
     struct iov_iter *it = &fi.iter;
     iov_iter_faulty(&fi, &v, 1, 100, 40, 0);
-    KT_ASSERT_EQ(copy_out(it, dst, 100, 1), 40);       /* atomic: stops at 40 */
-    KT_ASSERT_EQ(copy_out(it, dst, 30, 1), 30);        /* before the fault: fine */
+    KT_ASSERT_EQ(faulty_copy(it, dst, 100, true), 40);       /* atomic: stops at 40 */
+    KT_ASSERT_EQ(faulty_copy(it, dst, 30, true), 30);        /* before the fault: fine */
     KT_EXPECT_EQ(fault_in_iov_iter_readable(it, 30), 0);
     KT_EXPECT_EQ(fault_in_iov_iter_readable(it, 100), 60);  /* unfaultable from 40 */
     iov_iter_advance(it, 40);
-    KT_EXPECT_EQ(copy_out(it, dst, 10, 1), 0);
+    KT_EXPECT_EQ(faulty_copy(it, dst, 10, true), 0);
     KT_EXPECT_EQ(fault_in_iov_iter_readable(it, 10), 10);
     /* resolvable: fault-in clears the fault */
     iov_iter_faulty(&fi, &v, 1, 100, 10, 1);
-    KT_EXPECT_EQ(copy_out(it, dst, 100, 1), 10);
+    KT_EXPECT_EQ(faulty_copy(it, dst, 100, true), 10);
     KT_EXPECT_EQ(fault_in_iov_iter_readable(it, 100), 0);
-    KT_EXPECT_EQ(copy_out(it, dst, 100, 1), 100);
+    KT_EXPECT_EQ(faulty_copy(it, dst, 100, true), 100);
     KT_EXPECT(!memcmp(dst, src, 100));
 }
 

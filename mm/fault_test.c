@@ -10,7 +10,7 @@
 
 KTEST(fault, exception_table_is_populated)
 {
-    /* probe.S contributes two entries; each fixup lies near its insn. */
+    /* probe_test.S contributes two entries; each fixup lies near its insn. */
     KT_ASSERT(__stop_ex_table - __start_ex_table >= 2);
     const struct exception_table_entry *e = search_exception_tables(__start_ex_table[0].insn);
     KT_EXPECT(e == &__start_ex_table[0]);

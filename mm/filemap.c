@@ -4,8 +4,10 @@
  * generic_perform_write (write_begin / atomic copy / write_end, with the
  * short-copy and fault-in-and-retry logic), the legacy prepare_write /
  * commit_write fallbacks, and the page-cache side of file mappings
- * (filemap_fault, generic_file_mmap; docs/mmap.md).  Sits on the page allocator (<mm.h>) and the
- * scheduler's wait queues; filesystems plug in below through a_ops.
+ * (filemap_fault, generic_file_mmap; docs/mmap.md), and the text of
+ * /proc/vellum/writepath (write_path_stats_show: the write loop's counters).
+ * Sits on the page allocator (<mm.h>) and the scheduler's wait queues;
+ * filesystems plug in below through a_ops.
  *
  * ======================================================================
  * LOCK ORDER.  This is the one place it is written down.  Outermost first;
@@ -112,14 +114,38 @@
 #include <fdtable.h>
 #include <asm/uaccess.h>
 #include <linux/mman.h>
+#include <trace/events/filemap.h>       /* the write loops' tracepoints */
 
 struct pagecache_stats pagecache_stats;
 struct write_path_stats write_path_stats;
 int write_path_trace;
 int legacy_write_mode = LEGACY_WRITE_2COPY;
 
-#define wp_trace(fmt, ...) do { if (write_path_trace) \
-        printk(KERN_INFO "writepath: " fmt "\n", ##__VA_ARGS__); } while (0)
+/* /proc/vellum/writepath (fs/pseudofs.c): the write loop's counters above,
+ * with the page-fault handler's and the file mappings' (<pagemap.h>). */
+size_t write_path_stats_show(char *buf, size_t size)
+{
+    const struct write_path_stats *w = &write_path_stats;
+    const struct filemap_fault_stats *f = &filemap_fault_stats;
+    int n = snprintf(buf, size,
+        "attempts %lu\nshort_copies %lu\nzero_commits %lu\nfault_ins %lu\n"
+        "retries %lu\nefaults %lu\n"
+        "page_faults %lu\nfixups %lu\natomic_fixups %lu\ndemand_zero %lu\n"
+        "cow_copies %lu\ncow_reuses %lu\nzero_page %lu\nzero_cow %lu\n"
+        "stack_grows %lu\nuser_sigsegv %lu\n"
+        "legacy_2copy %lu\nlegacy_naive %lu\nself_deadlocks %lu\n"
+        "file_faults %lu\nfile_fault_reads %lu\nfile_fault_sigbus %lu\n"
+        "file_fault_deadlocks %lu\nshared_dirtied %lu\nprivate_cow %lu\n"
+        "truncate_unmapped %lu\nmkclean %lu\nfile_fault_around %lu\nlegacy_write_mode %d\n",
+        w->attempts, w->short_copies, w->zero_commits, w->fault_ins, w->retries, w->efaults,
+        page_fault_count, page_fault_fixups, page_fault_atomic_fixups, page_fault_demand_zero,
+        page_fault_cow, page_fault_cow_reuse, page_fault_zero_page, page_fault_zero_cow,
+        page_fault_stack_grow, page_fault_sigsegv,
+        w->legacy_2copy, w->legacy_naive, pagecache_stats.self_deadlocks,
+        f->faults, f->reads, f->sigbus, f->deadlocks, f->shared_dirtied, f->private_cow,
+        f->unmapped, f->mkclean, f->fault_around, legacy_write_mode);
+    return n < 0 ? 0 : (size_t)n >= size ? (size ? size - 1 : 0) : (size_t)n;
+}
 
 /* ---- the hash table of cached pages ----------------------------------- */
 
@@ -458,13 +484,13 @@ int add_to_page_cache_lru(struct page *page, struct address_space *mapping, unsi
     return err;
 }
 
-/* A fresh page, locked, with no stale state bits.  GFP_HIGHUSER: the page
- * cache's pages are user memory; the allocation may sleep (reclaim, the OOM
- * killer), and every caller inserts with add_to_page_cache_lru, which
- * reports a page another task added meanwhile. */
-static struct page *alloc_locked_page(void)
+/* A fresh page, locked, with no stale state bits, allocated with gfp.  The
+ * page cache's pages are user memory, GFP_HIGHUSER: the allocation may sleep
+ * (reclaim, the OOM killer), and every caller inserts with
+ * add_to_page_cache_lru, which reports a page another task added meanwhile. */
+static struct page *alloc_locked_page(gfp_t gfp)
 {
-    struct page *page = alloc_page(GFP_HIGHUSER);
+    struct page *page = alloc_page(gfp);
     if (!page)
         return NULL;
     ClearPageUptodate(page);
@@ -479,13 +505,13 @@ static struct page *alloc_locked_page(void)
 }
 
 struct page *find_or_create_page(struct address_space *mapping, unsigned long index,
-                                 unsigned gfp)
+                                 gfp_t gfp)
 {
     for (;;) {
         struct page *page = find_lock_page(mapping, index);
         if (page)
             return page;
-        page = alloc_locked_page();
+        page = alloc_locked_page(gfp);
         if (!page)
             return NULL;
         int err = add_to_page_cache_lru(page, mapping, index);
@@ -498,8 +524,7 @@ struct page *find_or_create_page(struct address_space *mapping, unsigned long in
     }
 }
 
-struct page *grab_cache_page_write_begin(struct address_space *mapping,
-                                         unsigned long index, unsigned flags)
+struct page *grab_cache_page_write_begin(struct address_space *mapping, unsigned long index)
 {
     struct page *page = find_or_create_page(mapping, index, GFP_HIGHUSER);
     if (page)
@@ -574,7 +599,7 @@ static void page_cache_readahead(struct address_space *mapping, struct file *fil
             put_page(page);
             continue;
         }
-        page = alloc_locked_page();
+        page = alloc_locked_page(GFP_HIGHUSER);
         if (!page)
             break;
         if (add_to_page_cache_lru(page, mapping, index + n)) {
@@ -595,7 +620,7 @@ struct page *read_mapping_page(struct address_space *mapping, unsigned long inde
     for (;;) {
         struct page *page = find_get_page(mapping, index);
         if (!page) {
-            page = alloc_locked_page();
+            page = alloc_locked_page(GFP_HIGHUSER);
             if (!page)
                 return ERR_PTR(-ENOMEM);
             int err = add_to_page_cache_lru(page, mapping, index);
@@ -793,7 +818,7 @@ int filemap_fault(struct vm_area_struct *vma, unsigned long address, struct page
             break;                                   /* SIGBUS */
         struct page *page = find_get_page(mapping, pgoff);
         if (!page) {
-            page = alloc_locked_page();
+            page = alloc_locked_page(GFP_HIGHUSER);
             if (!page)
                 return -ENOMEM;
             if (add_to_page_cache_lru(page, mapping, pgoff)) {
@@ -932,6 +957,9 @@ static ssize_t legacy_perform_write(struct file *file, struct iov_iter *i, loff_
  *     faulted in
  *   8 advance by what was committed
  *   9 return the bytes written, or the error if none
+ * The trace_*() lines are the loop's tracepoints (include/trace/events/filemap.h):
+ * each counts its event in write_path_stats and, booted with writetrace=1,
+ * prints it.
  */
 ssize_t generic_perform_write(struct file *file, struct iov_iter *i, loff_t pos)
 {
@@ -951,8 +979,7 @@ ssize_t generic_perform_write(struct file *file, struct iov_iter *i, loff_t pos)
     if (i->type == ITER_KVEC)
         flags |= AOP_FLAG_UNINTERRUPTIBLE;
 
-    wp_trace("start pos=%lld count=%u%s", pos, (unsigned)iov_iter_count(i),
-             flags & AOP_FLAG_UNINTERRUPTIBLE ? " (kernel source: UNINTERRUPTIBLE)" : "");
+    trace_write_start(pos, iov_iter_count(i), flags);
     while (iov_iter_count(i)) {
         /* 1: one page-sized chunk */
         unsigned offset = (unsigned)(pos & (PAGE_SIZE - 1));
@@ -963,28 +990,21 @@ ssize_t generic_perform_write(struct file *file, struct iov_iter *i, loff_t pos)
 again:
         /* 3: a fatal signal ends the write between chunks */
         if (fatal_signal_pending(current)) {
-            wp_trace("fatal signal pending: stop");
+            trace_write_fatal_signal(pos);
             status = -EINTR;
             break;
         }
         /* 4 */
-        write_path_stats.attempts++;
         status = a_ops->write_begin(file, mapping, pos, bytes, flags, &page, &fsdata);
-        wp_trace("write_begin pos=%lld len=%u -> %ld (page %s)", pos, bytes, status,
-                 status < 0 ? "-" : PageUptodate(page) ? "uptodate" : "not uptodate");
+        trace_write_begin(pos, bytes, status, page);
         if (status < 0)
             break;
         /* 5: faults disabled inside: a fault ends the copy, it is not resolved */
         copied = copy_page_from_iter_atomic(page, offset, bytes, i);
-        if (copied < bytes) {
-            write_path_stats.short_copies++;
-            wp_trace("atomic copy SHORT: %u of %u bytes", (unsigned)copied, bytes);
-        } else {
-            wp_trace("atomic copy %u bytes", (unsigned)copied);
-        }
+        trace_write_copy(copied, bytes);
         /* 6: write_end unlocks and releases the page */
         status = a_ops->write_end(file, mapping, pos, bytes, copied, page, fsdata);
-        wp_trace("write_end copied=%u -> committed %ld", (unsigned)copied, status);
+        trace_write_end(copied, status);
         if (status < 0)
             break;
         BUG_ON(status > (long)copied);           /* ->write_end's contract */
@@ -992,18 +1012,13 @@ again:
         if (status == 0) {
             /* 7: nothing committed.  The page is unlocked now, so a fault can
              * be handled: bring the source in, then redo the same chunk. */
-            write_path_stats.zero_commits++;
-            write_path_stats.fault_ins++;
             size_t missing = fault_in_iov_iter_readable(i, bytes);
-            wp_trace("fault-in %u bytes: %u could not be faulted in", bytes, (unsigned)missing);
+            trace_write_fault_in(pos, bytes, missing);
             if (missing >= bytes) {
-                write_path_stats.efaults++;
                 status = -EFAULT;
                 break;
             }
             bytes -= missing;           /* retry only what is now readable */
-            write_path_stats.retries++;
-            wp_trace("retry pos=%lld len=%u", pos, bytes);
             goto again;
         }
         /* 8 */
@@ -1013,7 +1028,7 @@ again:
         balance_dirty_pages_ratelimited(mapping);   /* over the dirty limit: write back, wait */
     }
     /* 9 */
-    wp_trace("done: written=%d status=%ld", (int)written, written ? 0L : status);
+    trace_write_done(written, status);
     return written ? written : status;
 }
 
@@ -1075,15 +1090,15 @@ static ssize_t legacy_perform_write_2copy(struct file *file, struct iov_iter *i,
             status = -EINTR;
             break;
         }
-        write_path_stats.attempts++;
+        trace_legacy_chunk(pos, bytes);
         size_t missing = fault_in_iov_iter_readable(i, bytes);   /* the prefault */
         if (missing >= bytes) {
-            write_path_stats.efaults++;
+            trace_legacy_efault(pos);
             status = -EFAULT;
             break;
         }
         bytes -= missing;
-        page = grab_cache_page_write_begin(mapping, index, 0);
+        page = grab_cache_page_write_begin(mapping, index);
         if (!page) {
             status = -ENOMEM;
             break;
@@ -1097,27 +1112,26 @@ static ssize_t legacy_perform_write_2copy(struct file *file, struct iov_iter *i,
                 break;
             }
             copied = iov_iter_copy_from_user(src_page, i, offset, bytes);   /* copy #1 */
-            wp_trace("legacy 2-copy: %u of %u bytes into the temporary page",
-                     (unsigned)copied, bytes);
+            trace_legacy_copy_tmp(copied, bytes);
             if (copied == 0) {
                 put_page(src_page);
                 put_page(page);
-                write_path_stats.efaults++;
+                trace_legacy_efault(pos);
                 status = -EFAULT;
                 break;
             }
             bytes = copied;
             lock_page(page);
-            if (page->mapping != mapping || PageUptodate(page)) {
-                /* truncated, or read in by someone else: start over; the
-                 * source has not been advanced */
+            /* truncated, or read in by someone else: start over; the
+             * source has not been advanced */
+            bool raced = page->mapping != mapping || PageUptodate(page);
+            trace_legacy_relock(raced);
+            if (raced) {
                 unlock_page(page);
                 put_page(page);
                 put_page(src_page);
-                write_path_stats.retries++;
                 continue;
             }
-            write_path_stats.legacy_2copy++;
         }
         status = a_ops->prepare_write(file, page, offset, offset + bytes);
         if (status < 0) {
@@ -1134,8 +1148,7 @@ static ssize_t legacy_perform_write_2copy(struct file *file, struct iov_iter *i,
             copied = bytes;
         } else {
             copied = copy_page_from_iter_atomic(page, offset, bytes, i);
-            if (copied < bytes)
-                write_path_stats.short_copies++;
+            trace_write_copy(copied, bytes);
         }
         /* We commit what was copied (from..from+copied); 2.6.24 committed the
          * whole prepared range even after a short copy into an uptodate page. */
@@ -1198,8 +1211,8 @@ static ssize_t legacy_perform_write_naive(struct file *file, struct iov_iter *i,
             status = -EINTR;
             break;
         }
-        write_path_stats.attempts++;
-        struct page *page = grab_cache_page_write_begin(mapping, index, 0);   /* LOCKED */
+        trace_legacy_chunk(pos, bytes);
+        struct page *page = grab_cache_page_write_begin(mapping, index);   /* LOCKED */
         if (!page) {
             status = -ENOMEM;
             break;
@@ -1215,9 +1228,7 @@ static ssize_t legacy_perform_write_naive(struct file *file, struct iov_iter *i,
         unsigned long deadlocks0 = filemap_fault_stats.deadlocks;
         size_t copied = iov_iter_copy_from_user(page, i, offset, bytes);
         bool deadlocked = filemap_fault_stats.deadlocks != deadlocks0;
-        write_path_stats.legacy_naive++;
-        wp_trace("legacy NAIVE: copied %u of %u bytes with faults enabled under the page lock",
-                 (unsigned)copied, bytes);
+        trace_legacy_naive_copy(copied, bytes);
         status = a_ops->commit_write(file, page, offset, offset + copied);
         unlock_page(page);
         put_page(page);
@@ -1227,7 +1238,7 @@ static ssize_t legacy_perform_write_naive(struct file *file, struct iov_iter *i,
             /* The fault in our copy found the page we hold: Linux would
              * hang here.  Whatever was copied was committed (and may be
              * the stale-data bug above); stop. */
-            wp_trace("legacy NAIVE: the copy faulted on the page we hold locked: -EDEADLK");
+            trace_legacy_naive_deadlock();
             if (copied) {
                 iov_iter_advance(i, copied);
                 written += copied;
@@ -1236,7 +1247,7 @@ static ssize_t legacy_perform_write_naive(struct file *file, struct iov_iter *i,
             break;
         }
         if (copied == 0) {
-            write_path_stats.efaults++;
+            trace_legacy_efault(pos);
             status = -EFAULT;
             break;
         }

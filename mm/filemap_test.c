@@ -21,6 +21,7 @@
 #include <ktest.h>
 #include <completion.h>
 #include <uio.h>
+#include <iov_iter_test.h>             /* ITER_FAULTY, the fake user buffer */
 #include <pagemap.h>
 #include <writeback.h>
 #include <sched.h>
@@ -101,7 +102,7 @@ static int tfs_write_begin(struct file *file, struct address_space *mapping, lof
                            unsigned len, unsigned flags, struct page **pagep, void **fsdata)
 {
     unsigned from = pos & (PAGE_SIZE - 1);
-    struct page *page = grab_cache_page_write_begin(mapping, pos >> PAGE_SHIFT, flags);
+    struct page *page = grab_cache_page_write_begin(mapping, pos >> PAGE_SHIFT);
     if (!page)
         return -ENOMEM;
     ts.last_flags = flags;

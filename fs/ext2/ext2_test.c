@@ -26,6 +26,7 @@
 #include <mm.h>
 #include <fs.h>
 #include <uio.h>
+#include <iov_iter_test.h>             /* ITER_FAULTY, the fake user buffer */
 #include <pagemap.h>
 #include <writeback.h>
 #include <blkdev.h>
@@ -913,7 +914,7 @@ KTEST(ext2cache, page_cache)
  * cache at INDEX, not uptodate, before the write comes. */
 static int plant_stale_page(struct address_space *mapping, unsigned long index)
 {
-    struct page *page = find_or_create_page(mapping, index, GFP_KERNEL);
+    struct page *page = find_or_create_page(mapping, index, GFP_HIGHUSER);
     if (!page)
         return -ENOMEM;
     int err = PageUptodate(page) ? -EEXIST : 0;

@@ -520,7 +520,7 @@ static int ext2_write_begin(struct file *file, struct address_space *mapping, lo
 {
     if (pos + len > mapping->host->i_sb->s_maxbytes)
         return -EFBIG;
-    int err = block_write_begin(mapping, pos, len, flags, pagep, ext2_get_block);
+    int err = block_write_begin(mapping, pos, len, pagep, ext2_get_block);
     if (err)
         ext2_write_failed(mapping, pos + len);
     return err;

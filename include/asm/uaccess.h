@@ -65,7 +65,7 @@ int fixup_exception(struct pt_regs *regs);
 
 /* Read/write one byte at a kernel address that may be unmapped; 0 or
  * -EFAULT (the exception table at work; Linux: get_kernel_nofault()).
- * kernel/x86/probe.S. */
+ * kernel/x86/probe_test.S: the test kernel only (the fault and paging tests). */
 int probe_kernel_read_u8(const void *addr, uint8_t *val);
 int probe_kernel_write_u8(void *addr, uint8_t val);
 

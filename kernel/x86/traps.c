@@ -217,19 +217,9 @@ static void do_exception(struct pt_regs *regs)
     die(trap_name(vec), regs, regs->err);
 }
 
-#ifdef CONFIG_KTEST
-/* The test kernel only: the per-vector hooks of kernel/x86/traps_test.c
- * (which includes this file) see every trap first; true = handled. */
-static bool trap_test_hook(struct pt_regs *regs);
-#endif
-
 void do_trap(struct pt_regs *regs)
 {
     unsigned long vec = regs->trapno;
-#ifdef CONFIG_KTEST
-    if (trap_test_hook(regs))
-        return;
-#endif
     struct pt_regs *prev = cur_trap_regs;
     cur_trap_regs = regs;
     if (vec >= FIRST_EXTERNAL_VECTOR && vec < FIRST_EXTERNAL_VECTOR + NR_IRQS) {

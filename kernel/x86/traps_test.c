@@ -1,8 +1,16 @@
-/* kernel/x86/traps_test.c: the ktests of traps.c (test=traps); built into the
- * test kernel only (make check), never into the production kernel. The tests
- * reach traps.c's static functions and data, so this file includes it: in the
- * test kernel the two are one object (Makefile). */
+/* kernel/x86/traps_test.c: the ktests of traps.c (test=traps), and the
+ * per-vector test hooks that see a trap before do_trap handles it; built
+ * into the test kernel only (make check), never into the production kernel.
+ * The tests reach traps.c's static functions and data, so this file
+ * includes it: in the test kernel the two are one object (Makefile).
+ *
+ * traps.c has no branch for the hooks: while it is compiled into this file
+ * its do_trap is named real_do_trap, and the test kernel's do_trap, below
+ * the hooks, offers each trap to them before handing it on (as
+ * lib/iov_iter_test.c wraps the iov_iter's entry points). */
+#define do_trap real_do_trap
 #include "traps.c"
+#undef do_trap
 #include <ktest.h>
 
 /* A per-vector hook that do_trap runs before the normal handler (the test
@@ -26,6 +34,13 @@ static bool trap_test_hook(struct pt_regs *regs)
 {
     trap_test_hook_t fn = regs->trapno < 256 ? test_hooks[regs->trapno] : NULL;
     return fn && fn(regs);
+}
+
+/* The test kernel's do_trap (entry.S calls it): the hook first, then traps.c's. */
+void do_trap(struct pt_regs *regs)
+{
+    if (!trap_test_hook(regs))
+        real_do_trap(regs);
 }
 
 static struct pt_regs hook_seen;

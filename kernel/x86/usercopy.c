@@ -62,30 +62,3 @@ long strnlen_user(const char __user *src, long n)
         return 0;               /* ran into TASK_SIZE without a NUL: a fault */
     return r;
 }
-
-/* ---- /proc/vellum/writepath ----------------------------------------------- */
-#include <pagemap.h>
-
-size_t write_path_stats_show(char *buf, size_t size)
-{
-    const struct write_path_stats *w = &write_path_stats;
-    const struct filemap_fault_stats *f = &filemap_fault_stats;
-    int n = snprintf(buf, size,
-        "attempts %lu\nshort_copies %lu\nzero_commits %lu\nfault_ins %lu\n"
-        "retries %lu\nefaults %lu\n"
-        "page_faults %lu\nfixups %lu\natomic_fixups %lu\ndemand_zero %lu\n"
-        "cow_copies %lu\ncow_reuses %lu\nzero_page %lu\nzero_cow %lu\n"
-        "stack_grows %lu\nuser_sigsegv %lu\n"
-        "legacy_2copy %lu\nlegacy_naive %lu\nself_deadlocks %lu\n"
-        "file_faults %lu\nfile_fault_reads %lu\nfile_fault_sigbus %lu\n"
-        "file_fault_deadlocks %lu\nshared_dirtied %lu\nprivate_cow %lu\n"
-        "truncate_unmapped %lu\nmkclean %lu\nfile_fault_around %lu\nlegacy_write_mode %d\n",
-        w->attempts, w->short_copies, w->zero_commits, w->fault_ins, w->retries, w->efaults,
-        page_fault_count, page_fault_fixups, page_fault_atomic_fixups, page_fault_demand_zero,
-        page_fault_cow, page_fault_cow_reuse, page_fault_zero_page, page_fault_zero_cow,
-        page_fault_stack_grow, page_fault_sigsegv,
-        w->legacy_2copy, w->legacy_naive, pagecache_stats.self_deadlocks,
-        f->faults, f->reads, f->sigbus, f->deadlocks, f->shared_dirtied, f->private_cow,
-        f->unmapped, f->mkclean, f->fault_around, legacy_write_mode);
-    return n < 0 ? 0 : (size_t)n >= size ? (size ? size - 1 : 0) : (size_t)n;
-}

@@ -1,9 +1,10 @@
-/* kernel/x86/probe.S: probe_kernel_read_u8 / probe_kernel_write_u8, one-byte
- * accesses that may fault.  The smallest users of the exception table
- * (<asm/uaccess.h>): the access at label 1 is listed in __ex_table with
- * fixup 2, so a page fault there makes do_page_fault() resume at 2, which
- * returns -EFAULT.  copy_from_user() and friends (kernel/x86/copy_user.S) work the
- * same way. */
+/* kernel/x86/probe_test.S: probe_kernel_read_u8 / probe_kernel_write_u8,
+ * one-byte accesses that may fault, for the fault and paging tests: built
+ * into the test kernel only, as every *_test.c (Makefile).  The smallest
+ * users of the exception table (<asm/uaccess.h>): the access at label 1 is
+ * listed in __ex_table with fixup 2, so a page fault there makes
+ * do_page_fault() resume at 2, which returns -EFAULT.  copy_from_user() and
+ * friends (kernel/x86/copy_user.S) work the same way, in both kernels. */
 #include <asm/uaccess.h>
 
 #define EFAULT 14
