@@ -513,15 +513,13 @@ static void plug_add_page(struct blk_plug *plug, struct page *page)
  * page (freed by block_invalidatepage/try_to_free_buffers). */
 int create_empty_buffers(struct page *page, unsigned long blocksize, unsigned long b_state)
 {
-    struct buffer_head *head = NULL, *tail = NULL;
+    struct buffer_head *head = NULL, *tail = NULL, *bh;
     char *base = page_address(page);
     for (unsigned long off = 0; off < PAGE_SIZE; off += blocksize) {
-        struct buffer_head *bh = kzalloc(sizeof(*bh), GFP_KERNEL);
-        if (!bh) {
-            while (head) {              /* the ones made so far: a NULL-ended chain */
-                struct buffer_head *next = head->b_this_page;
+        if (!(bh = kzalloc(sizeof(*bh), GFP_KERNEL))) {
+            for (; head; head = bh) {   /* free the chain made so far */
+                bh = head->b_this_page;
                 kfree(head);
-                head = next;
             }
             return -ENOMEM;
         }
@@ -647,7 +645,6 @@ int __block_write_begin(struct page *page, loff_t pos, unsigned len, get_block_t
     unsigned block_start = 0;
     int err = 0;
     char *kaddr = page_address(page);
-
     if (!head)
         return -ENOMEM;
 

@@ -263,11 +263,8 @@ int ext2_get_block(struct inode *inode, sector_t iblock, struct buffer_head *bh_
     int depth = ext2_block_to_path(inode, iblock, offsets);
     int err = 0;
 
-    if (depth == 0) {
-        if (create)
-            return -EFBIG;
-        return 0;                      /* beyond the tree: a hole for reading */
-    }
+    if (depth == 0)                    /* beyond the tree: a hole for reading */
+        return create ? -EFBIG : 0;
     mutex_lock(&ei->truncate_mutex);
     uint32_t *slot = &ei->i_data[offsets[0]];
     for (int level = 0; level < depth; level++) {
