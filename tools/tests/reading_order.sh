@@ -5,6 +5,9 @@
 #                                 file the list names (tools/reading-order)
 #  reading_order.lines            the listed functions total at most 900 lines
 #  reading_order.files            ... in at most 8 files
+#  reading_order.doc_output_true  the tool's output pasted in docs/page-cache.md
+#                                 (the block after "$ tools/reading-order") is
+#                                 what the tool prints on today's code
 #  reading_order.self_test        the tool reports a function that is not
 #                                 there, and measures a known one exactly
 source "$(dirname "$0")/../testlib.sh"
@@ -31,6 +34,14 @@ if [ -n "$files" ] && [ "$files" -le $MAX_FILES ]; then
     pass "$T.files"
 else
     fail "$T.files (${files:-?} files > $MAX_FILES)"
+fi
+
+pasted=$(awk '/^\$ tools\/reading-order$/ { on = 1; next } on && /^```/ { exit } on' docs/page-cache.md)
+if [ -n "$pasted" ] && [ "$pasted" = "$out" ]; then
+    pass "$T.doc_output_true"
+else
+    fail "$T.doc_output_true (docs/page-cache.md's pasted output differs from tools/reading-order's: paste it again)"
+    diff <(printf '%s\n' "$pasted") <(printf '%s\n' "$out") | head -n 10 | sed 's/^/    /'
 fi
 
 # The tool itself: a made-up list with one real function of a known size
