@@ -119,9 +119,9 @@ static size_t copy_out(struct iov_iter *i, void *dst, size_t n)
 }
 
 /* The write loop's copy, with page faults disabled: from a user buffer it
- * is one hop to the instruction that may fault (__copy_from_user_inatomic in
- * kernel/x86/copy_user.S, whose fixup makes it stop short).  Returns the
- * bytes copied; never advances i. */
+ * is one hop to the instructions that may fault (__copy_from_user_inatomic,
+ * an inline, calls __copy_user in kernel/x86/copy_user.S, whose fixup makes
+ * it stop short).  Returns the bytes copied; never advances i. */
 size_t copy_page_from_iter_atomic(struct page *page, size_t offset, size_t bytes,
                                   struct iov_iter *i)
 {
