@@ -90,7 +90,7 @@
  *   short instead of faulting), unlock the page in write_end, THEN fault the
  *   source in (i_mutex -> mmap_sem is in order), and retry.  Pre-2.6.24
  *   kernels copied with faults enabled under the page lock: see
- *   legacy_perform_write_naive() below, kept to demonstrate the deadlock
+ *   legacy_write_chunk_naive() below, kept to demonstrate the deadlock
  *   (docs/mmap.md shows how to reproduce each case on Vellum).
  *   Never take i_mutex while holding mmap_sem: msync drops mmap_sem before
  *   it writes the file back.
@@ -1055,7 +1055,7 @@ static void legacy_trim(struct inode *inode, loff_t end)
 }
 
 /*
- * 2.6.24's fallback.  For each chunk:
+ * 2.6.24's fallback, one chunk (at most to the end of its page):
  *   - fault the source in FIRST, with no page locked (a failure on the
  *     very first byte is -EFAULT);
  *   - find and lock the page;
@@ -1071,77 +1071,55 @@ static void legacy_trim(struct inode *inode, loff_t end)
  * safe part is that no fault ever happens under a page lock; the slow part
  * is the second copy and the extra page.
  */
-static ssize_t legacy_perform_write_2copy(struct file *file, struct iov_iter *i, loff_t pos)
+static long legacy_write_chunk_2copy(struct file *file, struct iov_iter *i, loff_t pos,
+                                     unsigned bytes)
 {
     struct address_space *mapping = file->f_mapping;
     const struct address_space_operations *a_ops = mapping->a_ops;
-    struct inode *inode = mapping->host;
-    ssize_t written = 0;
-    long status = 0;
+    unsigned offset = (unsigned)(pos & (PAGE_SIZE - 1));
+    struct page *page, *src_page = NULL;
+    size_t copied;
+    long status;
 
-    while (iov_iter_count(i)) {
-        unsigned offset = (unsigned)(pos & (PAGE_SIZE - 1));
-        unsigned long index = (unsigned long)(pos >> PAGE_SHIFT);
-        unsigned bytes = min((size_t)(PAGE_SIZE - offset), iov_iter_count(i));
-        struct page *page, *src_page = NULL;
-        size_t copied;
-
-        if (fatal_signal_pending(current)) {
-            status = -EINTR;
-            break;
+    size_t missing = fault_in_iov_iter_readable(i, bytes);   /* the prefault */
+    if (missing >= bytes) {
+        trace_legacy_efault(pos);
+        return -EFAULT;
+    }
+    bytes -= missing;
+    page = grab_cache_page_write_begin(mapping, (unsigned long)(pos >> PAGE_SHIFT));
+    if (!page)
+        return -ENOMEM;
+    if (!PageUptodate(page) && i->type != ITER_KVEC) {
+        unlock_page(page);
+        src_page = alloc_page(GFP_KERNEL);
+        if (!src_page) {
+            put_page(page);
+            return -ENOMEM;
         }
-        trace_legacy_chunk(pos, bytes);
-        size_t missing = fault_in_iov_iter_readable(i, bytes);   /* the prefault */
-        if (missing >= bytes) {
+        copied = iov_iter_copy_from_user(src_page, i, offset, bytes);   /* copy #1 */
+        trace_legacy_copy_tmp(copied, bytes);
+        if (copied == 0) {
+            put_page(src_page);
+            put_page(page);
             trace_legacy_efault(pos);
-            status = -EFAULT;
-            break;
+            return -EFAULT;
         }
-        bytes -= missing;
-        page = grab_cache_page_write_begin(mapping, index);
-        if (!page) {
-            status = -ENOMEM;
-            break;
-        }
-        if (!PageUptodate(page) && i->type != ITER_KVEC) {
-            unlock_page(page);
-            src_page = alloc_page(GFP_KERNEL);
-            if (!src_page) {
-                put_page(page);
-                status = -ENOMEM;
-                break;
-            }
-            copied = iov_iter_copy_from_user(src_page, i, offset, bytes);   /* copy #1 */
-            trace_legacy_copy_tmp(copied, bytes);
-            if (copied == 0) {
-                put_page(src_page);
-                put_page(page);
-                trace_legacy_efault(pos);
-                status = -EFAULT;
-                break;
-            }
-            bytes = copied;
-            lock_page(page);
-            /* truncated, or read in by someone else: start over; the
-             * source has not been advanced */
-            bool raced = page->mapping != mapping || PageUptodate(page);
-            trace_legacy_relock(raced);
-            if (raced) {
-                unlock_page(page);
-                put_page(page);
-                put_page(src_page);
-                continue;
-            }
-        }
-        status = a_ops->prepare_write(file, page, offset, offset + bytes);
-        if (status < 0) {
+        bytes = copied;
+        lock_page(page);
+        /* truncated, or read in by someone else: start the chunk over (the
+         * source has not been advanced) */
+        bool raced = page->mapping != mapping || PageUptodate(page);
+        trace_legacy_relock(raced);
+        if (raced) {
             unlock_page(page);
             put_page(page);
-            if (src_page)
-                put_page(src_page);
-            legacy_trim(inode, pos + bytes);
-            break;
+            put_page(src_page);
+            return 0;
         }
+    }
+    status = a_ops->prepare_write(file, page, offset, offset + bytes);
+    if (status >= 0) {
         if (src_page) {
             memcpy((char *)page_address(page) + offset,
                    (char *)page_address(src_page) + offset, bytes);      /* copy #2 */
@@ -1153,20 +1131,17 @@ static ssize_t legacy_perform_write_2copy(struct file *file, struct iov_iter *i,
         /* We commit what was copied (from..from+copied); 2.6.24 committed the
          * whole prepared range even after a short copy into an uptodate page. */
         status = a_ops->commit_write(file, page, offset, offset + copied);
-        unlock_page(page);
-        put_page(page);
-        if (src_page)
-            put_page(src_page);
-        if (status < 0) {
-            legacy_trim(inode, pos + bytes);
-            break;
-        }
-        iov_iter_advance(i, copied);
-        pos += copied;
-        written += copied;
-        cond_resched();
     }
-    return written ? written : status;
+    unlock_page(page);
+    put_page(page);
+    if (src_page)
+        put_page(src_page);
+    if (status < 0) {
+        legacy_trim(mapping->host, pos + bytes);
+        return status;
+    }
+    iov_iter_advance(i, copied);
+    return 0;
 }
 
 /*
@@ -1191,79 +1166,77 @@ static ssize_t legacy_perform_write_2copy(struct file *file, struct iov_iter *i,
  * mode only, takes the lock with lock_page_or_deadlock, which sees that the
  * faulting task holds the page, reports the
  * SELF-DEADLOCK (with a backtrace) and fails the fault; the copy stops
- * short; this loop then ends the write with -EDEADLK (or the bytes of the
- * chunks before, if any).  Two writers (ABBA) would still hang: each
+ * short; this chunk then ends the write with -EDEADLK (or the bytes of
+ * the chunks before, if any).  Two writers (ABBA) would still hang: each
  * lock_page waits for the other; the 5-second lock_page report names them.
  */
-static ssize_t legacy_perform_write_naive(struct file *file, struct iov_iter *i, loff_t pos)
+static long legacy_write_chunk_naive(struct file *file, struct iov_iter *i, loff_t pos,
+                                     unsigned bytes)
 {
     struct address_space *mapping = file->f_mapping;
     const struct address_space_operations *a_ops = mapping->a_ops;
-    ssize_t written = 0;
+    unsigned offset = (unsigned)(pos & (PAGE_SIZE - 1));
+    struct page *page = grab_cache_page_write_begin(mapping, (unsigned long)(pos >> PAGE_SHIFT));
+    if (!page)                                  /* (it is LOCKED) */
+        return -ENOMEM;
+    long status = a_ops->prepare_write(file, page, offset, offset + bytes);
+    if (status < 0) {
+        unlock_page(page);
+        put_page(page);
+        legacy_trim(mapping->host, pos + bytes);
+        return status;
+    }
+    /* HERE: a copy that may fault, under the page lock. */
+    unsigned long deadlocks0 = filemap_fault_stats.deadlocks;
+    size_t copied = iov_iter_copy_from_user(page, i, offset, bytes);
+    bool deadlocked = filemap_fault_stats.deadlocks != deadlocks0;
+    trace_legacy_naive_copy(copied, bytes);
+    status = a_ops->commit_write(file, page, offset, offset + copied);
+    unlock_page(page);
+    put_page(page);
+    if (status < 0)
+        return status;
+    iov_iter_advance(i, copied);
+    if (deadlocked) {
+        /* The fault in our copy found the page we hold: Linux would hang
+         * here.  Whatever was copied was committed (and may be the
+         * stale-data bug above); stop. */
+        trace_legacy_naive_deadlock();
+        return -EDEADLK;
+    }
+    if (copied == 0) {
+        trace_legacy_efault(pos);
+        return -EFAULT;
+    }
+    return 0;
+}
+
+/* The legacy loop: one page-sized chunk at a time, written by the mode's
+ * chunk function, which advances i by what commit_write took and returns 0
+ * or -errno.  The bytes written are what i was advanced by. */
+static ssize_t legacy_perform_write(struct file *file, struct iov_iter *i, loff_t pos)
+{
+    size_t count = iov_iter_count(i);
     long status = 0;
 
     while (iov_iter_count(i)) {
-        unsigned offset = (unsigned)(pos & (PAGE_SIZE - 1));
-        unsigned long index = (unsigned long)(pos >> PAGE_SHIFT);
-        unsigned bytes = min((size_t)(PAGE_SIZE - offset), iov_iter_count(i));
-
+        loff_t at = pos + (loff_t)(count - iov_iter_count(i));
+        unsigned bytes = min((size_t)(PAGE_SIZE - (at & (PAGE_SIZE - 1))), iov_iter_count(i));
         if (fatal_signal_pending(current)) {
             status = -EINTR;
             break;
         }
-        trace_legacy_chunk(pos, bytes);
-        struct page *page = grab_cache_page_write_begin(mapping, index);   /* LOCKED */
-        if (!page) {
-            status = -ENOMEM;
-            break;
-        }
-        status = a_ops->prepare_write(file, page, offset, offset + bytes);
-        if (status < 0) {
-            unlock_page(page);
-            put_page(page);
-            legacy_trim(mapping->host, pos + bytes);
-            break;
-        }
-        /* HERE: a copy that may fault, under the page lock. */
-        unsigned long deadlocks0 = filemap_fault_stats.deadlocks;
-        size_t copied = iov_iter_copy_from_user(page, i, offset, bytes);
-        bool deadlocked = filemap_fault_stats.deadlocks != deadlocks0;
-        trace_legacy_naive_copy(copied, bytes);
-        status = a_ops->commit_write(file, page, offset, offset + copied);
-        unlock_page(page);
-        put_page(page);
+        trace_legacy_chunk(at, bytes);
+        if (legacy_write_mode == LEGACY_WRITE_NAIVE)
+            status = legacy_write_chunk_naive(file, i, at, bytes);
+        else
+            status = legacy_write_chunk_2copy(file, i, at, bytes);
         if (status < 0)
             break;
-        if (deadlocked) {
-            /* The fault in our copy found the page we hold: Linux would
-             * hang here.  Whatever was copied was committed (and may be
-             * the stale-data bug above); stop. */
-            trace_legacy_naive_deadlock();
-            if (copied) {
-                iov_iter_advance(i, copied);
-                written += copied;
-            }
-            status = -EDEADLK;
-            break;
-        }
-        if (copied == 0) {
-            trace_legacy_efault(pos);
-            status = -EFAULT;
-            break;
-        }
-        iov_iter_advance(i, copied);
-        pos += copied;
-        written += copied;
         cond_resched();
     }
+    ssize_t written = count - iov_iter_count(i);
     return written ? written : status;
-}
-
-static ssize_t legacy_perform_write(struct file *file, struct iov_iter *i, loff_t pos)
-{
-    if (legacy_write_mode == LEGACY_WRITE_NAIVE)
-        return legacy_perform_write_naive(file, i, pos);
-    return legacy_perform_write_2copy(file, i, pos);
 }
 
 /*

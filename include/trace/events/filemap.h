@@ -100,7 +100,7 @@ static inline void trace_write_done(ssize_t written, long status)
     writepath_printk("done: written=%d status=%ld", (int)written, written ? 0L : status);
 }
 
-/* ---- the legacy loops (legacy_perform_write_2copy, _naive) ------------- */
+/* ---- the legacy loop (legacy_perform_write, legacy_write_chunk_*) ----- */
 
 /* A chunk of len bytes at pos: the page is about to be found and locked. */
 static inline void trace_legacy_chunk(loff_t pos, unsigned len)
