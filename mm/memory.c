@@ -10,15 +10,17 @@
  *
  * A frame mapped by a PTE holds one reference (page->_count) per PTE, and
  * counts the PTE in page->_mapcount (page_mapcount() = _mapcount + 1).
- * fork shares private frames (two references, both PTEs read-only); the
- * first write on either side faults into do_wp_page(), which copies the
- * frame, or, if this PTE holds the only reference left, just makes it
- * writable again.
+ * A fault on an empty PTE goes, as in Linux's handle_pte_fault, to
+ * do_fault() when an object backs the VMA and to do_anonymous_page() when
+ * none does.  fork shares private frames (copy_one_pte: two references,
+ * both PTEs read-only); the first write on either side faults into
+ * do_wp_page(), which copies the frame (wp_page_copy), or, if this PTE
+ * holds the only reference left, just makes it writable again.
  *
  * The zero page (Linux's ZERO_PAGE, <mm.h>): a read fault on private
  * anonymous memory maps the one global page of zeros read-only instead of
- * allocating and zeroing a frame (Linux's do_anonymous_page, its read
- * branch).  Such a PTE holds no reference and is not in _mapcount (Linux:
+ * allocating and zeroing a frame (do_anonymous_page, its read branch, as
+ * Linux's).  Such a PTE holds no reference and is not in _mapcount (Linux:
  * vm_normal_page() is NULL for it), so vm_normal_page() below is what
  * every walker asks; it is counted in rss like any mapped page (as Linux
  * 2.6 counted it in file_rss; today's Linux leaves it out).  The first
