@@ -7,14 +7,9 @@
 #include <kernel.h>
 #include <spinlock.h>
 #include <sched.h>
+#include <asm/cmpxchg.h>
 
 unsigned long lock_bug_reports;
-
-static inline unsigned int xchg(volatile unsigned int *p, unsigned int v)
-{
-    __asm__ volatile("xchgl %0, %1" : "+r"(v), "+m"(*p) :: "memory");
-    return v;
-}
 
 void spin_lock_init(spinlock_t *lock)
 {
