@@ -32,8 +32,15 @@
 /* ---- identity ---------------------------------------------------------- */
 
 long sys_getpid(void) { return current->pid; }
+/* One thread per process: the thread id is the pid (Linux: the tid of the
+ * group leader is the tgid). */
+long sys_gettid(void) { return current->pid; }
 long sys_getppid(void) { return current->parent ? current->parent->pid : 0; }
+/* Every process is root's: uid, euid, gid and egid 0. */
 long sys_getuid(void) { return 0; }
+long sys_geteuid(void) { return 0; }
+long sys_getgid(void) { return 0; }
+long sys_getegid(void) { return 0; }
 /* umask(2): sets the bits open(O_CREAT) and mkdir clear (applied in
  * fs/sys_open.c and fs/sys_namei.c, as Linux applies current_umask());
  * returns the old mask.  Nothing checks permissions yet, but the modes
