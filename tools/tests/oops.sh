@@ -10,6 +10,10 @@
 #                the faulting function
 #   oops=bug     BUG_ON() in oops_bug(): "kernel BUG at kernel/oops_test.c:N!",
 #                the condition, a Call Trace naming oops_bug, failure status
+#   oops=spinlock  a spinlock taken twice in oops_spinlock(): "BUG: spinlock
+#                recursion" naming the lock, then "kernel BUG at
+#                kernel/spinlock.c:N!", a Call Trace naming oops_spinlock,
+#                failure status
 #   every report is printed once: one BUG line, one "Oops:" line (never
 #                "Oops: Oops:"), one "Kernel panic" line
 #   oops=stack   unbounded recursion in oops_stack_recurse() on the kthread
@@ -57,6 +61,8 @@ vellum_qemu "$dir/oops-stack.log" 15 -kernel "$TKERNEL" -append "oops=stack" &
 stack_pid=$!
 vellum_qemu "$dir/oops-bug.log" 15 -kernel "$TKERNEL" -append "oops=bug" &
 bug_pid=$!
+vellum_qemu "$dir/oops-spinlock.log" 15 -kernel "$TKERNEL" -append "oops=spinlock" &
+spinlock_pid=$!
 
 # printed_once NAME REGEX: exactly one line of the log matches.
 printed_once() {
@@ -100,6 +106,19 @@ if tr -d '\r' < "$log" | grep -A3 'Call Trace:' | grep -qE '\] oops_bug\+0x'; th
 else fail "oops.bug_call_trace (no oops_bug frame after 'Call Trace:')"; bad=1; fi
 printed_once oops.bug_one_bug_line 'BUG:|kernel BUG at'
 exit_status_is_failure oops.bug_exit_status
+[ $bad = 0 ] || show_tail "$log"
+
+bad=0
+log=$dir/oops-spinlock.log
+wait $spinlock_pid; rc=$?
+check oops.spinlock_recursion_reported "no 'BUG: spinlock recursion on oops_lock'" \
+    'BUG: spinlock recursion on oops_lock .*owner'
+check oops.spinlock_bug_line "no 'kernel BUG at kernel/spinlock.c:N!'" \
+    'kernel BUG at [a-z/_]*spinlock\.c:[0-9]+!'
+if tr -d '\r' < "$log" | grep -A6 'Call Trace:' | grep -qE '\] oops_spinlock\+0x'; then
+    pass oops.spinlock_call_trace
+else fail "oops.spinlock_call_trace (no oops_spinlock frame after 'Call Trace:')"; bad=1; fi
+exit_status_is_failure oops.spinlock_exit_status
 [ $bad = 0 ] || show_tail "$log"
 
 bad=0
