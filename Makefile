@@ -1,6 +1,8 @@
 # Vellum top-level Makefile.
 # The object lists below *are* the architecture: boot/ brings the CPU up,
-# kernel/x86/ is everything x86-specific, kernel/drivers/ the devices,
+# kernel/x86/ (with its headers, include/asm/) is all the other x86-specific
+# code but lib/string.c's rep movs/stos (shared with the userland's libc)
+# and a few tests' inline assembly, kernel/drivers/ the PC's devices,
 # kernel/ the core (scheduling, processes, system calls), mm/ memory and the
 # page cache, fs/ the VFS and filesystems, lib/ freestanding helpers,
 # kernel/test/ the test framework and benchmarks.
@@ -80,8 +82,9 @@ src = $(wildcard $(addprefix $(1)/,*.S *.c))
 # boot/: the Multiboot header, the first page tables, the jump to the higher half
 SRCS-boot         := $(call src,boot)
 # kernel/x86/: the CPU: entry and trap code, context switch, GDT/TSS, IDT and
-# the oops report, the 8259A PIC, the 8254 PIT, double faults, power off, the
-# user-copy instructions and their exception-table entries
+# the oops report, the x87/SSE unit, the 8259A PIC, the 8254 PIT, the CMOS
+# real-time clock, double faults, power off, the user-copy instructions and
+# their exception-table entries
 SRCS-x86          := $(call src,kernel/x86)
 # kernel/drivers/: the devices: ATA disk, serial port, VGA text, PS/2
 # keyboard, console input and the tty

@@ -1,6 +1,7 @@
 /* fs/files_test.c: kernel tests of the files layer on a ramfs root (suite
- * "files"): devfs and proc through the VFS, the file system calls' checks
- * on bad user pointers, getdents64 and stat64 layouts. */
+ * "files"): devfs and proc through the VFS, file times against the
+ * system clock, the file system calls' checks on bad user pointers,
+ * getdents64 and stat64 layouts. */
 #include <kernel.h>
 #include <string.h>
 #include <errno.h>
@@ -13,6 +14,7 @@
 #include <fdtable.h>
 #include <do_mounts.h>
 #include <fs_syscalls.h>
+#include <syscalls.h>
 #include <proc.h>
 #include <timer.h>
 #include <ktest.h>
@@ -171,6 +173,19 @@ KTEST(files, proc_stat_uptime_loadavg)
     KT_EXPECT_EQ(next_num(&p), last_pid);
     KT_EXPECT(*p == '\n');
     kfree(buf);
+}
+
+/* File times and clock_gettime(CLOCK_REALTIME) read one clock (the RTC
+ * read once at boot, kernel/sys.c): time(2), which reads CLOCK_REALTIME as
+ * clock_gettime does, lies between two current_time()s a moment apart. */
+KTEST(files, current_time_agrees_with_clock_realtime)
+{
+    time_t before = current_time();
+    long now = sys_time(NULL);
+    time_t after = current_time();
+    KT_EXPECT(before <= now && now <= after);
+    KT_EXPECT(after - before <= 1);
+    KT_EXPECT(before >= 946684800);            /* 2000-01-01: the RTC was read */
 }
 
 /* Run with a descriptor table of our own. */

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <errno.h>
 #include <init.h>
-#include <asm/io.h>
+#include <timer.h>
 #include "internal.h"
 
 #define INODE_HASH_SIZE 256
@@ -314,42 +314,12 @@ int notify_change(struct inode *inode, struct iattr *attr)
 }
 
 /* ---- time -------------------------------------------------------------
- * current_time(): the CMOS real-time clock read once at boot, plus the
- * uptime from jiffies.  (The RTC belongs to the platform code; this small
- * reader lives here until there is a kernel/rtc.c.) */
-static time_t boot_time;
-
-static unsigned cmos_read(unsigned reg)
-{
-    outb(0x70, reg);
-    return inb(0x71);
-}
-
-static unsigned bcd(unsigned v, int is_bcd) { return is_bcd ? (v & 15) + (v >> 4) * 10 : v; }
-
-static void rtc_time_init(void)
-{
-    while (cmos_read(0x0A) & 0x80)      /* update in progress */
-        ;
-    int is_bcd = !(cmos_read(0x0B) & 0x04);
-    unsigned sec = bcd(cmos_read(0x00), is_bcd), min = bcd(cmos_read(0x02), is_bcd);
-    unsigned hour = bcd(cmos_read(0x04) & 0x7f, is_bcd), day = bcd(cmos_read(0x07), is_bcd);
-    unsigned mon = bcd(cmos_read(0x08), is_bcd), year = bcd(cmos_read(0x09), is_bcd) + 2000;
-    if (mon < 1 || mon > 12 || day < 1 || day > 31) {
-        boot_time = 1735689600;         /* 2025-01-01, if the RTC makes no sense */
-        return;
-    }
-    static const unsigned mdays[] = { 0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334 };
-    unsigned long days = (year - 1970) * 365 + (year - 1969) / 4 + mdays[mon - 1] + day - 1;
-    if (mon > 2 && year % 4 == 0)
-        days++;
-    boot_time = (time_t)(days * 86400 + hour * 3600 + min * 60 + sec);
-}
-subsys_initcall(rtc_time_init);
-
+ * current_time(): the wall clock of the timekeeping code (kernel/sys.c: the
+ * RTC read once at boot, plus the uptime), as clock_gettime(CLOCK_REALTIME)
+ * reports it. */
 time_t current_time(void)
 {
-    return boot_time + (time_t)(jiffies / HZ);
+    return ktime_get_real_seconds();
 }
 
 /* file_update_time: a write sets mtime and ctime to now.  As Linux's

@@ -434,34 +434,34 @@ out:
     return ret;
 }
 
-long sys_sendfile64(int out_fd, int in_fd, loff_t __user *offset, size_t count)
+/* The offset argument: NULL (in's f_pos), else the input offset in user
+ * memory, a long for sendfile (off32) or a loff_t for sendfile64 (off64),
+ * read before the copy and given the offset after it. */
+static long sendfile_at(int out_fd, int in_fd, long __user *off32, loff_t __user *off64,
+                        size_t count)
 {
     loff_t pos;
-    if (!offset)
+    long off;
+    if (!off32 && !off64)
         return do_sendfile(out_fd, in_fd, NULL, count);
-    if (copy_from_user(&pos, offset, sizeof pos))
+    if (off32 ? get_user(off, off32) : get_user(pos, off64))
         return -EFAULT;
+    if (off32)
+        pos = off;
     if (pos < 0)
         return -EINVAL;
     long ret = do_sendfile(out_fd, in_fd, &pos, count);
-    if (ret >= 0 && copy_to_user(offset, &pos, sizeof pos))
+    if (ret >= 0 && (off32 ? put_user((long)pos, off32) : put_user(pos, off64)))
         return -EFAULT;
     return ret;
 }
 
+long sys_sendfile64(int out_fd, int in_fd, loff_t __user *offset, size_t count)
+{
+    return sendfile_at(out_fd, in_fd, NULL, offset, count);
+}
+
 long sys_sendfile(int out_fd, int in_fd, long __user *offset, size_t count)
 {
-    long off;
-    if (!offset)
-        return do_sendfile(out_fd, in_fd, NULL, count);
-    if (copy_from_user(&off, offset, sizeof off))
-        return -EFAULT;
-    if (off < 0)
-        return -EINVAL;
-    loff_t pos = off;
-    long ret = do_sendfile(out_fd, in_fd, &pos, count);
-    off = pos;
-    if (ret >= 0 && copy_to_user(offset, &off, sizeof off))
-        return -EFAULT;
-    return ret;
+    return sendfile_at(out_fd, in_fd, offset, NULL, count);
 }

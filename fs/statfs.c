@@ -71,72 +71,52 @@ static int statfs_common(const char *upath, int fd, struct kstatfs *k, unsigned 
     return err;
 }
 
-static long do_statfs32(const char *upath, int fd, struct statfs *ubuf)
-{
-    struct kstatfs k;
-    struct statfs s;
-    unsigned int flags;
-    __kernel_fsid_t fsid;
-    int err = statfs_common(upath, fd, &k, &flags, &fsid);
-    if (err)
-        return err;
-    memset(&s, 0, sizeof s);
-    s.f_type = k.f_type;
-    s.f_bsize = s.f_frsize = k.f_bsize;
-    s.f_blocks = k.f_blocks;
-    s.f_bfree = k.f_bfree;
-    s.f_bavail = k.f_bavail;
-    s.f_files = k.f_files;
-    s.f_ffree = k.f_ffree;
-    s.f_fsid = fsid;
-    s.f_namelen = k.f_namelen;
-    s.f_flags = flags;
-    /* kstatfs's counts are unsigned long, as wide as struct statfs's on
-     * i386: nothing can overflow here yet (Linux checks for -EOVERFLOW). */
-    return copy_to_user(ubuf, &s, sizeof s) ? -EFAULT : 0;
-}
-
-static long do_statfs64(const char *upath, int fd, size_t sz, struct statfs64 *ubuf)
-{
-    struct kstatfs k;
-    struct statfs64 s;
-    unsigned int flags;
-    __kernel_fsid_t fsid;
-    if (sz != sizeof s)
-        return -EINVAL;
-    int err = statfs_common(upath, fd, &k, &flags, &fsid);
-    if (err)
-        return err;
-    memset(&s, 0, sizeof s);
-    s.f_type = k.f_type;
-    s.f_bsize = s.f_frsize = k.f_bsize;
-    s.f_blocks = k.f_blocks;
-    s.f_bfree = k.f_bfree;
-    s.f_bavail = k.f_bavail;
-    s.f_files = k.f_files;
-    s.f_ffree = k.f_ffree;
-    s.f_fsid = fsid;
-    s.f_namelen = k.f_namelen;
-    s.f_flags = flags;
-    return copy_to_user(ubuf, &s, sizeof s) ? -EFAULT : 0;
-}
+/* statfs of upath (or fd) copied out to ubuf, a struct statfs or a struct
+ * statfs64: the two name their fields alike (only the counts' widths
+ * differ), so one macro fills either (__typeof__ picks the struct).
+ * kstatfs's counts are unsigned long, as wide as struct statfs's on i386:
+ * nothing can overflow the 32-bit struct yet (Linux checks for
+ * -EOVERFLOW). */
+#define statfs_to_user(upath, fd, ubuf) ({                                   \
+        struct kstatfs k;                                                     \
+        __typeof__(*(ubuf)) s;                                                \
+        unsigned int flags;                                                   \
+        __kernel_fsid_t fsid;                                                 \
+        long err = statfs_common(upath, fd, &k, &flags, &fsid);               \
+        if (!err) {                                                           \
+            memset(&s, 0, sizeof s);                                          \
+            s.f_type = k.f_type;                                              \
+            s.f_bsize = s.f_frsize = k.f_bsize;                               \
+            s.f_blocks = k.f_blocks;                                          \
+            s.f_bfree = k.f_bfree;                                            \
+            s.f_bavail = k.f_bavail;                                          \
+            s.f_files = k.f_files;                                            \
+            s.f_ffree = k.f_ffree;                                            \
+            s.f_fsid = fsid;                                                  \
+            s.f_namelen = k.f_namelen;                                        \
+            s.f_flags = flags;                                                \
+            err = copy_to_user(ubuf, &s, sizeof s) ? -EFAULT : 0;             \
+        }                                                                     \
+        err; })
 
 long sys_statfs(const char *path, struct statfs *buf)
 {
-    return path ? do_statfs32(path, -1, buf) : -EFAULT;
+    return path ? statfs_to_user(path, -1, buf) : -EFAULT;
 }
 
 long sys_fstatfs(unsigned int fd, struct statfs *buf)
 {
-    return do_statfs32(NULL, fd, buf);
+    return statfs_to_user(NULL, fd, buf);
 }
 
 long sys_statfs64(const char *path, size_t sz, struct statfs64 *buf)
 {
-    return path ? do_statfs64(path, -1, sz, buf) : -EFAULT;
+    if (!path)
+        return -EFAULT;
+    return sz == sizeof *buf ? statfs_to_user(path, -1, buf) : -EINVAL;
 }
 
 long sys_fstatfs64(unsigned int fd, size_t sz, struct statfs64 *buf)
 {
-    return do_statfs64(NULL, fd, sz, buf);
+    return sz == sizeof *buf ? statfs_to_user(NULL, fd, buf) : -EINVAL;
 }

@@ -18,6 +18,14 @@ int printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print a backtrace of the caller (kernel/ksyms.c). */
 void dump_stack(void);
 int vprintk(const char *fmt, va_list ap);
+/* printk's %pV (Linux's): prints fmt with the arguments *va, so that a
+ * function taking (fmt, ...) can put its caller's message inside its own
+ * line without formatting it into a buffer first:
+ *   struct va_format vaf = { fmt, &ap };  printk("x: %pV\n", &vaf); */
+struct va_format {
+    const char *fmt;
+    va_list *va;
+};
 extern volatile unsigned long printk_count;   /* printk calls so far */
 int snprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);

@@ -30,6 +30,7 @@
 #include <mm_types.h>
 #include <gfp.h>
 #include <asm/layout.h>
+#include <asm/bitops.h>             /* set_bit..: the page flags */
 
 #define MAX_ORDER   11                  /* orders 0..10: 4 KiB .. 4 MiB blocks */
 
@@ -63,27 +64,6 @@ static inline bool page_in_mem_map(const struct page *p)
            ((unsigned long)p - (unsigned long)mem_map) % sizeof(struct page) == 0;
 }
 
-/* --- page flags: atomic (lock-prefixed, SMP-safe) bit operations ---
- * Named pgflag_* so they do not collide with a future <asm/bitops.h>. */
-static inline int pgflag_test_bit(int nr, const volatile unsigned long *addr)
-{ return (*addr >> nr) & 1; }
-static inline void pgflag_set_bit(int nr, volatile unsigned long *addr)
-{ __asm__ volatile("lock btsl %1, %0" : "+m"(*addr) : "Ir"(nr) : "memory"); }
-static inline void pgflag_clear_bit(int nr, volatile unsigned long *addr)
-{ __asm__ volatile("lock btrl %1, %0" : "+m"(*addr) : "Ir"(nr) : "memory"); }
-static inline int pgflag_test_and_set_bit(int nr, volatile unsigned long *addr)
-{
-    unsigned char old;
-    __asm__ volatile("lock btsl %2, %0; setc %1" : "+m"(*addr), "=q"(old) : "Ir"(nr) : "memory", "cc");
-    return old;
-}
-static inline int pgflag_test_and_clear_bit(int nr, volatile unsigned long *addr)
-{
-    unsigned char old;
-    __asm__ volatile("lock btrl %2, %0; setc %1" : "+m"(*addr), "=q"(old) : "Ir"(nr) : "memory", "cc");
-    return old;
-}
-
 /* PAGEFLAG(Locked, locked) generates, as Linux's page-flags.h:
  *   PageLocked(p)  SetPageLocked(p)  ClearPageLocked(p)
  *   TestSetPageLocked(p)  TestClearPageLocked(p)   (return the old bit)
@@ -91,13 +71,13 @@ static inline int pgflag_test_and_clear_bit(int nr, volatile unsigned long *addr
  *                                                  nobody else can see p) */
 #define PAGEFLAG(uname, lname)                                                       \
 static inline int Page##uname(const struct page *p)                                 \
-{ return pgflag_test_bit(PG_##lname, &p->flags); }                                  \
-static inline void SetPage##uname(struct page *p) { pgflag_set_bit(PG_##lname, &p->flags); } \
-static inline void ClearPage##uname(struct page *p) { pgflag_clear_bit(PG_##lname, &p->flags); } \
+{ return test_bit(PG_##lname, &p->flags); }                                  \
+static inline void SetPage##uname(struct page *p) { set_bit(PG_##lname, &p->flags); } \
+static inline void ClearPage##uname(struct page *p) { clear_bit(PG_##lname, &p->flags); } \
 static inline int TestSetPage##uname(struct page *p)                                \
-{ return pgflag_test_and_set_bit(PG_##lname, &p->flags); }                          \
+{ return test_and_set_bit(PG_##lname, &p->flags); }                          \
 static inline int TestClearPage##uname(struct page *p)                              \
-{ return pgflag_test_and_clear_bit(PG_##lname, &p->flags); }                        \
+{ return test_and_clear_bit(PG_##lname, &p->flags); }                        \
 static inline void __SetPage##uname(struct page *p) { p->flags |= 1UL << PG_##lname; } \
 static inline void __ClearPage##uname(struct page *p) { p->flags &= ~(1UL << PG_##lname); }
 

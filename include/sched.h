@@ -38,6 +38,7 @@ struct fs_struct;
 struct mm_struct;
 struct files_struct;
 struct blk_plug;
+struct fpu_state;                      /* <asm/fpu.h> */
 
 struct task_struct {
     unsigned long sp;                  /* saved kernel esp while switched out */
@@ -116,11 +117,6 @@ struct task_struct {
 /* exit_state values (Linux's) */
 #define EXIT_ZOMBIE  16
 #define EXIT_DEAD    32
-
-/* fxsave area: 512 bytes, 16-byte aligned (kernel/fork.c) */
-struct fpu_state {
-    uint8_t fxsave[512];
-} __attribute__((aligned(16)));
 
 /* Is a fatal signal (SIGKILL) pending for t?  Long kernel loops (the write
  * path, step 3 of the write loop in docs/page-cache.md) check it between chunks and return what they

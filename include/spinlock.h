@@ -3,7 +3,8 @@
  * until it sleeps or returns to user mode), so on this UP build a spinlock's
  * real work is disabling interrupts (the _irqsave forms).  The lock word is
  * still taken and checked, so that (a) the code reads as SMP code must be
- * written and (b) recursion on a held lock is reported instead of ignored.
+ * written and (b) recursion on a held lock is a BUG (a report naming the
+ * lock and its owner, then BUG()) instead of a silent hang.
  * Never sleep while holding a spinlock. */
 #ifndef _SPINLOCK_H
 #define _SPINLOCK_H
@@ -17,12 +18,12 @@ typedef struct spinlock {
     struct task_struct *owner;         /* holder, for reports */
 } spinlock_t;
 
-/* Lock bugs detected (spinlock recursion, unlocking an unlocked lock, mutex
- * self-deadlock, unlocking a mutex one does not own).  Each one is reported
- * with a backtrace and then survived: spin_lock() on a held lock returns
- * without spinning (on UP the holder could never run again), mutex_lock()
- * on a mutex the caller holds returns without taking it again.  Tests read
- * this counter. */
+/* Lock bugs the kernel survives, each reported with a backtrace and
+ * counted here (tests read the counter): unlocking an unlocked spinlock,
+ * mutex self-deadlock (that task sleeps for ever), unlocking a mutex
+ * another task holds.  Spinlock recursion is not survived: on UP the holder
+ * could never run again, so spin_lock() on a held lock reports it and
+ * BUG()s (the report counts too, for what it is worth). */
 extern unsigned long lock_bug_reports;
 
 #define __SPIN_LOCK_UNLOCKED(n) { 0, #n, NULL }

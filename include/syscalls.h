@@ -55,8 +55,12 @@ long sys_sigaltstack(const void *ss, void *oss);
 
 /* kernel/sys.c */
 long sys_getpid(void);
+long sys_gettid(void);
 long sys_getppid(void);
 long sys_getuid(void);
+long sys_geteuid(void);
+long sys_getgid(void);
+long sys_getegid(void);
 long sys_setpgid(pid_t pid, pid_t pgid);
 long sys_getpgid(pid_t pid);
 long sys_getpgrp(void);

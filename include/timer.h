@@ -1,4 +1,5 @@
-/* include/timer.h: the system tick (kernel/x86/timer.c, 8254 PIT channel 0).
+/* include/timer.h: the system tick (kernel/x86/timer.c, 8254 PIT channel 0)
+ * and the wall clock read from the RTC (kernel/x86/rtc.c, kernel/sys.c).
  *
  * The PIT interrupts HZ times a second on IRQ 0.  Each tick increments
  * jiffies, then calls the tick hook (the scheduler installs one: it
@@ -38,4 +39,11 @@ void udelay(unsigned long usecs);
 void mdelay(unsigned long msecs);
 
 void timer_init(void);
+
+/* The wall clock, in seconds since the epoch.  read_persistent_clock():
+ * the RTC (kernel/x86/rtc.c), read once at boot by the timekeeping code;
+ * ktime_get_real_seconds(): now (kernel/sys.c; what CLOCK_REALTIME and
+ * current_time() say). */
+time_t read_persistent_clock(void);
+time_t ktime_get_real_seconds(void);
 #endif

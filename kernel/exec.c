@@ -52,6 +52,7 @@
 #include <asm/uaccess.h>
 #include <asm/segment.h>
 #include <asm/irqflags.h>
+#include <asm/fpu.h>
 
 #define MAX_ARG_STRLEN  (PAGE_SIZE * 8)   /* one argument (Linux: 32 pages) */
 #define MAX_ARG_BYTES   (128 * 1024)      /* all of argv + envp (Linux: 1/4 of the stack rlimit) */
@@ -59,7 +60,6 @@
 #define STACK_INITIAL   (128 * 1024)      /* first stack VMA; grows on faults */
 #define MAX_PHNUM       64
 
-void fpu_reset_current(void);            /* kernel/fork.c */
 uint32_t get_random_u32(void);           /* kernel/sys.c */
 void get_random_bytes(void *buf, size_t n);
 
@@ -465,9 +465,10 @@ static int do_execve_common(const char *filename, const char *const *argv,
      * emptied; an interrupt would save that selector and fault popping it
      * back (restore_all).  Load null selectors now, as Linux's start_thread
      * does; the new program sets its own with set_thread_area. */
-    __asm__ volatile("movl %0, %%fs; movl %0, %%gs" :: "r"(0) : "memory");
+    loadsegment(fs, 0);
+    loadsegment(gs, 0);
     local_irq_restore(flags);
-    fpu_reset_current();
+    fpu_flush_thread();
 
     struct pt_regs *regs = current_pt_regs();
     memset(regs, 0, sizeof *regs);

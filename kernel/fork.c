@@ -131,123 +131,6 @@ pid_t alloc_pid(void)
     return -EAGAIN;
 }
 
-/* ---- FPU ------------------------------------------------------------------------
- * The kernel never touches x87/SSE registers (-mno-sse -mno-80387), so they
- * belong to the running process; a switch between processes saves the old
- * one's with fxsave and loads the new one's with fxrstor (eager switching,
- * simpler than Linux's lazy-then-eager history). */
-static bool have_fxsr;
-static struct fpu_state init_fpstate;
-
-#define CR0_MP (1u << 1)
-#define CR0_EM (1u << 2)
-#define CR0_TS (1u << 3)
-#define CR0_NE (1u << 5)
-#define CR4_OSFXSR     (1u << 9)
-#define CR4_OSXMMEXCPT (1u << 10)
-
-static void fpu_init(void)
-{
-    uint32_t a = 1, b, c = 0, d;
-    __asm__ volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
-    unsigned long cr0;
-    __asm__ volatile("mov %%cr0, %0" : "=r"(cr0));
-    cr0 &= ~(CR0_EM | CR0_TS);
-    cr0 |= CR0_MP | CR0_NE;
-    __asm__ volatile("mov %0, %%cr0" :: "r"(cr0));
-    have_fxsr = d & (1u << 24);
-    if (have_fxsr) {
-        __write_cr4(__read_cr4() | CR4_OSFXSR | ((d & (1u << 25)) ? CR4_OSXMMEXCPT : 0));
-        uint32_t mxcsr = 0x1f80;
-        __asm__ volatile("fninit\n\t"
-                         "ldmxcsr %1\n\t"
-                         "fxsave %0" : "=m"(init_fpstate) : "m"(mxcsr));
-    } else {
-        __asm__ volatile("fninit");
-    }
-    printk(KERN_INFO "fpu: x87%s enabled for user processes\n", have_fxsr ? " + SSE (fxsave)" : "");
-}
-arch_initcall(fpu_init);
-
-static struct fpu_state *fpu_alloc(void)
-{
-    /* kmalloc's size classes are powers of two, naturally aligned: a 512-byte
-     * object is 16-byte aligned as fxsave needs. */
-    struct fpu_state *f = kmalloc(sizeof *f, GFP_KERNEL);
-    if (f && WARN((unsigned long)f & 15, "fpu: kmalloc returned a misaligned buffer %p", f)) {
-        kfree(f);                      /* kmalloc broke its promise: no FPU state */
-        return NULL;
-    }
-    return f;
-}
-
-static void fpu_save(struct fpu_state *f)
-{
-    if (have_fxsr)
-        __asm__ volatile("fxsave %0" : "=m"(*f));
-    else
-        __asm__ volatile("fnsave %0; fwait" : "=m"(*f));
-}
-
-static void fpu_restore(const struct fpu_state *f)
-{
-    if (have_fxsr)
-        __asm__ volatile("fxrstor %0" :: "m"(*f));
-    else
-        __asm__ volatile("frstor %0" :: "m"(*f));
-}
-
-/* ---- the FPU in signal frames (kernel/signal.c; <asm/fpu.h>) ----
- * The live registers are current's whenever current runs (the kernel never
- * uses them, and a switch away saves them and a switch back reloads them),
- * so these work on the CPU's registers directly. */
-
-bool fpu_have_fxsr(void) { return have_fxsr; }
-
-void fpu_save_sigframe(void *fsave_hdr, struct fpu_state *fx)
-{
-    /* fxsave first (it leaves the registers alone), then fnsave: the
-     * legacy 108-byte image for the frame's header, with the full tag word
-     * (fnsave also re-initializes the x87 unit). */
-    if (have_fxsr)
-        __asm__ volatile("fxsave %0" : "=m"(*fx));
-    __asm__ volatile("fnsave %0" : "=m"(*(uint8_t (*)[FSAVE_SIZE])fsave_hdr));
-}
-
-void fpu_init_for_handler(void)
-{
-    fpu_restore(&init_fpstate);
-}
-
-/* MXCSR bits the CPU accepts (fxsave's mxcsr_mask; 0 there means the
- * original default 0xffbf, as Linux's mxcsr_feature_mask_init). */
-static uint32_t mxcsr_feature_mask(void)
-{
-    uint32_t m;
-    memcpy(&m, init_fpstate.fxsave + 28, 4);
-    return m ? m : 0xffbf;
-}
-
-int fpu_restore_sigframe(const void *fsave_hdr, const struct fpu_state *fx)
-{
-    if (fx) {
-        if (!have_fxsr)
-            return -EINVAL;
-        uint32_t mxcsr;
-        memcpy(&mxcsr, fx->fxsave + 24, 4);
-        if (mxcsr & ~mxcsr_feature_mask())
-            return -EINVAL;            /* fxrstor would #GP in the kernel */
-        __asm__ volatile("fxrstor %0" :: "m"(*fx));
-    }
-    /* The legacy header wins for the x87 part, as Linux's convert_to_fxsr
-     * (a debugger editing the registers in the header is obeyed).  frstor
-     * takes any bytes; a pending unmasked exception it loads is raised by
-     * the user's next x87 instruction (SIGFPE), never in the kernel: the
-     * kernel executes no waiting x87 instruction after it. */
-    __asm__ volatile("frstor %0" :: "m"(*(const uint8_t (*)[FSAVE_SIZE])fsave_hdr));
-    return 0;
-}
-
 /* The process half of a context switch, called by schedule() with
  * interrupts off just before switch_to (Linux: switch_mm + __switch_to).
  * Kernel threads keep whatever directory is loaded (the kernel half is the
@@ -255,13 +138,13 @@ int fpu_restore_sigframe(const void *fsave_hdr, const struct fpu_state *fx)
 void arch_switch_to(struct task_struct *prev, struct task_struct *next)
 {
     if (prev->fpu)
-        fpu_save(prev->fpu);
+        save_fpregs_to_fpstate(prev->fpu);
     if (next->mm && next->mm != prev->mm)
         switch_mm(prev->mm, next->mm, next);
     if (next->is_process) {
         load_TLS(next->tls_array);
         if (next->fpu)
-            fpu_restore(next->fpu);
+            restore_fpregs_from_fpstate(next->fpu);
     }
     /* %fs and %gs are not part of the switch (switch.S swaps stacks only)
      * and the kernel runs with the user's values in them (entry.S), so next
@@ -270,7 +153,8 @@ void arch_switch_to(struct task_struct *prev, struct task_struct *next)
      * popping them back (#GP in restore_all).  Null selectors, as exec
      * loads; next's own come back from its frame on the way to user mode.
      * (Linux's __switch_to saves and reloads them per task instead.) */
-    __asm__ volatile("movl %0, %%fs; movl %0, %%gs" :: "r"(0) : "memory");
+    loadsegment(fs, 0);
+    loadsegment(gs, 0);
 }
 
 /* ---- creating a task --------------------------------------------------------- */
@@ -285,7 +169,7 @@ static struct task_struct *dup_task(struct task_struct *parent)
         return NULL;
     memset(t, 0, sizeof *t);
     t->stack = alloc_thread_stack();
-    t->fpu = fpu_alloc();
+    t->fpu = fpstate_alloc();
     if (!t->stack || !t->fpu) {
         if (t->stack)
             free_thread_stack(t->stack);
@@ -376,7 +260,7 @@ long do_fork(struct pt_regs *regs)
     t = dup_task(me);
     if (!t)
         return -ENOMEM;
-    fpu_save(t->fpu);                  /* our live registers are the child's too */
+    save_fpregs_to_fpstate(t->fpu);    /* our live registers are the child's too */
     t->mm = dup_mm(me->mm);
     if (!t->mm)
         goto nomem;
@@ -482,7 +366,7 @@ struct task_struct *user_process_create(int (*fn)(void *), void *arg, const char
     struct task_struct *t = dup_task(&init_task);
     if (!t)
         return ERR_PTR(-ENOMEM);
-    memcpy(t->fpu, &init_fpstate, sizeof init_fpstate);
+    fpstate_init(t->fpu);
     strlcpy(t->comm, name, TASK_COMM_LEN);
     memset(task_pt_regs(t), 0, sizeof(struct pt_regs));
     setup_fork_stack(t, fn, arg);
@@ -502,13 +386,4 @@ struct task_struct *user_process_create(int (*fn)(void *), void *arg, const char
      * the kernel is not preemptible, we have not scheduled.) */
     t->pgrp = t->session = t->pid;
     return t;
-}
-
-/* exec: the FPU starts clean (fninit state) for the new program. */
-void fpu_reset_current(void)
-{
-    if (current->fpu) {
-        memcpy(current->fpu, &init_fpstate, sizeof init_fpstate);
-        fpu_restore(current->fpu);
-    }
 }

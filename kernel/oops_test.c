@@ -8,6 +8,8 @@
  *   oops=divide  division by zero in oops_divide()         -> divide error
  *   oops=panic   panic() from oops_panic()
  *   oops=bug     BUG_ON() in oops_bug()
+ *   oops=spinlock  oops_spinlock() takes a spinlock it holds: "BUG: spinlock
+ *                recursion", then BUG() in spin_lock()
  *   oops=nested  a console whose write faults: the oops report itself faults,
  *                and die() must notice the recursion and stop
  *   oops=stack   unbounded recursion in oops_stack_recurse() on a kthread
@@ -83,6 +85,13 @@ void __noipa oops_bug(void)
 {
     volatile int broken = 1;
     BUG_ON(broken);
+}
+
+void __noipa oops_spinlock(void)
+{
+    static DEFINE_SPINLOCK(oops_lock);
+    spin_lock(&oops_lock);
+    spin_lock(&oops_lock);
 }
 
 static void faulty_console_write(struct console *con, const char *s, size_t n)
@@ -194,6 +203,8 @@ static void oops_run(void)
         oops_panic();
     } else if (!strcmp(kind, "bug")) {
         oops_bug();
+    } else if (!strcmp(kind, "spinlock")) {
+        oops_spinlock();
     } else if (!strcmp(kind, "nested")) {
         uint32_t *pgdir = phys_to_virt(read_cr3() & PAGE_MASK);
         pgdir[0] = 0;                  /* as for null: page 0 must be unmapped */
@@ -206,8 +217,8 @@ static void oops_run(void)
             panic("oops=stack: no kthread (%ld)", PTR_ERR(t));
         msleep(2000);                  /* the kthread double-faults before this ends */
     } else {
-        printk(KERN_ERR "oops: unknown kind '%s' (null, write, divide, panic, bug, nested, "
-               "stack)\n", kind);
+        printk(KERN_ERR "oops: unknown kind '%s' (null, write, divide, panic, bug, spinlock, "
+               "nested, stack)\n", kind);
         return;
     }
     panic("oops=%s did not crash", kind);

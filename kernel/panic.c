@@ -22,16 +22,22 @@ bool under_test(void)
 
 static volatile int panic_nest;
 
-void panic_halt(const char *msg)
+/* After the "Kernel panic" line: leave QEMU (under test) or stop here. */
+static void __attribute__((noreturn)) panic_end(void)
 {
-    local_irq_disable();
-    printk(KERN_EMERG "Kernel panic - not syncing: %s\n", msg);
     if (under_test())
         qemu_exit(3);
     printk(KERN_EMERG "---[ end Kernel panic - not syncing ]---\n");
     serial_flush();
     for (;;)
         hlt();
+}
+
+void panic_halt(const char *msg)
+{
+    local_irq_disable();
+    printk(KERN_EMERG "Kernel panic - not syncing: %s\n", msg);
+    panic_end();
 }
 
 /* BUG()/BUG_ON() (include/kernel.h): one BUG line, then panic's backtrace. */
@@ -47,18 +53,16 @@ void bug_at(const char *file, int line, const char *cond)
 /* WARN_ON()/WARN() (include/kernel.h): report with a backtrace, and go on. */
 void warn_at(const char *file, int line, const char *fmt, ...)
 {
-    char msg[160];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    struct va_format vaf = { fmt, &ap };
+    printk(KERN_WARNING "WARNING: %pV at %s:%d\n", &vaf, file, line);
     va_end(ap);
-    printk(KERN_WARNING "WARNING: %s at %s:%d\n", msg, file, line);
     dump_stack();
 }
 
 void panic(const char *fmt, ...)
 {
-    char msg[256];
     va_list ap;
     local_irq_disable();
     if (panic_nest++) {
@@ -69,14 +73,9 @@ void panic(const char *fmt, ...)
             hlt();
     }
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    struct va_format vaf = { fmt, &ap };
+    printk(KERN_EMERG "Kernel panic - not syncing: %pV\n", &vaf);
     va_end(ap);
-    printk(KERN_EMERG "Kernel panic - not syncing: %s\n", msg);
     show_trace((unsigned long)__builtin_frame_address(0));
-    if (under_test())
-        qemu_exit(3);
-    printk(KERN_EMERG "---[ end Kernel panic - not syncing ]---\n");
-    serial_flush();
-    for (;;)
-        hlt();
+    panic_end();
 }

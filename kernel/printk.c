@@ -95,6 +95,16 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
                     false, width, pad, left);
             break;
         case 'p':
+            if (fmt[1] == 'V') {       /* %pV: a struct va_format's message */
+                fmt++;
+                const struct va_format *vaf = va_arg(ap, const struct va_format *);
+                va_list args;
+                va_copy(args, *vaf->va);
+                size_t at = o.len < size ? o.len : size;
+                o.len += vsnprintf(buf + at, size - at, vaf->fmt, args);
+                va_end(args);
+                break;
+            }
             out(&o, '0'); out(&o, 'x');
             out_num(&o, (unsigned long)va_arg(ap, void *), 16, false, false, 8, '0', false);
             break;

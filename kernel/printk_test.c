@@ -1,5 +1,5 @@
 /* kernel/printk_test.c: the ktests of printk.c (test=printk): formats, the
- * log ring; built into the test kernel only (make check), never into the
+ * log ring, %pV; built into the test kernel only (make check), never into the
  * production kernel. */
 #include <kernel.h>
 #include <string.h>
@@ -28,6 +28,28 @@ KTEST(printk, truncation_reports_full_length)
     KT_EXPECT_EQ(n, 10);
     KT_EXPECT(!strcmp(b, "0123456"));
     KT_EXPECT_EQ(snprintf(NULL, 0, "%d", 12345), 5);
+}
+
+/* snprintf "<%pV>" of (fmt, ...): what warn_at and ktest_fail do. */
+static int __attribute__((format(printf, 3, 4))) wrap(char *b, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    struct va_format vaf = { fmt, &ap };
+    int len = snprintf(b, n, "<%pV>", &vaf);
+    va_end(ap);
+    return len;
+}
+
+KTEST(printk, pV_prints_the_callers_message)
+{
+    char b[32];
+    KT_EXPECT_EQ(wrap(b, sizeof b, "%s=%d", "x", 42), 6);
+    KT_EXPECT(!strcmp(b, "<x=42>"));
+    KT_EXPECT_EQ(wrap(b, 6, "%s", "abcdef"), 8);     /* truncated, full length */
+    KT_EXPECT(!strcmp(b, "<abcd"));
+    KT_EXPECT_EQ(wrap(b, 2, "%s", "abcdef"), 8);
+    KT_EXPECT(!strcmp(b, "<"));
 }
 
 KTEST(printk, log_ring_keeps_messages)

@@ -156,7 +156,8 @@ void schedule(void)
         if (!list_empty(&runqueue))
             break;
         cpu_idling = 1;                          /* the ticks now are idle time */
-        __asm__ volatile("sti; hlt; cli" ::: "memory");
+        safe_halt();
+        local_irq_disable();
         cpu_idling = 0;
     }
     next = list_first_entry(&runqueue, struct task_struct, run_list);
@@ -393,8 +394,7 @@ void show_task(struct task_struct *t)
            t == current ? " (running)" : "", list_empty(&t->run_list) ? "" : " (queued)",
            what);
     if (t == current) {
-        unsigned long ebp;
-        __asm__ volatile("mov %%ebp, %0" : "=r"(ebp));
+        unsigned long ebp = (unsigned long)__builtin_frame_address(0);
         unsigned long lo = t->stack ? (unsigned long)t->stack : (unsigned long)boot_stack;
         sched_backtrace(ebp, lo, lo + (t->stack ? THREAD_SIZE :
                         (unsigned long)(boot_stack_top - boot_stack)));
@@ -431,7 +431,8 @@ void cpu_idle(void)
             yield();
         } else {
             cpu_idling = 1;
-            __asm__ volatile("sti; hlt; cli" ::: "memory");
+            safe_halt();
+            local_irq_disable();
             cpu_idling = 0;
             local_irq_enable();
         }

@@ -2,19 +2,17 @@
  * (see include/spinlock.h).  The lock word is taken with an atomic xchg as
  * SMP code must; on one CPU finding it already taken can only mean this
  * CPU holds it (a recursion bug, e.g. an interrupt handler taking a lock
- * that the code it interrupted holds without _irqsave), so instead of
- * spinning forever we report it with a backtrace and carry on. */
+ * that the code it interrupted holds without _irqsave): the holder can
+ * never run again to release it, so instead of spinning forever the
+ * "BUG: spinlock recursion" report names the lock and its owner, with a
+ * backtrace, and BUG() stops the machine.  Unlocking an unlocked lock is
+ * reported the same way and survived. */
 #include <kernel.h>
 #include <spinlock.h>
 #include <sched.h>
+#include <asm/cmpxchg.h>
 
 unsigned long lock_bug_reports;
-
-static inline unsigned int xchg(volatile unsigned int *p, unsigned int v)
-{
-    __asm__ volatile("xchgl %0, %1" : "+r"(v), "+m"(*p) :: "memory");
-    return v;
-}
 
 void spin_lock_init(spinlock_t *lock)
 {
@@ -24,6 +22,7 @@ void spin_lock_init(spinlock_t *lock)
         lock->name = "spinlock";
 }
 
+/* The report's first line (Linux's spin_bug): what, the lock, who. */
 static void spin_bug(spinlock_t *lock, const char *what)
 {
     struct task_struct *me = current;
@@ -31,7 +30,6 @@ static void spin_bug(spinlock_t *lock, const char *what)
     printk(KERN_ERR "BUG: spinlock %s on %s (%p), cpu 0, task %d (%s), owner %s\n",
            what, lock->name ? lock->name : "?", lock, me->pid, me->comm,
            lock->owner ? lock->owner->comm : "none");
-    show_task(me);
 }
 
 void spin_lock(spinlock_t *lock)
@@ -39,7 +37,8 @@ void spin_lock(spinlock_t *lock)
     /* SMP: while (xchg(&lock->locked, 1)) cpu_relax(); */
     if (xchg(&lock->locked, 1)) {
         spin_bug(lock, "recursion");
-        return;                        /* UP: the holder cannot release it */
+        BUG();                         /* UP: the holder cannot release it;
+                                          BUG's panic prints the backtrace */
     }
     lock->owner = current;
 }
@@ -56,6 +55,7 @@ void spin_unlock(spinlock_t *lock)
 {
     if (!lock->locked) {
         spin_bug(lock, "already unlocked");
+        show_task(current);
         return;
     }
     lock->owner = NULL;

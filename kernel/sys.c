@@ -1,8 +1,9 @@
 /* kernel/sys.c: small system calls of the process layer: identity (pids,
  * process groups, sessions), uname, reboot, rlimits, time and sleeping,
  * sysinfo, TLS (set_thread_area), getrandom and the vellum_debug call.
- * Sits on the scheduler (jiffies, schedule_timeout), kernel/x86/gdt.c (TLS)
- * and the user-copy routines (<asm/uaccess.h>).
+ * Sits on the scheduler (jiffies, schedule_timeout), kernel/x86/gdt.c (TLS),
+ * kernel/x86/rtc.c (the wall clock at boot) and the user-copy routines
+ * (<asm/uaccess.h>).
  *
  * Simplifications: one user (root, uid 0, every id call returns 0); the
  * wall clock is read from the CMOS RTC once at boot and advanced by
@@ -22,7 +23,7 @@
 #include <proc.h>
 #include <do_mounts.h>          /* kernel_power_off: sync, unmount, power off */
 #include <syscalls.h>
-#include <asm/io.h>
+#include <asm/io.h>                     /* rdtsc */
 #include <asm/irqflags.h>
 #include <asm/segment.h>
 #include <asm/uaccess.h>
@@ -31,8 +32,15 @@
 /* ---- identity ---------------------------------------------------------- */
 
 long sys_getpid(void) { return current->pid; }
+/* One thread per process: the thread id is the pid (Linux: the tid of the
+ * group leader is the tgid). */
+long sys_gettid(void) { return current->pid; }
 long sys_getppid(void) { return current->parent ? current->parent->pid : 0; }
+/* Every process is root's: uid, euid, gid and egid 0. */
 long sys_getuid(void) { return 0; }
+long sys_geteuid(void) { return 0; }
+long sys_getgid(void) { return 0; }
+long sys_getegid(void) { return 0; }
 /* umask(2): sets the bits open(O_CREAT) and mkdir clear (applied in
  * fs/sys_open.c and fs/sys_namei.c, as Linux applies current_umask());
  * returns the old mask.  Nothing checks permissions yet, but the modes
@@ -328,50 +336,22 @@ long sys_get_thread_area(void *u_info)
 #define NSEC_PER_SEC     1000000000L
 #define NSEC_PER_TICK    (NSEC_PER_SEC / HZ)
 
+/* The wall clock: the RTC read once at boot (kernel/x86/rtc.c), advanced
+ * by jiffies.  boot_time is the one record of it: clock_gettime, time and
+ * gettimeofday (ktime_get below) and the file times (current_time(),
+ * through ktime_get_real_seconds) all add the uptime to it. */
 static unsigned long boot_time;        /* seconds since the epoch at jiffies 0 */
 
-static unsigned cmos_read(unsigned reg)
+static void timekeeping_init(void)
 {
-    outb(0x70, reg);
-    return inb(0x71);
+    boot_time = (unsigned long)read_persistent_clock() - jiffies / HZ;
 }
+core_initcall(timekeeping_init);
 
-static unsigned bcd(unsigned v) { return (v & 0xF) + (v >> 4) * 10; }
-
-/* Days from 1970-01-01 to y-m-d (proleptic Gregorian). */
-static unsigned long days_from_civil(int y, int m, int d)
+time_t ktime_get_real_seconds(void)
 {
-    y -= m <= 2;
-    int era = y / 400;
-    int yoe = y - era * 400;
-    int doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return (unsigned long)(era * 146097 + doe - 719468);
+    return (time_t)(boot_time + jiffies / HZ);
 }
-
-static void rtc_init(void)
-{
-    unsigned long flags = local_irq_save();
-    while (cmos_read(0x0A) & 0x80)     /* update in progress */
-        ;
-    unsigned sec = cmos_read(0), min = cmos_read(2), hour = cmos_read(4);
-    unsigned day = cmos_read(7), mon = cmos_read(8), year = cmos_read(9);
-    unsigned regb = cmos_read(0x0B);
-    local_irq_restore(flags);
-    if (!(regb & 0x04)) {              /* BCD mode */
-        sec = bcd(sec); min = bcd(min); hour = bcd(hour & 0x7F) | (hour & 0x80);
-        day = bcd(day); mon = bcd(mon); year = bcd(year);
-    }
-    if (!(regb & 0x02) && (hour & 0x80))   /* 12-hour clock, PM */
-        hour = ((hour & 0x7F) + 12) % 24;
-    hour &= 0x7F;
-    unsigned long t = days_from_civil(2000 + year, mon, day) * 86400UL +
-                      hour * 3600UL + min * 60UL + sec;
-    boot_time = t - jiffies / HZ;
-    printk(KERN_INFO "rtc: %04u-%02u-%02u %02u:%02u:%02u UTC (%lu)\n",
-           2000 + year, mon, day, hour, min, sec, t);
-}
-core_initcall(rtc_init);
 
 struct timespec32 { long tv_sec; long tv_nsec; };
 struct timespec64 { long long tv_sec; long long tv_nsec; };

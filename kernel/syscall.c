@@ -17,8 +17,9 @@
  *
  * The ONE table: every layer writes its `long sys_NAME(...)` in its own file,
  * declares it in its header (<syscalls.h>, <fs_syscalls.h>, <mm.h>), and
- * its line goes here.  Numbers are Linux i386's (<asm/unistd.h>).  A number
- * with no handler is sys_ni_syscall: -ENOSYS, logged once.
+ * its line goes here.  Numbers are Linux i386's (<asm/unistd.h>), plus
+ * Vellum's vellum_debug at 500.  A number with no handler is
+ * sys_ni_syscall: -ENOSYS, logged once.
  */
 #include <kernel.h>
 #include <errno.h>
@@ -65,12 +66,12 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
     S(sigaltstack, sys_sigaltstack),
     /* identity, time, misc (kernel/sys.c) */
     S(getpid, sys_getpid),
-    S(gettid, sys_getpid),
+    S(gettid, sys_gettid),
     S(getppid, sys_getppid),
     S(getuid, sys_getuid), S(getuid32, sys_getuid),
-    S(geteuid, sys_getuid), S(geteuid32, sys_getuid),
-    S(getgid, sys_getuid), S(getgid32, sys_getuid),
-    S(getegid, sys_getuid), S(getegid32, sys_getuid),
+    S(geteuid, sys_geteuid), S(geteuid32, sys_geteuid),
+    S(getgid, sys_getgid), S(getgid32, sys_getgid),
+    S(getegid, sys_getegid), S(getegid32, sys_getegid),
     S(setpgid, sys_setpgid),
     S(getpgid, sys_getpgid),
     S(getpgrp, sys_getpgrp),
@@ -174,6 +175,8 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
     S(poll, sys_poll),
     S(sendfile, sys_sendfile),
     S(sendfile64, sys_sendfile64),
+    /* Vellum's own (kernel/sys.c; not a Linux call) */
+    S(vellum_debug, sys_vellum_debug),
 };
 
 /* -ENOSYS once per number, with the caller's name, so a program that

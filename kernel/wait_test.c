@@ -102,7 +102,9 @@ KTEST(wait, completion_from_timer_driven_thread)
     KT_EXPECT_EQ(c.done, 1);
 }
 
-KTEST(wait, spinlock_recursion_is_reported_not_hung)
+/* (Recursion on a held spinlock is a BUG that stops the machine: no ktest
+ * can survive it; oops=spinlock and tools/tests/oops.sh test it.) */
+KTEST(wait, spinlock_double_unlock_is_reported)
 {
     DEFINE_SPINLOCK(l);
     unsigned long before = lock_bug_reports, flags;
@@ -110,10 +112,8 @@ KTEST(wait, spinlock_recursion_is_reported_not_hung)
     KT_EXPECT(spin_is_locked(&l));
     KT_EXPECT(l.owner == current);
     KT_EXPECT(!spin_trylock(&l));
-    spin_lock(&l);                             /* recursion: reported, returns */
-    KT_EXPECT_EQ(lock_bug_reports, before + 1);
     spin_unlock_irqrestore(&l, flags);
     KT_EXPECT(!spin_is_locked(&l));
     spin_unlock(&l);                           /* unlocking an unlocked lock */
-    KT_EXPECT_EQ(lock_bug_reports, before + 2);
+    KT_EXPECT_EQ(lock_bug_reports, before + 1);
 }

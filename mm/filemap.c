@@ -389,7 +389,7 @@ void mapping_set_error(struct address_space *mapping, int error)
 {
     if (!error)
         return;
-    pgflag_set_bit(error == -ENOSPC ? AS_ENOSPC : AS_EIO, &mapping->flags);
+    set_bit(error == -ENOSPC ? AS_ENOSPC : AS_EIO, &mapping->flags);
 }
 
 /* ---- the cache proper -------------------------------------------------- */

@@ -92,28 +92,32 @@ static struct vm_area_struct *vma_alloc(struct mm_struct *mm, unsigned long star
     return v;
 }
 
-/* A file VMA joins / leaves its file's mapping->i_mmap (Linux's
- * vma_link_file / unlink_file_vma) and holds a reference on the file. */
-static void vma_link_file(struct vm_area_struct *v)
+/* A file VMA is on its file's mapping->i_mmap while linked (Linux's
+ * vma_link_file / unlink_file_vma) and holds a reference on the file (its
+ * creator takes it with get_file; vma_unlink_file drops it). */
+static void vma_i_mmap(struct vm_area_struct *v, bool join)
 {
-    if (!v->vm_file)
-        return;
     struct address_space *mapping = v->vm_file->f_mapping;
     unsigned long flags;
     spin_lock_irqsave(&mapping->i_mmap_lock, flags);
-    list_add_tail(&v->shared, &mapping->i_mmap);
+    if (join)
+        list_add_tail(&v->shared, &mapping->i_mmap);
+    else
+        list_del_init(&v->shared);
     spin_unlock_irqrestore(&mapping->i_mmap_lock, flags);
+}
+
+static void vma_link_file(struct vm_area_struct *v)
+{
+    if (v->vm_file)
+        vma_i_mmap(v, true);
 }
 
 static void vma_unlink_file(struct vm_area_struct *v)
 {
     if (!v->vm_file)
         return;
-    struct address_space *mapping = v->vm_file->f_mapping;
-    unsigned long flags;
-    spin_lock_irqsave(&mapping->i_mmap_lock, flags);
-    list_del_init(&v->shared);
-    spin_unlock_irqrestore(&mapping->i_mmap_lock, flags);
+    vma_i_mmap(v, false);
     fput(v->vm_file);
     v->vm_file = NULL;
 }
@@ -128,16 +132,23 @@ static void vma_link(struct mm_struct *mm, struct vm_area_struct *v)
     vma_link_file(v);
 }
 
+/* Take v off mm's list and its file's, and free it (its range is gone, or
+ * now another VMA's). */
+static void vma_free(struct mm_struct *mm, struct vm_area_struct *v)
+{
+    vma_unlink_file(v);
+    list_del(&v->vm_list);
+    mm->map_count--;
+    kfree(v);
+}
+
 /* Unlink and free v (its pages must already be zapped). */
 static void vma_remove(struct mm_struct *mm, struct vm_area_struct *v)
 {
     if (v->vm_ops && v->vm_ops->close)
         v->vm_ops->close(v);
-    vma_unlink_file(v);
-    list_del(&v->vm_list);
-    mm->map_count--;
     mm->total_vm -= vma_pages(v);
-    kfree(v);
+    vma_free(mm, v);
 }
 
 /* Split v at addr (strictly inside it): v keeps [start, addr), the new VMA
@@ -173,17 +184,11 @@ static struct vm_area_struct *vma_merge(struct mm_struct *mm, struct vm_area_str
     struct vm_area_struct *prev = vma_prev(mm, v), *next = vma_next(mm, v);
     if (next && vma_can_merge(v, next)) {
         v->vm_end = next->vm_end;
-        vma_unlink_file(next);
-        list_del(&next->vm_list);
-        mm->map_count--;
-        kfree(next);
+        vma_free(mm, next);
     }
     if (prev && vma_can_merge(prev, v)) {
         prev->vm_end = v->vm_end;
-        vma_unlink_file(v);
-        list_del(&v->vm_list);
-        mm->map_count--;
-        kfree(v);
+        vma_free(mm, v);
         v = prev;
     }
     return v;
@@ -434,12 +439,19 @@ long do_mmap(struct mm_struct *mm, struct file *file, unsigned long addr, unsign
     return addr;
 }
 
+/* Does [start, start + *len) fit below TASK_SIZE once *len is rounded up
+ * to whole pages (which it is, here)? */
+static bool user_range_fits(unsigned long start, unsigned long *len)
+{
+    if (*len > TASK_SIZE)
+        return false;
+    *len = PAGE_ALIGN(*len);
+    return start <= TASK_SIZE - *len;
+}
+
 int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 {
-    if (!mm || (start & ~PAGE_MASK) || !len || len > TASK_SIZE)
-        return -EINVAL;
-    len = PAGE_ALIGN(len);
-    if (start > TASK_SIZE - len)
+    if (!mm || (start & ~PAGE_MASK) || !len || !user_range_fits(start, &len))
         return -EINVAL;
     unsigned long end = start + len;
 
@@ -470,10 +482,7 @@ int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
         return -EINVAL;
     if (!len)
         return 0;
-    if (len > TASK_SIZE)
-        return -ENOMEM;
-    len = PAGE_ALIGN(len);
-    if (start > TASK_SIZE - len)
+    if (!user_range_fits(start, &len))
         return -ENOMEM;
     unsigned long end = start + len;
 
@@ -647,10 +656,7 @@ long sys_msync(unsigned long start, unsigned long len, int flags)
     if (!mm || (start & ~PAGE_MASK) || (flags & ~(MS_ASYNC | MS_INVALIDATE | MS_SYNC)) ||
         ((flags & MS_ASYNC) && (flags & MS_SYNC)))
         return -EINVAL;
-    if (len > TASK_SIZE)
-        return -ENOMEM;
-    len = PAGE_ALIGN(len);
-    if (start > TASK_SIZE - len)
+    if (!user_range_fits(start, &len))
         return -ENOMEM;
     unsigned long end = start + len;
     int err = 0, unmapped = 0;

@@ -192,9 +192,9 @@ int filemap_fdatawait(struct address_space *mapping)
         put_page(best);
     }
     int err = 0;
-    if (pgflag_test_and_clear_bit(AS_ENOSPC, &mapping->flags))
+    if (test_and_clear_bit(AS_ENOSPC, &mapping->flags))
         err = -ENOSPC;
-    if (pgflag_test_and_clear_bit(AS_EIO, &mapping->flags))
+    if (test_and_clear_bit(AS_EIO, &mapping->flags))
         err = -EIO;
     return err;
 }

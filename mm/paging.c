@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <mm.h>
 #include <asm/pgtable.h>
+#include <asm/processor.h>
 
 pgd_t swapper_pg_dir[PTRS_PER_PGD] __attribute__((aligned(PAGE_SIZE)));
 static pte_t kernel_pt0[PTRS_PER_PTE] __attribute__((aligned(PAGE_SIZE)));
@@ -29,14 +30,9 @@ static bool have_pge;
 
 extern char _text[], __stop_initcalls[];   /* .text .. end of .rodata (linker script) */
 
-#define CR4_PGE  0x80
-#define CPUID_PGE (1u << 13)
-
 static bool cpu_has_pge(void)
 {
-    uint32_t a = 1, b, c = 0, d;
-    __asm__ volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
-    return d & CPUID_PGE;
+    return cpuid_edx(1) & (1u << X86_FEATURE_PGE);
 }
 
 void paging_init(unsigned long max_pfn_)
@@ -66,7 +62,7 @@ void paging_init(unsigned long max_pfn_)
             pa | _PAGE_PRESENT | _PAGE_RW | _PAGE_PSE | g;
 
     if (have_pge)
-        __write_cr4(__read_cr4() | CR4_PGE);
+        __write_cr4(__read_cr4() | X86_CR4_PGE);
     __write_cr3(virt_to_phys(swapper_pg_dir));    /* the boot directory is gone */
     printk(KERN_INFO "paging: direct map of %lu MiB at %#x (4 MiB pages), "
            "kernel text read-only, %sglobal pages, no identity map\n",

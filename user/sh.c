@@ -2256,6 +2256,14 @@ static int loop_ends(void)
 	return interrupted;
 }
 
+/* Run a loop's body, its status into *st: 1 if the loop must end. */
+static int run_loop_body(struct cmd *c, int *st)
+{
+	run_list(c->body);
+	*st = last_status;
+	return loop_ends();
+}
+
 static void run_loop_for(struct cmd *c)
 {
 	struct fields items = { 0 };
@@ -2277,9 +2285,7 @@ static void run_loop_for(struct cmd *c)
 			st = 1;
 			break;
 		}
-		run_list(c->body);
-		st = last_status;
-		if (loop_ends())
+		if (run_loop_body(c, &st))
 			break;
 	}
 	loop_depth--;
@@ -2301,9 +2307,7 @@ static void run_loop_while(struct cmd *c)
 		}
 		if ((last_status == 0) != (c->type == C_WHILE))
 			break;
-		run_list(c->body);
-		st = last_status;
-		if (loop_ends())
+		if (run_loop_body(c, &st))
 			break;
 	}
 	loop_depth--;

@@ -19,12 +19,11 @@
 
 void ext2_error(struct super_block *sb, const char *fmt, ...)
 {
-    char buf[160];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof(buf), fmt, ap);
+    struct va_format vaf = { fmt, &ap };
+    printk(KERN_ERR "ext2: %s: %pV\n", sb->s_id, &vaf);
     va_end(ap);
-    printk(KERN_ERR "ext2: %s: %s\n", sb->s_id, buf);
     /* As Linux (errors=continue): the filesystem is marked as having errors,
      * so the next e2fsck -p checks it.  Only once mounted read-write; the
      * superblock reaches the disk with the next sync. */

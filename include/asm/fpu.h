@@ -1,6 +1,7 @@
-/* include/asm/fpu.h: the x87/SSE state in signal frames (arch layer,
- * implemented in kernel/fork.c beside the context-switch save/restore;
- * used by kernel/signal.c).
+/* include/asm/fpu.h: the x87/SSE unit (arch layer, kernel/x86/fpu.c): a
+ * process's saved registers (struct fpu_state; kernel/fork.c and
+ * kernel/exec.c save and load them) and the FPU state in signal frames
+ * (kernel/signal.c).
  *
  * A frame's FPU area is Linux i386's struct _fpstate: a 112-byte header
  * holding the legacy fnsave image (108 bytes) and a status/magic word,
@@ -10,7 +11,22 @@
 #define _ASM_FPU_H
 #include <types.h>
 
-struct fpu_state;
+/* A process's registers while it is switched out: the fxsave area, 512
+ * bytes, 16-byte aligned (fnsave uses its first 108 bytes on a CPU
+ * without fxsave). */
+struct fpu_state {
+    uint8_t fxsave[512];
+} __attribute__((aligned(16)));
+
+/* A kmalloc'd fpu_state, 16-aligned; NULL when out of memory. */
+struct fpu_state *fpstate_alloc(void);
+/* Fill f with the clean state (fninit, MXCSR 0x1f80) a new program gets. */
+void fpstate_init(struct fpu_state *f);
+/* The live registers into f / from f (context switch, fork). */
+void save_fpregs_to_fpstate(struct fpu_state *f);
+void restore_fpregs_from_fpstate(const struct fpu_state *f);
+/* exec: reset current's saved and live registers to the clean state. */
+void fpu_flush_thread(void);
 
 #define FSAVE_SIZE        108          /* fnsave image, 32-bit protected mode */
 #define FPSTATE_HDR_SIZE  112          /* + status, magic */

@@ -13,6 +13,10 @@ static inline void local_irq_restore(unsigned long f)
 {
     __asm__ volatile("pushl %0; popfl" :: "r"(f) : "memory", "cc");
 }
+/* Enable interrupts and halt until one arrives (Linux's safe_halt): sti
+ * takes effect only after the next instruction, so no interrupt can slip in
+ * between the two and leave hlt sleeping with the wake-up already done. */
+static inline void safe_halt(void) { __asm__ volatile("sti; hlt" ::: "memory"); }
 static inline int irqs_disabled(void)
 {
     unsigned long f;

@@ -90,6 +90,10 @@ int tls_fill_desc(struct desc_struct *out, const struct user_desc *u);
 /* Copy a task's three TLS descriptors into GDT entries 6-8 (Linux load_TLS).
  * The context switch calls it; set_thread_area calls it for current. */
 void load_TLS(const struct desc_struct tls[GDT_ENTRY_TLS_ENTRIES]);
+/* Load a selector into a segment register (Linux's loadsegment):
+ * loadsegment(fs, 0) puts the null selector in %fs. */
+#define loadsegment(seg, value) \
+    __asm__ volatile("movl %0, %%" #seg :: "r"((unsigned int)(value)) : "memory")
 /* Set one GDT TLS entry (index GDT_ENTRY_TLS_MIN..MAX); 0 or -EINVAL. */
 int gdt_set_tls(unsigned int entry, struct desc_struct d);
 struct desc_struct gdt_get(unsigned int entry);

@@ -7,7 +7,8 @@
 #define _ASM_UNISTD_H
 #include <asm/unistd_32.h>
 
-/* Every number below NR_syscalls without an entry is -ENOSYS
- * (kernel/syscall.c). */
-#define NR_syscalls             452
+/* The table's size (kernel/syscall.c): Linux's numbers end at 451, and
+ * the table reaches Vellum's own __NR_vellum_debug (500) too.  Every number
+ * below NR_syscalls without an entry is -ENOSYS. */
+#define NR_syscalls             (__NR_vellum_debug + 1)
 #endif

@@ -302,13 +302,21 @@ static unsigned ata_build_prd(struct ata_channel *ch, const struct bio_vec **vec
     return n;
 }
 
-/* One DMA command: n (1..256) sectors at sector, the PRD table filled.
- * Waits for the drive's interrupt, stops the engine, checks both status
- * registers. */
-static int ata_dma_command(struct ata_drive *d, int write, sector_t sector, unsigned n)
+/* Where a transfer is in its buffers: the piece *vec, at byte off of it. */
+struct ata_cursor {
+    const struct bio_vec *vec;
+    unsigned off;
+};
+
+/* One DMA command: n (1..256) sectors at sector, to or from the buffers at
+ * c (the PRD table is filled here; c moves past them).  Waits for the
+ * drive's interrupt, stops the engine, checks both status registers. */
+static int ata_dma_command(struct ata_drive *d, int write, sector_t sector, unsigned n,
+                           struct ata_cursor *c)
 {
     struct ata_channel *ch = d->ch;
     uint8_t dir = write ? 0 : BM_CMD_READ;
+    ata_build_prd(ch, &c->vec, &c->off, n);
     int ret = ata_select(d, sector);
     if (ret)
         return ret;
@@ -329,32 +337,18 @@ static int ata_dma_command(struct ata_drive *d, int write, sector_t sector, unsi
     return 0;
 }
 
-/* A transfer by DMA, 256 sectors per command.  Returns 1 if some piece
- * cannot be described (not in the direct map): nothing was transferred
- * then, and the caller falls back to programmed I/O. */
-static int ata_dma_rw(struct ata_drive *d, int write, sector_t sector, unsigned count,
-                      const struct bio_vec *vec)
+/* Can DMA describe every piece of a count-sector transfer from vec (all in
+ * the direct map, PRD_MAX entries per command enough)? */
+static bool ata_dma_can(struct ata_drive *d, unsigned count, const struct bio_vec *vec)
 {
     unsigned off = 0;
-    const struct bio_vec *v = vec;
-    for (unsigned done = 0; done < count; ) {               /* check every piece first */
+    for (unsigned done = 0; done < count; ) {
         unsigned n = min(count - done, 256u);
-        if (!ata_build_prd(d->ch, &v, &off, n))
-            return 1;
+        if (!ata_build_prd(d->ch, &vec, &off, n))
+            return false;
         done += n;
     }
-    v = vec;
-    off = 0;
-    while (count) {
-        unsigned n = min(count, 256u);
-        ata_build_prd(d->ch, &v, &off, n);
-        int ret = ata_dma_command(d, write, sector, n);
-        if (ret)
-            return ret;
-        sector += n;
-        count -= n;
-    }
-    return 0;
+    return true;
 }
 
 static bool ata_dma_enabled = true;    /* boot option ata_dma=0 clears it */
@@ -366,101 +360,90 @@ static bool ata_use_dma(struct ata_drive *d)
 
 /* ---- programmed I/O ------------------------------------------------------ */
 
-/* One interrupt, one DRQ block: mult_count sectors (1 without multiple mode). */
-static int __ata_read(struct block_device *bdev, sector_t sector, unsigned count, void *buf)
+/* The next sector of the buffers at c, and c moved past it. */
+static void *ata_cursor_sector(struct ata_cursor *c)
 {
-    struct ata_drive *d = bdev->private;
-    struct ata_channel *ch = d->ch;
-    uint16_t *p = buf;
-    uint8_t cmd = d->mult_count > 1 ? ATA_CMD_READ_MULTIPLE : ATA_CMD_READ_SECTORS;
-    while (count) {
-        unsigned n = min(count, 256u);
-        int ret = ata_select(d, sector);
-        if (ret)
-            return ret;
-        unsigned long irqs = ata_issue(d, cmd, sector, n);
-        for (unsigned i = 0; i < n; ) {
-            uint8_t st = ata_wait(ch, irqs);
-            irqs = ch->irq_count;
-            if (st & (ATA_SR_BSY | ATA_SR_ERR | ATA_SR_DF) || !(st & ATA_SR_DRQ))
-                return ata_error(d, "read", sector + i, st);
-            unsigned k = min(n - i, d->mult_count);
-            insw(ch->io + ATA_DATA, p, 256 * k);
-            p += 256 * k;
-            i += k;
-        }
-        sector += n;
-        count -= n;
+    if (c->off == c->vec->bv_len) {
+        c->vec++;
+        c->off = 0;
     }
-    return 0;
+    void *p = (char *)c->vec->bv_base + c->off;
+    c->off += SECTOR_SIZE;
+    return p;
 }
 
-/* Write count sectors taken from the buffers of vec in turn (each a whole
- * number of sectors). */
-static int __ata_write(struct block_device *bdev, sector_t sector, unsigned count,
-                       const struct bio_vec *vec)
+/* One programmed-I/O command: n (1..256) sectors at sector, to or from the
+ * buffers at c.  One interrupt, one DRQ block: mult_count sectors (1
+ * without multiple mode).  A write's first block is asked for without an
+ * interrupt (poll for DRQ), and its last one ends with the interrupt that
+ * says the drive took it. */
+static int ata_pio_command(struct ata_drive *d, int write, sector_t sector, unsigned n,
+                           struct ata_cursor *c)
 {
-    struct ata_drive *d = bdev->private;
     struct ata_channel *ch = d->ch;
-    const uint16_t *p = vec->bv_base;
-    unsigned seg_left = vec->bv_len / SECTOR_SIZE;     /* sectors left in *vec */
-    uint8_t cmd = d->mult_count > 1 ? ATA_CMD_WRITE_MULTIPLE : ATA_CMD_WRITE_SECTORS;
-    while (count) {
-        unsigned n = min(count, 256u);
-        int ret = ata_select(d, sector);
-        if (ret)
-            return ret;
-        ata_issue(d, cmd, sector, n);
-        /* The first block's DRQ comes without an interrupt: poll for it. */
-        uint8_t st = ata_poll_notbusy(ch);
-        for (unsigned i = 0; i < n; ) {
-            if (st & (ATA_SR_BSY | ATA_SR_ERR | ATA_SR_DF) || !(st & ATA_SR_DRQ))
-                return ata_error(d, "write", sector + i, st);
-            unsigned long irqs = ch->irq_count;
-            barrier();                 /* the buffers' contents in memory before outsw */
-            for (unsigned k = min(n - i, d->mult_count); k; k--, i++) {
-                if (!seg_left) {
-                    vec++;
-                    p = vec->bv_base;
-                    seg_left = vec->bv_len / SECTOR_SIZE;
-                }
+    const char *what = write ? "write" : "read";
+    uint8_t cmd = d->mult_count > 1 ? (write ? ATA_CMD_WRITE_MULTIPLE : ATA_CMD_READ_MULTIPLE)
+                                    : (write ? ATA_CMD_WRITE_SECTORS : ATA_CMD_READ_SECTORS);
+    int ret = ata_select(d, sector);
+    if (ret)
+        return ret;
+    unsigned long irqs = ata_issue(d, cmd, sector, n);
+    uint8_t st = write ? ata_poll_notbusy(ch) : ata_wait(ch, irqs);
+    for (unsigned i = 0; i < n; ) {
+        if (st & (ATA_SR_BSY | ATA_SR_ERR | ATA_SR_DF) || !(st & ATA_SR_DRQ))
+            return ata_error(d, what, sector + i, st);
+        irqs = ch->irq_count;
+        barrier();                     /* a write's buffers in memory before outsw */
+        for (unsigned k = min(n - i, d->mult_count); k; k--, i++) {
+            void *p = ata_cursor_sector(c);
+            if (write)
                 outsw(ch->io + ATA_DATA, p, 256);
-                p += 256;
-                seg_left--;
-            }
-            st = ata_wait(ch, irqs);   /* block absorbed: DRQ for the next, or done */
+            else
+                insw(ch->io + ATA_DATA, p, 256);
         }
-        if (st & (ATA_SR_BSY | ATA_SR_ERR | ATA_SR_DF))
-            return ata_error(d, "write", sector + n - 1, st);
+        if (write || i < n)
+            st = ata_wait(ch, irqs);   /* DRQ for the next block, or a write done */
+    }
+    if (write && (st & (ATA_SR_BSY | ATA_SR_ERR | ATA_SR_DF)))
+        return ata_error(d, what, sector + n - 1, st);
+    return 0;                          /* a write is in the drive's cache: blkdev_flush for the medium */
+}
+
+/* ---- the block_device_operations: bdev->lock held (blkdev.c) ----------- */
+
+/* count sectors at sector, to or from the buffers of vec in turn (each a
+ * whole number of sectors), one command of up to 256 sectors at a time: by
+ * DMA if the channel has it and every piece can be described, else by
+ * programmed I/O.  Takes the channel. */
+static int ata_rw(struct block_device *bdev, int write, sector_t sector, unsigned count,
+                  const struct bio_vec *vec)
+{
+    struct ata_drive *d = bdev->private;
+    struct ata_cursor c = { vec, 0 };
+    int ret = 0;
+    mutex_lock(&d->ch->lock);
+    bool dma = ata_use_dma(d) && ata_dma_can(d, count, vec);
+    while (count && !ret) {
+        unsigned n = min(count, 256u);
+        ret = dma ? ata_dma_command(d, write, sector, n, &c)
+                  : ata_pio_command(d, write, sector, n, &c);
         sector += n;
         count -= n;
     }
-    return 0;                          /* in the drive's cache: blkdev_flush for the medium */
-}
-
-/* The block_device_operations: bdev->lock held (blkdev.c); take the channel. */
-static int ata_read(struct block_device *bdev, sector_t sector, unsigned count, void *buf)
-{
-    struct ata_drive *d = bdev->private;
-    struct bio_vec v = { buf, count * SECTOR_SIZE };
-    mutex_lock(&d->ch->lock);
-    int ret = ata_use_dma(d) ? ata_dma_rw(d, 0, sector, count, &v) : 1;
-    if (ret == 1)
-        ret = __ata_read(bdev, sector, count, buf);
     mutex_unlock(&d->ch->lock);
     return ret;
+}
+
+static int ata_read(struct block_device *bdev, sector_t sector, unsigned count, void *buf)
+{
+    struct bio_vec v = { buf, count * SECTOR_SIZE };
+    return ata_rw(bdev, 0, sector, count, &v);
 }
 
 static int ata_writev(struct block_device *bdev, sector_t sector, unsigned count,
                       const struct bio_vec *vec, unsigned nvec)
 {
-    struct ata_drive *d = bdev->private;
-    mutex_lock(&d->ch->lock);
-    int ret = ata_use_dma(d) ? ata_dma_rw(d, 1, sector, count, vec) : 1;
-    if (ret == 1)
-        ret = __ata_write(bdev, sector, count, vec);
-    mutex_unlock(&d->ch->lock);
-    return ret;
+    return ata_rw(bdev, 1, sector, count, vec);
 }
 
 static int ata_write(struct block_device *bdev, sector_t sector, unsigned count, const void *buf)

@@ -13,12 +13,11 @@ static int cur_failed;
 
 void ktest_fail(const char *file, int line, const char *fmt, ...)
 {
-    char msg[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    struct va_format vaf = { fmt, &ap };
+    printk(KERN_ERR "ktest: assertion failed at %s:%d: %pV\n", file, line, &vaf);
     va_end(ap);
-    printk(KERN_ERR "ktest: assertion failed at %s:%d: %s\n", file, line, msg);
     cur_failed++;
 }
 

@@ -11,10 +11,11 @@
  * top is TSS.esp0 (kernel/x86/gdt.c) and pushed the user ss:esp above the iret
  * frame.  On the way back to ring 3, exit_to_user_mode(regs) runs first.
  *
- * A new task (fork, kernel_thread) will start by "returning" to a small
- * ret_from_fork that calls the scheduler's tail hook and then jumps to
- * ret_from_intr with %esp pointing at the child's pt_regs: that is the only
- * extra code the process layer needs here.
+ * A new process (fork, and pid 1) starts in ret_from_fork, in
+ * kernel/x86/user_entry.S: it calls the scheduler's tail hook and then
+ * jumps to ret_from_intr here with %esp pointing at the child's pt_regs:
+ * that jump is all a new process needs from this file.  (A new kthread
+ * starts in kernel/x86/switch.S's ret_from_kthread instead.)
  *
  * Simplification: restoring a bad user segment (say %gs naming a TLS entry
  * that was cleared) faults inside the kernel and oopses; Linux repairs this

@@ -196,8 +196,6 @@ long syscall_handler(struct pt_regs *regs)
     syscall_count++;
     if (nr < NR_syscalls)
         fn = sys_call_table[nr];
-    if (nr == __NR_vellum_debug)
-        return sys_vellum_debug(regs->bx, regs->cx);
     if (!fn || fn == (syscall_fn_t)(void (*)(void))sys_ni_syscall)
         return ni_syscall(regs, nr);
     return fn(regs->bx, regs->cx, regs->dx, regs->si, regs->di, regs->bp);

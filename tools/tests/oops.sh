@@ -10,6 +10,10 @@
 #                the faulting function
 #   oops=bug     BUG_ON() in oops_bug(): "kernel BUG at kernel/oops_test.c:N!",
 #                the condition, a Call Trace naming oops_bug, failure status
+#   oops=spinlock  a spinlock taken twice in oops_spinlock(): "BUG: spinlock
+#                recursion" naming the lock, then "kernel BUG at
+#                kernel/spinlock.c:N!", a Call Trace naming oops_spinlock,
+#                failure status
 #   every report is printed once: one BUG line, one "Oops:" line (never
 #                "Oops: Oops:"), one "Kernel panic" line
 #   oops=stack   unbounded recursion in oops_stack_recurse() on the kthread
@@ -57,6 +61,8 @@ vellum_qemu "$dir/oops-stack.log" 15 -kernel "$TKERNEL" -append "oops=stack" &
 stack_pid=$!
 vellum_qemu "$dir/oops-bug.log" 15 -kernel "$TKERNEL" -append "oops=bug" &
 bug_pid=$!
+vellum_qemu "$dir/oops-spinlock.log" 15 -kernel "$TKERNEL" -append "oops=spinlock" &
+spinlock_pid=$!
 
 # printed_once NAME REGEX: exactly one line of the log matches.
 printed_once() {
@@ -65,9 +71,19 @@ printed_once() {
     if [ "$n" = 1 ]; then pass "$name"; else fail "$name ($n lines match '$2', want 1)"; bad=1; fi
 }
 
-bad=0
-log=$dir/oops-null.log
-wait $null_pid; rc=$?
+# begin KIND PID: the checks of oops=KIND start (its QEMU, PID, has ended).
+begin() {
+    bad=0
+    log=$dir/oops-$1.log
+    wait "$2"; rc=$?
+}
+# call_trace_names NAME FUNCTION: FUNCTION's frame in the Call Trace.
+call_trace_names() {
+    if tr -d '\r' < "$log" | grep -A6 'Call Trace:' | grep -qE "\] $2\+0x"; then pass "$1"
+    else fail "$1 (no $2 frame after 'Call Trace:')"; bad=1; fi
+}
+
+begin null $null_pid
 check oops.null_reports_page_fault "no 'BUG: unable to handle page fault'" \
     'BUG: unable to handle page fault'
 check oops.null_cr2 "CR2 0x00000000 not reported" \
@@ -88,32 +104,33 @@ else pass oops.null_no_oops_oops; fi
 printed_once oops.null_one_panic_line 'Kernel panic'
 [ $bad = 0 ] || show_tail "$log"
 
-bad=0
-log=$dir/oops-bug.log
-wait $bug_pid; rc=$?
+begin bug $bug_pid
 check oops.bug_file_line "no 'kernel BUG at kernel/oops_test.c:N!'" \
     'kernel BUG at [a-z/_]*oops_test\.c:[0-9]+!'
 check oops.bug_condition "no 'BUG_ON(broken)' in the panic line" \
     'Kernel panic - not syncing: BUG_ON\(broken\)'
-if tr -d '\r' < "$log" | grep -A3 'Call Trace:' | grep -qE '\] oops_bug\+0x'; then
-    pass oops.bug_call_trace
-else fail "oops.bug_call_trace (no oops_bug frame after 'Call Trace:')"; bad=1; fi
+call_trace_names oops.bug_call_trace oops_bug
 printed_once oops.bug_one_bug_line 'BUG:|kernel BUG at'
 exit_status_is_failure oops.bug_exit_status
 [ $bad = 0 ] || show_tail "$log"
 
-bad=0
-log=$dir/oops-divide.log
-wait $divide_pid; rc=$?
+begin spinlock $spinlock_pid
+check oops.spinlock_recursion_reported "no 'BUG: spinlock recursion on oops_lock'" \
+    'BUG: spinlock recursion on oops_lock .*owner'
+check oops.spinlock_file_line "no 'kernel BUG at kernel/spinlock.c:N!'" \
+    'kernel BUG at [a-z/_]*spinlock\.c:[0-9]+!'
+call_trace_names oops.spinlock_call_trace oops_spinlock
+exit_status_is_failure oops.spinlock_exit_status
+[ $bad = 0 ] || show_tail "$log"
+
+begin divide $divide_pid
 check oops.divide_names_fault "no 'divide error' in the report" -i 'divide error'
 check oops.divide_names_function "no 'EIP: oops_...+0x../0x..'" \
     'EIP: *(0x[0-9a-f]+ *)?<?oops_[a-z_]+\+0x[0-9a-f]+/0x[0-9a-f]+'
 exit_status_is_failure oops.divide_exit_status
 [ $bad = 0 ] || show_tail "$log"
 
-bad=0
-log=$dir/oops-stack.log
-wait $stack_pid; rc=$?
+begin stack $stack_pid
 check oops.stack_double_fault "no 'double fault' report (triple fault?)" \
     'PANIC: double fault'
 check oops.stack_overflow_named "no 'BUG: kernel stack overflow in task ...'" \
@@ -122,9 +139,7 @@ check oops.stack_task_named "the report does not name the task oops_stack" \
     '^task: [0-9]+ \(oops_stack\) stack [0-9a-f]{8}-[0-9a-f]{8}'
 check oops.stack_eip_function "no 'EIP: oops_stack_recurse+0x../0x..'" \
     '^EIP: oops_stack_recurse\+0x[0-9a-f]+/0x[0-9a-f]+'
-if tr -d '\r' < "$log" | grep -A1 'Call Trace:' | grep -qE '\[<c[0-9a-f]{7}>\] oops_stack_recurse\+0x'; then
-    pass oops.stack_call_trace
-else fail "oops.stack_call_trace (no oops_stack_recurse frame after 'Call Trace:')"; bad=1; fi
+call_trace_names oops.stack_call_trace oops_stack_recurse
 # ESP (saved in the main TSS) must lie below the stack the report names,
 # and CR2 (the push that faulted) in the guard page just under it.
 line=$(tr -d '\r' < "$log" | grep -m1 -E '^ESI: .* ESP: [0-9a-f]{8}')

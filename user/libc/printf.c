@@ -259,26 +259,25 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 	return n;
 }
 
+/*
+ * Each variadic printf below is its v-twin called with its own arguments:
+ * va_call(last, call) runs call with ap = the arguments after last.
+ */
+#define va_call(last, call) ({					\
+	va_list ap;						\
+	va_start(ap, last);					\
+	int n_ = call;						\
+	va_end(ap);						\
+	n_; })
+
 int snprintf(char *buf, size_t size, const char *fmt, ...)
 {
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, size, fmt, ap);
-	va_end(ap);
-	return n;
+	return va_call(fmt, vsnprintf(buf, size, fmt, ap));
 }
 
 int sprintf(char *buf, const char *fmt, ...)
 {
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, 0x7fffffff, fmt, ap);
-	va_end(ap);
-	return n;
+	return va_call(fmt, vsnprintf(buf, 0x7fffffff, fmt, ap));
 }
 
 int vfprintf(FILE *f, const char *fmt, va_list ap)
@@ -293,13 +292,7 @@ int vfprintf(FILE *f, const char *fmt, va_list ap)
 
 int fprintf(FILE *f, const char *fmt, ...)
 {
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vfprintf(f, fmt, ap);
-	va_end(ap);
-	return n;
+	return va_call(fmt, vfprintf(f, fmt, ap));
 }
 
 int vprintf(const char *fmt, va_list ap)
@@ -309,13 +302,7 @@ int vprintf(const char *fmt, va_list ap)
 
 int printf(const char *fmt, ...)
 {
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vfprintf(stdout, fmt, ap);
-	va_end(ap);
-	return n;
+	return va_call(fmt, vfprintf(stdout, fmt, ap));
 }
 
 /* dprintf formats into a stack buffer and writes it with one call. */

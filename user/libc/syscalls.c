@@ -127,32 +127,32 @@ ssize_t pwrite(int fd, const void *buf, size_t count, off_t offset)
 }
 
 /*
- * open's third argument exists only with O_CREAT, hence the "...".
- * Like glibc we add O_LARGEFILE: our off_t is 64-bit everywhere.
+ * open, openat, fcntl and ioctl take one optional argument, hence their
+ * "...": optional_arg(last, type), inside such a function, reads it (the
+ * argument after `last`).
+ */
+#define optional_arg(last, type) ({				\
+	va_list ap;						\
+	va_start(ap, last);					\
+	type arg_ = va_arg(ap, type);				\
+	va_end(ap);						\
+	arg_; })
+
+/*
+ * open's mode exists only with O_CREAT.  Like glibc we add O_LARGEFILE:
+ * our off_t is 64-bit everywhere.
  */
 int open(const char *path, int flags, ...)
 {
-	mode_t mode = 0;
+	mode_t mode = flags & O_CREAT ? optional_arg(flags, mode_t) : 0;
 
-	if (flags & O_CREAT) {
-		va_list ap;
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
 	return sys_ret(SC3(__NR_open, path, flags | O_LARGEFILE, mode));
 }
 
 int openat(int dirfd, const char *path, int flags, ...)
 {
-	mode_t mode = 0;
+	mode_t mode = flags & O_CREAT ? optional_arg(flags, mode_t) : 0;
 
-	if (flags & O_CREAT) {
-		va_list ap;
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
 	return sys_ret(SC4(__NR_openat, dirfd, path, flags | O_LARGEFILE, mode));
 }
 
@@ -198,24 +198,12 @@ int pipe(int fds[2])
 
 int fcntl(int fd, int cmd, ...)
 {
-	va_list ap;
-	long arg;
-
-	va_start(ap, cmd);
-	arg = va_arg(ap, long);
-	va_end(ap);
-	return sys_ret(SC3(__NR_fcntl, fd, cmd, arg));
+	return sys_ret(SC3(__NR_fcntl, fd, cmd, optional_arg(cmd, long)));
 }
 
 int ioctl(int fd, unsigned long request, ...)
 {
-	va_list ap;
-	long arg;
-
-	va_start(ap, request);
-	arg = va_arg(ap, long);
-	va_end(ap);
-	return sys_ret(SC3(__NR_ioctl, fd, request, arg));
+	return sys_ret(SC3(__NR_ioctl, fd, request, optional_arg(request, long)));
 }
 
 int fsync(int fd)
