@@ -1078,7 +1078,7 @@ static long legacy_write_chunk_2copy(struct file *file, struct iov_iter *i, loff
     const struct address_space_operations *a_ops = mapping->a_ops;
     unsigned offset = (unsigned)(pos & (PAGE_SIZE - 1));
     struct page *page, *src_page = NULL;
-    size_t copied;
+    size_t copied = 0;
     long status;
 
     size_t missing = fault_in_iov_iter_readable(i, bytes);   /* the prefault */
