@@ -81,6 +81,15 @@ void warn_at(const char *file, int line, const char *fmt, ...)
 #define likely(x)   __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #define __unused    __attribute__((unused))
+/* A function the compiler treats as opaque: never inlined, and nothing is
+ * inferred from its body (that it never returns, say), so that a rare slow
+ * path is a tail jump from a hot one that then needs no stack frame
+ * (kernel/spinlock.c).  gcc's noipa; clang infers less and has no noipa. */
+#ifdef __clang__
+#define __noipa     __attribute__((noinline))
+#else
+#define __noipa     __attribute__((noipa))
+#endif
 #define __packed    __attribute__((packed))
 #define barrier()   __asm__ __volatile__("" ::: "memory")
 #define READ_ONCE(x)     (*(volatile __typeof__(x) *)&(x))

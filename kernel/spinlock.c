@@ -32,13 +32,25 @@ static void spin_bug(spinlock_t *lock, const char *what)
            lock->owner ? lock->owner->comm : "none");
 }
 
+/* The two reports are out of line, so that the fast paths below stay a
+ * handful of instructions with no stack frame (every page-cache lookup
+ * takes a lock). */
+
+/* Recursion on a held lock: on one CPU its holder is the very path that
+ * wants it again and can never release it, so a BUG (its panic prints the
+ * backtrace). */
+static void __noipa spin_lock_recursion(spinlock_t *lock)
+{
+    spin_bug(lock, "recursion");
+    BUG();
+}
+
 void spin_lock(spinlock_t *lock)
 {
     /* SMP: while (xchg(&lock->locked, 1)) cpu_relax(); */
     if (xchg(&lock->locked, 1)) {
-        spin_bug(lock, "recursion");
-        BUG();                         /* UP: the holder cannot release it;
-                                          BUG's panic prints the backtrace */
+        spin_lock_recursion(lock);     /* UP: the holder cannot release it */
+        return;                        /* never: a tail jump (__noipa) */
     }
     lock->owner = current;
 }
@@ -51,11 +63,19 @@ int spin_trylock(spinlock_t *lock)
     return 1;
 }
 
+/* Unlocking a lock nobody holds: a caller's bug, but survivable (nothing
+ * is left held), so a warning with the backtrace and on (Linux: spin_bug,
+ * then on). */
+static void __attribute__((noinline)) spin_unlock_unheld(spinlock_t *lock)
+{
+    spin_bug(lock, "already unlocked");
+    show_task(current);
+}
+
 void spin_unlock(spinlock_t *lock)
 {
     if (!lock->locked) {
-        spin_bug(lock, "already unlocked");
-        show_task(current);
+        spin_unlock_unheld(lock);
         return;
     }
     lock->owner = NULL;

@@ -340,18 +340,13 @@ long sys_get_thread_area(void *u_info)
  * by jiffies.  boot_time is the one record of it: clock_gettime, time and
  * gettimeofday (ktime_get below) and the file times (current_time(),
  * through ktime_get_real_seconds) all add the uptime to it. */
-static unsigned long boot_time;        /* seconds since the epoch at jiffies 0 */
+unsigned long boot_time;               /* seconds since the epoch at jiffies 0 */
 
 static void timekeeping_init(void)
 {
     boot_time = (unsigned long)read_persistent_clock() - jiffies / HZ;
 }
 core_initcall(timekeeping_init);
-
-time_t ktime_get_real_seconds(void)
-{
-    return (time_t)(boot_time + jiffies / HZ);
-}
 
 struct timespec32 { long tv_sec; long tv_nsec; };
 struct timespec64 { long long tv_sec; long long tv_nsec; };
