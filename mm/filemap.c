@@ -1079,7 +1079,9 @@ static long legacy_write_chunk_2copy(struct file *file, struct iov_iter *i, loff
     const struct address_space_operations *a_ops = mapping->a_ops;
     unsigned offset = (unsigned)(pos & (PAGE_SIZE - 1));
     struct page *page, *src_page = NULL;
-    size_t copied;
+    size_t copied = 0;                 /* set on every path that reads it; gcc
+                                          cannot see it once lab pagecache's
+                                          cuts change the inlining (-Werror) */
     long status;
 
     size_t missing = fault_in_iov_iter_readable(i, bytes);   /* the prefault */
