@@ -15,6 +15,8 @@
 #include <errno.h>
 #include <init.h>
 #include <timer.h>
+#include <sched.h>
+#include <signal.h>
 #include "internal.h"
 
 #define INODE_HASH_SIZE 256
@@ -294,6 +296,28 @@ void setattr_copy(struct inode *inode, const struct iattr *attr)
     if (attr->ia_valid & ATTR_CTIME)
         inode->i_ctime = attr->ia_ctime;
     mark_inode_dirty(inode);
+}
+
+/* Linux's inode_newsize_ok (fs/attr.c): may inode's size become offset?
+ * Growing past RLIMIT_FSIZE is -EFBIG and sends SIGXFSZ (as a write does,
+ * mm/filemap.c generic_write_check_limits); growing past s_maxbytes is
+ * -EFBIG; a negative size -EINVAL; shrinking is always allowed (no swap
+ * files here).  Note the limit itself is a size a truncate may reach,
+ * where a write may not start at it. */
+int inode_newsize_ok(const struct inode *inode, loff_t offset)
+{
+    if (offset < 0)
+        return -EINVAL;
+    if (inode->i_size < offset) {
+        unsigned long long limit = current->rlim_fsize[0];
+        if (limit != RLIM64_INFINITY && (unsigned long long)offset > limit) {
+            send_signal(current, SIGXFSZ, NULL);
+            return -EFBIG;
+        }
+        if (offset > inode->i_sb->s_maxbytes)
+            return -EFBIG;
+    }
+    return 0;
 }
 
 /* setattr for filesystems without their own (ramfs): the page cache is all

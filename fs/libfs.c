@@ -41,7 +41,14 @@ int simple_write_begin(struct file *file, struct address_space *mapping, loff_t 
  * simple_write_end): a short copy into a page that is not uptodate zeroes
  * the part that was not copied and COMMITS the copied bytes: there is no
  * disk copy of the page that could be "garbage", the rest of the page is
- * already zeros (simple_write_begin).  So copied bytes are always committed. */
+ * already zeros (simple_write_begin).  So copied bytes are always committed.
+ * Nothing copied commits nothing: i_size grows only by copied bytes (a
+ * pwrite from an unreadable buffer at 1 MiB leaves an empty file empty, as
+ * on Linux; user/conform/write_path).  Linux's simple_write_end has no such
+ * test, because Linux 6.1's loop faults the source in before write_begin
+ * and never gets here with copied 0 from an unreadable buffer; our loop
+ * copies first (mm/filemap.c, step 7), so write_end must not extend
+ * i_size for a copy that did not happen (generic_write_end: the same). */
 int simple_write_end(struct file *file, struct address_space *mapping, loff_t pos,
                      unsigned len, unsigned copied, struct page *page, void *fsdata)
 {
@@ -52,7 +59,7 @@ int simple_write_end(struct file *file, struct address_space *mapping, loff_t po
             memset((char *)page_address(page) + from + copied, 0, len - copied);
         SetPageUptodate(page);
     }
-    if (pos + copied > inode->i_size)   /* under the page lock */
+    if (copied && pos + copied > inode->i_size)   /* under the page lock */
         inode->i_size = pos + copied;
     if (copied)
         set_page_dirty(page);

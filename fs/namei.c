@@ -558,8 +558,6 @@ int do_truncate(struct inode *inode, loff_t length)
         return -EISDIR;
     if (!S_ISREG(inode->i_mode))
         return -EINVAL;
-    if (length > inode->i_sb->s_maxbytes)
-        return -EFBIG;
     if (inode->i_sb->s_flags & MS_RDONLY)
         return -EROFS;
     struct iattr attr = {
@@ -568,7 +566,9 @@ int do_truncate(struct inode *inode, loff_t length)
     };
     attr.ia_mtime = attr.ia_ctime = current_time();
     mutex_lock(&inode->i_mutex);
-    int err = notify_change(inode, &attr);
+    int err = inode_newsize_ok(inode, length);   /* RLIMIT_FSIZE, s_maxbytes */
+    if (!err)
+        err = notify_change(inode, &attr);
     mutex_unlock(&inode->i_mutex);
     return err;
 }

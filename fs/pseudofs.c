@@ -186,7 +186,7 @@ static int pseudo_fill_super(struct super_block *sb, const struct pseudo_fs *fs)
     sb->s_magic = fs->magic;
     sb->s_blocksize = PAGE_SIZE;
     sb->s_blocksize_bits = PAGE_SHIFT;
-    sb->s_maxbytes = 0;
+    sb->s_maxbytes = 0x7fffffff;       /* lseek's limit (nothing is written) */
     sb->s_root = pseudo_iget(sb, 0);
     return sb->s_root ? 0 : -ENOMEM;
 }

@@ -75,19 +75,38 @@ ssize_t kernel_write(struct file *file, const void *buf, size_t count, loff_t *p
     return vfs_write(file, &it, pos);
 }
 
+/*
+ * Linux's generic_file_llseek (generic_file_llseek_size with the file
+ * system's s_maxbytes and i_size): the new position must lie in
+ * [0, s_maxbytes], else -EINVAL and f_pos stays.  SEEK_DATA and SEEK_HOLE
+ * see the whole file as data (no hole detection, as in Linux's generic
+ * version): at or past EOF -ENXIO; SEEK_DATA stays at off, SEEK_HOLE goes
+ * to EOF.  The sums are done unsigned: an overflow gives a negative
+ * position, -EINVAL (Linux's kernel is built with -fno-strict-overflow).
+ */
 loff_t generic_file_llseek(struct file *file, loff_t off, int whence)
 {
-    loff_t base;
+    loff_t maxsize = file->f_inode->i_sb->s_maxbytes;
+    loff_t eof = file->f_inode->i_size;
     switch (whence) {
-    case SEEK_SET: base = 0; break;
-    case SEEK_CUR: base = file->f_pos; break;
-    case SEEK_END: base = file->f_inode->i_size; break;
+    case SEEK_SET: break;
+    case SEEK_CUR: off = (loff_t)((unsigned long long)file->f_pos + (unsigned long long)off); break;
+    case SEEK_END: off = (loff_t)((unsigned long long)eof + (unsigned long long)off); break;
+    case SEEK_DATA:
+        if (off < 0 || off >= eof)
+            return -ENXIO;
+        break;
+    case SEEK_HOLE:
+        if (off < 0 || off >= eof)
+            return -ENXIO;
+        off = eof;
+        break;
     default: return -EINVAL;
     }
-    if (base + off < 0)
+    if (off < 0 || off > maxsize)
         return -EINVAL;
-    file->f_pos = base + off;
-    return file->f_pos;
+    file->f_pos = off;
+    return off;
 }
 
 loff_t vfs_llseek(struct file *file, loff_t off, int whence)
@@ -306,7 +325,7 @@ long sys_pwritev2(unsigned int fd, const struct iovec *vec, unsigned long vlen,
 
 static loff_t do_lseek(struct file *file, loff_t off, unsigned int whence)
 {
-    if (whence > SEEK_END)
+    if (whence > SEEK_HOLE)            /* Linux's SEEK_MAX */
         return -EINVAL;
     if (file->f_inode && S_ISFIFO(file->f_inode->i_mode))
         return -ESPIPE;

@@ -447,3 +447,55 @@ KTEST(ramfs, unmount_frees_memory)
     KT_EXPECT(nr_free_pages() + 4 >= before);
     vfs_rmdir("/rm");
 }
+
+KTEST(vfs, llseek_stops_at_s_maxbytes_seek_data_hole)
+{
+    /* generic_file_llseek: [0, s_maxbytes], else -EINVAL and f_pos stays
+     * (issue 22: lseek far past it used to succeed); SEEK_DATA/SEEK_HOLE
+     * see one extent of data */
+    KT_ASSERT_EQ(setup("/ls"), 0);
+    struct file *f = filp_open("/ls/f", O_RDWR | O_CREAT | O_EXCL, 0644);
+    KT_ASSERT(!IS_ERR(f));
+    loff_t max = f->f_inode->i_sb->s_maxbytes;
+    KT_EXPECT_EQ(vfs_llseek(f, 100, SEEK_SET), 100);
+    KT_EXPECT_EQ(vfs_llseek(f, max + 1, SEEK_SET), -EINVAL);
+    KT_EXPECT_EQ(vfs_llseek(f, 1LL << 62, SEEK_SET), -EINVAL);
+    KT_EXPECT_EQ(f->f_pos, 100);
+    KT_EXPECT_EQ(vfs_llseek(f, max, SEEK_SET), max);
+    KT_EXPECT_EQ(vfs_llseek(f, 1, SEEK_CUR), -EINVAL);
+    KT_EXPECT_EQ(vfs_llseek(f, 0x7fffffffffffffffLL, SEEK_CUR), -EINVAL);   /* overflows */
+    KT_EXPECT_EQ(f->f_pos, max);
+    KT_EXPECT_EQ(vfs_llseek(f, 0, SEEK_DATA), -ENXIO);     /* empty: no data */
+    KT_EXPECT_EQ(vfs_llseek(f, 0, SEEK_HOLE), -ENXIO);
+    KT_EXPECT_EQ(kernel_write(f, "x", 1, &(loff_t){ 999 }), 1);
+    KT_EXPECT_EQ(vfs_llseek(f, 10, SEEK_DATA), 10);
+    KT_EXPECT_EQ(vfs_llseek(f, 10, SEEK_HOLE), 1000);
+    KT_EXPECT_EQ(vfs_llseek(f, 1000, SEEK_DATA), -ENXIO);
+    KT_EXPECT_EQ(vfs_llseek(f, -1, SEEK_DATA), -ENXIO);
+    filp_close(f);
+    KT_EXPECT_EQ(vfs_unlink("/ls/f"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/ls"), 0);
+}
+
+KTEST(vfs, truncate_past_rlimit_fsize_is_efbig)
+{
+    /* inode_newsize_ok: growing past RLIMIT_FSIZE is -EFBIG (a process
+     * also gets SIGXFSZ: user/conform/write_path); to the limit, or
+     * shrinking, is allowed */
+    KT_ASSERT_EQ(setup("/rl"), 0);
+    KT_ASSERT_EQ(mkfile("/rl/f", "0123456789"), 0);
+    unsigned long long saved = current->rlim_fsize[0];
+    current->rlim_fsize[0] = 1024;
+    KT_EXPECT_EQ(vfs_truncate("/rl/f", 1025), -EFBIG);
+    KT_EXPECT_EQ(slurp("/rl/f"), 10);
+    KT_EXPECT_EQ(vfs_truncate("/rl/f", 1024), 0);
+    KT_EXPECT_EQ(vfs_truncate("/rl/f", 5), 0);
+    current->rlim_fsize[0] = 0;
+    KT_EXPECT_EQ(vfs_truncate("/rl/f", 2), 0);
+    KT_EXPECT_EQ(vfs_truncate("/rl/f", 3), -EFBIG);
+    current->rlim_fsize[0] = saved;
+    KT_EXPECT_EQ(vfs_truncate("/rl/f", 1LL << 62), -EFBIG);   /* s_maxbytes */
+    KT_EXPECT_EQ(slurp("/rl/f"), 2);
+    KT_EXPECT_EQ(vfs_unlink("/rl/f"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/rl"), 0);
+}

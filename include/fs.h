@@ -279,9 +279,10 @@ struct dir_context {
  *                              advance *pos; 0 at EOF; partial counts are
  *                              fine; -EFAULT only if nothing was copied.
  * write_iter(file, from, &pos) the VFS holds nothing; the fs takes i_mutex
- *                              (generic_file_write_iter does); O_APPEND sets
- *                              *pos to i_size first.  Returns bytes written or
- *                              errno (errno only if nothing was written).
+ *                              (generic_file_write_iter does); O_APPEND writes
+ *                              at i_size.  *pos ends after the bytes written,
+ *                              moved only if some were.  Returns bytes written
+ *                              or errno (errno only if nothing was written).
  * iterate(file, ctx)           emit directory entries from ctx->pos on;
  *                              entry: dir's i_mutex held.  0 or errno.
  * fsync(file, datasync)        write the file's dirty pages and its inode
@@ -488,6 +489,8 @@ void emergency_sync(void);
 ssize_t generic_file_read_iter(struct file *file, struct iov_iter *to, loff_t *pos);
 ssize_t generic_file_write_iter(struct file *file, struct iov_iter *from, loff_t *pos);
 ssize_t generic_perform_write(struct file *file, struct iov_iter *i, loff_t pos);
+int generic_write_check_limits(struct file *file, loff_t pos, loff_t *count);
+int inode_newsize_ok(const struct inode *inode, loff_t offset);
 loff_t generic_file_llseek(struct file *file, loff_t off, int whence);
 int generic_file_fsync(struct file *file, int datasync);
 int simple_write_begin(struct file *file, struct address_space *mapping, loff_t pos,

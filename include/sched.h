@@ -105,7 +105,15 @@ struct task_struct {
     int jobctl_stop;                   /* 1 from a stop signal until SIGCONT/SIGKILL */
     int stop_report;                   /* the stop signal, until wait4(WUNTRACED) reports it */
     int cont_report;                   /* resumed by SIGCONT, until wait4(WCONTINUED) */
+    /* RLIMIT_FSIZE, soft and hard (prlimit64, kernel/sys.c): the largest
+     * file a write or truncate may make (mm/filemap.c
+     * generic_write_check_limits, fs/namei.c inode_newsize_ok).  Inherited
+     * by fork, kept by exec; RLIM64_INFINITY for kernel threads.  Linux
+     * keeps every rlimit in signal_struct; the other limits are fixed here. */
+    unsigned long long rlim_fsize[2];
 };
+
+#define RLIM64_INFINITY (~0ULL)
 
 /* task->flags (Linux's PF_* names and meanings) */
 #define PF_MEMALLOC   0x00000800       /* reclaiming: may use every free page, never

@@ -55,6 +55,7 @@ struct task_struct init_task = {
     .state = TASK_RUNNING,
     .pid = 0,
     .comm = "swapper",
+    .rlim_fsize = { RLIM64_INFINITY, RLIM64_INFINITY },
     .run_list = LIST_HEAD_INIT(init_task.run_list),
     .tasks = LIST_HEAD_INIT(init_task.tasks),
     .time_slice = TASK_TIMESLICE,
@@ -270,6 +271,7 @@ struct task_struct *kthread_run(int (*fn)(void *), void *data, const char *name)
     t->threadfn = fn;
     t->data = data;
     t->time_slice = TASK_TIMESLICE;
+    t->rlim_fsize[0] = t->rlim_fsize[1] = RLIM64_INFINITY;
     INIT_LIST_HEAD(&t->run_list);
 
     /* The initial stack is what switch_to() pops: edi, esi, ebx, ebp, then

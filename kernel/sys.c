@@ -196,16 +196,17 @@ long sys_reboot(int magic1, int magic2, unsigned int cmd, void *arg)
 
 /* ---- rlimits --------------------------------------------------------------- */
 
+#define RLIMIT_FSIZE   1
 #define RLIMIT_STACK   3
 #define RLIMIT_NPROC   6
 #define RLIMIT_NOFILE  7
 #define RLIMIT_NLIMITS 16
 #define RLIM_INFINITY  (~0UL)
-#define RLIM64_INFINITY (~0ULL)
 
-static unsigned long long rlimit_value(unsigned int resource)
+static unsigned long long rlimit_value(struct task_struct *t, unsigned int resource, int hard)
 {
     switch (resource) {
+    case RLIMIT_FSIZE:  return t->rlim_fsize[hard];
     case RLIMIT_STACK:  return 8UL << 20;
     case RLIMIT_NPROC:  return max_processes;
     case RLIMIT_NOFILE: return 256;
@@ -217,20 +218,24 @@ long sys_getrlimit(unsigned int resource, void *rlim)
 {
     if (resource >= RLIMIT_NLIMITS)
         return -EINVAL;
-    unsigned long long v = rlimit_value(resource);
     unsigned long r[2];
-    r[0] = r[1] = v > 0xFFFFFFFFULL ? RLIM_INFINITY : (unsigned long)v;
+    for (int h = 0; h < 2; h++) {
+        unsigned long long v = rlimit_value(current, resource, h);
+        r[h] = v > 0xFFFFFFFFULL ? RLIM_INFINITY : (unsigned long)v;
+    }
     return copy_to_user(rlim, r, sizeof r) ? -EFAULT : 0;
 }
 
-/* Reading works; setting is accepted only if it changes nothing (fixed limits). */
+/* Reading works.  RLIMIT_FSIZE is kept per task and enforced (include/sched.h);
+ * lowering any other limit is accepted and ignored (fixed limits). */
 long sys_prlimit64(pid_t pid, unsigned int resource, const void *new_rlim, void *old_rlim)
 {
     if (resource >= RLIMIT_NLIMITS)
         return -EINVAL;
-    if (pid && !find_task_by_pid(pid))
+    struct task_struct *t = pid ? find_task_by_pid(pid) : current;
+    if (!t)
         return -ESRCH;
-    unsigned long long v[2] = { rlimit_value(resource), rlimit_value(resource) };
+    unsigned long long v[2] = { rlimit_value(t, resource, 0), rlimit_value(t, resource, 1) };
     if (new_rlim) {
         unsigned long long n[2];
         if (copy_from_user(n, new_rlim, sizeof n))
@@ -239,7 +244,11 @@ long sys_prlimit64(pid_t pid, unsigned int resource, const void *new_rlim, void 
             return -EINVAL;
         if (n[1] > v[1])
             return -EPERM;
-        /* Lowering is accepted and ignored (simplification). */
+        if (resource == RLIMIT_FSIZE) {
+            t->rlim_fsize[0] = n[0];
+            t->rlim_fsize[1] = n[1];
+        }
+        /* Lowering another limit is accepted and ignored (simplification). */
     }
     if (old_rlim && copy_to_user(old_rlim, v, sizeof v))
         return -EFAULT;

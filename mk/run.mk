@@ -27,6 +27,12 @@
 #   make bench-linux  the user-space benchmark on Vellum and on Debian's Linux
 #                   in the same QEMU, one table with the ratio (the packages
 #                   are fetched once into ~/.cache/vellum); = make bench LINUX=1
+#   make conformance  the differential conformance suite (user/conform,
+#                   tools/conform.sh, docs/conformance.md) on Vellum against
+#                   the committed Linux outputs (make check runs it too)
+#   make conformance-linux  the same programs on Debian's Linux: the
+#                   committed outputs must still be Linux's (UPDATE=1
+#                   rewrites them)
 #
 # Variables: QEMUFLAGS (extra QEMU options), APPEND (extra kernel command
 # line), DISKS (raw disk images, attached as IDE hda, hdb, ... in order).
@@ -46,7 +52,8 @@ DISK_ARGS  = $(shell i=0; for d in $(DISKS); do printf -- '-drive file=%s,format
 QEMUOPTS   = -accel tcg -no-reboot -m 128M -kernel $(QEMU_KERNEL) -append "$(strip $(ROOT_APPEND) $(APPEND))" \
 	     -device isa-debug-exit,iobase=0xf4,iosize=0x04 $(DISK_ARGS) $(QEMUFLAGS)
 
-NEEDS_SETUP := qemu qemu-nox qemu-test qemu-gdb bochs check bench bench-linux busybox
+NEEDS_SETUP := qemu qemu-nox qemu-test qemu-gdb bochs check bench bench-linux busybox \
+	       conformance conformance-linux
 
 ifeq ($(VELLUM_SETUP_DONE),)
 # First pass: make sure the tools exist, then start over with them.
@@ -96,6 +103,11 @@ endif
 bench-linux: $(KERNEL) $(UBENCH)
 	@BUILD=$(BUILD) KERNEL=$(KERNEL) UBENCH=$(UBENCH) bash tools/ubench.sh --linux
 
+conformance: all
+	@BUILD=$(BUILD) bash tools/conform.sh
+conformance-linux: all
+	@BUILD=$(BUILD) bash tools/conform.sh --linux $(if $(UPDATE),--update)
+
 endif
 
 # An ISO whose GRUB entry runs the test kernel's quick kernel tests: the
@@ -107,4 +119,4 @@ $(TEST_ISO): $(TKERNEL) boot/grub-test.cfg
 	grub-mkrescue -o $@ $(BUILD)/isotest 2>/dev/null
 test-iso: $(TEST_ISO)
 
-.PHONY: qemu qemu-nox qemu-test bochs check bench bench-linux test-iso
+.PHONY: qemu qemu-nox qemu-test bochs check bench bench-linux conformance conformance-linux test-iso

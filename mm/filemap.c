@@ -108,6 +108,7 @@
 #include <swap.h>
 #include <vmstat.h>
 #include <sched.h>
+#include <signal.h>
 #include <mm.h>
 #include <slab.h>
 #include <timer.h>
@@ -1078,7 +1079,9 @@ static long legacy_write_chunk_2copy(struct file *file, struct iov_iter *i, loff
     const struct address_space_operations *a_ops = mapping->a_ops;
     unsigned offset = (unsigned)(pos & (PAGE_SIZE - 1));
     struct page *page, *src_page = NULL;
-    size_t copied = 0;
+    size_t copied = 0;                 /* set on every path that reads it; gcc
+                                          cannot see it once lab pagecache's
+                                          cuts change the inlining (-Werror) */
     long status;
 
     size_t missing = fault_in_iov_iter_readable(i, bytes);   /* the prefault */
@@ -1258,10 +1261,42 @@ static ssize_t generic_write_sync(struct file *file, struct iov_iter *from, ssiz
 }
 
 /*
- * write() for page-cache files.  Takes i_mutex; O_APPEND (or IOCB_APPEND
- * from pwritev2's RWF_APPEND) moves *ppos to EOF under it; a write starting
- * at or past s_maxbytes is -EFBIG, one crossing it is cut short there;
- * mtime/ctime are updated; *ppos advances by exactly the bytes written.
+ * Linux's generic_write_check_limits: may count bytes be written at pos?
+ * RLIMIT_FSIZE first: a write starting at or past it is -EFBIG and sends
+ * SIGXFSZ to the writer (default action: terminate; ignored: just -EFBIG;
+ * blocked: left pending), one crossing it is cut short at it.  Then
+ * s_maxbytes: the same without the signal.  0, *count possibly lowered.
+ * Simplification: no MAX_NON_LFS limit for files opened without
+ * O_LARGEFILE (every open file is large here).
+ */
+int generic_write_check_limits(struct file *file, loff_t pos, loff_t *count)
+{
+    loff_t max_size = file->f_mapping->host->i_sb->s_maxbytes;
+    unsigned long long limit = current->rlim_fsize[0];
+
+    if (limit != RLIM64_INFINITY) {
+        if ((unsigned long long)pos >= limit) {
+            send_signal(current, SIGXFSZ, NULL);
+            return -EFBIG;
+        }
+        if ((unsigned long long)*count > limit - pos)
+            *count = (loff_t)(limit - pos);
+    }
+    if (pos >= max_size)
+        return -EFBIG;
+    if (*count > max_size - pos)
+        *count = max_size - pos;
+    return 0;
+}
+
+/*
+ * write() for page-cache files.  Takes i_mutex.  A write of 0 bytes returns
+ * 0 and changes nothing (not even *ppos under O_APPEND); else O_APPEND (or
+ * IOCB_APPEND from pwritev2's RWF_APPEND) writes at EOF, read under it;
+ * generic_write_check_limits may refuse it (-EFBIG) or cut it short;
+ * mtime/ctime are updated; *ppos becomes the end of the bytes written, and
+ * only if some were (Linux: generic_write_checks, then new_sync_write
+ * stores ki_pos only for ret > 0).
  * O_DSYNC/O_SYNC/IOCB_DSYNC: the bytes are on disk when it returns.
  */
 ssize_t generic_file_write_iter(struct file *file, struct iov_iter *from, loff_t *ppos)
@@ -1270,23 +1305,22 @@ ssize_t generic_file_write_iter(struct file *file, struct iov_iter *from, loff_t
     ssize_t ret;
 
     mutex_lock(&inode->i_mutex);
-    if ((file->f_flags & O_APPEND) || (from->iocb_flags & IOCB_APPEND))
-        *ppos = inode->i_size;
     loff_t pos = *ppos;
     ret = 0;
     if (!iov_iter_count(from))
         goto out;
+    if ((file->f_flags & O_APPEND) || (from->iocb_flags & IOCB_APPEND))
+        pos = inode->i_size;
     if (pos < 0) {
         ret = -EINVAL;
         goto out;
     }
-    loff_t maxbytes = inode->i_sb->s_maxbytes;
-    if (pos >= maxbytes) {
-        ret = -EFBIG;
+    loff_t count = (loff_t)iov_iter_count(from);
+    ret = generic_write_check_limits(file, pos, &count);
+    if (ret)
         goto out;
-    }
-    if ((loff_t)iov_iter_count(from) > maxbytes - pos)
-        iov_iter_truncate(from, (size_t)(maxbytes - pos));
+    if (count < (loff_t)iov_iter_count(from))
+        iov_iter_truncate(from, (size_t)count);
     file_update_time(file);
     ret = generic_perform_write(file, from, pos);
     if (ret > 0)

@@ -1068,3 +1068,77 @@ KTEST(cachestat, int80_number_451_reaches_it)
     KT_EXPECT_EQ(syscall_handler(&regs), -EINVAL);
     cs_leave(&e, "cs_nr");
 }
+
+KTEST(writepath, ramfs_unfaultable_write_past_eof_keeps_size)
+{
+    /* simple_write_end with copied 0: -EFAULT, and the empty file stays
+     * empty (i_size is not moved to the write's start), as on Linux */
+    fill_src();
+    struct file *f = topen("ramefault", NULL, 0);
+    KT_ASSERT(f);
+    loff_t pos = 1 << 20;
+    stats_mark();
+    ssize_t n = faulty_write(f, 100, 0, 0, &pos);
+    KT_EXPECT_EQ(n, -EFAULT);
+    KT_EXPECT_EQ(pos, 1 << 20);
+    KT_EXPECT_EQ(f->f_inode->i_size, 0);
+    KT_EXPECT_EQ(WS(zero_commits), 1);
+    KT_EXPECT_EQ(WS(efaults), 1);
+    loff_t rp = 0;
+    KT_EXPECT_EQ(kernel_read(f, buf, PAGE_SIZE, &rp), 0);
+    tclose(f, "ramefault");
+}
+
+KTEST(writepath, append_write_of_nothing_keeps_f_pos)
+{
+    /* O_APPEND: a write of 0 bytes, or one that fails, leaves f_pos where
+     * it was (Linux stores ki_pos only for ret > 0); a write moves it to
+     * the new EOF; a pwrite appends without moving it */
+    fill_src();
+    struct file *f = topen("append", NULL, 0);
+    KT_ASSERT(f);
+    KT_EXPECT_EQ(kernel_write(f, "0123456789", 10, &f->f_pos), 10);
+    f->f_flags |= O_APPEND;
+    f->f_pos = 3;
+    KT_EXPECT_EQ(kernel_write(f, "abc", 0, &f->f_pos), 0);
+    KT_EXPECT_EQ(f->f_pos, 3);
+    KT_EXPECT_EQ(faulty_write(f, 100, 0, 0, &f->f_pos), -EFAULT);
+    KT_EXPECT_EQ(f->f_pos, 3);
+    KT_EXPECT_EQ(f->f_inode->i_size, 10);
+    KT_EXPECT_EQ(kernel_write(f, "abc", 3, &f->f_pos), 3);
+    KT_EXPECT_EQ(f->f_pos, 13);
+    loff_t p = 0;
+    KT_EXPECT_EQ(kernel_write(f, "Z", 1, &p), 1);
+    KT_EXPECT_EQ(p, 14);
+    KT_EXPECT_EQ(f->f_pos, 13);
+    KT_EXPECT_EQ(f->f_inode->i_size, 14);
+    tclose(f, "append");
+}
+
+KTEST(writepath, rlimit_fsize_cuts_short_then_efbig)
+{
+    /* generic_write_check_limits: a write crossing RLIMIT_FSIZE is cut at
+     * it, one starting at it is -EFBIG (and SIGXFSZ for a process: this
+     * kernel thread gets none); s_maxbytes likewise */
+    fill_src();
+    struct file *f = topen("rlimit", NULL, 0);
+    KT_ASSERT(f);
+    unsigned long long saved = current->rlim_fsize[0];
+    current->rlim_fsize[0] = 1024;
+    KT_EXPECT_EQ(kernel_write(f, src, 4096, &f->f_pos), 1024);
+    KT_EXPECT_EQ(f->f_pos, 1024);
+    KT_EXPECT_EQ(kernel_write(f, src, 100, &f->f_pos), -EFBIG);
+    KT_EXPECT_EQ(f->f_pos, 1024);
+    loff_t p = 1000;
+    KT_EXPECT_EQ(kernel_write(f, src, 100, &p), 24);
+    p = 5000;
+    KT_EXPECT_EQ(kernel_write(f, src, 0, &p), 0);        /* nothing to write: no check */
+    current->rlim_fsize[0] = saved;
+    KT_EXPECT_EQ(f->f_inode->i_size, 1024);
+    loff_t max = f->f_inode->i_sb->s_maxbytes;
+    p = max - 5;
+    KT_EXPECT_EQ(kernel_write(f, src, 10, &p), 5);
+    KT_EXPECT_EQ(f->f_inode->i_size, max);
+    KT_EXPECT_EQ(kernel_write(f, src, 1, &p), -EFBIG);
+    tclose(f, "rlimit");
+}

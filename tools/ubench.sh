@@ -14,7 +14,8 @@
 #                figure is printed and there is no error (make check)
 #   KERNEL=... (default build/vellum.elf), UBENCH=... (build/user/bench/ubench),
 #   VELLUM_CACHE=... where the Debian packages are kept (default
-#   ~/.cache/vellum; downloaded once with apt-get, then reused offline).
+#   ~/.cache/vellum; downloaded once with apt-get, then reused offline:
+#   tools/linuxvm.sh).
 #
 # Both kernels run under `-icount shift=0`: the guest's TSC counts guest
 # instructions, so ubench's rdtsc deltas are instruction counts.  The ext2
@@ -28,7 +29,6 @@ cd "$(dirname "$0")/.." || exit 2
 BUILD=${BUILD:-build}
 KERNEL=${KERNEL:-$BUILD/vellum.elf}
 UBENCH=${UBENCH:-$BUILD/user/bench/ubench}
-CACHE=${VELLUM_CACHE:-$HOME/.cache/vellum}/linux
 RUNS=2 SMOKE=0 LINUX=0 BLOCKS="1024 4096"
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -94,106 +94,14 @@ vellum_boot() {   # vellum_boot BS RUN
     grep '^ubench: calibrate' "$TMP/v$1.$2.all" > "$TMP/v$1.cal"
 }
 
-# ---- Linux: Debian's kernel and busybox-static, fetched once into $CACHE
-linux_setup() {
-    local vmlinuz
-    vmlinuz=$(ls "$CACHE"/x/boot/vmlinuz-* 2>/dev/null | head -1)
-    if [ -z "$vmlinuz" ]; then
-        echo "ubench: fetching Debian's Linux kernel and busybox-static into $CACHE (once)"
-        mkdir -p "$CACHE" || exit 2
-        local pkg
-        pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/ { print $2; exit }')
-        if [ -z "$pkg" ]; then
-            echo "ubench: apt-cache knows no linux-image-amd64 (run apt-get update)"; exit 2
-        fi
-        (cd "$CACHE" && rm -f ./*.deb && apt-get download "$pkg" busybox-static:amd64) \
-            >"$TMP/apt.log" 2>&1 || { echo "ubench: apt-get download failed:"; cat "$TMP/apt.log"; exit 2; }
-        rm -rf "$CACHE/x"
-        for d in "$CACHE"/*.deb; do dpkg -x "$d" "$CACHE/x" || exit 2; done
-        vmlinuz=$(ls "$CACHE"/x/boot/vmlinuz-* | head -1)
-    fi
-    LINUX_KERNEL=$vmlinuz
-    local ver=${vmlinuz##*/vmlinuz-}
-    LINUX_INITRD=$CACHE/initrd-$ver.cpio
-    [ -f "$LINUX_INITRD" ] && [ "$LINUX_INITRD" -nt "$0" ] && return
-    build_initrd "$CACHE/x/lib/modules/$ver" "$LINUX_INITRD"
-}
-
-# modinfo KO FIELD: a field of a module's .modinfo section (no kmod needed)
-modinfo_field() {
-    objcopy -O binary --only-section=.modinfo "$1" /dev/stdout 2>/dev/null | tr '\0' '\n' |
-        sed -n "s/^$2=//p"
-}
-
-# The package ships no modules.dep: resolve ata_piix, sd_mod and ext4 from
-# each module's depends= and softdep pre: (an alias such as crypto-crc32c is
-# looked up among the modules' alias= lines), deepest first.
-build_initrd() {   # build_initrd MODDIR OUT
-    local moddir=$1 out=$2 root=$TMP/initrd
-    rm -rf "$root"; mkdir -p "$root"/{bin,dev,proc,sys,mnt,mod}
-    cp "$CACHE/x/bin/busybox" "$root/bin/busybox" || exit 2
-    ln -s busybox "$root/bin/sh"
-    : > "$TMP/order"
-    declare -A seen
-    find_ko() {   # module name or alias -> .ko paths
-        local n=${1//-/_} f
-        f=$(find "$moddir" -name "$n.ko*" -o -name "${1//_/-}.ko*" | head -1)
-        if [ -n "$f" ]; then echo "$f"; return; fi
-        grep -rlaZ --include='*.ko*' "alias=$1" "$moddir" | tr '\0' '\n'
-    }
-    add_mod() {   # add_mod NAME: its dependencies first, then itself
-        local f d
-        for f in $(find_ko "$1"); do
-            [ -n "${seen[$f]:-}" ] && continue
-            seen[$f]=1
-            for d in $(modinfo_field "$f" softdep | sed -n 's/.*pre: *//p') \
-                     $(modinfo_field "$f" depends | tr ',' ' '); do
-                add_mod "$d"
-            done
-            echo "$f" >> "$TMP/order"
-        done
-    }
-    for m in ata_piix sd_mod ext4; do add_mod "$m"; done
-    local i=0 f b
-    while read -r f; do
-        b=$(printf '%02d' $i)-$(basename "${f%%.ko*}").ko
-        case "$f" in
-            *.xz) xz -dc "$f" > "$root/mod/$b" ;;     # busybox insmod reads plain .ko
-            *.zst) zstd -dcq "$f" > "$root/mod/$b" ;;
-            *) cp "$f" "$root/mod/$b" ;;
-        esac
-        i=$((i + 1))
-    done < "$TMP/order"
-    cat > "$root/init" <<'EOF'
-#!/bin/sh
-# initramfs init for the Linux side of tools/ubench.sh
-/bin/busybox --install -s /bin
-mount -t proc proc /proc
-mount -t sysfs sys /sys
-mount -t devtmpfs dev /dev
-for m in /mod/*.ko; do insmod "$m" 2>/dev/null; done
-n=0
-while [ ! -b /dev/sda ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
-if mount -t ext2 /dev/sda /mnt; then
-    /mnt/ubench $(cat /proc/cmdline | sed -n 's/.*ubench=\([^ ]*\).*/\1/p' | tr , ' ') /mnt
-    umount /mnt
-else
-    echo "ubench: error mount /dev/sda failed"
-fi
-poweroff -f
-EOF
-    chmod 755 "$root/init"
-    (cd "$root" && find . | sort | cpio -o -H newc --quiet) > "$out.tmp" && mv "$out.tmp" "$out" || exit 2
-}
+# ---- Linux: Debian's kernel and busybox-static (tools/linuxvm.sh, shared
+# with tools/conform.sh), fetched once into $VELLUM_CACHE/linux
+source tools/linuxvm.sh
 
 linux_boot() {   # linux_boot BS RUN
     local log=$TMP/l$1.$2.log
     cp "$TMP/ext2-$1.img" "$TMP/disk.img"
-    cp "$LINUX_KERNEL" "$TMP/vmlinuz"; cp "$LINUX_INITRD" "$TMP/initrd.cpio"
-    (cd "$TMP" && timeout -k 2 600 qemu-system-x86_64 -accel tcg -icount shift=0 -display none \
-        -no-reboot -m 256M -nic none -monitor none -serial "file:$log" -kernel vmlinuz \
-        -initrd initrd.cpio -append "console=ttyS0 quiet panic=-1 ubench=${QARG:-,}" \
-        -drive file=disk.img,format=raw,if=ide,index=0 </dev/null >"$log.qemu" 2>&1)
+    linux_qemu "$log" 600 "$TMP/disk.img" "/mnt/ubench${QARG:+,}$QARG,/mnt"
     collect "$log" "$TMP/l$1.$2" || fail_boot "linux $1 run $2" "$log"
     grep '^ubench: calibrate' "$TMP/l$1.$2.all" > "$TMP/l$1.cal"
 }

@@ -8,6 +8,8 @@
 #define SEEK_SET 0
 #define SEEK_CUR 1
 #define SEEK_END 2
+#define SEEK_DATA 3                    /* the next data at or after offset */
+#define SEEK_HOLE 4                    /* the next hole at or after offset */
 
 #define RWF_HIPRI   0x01               /* poll for completion */
 #define RWF_DSYNC   0x02               /* this write as if O_DSYNC */

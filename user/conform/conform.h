@@ -1,0 +1,179 @@
+/* conform.h - helpers for the differential conformance programs
+ * (the .c files of user/conform, docs/conformance.md).  Each program is an ordinary
+ * static i386 glibc program, run as
+ *
+ *     PROGRAM FS DIR        e.g.  write_path ext2 /home/conform
+ *
+ * on Vellum and on Linux; it works in DIR (a directory it may create) and
+ * prints one line per observation, "PROGRAM FS: key value...", on stdout,
+ * ending with "PROGRAM FS: end".  It prints what it sees (return values,
+ * errno names, sizes, offsets, bytes, signals), never what it expects, and
+ * nothing that changes from run to run (pids, times, addresses): the two
+ * kernels' outputs are compared line for line (tools/conform.sh).
+ */
+#ifndef CONFORM_H
+#define CONFORM_H
+#define _GNU_SOURCE
+#define _FILE_OFFSET_BITS 64
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char *c_prog, *c_fs, *c_dir;
+
+/* say(fmt, ...): one observation line, "PROGRAM FS: ..." */
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+	printf("%s %s: ", c_prog, c_fs);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+static const char *errname(int e)
+{
+	static char other[24];
+	switch (e) {
+#define E(x) case x: return #x
+	E(EPERM); E(ENOENT); E(ESRCH); E(EINTR); E(EIO); E(ENXIO); E(E2BIG);
+	E(ENOEXEC); E(EBADF); E(ECHILD); E(EAGAIN); E(ENOMEM); E(EACCES);
+	E(EFAULT); E(EBUSY); E(EEXIST); E(EXDEV); E(ENODEV); E(ENOTDIR);
+	E(EISDIR); E(EINVAL); E(ENFILE); E(EMFILE); E(ENOTTY); E(ETXTBSY);
+	E(EFBIG); E(ENOSPC); E(ESPIPE); E(EROFS); E(EMLINK); E(EPIPE);
+	E(EDOM); E(ERANGE); E(ENAMETOOLONG); E(ENOSYS); E(ENOTEMPTY);
+	E(ELOOP); E(EOVERFLOW); E(EOPNOTSUPP);
+#undef E
+	}
+	snprintf(other, sizeof other, "errno%d", e);
+	return other;
+}
+
+static const char *signame(int s)
+{
+	static char other[16];
+	switch (s) {
+#define S(x) case x: return #x
+	S(SIGHUP); S(SIGINT); S(SIGQUIT); S(SIGILL); S(SIGTRAP); S(SIGABRT);
+	S(SIGBUS); S(SIGFPE); S(SIGKILL); S(SIGUSR1); S(SIGSEGV); S(SIGUSR2);
+	S(SIGPIPE); S(SIGALRM); S(SIGTERM); S(SIGCHLD); S(SIGCONT); S(SIGSTOP);
+	S(SIGXCPU); S(SIGXFSZ); S(SIGSYS);
+#undef S
+	}
+	snprintf(other, sizeof other, "signal%d", s);
+	return other;
+}
+
+/* rv(r): a system call's result as text, "N" or "-1 ENAME" (errno read
+ * now: call it right after the call).  A ring of buffers, so a line may
+ * hold several. */
+static const char *rv(long long r)
+{
+	static char ring[8][40];
+	static int n;
+	char *b = ring[n++ & 7];
+	if (r < 0)
+		snprintf(b, 40, "-1 %s", errname(errno));
+	else
+		snprintf(b, 40, "%lld", r);
+	return b;
+}
+
+/* A wait status as text: "exit N", "signal SIGNAME[ core]". */
+static const char *wstatus(int st)
+{
+	static char b[48];
+	if (WIFEXITED(st))
+		snprintf(b, sizeof b, "exit %d", WEXITSTATUS(st));
+	else if (WIFSIGNALED(st))
+		snprintf(b, sizeof b, "signal %s%s", signame(WTERMSIG(st)),
+			 WCOREDUMP(st) ? " core" : "");
+	else
+		snprintf(b, sizeof b, "status 0x%x", st);
+	return b;
+}
+
+/* path(name): DIR/name (a ring of buffers) */
+static const char *path(const char *name)
+{
+	static char ring[4][256];
+	static int n;
+	char *b = ring[n++ & 3];
+	snprintf(b, 256, "%s/%s", c_dir, name);
+	return b;
+}
+
+/* fsize(fd): st_size, or -1 with errno */
+static long long fsize(int fd)
+{
+	struct stat st;
+	if (fstat(fd, &st) < 0)
+		return -1;
+	return st.st_size;
+}
+
+/* fpos(fd): the file position, lseek(fd, 0, SEEK_CUR) */
+static long long fpos(int fd)
+{
+	return lseek(fd, 0, SEEK_CUR);
+}
+
+/* bytes(fd, off, len): the file's bytes at off as runs, "HHxN HHxN ..."
+ * (hex byte value, count), after "n=" the count pread returned. */
+static const char *bytes(int fd, long long off, size_t len)
+{
+	static char out[512];
+	static unsigned char buf[65536];
+	if (len > sizeof buf)
+		len = sizeof buf;
+	ssize_t n = pread(fd, buf, len, off);
+	if (n < 0) {
+		snprintf(out, sizeof out, "pread %s", rv(n));
+		return out;
+	}
+	size_t o = snprintf(out, sizeof out, "n=%zd", n);
+	for (ssize_t i = 0; i < n && o < sizeof out - 24;) {
+		ssize_t j = i;
+		while (j < n && buf[j] == buf[i])
+			j++;
+		o += snprintf(out + o, sizeof out - o, " %02xx%zd", buf[i], j - i);
+		i = j;
+	}
+	return out;
+}
+
+/* Start: argv[1] FS, argv[2] DIR; stdout line-buffered; DIR made. */
+static void conform_start(const char *prog, int argc, char **argv)
+{
+	c_prog = prog;
+	if (argc != 3) {
+		fprintf(stderr, "usage: %s FS DIR\n", prog);
+		exit(2);
+	}
+	c_fs = argv[1];
+	c_dir = argv[2];
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	umask(022);
+	if (mkdir(c_dir, 0755) < 0 && errno != EEXIST) {
+		say("error mkdir %s", rv(-1));
+		exit(1);
+	}
+}
+
+static void conform_end(void)
+{
+	say("end");
+}
+
+#endif
