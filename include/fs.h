@@ -489,7 +489,6 @@ void emergency_sync(void);
 ssize_t generic_file_read_iter(struct file *file, struct iov_iter *to, loff_t *pos);
 ssize_t generic_file_write_iter(struct file *file, struct iov_iter *from, loff_t *pos);
 ssize_t generic_perform_write(struct file *file, struct iov_iter *i, loff_t pos);
-int generic_write_check_limits(struct file *file, loff_t pos, loff_t *count);
 int inode_newsize_ok(const struct inode *inode, loff_t offset);
 loff_t generic_file_llseek(struct file *file, loff_t off, int whence);
 int generic_file_fsync(struct file *file, int datasync);

@@ -1269,23 +1269,20 @@ static ssize_t generic_write_sync(struct file *file, struct iov_iter *from, ssiz
  * Simplification: no MAX_NON_LFS limit for files opened without
  * O_LARGEFILE (every open file is large here).
  */
-int generic_write_check_limits(struct file *file, loff_t pos, loff_t *count)
+static int generic_write_check_limits(struct file *file, loff_t pos, loff_t *count)
 {
-    loff_t max_size = file->f_mapping->host->i_sb->s_maxbytes;
-    unsigned long long limit = current->rlim_fsize[0];
+    unsigned long long rlim = current->rlim_fsize[0];
+    unsigned long long limit = file->f_mapping->host->i_sb->s_maxbytes;
 
-    if (limit != RLIM64_INFINITY) {
-        if ((unsigned long long)pos >= limit) {
+    if (rlim < limit)
+        limit = rlim;                   /* one bound for both: a compare less */
+    if ((unsigned long long)pos >= limit) {
+        if ((unsigned long long)pos >= rlim)
             send_signal(current, SIGXFSZ, NULL);
-            return -EFBIG;
-        }
-        if ((unsigned long long)*count > limit - pos)
-            *count = (loff_t)(limit - pos);
-    }
-    if (pos >= max_size)
         return -EFBIG;
-    if (*count > max_size - pos)
-        *count = max_size - pos;
+    }
+    if ((unsigned long long)*count > limit - pos)
+        *count = (loff_t)(limit - pos);
     return 0;
 }
 
