@@ -176,15 +176,14 @@ void kernel_power_off(void)
         int err = umount_recorded(path);
         if (err) {
             /* Busy is normal for /dev (the shell holds the console open);
-             * an in-memory filesystem has nothing to lose, so only a disk
-             * that stays mounted deserves a warning (it was synced above). */
+             * an in-memory filesystem has nothing to lose and is passed
+             * over in silence, so only a disk that stays mounted deserves
+             * a warning (it was synced above). */
             if (on_disk) {
                 printk(KERN_WARNING "power off: umount %s: error %d (left mounted, synced, "
                        "read-only)\n", path, err);
                 remount_ro(msb);
-            } else
-                printk(KERN_INFO "power off: %s busy, in memory only: nothing to write\n",
-                       path);
+            }
             mutex_lock(&namespace_sem);       /* forget it so the loop ends */
             list_for_each_entry(n, &mount_names, list)
                 if (!strcmp(n->path, path)) {

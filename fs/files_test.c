@@ -18,6 +18,7 @@
 #include <proc.h>
 #include <timer.h>
 #include <ktest.h>
+#include <cmdline.h>
 #include "internal.h"
 
 #define KADDR ((void *)0xC0000000)     /* a kernel address: access_ok says no */
@@ -99,6 +100,10 @@ KTEST(files, proc_files)
     KT_EXPECT_EQ(simple_strtoul(buf + 9, NULL, 10), write_path_stats.attempts);
     KT_ASSERT(slurp("/proc/vellum/pagecache", buf, 1024) > 0);
     KT_EXPECT(find(buf, "lookups ") != NULL);
+    KT_ASSERT(slurp("/proc/cmdline", buf, 1024) > 0);      /* the line and a newline */
+    KT_EXPECT(strlen(buf) == strlen(saved_command_line) + 1);
+    KT_EXPECT(strncmp(buf, saved_command_line, strlen(saved_command_line)) == 0);
+    KT_EXPECT(find(buf, "test=") != NULL);                  /* this very boot's */
     KT_EXPECT(IS_ERR(filp_open("/proc/meminfo", O_WRONLY, 0)));
     kfree(buf);
 }

@@ -1,6 +1,7 @@
 /* fs/pseudofs.c: two tiny table-driven filesystems, "devfs" (mounted on
  * /dev: console, tty, null, zero) and "proc" (mounted on /proc: meminfo,
- * mounts, stat, uptime, loadavg, vellum/writepath, vellum/pagecache).  Sits on the VFS (inode
+ * mounts, stat, uptime, loadavg, cmdline, vellum/writepath,
+ * vellum/pagecache, vellum/vmscan).  Sits on the VFS (inode
  * cache, struct file) like any filesystem; nothing is stored anywhere.
  *
  * Each filesystem is a static array of entries; an entry's inode number is
@@ -23,6 +24,7 @@
 #include <init.h>
 #include <pagemap.h>
 #include <swap.h>
+#include <cmdline.h>
 #include <vmstat.h>
 #include <buffer_head.h>
 #include <chrdev.h>
@@ -327,6 +329,13 @@ static int show_pagecache(char *buf, size_t size)
                     s.writepage_calls, s.lock_waits);
 }
 
+/* The kernel command line the boot loader gave, as Linux's /proc/cmdline:
+ * the whole line and a newline. */
+static int show_cmdline(char *buf, size_t size)
+{
+    return snprintf(buf, size, "%s\n", saved_command_line);
+}
+
 static const struct pseudo_entry proc_entries[] = {
     { "",          -1, S_IFDIR | 0555, 0, NULL },
     { "meminfo",    0, S_IFREG | 0444, 0, show_meminfo },
@@ -338,6 +347,7 @@ static const struct pseudo_entry proc_entries[] = {
     { "stat",       0, S_IFREG | 0444, 0, show_stat },
     { "uptime",     0, S_IFREG | 0444, 0, show_uptime },
     { "loadavg",    0, S_IFREG | 0444, 0, show_loadavg },
+    { "cmdline",    0, S_IFREG | 0444, 0, show_cmdline },
 };
 static const struct pseudo_fs procfs = { proc_entries, ARRAY_SIZE(proc_entries), 0x9fa0, true };
 
