@@ -31,6 +31,9 @@
 #include <writeback.h>
 #include <blkdev.h>
 #include <sched.h>
+#include <buffer_head.h>
+#include <asm/mman.h>
+#include <asm/uaccess.h>
 #include "ext2.h"
 #include "../internal.h"             /* vfs_ensure_root, vfs_mount_at */
 
@@ -700,6 +703,86 @@ static void wr_enospc(void)
     KT_EXPECT_EQ(ext2_count_free_blocks(sb), EXT2_SB(sb)->s_es->s_free_blocks_count);
 }
 
+/* Writeback that runs out of blocks in the middle of a page (Linux's
+ * __block_write_full_page, its recover path).  /s/wbnospc is 4 KiB with
+ * only its last 1 KiB block allocated; /s/wbfill fills the disk, then gives
+ * back exactly two blocks that still hold its bytes.  A store through a
+ * shared mapping dirties the whole page; writeback allocates blocks 0 and
+ * 1, fails on block 2.  Blocks 0, 1 and 3 must be written with the page's
+ * bytes (not left holding wbfill's), block 2 stays a hole, no buffer stays
+ * dirty on the clean page, fsync reports -ENOSPC once.  The host checks
+ * the image (ext2write.conf: wbnospc, and e2fsck). */
+#define WB_UADDR 0x50000000UL
+static void wr_enospc_writeback(void)
+{
+    struct super_block *sb = sb_of("/s");
+    struct kstatfs st0;
+    KT_ASSERT(sb != NULL && sb->s_blocksize == 1024);
+    KT_ASSERT_EQ(write_pattern("/s/wbnospc", "wbnospc", 3072, 1024), 0);
+
+    struct file *fill = filp_open("/s/wbfill", O_CREAT | O_WRONLY, 0644);
+    KT_ASSERT(!IS_ERR(fill));
+    loff_t pos = 0;
+    vpattern_fill(xbuf, 4096, "wbfill", 0);
+    while (kernel_write(fill, xbuf, 4096, &pos) == 4096)
+        vpattern_fill(xbuf, 4096, "wbfill", pos);
+    vpattern_fill(xbuf, 1024, "wbfill", pos);      /* a page needs 4 blocks: the last ones */
+    while (kernel_write(fill, xbuf, 1024, &pos) == 1024)
+        vpattern_fill(xbuf, 1024, "wbfill", pos);
+    KT_EXPECT_EQ(vfs_fsync(fill, 0), 0);           /* wbfill's bytes are on the disk */
+    filp_close(fill);
+    KT_ASSERT_EQ(sb->s_op->statfs(sb, &st0), 0);
+    KT_ASSERT_EQ(st0.f_bfree, 0);
+    /* give back its last two data blocks (no indirect block goes with them) */
+    KT_ASSERT_EQ(vfs_truncate("/s/wbfill", (DIV_ROUND_UP(pos, 1024) - 2) * 1024), 0);
+    KT_ASSERT_EQ(sb->s_op->statfs(sb, &st0), 0);
+    KT_ASSERT_EQ(st0.f_bfree, 2);
+
+    struct file *f = filp_open("/s/wbnospc", O_RDWR, 0);
+    KT_ASSERT(!IS_ERR(f));
+    struct address_space *mapping = f->f_mapping;
+    struct mm_struct *mm = mm_alloc();
+    KT_ASSERT(mm);
+    struct mm_struct *prev = use_mm(mm);
+    KT_EXPECT_EQ(do_mmap(mm, f, WB_UADDR, PAGE_SIZE, PROT_READ | PROT_WRITE,
+                         MAP_SHARED | MAP_FIXED, 0), (long)WB_UADDR);
+    vpattern_fill(xbuf, PAGE_SIZE, "wbnospc", 0);
+    KT_EXPECT_EQ(copy_to_user((void *)WB_UADDR, xbuf, PAGE_SIZE), 0UL);
+    KT_EXPECT_EQ(vfs_fsync(f, 0), -ENOSPC);        /* mapping_set_error */
+    KT_EXPECT_EQ(vfs_fsync(f, 0), 0);              /* reported once */
+    KT_EXPECT_EQ(do_munmap(mm, WB_UADDR, PAGE_SIZE), 0);
+    use_mm(prev);
+    mmput(mm);
+
+    struct page *page = find_get_page(mapping, 0);
+    KT_ASSERT(page);
+    KT_EXPECT(!PageDirty(page) && !PageWriteback(page) && PagePrivate(page));
+    if (PagePrivate(page)) {
+        struct buffer_head *head = page_buffers(page), *bh = head;
+        int i = 0, dirty = 0, mapped = 0;
+        do {
+            dirty += !!buffer_dirty(bh);           /* none left dirty on a clean page */
+            mapped |= buffer_mapped(bh) << i++;
+            bh = bh->b_this_page;
+        } while (bh != head);
+        KT_EXPECT_EQ(dirty, 0);
+        KT_EXPECT_EQ(mapped, 0xb);                 /* blocks 0, 1, 3; 2 a hole */
+    }
+    put_page(page);
+    struct kstat kst;
+    KT_ASSERT_EQ(vfs_stat("/s/wbnospc", &kst), 0);
+    KT_EXPECT_EQ(kst.blocks, 3 * 2);
+    KT_EXPECT_EQ(kst.size, 4096);
+
+    truncate_inode_pages(mapping, 0);              /* read back from the disk */
+    KT_EXPECT_EQ(check_range(f, "/s/wbnospc", "wbnospc", 0, 2048), 0);   /* not wbfill's */
+    KT_EXPECT_EQ(check_range(f, "/s/wbnospc", NULL, 2048, 1024), 0);     /* the hole */
+    KT_EXPECT_EQ(check_range(f, "/s/wbnospc", "wbnospc", 3072, 1024), 0);
+    filp_close(f);
+    KT_ASSERT_EQ(vfs_unlink("/s/wbfill"), 0);
+    KT_EXPECT_EQ(ext2_count_free_blocks(sb), EXT2_SB(sb)->s_es->s_free_blocks_count);
+}
+
 static void wr_umount(void)
 {
     ksys_sync();
@@ -709,7 +792,7 @@ static void wr_umount(void)
 
 #define EXT2_WRITE_STEPS wr_mount, wr_create_extend, wr_overwrite_unaligned, wr_times_dirty_only_on_change, \
     wr_cross_indirect, wr_sparse, wr_truncate, wr_directories, wr_rename_link_unlink, \
-    wr_symlinks, wr_many_entries, wr_efbig, wr_enospc, wr_umount
+    wr_symlinks, wr_many_entries, wr_efbig, wr_enospc, wr_enospc_writeback, wr_umount
 KTEST(ext2write, write_tree)   { RUN_STEPS(EXT2_WRITE_STEPS); }   /* hda: 1 KiB blocks */
 KTEST(ext2write4k, write_tree) { RUN_STEPS(EXT2_WRITE_STEPS); }   /* hda: 4 KiB blocks */
 
