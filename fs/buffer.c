@@ -896,6 +896,17 @@ int block_write_full_page(struct page *page, get_block_t *get_block,
     return err;
 }
 
+void mark_page_buffers_dirty(struct page *page)
+{
+    if (!PagePrivate(page))
+        return;
+    struct buffer_head *head = page_buffers(page), *bh = head;
+    do {
+        set_buffer_dirty(bh);
+        bh = bh->b_this_page;
+    } while (bh != head);
+}
+
 static void free_page_buffers(struct page *page)
 {
     struct buffer_head *head = page_buffers(page), *bh = head;

@@ -34,6 +34,7 @@
 #include <buffer_head.h>
 #include <asm/mman.h>
 #include <asm/uaccess.h>
+#include <asm/pgtable.h>
 #include "ext2.h"
 #include "../internal.h"             /* vfs_ensure_root, vfs_mount_at */
 
@@ -977,11 +978,61 @@ static void ca_umount(void)
     KT_EXPECT_EQ(do_umount("/e"), 0);
 }
 
+/* A store through a shared mapping that only the PTE's dirty bit records
+ * (the page had no buffers when it was dirtied: reclaim released them, as
+ * try_to_release_page does before __remove_mapping, and the page stayed)
+ * is written even when write(2) then marked one buffer of the page dirty:
+ * clear_page_dirty_for_io re-dirties every buffer when page_mkclean finds a
+ * dirty PTE (Linux).  Checked from the disk, and on the image by the host. */
+static void ca_mapped_store_kept_by_mkclean(void)
+{
+    KT_ASSERT_EQ(write_pattern("/e/mk", "mk", 0, 4096), 0);
+    struct file *f = filp_open("/e/mk", O_RDWR, 0);
+    KT_ASSERT(!IS_ERR(f));
+    KT_ASSERT_EQ(f->f_inode->i_blkbits, 10);
+    KT_EXPECT_EQ(vfs_fsync(f, 0), 0);
+    struct page *page = find_get_page(f->f_mapping, 0);
+    KT_ASSERT(page);
+    lock_page(page);
+    KT_EXPECT_EQ(try_to_free_buffers(page), 1);    /* clean: reclaim may do this */
+    unlock_page(page);
+    KT_EXPECT(!PagePrivate(page));
+
+    struct mm_struct *mm = mm_alloc();
+    KT_ASSERT(mm);
+    struct mm_struct *prev = use_mm(mm);
+    KT_EXPECT_EQ(do_mmap(mm, f, WB_UADDR, PAGE_SIZE, PROT_READ | PROT_WRITE,
+                         MAP_SHARED | MAP_FIXED, 0), (long)WB_UADDR);
+    vpattern_fill(xbuf, 100, "mkm", 3000);         /* block 2, through the mapping */
+    KT_EXPECT_EQ(copy_to_user((void *)(WB_UADDR + 3000), xbuf, 100), 0UL);
+    pte_t *ptep = lookup_pte((pgd_t *)mm->pgd, WB_UADDR);
+    KT_ASSERT(ptep && (*ptep & _PAGE_DIRTY));
+    KT_EXPECT(PageDirty(page) && !PagePrivate(page));
+    loff_t pos = 100;                              /* block 0, through write(2) */
+    vpattern_fill(xbuf, 100, "mkw", pos);
+    KT_EXPECT_EQ(kernel_write(f, xbuf, 100, &pos), 100);
+    KT_EXPECT_EQ(vfs_fsync(f, 0), 0);
+    KT_EXPECT(!(*ptep & (_PAGE_RW | _PAGE_DIRTY)));  /* page_mkclean found it */
+    KT_EXPECT(!PageDirty(page));
+    KT_EXPECT_EQ(do_munmap(mm, WB_UADDR, PAGE_SIZE), 0);
+    use_mm(prev);
+    mmput(mm);
+    put_page(page);
+
+    truncate_inode_pages(f->f_mapping, 0);         /* clean: read back from the disk */
+    KT_EXPECT_EQ(check_range(f, "/e/mk", "mk", 0, 100), 0);
+    KT_EXPECT_EQ(check_range(f, "/e/mk", "mkw", 100, 100), 0);
+    KT_EXPECT_EQ(check_range(f, "/e/mk", "mk", 200, 2800), 0);
+    KT_EXPECT_EQ(check_range(f, "/e/mk", "mkm", 3000, 100), 0);   /* the store */
+    KT_EXPECT_EQ(check_range(f, "/e/mk", "mk", 3100, 996), 0);
+    filp_close(f);
+}
+
 KTEST(ext2cache, page_cache)
 {
     RUN_STEPS(ca_mount, ca_second_read_no_io, ca_full_and_partial_block_writes,
               ca_flusher_writes_after_delay, ca_short_copy_not_uptodate,
-              ca_short_copy_past_eof, ca_umount);
+              ca_short_copy_past_eof, ca_mapped_store_kept_by_mkclean, ca_umount);
 }
 
 /* ==================================================================
