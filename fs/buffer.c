@@ -793,6 +793,14 @@ int generic_write_end(struct file *file, struct address_space *mapping, loff_t p
  * past i_size is zeroed first.  Sets PG_writeback, unlocks the page, writes,
  * ends writeback; under a plug (do_writepages) the buffers join the plug's
  * run instead, and the writeback ends when the run is written.
+ * When get_block fails (ENOSPC mid-page; Linux's __block_write_full_page,
+ * its "recover" path): the buffers that are mapped are written all the
+ * same, since blocks allocated earlier in this call are already in the
+ * file and would otherwise expose another file's old bytes on disk; the
+ * ones that could not be mapped lose their dirty bit (their bytes stay in
+ * the uptodate page, a hole on disk, as Linux); the error goes on the
+ * mapping (fsync reports it) and is returned.  No buffer is left dirty on
+ * the page that clear_page_dirty_for_io made clean.
  */
 int block_write_full_page(struct page *page, get_block_t *get_block,
                           struct writeback_control *wbc)
@@ -829,20 +837,31 @@ int block_write_full_page(struct page *page, get_block_t *get_block,
             clear_buffer_dirty(bh);
         else if (!any_dirty && buffer_uptodate(bh))
             set_buffer_dirty(bh);
-        if (buffer_dirty(bh) && !buffer_mapped(bh)) {
+        if (!err && buffer_dirty(bh) && !buffer_mapped(bh)) {
             blk_flush_plug();          /* allocating may sleep on others: send the run first */
             err = get_block(inode, b, bh, 1);
-            if (err)
-                break;
-            clear_buffer_new(bh);
+            clear_buffer_new(bh);      /* a new block is written below with the page's bytes */
         }
+        /* After a failure (this buffer's or an earlier one's) no more
+         * blocks are allocated: a dirty buffer still unmapped has nowhere
+         * to go.  Drop its dirty bit so that no dirty buffer stays on a
+         * clean page (Linux's recover path: clear_buffer_dirty). */
+        if (err && buffer_dirty(bh) && !buffer_mapped(bh))
+            clear_buffer_dirty(bh);
         b++;
         bh = bh->b_this_page;
     } while (bh != head);
 
+    /* From here on, error or not, every dirty buffer is mapped: write them
+     * (on error too, "to avoid exposing stale data" in blocks allocated
+     * above), then report err. */
+    if (err) {
+        SetPageError(page);
+        mapping_set_error(page->mapping, err);
+    }
     set_page_writeback(page);
     unlock_page(page);
-    if (!err && current->plug) {       /* batched: written with the run (above) */
+    if (current->plug) {               /* batched: written with the run (above) */
         bh = head;
         do {
             if (buffer_dirty(bh) && buffer_mapped(bh)) {
@@ -852,28 +871,40 @@ int block_write_full_page(struct page *page, get_block_t *get_block,
             bh = bh->b_this_page;
         } while (bh != head);
         plug_add_page(current->plug, page);
-        return 0;
+        return err;
     }
-    if (!err) {
-        bh = head;
-        do {
-            if (buffer_dirty(bh) && buffer_mapped(bh)) {
-                clear_buffer_dirty(bh);
-                int e = bh_submit(bh, 1);
-                if (e) {
-                    set_buffer_dirty(bh);
-                    err = e;
-                }
+    int ioerr = 0;
+    bh = head;
+    do {
+        if (buffer_dirty(bh) && buffer_mapped(bh)) {
+            clear_buffer_dirty(bh);
+            int e = bh_submit(bh, 1);
+            if (e) {
+                set_buffer_dirty(bh);
+                ioerr = e;
             }
-            bh = bh->b_this_page;
-        } while (bh != head);
-    }
-    if (err) {
+        }
+        bh = bh->b_this_page;
+    } while (bh != head);
+    if (ioerr) {
         SetPageError(page);
-        mapping_set_error(page->mapping, err);
+        mapping_set_error(page->mapping, ioerr);
+        if (!err)
+            err = ioerr;
     }
     end_page_writeback(page);
     return err;
+}
+
+void mark_page_buffers_dirty(struct page *page)
+{
+    if (!PagePrivate(page))
+        return;
+    struct buffer_head *head = page_buffers(page), *bh = head;
+    do {
+        set_buffer_dirty(bh);
+        bh = bh->b_this_page;
+    } while (bh != head);
 }
 
 static void free_page_buffers(struct page *page)

@@ -131,6 +131,10 @@ int block_write_full_page(struct page *page, get_block_t *get_block,
                           struct writeback_control *wbc);
 void block_invalidatepage(struct page *page, unsigned long offset);
 int try_to_free_buffers(struct page *page);
+/* Every buffer of the page dirty (if it has buffers): the whole page was
+ * (or may have been) written, e.g. through a mapping (Linux's
+ * __set_page_dirty_buffers, less the page flag).  Page locked. */
+void mark_page_buffers_dirty(struct page *page);
 /* Zero the rest of the block that contains byte `from` (on disk too, via the
  * page cache), so that a later extension reads zeros there.  truncate uses it. */
 int block_truncate_page(struct address_space *mapping, loff_t from, get_block_t *get_block);

@@ -105,6 +105,7 @@
 #include <uio.h>
 #include <writeback.h>
 #include <pagemap.h>
+#include <buffer_head.h>
 #include <swap.h>
 #include <vmstat.h>
 #include <sched.h>
@@ -373,12 +374,20 @@ void cancel_dirty_page(struct page *page)
 
 /* Page locked, about to be written.  Shared mappings' PTEs are write-
  * protected first (page_mkclean, mm/memory.c), so a write through a mapping
- * during or after the I/O faults and dirties the page again: nothing
+ * during or after the I/O faults and dirties the page again.  A PTE that
+ * page_mkclean found dirty was stored through since the page was last
+ * marked: which bytes is unknown, so the whole page is dirtied again,
+ * every buffer of it, before it is cleaned for the I/O (Linux's
+ * "if (page_mkclean(page)) set_page_dirty(page);", whose set_page_dirty is
+ * __set_page_dirty_buffers).  Otherwise block_write_full_page would write
+ * only the buffers write(2) marked and the store would be lost.  Nothing
  * written through a mapping is ever lost by being "cleaned" unseen. */
 int clear_page_dirty_for_io(struct page *page)
 {
-    if (page->mapping && !list_empty(&page->mapping->i_mmap))
-        page_mkclean(page);
+    if (page->mapping && !list_empty(&page->mapping->i_mmap) && page_mkclean(page)) {
+        mark_page_buffers_dirty(page);
+        set_page_dirty(page);
+    }
     if (!TestClearPageDirty(page))
         return 0;
     if (mapping_can_writeback(page->mapping))

@@ -12,7 +12,8 @@
  *   Out of memory: Killed process 9 (hog) total-vm:..kB, anon-rss:..kB, file-rss:..kB
  *
  * Choosing (Linux's oom_badness, without oom_score_adj and swap): the
- * process with the most resident pages.  Never init (pid 1: the system
+ * process with the most resident pages of its own, zero-page PTEs not
+ * counted (oom_badness below).  Never init (pid 1: the system
  * would go with it), never a kernel thread, never one already exiting.
  * Simplification: Linux also counts page tables, prefers a child over its
  * parent in some versions ("or sacrifice child"), and has an OOM reaper
@@ -60,6 +61,20 @@ static void mm_rss_split(struct mm_struct *mm, unsigned long *anon, unsigned lon
         }
 }
 
+/* How bad killing mm's process would be for memory, in pages: its resident
+ * pages that are its own, page-cache and anonymous (Linux's oom_badness:
+ * get_mm_rss, without swap, page tables and oom_score_adj).  Not mm->rss:
+ * that counts zero-page PTEs too (mm/memory.c's header), and a process
+ * that only read a large private mapping holds no memory for them, so
+ * killing it would free nothing (today's Linux leaves the zero page out of
+ * rss: vm_normal_page is NULL for it). */
+static unsigned long oom_badness(struct mm_struct *mm)
+{
+    unsigned long anon, file;
+    mm_rss_split(mm, &anon, &file);
+    return anon + file;
+}
+
 static const char *gfp_name(gfp_t gfp)
 {
     gfp &= ~(__GFP_ZERO | __GFP_NOWARN);
@@ -81,11 +96,11 @@ static void dump_tasks(void)
         if (!t->is_process || !t->mm || t->exit_state)
             continue;
         printk(KERN_INFO "[%7d] %5d %5d %8lu %8lu %s\n", t->pid, 0, t->pid,
-               t->mm->total_vm, t->mm->rss, t->comm);
+               t->mm->total_vm, oom_badness(t->mm), t->comm);
     }
 }
 
-/* The process to kill, or NULL; *points its rss.  A victim still exiting
+/* The process to kill, or NULL; *points its oom_badness.  A victim still exiting
  * makes it ERR (-EAGAIN): wait for that one first. */
 static struct task_struct *select_bad_process(unsigned long *points)
 {
@@ -104,9 +119,10 @@ static struct task_struct *select_bad_process(unsigned long *points)
         }
         if (!t->mm)
             continue;
-        if (!chosen || t->mm->rss > *points) {
+        unsigned long points_t = oom_badness(t->mm);
+        if (!chosen || points_t > *points) {
             chosen = t;
-            *points = t->mm->rss;
+            *points = points_t;
         }
     }
     return chosen;

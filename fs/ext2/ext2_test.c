@@ -31,6 +31,10 @@
 #include <writeback.h>
 #include <blkdev.h>
 #include <sched.h>
+#include <buffer_head.h>
+#include <asm/mman.h>
+#include <asm/uaccess.h>
+#include <asm/pgtable.h>
 #include "ext2.h"
 #include "../internal.h"             /* vfs_ensure_root, vfs_mount_at */
 
@@ -700,6 +704,86 @@ static void wr_enospc(void)
     KT_EXPECT_EQ(ext2_count_free_blocks(sb), EXT2_SB(sb)->s_es->s_free_blocks_count);
 }
 
+/* Writeback that runs out of blocks in the middle of a page (Linux's
+ * __block_write_full_page, its recover path).  /s/wbnospc is 4 KiB with
+ * only its last 1 KiB block allocated; /s/wbfill fills the disk, then gives
+ * back exactly two blocks that still hold its bytes.  A store through a
+ * shared mapping dirties the whole page; writeback allocates blocks 0 and
+ * 1, fails on block 2.  Blocks 0, 1 and 3 must be written with the page's
+ * bytes (not left holding wbfill's), block 2 stays a hole, no buffer stays
+ * dirty on the clean page, fsync reports -ENOSPC once.  The host checks
+ * the image (ext2write.conf: wbnospc, and e2fsck). */
+#define WB_UADDR 0x50000000UL
+static void wr_enospc_writeback(void)
+{
+    struct super_block *sb = sb_of("/s");
+    struct kstatfs st0;
+    KT_ASSERT(sb != NULL && sb->s_blocksize == 1024);
+    KT_ASSERT_EQ(write_pattern("/s/wbnospc", "wbnospc", 3072, 1024), 0);
+
+    struct file *fill = filp_open("/s/wbfill", O_CREAT | O_WRONLY, 0644);
+    KT_ASSERT(!IS_ERR(fill));
+    loff_t pos = 0;
+    vpattern_fill(xbuf, 4096, "wbfill", 0);
+    while (kernel_write(fill, xbuf, 4096, &pos) == 4096)
+        vpattern_fill(xbuf, 4096, "wbfill", pos);
+    vpattern_fill(xbuf, 1024, "wbfill", pos);      /* a page needs 4 blocks: the last ones */
+    while (kernel_write(fill, xbuf, 1024, &pos) == 1024)
+        vpattern_fill(xbuf, 1024, "wbfill", pos);
+    KT_EXPECT_EQ(vfs_fsync(fill, 0), 0);           /* wbfill's bytes are on the disk */
+    filp_close(fill);
+    KT_ASSERT_EQ(sb->s_op->statfs(sb, &st0), 0);
+    KT_ASSERT_EQ(st0.f_bfree, 0);
+    /* give back its last two data blocks (no indirect block goes with them) */
+    KT_ASSERT_EQ(vfs_truncate("/s/wbfill", (DIV_ROUND_UP(pos, 1024) - 2) * 1024), 0);
+    KT_ASSERT_EQ(sb->s_op->statfs(sb, &st0), 0);
+    KT_ASSERT_EQ(st0.f_bfree, 2);
+
+    struct file *f = filp_open("/s/wbnospc", O_RDWR, 0);
+    KT_ASSERT(!IS_ERR(f));
+    struct address_space *mapping = f->f_mapping;
+    struct mm_struct *mm = mm_alloc();
+    KT_ASSERT(mm);
+    struct mm_struct *prev = use_mm(mm);
+    KT_EXPECT_EQ(do_mmap(mm, f, WB_UADDR, PAGE_SIZE, PROT_READ | PROT_WRITE,
+                         MAP_SHARED | MAP_FIXED, 0), (long)WB_UADDR);
+    vpattern_fill(xbuf, PAGE_SIZE, "wbnospc", 0);
+    KT_EXPECT_EQ(copy_to_user((void *)WB_UADDR, xbuf, PAGE_SIZE), 0UL);
+    KT_EXPECT_EQ(vfs_fsync(f, 0), -ENOSPC);        /* mapping_set_error */
+    KT_EXPECT_EQ(vfs_fsync(f, 0), 0);              /* reported once */
+    KT_EXPECT_EQ(do_munmap(mm, WB_UADDR, PAGE_SIZE), 0);
+    use_mm(prev);
+    mmput(mm);
+
+    struct page *page = find_get_page(mapping, 0);
+    KT_ASSERT(page);
+    KT_EXPECT(!PageDirty(page) && !PageWriteback(page) && PagePrivate(page));
+    if (PagePrivate(page)) {
+        struct buffer_head *head = page_buffers(page), *bh = head;
+        int i = 0, dirty = 0, mapped = 0;
+        do {
+            dirty += !!buffer_dirty(bh);           /* none left dirty on a clean page */
+            mapped |= buffer_mapped(bh) << i++;
+            bh = bh->b_this_page;
+        } while (bh != head);
+        KT_EXPECT_EQ(dirty, 0);
+        KT_EXPECT_EQ(mapped, 0xb);                 /* blocks 0, 1, 3; 2 a hole */
+    }
+    put_page(page);
+    struct kstat kst;
+    KT_ASSERT_EQ(vfs_stat("/s/wbnospc", &kst), 0);
+    KT_EXPECT_EQ(kst.blocks, 3 * 2);
+    KT_EXPECT_EQ(kst.size, 4096);
+
+    truncate_inode_pages(mapping, 0);              /* read back from the disk */
+    KT_EXPECT_EQ(check_range(f, "/s/wbnospc", "wbnospc", 0, 2048), 0);   /* not wbfill's */
+    KT_EXPECT_EQ(check_range(f, "/s/wbnospc", NULL, 2048, 1024), 0);     /* the hole */
+    KT_EXPECT_EQ(check_range(f, "/s/wbnospc", "wbnospc", 3072, 1024), 0);
+    filp_close(f);
+    KT_ASSERT_EQ(vfs_unlink("/s/wbfill"), 0);
+    KT_EXPECT_EQ(ext2_count_free_blocks(sb), EXT2_SB(sb)->s_es->s_free_blocks_count);
+}
+
 static void wr_umount(void)
 {
     ksys_sync();
@@ -709,7 +793,7 @@ static void wr_umount(void)
 
 #define EXT2_WRITE_STEPS wr_mount, wr_create_extend, wr_overwrite_unaligned, wr_times_dirty_only_on_change, \
     wr_cross_indirect, wr_sparse, wr_truncate, wr_directories, wr_rename_link_unlink, \
-    wr_symlinks, wr_many_entries, wr_efbig, wr_enospc, wr_umount
+    wr_symlinks, wr_many_entries, wr_efbig, wr_enospc, wr_enospc_writeback, wr_umount
 KTEST(ext2write, write_tree)   { RUN_STEPS(EXT2_WRITE_STEPS); }   /* hda: 1 KiB blocks */
 KTEST(ext2write4k, write_tree) { RUN_STEPS(EXT2_WRITE_STEPS); }   /* hda: 4 KiB blocks */
 
@@ -894,11 +978,61 @@ static void ca_umount(void)
     KT_EXPECT_EQ(do_umount("/e"), 0);
 }
 
+/* A store through a shared mapping that only the PTE's dirty bit records
+ * (the page had no buffers when it was dirtied: reclaim released them, as
+ * try_to_release_page does before __remove_mapping, and the page stayed)
+ * is written even when write(2) then marked one buffer of the page dirty:
+ * clear_page_dirty_for_io re-dirties every buffer when page_mkclean finds a
+ * dirty PTE (Linux).  Checked from the disk, and on the image by the host. */
+static void ca_mapped_store_kept_by_mkclean(void)
+{
+    KT_ASSERT_EQ(write_pattern("/e/mk", "mk", 0, 4096), 0);
+    struct file *f = filp_open("/e/mk", O_RDWR, 0);
+    KT_ASSERT(!IS_ERR(f));
+    KT_ASSERT_EQ(f->f_inode->i_blkbits, 10);
+    KT_EXPECT_EQ(vfs_fsync(f, 0), 0);
+    struct page *page = find_get_page(f->f_mapping, 0);
+    KT_ASSERT(page);
+    lock_page(page);
+    KT_EXPECT_EQ(try_to_free_buffers(page), 1);    /* clean: reclaim may do this */
+    unlock_page(page);
+    KT_EXPECT(!PagePrivate(page));
+
+    struct mm_struct *mm = mm_alloc();
+    KT_ASSERT(mm);
+    struct mm_struct *prev = use_mm(mm);
+    KT_EXPECT_EQ(do_mmap(mm, f, WB_UADDR, PAGE_SIZE, PROT_READ | PROT_WRITE,
+                         MAP_SHARED | MAP_FIXED, 0), (long)WB_UADDR);
+    vpattern_fill(xbuf, 100, "mkm", 3000);         /* block 2, through the mapping */
+    KT_EXPECT_EQ(copy_to_user((void *)(WB_UADDR + 3000), xbuf, 100), 0UL);
+    pte_t *ptep = lookup_pte((pgd_t *)mm->pgd, WB_UADDR);
+    KT_ASSERT(ptep && (*ptep & _PAGE_DIRTY));
+    KT_EXPECT(PageDirty(page) && !PagePrivate(page));
+    loff_t pos = 100;                              /* block 0, through write(2) */
+    vpattern_fill(xbuf, 100, "mkw", pos);
+    KT_EXPECT_EQ(kernel_write(f, xbuf, 100, &pos), 100);
+    KT_EXPECT_EQ(vfs_fsync(f, 0), 0);
+    KT_EXPECT(!(*ptep & (_PAGE_RW | _PAGE_DIRTY)));  /* page_mkclean found it */
+    KT_EXPECT(!PageDirty(page));
+    KT_EXPECT_EQ(do_munmap(mm, WB_UADDR, PAGE_SIZE), 0);
+    use_mm(prev);
+    mmput(mm);
+    put_page(page);
+
+    truncate_inode_pages(f->f_mapping, 0);         /* clean: read back from the disk */
+    KT_EXPECT_EQ(check_range(f, "/e/mk", "mk", 0, 100), 0);
+    KT_EXPECT_EQ(check_range(f, "/e/mk", "mkw", 100, 100), 0);
+    KT_EXPECT_EQ(check_range(f, "/e/mk", "mk", 200, 2800), 0);
+    KT_EXPECT_EQ(check_range(f, "/e/mk", "mkm", 3000, 100), 0);   /* the store */
+    KT_EXPECT_EQ(check_range(f, "/e/mk", "mk", 3100, 996), 0);
+    filp_close(f);
+}
+
 KTEST(ext2cache, page_cache)
 {
     RUN_STEPS(ca_mount, ca_second_read_no_io, ca_full_and_partial_block_writes,
               ca_flusher_writes_after_delay, ca_short_copy_not_uptodate,
-              ca_short_copy_past_eof, ca_umount);
+              ca_short_copy_past_eof, ca_mapped_store_kept_by_mkclean, ca_umount);
 }
 
 /* ==================================================================
