@@ -145,9 +145,9 @@ static void store_past_eof(void)
 		if (how == 2)
 			munmap(p, PG);
 		long long r = how == 3 ? pwrite(fd, "z", 1, 2 * PG) : ftruncate(fd, 2 * PG);
-		say("%s grow ret=%s size=%lld file %s", key, rv(r), fsize(fd), bytes(fd, 0, 2 * PG));
+		say("grown_%s ret=%s size=%lld file %s", key, rv(r), fsize(fd), bytes(fd, 0, 2 * PG));
 		if (how != 2) {
-			say("%s grow map %s", key, mem(p, PG));
+			say("grown_%s map %s", key, mem(p, PG));
 			munmap(p, PG);
 		}
 		done(fd, "spe");
@@ -183,10 +183,10 @@ static void after_truncate(void)
 	say("private_trunc_store200 %s", mem(pb, PG));
 	say("shared_trunc_store300 file size=%lld %s", fsize(fd), bytes(fd, 0, PG));
 	r = ftruncate(fd, 2 * PG);
-	say("trunc_grow_8192 ret=%s size=%lld file %s", rv(r), fsize(fd), bytes(fd, 0, 2 * PG));
+	say("grown_trunc_store300_8192 ret=%s size=%lld file %s", rv(r), fsize(fd), bytes(fd, 0, 2 * PG));
 	say("trunc_grow private_cow %s", mem(pa, 2 * PG));
 	say("trunc_grow private_read %s", mem(pb, 2 * PG));
-	say("trunc_grow shared %s", mem(sh, 2 * PG));
+	say("grown_trunc_store300_8192 shared %s", mem(sh, 2 * PG));
 	munmap(pa, 2 * PG);
 	munmap(pb, 2 * PG);
 	munmap(sh, 2 * PG);
