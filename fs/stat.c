@@ -20,6 +20,10 @@ void generic_fillattr(struct inode *inode, struct kstat *st)
     st->size = inode->i_size;
     st->blksize = inode->i_sb->s_blocksize;
     st->blocks = inode->i_blocks;
+    /* A filesystem without a disk (ramfs) keeps no i_blocks: its blocks are
+     * its cached pages, as Linux's simple_getattr reports them. */
+    if (!inode->i_sb->s_bdev && inode->i_mapping)
+        st->blocks = inode->i_mapping->nrpages << (PAGE_SHIFT - 9);
     st->atime = inode->i_atime;
     st->mtime = inode->i_mtime;
     st->ctime = inode->i_ctime;

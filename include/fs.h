@@ -498,6 +498,7 @@ int simple_write_end(struct file *file, struct address_space *mapping, loff_t po
                      unsigned len, unsigned copied, struct page *page, void *fsdata);
 int simple_readpage(struct file *file, struct page *page);
 void truncate_setsize(struct inode *inode, loff_t newsize);
+void pagecache_isize_extended(struct inode *inode, loff_t from, loff_t to);
 void setattr_copy(struct inode *inode, const struct iattr *attr);
 int generic_readlink(struct inode *inode, char *buf, size_t size);  /* = page_readlink */
 /* Symlink bodies kept in the page cache (ramfs; ext2's slow symlinks):

@@ -1328,6 +1328,8 @@ ssize_t generic_file_write_iter(struct file *file, struct iov_iter *from, loff_t
     if (count < (loff_t)iov_iter_count(from))
         iov_iter_truncate(from, (size_t)count);
     file_update_time(file);
+    if (pos > inode->i_size)            /* a gap after the old end: zeros there */
+        pagecache_isize_extended(inode, inode->i_size, pos);
     ret = generic_perform_write(file, from, pos);
     if (ret > 0)
         *ppos = pos + ret;

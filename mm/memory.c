@@ -37,6 +37,12 @@
  *                faults and re-dirties: Linux's dirty tracking, without
  *                ->page_mkwrite (the filesystem is not asked first; a full
  *                disk shows up at writeback, not as SIGBUS at the fault).
+ *                The fault that dirties the page also sets the file's
+ *                mtime and ctime (file_update_time), as Linux's
+ *                fault_dirty_shared_page does for a filesystem without
+ *                ->page_mkwrite: so a store after writeback (page_mkclean)
+ *                updates them again, and stores to a page already dirty
+ *                and writable do not (no fault).
  *   MAP_PRIVATE  a read fault maps the cache page read-only; a write fault
  *                copies it into an anonymous page (COW), which the file
  *                never sees.
@@ -252,8 +258,10 @@ static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *
         }
         set_pte_at(mm, address, ptep, pte | _PAGE_RW);
         page_fault_cow_reuse++;
-        if (dirtied)
+        if (dirtied) {
             balance_dirty_pages_ratelimited(old->mapping);
+            file_update_time(vma->vm_file);          /* a store is a write */
+        }
         return 0;
     }
     return wp_page_copy(vma, address, ptep, pte, old);
@@ -317,8 +325,10 @@ static int do_fault(struct vm_area_struct *vma, unsigned long address, pte_t *pt
     map_new_page(vma, address, ptep, page, writable);
     if (!(flags & FAULT_FLAG_WRITE) && vma->vm_ops->map_pages)
         do_fault_around(vma, address, ptep);
-    if (dirtied)
+    if (dirtied) {
         balance_dirty_pages_ratelimited(dirtied);   /* PTE set: may write back, sleep */
+        file_update_time(vma->vm_file);             /* a store is a write */
+    }
     return 0;
 }
 

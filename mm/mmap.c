@@ -641,9 +641,16 @@ long sys_mprotect(unsigned long start, unsigned long len, unsigned long prot)
  * msync(2): write back the file pages of the shared mappings in
  * [start, start+len).  For each shared file VMA in the range: move the
  * PTEs' hardware dirty bits to their pages (msync_pte_range), then, for
- * MS_SYNC, write the file's dirty pages and wait (filemap_write_and_wait)
- * with mmap_sem DROPPED (writeback takes page locks and may sleep long;
- * Linux drops it too, before vfs_fsync_range).  MS_ASYNC only marks the
+ * MS_SYNC, fsync the file (vfs_fsync(file, 1): its dirty pages, waited
+ * for, and the metadata that finds them: the inode, the indirect blocks,
+ * the bitmaps), with mmap_sem DROPPED (writeback takes page locks and may
+ * sleep long; Linux drops it too).  Writing the pages alone is not enough:
+ * pages that fill holes get blocks at writeback, and a power cut after
+ * msync would leave a file whose on-disk inode knows none of them.
+ * Linux's msync is vfs_fsync_range(file, start, end, 1), an fdatasync of
+ * the range; Vellum's fsync is of the whole file (and, for ext2, the whole
+ * file system: generic_file_fsync), which is more than the range, never
+ * less.  MS_ASYNC only marks the
  * pages dirty (the flusher writes them: Linux's behaviour since 2.6.19).
  * MS_INVALIDATE is accepted and does nothing (our mappings always show the
  * page cache).  Errors: -EINVAL (unaligned start, unknown flags, both
@@ -680,7 +687,7 @@ long sys_msync(unsigned long start, unsigned long len, int flags)
         start = stop;
         if (file && (flags & MS_SYNC)) {
             mutex_unlock(&mm->mmap_sem);    /* the VMA may change meanwhile */
-            int e = filemap_write_and_wait(file->f_mapping);
+            int e = vfs_fsync(file, 1);
             fput(file);
             if (e && !err)
                 err = e;

@@ -289,6 +289,154 @@ KTEST(mmapfile, msync_moves_dirty_bits_and_writes_back)
     mclose(f, "/mmt_e");
 }
 
+/* msync(MS_SYNC) is an fsync of the file (Linux: vfs_fsync_range(file, ..,
+ * 1)), not a write of its pages alone: pages that fill holes get their
+ * blocks at writeback, and only the fsync writes the inode and indirect
+ * blocks that point at them.  Seen through a counting ->fsync: MS_SYNC
+ * calls it once per shared file VMA, with datasync 1, after the pages'
+ * dirty bits moved; MS_ASYNC and private mappings never. */
+static int msync_fsyncs, msync_fsync_datasync, msync_fsync_saw_dirty;
+static struct page *msync_fsync_page;
+static int count_fsync(struct file *file, int datasync)
+{
+    msync_fsyncs++;
+    msync_fsync_datasync = datasync;
+    msync_fsync_saw_dirty = PageDirty(msync_fsync_page);
+    return 0;
+}
+
+KTEST(mmapfile, msync_sync_is_fsync)
+{
+    static struct file_operations fops;
+    struct file *f = mopen("/mmt_s", 1);
+    KT_ASSERT(f);
+    const struct file_operations *saved = f->f_op;
+    fops = *saved;
+    fops.fsync = count_fsync;
+    f->f_op = &fops;
+    struct mm_struct *mm = mm_begin();
+    KT_ASSERT(mm);
+    struct page *page = find_get_page(f->f_mapping, 0);
+    KT_ASSERT(page);
+    msync_fsync_page = page;
+    msync_fsyncs = 0;
+    KT_EXPECT_EQ(do_mmap(mm, f, UADDR, PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, 0),
+                 (long)UADDR);
+    KT_EXPECT_EQ(do_mmap(mm, f, UADDR + PAGE_SIZE, PAGE_SIZE, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_FIXED, 0), (long)(UADDR + PAGE_SIZE));
+    KT_EXPECT_EQ(copy_to_user((void *)UADDR, "m", 1), 0UL);
+    KT_EXPECT_EQ(copy_to_user((void *)UADDR + PAGE_SIZE, "p", 1), 0UL);
+    ClearPageDirty(page);                          /* only the PTE's D bit says it */
+
+    KT_EXPECT_EQ(sys_msync(UADDR, 2 * PAGE_SIZE, MS_ASYNC), 0);
+    KT_EXPECT_EQ(msync_fsyncs, 0);
+    KT_EXPECT_EQ(sys_msync(UADDR + PAGE_SIZE, PAGE_SIZE, MS_SYNC), 0);
+    KT_EXPECT_EQ(msync_fsyncs, 0);                 /* private: nothing of the file's */
+    ClearPageDirty(page);
+    KT_EXPECT_EQ(copy_to_user((void *)UADDR, "n", 1), 0UL);
+    KT_EXPECT_EQ(sys_msync(UADDR, 2 * PAGE_SIZE, MS_SYNC), 0);
+    KT_EXPECT_EQ(msync_fsyncs, 1);
+    KT_EXPECT_EQ(msync_fsync_datasync, 1);
+    KT_EXPECT_EQ(msync_fsync_saw_dirty, 1);        /* the D bit reached the page first */
+
+    KT_EXPECT_EQ(do_munmap(mm, UADDR, 2 * PAGE_SIZE), 0);
+    put_page(page);
+    mm_end(mm);
+    f->f_op = saved;
+    mclose(f, "/mmt_s");
+}
+
+/* A store through a shared mapping is a write: the fault that dirties the
+ * page sets mtime and ctime (Linux: fault_dirty_shared_page's
+ * file_update_time).  A store to a page already dirty and writable does not
+ * fault and changes nothing; after writeback write-protected the page
+ * (clear_page_dirty_for_io), the next store faults and updates them again.
+ * A private store never touches the file. */
+KTEST(mmapfile, shared_store_updates_mtime)
+{
+    struct file *f = mopen("/mmt_t", 2);
+    KT_ASSERT(f);
+    struct inode *inode = f->f_mapping->host;
+    struct mm_struct *mm = mm_begin();
+    KT_ASSERT(mm);
+    KT_EXPECT_EQ(do_mmap(mm, f, UADDR, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, 0),
+                 (long)UADDR);
+    KT_EXPECT_EQ(do_mmap(mm, f, UADDR + 2 * PAGE_SIZE, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_FIXED, 0), (long)(UADDR + 2 * PAGE_SIZE));
+    char c;
+    inode->i_mtime = inode->i_ctime = 1000;
+    KT_EXPECT_EQ(copy_from_user(&c, (void *)UADDR, 1), 0UL);          /* a read fault */
+    KT_EXPECT_EQ(inode->i_mtime, 1000);
+    KT_EXPECT_EQ(copy_to_user((void *)UADDR, "w", 1), 0UL);           /* do_wp_page */
+    KT_EXPECT(inode->i_mtime > 1000 && inode->i_ctime > 1000);
+    inode->i_mtime = inode->i_ctime = 1000;
+    KT_EXPECT_EQ(copy_to_user((void *)UADDR + PAGE_SIZE, "w", 1), 0UL); /* do_fault, write */
+    KT_EXPECT(inode->i_mtime > 1000 && inode->i_ctime > 1000);
+    inode->i_mtime = inode->i_ctime = 1000;
+    KT_EXPECT_EQ(copy_to_user((void *)UADDR + 1, "x", 1), 0UL);       /* no fault */
+    KT_EXPECT_EQ(inode->i_mtime, 1000);
+    struct page *page = find_get_page(f->f_mapping, 0);
+    KT_ASSERT(page);
+    lock_page(page);
+    clear_page_dirty_for_io(page);                 /* writeback: write-protected */
+    unlock_page(page);
+    KT_EXPECT_EQ(copy_to_user((void *)UADDR + 2, "y", 1), 0UL);
+    KT_EXPECT(inode->i_mtime > 1000 && inode->i_ctime > 1000);
+    inode->i_mtime = inode->i_ctime = 1000;
+    KT_EXPECT_EQ(copy_to_user((void *)UADDR + 2 * PAGE_SIZE, "p", 1), 0UL);
+    KT_EXPECT_EQ(copy_to_user((void *)UADDR + 3 * PAGE_SIZE, "p", 1), 0UL);
+    KT_EXPECT_EQ(inode->i_mtime, 1000);
+    KT_EXPECT_EQ(inode->i_ctime, 1000);
+
+    KT_EXPECT_EQ(do_munmap(mm, UADDR, 4 * PAGE_SIZE), 0);
+    put_page(page);
+    mm_end(mm);
+    mclose(f, "/mmt_t");
+}
+
+/* Bytes a shared mapping stored past EOF in the last page are not the
+ * file's: when the file grows over them (truncate up, or a write that
+ * starts past the end) they read as zeros (POSIX; pagecache_isize_extended).
+ * Also: a ramfs file's st_blocks counts its cached pages (simple_getattr). */
+KTEST(mmapfile, grow_zeroes_what_a_mapping_stored_past_eof)
+{
+    struct file *f = mopen("/mmt_g", 1);
+    KT_ASSERT(f);
+    struct inode *inode = f->f_mapping->host;
+    struct kstat st;
+    KT_EXPECT_EQ(vfs_fstat(f, &st), 0);
+    KT_EXPECT_EQ(st.blocks, 8UL);                  /* one page of 512-byte sectors */
+    KT_EXPECT_EQ(do_truncate(inode, 100), 0);
+    struct mm_struct *mm = mm_begin();
+    KT_ASSERT(mm);
+    KT_EXPECT_EQ(do_mmap(mm, f, UADDR, PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, 0),
+                 (long)UADDR);
+    char buf[8];
+    KT_EXPECT_EQ(copy_to_user((void *)(UADDR + 100), "SSSS", 4), 0UL);
+    KT_EXPECT_EQ(copy_to_user((void *)(UADDR + PAGE_SIZE - 1), "S", 1), 0UL);
+    KT_EXPECT_EQ(do_truncate(inode, 2 * PAGE_SIZE), 0);     /* grow */
+    loff_t pos = 98;
+    KT_EXPECT_EQ(kernel_read(f, buf, 8, &pos), 8);
+    KT_EXPECT(!memcmp(buf, "AA\0\0\0\0\0\0", 8));
+    KT_EXPECT_EQ(copy_from_user(buf, (void *)(UADDR + PAGE_SIZE - 1), 1), 0UL);
+    KT_EXPECT_EQ(buf[0], 0);
+
+    /* a write at 3000 of a 100-byte file: 100..2999 zeros, not the store */
+    KT_EXPECT_EQ(do_truncate(inode, 100), 0);
+    KT_EXPECT_EQ(copy_to_user((void *)(UADDR + 200), "SSSS", 4), 0UL);
+    KT_EXPECT_EQ(copy_to_user((void *)(UADDR + 3500), "SSSS", 4), 0UL);
+    pos = 3000;
+    KT_EXPECT_EQ(kernel_write(f, "w", 1, &pos), 1);
+    pos = 200;
+    KT_EXPECT_EQ(kernel_read(f, buf, 4, &pos), 4);
+    KT_EXPECT(!memcmp(buf, "\0\0\0\0", 4));
+    KT_EXPECT_EQ(inode->i_size, 3001);
+
+    KT_EXPECT_EQ(do_munmap(mm, UADDR, PAGE_SIZE), 0);
+    mm_end(mm);
+    mclose(f, "/mmt_g");
+}
+
 /* ---- fault-around (mm/memory.c do_fault_around, filemap_map_pages) ------ */
 
 /* PTEs present in [va, va + pages) */

@@ -78,7 +78,8 @@ void truncate_inode_pages(struct address_space *mapping, loff_t lstart)
     }
 }
 
-/* Set i_size and drop the cache past it.  Caller holds i_mutex (setattr).
+/* Set i_size and drop the cache past it (or, growing, zero what a mapping
+ * stored past the old end: pagecache_isize_extended).  Caller holds i_mutex (setattr).
  * Pages wholly past the new end are first unmapped from every address
  * space that maps them (mm/memory.c, unmap_mapping_range), so a later
  * access faults and gets SIGBUS; Linux's truncate_pagecache does the same,
@@ -86,10 +87,41 @@ void truncate_inode_pages(struct address_space *mapping, loff_t lstart)
  * one again while truncate_inode_pages slept (filemap_fault re-checks
  * i_size after its last sleep, so here the second pass finds nothing, but
  * it is cheap and keeps the code Linux's shape). */
+/*
+ * The file grew from `from` to `to` (a truncate up, or a write that starts
+ * past the old end): the bytes of the page that straddled `from`, past it,
+ * become part of the file and must read as zeros (POSIX).  Truncate and
+ * writeback zeroed them, but a store through a shared mapping may have put
+ * bytes there since (a mapping covers the whole last page), so zero them
+ * again, in the cache, from `from` to the page's end or `to`.
+ * Simplified/stricter than Linux: Linux's pagecache_isize_extended zeroes
+ * only for filesystems whose blocks are smaller than a page, and only since
+ * 6.12 (6.1, the conformance reference, exposes the stored bytes:
+ * user/conform/KNOWN-DIFFERENCES); Vellum zeroes on every filesystem.
+ * Caller holds i_mutex.
+ */
+void pagecache_isize_extended(struct inode *inode, loff_t from, loff_t to)
+{
+    unsigned off = (unsigned)(from & (PAGE_SIZE - 1));
+    if (from >= to || !off)
+        return;                         /* no partial page at the old end */
+    struct page *page = find_lock_page(inode->i_mapping, (unsigned long)(from >> PAGE_SHIFT));
+    if (!page)
+        return;                         /* not cached: disk past EOF is zero */
+    unsigned end = (to >> PAGE_SHIFT) == (from >> PAGE_SHIFT) ?
+                   (unsigned)(to & (PAGE_SIZE - 1)) : PAGE_SIZE;
+    wait_on_page_writeback(page);
+    memset((char *)page_address(page) + off, 0, end - off);
+    unlock_page(page);
+    put_page(page);
+}
+
 void truncate_setsize(struct inode *inode, loff_t newsize)
 {
     loff_t old = inode->i_size;
     inode->i_size = newsize;
+    if (newsize > old)
+        pagecache_isize_extended(inode, old, newsize);
     if (newsize < old) {
         unsigned long holebegin = (unsigned long)((newsize + PAGE_SIZE - 1) >> PAGE_SHIFT);
         struct address_space *mapping = inode->i_mapping;

@@ -91,7 +91,7 @@ static const char *rv(long long r)
 }
 
 /* A wait status as text: "exit N", "signal SIGNAME[ core]". */
-static const char *wstatus(int st)
+static inline const char *wstatus(int st)
 {
 	static char b[48];
 	if (WIFEXITED(st))
@@ -115,7 +115,7 @@ static const char *path(const char *name)
 }
 
 /* fsize(fd): st_size, or -1 with errno */
-static long long fsize(int fd)
+static inline long long fsize(int fd)
 {
 	struct stat st;
 	if (fstat(fd, &st) < 0)
@@ -124,14 +124,14 @@ static long long fsize(int fd)
 }
 
 /* fpos(fd): the file position, lseek(fd, 0, SEEK_CUR) */
-static long long fpos(int fd)
+static inline long long fpos(int fd)
 {
 	return lseek(fd, 0, SEEK_CUR);
 }
 
 /* bytes(fd, off, len): the file's bytes at off as runs, "HHxN HHxN ..."
  * (hex byte value, count), after "n=" the count pread returned. */
-static const char *bytes(int fd, long long off, size_t len)
+static inline const char *bytes(int fd, long long off, size_t len)
 {
 	static char out[512];
 	static unsigned char buf[65536];
