@@ -154,6 +154,31 @@ static inline const char *bytes(int fd, long long off, size_t len)
 }
 
 /* Start: argv[1] FS, argv[2] DIR; stdout line-buffered; DIR made. */
+/* 16 KiB of 'x' (conform_start fills it): what the programs write. */
+static char xs[16384];
+
+/* A fresh file NAME holding n bytes of 'x', open O_RDWR | flags. */
+static inline int fresh(const char *name, size_t n, int flags)
+{
+	int fd = open(path(name), O_RDWR | O_CREAT | O_TRUNC | flags, 0644);
+	if (fd < 0) {
+		say("error open %s %s", name, rv(fd));
+		exit(1);
+	}
+	if (n && pwrite(fd, xs, n, 0) != (ssize_t)n) {
+		say("error fill %s", name);
+		exit(1);
+	}
+	return fd;
+}
+
+/* Close fd and remove NAME. */
+static inline void done(int fd, const char *name)
+{
+	close(fd);
+	unlink(path(name));
+}
+
 static void conform_start(const char *prog, int argc, char **argv)
 {
 	c_prog = prog;
@@ -164,6 +189,7 @@ static void conform_start(const char *prog, int argc, char **argv)
 	c_fs = argv[1];
 	c_dir = argv[2];
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	memset(xs, 'x', sizeof xs);
 	umask(022);
 	if (mkdir(c_dir, 0755) < 0 && errno != EEXIST) {
 		say("error mkdir %s", rv(-1));

@@ -12,7 +12,6 @@
 #include <time.h>
 
 #define PG 4096
-static char xs[4 * PG];
 
 /* mem(p, len): memory's bytes as runs, like bytes() ("HHxN ..."). */
 static const char *mem(const volatile unsigned char *p, size_t len)
@@ -28,27 +27,6 @@ static const char *mem(const volatile unsigned char *p, size_t len)
 		i = j;
 	}
 	return out;
-}
-
-/* A fresh file NAME holding n bytes of 'x', open O_RDWR. */
-static int fresh(const char *name, size_t n)
-{
-	int fd = open(path(name), O_RDWR | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0) {
-		say("error open %s %s", name, rv(fd));
-		exit(1);
-	}
-	if (n && pwrite(fd, xs, n, 0) != (ssize_t)n) {
-		say("error fill %s", name);
-		exit(1);
-	}
-	return fd;
-}
-
-static void done(int fd, const char *name)
-{
-	close(fd);
-	unlink(path(name));
 }
 
 static unsigned char *map(int fd, size_t len, int prot, int flags, off_t off, const char *key)
@@ -80,7 +58,7 @@ static void touch(const char *key, volatile unsigned char *p, int write)
 /* 1. Reading past EOF within the last page: zeros; beyond it: SIGBUS. */
 static void past_eof(void)
 {
-	int fd = fresh("past", 100);
+	int fd = fresh("past", 100, 0);
 	unsigned char *p = map(fd, 3 * PG, PROT_READ | PROT_WRITE, MAP_SHARED, 0, "past_eof");
 	if (!p)
 		return;
@@ -100,7 +78,7 @@ static void past_eof(void)
 	}
 	done(fd, "past");
 
-	fd = fresh("past", 0);
+	fd = fresh("past", 0, 0);
 	p = map(fd, PG, PROT_READ | PROT_WRITE, MAP_SHARED, 0, "past_eof_empty");
 	if (p) {
 		say("past_eof_empty mmap ok");
@@ -111,7 +89,7 @@ static void past_eof(void)
 	}
 	done(fd, "past");
 
-	fd = fresh("past", 100);
+	fd = fresh("past", 100, 0);
 	p = map(fd, 2 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE, 0, "past_eof_private");
 	if (p) {
 		say("past_eof_private_page0 %s", mem(p, PG));
@@ -134,7 +112,7 @@ static void store_past_eof(void)
 					      "munmap_ftruncate", "pwrite_8192" };
 		char key[64];
 		snprintf(key, sizeof key, "store_past_eof_%s", name[how]);
-		int fd = fresh("spe", 100);
+		int fd = fresh("spe", 100, 0);
 		unsigned char *p = map(fd, PG, PROT_READ | PROT_WRITE, MAP_SHARED, 0, key);
 		if (!p)
 			return;
@@ -157,7 +135,7 @@ static void store_past_eof(void)
 /* 3. Truncate under MAP_PRIVATE and MAP_SHARED mappings. */
 static void after_truncate(void)
 {
-	int fd = fresh("trunc", 2 * PG);
+	int fd = fresh("trunc", 2 * PG, 0);
 	unsigned char *pa = map(fd, 2 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE, 0, "private_trunc");
 	unsigned char *pb = map(fd, 2 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE, 0, "private_trunc");
 	unsigned char *sh = map(fd, 2 * PG, PROT_READ | PROT_WRITE, MAP_SHARED, 0, "shared_trunc");
@@ -232,7 +210,7 @@ static void tsay(const char *key, int fd, struct tstate *t0)
 static void times(void)
 {
 	struct tstate t0;
-	int fd = fresh("times", 2 * PG);
+	int fd = fresh("times", 2 * PG, 0);
 	unsigned char *p = map(fd, 2 * PG, PROT_READ | PROT_WRITE, MAP_SHARED, 0, "times");
 	if (!p)
 		return;
@@ -280,7 +258,7 @@ static void times(void)
 /* 5. msync of pages that fill holes: the blocks are the file's. */
 static void holes(void)
 {
-	int fd = fresh("holes", 0);
+	int fd = fresh("holes", 0, 0);
 	long long r = ftruncate(fd, 16 * PG);
 	struct stat st;
 	fstat(fd, &st);
@@ -303,7 +281,6 @@ static void holes(void)
 int main(int argc, char **argv)
 {
 	conform_start("mmap_file", argc, argv);
-	memset(xs, 'x', sizeof xs);
 	past_eof();
 	store_past_eof();
 	after_truncate();

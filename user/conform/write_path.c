@@ -13,29 +13,6 @@
 static void *volatile bad_ptr = (void *)0x10;   /* an address nothing maps */
 #define BAD bad_ptr
 
-static char xs[16384];
-
-/* A fresh file NAME holding n bytes of 'x', open O_RDWR (or flags). */
-static int fresh(const char *name, size_t n, int flags)
-{
-	int fd = open(path(name), O_RDWR | O_CREAT | O_TRUNC | flags, 0644);
-	if (fd < 0) {
-		say("error open %s %s", name, rv(fd));
-		exit(1);
-	}
-	if (n && pwrite(fd, xs, n, 0) != (ssize_t)n) {
-		say("error fill %s", name);
-		exit(1);
-	}
-	return fd;
-}
-
-static void done(int fd, const char *name)
-{
-	close(fd);
-	unlink(path(name));
-}
-
 /* 1. A write from an unreadable buffer: no effect at all. */
 static void unreadable(void)
 {
@@ -62,6 +39,18 @@ static void unreadable(void)
 }
 
 /* 2. Short writes: the source's second page is unmapped. */
+/* A pwrite of len bytes at pos whose source starts `before` bytes below
+ * the unmapped page after p's first page, into a file of fill bytes: what
+ * it returned, the size and the first show bytes. */
+static void short_pwrite(const char *key, const char *p, size_t fill, size_t before,
+			 size_t len, off_t pos, size_t show)
+{
+	int fd = fresh("short", fill, 0);
+	ssize_t r = pwrite(fd, p + 4096 - before, len, pos);
+	say("%s ret=%s size=%lld %s", key, rv(r), fsize(fd), bytes(fd, 0, show));
+	done(fd, "short");
+}
+
 static void short_writes(void)
 {
 	char *p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -71,27 +60,13 @@ static void short_writes(void)
 	}
 	memset(p, 'S', 4096);
 
+	short_pwrite("short_100_of_200_at_0_empty", p, 0, 100, 200, 0, 8192);
+	short_pwrite("short_1000_of_3000_at_500_empty", p, 0, 1000, 3000, 500, 8192);
+	short_pwrite("short_100_of_200_at_4000_of_8192", p, 8192, 100, 200, 4000, 8192);
+	short_pwrite("short_100_of_200_at_10000_empty", p, 0, 100, 200, 10000, 12000);
+
 	int fd = fresh("short", 0, 0);
-	ssize_t r = pwrite(fd, p + 4096 - 100, 200, 0);
-	say("short_100_of_200_at_0_empty ret=%s size=%lld %s", rv(r), fsize(fd), bytes(fd, 0, 8192));
-	done(fd, "short");
-
-	fd = fresh("short", 0, 0);
-	r = pwrite(fd, p + 4096 - 1000, 3000, 500);
-	say("short_1000_of_3000_at_500_empty ret=%s size=%lld %s", rv(r), fsize(fd), bytes(fd, 0, 8192));
-	done(fd, "short");
-
-	fd = fresh("short", 8192, 0);
-	r = pwrite(fd, p + 4096 - 100, 200, 4000);
-	say("short_100_of_200_at_4000_of_8192 ret=%s size=%lld %s", rv(r), fsize(fd), bytes(fd, 0, 8192));
-	done(fd, "short");
-
-	fd = fresh("short", 0, 0);
-	r = pwrite(fd, p + 4096 - 100, 200, 10000);
-	say("short_100_of_200_at_10000_empty ret=%s size=%lld %s", rv(r), fsize(fd), bytes(fd, 0, 12000));
-	done(fd, "short");
-
-	fd = fresh("short", 0, 0);
+	ssize_t r;
 	lseek(fd, 7, SEEK_SET);
 	r = write(fd, p + 4096 - 100, 200);
 	say("short_write_at_7 ret=%s pos=%lld size=%lld", rv(r), fpos(fd), fsize(fd));
@@ -245,7 +220,6 @@ static void rlimit_fsize(void)
 int main(int argc, char **argv)
 {
 	conform_start("write_path", argc, argv);
-	memset(xs, 'x', sizeof xs);
 	unreadable();
 	short_writes();
 	append();
