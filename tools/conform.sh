@@ -3,7 +3,8 @@
 # docs/conformance.md).  Layer: host tooling.
 #
 #   tools/conform.sh [PROGRAM...]            Vellum: boot once, run every
-#                    program (or those named) on ramfs (/tmp) and ext2, and
+#                    program (or those named) on ramfs (/tmp), on ext2 with
+#                    1 KiB blocks and on ext2 with 4 KiB blocks, and
 #                    compare with the committed Linux outputs
 #                    user/conform/NAME.linux.out, less the observations
 #                    user/conform/KNOWN-DIFFERENCES lists
@@ -14,11 +15,13 @@
 #
 # Every program is built on the host with gcc -m32 -static (glibc) and put
 # in one ext2 image (tools/mkrootfs.sh: 1 KiB blocks, Vellum's root file
-# system) as /conform/NAME.  Vellum boots from that image (root=hda) and its
-# /etc/rc runs "NAME ramfs /tmp/conform" then "NAME ext2 /home/conform";
-# Linux boots Debian's kernel with a busybox initramfs that mounts a ramfs
-# on /tmp and the same image on /mnt, and runs the same lines from
-# /mnt/conform/linux.rc.  The output of NAME is its lines "NAME FS: ...".
+# system) as /conform/NAME; a second, empty image has 4 KiB blocks.  Vellum
+# boots from the first (root=hda), mounts the second (hdb) on /mnt, and its
+# /etc/rc runs "NAME ramfs /tmp/conform", "NAME ext2 /home/conform" and
+# "NAME ext2_4k /mnt/conform"; Linux boots Debian's kernel with a busybox
+# initramfs that mounts a ramfs on /tmp and the first image on /mnt, and
+# runs the same lines from /mnt/conform/linux.rc, which mounts the second
+# (sdb) on /mnt/mnt.  The output of NAME is its lines "NAME FS: ...".
 # Prints PASS/FAIL/SKIP lines (tools/testlib.sh), one per program; exit
 # status 0 when nothing failed.  KEEP=1 keeps the temporary directory.
 source "$(dirname "$0")/testlib.sh"
@@ -53,10 +56,16 @@ for p in "${PROGS[@]}"; do
         exit 0
     fi
 done
-: > "$X/etc/rc"; : > "$X/conform/linux.rc"
+echo 'mount -t ext2 /dev/hdb /mnt' > "$X/etc/rc"
+cat > "$X/conform/linux.rc" <<'EOF'
+n=0; while [ ! -b /dev/sdb ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
+mount -t ext2 /dev/sdb /mnt/mnt
+EOF
 for p in "${PROGS[@]}"; do
     printf '/conform/%s ramfs /tmp/conform\n/conform/%s ext2 /home/conform\n' "$p" "$p" >> "$X/etc/rc"
+    printf '/conform/%s ext2_4k /mnt/conform\n' "$p" >> "$X/etc/rc"
     printf '/mnt/conform/%s ramfs /tmp/conform\n/mnt/conform/%s ext2 /mnt/home/conform\n' "$p" "$p" >> "$X/conform/linux.rc"
+    printf '/mnt/conform/%s ext2_4k /mnt/mnt/conform\n' "$p" >> "$X/conform/linux.rc"
 done
 echo 'echo "conform: done"' | tee -a "$X/conform/linux.rc" >> "$X/etc/rc"
 echo poweroff >> "$X/etc/rc"
@@ -65,16 +74,24 @@ make -s --no-print-directory BUILD="$BUILD" all >"$TMP/build.log" 2>&1 ||
 IMG=$TMP/conform.img
 bash tools/mkrootfs.sh "$BUILD/rootfs" "$IMG" 32M "$X" >"$TMP/mkfs.log" 2>&1 ||
     { fail "$T.mkfs"; show_tail "$TMP/mkfs.log"; exit 1; }
+# The 4 KiB image: empty, the same features and fixed identity as
+# mkrootfs's (ext2 revision 1, filetype only), /conform made by the program.
+IMG4=$TMP/conform4k.img
+rm -f "$IMG4"
+E2FSPROGS_FAKE_TIME=1700000000 MKE2FS_CONFIG=/dev/null PATH=$PATH:/usr/sbin:/sbin \
+    mke2fs -q -F -t ext2 -r 1 -O none,filetype -b 4096 -m 0 -E root_owner=0:0 \
+        -U 5e11d0c0-0000-4000-8000-0000000000f4 "$IMG4" 32M >>"$TMP/mkfs.log" 2>&1 ||
+    { fail "$T.mkfs (4 KiB)"; show_tail "$TMP/mkfs.log"; exit 1; }
 
 # ---- the boot
 LOG=$TMP/serial.log
 if [ $SIDE = vellum ]; then
     vellum_qemu "$LOG" 150 -kernel "$KERNEL" -append "root=hda" \
-        -drive "file=$IMG,format=raw,if=ide,index=0"
+        -drive "file=$IMG,format=raw,if=ide,index=0" -drive "file=$IMG4,format=raw,if=ide,index=1"
 else
     source tools/linuxvm.sh
     linux_setup
-    linux_qemu "$LOG" 600 "$IMG" /bin/sh,/mnt/conform/linux.rc
+    linux_qemu "$LOG" 600 "$IMG" /bin/sh,/mnt/conform/linux.rc "$IMG4"
 fi
 rc=$?
 tr -d '\r' < "$LOG" > "$TMP/log"
@@ -87,12 +104,12 @@ fi
 # comment that gives its reason; an observation whose line starts so is
 # left out on both sides.
 grep -v '^\s*\(#\|$\)' "$KNOWN" 2>/dev/null |
-    sed 's/[.[\^$]/\\&/g; s/^\([^ ]*\) \*:/\1 [a-z0-9]*:/; s/^/^/' > "$TMP/known.re"
+    sed 's/[.[\^$]/\\&/g; s/^\([^ ]*\) \*:/\1 [a-z0-9_]*:/; s/^/^/' > "$TMP/known.re"
 echo '^$NEVER' >> "$TMP/known.re"
 bad=0
 for p in "${PROGS[@]}"; do
     ref=$C/$p.linux.out
-    grep -a "^$p [a-z0-9]*: " "$TMP/log" > "$TMP/$p.out"
+    grep -a "^$p [a-z0-9_]*: " "$TMP/log" > "$TMP/$p.out"
     if [ $SIDE = linux ] && [ $UPDATE = 1 ]; then
         cp "$TMP/$p.out" "$ref"; pass "$T.linux.$p (rewrote $ref: $(wc -l < "$ref") lines)"; continue
     fi

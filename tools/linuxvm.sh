@@ -7,9 +7,10 @@
 #                        busybox-static with apt-get download into
 #                        $VELLUM_CACHE/linux (default ~/.cache/vellum/linux),
 #                        build the initramfs; sets LINUX_KERNEL, LINUX_INITRD
-#   linux_qemu LOG TIMEOUT DISK RUN
+#   linux_qemu LOG TIMEOUT DISK RUN [DISK2]
 #                        boot it under -icount shift=0 with DISK (an ext2
-#                        image) as /dev/sda; the initramfs's init mounts
+#                        image) as /dev/sda (and DISK2, if given, as
+#                        /dev/sdb, for RUN to mount); the initramfs's init mounts
 #                        proc, sysfs, devtmpfs, a ramfs on /tmp (Vellum's
 #                        /tmp is a ramfs too: the same libfs code in Linux)
 #                        and DISK on /mnt, then runs RUN: a command whose
@@ -120,12 +121,16 @@ EOF
     (cd "$root" && find . | sort | cpio -o -H newc --quiet) > "$out.tmp" && mv "$out.tmp" "$out" || exit 2
 }
 
-linux_qemu() {   # linux_qemu LOG TIMEOUT DISK RUN
-    local log=$1 t=$2
+linux_qemu() {   # linux_qemu LOG TIMEOUT DISK RUN [DISK2]
+    local log=$1 t=$2 second=()
     [ "$3" -ef "$TMP/disk.img" ] || cp "$3" "$TMP/disk.img"
+    if [ -n "${5:-}" ]; then
+        [ "$5" -ef "$TMP/disk2.img" ] || cp "$5" "$TMP/disk2.img"
+        second=(-drive file=disk2.img,format=raw,if=ide,index=1)
+    fi
     cp "$LINUX_KERNEL" "$TMP/vmlinuz"; cp "$LINUX_INITRD" "$TMP/initrd.cpio"
     (cd "$TMP" && timeout -k 2 "$t" qemu-system-x86_64 -accel tcg -icount shift=0 -display none \
         -no-reboot -m 256M -nic none -monitor none -serial "file:$log" -kernel vmlinuz \
         -initrd initrd.cpio -append "console=ttyS0 quiet panic=-1 vrun=$4" \
-        -drive file=disk.img,format=raw,if=ide,index=0 </dev/null >"$log.qemu" 2>&1)
+        -drive file=disk.img,format=raw,if=ide,index=0 "${second[@]}" </dev/null >"$log.qemu" 2>&1)
 }

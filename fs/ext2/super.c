@@ -234,16 +234,31 @@ static const struct super_operations ext2_sops = {
 };
 
 /* Largest file: what i_block[] can address, and what i_blocks (32 bits of
- * 512-byte units, indirect blocks included) can count.  Linux's ext2_max_size. */
+ * 512-byte units, indirect blocks included) can count.  Linux's
+ * ext2_max_size: when i_blocks is the limit (4 KiB blocks and up), the file
+ * is that many blocks less the indirect blocks a dense file of that many
+ * blocks needs.  ptrs is a power of two: shifts, not 64-bit divisions. */
 static loff_t ext2_max_size(unsigned bits)
 {
-    uint64_t ptrs = 1ULL << (bits - 2);
-    uint64_t blocks = EXT2_NDIR_BLOCKS + ptrs + ptrs * ptrs + ptrs * ptrs * ptrs;
+    unsigned shift = bits - 2;                             /* log2 of ptrs */
+    uint64_t ptrs = 1ULL << shift;
+    uint64_t tree = EXT2_NDIR_BLOCKS + ptrs + ptrs * ptrs + ptrs * ptrs * ptrs;
+    uint64_t tree_meta = 1 + (1 + ptrs) + (1 + ptrs + ptrs * ptrs);
     uint64_t upper = ((1ULL << 32) - 1) >> (bits - 9);     /* i_blocks limit, in blocks */
-    upper -= 3 + 2 * ptrs + ptrs * ptrs;                   /* the indirect blocks */
-    if (blocks > upper)
-        blocks = upper;
-    return (loff_t)(blocks << bits);
+    uint64_t left, meta;
+
+    if (tree + tree_meta <= upper)
+        return (loff_t)(tree << bits);
+    left = upper - EXT2_NDIR_BLOCKS - ptrs;                /* past the single indirect */
+    meta = 1;                                              /* the single indirect block */
+    if (left < ptrs * ptrs) {
+        meta += 1 + ((left + ptrs - 1) >> shift);
+    } else {
+        meta += 1 + ptrs;                                  /* double indirect, full */
+        left -= ptrs * ptrs;
+        meta += 1 + ((left + ptrs - 1) >> shift) + ((left + ptrs * ptrs - 1) >> (2 * shift));
+    }
+    return (loff_t)((upper - meta) << bits);
 }
 
 /* Does group g hold a superblock backup (and a descriptor copy)? */

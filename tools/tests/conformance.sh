@@ -3,7 +3,8 @@
 # (host test; docs/conformance.md).  tools/conform.sh builds every program
 # of user/conform (gcc -m32 -static, glibc; SKIP if the host cannot link
 # one), boots Vellum once from an ext2 image holding them, runs each on
-# ramfs (/tmp) and on ext2, and compares its output line for line with the
+# ramfs (/tmp), on that ext2 (1 KiB blocks) and on an ext2 with 4 KiB
+# blocks, and compares its output line for line with the
 # committed Linux output user/conform/NAME.linux.out, less the observations
 # user/conform/KNOWN-DIFFERENCES lists.  One PASS/FAIL line per program; a
 # FAIL shows the diff (- Linux, + Vellum).  No Linux boot here: `make
