@@ -4,8 +4,15 @@
 # docs/labs/README.md).  Layer: host test (bash, git, QEMU; python3 or jq
 # only to check results.json).
 # host-timeout: 600
+# host-slices: 3
 #
-# For EVERY lab in tools/labs/list (LAB_JOBS, default 2, at a time):
+# tools/run-tests runs it as 3 jobs with SLICE=1/3, 2/3, 3/3 (docs: the
+# runner's header): slice K takes the labs whose place in the list, counted
+# from 0, is K-1 modulo 3, the last slice also grades the solution, and
+# the slice with perform_write pastes its solution back.  Without SLICE it
+# does everything.
+#
+# For EVERY lab of its slice (LAB_JOBS, default 2, or 1 in a slice, at a time):
 #   - tools/mklab LAB DIR: the student tree, in a temporary directory;
 #   - no trace of the removed code: no distinctive line of what the lab
 #     cuts (tools/mklab --show LAB: a line of at least 16 characters of code
@@ -40,11 +47,16 @@ T=labs
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-labs.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT
 unset MAKEFLAGS MFLAGS MAKELEVEL
-LAB_JOBS=${LAB_JOBS:-2}
 GRADE_TIMEOUT=${GRADE_TIMEOUT:-300}       # one whole `make grade`
 ABS_BUILD=$(cd "$BUILD" 2>/dev/null && pwd) || { fail "$T.setup (no build directory $BUILD)"; exit 0; }
-mapfile -t LABS < <(tools/mklab --list | awk '{ print $1 }')
-[ ${#LABS[@]} -gt 0 ] || { fail "$T.list (tools/mklab --list names no lab)"; exit 0; }
+mapfile -t ALL_LABS < <(tools/mklab --list | awk '{ print $1 }')
+[ ${#ALL_LABS[@]} -gt 0 ] || { fail "$T.list (tools/mklab --list names no lab)"; exit 0; }
+# SLICE=K/N: this run's share (see above)
+K=1 N=1
+if [ -n "${SLICE:-}" ]; then K=${SLICE%/*} N=${SLICE#*/}; fi
+LABS=()
+for i in "${!ALL_LABS[@]}"; do [ $((i % N)) -eq $((K - 1)) ] && LABS+=("${ALL_LABS[$i]}"); done
+LAB_JOBS=${LAB_JOBS:-$([ "$N" -gt 1 ] && echo 1 || echo 2)}
 
 # json_ok FILE N: FILE is well-formed JSON in Gradescope's results format
 # with N tests, each with name, score, max_score, output; prints the total.
@@ -195,34 +207,42 @@ done
 wait
 for lab in "${LABS[@]}"; do cat "$TMP/res-$lab"; done
 
-# ---- the solution: full marks on every lab (+ the legacy private test)
-total_pts=0
-for lab in "${LABS[@]}"; do read -r _ p < <(lab_points "$lab"); total_pts=$((total_pts + p)); done
-n_all=0; for lab in "${LABS[@]}"; do read -r k _ < <(lab_points "$lab"); n_all=$((n_all + k + 1)); done
-n_all=$((n_all + 1))
-GRADE_EXTRA="$TMP/extra" GRADE_JSON="$TMP/json-solution" BUILD="$BUILD" \
-    timeout -k 5 "$GRADE_TIMEOUT" tools/grade all >"$TMP/sol.log" 2>&1
-rc=$?
-notfull=$(awk '/^[^ ].*: +(PASS|FAIL) +[0-9]+\/[0-9]+$/ && $1 !~ /^[a-z_]+\/extra\// {
-                   split($3, a, "/"); if (a[1] != a[2]) print $1 }' "$TMP/sol.log" | tr '\n' ' ')
-want="score: $((total_pts + 2))/$((total_pts + 2 + ${#LABS[@]} * 1))"
-if [ $rc -eq 0 ] && grep -qx "$want" "$TMP/sol.log" && [ -z "$notfull" ] &&
-   grep -qE '^legacy/extra/legacy_boot: +PASS  2/2$' "$TMP/sol.log" &&
-   [ "$(grep -cE '^[a-z_]+/extra/always_fails: +FAIL  0/1$' "$TMP/sol.log")" = ${#LABS[@]} ] &&
-   grep -q 'instructor says no' "$TMP/sol.log"; then
-    pass "$T.solution_full_marks_every_lab ($total_pts/$total_pts; private tests scored: $want)"
-else
-    fail "$T.solution_full_marks_every_lab (status $rc; want '$want'; not full:${notfull:- none})"
-    grep -E '^score:|FAIL' "$TMP/sol.log" | head -n 20 | sed 's/^/    /'
-fi
-if js=$(json_ok "$TMP/json-solution" "$n_all" 2>&1) && [ "$js" = $((total_pts + 2)) ]; then
-    pass "$T.solution_results_json"
-else fail "$T.solution_results_json (${js:-no total})"; fi
+# ---- the solution: full marks on every lab (+ the legacy private test);
+# in the last slice
+solution_full_marks() {
+    local LABS=("${ALL_LABS[@]}")
+    total_pts=0
+    for lab in "${LABS[@]}"; do read -r _ p < <(lab_points "$lab"); total_pts=$((total_pts + p)); done
+    n_all=0; for lab in "${LABS[@]}"; do read -r k _ < <(lab_points "$lab"); n_all=$((n_all + k + 1)); done
+    n_all=$((n_all + 1))
+    GRADE_EXTRA="$TMP/extra" GRADE_JSON="$TMP/json-solution" BUILD="$BUILD" \
+        timeout -k 5 "$GRADE_TIMEOUT" tools/grade all >"$TMP/sol.log" 2>&1
+    rc=$?
+    notfull=$(awk '/^[^ ].*: +(PASS|FAIL) +[0-9]+\/[0-9]+$/ && $1 !~ /^[a-z_]+\/extra\// {
+                       split($3, a, "/"); if (a[1] != a[2]) print $1 }' "$TMP/sol.log" | tr '\n' ' ')
+    want="score: $((total_pts + 2))/$((total_pts + 2 + ${#LABS[@]} * 1))"
+    if [ $rc -eq 0 ] && grep -qx "$want" "$TMP/sol.log" && [ -z "$notfull" ] &&
+       grep -qE '^legacy/extra/legacy_boot: +PASS  2/2$' "$TMP/sol.log" &&
+       [ "$(grep -cE '^[a-z_]+/extra/always_fails: +FAIL  0/1$' "$TMP/sol.log")" = ${#LABS[@]} ] &&
+       grep -q 'instructor says no' "$TMP/sol.log"; then
+        pass "$T.solution_full_marks_every_lab ($total_pts/$total_pts; private tests scored: $want)"
+    else
+        fail "$T.solution_full_marks_every_lab (status $rc; want '$want'; not full:${notfull:- none})"
+        grep -E '^score:|FAIL' "$TMP/sol.log" | head -n 20 | sed 's/^/    /'
+    fi
+    if js=$(json_ok "$TMP/json-solution" "$n_all" 2>&1) && [ "$js" = $((total_pts + 2)) ]; then
+        pass "$T.solution_results_json"
+    else fail "$T.solution_results_json (${js:-no total})"; fi
+}
+[ "$K" = "$N" ] && solution_full_marks
 
-# ---- perform_write: the solution pasted back, make grade, make handin
+# ---- perform_write: the solution pasted back, make grade, make handin; in
+# the slice that cut perform_write
 lab=perform_write
 D=$TMP/s-$lab
-if [ -d "$D/build" ] && [ -f "$D/.lab" ]; then
+if [[ " ${LABS[*]} " != *" $lab "* ]]; then
+    :
+elif [ -d "$D/build" ] && [ -f "$D/.lab" ]; then
     read -r n pts < <(lab_points "$lab")
     for f in $(tools/mklab --show "$lab" | awk '{ print $1 }' | sort -u); do
         cp "$f" "$D/$f"
