@@ -3,8 +3,8 @@
 #  runner.progress_header      each job's lines come under a header with its
 #                              time, "== kernel suite NAME (N s)", and the
 #                              closing line counts them
-#  runner.slices               tools/tests/labs.sh's "# host-slices: 3"
-#                              makes three jobs, "labs@1/3" .. "labs@3/3"
+#  runner.slices               tools/tests/labs.sh's "# host-slices: 4"
+#                              makes four jobs, "labs@1/4" .. "labs@4/4"
 #                              (tools/run-tests -n lists the jobs)
 #  runner.interrupt_cleans_up  a run killed with SIGTERM in the middle of a
 #                              host test stops every process it started
@@ -26,8 +26,8 @@ fi
 
 # ---- the job list
 tools/run-tests -n labs cmdline > "$TMP/jobs.log" 2>&1
-if [ "$(tr '\n' ' ' < "$TMP/jobs.log")" = "h:labs@1/3 h:labs@2/3 h:labs@3/3 k:cmdline " ]; then
-    pass "$T.slices (labs: 3 jobs)"
+if [ "$(tr '\n' ' ' < "$TMP/jobs.log")" = "h:labs@1/4 h:labs@2/4 h:labs@3/4 h:labs@4/4 k:cmdline " ]; then
+    pass "$T.slices (labs: 4 jobs)"
 else
     fail "$T.slices (jobs: $(tr '\n' ' ' < "$TMP/jobs.log"))"
 fi
@@ -43,6 +43,8 @@ done
 started=$(ls -d "$TMP/run"/vellum-tests.*/job0/vellum-mklab.* 2>/dev/null | head -n 1)
 kill -TERM $pid
 for _ in $(seq 1 100); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+# what it killed may linger a moment as zombies until init reaps them
+for _ in $(seq 1 50); do [ -z "$(pgrep -s "$pid")" ] && break; sleep 0.1; done
 left=$(pgrep -s "$pid" 2>/dev/null | tr '\n' ' ')
 if [ -n "$started" ] && ! kill -0 $pid 2>/dev/null && [ -z "$left" ] &&
    [ -z "$(ls -A "$TMP/run")" ] && grep -q 'interrupted' "$TMP/int.log"; then
