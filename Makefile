@@ -25,8 +25,25 @@
 # DEBUG=1 and not rebuilds nothing twice and never mixes -O2 and -Og objects;
 # the disk images and the userland stay in $(BUILD) (one /home for both).
 # `make check` always tests the -O2 kernels.
+#
+# The build is quiet, as Linux's Kbuild: a line per step
+# ("  CC      build/mm/filemap.o"), and the compiler's own warnings and
+# errors as they come.
+# make V=1 ... prints every command instead; make -s prints neither (as
+# Kbuild's: the single-letter flags are the first word of MAKEFLAGS).  A
+# recipe line is "$(Q)command", after "@$(quiet) TAG target".
 
 BUILD   ?= build
+ifeq ($(V),1)
+  Q     :=
+  quiet := :
+else ifneq ($(findstring s,$(firstword -$(MAKEFLAGS))),)
+  Q     := @
+  quiet := :
+else
+  Q     := @
+  quiet := printf '  %-7s %s\n'
+endif
 ifneq ($(DEBUG),)
   KBUILD := $(BUILD)/debug
   OPT    := -Og
@@ -141,17 +158,21 @@ test-kernel: $(TKERNEL)
 
 $(KBUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	@$(quiet) CC $@
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 $(KBUILD)/%.o: %.S
 	@mkdir -p $(dir $@)
-	$(CC) $(ASFLAGS) -c $< -o $@
+	@$(quiet) AS $@
+	$(Q)$(CC) $(ASFLAGS) -c $< -o $@
 # The test kernel's objects (the shorter stem wins over the rules above).
 $(TBUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -DCONFIG_KTEST -c $< -o $@
+	@$(quiet) CC $@
+	$(Q)$(CC) $(CFLAGS) -DCONFIG_KTEST -c $< -o $@
 $(TBUILD)/%.o: %.S
 	@mkdir -p $(dir $@)
-	$(CC) $(ASFLAGS) -DCONFIG_KTEST -c $< -o $@
+	@$(quiet) AS $@
+	$(Q)$(CC) $(ASFLAGS) -DCONFIG_KTEST -c $< -o $@
 
 # Two-pass link, the same for both kernels: the first pass has an empty symbol
 # table; its `nm` output becomes the table for the second.  .ksyms is the last
@@ -162,15 +183,20 @@ $(KBUILD)/vellum.pass1 $(KERNEL): KOBJS = $(OBJS)
 $(KBUILD)/vellum-test.pass1 $(TKERNEL): KOBJS = $(TOBJS)
 $(KBUILD)/ksyms0.o: tools/ksyms-empty.S
 	@mkdir -p $(KBUILD)
-	$(CC) $(ASFLAGS) -c $< -o $@
+	@$(quiet) AS $@
+	$(Q)$(CC) $(ASFLAGS) -c $< -o $@
 $(KBUILD)/%.pass1: $(KBUILD)/ksyms0.o boot/linker.ld
-	$(LD) $(LDFLAGS) -o $@ $(KOBJS) $< $(LIBGCC)
+	@$(quiet) LD $@
+	$(Q)$(LD) $(LDFLAGS) -o $@ $(KOBJS) $< $(LIBGCC)
 $(KBUILD)/%.ksyms.S: $(KBUILD)/%.pass1 tools/mkksyms.sh
-	sh tools/mkksyms.sh $(NM) $< > $@
+	@$(quiet) KSYMS $@
+	$(Q)sh tools/mkksyms.sh $(NM) $< > $@
 $(KBUILD)/%.ksyms.o: $(KBUILD)/%.ksyms.S
-	$(CC) $(ASFLAGS) -c $< -o $@
+	@$(quiet) AS $@
+	$(Q)$(CC) $(ASFLAGS) -c $< -o $@
 $(KBUILD)/%.elf: $(KBUILD)/%.ksyms.o boot/linker.ld
-	$(LD) $(LDFLAGS) -o $@ $(KOBJS) $< $(LIBGCC)
+	@$(quiet) LD $@
+	$(Q)$(LD) $(LDFLAGS) -o $@ $(KOBJS) $< $(LIBGCC)
 
 # The ISO (boot/grub.cfg): both kernels; the menu's test entry runs every
 # kernel suite that needs no disk of its own, i.e. each KTEST suite without a
@@ -179,12 +205,13 @@ $(KBUILD)/%.elf: $(KBUILD)/%.ksyms.o boot/linker.ld
 iso: $(ISO)
 $(ISO): $(KERNEL) $(TKERNEL) boot/grub.cfg $(wildcard tools/suites/*.conf)
 	@rm -rf $(KBUILD)/isodir && mkdir -p $(KBUILD)/isodir/boot/grub
-	cp $(KERNEL) $(KBUILD)/isodir/boot/vellum.elf
-	cp $(TKERNEL) $(KBUILD)/isodir/boot/vellum-test.elf
+	@$(quiet) GRUB $@
+	$(Q)cp $(KERNEL) $(KBUILD)/isodir/boot/vellum.elf
+	$(Q)cp $(TKERNEL) $(KBUILD)/isodir/boot/vellum-test.elf
 	@suites=$$(sed -n 's/^KTEST(\([a-z0-9_]*\),.*/\1/p' $(filter %.c,$(TSRCS)) | sort -u | \
 	    while read -r s; do [ -e tools/suites/$$s.conf ] || echo $$s; done | paste -sd, -) && \
 	    sed "s/@DISKLESS_SUITES@/$$suites/" boot/grub.cfg > $(KBUILD)/isodir/boot/grub/grub.cfg
-	grub-mkrescue -o $@ $(KBUILD)/isodir 2>/dev/null
+	$(Q)grub-mkrescue -o $@ $(KBUILD)/isodir 2>/dev/null
 
 -include mk/*.mk
 

@@ -9,10 +9,12 @@ ATA_PATTERN = perl -e 'my ($$n, $$base) = @ARGV; binmode STDOUT; \
 
 $(BUILD)/test-ata.img: mk/ata.mk
 	@mkdir -p $(BUILD)
-	$(ATA_PATTERN) 2048 0 > $@.tmp && mv $@.tmp $@
+	@$(quiet) GEN $@
+	$(Q)$(ATA_PATTERN) 2048 0 > $@.tmp && mv $@.tmp $@
 $(BUILD)/test-ata-b.img: mk/ata.mk
 	@mkdir -p $(BUILD)
-	$(ATA_PATTERN) 1024 268435456 > $@.tmp && mv $@.tmp $@
+	@$(quiet) GEN $@
+	$(Q)$(ATA_PATTERN) 1024 268435456 > $@.tmp && mv $@.tmp $@
 
 ata-images: $(BUILD)/test-ata.img $(BUILD)/test-ata-b.img
 .PHONY: ata-images

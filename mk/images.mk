@@ -13,16 +13,19 @@ images: $(IMAGES) $(CORRUPT)
 
 $(VPATTERN): tools/vpattern.c
 	@mkdir -p $(dir $@)
-	cc -O2 -Wall -Wextra -o $@ $<
+	@$(quiet) HOSTCC $@
+	$(Q)cc -O2 -Wall -Wextra -o $@ $<
 
 # One stamp per script: both scripts write several images in one run.
 $(IMAGES): $(IMGDIR)/.images-stamp
 $(IMGDIR)/.images-stamp: tools/mkimages.sh $(VPATTERN)
-	bash tools/mkimages.sh $(IMGDIR) $(VPATTERN)
+	@$(quiet) IMAGES $(IMGDIR)
+	$(Q)bash tools/mkimages.sh $(IMGDIR) $(VPATTERN)
 	@touch $@
 $(CORRUPT): $(IMGDIR)/.corrupt-stamp
 $(IMGDIR)/.corrupt-stamp: tools/mkcorrupt.sh $(VPATTERN)
-	bash tools/mkcorrupt.sh $(IMGDIR) $(VPATTERN)
+	@$(quiet) IMAGES $(IMGDIR)/corrupt-*.img
+	$(Q)bash tools/mkcorrupt.sh $(IMGDIR) $(VPATTERN)
 	@touch $@
 
 images-check: images

@@ -37,7 +37,8 @@ all: rootfs-img
 rootfs-img: $(ROOTFS_IMG)
 
 $(ROOTFS_IMG): $(ROOTFS_TREE)/.stamp tools/mkrootfs.sh
-	bash tools/mkrootfs.sh $(ROOTFS_TREE) $@ $(ROOTFS_SIZE)
+	@$(quiet) MKFS $@
+	$(Q)bash tools/mkrootfs.sh $(ROOTFS_TREE) $@ $(ROOTFS_SIZE)
 
 $(ROOTFS_RUN): $(ROOTFS_IMG) tools/rundisk.sh
 	@bash tools/rundisk.sh $< $@

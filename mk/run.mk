@@ -88,7 +88,7 @@ bochs: $(ISO)
 	@tools/bochs.sh $(ISO) $(firstword $(DISKS)) file:$(BUILD)/bochs-serial.log
 
 check: all $(TKERNEL) $(TEST_ISO)
-	BUILD=$(BUILD) tools/run-tests $(SUITES)
+	$(Q)BUILD=$(BUILD) tools/run-tests $(SUITES)
 
 # The user-space benchmark (tools/ubench.sh), then the in-kernel benchmarks
 # against the committed baseline (tools/bench.sh).  LINUX=1: the side-by-side
@@ -114,9 +114,10 @@ endif
 # smoke test for GRUB (tools/tests/build.sh) and for Bochs (tools/tests/bochs.sh).
 $(TEST_ISO): $(TKERNEL) boot/grub-test.cfg
 	@rm -rf $(BUILD)/isotest && mkdir -p $(BUILD)/isotest/boot/grub
-	cp $(TKERNEL) $(BUILD)/isotest/boot/vellum.elf
-	cp boot/grub-test.cfg $(BUILD)/isotest/boot/grub/grub.cfg
-	grub-mkrescue -o $@ $(BUILD)/isotest 2>/dev/null
+	@$(quiet) GRUB $@
+	$(Q)cp $(TKERNEL) $(BUILD)/isotest/boot/vellum.elf
+	$(Q)cp boot/grub-test.cfg $(BUILD)/isotest/boot/grub/grub.cfg
+	$(Q)grub-mkrescue -o $@ $(BUILD)/isotest 2>/dev/null
 test-iso: $(TEST_ISO)
 
 .PHONY: qemu qemu-nox qemu-test bochs check bench bench-linux conformance conformance-linux test-iso

@@ -48,22 +48,26 @@ user: $(U_PROGS) $(U_ROOT)/.stamp
 $(filter %.o,$(patsubst user/%,$(U_OUT)/obj/%.o,$(basename $(filter %.c,$(U_LIBC_SRCS))))) \
 $(U_PROG_OBJS): $(U_OUT)/obj/%.o: user/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(U_CFLAGS) -c $< -o $@
+	@$(quiet) CC $@
+	$(Q)$(CC) $(U_CFLAGS) -c $< -o $@
 
 # lib/string.c: the kernel's string routines, the same file built into libc
 # (lib/string.h says why).
 $(U_OUT)/obj/lib/string.o: lib/string.c
 	@mkdir -p $(dir $@)
-	$(CC) $(U_CFLAGS) -c $< -o $@
+	@$(quiet) CC $@
+	$(Q)$(CC) $(U_CFLAGS) -c $< -o $@
 
 $(patsubst user/%,$(U_OUT)/obj/%.o,$(basename $(filter %.S,$(U_LIBC_SRCS)))) \
 $(U_CRT0): $(U_OUT)/obj/%.o: user/%.S
 	@mkdir -p $(dir $@)
-	$(CC) $(U_ASFLAGS) -c $< -o $@
+	@$(quiet) AS $@
+	$(Q)$(CC) $(U_ASFLAGS) -c $< -o $@
 
 $(U_LIBC): $(U_LIBC_OBJS)
 	@rm -f $@
-	$(U_AR) rcs $@ $^
+	@$(quiet) AR $@
+	$(Q)$(U_AR) rcs $@ $^
 
 # ---- linking: crt0 first, then the program, our libc, and libgcc (64-bit
 # division for printf's %llu and 64-bit file offsets)
@@ -71,27 +75,32 @@ U_LINK = $(CC) $(U_LDFLAGS) -o $@ $(U_CRT0) $< $(U_LIBC) $(LIBGCC)
 
 $(U_OUT)/bin/%: $(U_OUT)/obj/bin/%.o $(U_CRT0) $(U_LIBC)
 	@mkdir -p $(dir $@)
-	$(U_LINK)
+	@$(quiet) LD $@
+	$(Q)$(U_LINK)
 $(U_OUT)/bin/sh: $(U_OUT)/obj/sh.o $(U_CRT0) $(U_LIBC)
 	@mkdir -p $(dir $@)
-	$(U_LINK)
+	@$(quiet) LD $@
+	$(Q)$(U_LINK)
 $(U_OUT)/sbin/init: $(U_OUT)/obj/init.o $(U_CRT0) $(U_LIBC)
 	@mkdir -p $(dir $@)
-	$(U_LINK)
+	@$(quiet) LD $@
+	$(Q)$(U_LINK)
 $(U_OUT)/tests/%: $(U_OUT)/obj/tests/%.o $(U_CRT0) $(U_LIBC)
 	@mkdir -p $(dir $@)
-	$(U_LINK)
+	@$(quiet) LD $@
+	$(Q)$(U_LINK)
 
 # ---- the staging root tree: what goes onto the ext2 root image
 U_ROOT_FILES := $(shell find user/rootfs -type f 2>/dev/null)
 $(U_ROOT)/.stamp: $(U_PROGS) $(U_ROOT_FILES) mk/user.mk
 	@mkdir -p $(U_ROOT)/bin $(U_ROOT)/sbin $(U_ROOT)/tests $(U_ROOT)/etc \
 		$(U_ROOT)/dev $(U_ROOT)/proc $(U_ROOT)/tmp $(U_ROOT)/mnt
-	cp -p $(U_OUT)/bin/* $(U_ROOT)/bin/
-	cp -p $(U_OUT)/sbin/* $(U_ROOT)/sbin/
-	cp -p $(U_OUT)/tests/* $(U_ROOT)/tests/
-	cp -pR user/rootfs/. $(U_ROOT)/
-	chmod 1777 $(U_ROOT)/tmp
+	@$(quiet) STAGE $(U_ROOT)
+	$(Q)cp -p $(U_OUT)/bin/* $(U_ROOT)/bin/
+	$(Q)cp -p $(U_OUT)/sbin/* $(U_ROOT)/sbin/
+	$(Q)cp -p $(U_OUT)/tests/* $(U_ROOT)/tests/
+	$(Q)cp -pR user/rootfs/. $(U_ROOT)/
+	$(Q)chmod 1777 $(U_ROOT)/tmp
 	@touch $@
 
 user-clean:

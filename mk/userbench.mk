@@ -14,10 +14,12 @@ UBENCH ?= $(U_OUT)/bench/ubench
 
 $(U_OUT)/obj/bench/ubench.o: user/bench/ubench.c
 	@mkdir -p $(dir $@)
-	$(CC) $(U_CFLAGS) -c $< -o $@
+	@$(quiet) CC $@
+	$(Q)$(CC) $(U_CFLAGS) -c $< -o $@
 $(UBENCH): $(U_OUT)/obj/bench/ubench.o $(U_CRT0) $(U_LIBC)
 	@mkdir -p $(dir $@)
-	$(U_LINK)
+	@$(quiet) LD $@
+	$(Q)$(U_LINK)
 
 ubench: $(UBENCH)
 all: $(UBENCH)

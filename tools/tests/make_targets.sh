@@ -23,6 +23,9 @@
 #                                  succeeds
 #  make_targets.qemu_test_pass     `make qemu-test APPEND=test=cmdline`
 #                                  succeeds (QEMU status 1 is its "passed")
+#  make_targets.quiet_build        a build step prints one Kbuild-style
+#                                  line ("  CC      OBJ"), V=1 the command
+#                                  itself, make -s nothing
 #  make_targets.qemu_test_panic    `make qemu-test APPEND=oops=bug` fails
 #                                  and says the kernel panicked
 source "$(dirname "$0")/../testlib.sh"
@@ -143,4 +146,15 @@ rc=$?
 if [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q 'the kernel panicked or oopsed (QEMU status 7)' "$TMP/panic"; then
     pass "$T.qemu_test_panic"
 else fail "$T.qemu_test_panic (make exit $rc)"; show_tail "$TMP/panic" 5; fi
+
+# ---- the quiet build: one object compiled into a scratch build directory
+qb() { make --no-print-directory VELLUM_SETUP_DONE=1 BUILD="$TMP/qb$1" "${@:2}" "$TMP/qb$1/lib/string.o" 2>&1; }
+q1=$(qb 1) q2=$(qb 2 V=1) q3=$(qb 3 -s)
+if [ "$q1" = "  CC      $TMP/qb1/lib/string.o" ] &&
+   [[ $q2 == *"-c lib/string.c -o $TMP/qb2/lib/string.o"* ]] && [[ $q2 != *"  CC  "* ]] &&
+   [ -z "$q3" ] && [ -f "$TMP/qb1/lib/string.o" ] && [ -f "$TMP/qb2/lib/string.o" ] && [ -f "$TMP/qb3/lib/string.o" ]; then
+    pass "$T.quiet_build"
+else
+    fail "$T.quiet_build (make: '$q1'; V=1: '${q2:0:60}...'; -s: '$q3')"
+fi
 exit 0
