@@ -269,12 +269,15 @@ check_eq utils.df_file_lines "$(wc -l < df1.out)" 2
 "$BIN/df" /nonexistent-vellum > /dev/null 2>&1
 check_eq utils.df_missing_file_status $? 1
 
+# clear: the cursor home and the screen erased, ANSI's two sequences, nothing else.
+check_eq utils.clear "$("$BIN/clear" | od -An -c | tr -s ' ')" " 033 [ H 033 [ 2 J"
+
 # Every utility rejects bad usage with a non-zero status.
 for u in "ls -Z" "cat -Z" "mkdir" "mkdir -Z x" "rmdir" "rm" "mv a" "cp a" "ln" "ln -s a" \
 	 "wc -Z" "stat" "hexdump -Z" "sync x" "sleep" "sleep abc" "kill" "kill -NOPE 1" \
 	 "mount" "mount onlyone" "umount" "dmesg x" "poweroff x" "reboot x" "cmp a" "uname -Z" \
 	 "sh -Z" "head -Z" "tail -Z" "tail a b" "grep" "grep -Z x" "sort -Z" "uniq -Z" "uniq a b c" \
-	 "tee -Z" "touch" "touch -Z x" "xargs -Z" "ps x" "df -Z"; do
+	 "tee -Z" "touch" "touch -Z x" "xargs -Z" "ps x" "df -Z" "clear x"; do
 	set -- $u
 	prog=$1; shift
 	"$BIN/$prog" "$@" >/dev/null 2>usage.err
