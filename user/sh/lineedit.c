@@ -60,7 +60,7 @@
 #include "lineedit.h"
 
 #define HISTORY_MAX 200         /* lines the history keeps */
-#define ESC_WAIT    3           /* tenths of a second: an escape sequence's bytes
+#define ESC_WAIT    5           /* tenths of a second: an escape sequence's bytes
                                    come together; an ESC alone is the Esc key */
 #define LIST_ASK    100         /* more choices than this: ask before listing */
 
