@@ -183,6 +183,16 @@ static void cursor_left(int n)
 	}
 }
 
+static void cursor_right(int n)
+{
+	char seq[16];
+
+	if (n > 0) {
+		snprintf(seq, sizeof(seq), "\x1b[%dC", n);
+		out_str(seq);
+	}
+}
+
 /* ---- keys ------------------------------------------------------------------ */
 
 /* One byte from the terminal, or -1 if there is none: end of input, or a
@@ -304,6 +314,23 @@ static void refresh(struct line *l)
 	out_str("\x1b[K");
 	cursor_left(shown - (l->pos - l->off));
 	l->cur = l->pos - l->off;
+}
+
+/* The cursor moved and the text did not: just move it on the screen,
+ * unless the line must scroll to show it. */
+static void place_cursor(struct line *l)
+{
+	int col = l->pos - l->off;
+
+	if (col < 0 || col > l->width) {
+		refresh(l);
+		return;
+	}
+	if (col < l->cur)
+		cursor_left(l->cur - col);
+	else
+		cursor_right(col - l->cur);
+	l->cur = col;
 }
 
 /* The prompt and the line on a fresh screen line (after Ctrl-L, a list of
@@ -660,16 +687,14 @@ int le_readline(const char *prompt, char *buf, int size)
 	out_str(prompt);
 	for (;;) {
 		int c = key ? key : read_key();
-		int was_tab = last_was_tab;
+		int was_tab = last_was_tab, moved = 0;
 
 		key = 0;
 		last_was_tab = 0;
 		switch (c) {
 		case '\r': case '\n':
-			if (l.pos != l.len) {
-				l.pos = l.len;
-				refresh(&l);
-			}
+			l.pos = l.len;
+			place_cursor(&l);
 			out_str("\n");
 			ret = l.len;
 			goto done;
@@ -679,7 +704,7 @@ int le_readline(const char *prompt, char *buf, int size)
 			goto done;
 		case CTRL('C'):
 			l.pos = l.len;
-			refresh(&l);
+			place_cursor(&l);
 			out_str("^C\n");
 			ret = LE_INTERRUPT;
 			goto done;
@@ -700,23 +725,29 @@ int le_readline(const char *prompt, char *buf, int size)
 			break;
 		case CTRL('A'): case KEY_HOME:
 			l.pos = 0;
+			moved = 1;
 			break;
 		case CTRL('E'): case KEY_END:
 			l.pos = l.len;
+			moved = 1;
 			break;
 		case CTRL('B'): case KEY_LEFT:
 			if (l.pos > 0)
 				l.pos--;
+			moved = 1;
 			break;
 		case CTRL('F'): case KEY_RIGHT:
 			if (l.pos < l.len)
 				l.pos++;
+			moved = 1;
 			break;
 		case KEY_WORD_LEFT:
 			l.pos = word_left(&l);
+			moved = 1;
 			break;
 		case KEY_WORD_RIGHT:
 			l.pos = word_right(&l);
+			moved = 1;
 			break;
 		case CTRL('K'):
 			cut(&l, l.pos, l.len);
@@ -765,7 +796,10 @@ int le_readline(const char *prompt, char *buf, int size)
 			break;
 		}
 		}
-		refresh(&l);
+		if (moved)
+			place_cursor(&l);
+		else
+			refresh(&l);
 	}
 done:
 	out_flush();
