@@ -11,7 +11,8 @@
 #   user/include/        headers (we compile with -nostdinc: no host headers)
 #   user/libc/           crt0.S, syscall.S and the C library
 #   user/init.c          /sbin/init
-#   user/sh.c            /bin/sh
+#   user/sh/*.c          /bin/sh: sh.c (the shell), lineedit.c and complete.c
+#                        (its line editor at a terminal)
 #   user/bin/NAME.c      /bin/NAME, one file per utility
 #   user/tests/NAME.c    /tests/NAME, PASS/FAIL self-tests
 #   user/rootfs/         files copied verbatim into the root tree (/etc/rc, /README)
@@ -36,10 +37,12 @@ U_LIBC      := $(U_OUT)/libc.a
 
 U_BIN_SRCS  := $(wildcard user/bin/*.c)
 U_TEST_SRCS := $(wildcard user/tests/*.c)
+U_SH_SRCS   := $(wildcard user/sh/*.c)
+U_SH_OBJS   := $(patsubst user/%.c,$(U_OUT)/obj/%.o,$(U_SH_SRCS))
 U_PROGS := $(patsubst user/bin/%.c,$(U_OUT)/bin/%,$(U_BIN_SRCS)) \
 	   $(patsubst user/tests/%.c,$(U_OUT)/tests/%,$(U_TEST_SRCS)) \
 	   $(U_OUT)/bin/sh $(U_OUT)/sbin/init
-U_PROG_OBJS := $(patsubst user/%.c,$(U_OUT)/obj/%.o,$(U_BIN_SRCS) $(U_TEST_SRCS) user/sh.c user/init.c)
+U_PROG_OBJS := $(patsubst user/%.c,$(U_OUT)/obj/%.o,$(U_BIN_SRCS) $(U_TEST_SRCS) $(U_SH_SRCS) user/init.c)
 
 all: user
 user: $(U_PROGS) $(U_ROOT)/.stamp
@@ -77,10 +80,10 @@ $(U_OUT)/bin/%: $(U_OUT)/obj/bin/%.o $(U_CRT0) $(U_LIBC)
 	@mkdir -p $(dir $@)
 	@$(quiet) LD $@
 	$(Q)$(U_LINK)
-$(U_OUT)/bin/sh: $(U_OUT)/obj/sh.o $(U_CRT0) $(U_LIBC)
+$(U_OUT)/bin/sh: $(U_SH_OBJS) $(U_CRT0) $(U_LIBC)
 	@mkdir -p $(dir $@)
 	@$(quiet) LD $@
-	$(Q)$(U_LINK)
+	$(Q)$(CC) $(U_LDFLAGS) -o $@ $(U_CRT0) $(U_SH_OBJS) $(U_LIBC) $(LIBGCC)
 $(U_OUT)/sbin/init: $(U_OUT)/obj/init.o $(U_CRT0) $(U_LIBC)
 	@mkdir -p $(dir $@)
 	@$(quiet) LD $@

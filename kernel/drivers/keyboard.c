@@ -10,7 +10,9 @@
  * Keys: letters, digits, punctuation with Shift; Caps Lock (letters only);
  * Ctrl+letter gives the control character (^C = 3); Enter sends '\r' and
  * Backspace 0x7f (DEL), as a terminal does (the tty maps them later: ICRNL,
- * VERASE); arrows send ESC [ A/B/C/D.  Alt, function keys, keypad: ignored
+ * VERASE); arrows send ESC [ A/B/C/D, Home ESC [ H, End ESC [ F and Delete
+ * ESC [ 3 ~ (what xterm sends; the shell's line editor reads them).  Alt,
+ * function keys, Insert, Page Up/Down, keypad: ignored
  * (simplification: US layout only, no keymaps, no LEDs). */
 #include <kernel.h>
 #include <string.h>
@@ -50,7 +52,7 @@ static const char keymap_shift[0x3A] = {
     'B', 'N', 'M', '<', '>', '?', 0, '*', 0, ' ',
 };
 
-/* Feed one scan-code byte; the characters it produces (0-3) go to out[].
+/* Feed one scan-code byte; the characters it produces (0-4) go to out[].
  * Returns how many. */
 static int kbd_translate(struct kbd_state *st, uint8_t sc, char out[4])
 {
@@ -74,10 +76,13 @@ static int kbd_translate(struct kbd_state *st, uint8_t sc, char out[4])
         case 0x50: memcpy(out, "\x1b[B", 3); return 3;   /* down */
         case 0x4D: memcpy(out, "\x1b[C", 3); return 3;   /* right */
         case 0x4B: memcpy(out, "\x1b[D", 3); return 3;   /* left */
+        case 0x47: memcpy(out, "\x1b[H", 3); return 3;   /* Home */
+        case 0x4F: memcpy(out, "\x1b[F", 3); return 3;   /* End */
+        case 0x53: memcpy(out, "\x1b[3~", 4); return 4;  /* Delete */
         case 0x1C: out[0] = '\r'; return 1;              /* keypad Enter */
         case 0x35: out[0] = '/'; return 1;               /* keypad / */
         }
-        return 0;                      /* fake shifts (E0 2A), Home, ...: ignored */
+        return 0;                      /* fake shifts (E0 2A), Page Up, ...: ignored */
     }
     switch (code) {
     case SC_LSHIFT: st->shift_l = !release; return 0;

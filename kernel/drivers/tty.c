@@ -14,12 +14,15 @@
  * canon_head to head, which makes the line readable and wakes readers.  ^D
  * is stored as an end-of-file mark (eof_mark bit) that read() consumes
  * without returning it: at the start of a line it reads as end of file.
- * In raw mode (ICANON off) every character is readable at once.
+ * In raw mode (ICANON off) every character is readable at once, and the
+ * c_cc[VMIN] and c_cc[VTIME] slots say how long read() waits for them
+ * (n_tty_read).  A line editor (the shell's, user/sh/lineedit.c) runs the
+ * tty raw with ECHO off and does the editing and echoing itself.
  *
  * Simplifications on purpose: one terminal; ^Z sends SIGTSTP but background
- * reads and writes do not stop (SIGTTIN/SIGTTOU are never sent); VTIME is ignored; output post-processing (\n ->
- * \r\n) is the console drivers' and happens whatever OPOST says; no flow
- * control (IXON).
+ * reads and writes do not stop (SIGTTIN/SIGTTOU are never sent); output
+ * post-processing (\n -> \r\n) is the console drivers' and happens whatever
+ * OPOST says; no flow control (IXON).
  */
 #include <kernel.h>
 #include <string.h>
@@ -36,9 +39,8 @@
 #include <poll.h>
 #include <chrdev.h>
 #include <init.h>
+#include <timer.h>
 #include <asm/uaccess.h>
-#include <asm/uaccess.h>
-#include <signal.h>
 
 #define N_TTY_BUF 1024                 /* a power of two */
 
@@ -242,51 +244,100 @@ static size_t peek_input(char *tmp, size_t n, int *eof_at)
 }
 
 /* read(2) on the tty.  copy(dst, src, n) moves bytes to the reader and
- * returns how many it managed (short: a bad user buffer). */
+ * returns how many it managed (short: a bad user buffer); each call carries
+ * on where the previous one stopped.
+ *
+ * Canonical mode: sleep until a line (or a ^D) is complete; return at most
+ * that one line.
+ *
+ * Raw mode (ICANON off): how many bytes to wait for and for how long come
+ * from c_cc[VMIN] (a count) and c_cc[VTIME] (tenths of a second), with
+ * Linux's four cases (termios(3), drivers/tty/n_tty.c):
+ *
+ *   VMIN > 0, VTIME = 0   wait until VMIN bytes came (fewer if n is smaller)
+ *   VMIN > 0, VTIME > 0   wait for the first byte as long as it takes; then
+ *                         return at VMIN bytes, or when VTIME passes with
+ *                         no new byte (an inter-byte timer, restarted by
+ *                         every byte)
+ *   VMIN = 0, VTIME > 0   wait at most VTIME for one byte; 0 if none came
+ *   VMIN = 0, VTIME = 0   do not wait: what is there, or 0
+ *
+ * A signal or O_NONBLOCK ends the wait early: the bytes read so far, or
+ * -EINTR / -EAGAIN if none. */
 typedef size_t (*tty_copy_t)(void *dst, const char *src, size_t n);
 
 static ssize_t n_tty_read(tty_copy_t copy, void *dst, size_t n, int nonblock)
 {
     char tmp[128];
+    unsigned long flags;
+    size_t total = 0;                  /* bytes given to the reader so far */
+    size_t minimum = 1;                /* return once this many were */
+    long timeout = MAX_SCHEDULE_TIMEOUT; /* jiffies the next sleep may last */
+    long inter_byte = 0;               /* VMIN > 0, VTIME > 0: the timer */
+    int canon, hit_eof = 0;
+
     if (n == 0)
         return 0;
     mutex_lock(&tty.read_mutex);
+    spin_lock_irqsave(&tty.lock, flags);
+    canon = tty.termios.c_lflag & ICANON;
+    if (!canon) {
+        unsigned vmin = tty.termios.c_cc[VMIN];
+        long vtime = (long)tty.termios.c_cc[VTIME] * HZ / 10;
+        if (vmin) {
+            minimum = min((size_t)vmin, n);
+            inter_byte = vtime;
+        } else {
+            timeout = vtime;           /* 0: a poll that never sleeps */
+        }
+    }
+    spin_unlock_irqrestore(&tty.lock, flags);
+
     DEFINE_WAIT(w);
     ssize_t ret;
     for (;;) {
         prepare_to_wait(&tty.read_wait, &w, TASK_INTERRUPTIBLE);
-        unsigned long flags;
         spin_lock_irqsave(&tty.lock, flags);
         int eof_at;
-        size_t slots = peek_input(tmp, min(n, sizeof tmp), &eof_at);
+        size_t slots = peek_input(tmp, min(n - total, sizeof tmp), &eof_at);
         spin_unlock_irqrestore(&tty.lock, flags);
         if (slots) {
-            finish_wait(&tty.read_wait, &w);
+            finish_wait(&tty.read_wait, &w);   /* running again: the copy may fault and sleep */
             size_t chars = eof_at >= 0 ? (size_t)eof_at : slots;
             size_t done = chars ? copy(dst, tmp, chars) : 0;
             if (chars && done == 0) {
-                ret = -EFAULT;         /* nothing consumed */
+                ret = total ? (ssize_t)total : -EFAULT;  /* nothing consumed */
                 break;
             }
             spin_lock_irqsave(&tty.lock, flags);
             /* consume what was copied, and the ^D mark once all before it went */
-            tty.tail += done + (done == chars && eof_at >= 0);
+            hit_eof = done == chars && eof_at >= 0;
+            tty.tail += done + hit_eof;
             spin_unlock_irqrestore(&tty.lock, flags);
-            ret = done;
+            total += done;
+            if (canon || hit_eof || done < chars || total >= minimum) {
+                ret = total;
+                break;
+            }
+            if (inter_byte)
+                timeout = inter_byte;  /* a byte came: the timer starts again */
+            continue;                  /* more may be there already */
+        }
+        if (!timeout) {                /* VTIME passed, or VMIN = VTIME = 0 */
+            ret = total;
             break;
         }
         if (nonblock) {
-            finish_wait(&tty.read_wait, &w);
-            ret = -EAGAIN;
+            ret = total ? (ssize_t)total : -EAGAIN;
             break;
         }
         if (signal_pending(current)) {
-            finish_wait(&tty.read_wait, &w);
-            ret = -EINTR;
+            ret = total ? (ssize_t)total : -EINTR;
             break;
         }
-        schedule();
+        timeout = schedule_timeout(timeout);
     }
+    finish_wait(&tty.read_wait, &w);
     mutex_unlock(&tty.read_mutex);
     return ret;
 }
@@ -422,10 +473,19 @@ static int tty_open(struct inode *inode, struct file *file)
     return 0;
 }
 
-/* Readable when a line (or, raw, a byte, or a ^D mark) is waiting. */
+/* Readable when a read would not sleep: a line (or a ^D mark) is waiting
+ * in canonical mode; in raw mode a byte, or VMIN bytes when VTIME is 0
+ * (Linux's input_available_p: with VMIN = 0 or a timer, one byte will do). */
 static unsigned int tty_poll(struct file *file)
 {
-    return (tty_chars_available() > 0 ? POLLIN | POLLRDNORM : 0) | POLLOUT | POLLWRNORM;
+    unsigned long flags;
+    spin_lock_irqsave(&tty.lock, flags);
+    int want = 1;
+    if (!(tty.termios.c_lflag & ICANON) && tty.termios.c_cc[VMIN] && !tty.termios.c_cc[VTIME])
+        want = tty.termios.c_cc[VMIN];
+    int ready = (int)(tty.canon_head - tty.tail) >= want;
+    spin_unlock_irqrestore(&tty.lock, flags);
+    return (ready ? POLLIN | POLLRDNORM : 0) | POLLOUT | POLLWRNORM;
 }
 
 const struct file_operations tty_fops = {

@@ -7,6 +7,21 @@
  * "\b \b"), line wrap and scrolling, and keeps the blinking hardware cursor
  * (CRT controller registers 0x0E/0x0F) on the next cell.
  *
+ * It also obeys the few ANSI (ECMA-48) control sequences a line editor and
+ * `clear` send, as Linux's VT console (drivers/tty/vt/vt.c) does, so the
+ * VGA window shows what a terminal on the serial port shows:
+ *
+ *     ESC [ n A / B / C / D   cursor up / down / right / left n (default 1)
+ *     ESC [ r ; c H  (or f)   cursor to row r, column c (1-based; default 1;1)
+ *     ESC [ n J               erase: 0 cursor to end of screen, 1 start of
+ *                             screen to cursor, 2 (or 3) the whole screen
+ *     ESC [ n K               erase: 0 cursor to end of line, 1 start of line
+ *                             to cursor, 2 the whole line
+ *
+ * Any other sequence (colours "ESC [ 31 m", "ESC [ ? 25 l", ESC then one
+ * character) is read and dropped rather than drawn.  vga_putc() runs the
+ * state machine (struct ansi below).
+ *
  * console= on the command line picks the consoles: serial, vga, or both
  * (the default). */
 #include <kernel.h>
@@ -50,8 +65,102 @@ static void vga_scroll(void)
     vga_row = VGA_ROWS - 1;
 }
 
+/* Erase the cells [from, to) of the screen (indices row * VGA_COLS + col). */
+static void vga_erase(int from, int to)
+{
+    for (int i = from; i < to; i++)
+        vga_buf[i] = vga_cell(' ');
+}
+
+/* Where we are in an escape sequence: after ESC, or inside ESC [ with the
+ * numbers read so far (two are all the sequences above use). */
+static struct ansi {
+    enum { ANSI_NONE, ANSI_ESC, ANSI_CSI } state;
+    int param[2];
+    int nparam;                        /* parameters started (0: none given) */
+} ansi;
+
+/* The parameter i, or def if it was not given (or given as 0). */
+static int ansi_arg(int i, int def)
+{
+    return i < ansi.nparam && ansi.param[i] > 0 ? ansi.param[i] : def;
+}
+
+/* The final character of ESC [ ...: do what it says. */
+static void ansi_csi(char final)
+{
+    int here = vga_row * VGA_COLS + vga_col;
+    switch (final) {
+    case 'A': vga_row -= ansi_arg(0, 1); break;
+    case 'B': vga_row += ansi_arg(0, 1); break;
+    case 'C': vga_col += ansi_arg(0, 1); break;
+    case 'D': vga_col -= ansi_arg(0, 1); break;
+    case 'H': case 'f':
+        vga_row = ansi_arg(0, 1) - 1;
+        vga_col = ansi_arg(1, 1) - 1;
+        break;
+    case 'J':
+        if (ansi_arg(0, 0) == 0)
+            vga_erase(here, VGA_ROWS * VGA_COLS);
+        else if (ansi_arg(0, 0) == 1)
+            vga_erase(0, here + 1);
+        else
+            vga_erase(0, VGA_ROWS * VGA_COLS);
+        break;
+    case 'K':
+        if (ansi_arg(0, 0) == 0)
+            vga_erase(here, (vga_row + 1) * VGA_COLS);
+        else if (ansi_arg(0, 0) == 1)
+            vga_erase(vga_row * VGA_COLS, here + 1);
+        else
+            vga_erase(vga_row * VGA_COLS, (vga_row + 1) * VGA_COLS);
+        break;
+    }
+    /* the cursor stays on the screen, whatever the numbers said */
+    vga_row = vga_row < 0 ? 0 : vga_row >= VGA_ROWS ? VGA_ROWS - 1 : vga_row;
+    vga_col = vga_col < 0 ? 0 : vga_col >= VGA_COLS ? VGA_COLS - 1 : vga_col;
+}
+
+/* Feed one character to the escape-sequence reader.  Returns 1 if it was
+ * part of a sequence (nothing to draw), 0 for an ordinary character. */
+static int ansi_feed(char c)
+{
+    switch (ansi.state) {
+    case ANSI_NONE:
+        if (c != 0x1b)
+            return 0;
+        ansi.state = ANSI_ESC;
+        return 1;
+    case ANSI_ESC:                     /* ESC [ starts a sequence; ESC x is dropped */
+        if (c == '[') {
+            ansi.state = ANSI_CSI;
+            ansi.nparam = 0;
+            ansi.param[0] = ansi.param[1] = 0;
+        } else {
+            ansi.state = ANSI_NONE;
+        }
+        return 1;
+    case ANSI_CSI:
+        if (c >= '0' && c <= '9') {
+            if (ansi.nparam == 0)
+                ansi.nparam = 1;
+            if (ansi.nparam <= 2 && ansi.param[ansi.nparam - 1] < 1000)
+                ansi.param[ansi.nparam - 1] = ansi.param[ansi.nparam - 1] * 10 + (c - '0');
+        } else if (c == ';') {
+            ansi.nparam = ansi.nparam ? ansi.nparam + 1 : 2;   /* ";5" is "0;5" */
+        } else if (c >= 0x40 && c <= 0x7e) {                  /* the final byte */
+            ansi.state = ANSI_NONE;
+            ansi_csi(c);
+        }                              /* '?' and other middle bytes: skipped */
+        return 1;
+    }
+    return 0;
+}
+
 static void vga_putc(char c)
 {
+    if (ansi_feed(c))
+        return;
     switch (c) {
     case '\n':
         vga_col = 0;
@@ -97,9 +206,9 @@ static struct console vga_console = { .name = "vga", .write = vga_console_write 
 
 static void vga_clear(void)
 {
-    for (int i = 0; i < VGA_ROWS * VGA_COLS; i++)
-        vga_buf[i] = vga_cell(' ');
+    vga_erase(0, VGA_ROWS * VGA_COLS);
     vga_row = vga_col = 0;
+    ansi.state = ANSI_NONE;
     vga_update_cursor();
 }
 

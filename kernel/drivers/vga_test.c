@@ -91,6 +91,51 @@ KTEST(console, vga_wraps_and_scrolls)
     KT_EXPECT_EQ(col, 1);
 }
 
+static void vga_puts(const char *s)
+{
+    vga_write_string(s, strlen(s));
+}
+
+/* The ANSI sequences a line editor and `clear` send: cursor moves, erase
+ * to the end of the line, cursor position, clear screen; a colour is
+ * dropped, not drawn. */
+KTEST(console, vga_ansi_sequences)
+{
+    int r, c;
+    unsigned long flags = local_irq_save();
+    save_screen(&r, &c);
+    vga_clear();
+    vga_puts("abcdef\x1b[3D");                 /* cursor back to 'd' */
+    int col_d = vga_col;
+    vga_puts("\x1b[K" "X");                    /* erase "def", write X */
+    uint16_t x3 = vga_buf[3], e4 = vga_buf[4], c2 = vga_buf[2];
+    vga_puts("\x1b[3;5H" "\x1b[31m" "Y");      /* row 3 col 5 (1-based), red */
+    uint16_t y = vga_buf[2 * VGA_COLS + 4], after_y = vga_buf[2 * VGA_COLS + 5];
+    vga_puts("\x1b[A\x1b[2C");                 /* up one, right two */
+    int row_up = vga_row, col_right = vga_col;
+    vga_puts("\x1b[99;99H");                   /* clamped to the last cell */
+    int row_max = vga_row, col_max = vga_col;
+    vga_puts("\x1b[H\x1b[2J");                 /* what `clear` sends */
+    uint16_t a0 = vga_buf[0], y_after = vga_buf[2 * VGA_COLS + 4];
+    int row0 = vga_row, col0 = vga_col;
+    restore_screen(r, c);
+    local_irq_restore(flags);
+    KT_EXPECT_EQ(col_d, 3);
+    KT_EXPECT_EQ(c2, 'c' | 0x0700);
+    KT_EXPECT_EQ(x3, 'X' | 0x0700);
+    KT_EXPECT_EQ(e4, ' ' | 0x0700);
+    KT_EXPECT_EQ(y, 'Y' | 0x0700);
+    KT_EXPECT_EQ(after_y, ' ' | 0x0700);         /* "[31m" was not drawn */
+    KT_EXPECT_EQ(row_up, 1);
+    KT_EXPECT_EQ(col_right, 7);
+    KT_EXPECT_EQ(row_max, VGA_ROWS - 1);
+    KT_EXPECT_EQ(col_max, VGA_COLS - 1);
+    KT_EXPECT_EQ(a0, ' ' | 0x0700);
+    KT_EXPECT_EQ(y_after, ' ' | 0x0700);
+    KT_EXPECT_EQ(row0, 0);
+    KT_EXPECT_EQ(col0, 0);
+}
+
 KTEST(console, vga_registered_by_default)
 {
     const char *which = cmdline_get("console");

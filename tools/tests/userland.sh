@@ -269,12 +269,15 @@ check_eq utils.df_file_lines "$(wc -l < df1.out)" 2
 "$BIN/df" /nonexistent-vellum > /dev/null 2>&1
 check_eq utils.df_missing_file_status $? 1
 
+# clear: the cursor home and the screen erased, ANSI's two sequences, nothing else.
+check_eq utils.clear "$("$BIN/clear" | od -An -c | tr -s ' ')" " 033 [ H 033 [ 2 J"
+
 # Every utility rejects bad usage with a non-zero status.
 for u in "ls -Z" "cat -Z" "mkdir" "mkdir -Z x" "rmdir" "rm" "mv a" "cp a" "ln" "ln -s a" \
 	 "wc -Z" "stat" "hexdump -Z" "sync x" "sleep" "sleep abc" "kill" "kill -NOPE 1" \
 	 "mount" "mount onlyone" "umount" "dmesg x" "poweroff x" "reboot x" "cmp a" "uname -Z" \
 	 "sh -Z" "head -Z" "tail -Z" "tail a b" "grep" "grep -Z x" "sort -Z" "uniq -Z" "uniq a b c" \
-	 "tee -Z" "touch" "touch -Z x" "xargs -Z" "ps x" "df -Z"; do
+	 "tee -Z" "touch" "touch -Z x" "xargs -Z" "ps x" "df -Z" "clear x"; do
 	set -- $u
 	prog=$1; shift
 	"$BIN/$prog" "$@" >/dev/null 2>usage.err
@@ -464,7 +467,8 @@ check_eq sh.sigint_shell_survives_child_dies "$(cat sigint.out)" "child=130"
 
 # Interactive, on a real pseudo-terminal (needs python3's pty module):
 # the prompt, a pipeline, Ctrl-C killing the foreground job (status 130)
-# while the shell lives on, and a background job reported when reaped.
+# while the shell lives on, a background job reported when reaped, and
+# the line editor's Up and Tab (tools/tests/shell_keys.sh has the rest).
 if command -v python3 >/dev/null 2>&1; then
 	out=$(timeout 30 python3 - "$SH" "$BIN" <<'PY' 2>&1
 import os, pty, select, sys, time
@@ -491,11 +495,16 @@ talk(b"\x03", 0.5)
 print("ctrl-c" if "status 130" in talk(b"echo status $?\n") else "no-ctrl-c")
 talk(b"sleep 0.2 &\n", 0.6)
 print("reaped" if "done, status 0" in talk(b"true\n") else "not-reaped")
+# the line editor (user/sh/lineedit.c) on Linux's tty: Up runs the last
+# line again; Tab completes the builtin echo
+talk(b"echo hist1\n")
+print("history" if "\r\nhist1\r\n" in talk(b"\x1b[A\n") else "no-history")
+print("tab" if "\r\ntabbed\r\n" in talk(b"ech\ttabbed\n") else "no-tab")
 talk(b"exit 3\n", 0.3)
 print("exit", os.waitpid(pid, 0)[1] >> 8)
 PY
 )
-	for w in prompt pipe ctrl-c reaped "exit 3"; do
+	for w in prompt pipe ctrl-c reaped history tab "exit 3"; do
 		name="sh.tty_$(echo "$w" | tr ' -' '__')"
 		if echo "$out" | grep -qx "$w"; then pass "$name"; else fail "$name" "$(echo $out)"; fi
 	done

@@ -40,7 +40,8 @@
  * IFS), so `for f in $(ls)` loops over the names; "quoted" ones are not,
  * except "$@", which gives each argument as its own field.
  * Comments (#) run to the end of the line.  Builtins: cd pwd exit export
- * unset wait fg bg jobs test [ echo read shift break continue : true false.
+ * unset wait fg bg jobs test [ echo read shift break continue : true false
+ * history.
  *
  * Variables: NAME=value sets a shell variable; `export NAME` (or export
  * NAME=value) puts it in the environment, so children see it.  A variable
@@ -58,6 +59,11 @@
  * quote) is not an error at the prompt or in a script: the shell reads
  * another line (prompting "> " at a terminal) until the command is whole,
  * then runs it.
+ *
+ * At a terminal, lines are read with the line editor (lineedit.c: arrows,
+ * history, Ctrl-R, Tab completion from complete.c, Ctrl-L...), which puts
+ * the terminal in raw mode only while a line is typed; from a script, a
+ * pipe or a file they are read as they are (read_line()).
  *
  * Signals: the shell ignores SIGINT and SIGQUIT; each child resets them to
  * the default before exec, so Ctrl-C (sent by the tty to the foreground
@@ -85,6 +91,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "lineedit.h"
 
 #define MAXLINE   4096
 #define MAXINPUT  65536 /* one complete command, all its lines */
@@ -97,6 +104,7 @@
 static int last_status;        /* $? */
 static pid_t last_bg_pid;      /* $! */
 static int interactive;        /* reading commands from a terminal */
+static int editing;            /* ...with the line editor (lineedit.c) */
 static int script_argc;        /* $# + 1 */
 static char **script_argv;     /* $0, $1, ... */
 static int loop_depth;         /* how many while/for loops we are inside */
@@ -269,11 +277,18 @@ struct token {
 #define INCOMPLETE (-2)         /* needs more lines */
 #define SYNTAX     (-1)         /* message printed */
 
+/* Blanks between words: space, tab, and the other white space (\r, and
+ * \f and \v, which must not become empty words). */
+static int is_blank(char c)
+{
+	return c != '\n' && isspace((unsigned char)c);
+}
+
 /* Characters that end an unquoted word. */
 static int is_special(char c)
 {
 	return c == '|' || c == '&' || c == ';' || c == '<' || c == '>' ||
-	       c == '\n' || isspace((unsigned char)c);
+	       c == '\n' || is_blank(c);
 }
 
 /*
@@ -335,7 +350,7 @@ static int lex(const char *text, struct token *toks)
 		enum tok_type op = T_END;
 		const char *start;
 
-		while (*p == ' ' || *p == '\t' || *p == '\r')
+		while (is_blank(*p))
 			p++;
 		if (n == MAXTOKENS - 1) {
 			fprintf(stderr, "sh: command too long\n");
@@ -1770,6 +1785,18 @@ static int builtin_read(int argc, char **argv)
 	return got ? 0 : 1;
 }
 
+/* history: the lines the line editor remembers (Up, Ctrl-R), numbered. */
+static int builtin_history(int argc, char **argv)
+{
+	const char *line;
+
+	(void)argc;
+	(void)argv;
+	for (int i = 0; (line = le_history_get(i)); i++)
+		printf("%5d  %s\n", i + 1, line);
+	return 0;
+}
+
 /* shift [n]: $2... become $1... */
 static int builtin_shift(int argc, char **argv)
 {
@@ -1938,7 +1965,14 @@ static const struct builtin builtins[] = {
 	{ ":", builtin_true },
 	{ "true", builtin_true },
 	{ "false", builtin_false },
+	{ "history", builtin_history },
 };
+
+const char *sh_builtin_name(int i)
+{
+	return i >= 0 && (size_t)i < sizeof(builtins) / sizeof(builtins[0]) ?
+	       builtins[i].name : NULL;
+}
 
 static const struct builtin *find_builtin(const char *name)
 {
@@ -2384,17 +2418,41 @@ static void run_text_and_exit(const char *text)
 	_exit(last_status);
 }
 
-static void prompt(int more)
+/* The prompt: "vellum:CWD$ ", or "> " when the command goes on. */
+static const char *prompt_text(int more)
 {
+	static char text[300];
 	char cwd[256];
 
-	if (more) {
-		fputs("> ", stderr);
-		return;
-	}
+	if (more)
+		return "> ";
 	if (!getcwd(cwd, sizeof(cwd)))
 		strcpy(cwd, "?");
-	fprintf(stderr, "vellum:%s$ ", cwd);
+	snprintf(text, sizeof(text), "vellum:%s$ ", cwd);
+	return text;
+}
+
+/* Got a line, the end of the input, or (line editor) Ctrl-C. */
+enum { LINE_OK, LINE_EOF, LINE_INTERRUPTED };
+
+/* Read one line (with its '\n', if it had one) from f into line: with the
+ * line editor at a terminal, else as it is (fgets), prompting if
+ * interactive; more: a command goes on ("> "). */
+static int read_line(FILE *f, char *line, int size, int more)
+{
+	if (editing) {
+		int n = le_readline(prompt_text(more), line, size);
+
+		if (n == LE_INTERRUPT)
+			return LINE_INTERRUPTED;
+		if (n == LE_EOF)
+			return LINE_EOF;
+		le_history_add(line);
+		return LINE_OK;
+	}
+	if (interactive)
+		fputs(prompt_text(more), stderr);
+	return fgets(line, size, f) ? LINE_OK : LINE_EOF;
 }
 
 /* Read and run commands from f until end of file; a command may take
@@ -2407,10 +2465,14 @@ static void run_file(FILE *f)
 
 	for (;;) {
 		size_t n;
+		int got = read_line(f, line, sizeof(line), len > 0);
 
-		if (interactive)
-			prompt(len > 0);
-		if (!fgets(line, sizeof(line), f)) {
+		if (got == LINE_INTERRUPTED) {  /* Ctrl-C: the whole command goes */
+			len = 0;
+			last_status = 130;
+			continue;
+		}
+		if (got == LINE_EOF) {
 			if (interactive)
 				fputc('\n', stderr);
 			if (len > 0) {
@@ -2483,6 +2545,7 @@ int main(int argc, char **argv)
 		script_argc = 1;
 		script_argv = argv;
 		interactive = isatty(0);
+		editing = interactive && le_usable();
 		run_file(stdin);
 	}
 	fflush(NULL);
