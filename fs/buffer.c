@@ -14,8 +14,9 @@
  *
  * Part 2, page buffers and the generic address-space helpers Linux keeps
  * here: block_read_full_page, block_write_begin/block_write_end,
- * generic_write_end, block_write_full_page, block_truncate_page.  A
- * filesystem supplies a get_block_t that maps a file block to a disk block.
+ * generic_write_end, block_write_full_page, block_truncate_page,
+ * block_is_partially_uptodate.  A filesystem supplies a get_block_t that
+ * maps a file block to a disk block.
  *
  * Sits on: blkdev_read/blkdev_write (include/blkdev.h), kmalloc, the page cache.
  * Locking: bcache_lock (a mutex) protects the hash, the LRU and b_count;
@@ -938,6 +939,34 @@ void block_invalidatepage(struct page *page, unsigned long offset)
     } while (bh != head);
     if (offset == 0)
         free_page_buffers(page);
+}
+
+/* a_ops->is_partially_uptodate (Linux's block_is_partially_uptodate): are
+ * the buffers under bytes [from, from + count) of the page (cut at its end)
+ * all uptodate?  A range from the first block to the last is the whole
+ * page: no (the page's own uptodate bit answers that).  Page locked. */
+int block_is_partially_uptodate(struct page *page, unsigned long from, unsigned long count)
+{
+    if (!PagePrivate(page))
+        return 0;
+    struct buffer_head *head = page_buffers(page), *bh = head;
+    unsigned long blocksize = head->b_size;
+    unsigned long to = from + min(PAGE_SIZE - from, count);
+    if (from < blocksize && to > PAGE_SIZE - blocksize)
+        return 0;
+    unsigned long block_start = 0;
+    do {
+        unsigned long block_end = block_start + blocksize;
+        if (block_end > from && block_start < to) {
+            if (!buffer_uptodate(bh))
+                return 0;
+            if (block_end >= to)
+                break;
+        }
+        block_start = block_end;
+        bh = bh->b_this_page;
+    } while (bh != head);
+    return 1;
 }
 
 /* a_ops->releasepage: free the buffers of a clean page.  1 if freed. */

@@ -238,7 +238,8 @@ KTEST(files, bad_pointers_get_efault)
     KT_EXPECT_EQ(sys_getdents64(dfd, KADDR, 4096), -EFAULT);
     KT_EXPECT_EQ(d->f_pos, before);
     KT_EXPECT_EQ(sys_llseek(dfd, 0, 1, KADDR, SEEK_SET), -EFAULT);
-    KT_EXPECT_EQ(d->f_pos, before);
+    KT_EXPECT_EQ(d->f_pos, 1);          /* moved all the same, as Linux */
+    d->f_pos = before;
     fput(d);
     KT_EXPECT_EQ(sys_read(99, KADDR, 4), -EBADF);
     KT_EXPECT_EQ(sys_close(99), -EBADF);

@@ -1,7 +1,8 @@
 /* fs/open.c: opening and closing files.  filp_open resolves the path
  * (creating the file under O_CREAT, refusing an existing one under O_EXCL),
- * checks the kind against the flags, truncates under O_TRUNC and returns a
- * struct file holding a reference on the path.  Sits on fs/namei.c.
+ * checks the kind against the flags, lets the file system's open refuse
+ * it, truncates under O_TRUNC and returns a struct file holding a
+ * reference on the path.  Sits on fs/namei.c.
  */
 #include <kernel.h>
 #include <string.h>
@@ -112,8 +113,6 @@ struct file *filp_open(const char *name, int flags, mode_t mode)
     else if (((fmode & FMODE_WRITE) || (flags & O_TRUNC)) &&
              (inode->i_sb->s_flags & MS_RDONLY) && !S_ISDIR(inode->i_mode))
         err = -EROFS;
-    else if ((flags & O_TRUNC) && S_ISREG(inode->i_mode) && (fmode & FMODE_WRITE))
-        err = do_truncate(inode, 0);
     if (err) {
         path_put(&p);
         return ERR_PTR(err);
@@ -140,7 +139,30 @@ struct file *filp_open(const char *name, int flags, mode_t mode)
             return ERR_PTR(err);
         }
     }
+    /* O_TRUNC once the open is accepted (Linux's handle_truncate after
+     * vfs_open): a file the open refused is left as it was */
+    if ((flags & O_TRUNC) && S_ISREG(inode->i_mode) && (fmode & FMODE_WRITE)) {
+        err = do_truncate(inode, 0);
+        if (err) {
+            filp_close(f);
+            return ERR_PTR(err);
+        }
+    }
     return f;
+}
+
+/**
+ * generic_file_open - the open of a regular file whose size may pass 2 GiB
+ * Return: -EOVERFLOW if the file is larger than MAX_NON_LFS and was not
+ * opened with O_LARGEFILE (a program whose off_t is 32 bits could not
+ * address it), else 0.  Linux's; ext2 calls it, ramfs does not (as in
+ * Linux, a ramfs file of any size opens).
+ */
+int generic_file_open(struct inode *inode, struct file *file)
+{
+    if (!(file->f_flags & O_LARGEFILE) && inode->i_size > (loff_t)MAX_NON_LFS)
+        return -EOVERFLOW;
+    return 0;
 }
 
 struct file *get_file(struct file *file)

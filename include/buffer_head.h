@@ -138,6 +138,7 @@ void mark_page_buffers_dirty(struct page *page);
 /* Zero the rest of the block that contains byte `from` (on disk too, via the
  * page cache), so that a later extension reads zeros there.  truncate uses it. */
 int block_truncate_page(struct address_space *mapping, loff_t from, get_block_t *get_block);
+int block_is_partially_uptodate(struct page *page, unsigned long from, unsigned long count);
 
 /* ---- inline definitions ---- */
 #include <fs.h>

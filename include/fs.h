@@ -51,9 +51,10 @@ struct vfsmount;
 #include <linux/fs.h>                  /* SEEK_SET.., RWF_DSYNC.. */
 #include <linux/dirent.h>              /* DT_REG, DT_DIR... */
 
-/* preadv2/pwritev2 flags: per call, not per file.  RWF_NOWAIT and the
- * newer ones are not supported (-EOPNOTSUPP). */
-#define RWF_SUPPORTED (RWF_HIPRI | RWF_DSYNC | RWF_SYNC | RWF_APPEND)
+/* preadv2/pwritev2 flags: per call, not per file.  RWF_NOWAIT only on a
+ * file opened with FMODE_NOWAIT (fs/read_write.c); the newer ones are not
+ * supported (-EOPNOTSUPP). */
+#define RWF_SUPPORTED (RWF_HIPRI | RWF_DSYNC | RWF_SYNC | RWF_NOWAIT | RWF_APPEND)
 
 #define NAME_MAX    255
 #define PATH_MAX    4096
@@ -107,6 +108,11 @@ struct vfsmount;
  * releasepage(page)
  *     Entry: page locked, clean.  Free page->private so the page can leave
  *     the cache.  Returns 1 if released.
+ * is_partially_uptodate(page, from, count)
+ *     Optional.  Entry: page locked, not uptodate.  1 if the bytes from
+ *     `from` for count (cut at the page's end) can be read from the page
+ *     as it is (their blocks are uptodate), else 0.  A RWF_NOWAIT read asks
+ *     it (filemap_nowait_limit).
  */
 struct address_space_operations {
     int (*readpage)(struct file *file, struct page *page);
@@ -119,6 +125,7 @@ struct address_space_operations {
     int (*commit_write)(struct file *file, struct page *page, unsigned from, unsigned to);
     void (*invalidatepage)(struct page *page, unsigned long offset);
     int (*releasepage)(struct page *page);
+    int (*is_partially_uptodate)(struct page *page, unsigned long from, unsigned long count);
 };
 
 struct address_space {
@@ -278,6 +285,9 @@ struct dir_context {
  * read_iter(file, to, &pos)    copy up to iov_iter_count(to) bytes from *pos,
  *                              advance *pos; 0 at EOF; partial counts are
  *                              fine; -EFAULT only if nothing was copied.
+ *                              IOCB_NOWAIT (only if open set FMODE_NOWAIT):
+ *                              what can be copied without waiting, -EAGAIN
+ *                              if that is nothing.
  * write_iter(file, from, &pos) the VFS holds nothing; the fs takes i_mutex
  *                              (generic_file_write_iter does); O_APPEND writes
  *                              at i_size.  *pos ends after the bytes written,
@@ -290,9 +300,12 @@ struct dir_context {
  *                              generic_file_llseek; no_llseek: -ESPIPE
  * open(inode, file)            optional; called by filp_open once file is
  *                              built (f_op = i_fop; a device's open may
- *                              replace f_op, as chrdev_open does).  0, or an
- *                              errno that fails the open (file is freed and
- *                              release is NOT called).  No locks held.
+ *                              replace f_op, as chrdev_open does), before
+ *                              O_TRUNC is done.  0, or an errno that fails
+ *                              the open (file is freed and release is NOT
+ *                              called).  No locks held.  generic_file_open
+ *                              refuses a file past MAX_NON_LFS without
+ *                              O_LARGEFILE (-EOVERFLOW).
  * release(inode, file)         optional; at the last fput of the file.
  * ioctl(file, cmd, arg)        optional; arg is a user value or pointer (use
  *                              copy_from_user).  No locks held.  NULL or an
@@ -334,14 +347,19 @@ struct file {
     const struct file_operations *f_op;
     struct address_space *f_mapping;
     unsigned int f_flags;              /* O_* given to open */
-    unsigned int f_mode;               /* FMODE_READ | FMODE_WRITE */
+    unsigned int f_mode;               /* FMODE_READ | FMODE_WRITE | FMODE_NOWAIT */
     loff_t f_pos;
     struct mutex f_pos_lock;           /* serialises f_pos updates */
     int f_count;
     void *private_data;
 };
-#define FMODE_READ  0x1
-#define FMODE_WRITE 0x2
+#define FMODE_READ   0x1
+#define FMODE_WRITE  0x2
+#define FMODE_NOWAIT 0x8               /* takes RWF_NOWAIT (the file system's open sets it) */
+
+/* The largest size a file opened without O_LARGEFILE may reach or show
+ * (open, write, the 32-bit stat and lseek): 2 GiB - 1. */
+#define MAX_NON_LFS ((1UL << 31) - 1)
 
 /* ---- superblocks and mounts --------------------------------------------- */
 
@@ -487,10 +505,13 @@ void emergency_sync(void);
 
 /* Generic helpers filesystems plug into their tables (mm/filemap.c). */
 ssize_t generic_file_read_iter(struct file *file, struct iov_iter *to, loff_t *pos);
+int filemap_nowait_limit(struct address_space *mapping, struct iov_iter *to, loff_t pos);
 ssize_t generic_file_write_iter(struct file *file, struct iov_iter *from, loff_t *pos);
 ssize_t generic_perform_write(struct file *file, struct iov_iter *i, loff_t pos);
 int inode_newsize_ok(const struct inode *inode, loff_t offset);
 loff_t generic_file_llseek(struct file *file, loff_t off, int whence);
+loff_t vfs_setpos(struct file *file, loff_t off, loff_t maxsize);
+int generic_file_open(struct inode *inode, struct file *file);
 int generic_file_fsync(struct file *file, int datasync);
 int simple_write_begin(struct file *file, struct address_space *mapping, loff_t pos,
                        unsigned len, unsigned flags, struct page **pagep, void **fsdata);

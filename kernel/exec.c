@@ -89,7 +89,7 @@ struct exec_file {
 static int exec_open(struct exec_file *ef, const char *path)
 {
     memset(ef, 0, sizeof *ef);
-    struct file *f = filp_open(path, O_RDONLY, 0);
+    struct file *f = filp_open(path, O_RDONLY | O_LARGEFILE, 0);   /* Linux's do_open_execat */
     if (!IS_ERR(f)) {
         ef->file = f;
         return 0;

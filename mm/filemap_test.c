@@ -156,7 +156,8 @@ static struct file *topen(const char *name, const struct address_space_operation
         return NULL;
     snprintf(path, sizeof path, "/wp_%s", name);
     vfs_unlink(path);
-    struct file *f = filp_open(path, O_RDWR | O_CREAT | O_EXCL, 0644);
+    /* O_LARGEFILE: as a program's open (glibc's, Vellum's libc) */
+    struct file *f = filp_open(path, O_RDWR | O_CREAT | O_EXCL | O_LARGEFILE, 0644);
     if (IS_ERR(f))
         return NULL;
     if (aops)
