@@ -7,6 +7,7 @@
 #include <fs.h>
 #include <sched.h>
 #include <fdtable.h>
+#include <fs_syscalls.h>
 #include <ktest.h>
 
 /* ---- tests: files made by hand, released through a counting ->release --- */
@@ -182,4 +183,34 @@ KTEST(fdtable, dup_files_shares_files)
         put_unused_fd(reserved);
     }
     KT_EXPECT_EQ(test_releases, 1);
+}
+
+/* RLIMIT_NOFILE (current->rlim_nofile): no descriptor at or past the soft
+ * limit: EMFILE for a new one, EINVAL for F_DUPFD's start, EBADF for
+ * dup2's target; descriptors already above it stay usable. */
+KTEST(fdtable, rlimit_nofile)
+{
+    unsigned long long saved = current->rlim_nofile[0];
+    WITH_TABLE(t) {
+        struct file *a = test_file();
+        int fa = get_unused_fd_flags(0); fd_install(fa, a);
+        KT_EXPECT_EQ(do_dup2(fa, 20, 0), 20);
+        current->rlim_nofile[0] = 10;
+        KT_EXPECT_EQ(nofile_limit(), 10);
+        int n = 1;
+        while (f_dupfd(0, a, 0) >= 0)
+            n++;
+        KT_EXPECT_EQ(n, 10);                       /* 0..9 */
+        KT_EXPECT_EQ(get_unused_fd_flags(0), -EMFILE);
+        KT_EXPECT_EQ(f_dupfd(10, a, 0), -EINVAL);
+        KT_EXPECT_EQ(f_dupfd(9, a, 0), -EMFILE);
+        KT_EXPECT_EQ(do_dup2(fa, 10, 0), -EBADF);
+        KT_EXPECT_EQ(do_dup2(fa, 9, 0), 9);
+        KT_EXPECT(fget(20) == a);                  /* above the limit: still there */
+        fput(a);
+        KT_EXPECT_EQ(close_fd(20), 0);
+        current->rlim_nofile[0] = NR_OPEN + 100;   /* the table is the ceiling */
+        KT_EXPECT_EQ(nofile_limit(), NR_OPEN);
+    }
+    current->rlim_nofile[0] = saved;
 }

@@ -156,7 +156,7 @@ long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg)
     switch (cmd) {
     case F_DUPFD:
     case F_DUPFD_CLOEXEC:
-        ret = arg >= NR_OPEN ? -EINVAL : f_dupfd(arg, f, cmd == F_DUPFD_CLOEXEC ? O_CLOEXEC : 0);
+        ret = f_dupfd(arg, f, cmd == F_DUPFD_CLOEXEC ? O_CLOEXEC : 0);
         break;
     case F_GETFD:
         ret = get_close_on_exec(fd) ? FD_CLOEXEC : 0;

@@ -111,6 +111,11 @@ struct task_struct {
      * by fork, kept by exec; RLIM64_INFINITY for kernel threads.  Linux
      * keeps every rlimit in signal_struct; the other limits are fixed here. */
     unsigned long long rlim_fsize[2];
+    /* RLIMIT_NOFILE, soft and hard: descriptors at or above the soft limit
+     * are not handed out (fs/fdtable.c: EMFILE, F_DUPFD's EINVAL, dup2's
+     * EBADF).  Inherited by fork, kept by exec; NR_OPEN (<fdtable.h>, the
+     * table's size, also the ceiling) for kernel threads and init. */
+    unsigned long long rlim_nofile[2];
 };
 
 #define RLIM64_INFINITY (~0ULL)

@@ -33,6 +33,7 @@
 #include <slab.h>
 #include <ksyms.h>
 #include <timer.h>
+#include <fdtable.h>                   /* NR_OPEN: RLIMIT_NOFILE's default */
 #include <asm/ptrace.h>
 #include "sched_glue.h"
 
@@ -56,6 +57,7 @@ struct task_struct init_task = {
     .pid = 0,
     .comm = "swapper",
     .rlim_fsize = { RLIM64_INFINITY, RLIM64_INFINITY },
+    .rlim_nofile = { NR_OPEN, NR_OPEN },
     .run_list = LIST_HEAD_INIT(init_task.run_list),
     .tasks = LIST_HEAD_INIT(init_task.tasks),
     .time_slice = TASK_TIMESLICE,
@@ -272,6 +274,7 @@ struct task_struct *kthread_run(int (*fn)(void *), void *data, const char *name)
     t->data = data;
     t->time_slice = TASK_TIMESLICE;
     t->rlim_fsize[0] = t->rlim_fsize[1] = RLIM64_INFINITY;
+    t->rlim_nofile[0] = t->rlim_nofile[1] = NR_OPEN;
     INIT_LIST_HEAD(&t->run_list);
 
     /* The initial stack is what switch_to() pops: edi, esi, ebx, ebp, then
