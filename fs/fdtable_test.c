@@ -214,3 +214,22 @@ KTEST(fdtable, rlimit_nofile)
     }
     current->rlim_nofile[0] = saved;
 }
+
+/* fcntl's flags: F_SETFL changes O_APPEND, O_NONBLOCK and O_NOATIME only;
+ * F_GETPIPE_SZ is EBADF for what is not a pipe. */
+KTEST(fdtable, fcntl_setfl_and_getpipe_sz)
+{
+    WITH_TABLE(t) {
+        struct file *a = test_file();
+        a->f_flags = O_RDONLY | O_LARGEFILE;
+        int fa = get_unused_fd_flags(0); fd_install(fa, a);
+        KT_EXPECT_EQ(sys_fcntl(fa, F_SETFL, O_WRONLY | O_APPEND | O_NONBLOCK | O_NOATIME |
+                               O_TRUNC | O_CREAT | O_SYNC), 0);
+        KT_EXPECT_EQ(sys_fcntl(fa, F_GETFL, 0),
+                     O_RDONLY | O_LARGEFILE | O_APPEND | O_NONBLOCK | O_NOATIME);
+        KT_EXPECT_EQ(sys_fcntl(fa, F_SETFL, 0), 0);
+        KT_EXPECT_EQ(sys_fcntl(fa, F_GETFL, 0), O_RDONLY | O_LARGEFILE);
+        KT_EXPECT_EQ(sys_fcntl(fa, F_GETPIPE_SZ, 0), -EBADF);
+        KT_EXPECT_EQ(sys_fcntl(fa, F_DUPFD, NR_OPEN), -EINVAL);
+    }
+}
