@@ -526,6 +526,7 @@ static void sched_tick_hook(struct pt_regs *regs)
     account_tick(regs);
     calc_global_load();
     scheduler_tick();
+    it_real_tick();
     hung_task_tick(regs);
 }
 

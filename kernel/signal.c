@@ -155,7 +155,7 @@ int send_signal(struct task_struct *t, int sig, const struct kern_siginfo *info)
     /* init ignores signals it has no handler for (Linux's SIGNAL_UNKILLABLE),
      * except faults forced on it (force_sig unblocks them first). */
     if (t == init_process && sig_action(t, sig)->sa.sa_handler == SIG_DFL &&
-        !(info && info->code == SI_KERNEL))
+        !(info && info->force))
         goto out;
     if (sig_ignored(t, sig))
         goto out;
@@ -263,8 +263,7 @@ static void force_sig_info(int sig, const struct kern_siginfo *info)
     }
     local_irq_restore(flags);
     struct kern_siginfo ki = *info;
-    if (t == init_process && ka->sa.sa_handler == SIG_DFL)
-        ki.code = SI_KERNEL;           /* let it through: init dies, we panic */
+    ki.force = 1;                      /* even init: it dies, we panic */
     send_signal(t, sig, &ki);
 }
 
@@ -855,7 +854,7 @@ void do_signal(struct pt_regs *regs)
         if (h == SIG_DFL) {
             if (sig_default_ignored(sig))
                 continue;
-            if (t == init_process && info.code != SI_KERNEL)
+            if (t == init_process && !info.force)
                 continue;
             if (sig_kernel_stop(sig)) {
                 do_signal_stop(sig);   /* back here after SIGCONT or SIGKILL */
