@@ -12,6 +12,8 @@
 #include <mm.h>
 #include <proc.h>
 #include <errno.h>
+#include <fs.h>
+#include <signal.h>
 #include <asm/irqflags.h>
 #include "sched_glue.h"
 
@@ -100,4 +102,40 @@ KTEST(proc, process_limit_eagain)
     struct task_struct *t = user_process_create(run_program, NULL, "over", 0);
     max_processes = saved;
     KT_EXPECT(IS_ERR(t) && PTR_ERR(t) == -EAGAIN);
+}
+
+/* execve needs a regular file with an execute bit: a directory or a file
+ * without one is -EACCES before its contents are looked at (Linux's
+ * may_open with MAY_EXEC); a data file with one is -ENOEXEC. */
+static int mkfile_mode(const char *path, mode_t mode)
+{
+    struct file *f = filp_open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+    if (IS_ERR(f))
+        return PTR_ERR(f);
+    kernel_write(f, "hello\n", 6, &f->f_pos);
+    filp_close(f);
+    return 0;
+}
+
+static int exec_status(const char *path)
+{
+    run_path = path;
+    struct task_struct *t = user_process_create(run_program, NULL, "execerr", 0);
+    if (IS_ERR(t))
+        return PTR_ERR(t);
+    return wait_orphan(t, 2000);
+}
+
+KTEST(proc, exec_needs_a_regular_file_with_an_x_bit)
+{
+    KT_ASSERT_EQ(vfs_ensure_root(), 0);
+    vfs_mkdir("/execdir", 0755);
+    KT_ASSERT_EQ(mkfile_mode("/execdir/data644", 0644), 0);
+    KT_ASSERT_EQ(mkfile_mode("/execdir/data755", 0755), 0);
+    KT_EXPECT_EQ(exec_status("/execdir"), ((-EACCES) & 0xff) << 8);
+    KT_EXPECT_EQ(exec_status("/execdir/data644"), ((-EACCES) & 0xff) << 8);
+    KT_EXPECT_EQ(exec_status("/execdir/data755"), ((-ENOEXEC) & 0xff) << 8);
+    vfs_unlink("/execdir/data644");
+    vfs_unlink("/execdir/data755");
+    vfs_rmdir("/execdir");
 }
