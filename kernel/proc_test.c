@@ -139,3 +139,25 @@ KTEST(proc, exec_needs_a_regular_file_with_an_x_bit)
     vfs_unlink("/execdir/data755");
     vfs_rmdir("/execdir");
 }
+
+/* kill looks the target up before it checks the signal (Linux's
+ * kill_something_info): no such process is -ESRCH whatever the signal. */
+static int sleep_then_exit(void *arg)
+{
+    msleep(100);
+    return 3;
+}
+
+KTEST(proc, kill_finds_the_target_before_the_signal)
+{
+    KT_EXPECT_EQ(kill_pid_info(PID_MAX + 1, 65, NULL), -ESRCH);
+    KT_EXPECT_EQ(kill_pid_info(-(PID_MAX + 1), 65, NULL), -ESRCH);
+    KT_EXPECT_EQ(kill_pid_info(-0x7fffffff - 1, 0, NULL), -ESRCH);
+    struct task_struct *t = user_process_create(sleep_then_exit, NULL, "sleeper", 0);
+    KT_ASSERT(!IS_ERR(t));
+    KT_EXPECT_EQ(kill_pid_info(t->pid, 65, NULL), -EINVAL);
+    KT_EXPECT_EQ(kill_pid_info(t->pid, -1, NULL), -EINVAL);
+    KT_EXPECT_EQ(kill_pid_info(t->pid, 0, NULL), 0);
+    KT_EXPECT_EQ(kill_pid_info(-t->pgrp, 65, NULL), -EINVAL);
+    KT_EXPECT_EQ(wait_orphan(t, 2000), 3 << 8);
+}
