@@ -161,3 +161,42 @@ KTEST(proc, kill_finds_the_target_before_the_signal)
     KT_EXPECT_EQ(kill_pid_info(-t->pgrp, 65, NULL), -EINVAL);
     KT_EXPECT_EQ(wait_orphan(t, 2000), 3 << 8);
 }
+
+/* A parent that ignores SIGCHLD (SIG_IGN or SA_NOCLDWAIT) gets no zombie:
+ * the child leaves its list at exit and is freed with its stack; with
+ * SIGCHLD at its default the zombie stays for wait. */
+KTEST(proc, sigchld_ignored_reaps_at_exit)
+{
+    static struct task_struct parent;  /* a stand-in: lists, queue, handlers */
+    for (int how = 0; how < 3; how++) {
+        memset(&parent, 0, sizeof parent);
+        INIT_LIST_HEAD(&parent.children);
+        init_waitqueue_head(&parent.wait_chldexit);
+        parent.action[SIGCHLD - 1].sa.sa_handler = how == 1 ? SIG_IGN : SIG_DFL;
+        parent.action[SIGCHLD - 1].sa.sa_flags = how == 2 ? SA_NOCLDWAIT : 0;
+        int procs0 = nr_processes;
+        struct task_struct *t = user_process_create(sleep_then_exit, NULL, "child", 0);
+        KT_ASSERT(!IS_ERR(t));
+        pid_t pid = t->pid;
+        unsigned long flags = local_irq_save();
+        t->parent = &parent;
+        list_add_tail(&t->sibling, &parent.children);
+        local_irq_restore(flags);
+        if (how == 0) {
+            msleep(300);
+            KT_EXPECT_EQ(t->exit_state, EXIT_ZOMBIE);
+            KT_EXPECT(!list_empty(&parent.children));
+            flags = local_irq_save();
+            list_del(&t->sibling);
+            local_irq_restore(flags);
+            KT_EXPECT_EQ(wait_orphan(t, 2000), 3 << 8);
+        } else {
+            for (int ms = 0; ms < 2000 && find_task_by_pid(pid); ms += 10)
+                msleep(10);
+            msleep(20);                /* the stack and task_struct, freed */
+            KT_EXPECT(find_task_by_pid(pid) == NULL);
+            KT_EXPECT(list_empty(&parent.children));
+        }
+        KT_EXPECT_EQ(nr_processes, procs0);
+    }
+}

@@ -42,6 +42,9 @@ static LIST_HEAD(runqueue);            /* runnable, not running; FIFO */
 /* The process layer's part of a context switch: page directory, TLS
  * entries, FPU registers (kernel/fork.c, Linux's switch_mm + __switch_to). */
 void arch_switch_to(struct task_struct *prev, struct task_struct *next);
+/* A process that died with nobody to wait for it (its parent ignores
+ * SIGCHLD) is freed by the process layer once off the CPU (kernel/exit.c). */
+void release_dead_process(struct task_struct *t);
 /* Pids come from the process layer's allocator (kernel/fork.c, <proc.h>),
  * which keeps pid 1 for init. */
 pid_t alloc_pid(void);
@@ -129,12 +132,16 @@ static void check_stack(struct task_struct *t)
 
 /* Runs in the next task right after the switch (also as the first thing a
  * new kthread does, from ret_from_kthread): the stack of a task that died
- * can be freed now that nobody runs on it. */
+ * can be freed now that nobody runs on it, and a process nobody will reap
+ * (exit_state EXIT_DEAD) with it, as Linux's finish_task_switch drops the
+ * last reference. */
 void schedule_tail(struct task_struct *prev)
 {
     if (prev && prev->state == TASK_DEAD && prev->stack) {
         free_thread_stack(prev->stack);
         prev->stack = NULL;
+        if (prev->is_process && prev->exit_state == EXIT_DEAD)
+            release_dead_process(prev);
     }
 }
 
