@@ -56,6 +56,9 @@ int vfs_lookup_one(struct inode *dir, const char *name, size_t len, struct inode
 void sync_inodes_sb(struct super_block *sb);
 /* fs/pipe.c: make a pipe's two files (files[0] reads, files[1] writes). */
 int create_pipe_files(struct file **files, int flags);
+/* fs/pipe.c: fcntl(F_GETPIPE_SZ) on file: the capacity, or -EBADF if it is
+ * not a pipe. */
+long pipe_fcntl(struct file *file, unsigned int cmd, unsigned long arg);
 
 /* fs/pseudofs.c: a /proc file's text, generated at open into one page
  * (file->private_data), read from there, freed at release. */

@@ -3,6 +3,13 @@
  * checks the kind against the flags, lets the file system's open refuse
  * it, truncates under O_TRUNC and returns a struct file holding a
  * reference on the path.  Sits on fs/namei.c.
+ *
+ * The file keeps the flags that describe it (the access mode, O_APPEND,
+ * O_NONBLOCK, O_SYNC, O_LARGEFILE...: what fcntl(F_GETFL) reports) and
+ * forgets those that only steered the open (O_CREAT, O_EXCL, O_NOCTTY,
+ * O_TRUNC), as Linux's do_dentry_open.  The access mode 3 (O_ACCMODE) is
+ * Linux's "neither": the file can be neither read nor written (ioctl only),
+ * but opening it needs what a write needs.
  */
 #include <kernel.h>
 #include <string.h>
@@ -90,7 +97,8 @@ struct file *filp_open(const char *name, int flags, mode_t mode)
     else if (acc == O_RDWR)
         fmode = FMODE_READ | FMODE_WRITE;
     else
-        return ERR_PTR(-EINVAL);
+        fmode = 0;                      /* 3: neither (Linux's OPEN_FMODE) */
+    bool may_write = acc != O_RDONLY;   /* what the open is checked for */
 
     if (flags & O_CREAT) {
         err = open_create(name, flags, mode, &p);
@@ -108,9 +116,9 @@ struct file *filp_open(const char *name, int flags, mode_t mode)
         err = -ELOOP;                   /* O_NOFOLLOW on a symlink */
     else if ((flags & O_DIRECTORY) && !S_ISDIR(inode->i_mode))
         err = -ENOTDIR;
-    else if (S_ISDIR(inode->i_mode) && (fmode & FMODE_WRITE))
+    else if (S_ISDIR(inode->i_mode) && may_write)
         err = -EISDIR;
-    else if (((fmode & FMODE_WRITE) || (flags & O_TRUNC)) &&
+    else if ((may_write || (flags & O_TRUNC)) &&
              (inode->i_sb->s_flags & MS_RDONLY) && !S_ISDIR(inode->i_mode))
         err = -EROFS;
     if (err) {
@@ -148,6 +156,8 @@ struct file *filp_open(const char *name, int flags, mode_t mode)
             return ERR_PTR(err);
         }
     }
+    /* after ->open, which may look at them (a tty's O_NOCTTY) */
+    f->f_flags &= ~(O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC);
     return f;
 }
 

@@ -217,6 +217,29 @@ KTEST(vfs, file_read_write_offsets_append_trunc_excl)
     KT_EXPECT_EQ(vfs_rmdir("/io"), 0);
 }
 
+/* The file keeps the flags that describe it and forgets those that only
+ * steered the open (Linux's do_dentry_open); access mode 3 opens a file
+ * that can be neither read nor written. */
+KTEST(vfs, open_keeps_status_flags_only)
+{
+    KT_ASSERT_EQ(setup("/flags"), 0);
+    struct file *f = filp_open("/flags/f", O_RDWR | O_CREAT | O_EXCL | O_TRUNC | O_NOCTTY |
+                               O_APPEND | O_LARGEFILE, 0644);
+    KT_ASSERT(!IS_ERR(f));
+    KT_EXPECT_EQ(f->f_flags, O_RDWR | O_APPEND | O_LARGEFILE);
+    filp_close(f);
+    f = filp_open("/flags/f", O_ACCMODE, 0);
+    KT_ASSERT(!IS_ERR(f));
+    KT_EXPECT_EQ(f->f_mode & (FMODE_READ | FMODE_WRITE), 0);
+    KT_EXPECT_EQ(f->f_flags, O_ACCMODE);
+    KT_EXPECT_EQ(kernel_read(f, tbuf, 1, &f->f_pos), -EBADF);
+    KT_EXPECT_EQ(kernel_write(f, "x", 1, &f->f_pos), -EBADF);
+    filp_close(f);
+    KT_EXPECT_EQ(open_err("/flags", O_ACCMODE), -EISDIR);
+    KT_EXPECT_EQ(vfs_unlink("/flags/f"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/flags"), 0);
+}
+
 KTEST(vfs, truncate_path)
 {
     KT_ASSERT_EQ(setup("/tr"), 0);

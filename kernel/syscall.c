@@ -64,6 +64,10 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
     S(rt_sigreturn, sys_rt_sigreturn),
     S(pause, sys_pause),
     S(sigaltstack, sys_sigaltstack),
+    /* timers (kernel/itimer.c) */
+    S(alarm, sys_alarm),
+    S(getitimer, sys_getitimer),
+    S(setitimer, sys_setitimer),
     /* identity, time, misc (kernel/sys.c) */
     S(getpid, sys_getpid),
     S(gettid, sys_gettid),
