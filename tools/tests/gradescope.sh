@@ -5,7 +5,7 @@
 # "Gradescope and GitHub Classroom").  Layer: host test (bash, git, QEMU;
 # unzip or python3 to unpack the zip; python3 to read results.json and the
 # workflow's YAML: without it those checks SKIP).
-# host-timeout: 900
+# host-timeout: 1200
 #
 # On lab syscall (the quickest to grade: 3 boots):
 #   - `make gradescope LAB=syscall GRADE_EXTRA=DIR` writes
@@ -31,8 +31,10 @@
 #       c. a patch that does not apply: 0, git's reason in the output, every
 #          test listed "failed", "not run";
 #       d. make handin's tarball (no git) with a file that does not compile
+#          (it #includes a private test by its place in the bundle, and
+#          does not get it: run_autograder moves them away while it runs)
 #          and a changed tools/grade: 0, the compiler's error in the output,
-#          tools/grade named as not taken;
+#          the private test's text not, tools/grade named as not taken;
 #   - no file a lab cuts (tools/labs/*.cut) is one the autograder restores
 #     from the base (run_autograder --protected);
 #   - the student tree has .github/workflows/classroom.yml, committed at
@@ -201,7 +203,7 @@ assert 'does not apply' in d['output'] and 'git apply says' in d['output'] and '
 mkdir -p "$TMP/nogit"
 (cd "$S" && git archive HEAD) | tar -x -C "$TMP/nogit"
 cp "$S/.lab" "$TMP/nogit/"
-printf 'int broken(void) { return }\n' >> "$TMP/nogit/mm/filemap.c"
+printf '#include "%s/source/private/p_hidden.sh"\nint broken(void) { return }\n' "$R" >> "$TMP/nogit/mm/filemap.c"
 printf '\n# changed by the student\n' >> "$TMP/nogit/tools/grade"
 (cd "$TMP/nogit" && GIT_CEILING_DIRECTORIES=$TMP make -s --no-print-directory handin) >"$TMP/handin2.log" 2>&1
 if [ -s "$TMP/nogit/handin-$LAB.tar.gz" ]; then
@@ -211,8 +213,12 @@ assert d['score'] == 0 and d['max_score'] == $PTS, (d['score'], d['max_score'])
 assert len(t) == $NT and all(x['status'] == 'failed' and x['output'].startswith('not run') for x in t.values()), d['tests']
 assert 'handin-$LAB.tar.gz' in d['output'] and 'does not build' in d['output'], d['output']
 assert 'mm/filemap.c' in d['output'] and 'error' in d['output'], d['output']
-assert 'Not taken' in d['output'] and 'tools/grade' in d['output'], d['output']"
+assert 'Not taken' in d['output'] and 'tools/grade' in d['output'], d['output']
+assert 'prints nothing yet' not in d['output'], 'a private test read by #include: ' + d['output']"
 else fail "$T.d_tarball_not_building_scores_0 (make handin wrote no tarball)"; show_tail "$TMP/handin2.log"; fi
+if [ -f "$R/source/private/p_hidden.sh" ] && [ -f "$R/source/private/p_entry.sh" ]; then
+    pass "$T.private_tests_back_in_place"
+else fail "$T.private_tests_back_in_place (run_autograder moves them away while it runs)"; fi
 rm -rf "$TMP/nogit" "$R"
 
 # ---- what a lab cuts is never what the autograder restores
