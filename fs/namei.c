@@ -108,6 +108,7 @@ static int follow_link(struct nameidata *nd, const struct path *dir, struct path
         return n < 0 ? n : -ENOENT;
     }
     buf[n] = '\0';
+    touch_atime(link);                  /* following it is an access */
     struct path p = *dir;
     path_get(&p);
     nd->depth++;
@@ -546,11 +547,13 @@ int vfs_readlink(const char *path, char *buf, size_t size)
         err = -EINVAL;
     else
         err = p.inode->i_op->readlink(p.inode, buf, size);
+    if (err >= 0)
+        touch_atime(&p);
     path_put(&p);
     return err;
 }
 
-int do_truncate(struct inode *inode, loff_t length)
+int do_truncate(struct inode *inode, loff_t length, unsigned int time_attrs)
 {
     if (length < 0)
         return -EINVAL;
@@ -561,7 +564,7 @@ int do_truncate(struct inode *inode, loff_t length)
     if (inode->i_sb->s_flags & MS_RDONLY)
         return -EROFS;
     struct iattr attr = {
-        .ia_valid = ATTR_SIZE | ATTR_MTIME | ATTR_CTIME,
+        .ia_valid = ATTR_SIZE | time_attrs,
         .ia_size = length,
     };
     attr.ia_mtime = attr.ia_ctime = current_time();
@@ -579,7 +582,7 @@ int vfs_truncate(const char *path, loff_t length)
     int err = kern_path(path, LOOKUP_FOLLOW, &p);
     if (err)
         return err;
-    err = do_truncate(p.inode, length);
+    err = do_truncate(p.inode, length, 0);   /* times: the filesystem's call */
     path_put(&p);
     return err;
 }

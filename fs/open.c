@@ -113,7 +113,7 @@ struct file *filp_open(const char *name, int flags, mode_t mode)
              (inode->i_sb->s_flags & MS_RDONLY) && !S_ISDIR(inode->i_mode))
         err = -EROFS;
     else if ((flags & O_TRUNC) && S_ISREG(inode->i_mode) && (fmode & FMODE_WRITE))
-        err = do_truncate(inode, 0);
+        err = do_truncate(inode, 0, ATTR_MTIME | ATTR_CTIME);
     if (err) {
         path_put(&p);
         return ERR_PTR(err);

@@ -131,6 +131,7 @@ int iterate_dir(struct file *file, struct dir_context *ctx)
     ctx->pos = file->f_pos;
     int err = file->f_op->iterate(file, ctx);
     file->f_pos = ctx->pos;
+    file_accessed(file);
     mutex_unlock(&inode->i_mutex);
     return err;
 }

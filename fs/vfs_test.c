@@ -499,3 +499,130 @@ KTEST(vfs, truncate_past_rlimit_fsize_is_efbig)
     KT_EXPECT_EQ(vfs_unlink("/rl/f"), 0);
     KT_EXPECT_EQ(vfs_rmdir("/rl"), 0);
 }
+
+/* ---- names and times (issue 22: user/conform/names, user/conform/times) -- */
+
+#define OLD_TIME 1000000000             /* 2001: older than a day */
+
+/* atime, mtime and ctime of inode set to a, m, c, as utimensat would
+ * (ctime, which it cannot set, too, so a change of it shows) */
+static void set_times(struct inode *inode, time_t a, time_t m, time_t c)
+{
+    struct iattr at = { .ia_valid = ATTR_ATIME | ATTR_MTIME | ATTR_CTIME,
+                        .ia_atime = a, .ia_mtime = m, .ia_ctime = c };
+    mutex_lock(&inode->i_mutex);
+    notify_change(inode, &at);
+    mutex_unlock(&inode->i_mutex);
+}
+
+static struct inode *inode_of(const char *path, unsigned flags)
+{
+    struct path p;
+    if (kern_path(path, flags, &p))
+        return NULL;
+    struct inode *inode = igrab(p.inode);
+    path_put(&p);
+    return inode;
+}
+
+KTEST(vfs, atime_relatime_read_readdir_readlink_follow)
+{
+    /* touch_atime: a read (not of 0 bytes) sets atime when it is not after
+     * mtime/ctime or is a day old; not when it is newer (the future here);
+     * O_NOATIME never; readdir, readlink and following a link too */
+    KT_ASSERT_EQ(setup("/at"), 0);
+    KT_ASSERT_EQ(mkfile("/at/f", "hello"), 0);
+    KT_ASSERT_EQ(vfs_symlink("f", "/at/l"), 0);
+    time_t now = current_time();
+    struct file *f = filp_open("/at/f", O_RDONLY, 0);
+    KT_ASSERT(!IS_ERR(f));
+    struct inode *inode = f->f_inode;
+    set_times(inode, OLD_TIME, OLD_TIME, OLD_TIME);
+    KT_EXPECT_EQ(kernel_read(f, tbuf, 0, &(loff_t){ 0 }), 0);
+    KT_EXPECT_EQ(inode->i_atime, OLD_TIME);                  /* nothing read */
+    KT_EXPECT_EQ(kernel_read(f, tbuf, 2, &(loff_t){ 0 }), 2);
+    KT_EXPECT(inode->i_atime >= now);
+    set_times(inode, now + 10000, OLD_TIME, OLD_TIME);
+    KT_EXPECT_EQ(kernel_read(f, tbuf, 2, &(loff_t){ 0 }), 2);
+    KT_EXPECT_EQ(inode->i_atime, now + 10000);               /* newer than both */
+    set_times(inode, now + 10000, now + 20000, OLD_TIME);
+    KT_EXPECT_EQ(kernel_read(f, tbuf, 2, &(loff_t){ 10 }), 0);   /* at EOF: counts */
+    KT_EXPECT(inode->i_atime >= now && inode->i_atime < now + 10000);
+    set_times(inode, OLD_TIME, OLD_TIME, OLD_TIME);
+    struct vm_area_struct vma;
+    memset(&vma, 0, sizeof vma);
+    KT_EXPECT_EQ(f->f_op->mmap(f, &vma), 0);
+    KT_EXPECT(inode->i_atime >= now);
+    filp_close(f);
+    f = filp_open("/at/f", O_RDONLY | O_NOATIME, 0);
+    KT_ASSERT(!IS_ERR(f));
+    set_times(inode, OLD_TIME, OLD_TIME, OLD_TIME);
+    KT_EXPECT_EQ(kernel_read(f, tbuf, 2, &(loff_t){ 0 }), 2);
+    KT_EXPECT_EQ(inode->i_atime, OLD_TIME);
+    filp_close(f);
+
+    struct file *d = filp_open("/at", O_RDONLY | O_DIRECTORY, 0);
+    KT_ASSERT(!IS_ERR(d));
+    set_times(d->f_inode, OLD_TIME, OLD_TIME, OLD_TIME);
+    struct lister l = { { list_actor, 0 }, "", 0 };
+    KT_EXPECT_EQ(iterate_dir(d, &l.ctx), 0);
+    KT_EXPECT(d->f_inode->i_atime >= now);
+    filp_close(d);
+
+    struct inode *link = inode_of("/at/l", 0);
+    KT_ASSERT(link != NULL);
+    set_times(link, OLD_TIME, OLD_TIME, OLD_TIME);
+    KT_EXPECT_EQ(vfs_readlink("/at/l", tbuf, sizeof tbuf), 1);
+    KT_EXPECT(link->i_atime >= now);
+    set_times(link, OLD_TIME, OLD_TIME, OLD_TIME);
+    struct kstat st;
+    KT_EXPECT_EQ(vfs_lstat("/at/l", &st), 0);
+    KT_EXPECT_EQ(link->i_atime, OLD_TIME);                   /* not followed */
+    KT_EXPECT_EQ(vfs_stat("/at/l", &st), 0);
+    KT_EXPECT(link->i_atime >= now);
+    iput(link);
+    KT_EXPECT_EQ(vfs_unlink("/at/l"), 0);
+    KT_EXPECT_EQ(vfs_unlink("/at/f"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/at"), 0);
+}
+
+KTEST(vfs, truncate_path_leaves_times_to_the_filesystem)
+{
+    /* truncate(2) asks for no times (ramfs, whose simple_setattr sets none,
+     * keeps them, as Linux's); ftruncate and O_TRUNC ask for mtime and
+     * ctime, even to the same size */
+    KT_ASSERT_EQ(setup("/tt"), 0);
+    KT_ASSERT_EQ(mkfile("/tt/f", "0123456789"), 0);
+    struct inode *inode = inode_of("/tt/f", 0);
+    KT_ASSERT(inode != NULL);
+    set_times(inode, OLD_TIME, OLD_TIME, OLD_TIME);
+    KT_EXPECT_EQ(vfs_truncate("/tt/f", 5), 0);
+    KT_EXPECT_EQ(inode->i_size, 5);
+    KT_EXPECT_EQ(inode->i_mtime, OLD_TIME);
+    KT_EXPECT_EQ(inode->i_ctime, OLD_TIME);
+    KT_EXPECT_EQ(do_truncate(inode, 5, ATTR_MTIME | ATTR_CTIME), 0);   /* ftruncate */
+    KT_EXPECT(inode->i_mtime != OLD_TIME && inode->i_ctime != OLD_TIME);
+    set_times(inode, OLD_TIME, OLD_TIME, OLD_TIME);
+    KT_EXPECT_EQ(open_err("/tt/f", O_WRONLY | O_TRUNC), 0);
+    KT_EXPECT(inode->i_mtime != OLD_TIME && inode->i_ctime != OLD_TIME);
+    iput(inode);
+    KT_EXPECT_EQ(vfs_unlink("/tt/f"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/tt"), 0);
+}
+
+KTEST(ramfs, rename_over_sets_the_replaced_ctime)
+{
+    KT_ASSERT_EQ(setup("/rc"), 0);
+    KT_ASSERT_EQ(mkfile("/rc/a", "a"), 0);
+    KT_ASSERT_EQ(mkfile("/rc/b", "b"), 0);
+    struct inode *b = inode_of("/rc/b", 0);
+    KT_ASSERT(b != NULL);
+    set_times(b, OLD_TIME, OLD_TIME, OLD_TIME);
+    KT_EXPECT_EQ(vfs_rename("/rc/a", "/rc/b"), 0);
+    KT_EXPECT_EQ(b->i_nlink, 0);
+    KT_EXPECT(b->i_ctime != OLD_TIME);
+    KT_EXPECT_EQ(b->i_mtime, OLD_TIME);
+    iput(b);
+    KT_EXPECT_EQ(vfs_unlink("/rc/b"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/rc"), 0);
+}

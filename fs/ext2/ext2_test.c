@@ -7,6 +7,7 @@
  *   ext2write, ext2write4k
  *                 hda = ext2-1k.img / ext2-4k.img, hdb = ext2-small.img: create, extend,
  *                 overwrite, sparse, truncate, directory operations,
+ *                 times,
  *                 ENOSPC, EFBIG; the suite's post_check runs e2fsck and
  *                 compares every written file with debugfs on the host
  *   ext2cache     hda = ext2-1k.img: page-cache I/O counted by blkdev,
@@ -784,6 +785,42 @@ static void wr_enospc_writeback(void)
     KT_EXPECT_EQ(ext2_count_free_blocks(sb), EXT2_SB(sb)->s_es->s_free_blocks_count);
 }
 
+/* Times as Linux's (user/conform/times): a directory moved to another
+ * parent keeps its mtime (its ".." entry changes, its times do not:
+ * ext2_set_link without update_times); a truncate to the same size sets
+ * mtime and ctime (Linux's ext4 driver, the conformance reference, does).
+ * Everything under /e/nt goes again. */
+static void wr_names_times(void)
+{
+    struct kstat st, b;
+    struct path p;
+    KT_ASSERT_EQ(vfs_mkdir("/e/nt", 0755), 0);
+    KT_ASSERT_EQ(vfs_mkdir("/e/nt/a", 0755), 0);
+    KT_ASSERT_EQ(vfs_mkdir("/e/nt/b", 0755), 0);
+    KT_ASSERT_EQ(vfs_mkdir("/e/nt/a/sub", 0755), 0);
+    KT_ASSERT_EQ(kern_path("/e/nt/a/sub", 0, &p), 0);
+    p.inode->i_mtime = p.inode->i_ctime = 1000;
+    KT_EXPECT_EQ(vfs_rename("/e/nt/a/sub", "/e/nt/b/sub"), 0);
+    KT_EXPECT_EQ(p.inode->i_mtime, 1000);
+    KT_EXPECT(p.inode->i_ctime > 1000);
+    path_put(&p);
+    KT_ASSERT_EQ(vfs_stat("/e/nt/b", &b), 0);
+    KT_EXPECT_EQ(vfs_stat("/e/nt/b/sub/..", &st), 0);
+    KT_EXPECT_EQ(st.ino, b.ino);
+
+    KT_ASSERT_EQ(write_pattern("/e/nt/f", "nt", 0, 100), 0);
+    KT_ASSERT_EQ(kern_path("/e/nt/f", 0, &p), 0);
+    p.inode->i_mtime = p.inode->i_ctime = 1000;
+    KT_EXPECT_EQ(vfs_truncate("/e/nt/f", 100), 0);
+    KT_EXPECT(p.inode->i_mtime > 1000 && p.inode->i_ctime > 1000);
+    path_put(&p);
+    KT_EXPECT_EQ(vfs_unlink("/e/nt/f"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/e/nt/b/sub"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/e/nt/a"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/e/nt/b"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/e/nt"), 0);
+}
+
 static void wr_umount(void)
 {
     ksys_sync();
@@ -793,7 +830,8 @@ static void wr_umount(void)
 
 #define EXT2_WRITE_STEPS wr_mount, wr_create_extend, wr_overwrite_unaligned, wr_times_dirty_only_on_change, \
     wr_cross_indirect, wr_sparse, wr_truncate, wr_directories, wr_rename_link_unlink, \
-    wr_symlinks, wr_many_entries, wr_efbig, wr_enospc, wr_enospc_writeback, wr_umount
+    wr_symlinks, wr_many_entries, wr_efbig, wr_enospc, wr_enospc_writeback, wr_names_times, \
+    wr_umount
 KTEST(ext2write, write_tree)   { RUN_STEPS(EXT2_WRITE_STEPS); }   /* hda: 1 KiB blocks */
 KTEST(ext2write4k, write_tree) { RUN_STEPS(EXT2_WRITE_STEPS); }   /* hda: 4 KiB blocks */
 

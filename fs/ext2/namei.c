@@ -222,7 +222,7 @@ static int ext2_rename(struct inode *odir, const char *oname, size_t olen,
                 goto out;
             }
         }
-        err = ext2_set_link(ndir, nname, nlen, old);
+        err = ext2_set_link(ndir, nname, nlen, old, true);
         if (err)
             goto out;
         new->i_ctime = current_time();
@@ -245,7 +245,7 @@ static int ext2_rename(struct inode *odir, const char *oname, size_t olen,
     if (err)
         goto out;
     if (is_dir) {
-        err = ext2_set_link(old, "..", 2, ndir);
+        err = ext2_set_link(old, "..", 2, ndir, false);
         drop_nlink(odir);              /* old's ".." no longer points here */
         mark_inode_dirty(odir);
         mark_inode_dirty(ndir);

@@ -252,6 +252,7 @@ static int ramfs_rename(struct inode *odir, const char *oname, size_t olen,
             drop_nlink(ndir);
         } else {
             drop_nlink(target);
+            target->i_ctime = current_time();   /* as Linux's simple_rename */
         }
         del_entry(ndir, nde);
     }
