@@ -610,6 +610,30 @@ KTEST(vfs, truncate_path_leaves_times_to_the_filesystem)
     KT_EXPECT_EQ(vfs_rmdir("/tt"), 0);
 }
 
+KTEST(ramfs, directory_size_0_and_only_files_have_blocks)
+{
+    /* as Linux's ramfs: directories are of size 0, and simple_getattr's
+     * block count (the cached pages) is for regular files */
+    struct kstat st;
+    KT_ASSERT_EQ(setup("/rs"), 0);
+    KT_ASSERT_EQ(do_mount("none", "/rs", "ramfs", 0, NULL), 0);
+    KT_ASSERT_EQ(mkfile("/rs/f", "data"), 0);
+    KT_ASSERT_EQ(vfs_mkdir("/rs/d", 0755), 0);
+    KT_ASSERT_EQ(vfs_symlink("f", "/rs/l"), 0);
+    KT_EXPECT_EQ(vfs_stat("/rs", &st), 0);
+    KT_EXPECT_EQ(st.size, 0);
+    KT_EXPECT_EQ(vfs_lstat("/rs/l", &st), 0);
+    KT_EXPECT_EQ(st.size, 1);
+    KT_EXPECT_EQ(st.blocks, 0);
+    KT_EXPECT_EQ(vfs_stat("/rs/f", &st), 0);
+    KT_EXPECT_EQ(st.blocks, PAGE_SIZE / 512);
+    KT_EXPECT_EQ(vfs_unlink("/rs/f"), 0);
+    KT_EXPECT_EQ(vfs_stat("/rs", &st), 0);
+    KT_EXPECT_EQ(st.size, 0);
+    KT_EXPECT_EQ(do_umount("/rs"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/rs"), 0);
+}
+
 KTEST(ramfs, rename_over_sets_the_replaced_ctime)
 {
     KT_ASSERT_EQ(setup("/rc"), 0);

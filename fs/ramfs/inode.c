@@ -9,6 +9,7 @@
  * references (fs/inode.c keeps hashed, linked inodes); directory entries
  * point at inodes without holding references, as Linux's dentries would.
  * An unlinked inode is freed at its last iput; unmount evicts the rest.
+ * Directories have size 0, as Linux's ramfs ones.
  *
  * Mount option "legacy_aops" (mount -t ramfs -o legacy_aops none /mnt):
  * the files of that mount get address-space operations of the OLD API
@@ -107,7 +108,6 @@ static int add_entry(struct inode *dir, const char *name, size_t len, struct ino
     memcpy(de->name, name, len);
     de->name[len] = '\0';
     list_add_tail(&de->list, &RDIR(dir)->entries);
-    dir->i_size++;
     dir->i_mtime = dir->i_ctime = current_time();
     return 0;
 }
@@ -116,7 +116,6 @@ static void del_entry(struct inode *dir, struct ramfs_dirent *de)
 {
     list_del(&de->list);
     kfree(de);
-    dir->i_size--;
     dir->i_mtime = dir->i_ctime = current_time();
 }
 
