@@ -15,6 +15,9 @@
  *                 ends in a symlink whose target ...)
  *   EEXIST, ENOTEMPTY, EXDEV, EISDIR, EBUSY, EINVAL for the operations
  *
+ * A removed directory (S_DEAD, include/fs.h) has nothing in it: lookups
+ * and creations there are -ENOENT; its "." and ".." still resolve.
+ *
  * Simplification (see include/fs.h): no dentry cache.  Every component is
  * a call to the directory's ->lookup, and ".." asks the filesystem too.
  */
@@ -35,19 +38,28 @@ struct nameidata {
 static DEFINE_MUTEX(rename_mutex);     /* Linux's s_vfs_rename_mutex: the tree's
                                           shape for the subtree check */
 
+int is_dots_name(const char *name, size_t len)
+{
+    return (len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.');
+}
+
+/* dir->i_op->lookup, with dir's i_mutex held by the caller: nothing but ".."
+ * is found in a removed directory (Linux's IS_DEADDIR test in its lookups). */
+static int lookup_locked(struct inode *dir, const char *name, size_t len, struct inode **res)
+{
+    if (IS_DEADDIR(dir) && !(len == 2 && name[0] == '.' && name[1] == '.'))
+        return -ENOENT;
+    return dir->i_op->lookup(dir, name, len, res);
+}
+
 int vfs_lookup_one(struct inode *dir, const char *name, size_t len, struct inode **res)
 {
     if (!S_ISDIR(dir->i_mode) || !dir->i_op->lookup)
         return -ENOTDIR;
     mutex_lock(&dir->i_mutex);
-    int err = dir->i_op->lookup(dir, name, len, res);
+    int err = lookup_locked(dir, name, len, res);
     mutex_unlock(&dir->i_mutex);
     return err;
-}
-
-int is_dots_name(const char *name, size_t len)
-{
-    return (len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.');
 }
 
 /* Step down into whatever is mounted on p (repeatedly). */
@@ -300,7 +312,8 @@ static int rdonly(struct path *p)
  * directory's i_mutex, looks the name up under it and answers, in this order:
  *   -EEXIST   the name is "", ".", ".." or already exists (even on a
  *             read-only filesystem, as Linux: "mkdir -p" relies on it)
- *   other     the lookup failed otherwise (-EIO, ...)
+ *   other     the lookup failed otherwise (-EIO; -ENOENT: the directory
+ *             was removed)
  *   -EROFS    the parent's filesystem is mounted read-only
  *   -EPERM    the directory has no such operation (has_op is 0)
  *   0         go ahead: the i_mutex is still held; the caller calls the
@@ -312,11 +325,11 @@ static int filename_create(struct parent_op *op, int has_op)
     if (op->len == 0 || is_dots_name(op->name, op->len))
         return -EEXIST;
     mutex_lock(&dir->i_mutex);
-    int err = dir->i_op->lookup(dir, op->name, op->len, &ex);
+    int err = lookup_locked(dir, op->name, op->len, &ex);
     if (err == 0) {
         iput(ex);
         err = -EEXIST;
-    } else if (err == -ENOENT) {
+    } else if (err == -ENOENT && !IS_DEADDIR(dir)) {
         err = rdonly(&op->parent) ? -EROFS : has_op ? 0 : -EPERM;
     }
     if (err)
@@ -366,7 +379,7 @@ static int do_remove(const char *path, int isdir)
         err = -EPERM;
     else {
         mutex_lock(&dir->i_mutex);
-        err = dir->i_op->lookup(dir, op.name, op.len, &victim);
+        err = lookup_locked(dir, op.name, op.len, &victim);
         if (err)
             victim = NULL;
         else if (isdir && !S_ISDIR(victim->i_mode))
@@ -380,6 +393,8 @@ static int do_remove(const char *path, int isdir)
         else
             err = isdir ? dir->i_op->rmdir(dir, op.name, op.len)
                         : dir->i_op->unlink(dir, op.name, op.len);
+        if (!err && isdir)
+            victim->i_flags |= S_DEAD;          /* a cwd in it stays, empty */
         mutex_unlock(&dir->i_mutex);
     }
     iput(victim);                       /* the last reference frees an unlinked inode */
@@ -467,18 +482,22 @@ int vfs_rename(const char *oldpath, const char *newpath)
         mutex_lock(&ndir->i_mutex);
         mutex_lock(&odir->i_mutex);
     }
-    if (ndir->i_op->lookup(ndir, n.name, n.len, &target))
-        target = NULL;
-    if (target == old)
-        err = 0;                        /* same file: nothing to do (POSIX) */
+    struct inode *t;
+    err = lookup_locked(ndir, n.name, n.len, &t);
+    target = err ? NULL : t;
+    if (err == -ENOENT && !IS_DEADDIR(ndir))
+        err = 0;                        /* no target (a removed directory takes none) */
+    if (err || target == old)
+        ;                               /* same file: nothing to do (POSIX) */
     else if (target && S_ISDIR(old->i_mode) && !S_ISDIR(target->i_mode))
         err = -ENOTDIR;
     else if (target && !S_ISDIR(old->i_mode) && S_ISDIR(target->i_mode))
         err = -EISDIR;
     else if (lookup_mnt(o.parent.mnt, old) || (target && lookup_mnt(n.parent.mnt, target)))
         err = -EBUSY;
-    else
-        err = odir->i_op->rename(odir, o.name, o.len, ndir, n.name, n.len);
+    else if (!(err = odir->i_op->rename(odir, o.name, o.len, ndir, n.name, n.len)) &&
+             target && S_ISDIR(target->i_mode))
+        target->i_flags |= S_DEAD;      /* an empty directory renamed over */
     mutex_unlock(&odir->i_mutex);
     if (odir != ndir)
         mutex_unlock(&ndir->i_mutex);

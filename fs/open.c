@@ -10,7 +10,7 @@
 #include "internal.h"
 
 /* O_CREAT: look the last component up under the parent's i_mutex and create
- * it if absent.  An existing symlink is followed (unless O_NOFOLLOW). */
+ * it if absent (-ENOENT if the directory was removed).  An existing symlink is followed (unless O_NOFOLLOW). */
 static int open_create(const char *name, int flags, mode_t mode, struct path *res)
 {
     struct path parent;
@@ -29,6 +29,11 @@ static int open_create(const char *name, int flags, mode_t mode, struct path *re
         goto out;
     }
     mutex_lock(&dir->i_mutex);
+    if (IS_DEADDIR(dir)) {
+        mutex_unlock(&dir->i_mutex);
+        err = -ENOENT;                  /* a removed directory */
+        goto out;
+    }
     err = dir->i_op->lookup ? dir->i_op->lookup(dir, last, len, &inode) : -ENOTDIR;
     if (err == -ENOENT) {
         if (parent.mnt->mnt_sb->s_flags & MS_RDONLY)

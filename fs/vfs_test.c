@@ -525,6 +525,44 @@ static struct inode *inode_of(const char *path, unsigned flags)
     return inode;
 }
 
+KTEST(vfs, removed_directory_is_dead)
+{
+    /* a removed cwd: nothing can be found, made or listed in it; "." and
+     * ".." still resolve, and getcwd fails (Linux: ENOENT throughout) */
+    struct kstat st, parent;
+    char cwd[64];
+    KT_ASSERT_EQ(setup("/dd"), 0);
+    KT_ASSERT_EQ(vfs_mkdir("/dd/d", 0755), 0);
+    KT_ASSERT_EQ(vfs_mkdir("/dd/e", 0755), 0);
+    KT_ASSERT_EQ(mkfile("/dd/f", "x"), 0);
+    KT_ASSERT_EQ(vfs_stat("/dd", &parent), 0);
+    KT_ASSERT_EQ(vfs_chdir("/dd/d"), 0);
+    struct file *d = filp_open(".", O_RDONLY | O_DIRECTORY, 0);
+    KT_ASSERT(!IS_ERR(d));
+    KT_EXPECT_EQ(vfs_rmdir("/dd/d"), 0);
+    KT_EXPECT_EQ(open_err("x", O_RDWR | O_CREAT), -ENOENT);
+    KT_EXPECT_EQ(vfs_mkdir("x", 0755), -ENOENT);
+    KT_EXPECT_EQ(vfs_symlink("f", "x"), -ENOENT);
+    KT_EXPECT_EQ(vfs_link("/dd/f", "x"), -ENOENT);
+    KT_EXPECT_EQ(vfs_rename("/dd/f", "x"), -ENOENT);
+    KT_EXPECT_EQ(vfs_rename("/dd/e", "e"), -ENOENT);
+    KT_EXPECT_EQ(vfs_stat("x", &st), -ENOENT);
+    struct lister l = { { list_actor, 0 }, "", 0 };
+    KT_EXPECT_EQ(iterate_dir(d, &l.ctx), -ENOENT);
+    KT_EXPECT_EQ(vfs_getcwd(cwd, sizeof cwd), -ENOENT);
+    KT_EXPECT_EQ(vfs_stat(".", &st), 0);
+    KT_EXPECT_EQ(st.nlink, 0);
+    KT_EXPECT_EQ(vfs_stat("..", &st), 0);
+    KT_EXPECT_EQ(st.ino, parent.ino);
+    KT_EXPECT_EQ(vfs_chdir(".."), 0);
+    KT_EXPECT_EQ(vfs_getcwd(cwd, sizeof cwd), 4);
+    filp_close(d);
+    KT_EXPECT_EQ(vfs_chdir("/"), 0);
+    KT_EXPECT_EQ(vfs_unlink("/dd/f"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/dd/e"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/dd"), 0);
+}
+
 KTEST(vfs, atime_relatime_read_readdir_readlink_follow)
 {
     /* touch_atime: a read (not of 0 bytes) sets atime when it is not after
@@ -649,4 +687,30 @@ KTEST(ramfs, rename_over_sets_the_replaced_ctime)
     iput(b);
     KT_EXPECT_EQ(vfs_unlink("/rc/b"), 0);
     KT_EXPECT_EQ(vfs_rmdir("/rc"), 0);
+}
+
+KTEST(ramfs, removed_directory_keeps_its_parent)
+{
+    /* a removed directory still open pins its parent, so its ".." stays
+     * valid when the parent is removed too (and the parent goes with it) */
+    KT_ASSERT_EQ(setup("/rp"), 0);
+    KT_ASSERT_EQ(vfs_mkdir("/rp/a", 0755), 0);
+    KT_ASSERT_EQ(vfs_mkdir("/rp/a/b", 0755), 0);
+    struct inode *a = inode_of("/rp/a", 0);
+    KT_ASSERT(a != NULL);
+    unsigned long a_ino = a->i_ino;
+    int count = a->i_count;
+    struct file *b = filp_open("/rp/a/b", O_RDONLY | O_DIRECTORY, 0);
+    KT_ASSERT(!IS_ERR(b));
+    KT_EXPECT_EQ(vfs_rmdir("/rp/a/b"), 0);
+    KT_EXPECT_EQ(a->i_count, count + 1);                     /* b's hold */
+    iput(a);
+    KT_EXPECT_EQ(vfs_rmdir("/rp/a"), 0);
+    struct inode *up;
+    KT_ASSERT_EQ(vfs_lookup_one(b->f_inode, "..", 2, &up), 0);
+    KT_EXPECT_EQ(up->i_ino, a_ino);
+    KT_EXPECT_EQ(up->i_nlink, 0);
+    iput(up);
+    filp_close(b);                                           /* frees b, then a */
+    KT_EXPECT_EQ(vfs_rmdir("/rp"), 0);
 }

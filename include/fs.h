@@ -234,7 +234,14 @@ struct inode {
     struct list_head i_hash;           /* inode-cache hash chain */
     struct list_head i_dirty;          /* on sb->s_dirty while I_DIRTY or pages dirty */
     void *i_private;
+    unsigned int i_flags;              /* S_DEAD */
 };
+/* i_flags.  S_DEAD: a directory that rmdir (or a rename over it) removed;
+ * the VFS sets it, and nothing may be looked up or created in it any more
+ * (-ENOENT), nor read from it (getdents: -ENOENT), as Linux's IS_DEADDIR.
+ * "." and ".." still work: a removed cwd can be left. */
+#define S_DEAD      0x10
+#define IS_DEADDIR(inode) ((inode)->i_flags & S_DEAD)
 #define I_NEW       0x01
 #define I_DIRTY     0x02               /* the on-disk inode needs writing */
 #define I_FREEING   0x04

@@ -272,6 +272,33 @@ int ext2_set_link(struct inode *dir, const char *name, size_t len, struct inode 
     return change_entry(dir, set_fn, &a, update_times);
 }
 
+/* A removed directory has size 0 but keeps its blocks until its last
+ * reference goes (evict frees them): its ".." entry, the second of block
+ * 0, still names the directory it was removed from, where a cwd in it
+ * climbs (Linux climbs its dentry's d_parent).  0 and *ino, or -EIO. */
+int ext2_removed_dir_parent(struct inode *dir, unsigned long *ino)
+{
+    int err;
+    struct buffer_head *bh = ext2_bread(dir, 0, 0, &err);
+    if (!bh)
+        return err;
+    struct ext2_dir_entry_2 *de = (struct ext2_dir_entry_2 *)bh->b_data;
+    err = ext2_check_dirent(dir, de, 0, 0);
+    if (!err) {
+        unsigned off = de->rec_len;
+        de = (struct ext2_dir_entry_2 *)(bh->b_data + off);
+        err = ext2_check_dirent(dir, de, 0, off);
+        if (!err && (de_name_len(dir->i_sb, de) != 2 || memcmp(de->name, "..", 2) || !de->inode)) {
+            ext2_error(dir->i_sb, "directory inode %lu: no '..' in block 0", dir->i_ino);
+            err = -EIO;
+        }
+    }
+    if (!err)
+        *ino = de->inode;
+    brelse(bh);
+    return err;
+}
+
 static int empty_fn(struct inode *dir, struct buffer_head *bh, struct ext2_dir_entry_2 *de,
                     struct ext2_dir_entry_2 *prev, void *arg)
 {

@@ -7,7 +7,7 @@
  *   ext2write, ext2write4k
  *                 hda = ext2-1k.img / ext2-4k.img, hdb = ext2-small.img: create, extend,
  *                 overwrite, sparse, truncate, directory operations,
- *                 times,
+ *                 times, removed directories,
  *                 ENOSPC, EFBIG; the suite's post_check runs e2fsck and
  *                 compares every written file with debugfs on the host
  *   ext2cache     hda = ext2-1k.img: page-cache I/O counted by blkdev,
@@ -785,10 +785,12 @@ static void wr_enospc_writeback(void)
     KT_EXPECT_EQ(ext2_count_free_blocks(sb), EXT2_SB(sb)->s_es->s_free_blocks_count);
 }
 
-/* Times as Linux's (user/conform/times): a directory moved to another
- * parent keeps its mtime (its ".." entry changes, its times do not:
- * ext2_set_link without update_times); a truncate to the same size sets
- * mtime and ctime (Linux's ext4 driver, the conformance reference, does).
+/* Names and times as Linux's (user/conform/names and times): a directory
+ * moved to another parent keeps its mtime (its ".." entry changes, its
+ * times do not: ext2_set_link without update_times); a truncate to the
+ * same size sets mtime and ctime (Linux's ext4 driver, the conformance
+ * reference, does); a removed directory still open has nothing in it but
+ * still finds its parent as ".." (its size is 0: ext2_removed_dir_parent).
  * Everything under /e/nt goes again. */
 static void wr_names_times(void)
 {
@@ -814,8 +816,19 @@ static void wr_names_times(void)
     KT_EXPECT_EQ(vfs_truncate("/e/nt/f", 100), 0);
     KT_EXPECT(p.inode->i_mtime > 1000 && p.inode->i_ctime > 1000);
     path_put(&p);
-    KT_EXPECT_EQ(vfs_unlink("/e/nt/f"), 0);
+
+    struct file *d = filp_open("/e/nt/b/sub", O_RDONLY | O_DIRECTORY, 0);
+    KT_ASSERT(!IS_ERR(d));
     KT_EXPECT_EQ(vfs_rmdir("/e/nt/b/sub"), 0);
+    struct inode *up = NULL;
+    KT_EXPECT_EQ(vfs_lookup_one(d->f_inode, "..", 2, &up), 0);
+    KT_EXPECT(up && up->i_ino == b.ino);
+    iput(up);
+    KT_EXPECT_EQ(vfs_lookup_one(d->f_inode, "f", 1, &up), -ENOENT);
+    struct count_ctx c = { .ctx.actor = count_actor };
+    KT_EXPECT_EQ(iterate_dir(d, &c.ctx), -ENOENT);
+    filp_close(d);
+    KT_EXPECT_EQ(vfs_unlink("/e/nt/f"), 0);
     KT_EXPECT_EQ(vfs_rmdir("/e/nt/a"), 0);
     KT_EXPECT_EQ(vfs_rmdir("/e/nt/b"), 0);
     KT_EXPECT_EQ(vfs_rmdir("/e/nt"), 0);
