@@ -46,7 +46,9 @@ extern spinlock_t inode_wb_lock;           /* sb->s_dirty lists, I_DIRTY* bits *
 /* Resolve all but the last component of name: parent referenced (a
  * directory), *last and *len point into the kmalloc'd copy returned in *buf
  * (caller kfree's it).  A path with no last component ("/", "a/..") gives
- * *len == 0; "." and ".." are returned as such and the caller decides. */
+ * *len == 0; "." and ".." are returned as such and the caller decides.
+ * A last component longer than NAME_MAX is -ENAMETOOLONG, once the parent
+ * is found. */
 int path_parent(const char *name, struct path *parent, const char **last,
                 size_t *len, char **buf, int *trailing_slash);
 int is_dots_name(const char *name, size_t len);   /* "." or ".." */

@@ -15,6 +15,11 @@
  *                 ends in a symlink whose target ...)
  *   EEXIST, ENOTEMPTY, EXDEV, EISDIR, EBUSY, EINVAL for the operations
  *
+ * Which comes first is Linux's: a component is checked for being a
+ * directory before the next one's length (so "file/<256 bytes>" is
+ * ENOTDIR, "missing/<256 bytes>" ENOENT), and the last component's length
+ * only once its parent is found.
+ *
  * A removed directory (S_DEAD, include/fs.h) has nothing in it: lookups
  * and creations there are -ENOENT; its "." and ".." still resolve.
  *
@@ -161,10 +166,10 @@ static int link_path_walk(struct nameidata *nd, const char *name, struct path *p
             trailing = 1;
         }
         int last = (*next == '\0');
-        if (len > NAME_MAX)
-            return -ENAMETOOLONG;
         if (!S_ISDIR(path->inode->i_mode))
             return -ENOTDIR;
+        if (len > NAME_MAX)
+            return -ENAMETOOLONG;
         if (len == 1 && name[0] == '.') {
             /* stay */
         } else if (len == 2 && name[0] == '.' && name[1] == '.') {
@@ -268,11 +273,11 @@ int path_parent(const char *name, struct path *parent, const char **last,
         *last = slash + 1;
     }
     *len = strlen(*last);
-    if (*len > NAME_MAX) {
-        kfree(buf);
-        return -ENAMETOOLONG;
-    }
     err = kern_path(dir, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, parent);
+    if (!err && *len > NAME_MAX) {     /* the parent's errors come first */
+        path_put(parent);
+        err = -ENAMETOOLONG;
+    }
     if (err) {
         kfree(buf);
         return err;
@@ -314,12 +319,14 @@ static int rdonly(struct path *p)
  *             read-only filesystem, as Linux: "mkdir -p" relies on it)
  *   other     the lookup failed otherwise (-EIO; -ENOENT: the directory
  *             was removed)
+ *   -ENOENT   the name ends in '/' and is not to be a directory (link,
+ *             symlink: want_dir is 0)
  *   -EROFS    the parent's filesystem is mounted read-only
  *   -EPERM    the directory has no such operation (has_op is 0)
  *   0         go ahead: the i_mutex is still held; the caller calls the
  *             directory operation, then done_path_create().
  * On an error nothing is held (the parent path stays the caller's). */
-static int filename_create(struct parent_op *op, int has_op)
+static int filename_create(struct parent_op *op, int has_op, int want_dir)
 {
     struct inode *dir = op->parent.inode, *ex;
     if (op->len == 0 || is_dots_name(op->name, op->len))
@@ -330,7 +337,8 @@ static int filename_create(struct parent_op *op, int has_op)
         iput(ex);
         err = -EEXIST;
     } else if (err == -ENOENT && !IS_DEADDIR(dir)) {
-        err = rdonly(&op->parent) ? -EROFS : has_op ? 0 : -EPERM;
+        err = op->trailing && !want_dir ? -ENOENT :
+              rdonly(&op->parent) ? -EROFS : has_op ? 0 : -EPERM;
     }
     if (err)
         mutex_unlock(&dir->i_mutex);
@@ -351,9 +359,10 @@ int vfs_mkdir(const char *path, mode_t mode)
     if (err)
         return err;
     dir = op.parent.inode;
-    err = filename_create(&op, dir->i_op->mkdir != NULL);
+    err = filename_create(&op, dir->i_op->mkdir != NULL, 1);
     if (!err) {
-        err = dir->i_op->mkdir(dir, op.name, op.len, (mode & 07777) | S_IFDIR);
+        /* the permission bits and the sticky bit: never set-id (Linux's vfs_mkdir) */
+        err = dir->i_op->mkdir(dir, op.name, op.len, (mode & (0777 | S_ISVTX)) | S_IFDIR);
         done_path_create(&op);
     }
     put_parent(&op);
@@ -445,12 +454,11 @@ int vfs_rename(const char *oldpath, const char *newpath)
     }
     odir = o.parent.inode;
     ndir = n.parent.inode;
-    if (o.len == 0 || n.len == 0)
-        err = -EBUSY;
-    else if (is_dots_name(o.name, o.len) || is_dots_name(n.name, n.len))
-        err = -EINVAL;
-    else if (o.parent.mnt != n.parent.mnt)
+    if (o.parent.mnt != n.parent.mnt)
         err = -EXDEV;
+    else if (o.len == 0 || n.len == 0 || is_dots_name(o.name, o.len) ||
+             is_dots_name(n.name, n.len))
+        err = -EBUSY;                   /* "/", ".", "..": Linux's type != LAST_NORM */
     else if (rdonly(&o.parent))
         err = -EROFS;
     else if (!odir->i_op->rename)
@@ -524,12 +532,14 @@ int vfs_link(const char *oldpath, const char *newpath)
         return err;
     }
     struct inode *dir = n.parent.inode;
-    if (S_ISDIR(oldp.inode->i_mode))
-        err = -EPERM;
-    else if (oldp.mnt != n.parent.mnt)
-        err = -EXDEV;
-    else if (!(err = filename_create(&n, dir->i_op->link != NULL))) {
-        err = dir->i_op->link(oldp.inode, dir, n.name, n.len);
+    err = filename_create(&n, dir->i_op->link != NULL, 0);
+    if (!err) {                         /* Linux's order: the new name, then these */
+        if (oldp.mnt != n.parent.mnt)
+            err = -EXDEV;
+        else if (S_ISDIR(oldp.inode->i_mode))
+            err = -EPERM;
+        else
+            err = dir->i_op->link(oldp.inode, dir, n.name, n.len);
         done_path_create(&n);
     }
     put_parent(&n);
@@ -547,7 +557,7 @@ int vfs_symlink(const char *target, const char *linkpath)
     if (err)
         return err;
     struct inode *dir = n.parent.inode;
-    err = filename_create(&n, dir->i_op->symlink != NULL);
+    err = filename_create(&n, dir->i_op->symlink != NULL, 0);
     if (!err) {
         err = dir->i_op->symlink(dir, n.name, n.len, target);
         done_path_create(&n);

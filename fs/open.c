@@ -110,10 +110,12 @@ struct file *filp_open(const char *name, int flags, mode_t mode)
     err = 0;
     if (S_ISLNK(inode->i_mode))
         err = -ELOOP;                   /* O_NOFOLLOW on a symlink */
+    else if (S_ISDIR(inode->i_mode) && (flags & O_CREAT))
+        err = -EISDIR;                  /* whatever the access mode (Linux's do_open) */
     else if ((flags & O_DIRECTORY) && !S_ISDIR(inode->i_mode))
         err = -ENOTDIR;
-    else if (S_ISDIR(inode->i_mode) && (fmode & FMODE_WRITE))
-        err = -EISDIR;
+    else if (S_ISDIR(inode->i_mode) && ((fmode & FMODE_WRITE) || (flags & O_TRUNC)))
+        err = -EISDIR;                  /* O_TRUNC asks for writing (may_open) */
     else if (((fmode & FMODE_WRITE) || (flags & O_TRUNC)) &&
              (inode->i_sb->s_flags & MS_RDONLY) && !S_ISDIR(inode->i_mode))
         err = -EROFS;

@@ -525,6 +525,86 @@ static struct inode *inode_of(const char *path, unsigned flags)
     return inode;
 }
 
+KTEST(vfs, link_and_symlink_name_with_slash_enoent)
+{
+    /* filename_create: "x/" names a directory; link and symlink make none */
+    KT_ASSERT_EQ(setup("/ts"), 0);
+    KT_ASSERT_EQ(mkfile("/ts/f", "x"), 0);
+    KT_EXPECT_EQ(vfs_link("/ts/f", "/ts/x/"), -ENOENT);
+    KT_EXPECT_EQ(vfs_symlink("f", "/ts/y/"), -ENOENT);
+    KT_EXPECT_EQ(vfs_link("/ts/f", "/ts/f/"), -EEXIST);      /* exists: EEXIST first */
+    struct kstat st;
+    KT_EXPECT_EQ(vfs_lstat("/ts/x", &st), -ENOENT);
+    KT_EXPECT_EQ(vfs_lstat("/ts/y", &st), -ENOENT);
+    KT_EXPECT_EQ(vfs_mkdir("/ts/z/", 0755), 0);              /* mkdir does */
+    KT_EXPECT_EQ(vfs_rmdir("/ts/z"), 0);
+    KT_EXPECT_EQ(vfs_unlink("/ts/f"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/ts"), 0);
+}
+
+KTEST(vfs, notdir_and_enoent_before_nametoolong)
+{
+    /* Linux's order: each component must be a directory before the next
+     * one's length is looked at; the last one's only once its parent is
+     * found */
+    static char p[NAME_MAX + 40];
+    struct kstat st;
+    KT_ASSERT_EQ(setup("/nl"), 0);
+    KT_ASSERT_EQ(mkfile("/nl/f", "x"), 0);
+    char *c = p + snprintf(p, sizeof p, "/nl/f/");
+    memset(c, 'n', NAME_MAX + 1);
+    c[NAME_MAX + 1] = '\0';
+    KT_EXPECT_EQ(vfs_stat(p, &st), -ENOTDIR);
+    KT_EXPECT_EQ(vfs_mkdir(p, 0755), -ENOTDIR);
+    memcpy(p, "/nl/m/", 6);                                   /* missing */
+    KT_EXPECT_EQ(vfs_stat(p, &st), -ENOENT);
+    KT_EXPECT_EQ(vfs_mkdir(p, 0755), -ENOENT);
+    KT_EXPECT_EQ(open_err(p, O_RDWR | O_CREAT), -ENOENT);
+    memmove(p + 4, p + 6, NAME_MAX + 2);                      /* "/nl/nnn...": too long */
+    KT_EXPECT_EQ(vfs_mkdir(p, 0755), -ENAMETOOLONG);
+    KT_EXPECT_EQ(open_err(p, O_RDWR | O_CREAT), -ENAMETOOLONG);
+    KT_EXPECT_EQ(vfs_unlink("/nl/f"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/nl"), 0);
+}
+
+KTEST(vfs, rename_of_dots_ebusy_exdev_first)
+{
+    KT_ASSERT_EQ(setup("/rd"), 0);
+    KT_ASSERT_EQ(vfs_mkdir("/rd/d", 0755), 0);
+    KT_ASSERT_EQ(mkfile("/rd/f", "x"), 0);
+    KT_EXPECT_EQ(vfs_rename("/rd/d/.", "/rd/x"), -EBUSY);
+    KT_EXPECT_EQ(vfs_rename("/rd/d/..", "/rd/x"), -EBUSY);
+    KT_EXPECT_EQ(vfs_rename("/rd/f", "/rd/d/."), -EBUSY);
+    KT_EXPECT_EQ(vfs_rename("/rd/f", "/rd/d/.."), -EBUSY);
+    KT_ASSERT_EQ(do_mount("none", "/rd/d", "ramfs", 0, NULL), 0);
+    KT_EXPECT_EQ(vfs_rename("/rd/f", "/rd/d/."), -EXDEV);     /* before the dots */
+    KT_EXPECT_EQ(do_umount("/rd/d"), 0);
+    KT_EXPECT_EQ(vfs_unlink("/rd/f"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/rd/d"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/rd"), 0);
+}
+
+KTEST(vfs, open_dir_with_creat_or_trunc_eisdir)
+{
+    KT_ASSERT_EQ(setup("/od"), 0);
+    KT_EXPECT_EQ(open_err("/od", O_RDONLY | O_CREAT), -EISDIR);
+    KT_EXPECT_EQ(open_err("/od", O_RDONLY | O_TRUNC), -EISDIR);
+    KT_EXPECT_EQ(open_err("/od", O_RDWR | O_CREAT), -EISDIR);
+    KT_EXPECT_EQ(open_err("/od", O_RDONLY), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/od"), 0);
+}
+
+KTEST(vfs, mkdir_keeps_sticky_drops_set_id)
+{
+    struct kstat st;
+    KT_ASSERT_EQ(setup("/mk"), 0);
+    KT_ASSERT_EQ(vfs_mkdir("/mk/d", 07777), 0);
+    KT_ASSERT_EQ(vfs_stat("/mk/d", &st), 0);
+    KT_EXPECT_EQ(st.mode & 07777, 01777);
+    KT_EXPECT_EQ(vfs_rmdir("/mk/d"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/mk"), 0);
+}
+
 KTEST(vfs, removed_directory_is_dead)
 {
     /* a removed cwd: nothing can be found, made or listed in it; "." and
