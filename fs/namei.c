@@ -12,9 +12,9 @@
  *   ENAMETOOLONG  a component longer than NAME_MAX, a path of PATH_MAX or more
  *   ELOOP         more than MAXSYMLINKS symlinks in one lookup, or symlinks
  *                 nested deeper than MAX_NESTED_LINKS (a symlink whose target
- *                 ends in a symlink whose target ...)
+ *                 has a symlink in its middle, whose target ...; a symlink
+ *                 at the end of a target is followed in a loop, not nested)
  *   EEXIST, ENOTEMPTY, EXDEV, EISDIR, EBUSY, EINVAL for the operations
- *
  * Which comes first is Linux's: a component is checked for being a
  * directory before the next one's length (so "file/<256 bytes>" is
  * ENOTDIR, "missing/<256 bytes>" ENOENT), and the last component's length
@@ -22,9 +22,13 @@
  *
  * A removed directory (S_DEAD, include/fs.h) has nothing in it: lookups
  * and creations there are -ENOENT; its "." and ".." still resolve.
+ * Following a symlink touches its access time (relatime), as Linux's walk.
  *
  * Simplification (see include/fs.h): no dentry cache.  Every component is
  * a call to the directory's ->lookup, and ".." asks the filesystem too.
+ * Linux nests up to MAXSYMLINKS links in the middle of targets on a stack
+ * of its own; here that nesting is recursion on the kernel stack, so it
+ * stops at MAX_NESTED_LINKS.
  */
 #include <kernel.h>
 #include <string.h>
@@ -108,24 +112,42 @@ static int follow_dotdot(struct nameidata *nd, struct path *p)
 static int link_path_walk(struct nameidata *nd, const char *name, struct path *path,
                           unsigned flags);
 
-/* Replace *link (a symlink found in directory dir) by what it points to. */
-static int follow_link(struct nameidata *nd, const struct path *dir, struct path *link)
+char *vfs_get_link(const struct path *link)
 {
     struct inode *inode = link->inode;
-    if (++nd->total_links > MAXSYMLINKS || nd->depth >= MAX_NESTED_LINKS)
-        return -ELOOP;
     if (!inode->i_op->readlink)
-        return -EINVAL;
+        return ERR_PTR(-EINVAL);
     char *buf = kmalloc(PATH_MAX, GFP_KERNEL);
     if (!buf)
-        return -ENOMEM;
+        return ERR_PTR(-ENOMEM);
     int n = inode->i_op->readlink(inode, buf, PATH_MAX - 1);
     if (n <= 0) {
         kfree(buf);
-        return n < 0 ? n : -ENOENT;
+        return ERR_PTR(n < 0 ? n : -ENOENT);
     }
     buf[n] = '\0';
-    touch_atime(link);                  /* following it is an access */
+    touch_atime(link);
+    return buf;
+}
+
+/* The body of the symlink *link, counted against MAXSYMLINKS: as Linux's
+ * pick_link, the 41st link one lookup follows is -ELOOP. */
+static char *get_link(struct nameidata *nd, const struct path *link)
+{
+    if (++nd->total_links > MAXSYMLINKS)
+        return ERR_PTR(-ELOOP);
+    return vfs_get_link(link);
+}
+
+/* Replace *link (a symlink found in the middle of a name, in directory dir)
+ * by what it points to. */
+static int follow_link(struct nameidata *nd, const struct path *dir, struct path *link)
+{
+    if (nd->depth >= MAX_NESTED_LINKS)
+        return -ELOOP;
+    char *buf = get_link(nd, link);
+    if (IS_ERR(buf))
+        return PTR_ERR(buf);
     struct path p = *dir;
     path_get(&p);
     nd->depth++;
@@ -141,66 +163,95 @@ static int follow_link(struct nameidata *nd, const struct path *dir, struct path
     return 0;
 }
 
-/* Walk name from *path (a referenced path that the result replaces). */
+/* Walk name from *path (a referenced path that the result replaces).  A
+ * symlink that is the last component (and is to be followed) is replaced
+ * by its target in place: the walk goes on with the target's text from the
+ * directory holding the link, in this loop, so a chain of links costs no
+ * stack.  A symlink in the middle is resolved by follow_link (recursion). */
 static int link_path_walk(struct nameidata *nd, const char *name, struct path *path,
                           unsigned flags)
 {
-    int err;
-    if (*name == '/') {
-        path_put(path);
-        *path = nd->root;
-        path_get(path);
-        while (*name == '/')
-            name++;
-    }
-    if (!*name)
-        return 0;
-    for (;;) {
-        size_t len = 0;
-        while (name[len] && name[len] != '/')
-            len++;
-        const char *next = name + len;
-        int trailing = 0;
-        while (*next == '/') {
-            next++;
-            trailing = 1;
-        }
-        int last = (*next == '\0');
-        if (!S_ISDIR(path->inode->i_mode))
-            return -ENOTDIR;
-        if (len > NAME_MAX)
-            return -ENAMETOOLONG;
-        if (len == 1 && name[0] == '.') {
-            /* stay */
-        } else if (len == 2 && name[0] == '.' && name[1] == '.') {
-            err = follow_dotdot(nd, path);
-            if (err)
-                return err;
-        } else {
-            struct inode *child;
-            err = vfs_lookup_one(path->inode, name, len, &child);
-            if (err)
-                return err;
-            struct path np = { mntget(path->mnt), child };
-            follow_mount(&np);
-            if (S_ISLNK(np.inode->i_mode) &&
-                (!last || trailing || (flags & LOOKUP_FOLLOW))) {
-                err = follow_link(nd, path, &np);
-                if (err) {
-                    path_put(&np);
-                    return err;
-                }
-            }
+    char *body = NULL;                 /* the target text name now points into */
+    int err = 0;
+    for (;;) {                          /* once per name: the given one, then targets */
+        if (*name == '/') {
             path_put(path);
-            *path = np;
+            *path = nd->root;
+            path_get(path);
+            while (*name == '/')
+                name++;
         }
-        if (last) {
-            if ((trailing || (flags & LOOKUP_DIRECTORY)) && !S_ISDIR(path->inode->i_mode))
-                return -ENOTDIR;
-            return 0;
+        if (!*name) {
+            if ((flags & LOOKUP_DIRECTORY) && !S_ISDIR(path->inode->i_mode))
+                err = -ENOTDIR;
+            goto out;
         }
-        name = next;
+        for (;;) {
+            size_t len = 0;
+            while (name[len] && name[len] != '/')
+                len++;
+            const char *next = name + len;
+            int trailing = 0;
+            while (*next == '/') {
+                next++;
+                trailing = 1;
+            }
+            int last = (*next == '\0');
+            if (!S_ISDIR(path->inode->i_mode)) {
+                err = -ENOTDIR;
+                goto out;
+            }
+            if (len > NAME_MAX) {
+                err = -ENAMETOOLONG;
+                goto out;
+            }
+            if (len == 1 && name[0] == '.') {
+                /* stay */
+            } else if (len == 2 && name[0] == '.' && name[1] == '.') {
+                err = follow_dotdot(nd, path);
+                if (err)
+                    goto out;
+            } else {
+                struct inode *child;
+                err = vfs_lookup_one(path->inode, name, len, &child);
+                if (err)
+                    goto out;
+                struct path np = { mntget(path->mnt), child };
+                follow_mount(&np);
+                if (S_ISLNK(np.inode->i_mode) && last && (trailing || (flags & LOOKUP_FOLLOW))) {
+                    /* a trailing symlink: go on with its target from here */
+                    char *target = get_link(nd, &np);
+                    path_put(&np);
+                    if (IS_ERR(target)) {
+                        err = PTR_ERR(target);
+                        goto out;
+                    }
+                    kfree(body);
+                    name = body = target;
+                    flags |= LOOKUP_FOLLOW | (trailing ? LOOKUP_DIRECTORY : 0);
+                    break;
+                }
+                if (S_ISLNK(np.inode->i_mode) && !last) {
+                    err = follow_link(nd, path, &np);
+                    if (err) {
+                        path_put(&np);
+                        goto out;
+                    }
+                }
+                path_put(path);
+                *path = np;
+            }
+            if (last) {
+                if ((trailing || (flags & LOOKUP_DIRECTORY)) && !S_ISDIR(path->inode->i_mode))
+                    err = -ENOTDIR;
+                goto out;
+            }
+            name = next;
+        }
     }
+out:
+    kfree(body);
+    return err;
 }
 
 static int check_name(const char *name)
@@ -215,7 +266,9 @@ static int check_name(const char *name)
     return 0;
 }
 
-int kern_path(const char *name, unsigned int flags, struct path *res)
+/* kern_path, a relative name starting at *start (NULL: the cwd). */
+static int kern_path_at(const struct path *start, const char *name, unsigned int flags,
+                        struct path *res)
 {
     struct nameidata nd = { .total_links = 0, .depth = 0 };
     struct path p;
@@ -230,6 +283,9 @@ int kern_path(const char *name, unsigned int flags, struct path *res)
     if (name[0] == '/') {
         p = nd.root;
         path_get(&p);
+    } else if (start) {
+        p = *start;
+        path_get(&p);
     } else {
         get_fs_pwd(&p);
     }
@@ -243,8 +299,13 @@ int kern_path(const char *name, unsigned int flags, struct path *res)
     return 0;
 }
 
-int path_parent(const char *name, struct path *parent, const char **last,
-                size_t *len, char **bufp, int *trailing_slash)
+int kern_path(const char *name, unsigned int flags, struct path *res)
+{
+    return kern_path_at(NULL, name, flags, res);
+}
+
+int path_parent(const struct path *start, const char *name, struct path *parent,
+                const char **last, size_t *len, char **bufp, int *trailing_slash)
 {
     int err = check_name(name);
     if (err)
@@ -273,7 +334,7 @@ int path_parent(const char *name, struct path *parent, const char **last,
         *last = slash + 1;
     }
     *len = strlen(*last);
-    err = kern_path(dir, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, parent);
+    err = kern_path_at(start, dir, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, parent);
     if (!err && *len > NAME_MAX) {     /* the parent's errors come first */
         path_put(parent);
         err = -ENAMETOOLONG;
@@ -298,7 +359,7 @@ struct parent_op {
 
 static int get_parent(const char *path, struct parent_op *op)
 {
-    return path_parent(path, &op->parent, &op->name, &op->len, &op->buf, &op->trailing);
+    return path_parent(NULL, path, &op->parent, &op->name, &op->len, &op->buf, &op->trailing);
 }
 
 static void put_parent(struct parent_op *op)

@@ -10,60 +10,63 @@
 #include "internal.h"
 
 /* O_CREAT: look the last component up under the parent's i_mutex and create
- * it if absent (-ENOENT if the directory was removed).  An existing symlink is followed (unless O_NOFOLLOW). */
+ * it if absent (-ENOENT if the directory was removed).  An existing symlink
+ * is followed (unless O_NOFOLLOW: -ELOOP; O_EXCL: -EEXIST): its target,
+ * read from the link's directory, is opened or created in turn, so open of
+ * a dangling link creates the file it names, as Linux's open_last_lookups. */
 static int open_create(const char *name, int flags, mode_t mode, struct path *res)
 {
-    struct path parent;
+    struct path parent, start = { NULL, NULL };
     const char *last;
     size_t len;
-    char *buf;
-    int trailing, err;
+    char *buf, *target = NULL;
+    int trailing, err, links = 0;
     struct inode *inode;
 
-    err = path_parent(name, &parent, &last, &len, &buf, &trailing);
+again:
+    err = path_parent(start.inode ? &start : NULL, name, &parent, &last, &len, &buf, &trailing);
     if (err)
-        return err;
+        goto out_target;
     struct inode *dir = parent.inode;
     if (len == 0 || is_dots_name(last, len) || trailing) {
         err = -EISDIR;
         goto out;
     }
     mutex_lock(&dir->i_mutex);
-    if (IS_DEADDIR(dir)) {
-        mutex_unlock(&dir->i_mutex);
-        err = -ENOENT;                  /* a removed directory */
-        goto out;
-    }
-    err = dir->i_op->lookup ? dir->i_op->lookup(dir, last, len, &inode) : -ENOTDIR;
-    if (err == -ENOENT) {
+    if (IS_DEADDIR(dir))
+        err = -ENOENT;
+    else if (!dir->i_op->lookup)
+        err = -ENOTDIR;
+    else if ((err = dir->i_op->lookup(dir, last, len, &inode)) == -ENOENT) {
         if (parent.mnt->mnt_sb->s_flags & MS_RDONLY)
             err = -EROFS;
         else if (!dir->i_op->create)
             err = -EACCES;
         else
             err = dir->i_op->create(dir, last, len, (mode & 07777) | S_IFREG, &inode);
+    } else if (!err && (flags & O_EXCL)) {
+        iput(inode);
+        err = -EEXIST;
+    } else if (!err && S_ISLNK(inode->i_mode)) {
         mutex_unlock(&dir->i_mutex);
+        struct path link = { parent.mnt, inode };
+        char *t = (flags & O_NOFOLLOW) ? ERR_PTR(-ELOOP) :
+                  ++links > MAXSYMLINKS ? ERR_PTR(-ELOOP) : vfs_get_link(&link);
+        iput(inode);
+        err = IS_ERR(t) ? PTR_ERR(t) : 0;
         if (err)
             goto out;
-    } else {
-        mutex_unlock(&dir->i_mutex);
-        if (err)
-            goto out;
-        if (flags & O_EXCL) {
-            iput(inode);
-            err = -EEXIST;
-            goto out;
-        }
-        if (S_ISLNK(inode->i_mode)) {
-            iput(inode);
-            if (flags & O_NOFOLLOW) {
-                err = -ELOOP;
-                goto out;
-            }
-            err = kern_path(name, LOOKUP_FOLLOW, res);
-            goto out;
-        }
+        kfree(target);
+        name = target = t;
+        if (start.inode)
+            path_put(&start);
+        start = parent;                 /* the target is read from the link's directory */
+        kfree(buf);
+        goto again;
     }
+    mutex_unlock(&dir->i_mutex);
+    if (err)
+        goto out;
     res->mnt = mntget(parent.mnt);
     res->inode = inode;
     if (S_ISDIR(inode->i_mode)) {       /* maybe a mount point */
@@ -78,6 +81,10 @@ static int open_create(const char *name, int flags, mode_t mode, struct path *re
 out:
     path_put(&parent);
     kfree(buf);
+out_target:
+    if (start.inode)
+        path_put(&start);
+    kfree(target);
     return err;
 }
 

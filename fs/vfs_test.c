@@ -584,6 +584,59 @@ KTEST(vfs, rename_of_dots_ebusy_exdev_first)
     KT_EXPECT_EQ(vfs_rmdir("/rd"), 0);
 }
 
+KTEST(vfs, creat_through_dangling_symlink_makes_target)
+{
+    /* open(O_CREAT) of a symlink to nothing creates what it names, read
+     * from the link's directory; O_EXCL: EEXIST; a loop: ELOOP */
+    struct kstat st;
+    KT_ASSERT_EQ(setup("/dg"), 0);
+    KT_ASSERT_EQ(vfs_mkdir("/dg/sub", 0755), 0);
+    KT_ASSERT_EQ(vfs_symlink("t", "/dg/sub/l"), 0);
+    KT_ASSERT_EQ(vfs_symlink("sub/l", "/dg/l2"), 0);          /* a link to the link */
+    KT_EXPECT_EQ(open_err("/dg/l2", O_WRONLY | O_CREAT | O_EXCL), -EEXIST);
+    KT_EXPECT_EQ(open_err("/dg/l2", O_WRONLY | O_CREAT | O_NOFOLLOW), -ELOOP);
+    KT_EXPECT_EQ(vfs_stat("/dg/sub/t", &st), -ENOENT);
+    KT_EXPECT_EQ(vfs_chdir("/"), 0);
+    KT_EXPECT_EQ(open_err("/dg/l2", O_WRONLY | O_CREAT), 0);
+    KT_EXPECT_EQ(vfs_stat("/dg/sub/t", &st), 0);             /* in the link's directory */
+    KT_EXPECT(S_ISREG(st.mode));
+    KT_EXPECT_EQ(vfs_stat("/t", &st), -ENOENT);
+    KT_EXPECT_EQ(open_err("/dg/sub/l", O_WRONLY | O_CREAT), 0);   /* exists now: opened */
+    KT_ASSERT_EQ(vfs_symlink("self", "/dg/self"), 0);
+    KT_EXPECT_EQ(open_err("/dg/self", O_WRONLY | O_CREAT), -ELOOP);
+    const char *names[] = { "/dg/self", "/dg/l2", "/dg/sub/l", "/dg/sub/t" };
+    for (unsigned k = 0; k < ARRAY_SIZE(names); k++)
+        KT_EXPECT_EQ(vfs_unlink(names[k]), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/dg/sub"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/dg"), 0);
+}
+
+KTEST(vfs, symlink_chain_follows_40_not_41)
+{
+    /* c0 -> c1 -> ... -> c40 -> f: 40 links from c1 resolve, 41 from c0 do
+     * not (MAXSYMLINKS); links at the end of a target do not nest */
+    char a[16], b[16];
+    struct kstat st;
+    KT_ASSERT_EQ(setup("/ch"), 0);
+    KT_ASSERT_EQ(mkfile("/ch/f", "x"), 0);
+    for (int i = 0; i <= 40; i++) {
+        snprintf(a, sizeof a, "/ch/c%d", i);
+        snprintf(b, sizeof b, "c%d", i + 1);
+        KT_ASSERT_EQ(vfs_symlink(i == 40 ? "f" : b, a), 0);
+    }
+    KT_EXPECT_EQ(vfs_stat("/ch/c1", &st), 0);
+    KT_EXPECT(S_ISREG(st.mode));
+    KT_EXPECT_EQ(vfs_stat("/ch/c0", &st), -ELOOP);
+    KT_EXPECT_EQ(open_err("/ch/c1", O_RDONLY), 0);
+    KT_EXPECT_EQ(open_err("/ch/c0", O_RDONLY), -ELOOP);
+    for (int i = 0; i <= 40; i++) {
+        snprintf(a, sizeof a, "/ch/c%d", i);
+        KT_EXPECT_EQ(vfs_unlink(a), 0);
+    }
+    KT_EXPECT_EQ(vfs_unlink("/ch/f"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/ch"), 0);
+}
+
 KTEST(vfs, open_dir_with_creat_or_trunc_eisdir)
 {
     KT_ASSERT_EQ(setup("/od"), 0);
