@@ -18,55 +18,63 @@
 #include "internal.h"
 
 /* O_CREAT: look the last component up under the parent's i_mutex and create
- * it if absent.  An existing symlink is followed (unless O_NOFOLLOW). */
+ * it if absent (-ENOENT if the directory was removed).  An existing symlink
+ * is followed (unless O_NOFOLLOW: -ELOOP; O_EXCL: -EEXIST): its target,
+ * read from the link's directory, is opened or created in turn, so open of
+ * a dangling link creates the file it names, as Linux's open_last_lookups. */
 static int open_create(const char *name, int flags, mode_t mode, struct path *res)
 {
-    struct path parent;
+    struct path parent, start = { NULL, NULL };
     const char *last;
     size_t len;
-    char *buf;
-    int trailing, err;
+    char *buf, *target = NULL;
+    int trailing, err, links = 0;
     struct inode *inode;
 
-    err = path_parent(name, &parent, &last, &len, &buf, &trailing);
+again:
+    err = path_parent(start.inode ? &start : NULL, name, &parent, &last, &len, &buf, &trailing);
     if (err)
-        return err;
+        goto out_target;
     struct inode *dir = parent.inode;
     if (len == 0 || is_dots_name(last, len) || trailing) {
         err = -EISDIR;
         goto out;
     }
     mutex_lock(&dir->i_mutex);
-    err = dir->i_op->lookup ? dir->i_op->lookup(dir, last, len, &inode) : -ENOTDIR;
-    if (err == -ENOENT) {
+    if (IS_DEADDIR(dir))
+        err = -ENOENT;
+    else if (!dir->i_op->lookup)
+        err = -ENOTDIR;
+    else if ((err = dir->i_op->lookup(dir, last, len, &inode)) == -ENOENT) {
         if (parent.mnt->mnt_sb->s_flags & MS_RDONLY)
             err = -EROFS;
         else if (!dir->i_op->create)
             err = -EACCES;
         else
             err = dir->i_op->create(dir, last, len, (mode & 07777) | S_IFREG, &inode);
+    } else if (!err && (flags & O_EXCL)) {
+        iput(inode);
+        err = -EEXIST;
+    } else if (!err && S_ISLNK(inode->i_mode)) {
         mutex_unlock(&dir->i_mutex);
+        struct path link = { parent.mnt, inode };
+        char *t = (flags & O_NOFOLLOW) ? ERR_PTR(-ELOOP) :
+                  ++links > MAXSYMLINKS ? ERR_PTR(-ELOOP) : vfs_get_link(&link);
+        iput(inode);
+        err = IS_ERR(t) ? PTR_ERR(t) : 0;
         if (err)
             goto out;
-    } else {
-        mutex_unlock(&dir->i_mutex);
-        if (err)
-            goto out;
-        if (flags & O_EXCL) {
-            iput(inode);
-            err = -EEXIST;
-            goto out;
-        }
-        if (S_ISLNK(inode->i_mode)) {
-            iput(inode);
-            if (flags & O_NOFOLLOW) {
-                err = -ELOOP;
-                goto out;
-            }
-            err = kern_path(name, LOOKUP_FOLLOW, res);
-            goto out;
-        }
+        kfree(target);
+        name = target = t;
+        if (start.inode)
+            path_put(&start);
+        start = parent;                 /* the target is read from the link's directory */
+        kfree(buf);
+        goto again;
     }
+    mutex_unlock(&dir->i_mutex);
+    if (err)
+        goto out;
     res->mnt = mntget(parent.mnt);
     res->inode = inode;
     if (S_ISDIR(inode->i_mode)) {       /* maybe a mount point */
@@ -81,6 +89,10 @@ static int open_create(const char *name, int flags, mode_t mode, struct path *re
 out:
     path_put(&parent);
     kfree(buf);
+out_target:
+    if (start.inode)
+        path_put(&start);
+    kfree(target);
     return err;
 }
 
@@ -114,10 +126,12 @@ struct file *filp_open(const char *name, int flags, mode_t mode)
     err = 0;
     if (S_ISLNK(inode->i_mode))
         err = -ELOOP;                   /* O_NOFOLLOW on a symlink */
+    else if (S_ISDIR(inode->i_mode) && (flags & O_CREAT))
+        err = -EISDIR;                  /* whatever the access mode (Linux's do_open) */
     else if ((flags & O_DIRECTORY) && !S_ISDIR(inode->i_mode))
         err = -ENOTDIR;
-    else if (S_ISDIR(inode->i_mode) && may_write)
-        err = -EISDIR;
+    else if (S_ISDIR(inode->i_mode) && (may_write || (flags & O_TRUNC)))
+        err = -EISDIR;                  /* O_TRUNC asks for writing (may_open) */
     else if ((may_write || (flags & O_TRUNC)) &&
              (inode->i_sb->s_flags & MS_RDONLY) && !S_ISDIR(inode->i_mode))
         err = -EROFS;
@@ -150,7 +164,7 @@ struct file *filp_open(const char *name, int flags, mode_t mode)
     /* O_TRUNC once the open is accepted (Linux's handle_truncate after
      * vfs_open): a file the open refused is left as it was */
     if ((flags & O_TRUNC) && S_ISREG(inode->i_mode) && (fmode & FMODE_WRITE)) {
-        err = do_truncate(inode, 0);
+        err = do_truncate(inode, 0, ATTR_MTIME | ATTR_CTIME);
         if (err) {
             filp_close(f);
             return ERR_PTR(err);

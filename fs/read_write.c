@@ -133,9 +133,13 @@ int iterate_dir(struct file *file, struct dir_context *ctx)
     if (!S_ISDIR(inode->i_mode) || !file->f_op || !file->f_op->iterate)
         return -ENOTDIR;
     mutex_lock(&inode->i_mutex);
-    ctx->pos = file->f_pos;
-    int err = file->f_op->iterate(file, ctx);
-    file->f_pos = ctx->pos;
+    int err = -ENOENT;                  /* a removed directory (Linux's IS_DEADDIR) */
+    if (!IS_DEADDIR(inode)) {
+        ctx->pos = file->f_pos;
+        err = file->f_op->iterate(file, ctx);
+        file->f_pos = ctx->pos;
+        file_accessed(file);
+    }
     mutex_unlock(&inode->i_mutex);
     return err;
 }

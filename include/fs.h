@@ -241,7 +241,14 @@ struct inode {
     struct list_head i_hash;           /* inode-cache hash chain */
     struct list_head i_dirty;          /* on sb->s_dirty while I_DIRTY or pages dirty */
     void *i_private;
+    unsigned int i_flags;              /* S_DEAD */
 };
+/* i_flags.  S_DEAD: a directory that rmdir (or a rename over it) removed;
+ * the VFS sets it, and nothing may be looked up or created in it any more
+ * (-ENOENT), nor read from it (getdents: -ENOENT), as Linux's IS_DEADDIR.
+ * "." and ".." still work: a removed cwd can be left. */
+#define S_DEAD      0x10
+#define IS_DEADDIR(inode) ((inode)->i_flags & S_DEAD)
 #define I_NEW       0x01
 #define I_DIRTY     0x02               /* the on-disk inode needs writing */
 #define I_FREEING   0x04
@@ -267,6 +274,15 @@ void inc_nlink(struct inode *inode);
 void drop_nlink(struct inode *inode);
 time_t current_time(void);                  /* seconds since the epoch (RTC at boot + uptime) */
 void file_update_time(struct file *file);   /* mtime/ctime = now; dirty the inode only if they change */
+struct path;
+/* The access time (fs/inode.c): touch_atime sets path's inode's atime to now
+ * if relatime says so (Linux's default mount option, and Vellum's only
+ * one): atime not after mtime or ctime, or a day old.  Never on a read-only
+ * filesystem.  file_accessed: the same for an open file, unless it was
+ * opened O_NOATIME.  Callers: the read path, mmap, getdents, readlink and
+ * following a symlink, as in Linux. */
+void touch_atime(const struct path *path);
+void file_accessed(struct file *file);
 
 /* ---- files -------------------------------------------------------------- */
 
@@ -469,7 +485,10 @@ int vfs_link(const char *oldpath, const char *newpath);
 int vfs_symlink(const char *target, const char *linkpath);
 int vfs_readlink(const char *path, char *buf, size_t size);
 int vfs_truncate(const char *path, loff_t length);
-int do_truncate(struct inode *inode, loff_t length);   /* takes i_mutex */
+/* Takes i_mutex.  time_attrs: ATTR_MTIME | ATTR_CTIME from ftruncate and
+ * O_TRUNC (the times change even when the size does not), 0 from
+ * truncate(2), as Linux: there the filesystem's setattr decides. */
+int do_truncate(struct inode *inode, loff_t length, unsigned int time_attrs);
 int vfs_chdir(const char *path);
 int vfs_getcwd(char *buf, size_t size);   /* length including the NUL, as
                                              getcwd(2); -ERANGE if size too small */

@@ -756,6 +756,7 @@ ssize_t generic_file_read_iter(struct file *file, struct iov_iter *to, loff_t *p
         }
     }
     *ppos = pos;
+    file_accessed(file);                /* even at EOF, as Linux's filemap_read (relatime) */
     return copied ? copied : err;
 }
 
@@ -966,12 +967,14 @@ static const struct vm_operations_struct generic_file_vm_ops = {
 };
 
 /* f_op->mmap of page-cache files (ext2, ramfs): the file must be able to
- * read pages; mapping it just sets vm_ops. */
+ * read pages; mapping it sets vm_ops and, as Linux, counts as an access
+ * (atime, relatime). */
 int generic_file_mmap(struct file *file, struct vm_area_struct *vma)
 {
     struct address_space *mapping = file->f_mapping;
     if (!mapping->a_ops || !mapping->a_ops->readpage)
         return -ENOEXEC;
+    file_accessed(file);
     vma->vm_ops = &generic_file_vm_ops;
     return 0;
 }

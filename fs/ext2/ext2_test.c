@@ -7,6 +7,7 @@
  *   ext2write, ext2write4k
  *                 hda = ext2-1k.img / ext2-4k.img, hdb = ext2-small.img: create, extend,
  *                 overwrite, sparse, truncate, directory operations,
+ *                 times, removed directories,
  *                 ENOSPC, EFBIG; the suite's post_check runs e2fsck and
  *                 compares every written file with debugfs on the host
  *   ext2cache     hda = ext2-1k.img: page-cache I/O counted by blkdev,
@@ -849,6 +850,55 @@ static void wr_large_open(void)
     KT_EXPECT_EQ(vfs_unlink("/e/w/large"), 0);
 }
 
+/* Names and times as Linux's (user/conform/names and times): a directory
+ * moved to another parent keeps its mtime (its ".." entry changes, its
+ * times do not: ext2_set_link without update_times); a truncate to the
+ * same size sets mtime and ctime (Linux's ext4 driver, the conformance
+ * reference, does); a removed directory still open has nothing in it but
+ * still finds its parent as ".." (its size is 0: ext2_removed_dir_parent).
+ * Everything under /e/nt goes again. */
+static void wr_names_times(void)
+{
+    struct kstat st, b;
+    struct path p;
+    KT_ASSERT_EQ(vfs_mkdir("/e/nt", 0755), 0);
+    KT_ASSERT_EQ(vfs_mkdir("/e/nt/a", 0755), 0);
+    KT_ASSERT_EQ(vfs_mkdir("/e/nt/b", 0755), 0);
+    KT_ASSERT_EQ(vfs_mkdir("/e/nt/a/sub", 0755), 0);
+    KT_ASSERT_EQ(kern_path("/e/nt/a/sub", 0, &p), 0);
+    p.inode->i_mtime = p.inode->i_ctime = 1000;
+    KT_EXPECT_EQ(vfs_rename("/e/nt/a/sub", "/e/nt/b/sub"), 0);
+    KT_EXPECT_EQ(p.inode->i_mtime, 1000);
+    KT_EXPECT(p.inode->i_ctime > 1000);
+    path_put(&p);
+    KT_ASSERT_EQ(vfs_stat("/e/nt/b", &b), 0);
+    KT_EXPECT_EQ(vfs_stat("/e/nt/b/sub/..", &st), 0);
+    KT_EXPECT_EQ(st.ino, b.ino);
+
+    KT_ASSERT_EQ(write_pattern("/e/nt/f", "nt", 0, 100), 0);
+    KT_ASSERT_EQ(kern_path("/e/nt/f", 0, &p), 0);
+    p.inode->i_mtime = p.inode->i_ctime = 1000;
+    KT_EXPECT_EQ(vfs_truncate("/e/nt/f", 100), 0);
+    KT_EXPECT(p.inode->i_mtime > 1000 && p.inode->i_ctime > 1000);
+    path_put(&p);
+
+    struct file *d = filp_open("/e/nt/b/sub", O_RDONLY | O_DIRECTORY, 0);
+    KT_ASSERT(!IS_ERR(d));
+    KT_EXPECT_EQ(vfs_rmdir("/e/nt/b/sub"), 0);
+    struct inode *up = NULL;
+    KT_EXPECT_EQ(vfs_lookup_one(d->f_inode, "..", 2, &up), 0);
+    KT_EXPECT(up && up->i_ino == b.ino);
+    iput(up);
+    KT_EXPECT_EQ(vfs_lookup_one(d->f_inode, "f", 1, &up), -ENOENT);
+    struct count_ctx c = { .ctx.actor = count_actor };
+    KT_EXPECT_EQ(iterate_dir(d, &c.ctx), -ENOENT);
+    filp_close(d);
+    KT_EXPECT_EQ(vfs_unlink("/e/nt/f"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/e/nt/a"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/e/nt/b"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/e/nt"), 0);
+}
+
 static void wr_umount(void)
 {
     ksys_sync();
@@ -859,7 +909,7 @@ static void wr_umount(void)
 #define EXT2_WRITE_STEPS wr_mount, wr_create_extend, wr_overwrite_unaligned, wr_times_dirty_only_on_change, \
     wr_cross_indirect, wr_sparse, wr_truncate, wr_directories, wr_rename_link_unlink, \
     wr_symlinks, wr_many_entries, wr_efbig, wr_enospc, wr_enospc_writeback, wr_seek_data_hole, \
-    wr_large_open, wr_umount
+    wr_large_open, wr_names_times, wr_umount
 KTEST(ext2write, write_tree)   { RUN_STEPS(EXT2_WRITE_STEPS); }   /* hda: 1 KiB blocks */
 KTEST(ext2write4k, write_tree) { RUN_STEPS(EXT2_WRITE_STEPS); }   /* hda: 4 KiB blocks */
 

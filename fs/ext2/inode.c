@@ -488,6 +488,12 @@ int ext2_setattr(struct inode *inode, struct iattr *attr)
         truncate_setsize(inode, attr->ia_size);
         ext2_truncate_blocks(inode, attr->ia_size);
     }
+    /* A truncate sets mtime and ctime even to the same size, and even from
+     * truncate(2), which asks for no times: so does Linux's ext4 driver
+     * (ext4_setattr), which mounts these images on the conformance suite's
+     * Linux side (user/conform/times); Linux's ext2 only on a change. */
+    if (attr->ia_valid & ATTR_SIZE)
+        inode->i_mtime = inode->i_ctime = current_time();
     setattr_copy(inode, attr);
     return 0;
 }
