@@ -245,7 +245,7 @@ KTEST(rw, lseek_eoverflow_leaves_the_file_moved)
     int fd = rw_file("/rw_big", 0, O_RDWR | O_LARGEFILE);
     KT_ASSERT(fd >= 0);
     struct file *f = fget(fd);
-    KT_ASSERT_EQ(do_truncate(f->f_inode, 3LL << 30), 0);
+    KT_ASSERT_EQ(do_truncate(f->f_inode, 3LL << 30, ATTR_MTIME | ATTR_CTIME), 0);
     KT_EXPECT_EQ(sys_lseek(fd, 0x7fffffff, SEEK_SET), 0x7fffffff);
     KT_EXPECT_EQ(sys_lseek(fd, 1, SEEK_CUR), -EOVERFLOW);
     KT_EXPECT_EQ(f->f_pos, 0x80000000LL);
@@ -256,7 +256,7 @@ KTEST(rw, lseek_eoverflow_leaves_the_file_moved)
     loff_t *res = (loff_t *)UB;
     KT_EXPECT_EQ(sys_llseek(fd, 0, 100, res, SEEK_END), 0);
     KT_EXPECT_EQ(f->f_pos, (3LL << 30) + 100);
-    KT_EXPECT_EQ(do_truncate(f->f_inode, 0), 0);
+    KT_EXPECT_EQ(do_truncate(f->f_inode, 0, ATTR_MTIME | ATTR_CTIME), 0);
     fput(f);
     close_fd(fd);
     vfs_unlink("/rw_big");
@@ -285,13 +285,13 @@ KTEST(rw, stat32_and_non_largefile_limits)
     KT_EXPECT_EQ(f->f_inode->i_size, (loff_t)MAX_NON_LFS);
     KT_EXPECT_EQ(sys_newfstat(fd, us), 0);
     KT_EXPECT_EQ(kernel_write(f, "abc", 3, &p), -EFBIG);
-    KT_ASSERT_EQ(do_truncate(f->f_inode, (loff_t)MAX_NON_LFS + 1), 0);
+    KT_ASSERT_EQ(do_truncate(f->f_inode, (loff_t)MAX_NON_LFS + 1, ATTR_MTIME | ATTR_CTIME), 0);
     KT_EXPECT_EQ(sys_newfstat(fd, us), -EOVERFLOW);
     char *uname = (char *)UB + 200;
     KT_ASSERT_EQ(copy_to_user(uname, "/rw_st", 7), 0);
     KT_EXPECT_EQ(sys_newstat(uname, us), -EOVERFLOW);
     KT_EXPECT_EQ(sys_newlstat(uname, us), -EOVERFLOW);
-    KT_EXPECT_EQ(do_truncate(f->f_inode, 0), 0);
+    KT_EXPECT_EQ(do_truncate(f->f_inode, 0, ATTR_MTIME | ATTR_CTIME), 0);
     fput(f);
     close_fd(fd);
     vfs_unlink("/rw_st");

@@ -807,7 +807,7 @@ static void wr_seek_data_hole(void)
     KT_EXPECT_EQ(vfs_llseek(f, -1, SEEK_HOLE), -ENXIO);
     KT_EXPECT_EQ(f->f_pos, 20 * bs + 10);
     KT_ASSERT_EQ(kernel_write(f, "G", 1, &(loff_t){ G }), 1);
-    KT_ASSERT_EQ(do_truncate(f->f_inode, 3 * G), 0);
+    KT_ASSERT_EQ(do_truncate(f->f_inode, 3 * G, ATTR_MTIME | ATTR_CTIME), 0);
     KT_EXPECT_EQ(vfs_llseek(f, 21 * bs, SEEK_DATA), G);
     KT_EXPECT_EQ(vfs_llseek(f, G, SEEK_HOLE), G + bs);
     KT_EXPECT_EQ(vfs_llseek(f, G + 1, SEEK_DATA), G + 1);
