@@ -484,7 +484,6 @@ void delete_from_page_cache(struct page *page)
     list_del_init(&page->i_pages);
     mapping->nrpages--;
     page->mapping = NULL;
-    ClearPageTowrite(page);             /* Linux's tags go with the tree's entry */
     spin_unlock(&page_hash_lock);
     spin_unlock_irqrestore(&mapping->tree_lock, flags);
     put_page(page);                     /* the cache's reference */
