@@ -321,11 +321,16 @@ void wait_on_page_writeback(struct page *page)
 }
 
 /* PG_writeback set on a locked page about to be written (Linux's
- * set_page_writeback), counted in NR_WRITEBACK until end_page_writeback. */
+ * set_page_writeback), counted in NR_WRITEBACK until end_page_writeback.
+ * A sync pass's PG_towrite goes now, as Linux's __test_set_page_writeback
+ * clears PAGECACHE_TAG_TOWRITE: from the tag to PG_writeback there is no
+ * moment a second pass, looking for either, could miss the page. */
 void set_page_writeback(struct page *page)
 {
     if (!TestSetPageWriteback(page))
         inc_page_state(NR_WRITEBACK);
+    if (PageTowrite(page))
+        ClearPageTowrite(page);
 }
 
 void end_page_writeback(struct page *page)
