@@ -20,9 +20,11 @@
 #                         with miDebuggerArgs and --interpreter=mi; each of
 #                         customLaunchSetupCommands as an MI console command
 #                         (source .gdbinit: symbols, the lx-* helpers, target
-#                         remote); then a breakpoint on kmain, -exec-continue:
+#                         remote), after -gdb-set mi-async on as the extension
+#                         does; then a breakpoint on kmain, -exec-continue:
 #                         it stops there; `vellum` lists the lx-* helpers;
-#                         `kill` (the Stop button) ends make qemu-gdb with 0
+#                         `kill` (the Stop button: the extension's
+#                         terminate) ends make qemu-gdb with status 0
 #  vscode.container       devcontainer.json builds tools/container/Dockerfile
 #                         in a context holding every file the Dockerfile
 #                         COPYs, the image runs tools/setup.sh, and its first
@@ -156,6 +158,7 @@ wait_mi() {                              # wait_mi REGEX SECONDS
     return 1
 }
 ok=1 step=
+mi '-gdb-set mi-async on'                # the extension's first command (MIEngine)
 while IFS= read -r text; do
     text=${text//\$\{workspaceFolder\}/$top}
     case $text in -*) mi "$text" ;; *) mi "-interpreter-exec console \"${text//\"/\\\"}\"" ;; esac
