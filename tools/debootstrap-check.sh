@@ -5,7 +5,7 @@
 # by hand, as root (not by make check: it needs root, the network and
 # half an hour).  docs/any-laptop.md has the results of the last run.
 #
-#   tools/debootstrap-check.sh [--no-check] [--keep] [--root DIR] [--log FILE] [REPO]
+#   tools/debootstrap-check.sh [--no-check] [--window] [--keep] [--root DIR] [--log FILE] [REPO]
 #
 # 1. debootstrap --variant=minbase bookworm DIR (default
 #    /var/tmp/vellum-bookworm) with git, make, gcc, ca-certificates and
@@ -27,6 +27,12 @@
 #       make qemu-nox              to the shell prompt (fed on a FIFO):
 #                                  a command that writes /home/hi, poweroff
 #       nice -n 19 make check      (--no-check: skipped)
+#       --window: then make qemu's window as on a desktop (or WSLg): with
+#                                  DISPLAY set, tools/setup.sh installs
+#                                  QEMU's GTK display; make qemu on an Xvfb
+#                                  server, a command typed, the screen
+#                                  saved as FILE's .window.png (Xvfb, xwd
+#                                  and netpbm installed for the test only)
 #    each timed.  Everything goes to FILE too (default
 #    /var/tmp/vellum-bookworm.log); the last lines are the summary.
 # 5. stops any process still running inside DIR (by pid), unmounts in
@@ -36,7 +42,7 @@
 set -u
 ROOT=/var/tmp/vellum-bookworm
 LOG=/var/tmp/vellum-bookworm.log
-CHECK=1 KEEP=0 REPO=
+CHECK=1 KEEP=0 WINDOW=0 REPO=
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
 SUITE=bookworm
 PACKAGES=git,make,gcc,ca-certificates,sudo
@@ -44,6 +50,7 @@ while [ $# -gt 0 ]; do
     case $1 in
         --no-check) CHECK=0 ;;
         --keep) KEEP=1 ;;
+        --window) WINDOW=1 ;;
         --root) ROOT=$2; shift ;;
         --log) LOG=$2; shift ;;
         --in-namespace) INNS=1 ;;
@@ -72,6 +79,7 @@ if [ -z "${INNS:-}" ]; then
     args=()
     [ $CHECK = 0 ] && args+=(--no-check)
     [ $KEEP = 1 ] && args+=(--keep)
+    [ $WINDOW = 1 ] && args+=(--window)
     : > "$LOG" || exit 2
     exec unshare --mount --propagation private bash "$0" --in-namespace "${args[@]}" \
         --root "$ROOT" --log "$LOG" "$REPO"
@@ -149,7 +157,7 @@ set -u
 cd "$HOME"
 say() { echo "debootstrap-check: $*"; }
 now() { date +%s; }
-BRANCH=$1 CHECK=$2
+BRANCH=$1 CHECK=$2 WINDOW=$3
 result=0
 git clone -q -b "$BRANCH" /srv/vellum.git vellum && cd vellum || exit 1
 say "cloned $(git log -1 --format='%h %s' | cut -c1-70)"
@@ -165,13 +173,14 @@ say "step 2: make qemu-nox, a command typed at the prompt, poweroff"
 wait_for() {
     local i
     for (( i = 0; i < $2 * 10; i++ )); do
-        tr -d '\r' < ../qemu.log | grep -q -- "$1" && return 0
+        tr -d '\r' < "$QLOG" | grep -q -- "$1" && return 0
         kill -0 $qpid 2>/dev/null || return 1
         sleep 0.1
     done
     return 1
 }
 rm -f ../qemu.in; mkfifo ../qemu.in
+QLOG=../qemu.log
 t=$(now)
 timeout 600 make qemu-nox < ../qemu.in > ../qemu.log 2>&1 &
 qpid=$!
@@ -201,6 +210,34 @@ if [ "$CHECK" = 1 ]; then
     grep -a -E '^(FAIL|SKIP)' ../check.log
     [ $rc = 0 ] || result=1
 fi
+
+if [ "$WINDOW" = 1 ]; then
+    say "step 4: make qemu with \$DISPLAY set (an Xvfb server)"
+    t=$(now); DISPLAY=:5 sh tools/setup.sh; rc=$?
+    say "setup.sh with DISPLAY: exit $rc, $(( $(now) - t )) s; QEMU's displays now: $(qemu-system-i386 -display help 2>/dev/null | tail -n +2 | tr '\n' ' ')"
+    sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+        xvfb x11-apps netpbm xauth > ../window-apt.log 2>&1 || { say "apt-get install xvfb failed"; tail -5 ../window-apt.log; exit 1; }
+    Xvfb :5 -screen 0 1024x768x24 > ../xvfb.log 2>&1 &
+    xpid=$!
+    sleep 2
+    rm -f ../qemu.in; mkfifo ../qemu.in
+    QLOG=../qemu-window.log
+    DISPLAY=:5 timeout 600 make qemu < ../qemu.in > "$QLOG" 2>&1 &
+    qpid=$!
+    exec 3> ../qemu.in
+    ok=1
+    wait_for 'vellum:/\$ ' 300 || ok=0
+    [ $ok = 1 ] && printf 'echo a window from bookworm\n' >&3 && wait_for '^a window from bookworm' 60 || ok=0
+    sleep 2
+    DISPLAY=:5 xwd -root -silent 2>/dev/null | xwdtopnm 2>/dev/null | pnmtopng > ../window.png 2>/dev/null
+    [ $ok = 1 ] && printf 'poweroff\n' >&3
+    wait_for 'power off: root (hda) synced' 120 || ok=0
+    exec 3>&-
+    wait $qpid; rc=$?
+    kill $xpid 2>/dev/null; wait $xpid 2>/dev/null
+    say "make qemu with DISPLAY: exit $rc; prompt, command, power off: $([ $ok = 1 ] && echo yes || echo no); screen: $(wc -c < ../window.png 2>/dev/null || echo no) bytes of PNG"
+    [ $rc = 0 ] && [ $ok = 1 ] && [ -s ../window.png ] || { tr -d '\r' < "$QLOG" | tail -10; result=1; }
+fi
 exit $result
 STEPS
 
@@ -208,11 +245,11 @@ say "as student in the chroot: git clone, make, make qemu-nox$([ $CHECK = 1 ] &&
 t0=$(date +%s)
 chroot "$ROOT" /usr/sbin/runuser -u student -- /usr/bin/env -i HOME=/home/student USER=student \
     LOGNAME=student SHELL=/bin/bash PATH=/usr/local/bin:/usr/bin:/bin TERM=xterm LANG=C.UTF-8 \
-    /bin/bash /tmp/steps.sh "$BRANCH" "$CHECK" </dev/null
+    /bin/bash /tmp/steps.sh "$BRANCH" "$CHECK" "$WINDOW" </dev/null
 rc=$?
 say "in the chroot: exit $rc, $(step_time $t0) s (debootstrap before it: $T_BOOTSTRAP s); packages: $(chroot "$ROOT" dpkg-query -f '.\n' -W | wc -l), $(du -sm --one-file-system "$ROOT" | cut -f1) MB"
-for f in make.log qemu.log check.log; do
+for f in make.log qemu.log check.log window.png; do
     [ -f "$ROOT/home/student/$f" ] && cp "$ROOT/home/student/$f" "${LOG%.log}.$f"
 done
-say "logs: $LOG, ${LOG%.log}.{make,qemu,check}.log"
+say "logs: $LOG, ${LOG%.log}.{make,qemu,check}.log$([ $WINDOW = 1 ] && echo ", ${LOG%.log}.window.png")"
 exit $rc
