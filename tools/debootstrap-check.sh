@@ -88,8 +88,15 @@ fi
 exec > >(tee -a "$LOG") 2>&1
 say() { echo "debootstrap-check: $*"; }
 MOUNTED=()                               # in mount order
+DBPID=                                   # debootstrap's process group, while it runs
 cleanup() {
     local p pids="" m i
+    trap '' INT TERM HUP                 # a second signal must not cut the clean-up short
+    rm -f "$ROOT.debootstrap.log"
+    if [ -n "$DBPID" ]; then
+        say "stopping debootstrap"
+        kill -- -"$DBPID" 2>/dev/null; sleep 2; kill -9 -- -"$DBPID" 2>/dev/null
+    fi
     # processes still running inside the chroot (a QEMU of an interrupted
     # step): only ours can be there
     for p in /proc/[0-9]*; do
@@ -127,10 +134,13 @@ step_time() { echo "$(( $(date +%s) - $1 ))"; }
 
 say "$(date -u '+%Y-%m-%d %H:%M UTC'): $SUITE minbase in $ROOT, repository $REPO ($(git -C "$REPO" rev-parse --short HEAD) on $(git -C "$REPO" rev-parse --abbrev-ref HEAD)), load $(cut -d' ' -f1-3 /proc/loadavg)"
 t0=$(date +%s)
-debootstrap --variant=minbase --include=$PACKAGES $SUITE "$ROOT" "$MIRROR" > "$ROOT.debootstrap.log" 2>&1
+setsid debootstrap --variant=minbase --include=$PACKAGES $SUITE "$ROOT" "$MIRROR" > "$ROOT.debootstrap.log" 2>&1 &
+DBPID=$!
+wait $DBPID
 rc=$?
+DBPID=
 if [ $rc != 0 ]; then
-    say "debootstrap failed ($rc):"; tail -20 "$ROOT.debootstrap.log"; rm -f "$ROOT.debootstrap.log"; exit 1
+    say "debootstrap failed ($rc):"; tail -5 "$ROOT.debootstrap.log"; rm -f "$ROOT.debootstrap.log"; exit 1
 fi
 rm -f "$ROOT.debootstrap.log"
 T_BOOTSTRAP=$(step_time $t0)
