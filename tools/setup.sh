@@ -20,6 +20,8 @@
 #     on a host kernel without IA32 emulation:
 #     tools/tests/userland.sh)
 #   ld, nm, objcopy                             binutils
+#   cpio (make bench-linux's initramfs)         cpio
+#   zip, unzip (make gradescope, its test)      zip, unzip
 #   a 32-bit C toolchain: i386-elf-gcc, i686-elf-gcc, i686-linux-gnu-gcc
 #     or gcc -m32                               gcc-multilib (only if none works;
 #       gcc-multilib and gcc-i686-linux-gnu remove each other, so if either
@@ -80,6 +82,8 @@ have ld               || need binutils ld
 have nm               || need binutils nm
 have objcopy          || need binutils objcopy
 have cpio             || need cpio "cpio (the Linux initramfs of make bench-linux)"
+have zip              || need zip "zip (the bundle of make gradescope)"
+have unzip            || need unzip "unzip (the gradescope test opens that bundle)"
 
 # A 32-bit C toolchain works when it compiles a file that needs libgcc
 # (64-bit division) and links it, as the Makefile does, against the libgcc
