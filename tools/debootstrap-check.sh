@@ -21,8 +21,10 @@
 #    work only (a dirty tree is warned about).
 # 4. in a mount namespace of its own (unshare -m: nothing mounted here is
 #    seen outside it, and all of it goes when the script ends, however it
-#    ends): /proc, /sys, /dev and /dev/pts mounted into DIR, the host's
-#    resolv.conf copied, then chroot, and as student:
+#    ends): DIR bind-mounted on itself (so that / is a mount point inside,
+#    as on a machine or in a container), /proc, /sys, /dev and /dev/pts
+#    mounted into it, the host's resolv.conf copied, an /etc/hosts with
+#    localhost written (debootstrap writes none), then chroot, and as student:
 #       make                       tools/setup.sh installs the rest
 #       make qemu-nox              to the shell prompt (fed on a FIFO):
 #                                  a command that writes /home/hi, poweroff
@@ -146,6 +148,13 @@ rm -f "$ROOT.debootstrap.log"
 T_BOOTSTRAP=$(step_time $t0)
 say "debootstrap: $T_BOOTSTRAP s, $(du -sm --one-file-system "$ROOT" | cut -f1) MB"
 
+# What an installed machine or a container has and a bare debootstrap
+# lacks: / a mount point (df, /proc/self/mounts) and /etc/hosts (localhost:
+# Bochs's COM1 socket, sudo).
+mnt "$ROOT" --bind "$ROOT"
+hostname > "$ROOT/etc/hostname"
+printf '127.0.0.1\tlocalhost\n127.0.1.1\t%s\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' \
+    "$(hostname)" > "$ROOT/etc/hosts"
 mnt "$ROOT/proc" -t proc proc
 mnt "$ROOT/sys" -t sysfs sys
 mnt "$ROOT/dev" --bind /dev

@@ -22,6 +22,8 @@
 #   ld, nm, objcopy                             binutils
 #   cpio (make bench-linux's initramfs)         cpio
 #   zip, unzip (make gradescope, its test)      zip, unzip
+#   hexdump (the userland test's reference)     bsdextrautils
+#   python3, its yaml module (host tests)       python3, python3-yaml
 #   a 32-bit C toolchain: i386-elf-gcc, i686-elf-gcc, i686-linux-gnu-gcc
 #     or gcc -m32                               gcc-multilib (only if none works;
 #       gcc-multilib and gcc-i686-linux-gnu remove each other, so if either
@@ -84,6 +86,13 @@ have objcopy          || need binutils objcopy
 have cpio             || need cpio "cpio (the Linux initramfs of make bench-linux)"
 have zip              || need zip "zip (the bundle of make gradescope)"
 have unzip            || need unzip "unzip (the gradescope test opens that bundle)"
+# What some host tests compare with or read results through; a fresh
+# Debian (minbase, a container) has none of them.
+have hexdump          || need bsdextrautils "hexdump (the userland test compares ours with it)"
+have python3          || need python3 "python3 (the mmap, labs, mklab and gradescope tests)"
+if [ $apt = 1 ] && [ ! -e /usr/lib/python3/dist-packages/yaml/__init__.py ]; then
+    need python3-yaml "python3-yaml (the gradescope test's workflow check)"
+fi
 
 # A 32-bit C toolchain works when it compiles a file that needs libgcc
 # (64-bit division) and links it, as the Makefile does, against the libgcc
