@@ -200,6 +200,7 @@ wait_for() {
 }
 rm -f ../qemu.in; mkfifo ../qemu.in
 QLOG=../qemu.log
+: > "$QLOG"                              # before wait_for first reads it
 t=$(now)
 timeout 600 make qemu-nox < ../qemu.in > ../qemu.log 2>&1 &
 qpid=$!
@@ -241,6 +242,7 @@ if [ "$WINDOW" = 1 ]; then
     sleep 2
     rm -f ../qemu.in; mkfifo ../qemu.in
     QLOG=../qemu-window.log
+    : > "$QLOG"
     DISPLAY=:5 timeout 600 make qemu < ../qemu.in > "$QLOG" 2>&1 &
     qpid=$!
     exec 3> ../qemu.in
