@@ -39,6 +39,13 @@ int save_stack_trace(unsigned long *out, int max);
 /* Print "Call Trace:" and one "  [<addr>] name+0xoff/0xsize" line per frame. */
 void show_trace(unsigned long bp);
 void dump_stack(void);                 /* show_trace from the caller */
+struct pt_regs;
+/* Where a trap frame found the CPU (the tick of a watchdog): one line
+ * "EIP: name+0xoff/0xsize", then the Call Trace of the interrupted code
+ * from its frame pointer (a trap from kernel mode stays on the stack it
+ * interrupted, the one the caller runs on); from user mode, no kernel
+ * frames. */
+void show_regs_trace(struct pt_regs *regs);
 
 #define STACK_TRACE_DEPTH 24
 

@@ -1,11 +1,13 @@
 /* kernel/ksyms.c: the kernel's symbol table (.ksyms, built by
  * tools/mkksyms.sh at link time) and frame-pointer stack walking, for oops
- * reports, panic() and task dumps.  Interface: include/ksyms.h. */
+ * reports, panic(), task dumps and the watchdogs' reports.  Interface:
+ * include/ksyms.h. */
 #include <kernel.h>
 #include <string.h>
 #include <ksyms.h>
 #include <sched.h>                     /* THREAD_SIZE */
 #include <asm/layout.h>
+#include <asm/ptrace.h>
 
 extern const unsigned long ksyms_count;
 extern const unsigned long ksyms_addrs[];
@@ -132,11 +134,9 @@ int __attribute__((noinline)) save_stack_trace(unsigned long *out, int max)
     return walk_stack((unsigned long)__builtin_frame_address(0), out, max);
 }
 
-void show_trace(unsigned long bp)
+static void print_trace(const unsigned long *trace, int n)
 {
-    unsigned long trace[STACK_TRACE_DEPTH];
     char sym[96];
-    int n = walk_stack(bp, trace, STACK_TRACE_DEPTH);
     printk(KERN_EMERG "Call Trace:\n");
     for (int i = 0; i < n; i++) {
         /* A return address may point just past the end of its function
@@ -154,7 +154,58 @@ void show_trace(unsigned long bp)
         printk(KERN_EMERG "  ... (truncated)\n");
 }
 
+void show_trace(unsigned long bp)
+{
+    unsigned long trace[STACK_TRACE_DEPTH];
+    print_trace(trace, walk_stack(bp, trace, STACK_TRACE_DEPTH));
+}
+
 void __attribute__((noinline)) dump_stack(void)
 {
     show_trace((unsigned long)__builtin_frame_address(0));
+}
+
+/* The return address of an interrupted function that has no frame of its
+ * own (gcc keeps none in a leaf function, or it was interrupted before its
+ * "push %ebp; mov %esp,%ebp"): regs->bp is then still its caller's frame,
+ * whose chain starts one caller too high, and the missing return address is
+ * on the stack between the interrupted esp and that frame.  It is the first
+ * word there that returns just after a direct call (e8 rel32) of the
+ * interrupted function; 0 if there is none (the function has its frame). */
+static unsigned long leaf_return_address(struct pt_regs *regs)
+{
+    unsigned long off, start;
+    if (!ksym_lookup(regs->ip, &off, NULL))
+        return 0;
+    start = regs->ip - off;
+    unsigned long *sp = (unsigned long *)kernel_stack_pointer(regs);
+    for (int k = 0; k < 16 && (unsigned long)(sp + k) < regs->bp; k++) {
+        unsigned long ret = sp[k];
+        if (!kernel_text_address(ret - 5) || !kernel_text_address(ret - 1))
+            continue;
+        const unsigned char *call = (const unsigned char *)(ret - 5);
+        long rel;
+        memcpy(&rel, call + 1, sizeof rel);
+        if (call[0] == 0xe8 && ret + rel == start)
+            return ret;
+    }
+    return 0;
+}
+
+void show_regs_trace(struct pt_regs *regs)
+{
+    char sym[96];
+    unsigned long trace[STACK_TRACE_DEPTH];
+    int n = 0;
+    ksym_snprint(sym, sizeof sym, regs->ip);
+    printk(KERN_EMERG "EIP: %s\n", sym);
+    if (user_mode(regs)) {
+        printk(KERN_EMERG "Call Trace:\n  <user mode: no kernel frames>\n");
+        return;
+    }
+    unsigned long leaf = leaf_return_address(regs);
+    if (leaf)
+        trace[n++] = leaf;
+    n += walk_stack(regs->bp, trace + n, STACK_TRACE_DEPTH - n);
+    print_trace(trace, n);
 }
