@@ -165,13 +165,33 @@ void __attribute__((noinline)) dump_stack(void)
     show_trace((unsigned long)__builtin_frame_address(0));
 }
 
+/* Does the code just before ret call something: a direct call (e8 rel32)
+ * of start, or an indirect call (ff /2: through a register, or a pointer
+ * in memory, as a_ops->write_begin(...) compiles)? */
+static bool returns_from_call(unsigned long ret, unsigned long start)
+{
+    if (!kernel_text_address(ret - 6) || !kernel_text_address(ret - 1))
+        return false;
+    const unsigned char *c = (const unsigned char *)ret;
+    long rel;
+    memcpy(&rel, c - 4, sizeof rel);
+    if (c[-5] == 0xe8)
+        return ret + rel == start;
+    if (c[-2] == 0xff && (c[-1] & 0xf8) == 0xd0)            /* call *%reg */
+        return true;
+    if (c[-3] == 0xff && (c[-2] & 0xf8) == 0x50)            /* call *disp8(%reg) */
+        return true;
+    return c[-6] == 0xff && ((c[-5] & 0xf8) == 0x90 || c[-5] == 0x15);  /* disp32, abs */
+}
+
 /* The return address of an interrupted function that has no frame of its
- * own (gcc keeps none in a leaf function, or it was interrupted before its
- * "push %ebp; mov %esp,%ebp"): regs->bp is then still its caller's frame,
- * whose chain starts one caller too high, and the missing return address is
- * on the stack between the interrupted esp and that frame.  It is the first
- * word there that returns just after a direct call (e8 rel32) of the
- * interrupted function; 0 if there is none (the function has its frame). */
+ * own: interrupted before its "push %ebp; mov %esp,%ebp" is done, or a
+ * leaf function that gcc gave no frame.  regs->bp is then still its
+ * caller's frame, whose chain starts one caller too high, and the missing
+ * return address is on the stack between the interrupted esp and that
+ * frame: right at esp (or above the pushed ebp) in a prologue, else the
+ * first word there that returns from a call of the function; 0 if none
+ * (the function has its frame). */
 static unsigned long leaf_return_address(struct pt_regs *regs)
 {
     unsigned long off, start;
@@ -179,16 +199,14 @@ static unsigned long leaf_return_address(struct pt_regs *regs)
         return 0;
     start = regs->ip - off;
     unsigned long *sp = (unsigned long *)kernel_stack_pointer(regs);
-    for (int k = 0; k < 16 && (unsigned long)(sp + k) < regs->bp; k++) {
-        unsigned long ret = sp[k];
-        if (!kernel_text_address(ret - 5) || !kernel_text_address(ret - 1))
-            continue;
-        const unsigned char *call = (const unsigned char *)(ret - 5);
-        long rel;
-        memcpy(&rel, call + 1, sizeof rel);
-        if (call[0] == 0xe8 && ret + rel == start)
-            return ret;
+    const unsigned char *f = (const unsigned char *)start;
+    if (f[0] == 0x55 && off < 3) {                       /* push %ebp; mov %esp,%ebp */
+        unsigned long ret = sp[off == 0 ? 0 : 1];
+        return returns_from_call(ret, start) ? ret : 0;
     }
+    for (int k = 0; k < 16 && (unsigned long)(sp + k) < regs->bp; k++)
+        if (returns_from_call(sp[k], start))
+            return sp[k];
     return 0;
 }
 
