@@ -12,6 +12,8 @@
 #include <bench.h>
 #include <sched.h>
 #include <watchdog.h>
+#include <timer.h>
+#include <ksyms.h>
 #include <asm/irqflags.h>
 
 extern const struct ktest __start_ktests[], __stop_ktests[];
@@ -96,12 +98,39 @@ static void ktest_list(void)
     qemu_exit(0);
 }
 
+/* ktest_timeout=SECONDS (tools/run-tests passes its TIMEOUT): the boot's
+ * budget of guest time, from power-on, checked on every tick.  Past it the
+ * running test fails and the boot ends (ktest_stuck), with where the tick
+ * found the CPU.  Under QEMU's -icount (tools/testlib.sh) the guest's clock
+ * counts instructions, so the budget does not shrink when the host is
+ * loaded; the host's own time-out is only the last resort. */
+static unsigned long ktest_deadline;           /* jiffies; 0: none */
+static tick_hook_t ktest_next_tick;
+
+static void ktest_tick(struct pt_regs *regs)
+{
+    if (ktest_next_tick)
+        ktest_next_tick(regs);                 /* the scheduler's first */
+    if (!ktest_deadline || time_before(jiffies, ktest_deadline))
+        return;
+    ktest_deadline = 0;
+    printk(KERN_ERR "ktest: time-out: the boot ran %lu s of guest time (ktest_timeout=%s); "
+           "the tick found:\n", jiffies / HZ, cmdline_get("ktest_timeout"));
+    show_regs_trace(regs);
+    ktest_stuck("time-out", NULL);
+}
+
 void ktest_run(const char *selection)
 {
     if (!strcmp(selection, "list"))
         ktest_list();
     cur_selection = selection;
     ktest_task = current;
+    const char *t = cmdline_get("ktest_timeout");
+    if (t && *t) {
+        ktest_deadline = simple_strtoul(t, NULL, 10) * HZ;
+        ktest_next_tick = timer_set_tick_hook(ktest_tick);
+    }
     printk(KERN_INFO "ktest: running test=%s\n", selection);
     for (const struct ktest *t = __start_ktests; t < __stop_ktests; t++) {
         if (!selected(selection, t))
