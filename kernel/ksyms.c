@@ -8,6 +8,7 @@
 #include <sched.h>                     /* THREAD_SIZE */
 #include <asm/layout.h>
 #include <asm/ptrace.h>
+#include <asm/traps.h>                 /* trap_return_address */
 
 extern const unsigned long ksyms_count;
 extern const unsigned long ksyms_addrs[];
@@ -89,6 +90,24 @@ static bool kernel_text_address(unsigned long addr)
     return addr >= (unsigned long)_text && addr < (unsigned long)_etext;
 }
 
+static unsigned long leaf_return_address(struct pt_regs *regs);
+
+/* The trap frame above a frame whose return address is into common_entry
+ * (do_trap's, or the function do_trap tail-called): entry.S pushed the
+ * registers, then their address as do_trap's argument, then called.  NULL
+ * unless it lies in [lo, hi) and interrupted kernel code (from user mode
+ * there are no more kernel frames). */
+static struct pt_regs *trap_frame(const unsigned long *frame, unsigned long lo, unsigned long hi)
+{
+    struct pt_regs *regs = (struct pt_regs *)&frame[3];
+    if ((unsigned long)frame[2] != (unsigned long)regs ||
+        (unsigned long)&regs->flags + sizeof regs->flags > hi || (unsigned long)regs < lo)
+        return NULL;
+    if (user_mode(regs) || !kernel_text_address(regs->ip))
+        return NULL;
+    return regs;
+}
+
 int walk_stack_bounded(unsigned long bp, unsigned long lo, unsigned long hi,
                        unsigned long *out, int max)
 {
@@ -104,6 +123,21 @@ int walk_stack_bounded(unsigned long bp, unsigned long lo, unsigned long hi,
         out[n++] = ret;
         prev = bp;
         bp = frame[0];
+        if (ret != trap_return_address)
+            continue;
+        /* A trap from kernel code: its instruction (exact, not a return
+         * address), the caller a frameless function would lose, then the
+         * interrupted code's own frame chain. */
+        struct pt_regs *regs = trap_frame(frame, lo, hi);
+        if (!regs)
+            break;
+        unsigned long leaf = leaf_return_address(regs);
+        if (n < max)
+            out[n++] = regs->ip;
+        if (leaf && n < max)
+            out[n++] = leaf;
+        prev = (unsigned long)regs;
+        bp = regs->bp;
     }
     return n;
 }
