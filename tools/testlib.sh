@@ -44,8 +44,9 @@ show_tail() {
 # the panic line); it ends at the first other line ("ktest: ...").  Trimmed:
 # in a hung-task dump the tasks sleeping in state S (daemons waiting for
 # work) and the running task's frames (the tick's own) are left out, a
-# block stops after 40 lines, and a report printed again (same first line,
-# digits aside) is shown once.  Prints nothing if the log has no report.
+# block stops after 40 lines, a report printed again (same first line,
+# digits aside) is shown once, and the panic that follows a report
+# (softlockup_panic, deadlock=panic...) is its line without its trace.  Prints nothing if the log has no report.
 kernel_reports() {
     { tr -d '\r' < "$1"; } 2>/dev/null | awk -v from="${2:-1}" -v to="${3:-0}" '
         function flush(   i) {
@@ -65,7 +66,12 @@ kernel_reports() {
         NR < from { next }
         (n > 0 || dup) && (/^[ \t]/ || /^(EIP|CS:EIP|EAX|ESI|DS|CR0|task): / ||
                            /^(Call Trace:|---\[ end|Kernel panic - not syncing|tasks \(R running|#PF error_code|Oops: |Powering off)/) {
-            if (dup) next                          # a report shown already
+            if (dup || after_panic) next           # a report shown already
+            if (/^Kernel panic/ && traced) {       # the panic the report asked for:
+                blk[n++] = $0; after_panic = 1     # its line; its trace is the report'"'"'s
+                next
+            }
+            if (/^Call Trace:/) traced = 1
             if (hung) {                            # trim the task dump
                 if (/^  pid [0-9]+ /) {
                     st = $0; sub(/^  pid [0-9]+ +[^ ]+ +/, "", st)
@@ -77,12 +83,13 @@ kernel_reports() {
             }
             blk[n++] = $0; next
         }
-        { flush(); dup = 0 }
+        { flush(); dup = after_panic = 0 }
         /^(lock_page: SELF-DEADLOCK|lock_page: task .* waited|BUG: |kernel BUG at |Oops: |PANIC: |WARNING: |Kernel panic - not syncing|hung_task: no console output|mutex .* waiting > |ktest: time-out)/ {
             k = $0; gsub(/[0-9a-fx]+/, "#", k)
             if (k in seen) { dup = 1; next }
             seen[k] = 1
-            hung = /^hung_task:/; drop = running = 0
+
+            hung = /^hung_task:/; drop = running = traced = after_panic = 0
             blk[n++] = $0
         }
         END {
