@@ -46,6 +46,9 @@ boot() {
         -drive "file=$TMP/root.img,format=raw,if=ide,index=0"
     local rc=$?
     boot_checks "$name" "$rc" "$3" > "$TMP/checks-$name"
+    if grep -q '^FAIL' "$TMP/checks-$name"; then      # a lab's stub said so: first
+        kernel_reports "$LOG" | grep '^not written yet: ' | sed 's/^/    | /'
+    fi
     cat "$TMP/checks-$name"
     if [ -n "${LOGDIR:-}" ] && grep -q '^FAIL' "$TMP/checks-$name"; then
         mkdir -p "$LOGDIR" && cp "$LOG.txt" "$LOGDIR/$T.$name.log"
