@@ -53,6 +53,7 @@ struct pt_regs;
  * interrupted, the one the caller runs on); from user mode, no kernel
  * frames. */
 void show_regs_trace(struct pt_regs *regs);
+void show_regs_call_trace(struct pt_regs *regs);   /* the Call Trace part alone (die) */
 
 #define STACK_TRACE_DEPTH 24
 

@@ -244,13 +244,10 @@ static unsigned long leaf_return_address(struct pt_regs *regs)
     return 0;
 }
 
-void show_regs_trace(struct pt_regs *regs)
+void show_regs_call_trace(struct pt_regs *regs)
 {
-    char sym[96];
     unsigned long trace[STACK_TRACE_DEPTH];
     int n = 0;
-    ksym_snprint(sym, sizeof sym, regs->ip);
-    printk(KERN_EMERG "EIP: %s\n", sym);
     if (user_mode(regs)) {
         printk(KERN_EMERG "Call Trace:\n  <user mode: no kernel frames>\n");
         return;
@@ -260,4 +257,12 @@ void show_regs_trace(struct pt_regs *regs)
         trace[n++] = leaf;
     n += walk_stack(regs->bp, trace + n, STACK_TRACE_DEPTH - n);
     print_trace(trace, n);
+}
+
+void show_regs_trace(struct pt_regs *regs)
+{
+    char sym[96];
+    ksym_snprint(sym, sizeof sym, regs->ip);
+    printk(KERN_EMERG "EIP: %s\n", sym);
+    show_regs_call_trace(regs);
 }
