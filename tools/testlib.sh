@@ -30,7 +30,8 @@ show_tail() {
 # for the line under a failure (tools/run-tests, so tools/grade too; host
 # tests that boot).  Only lines FROM..TO (default: all) count, except "LAB:
 # F() is not written yet", which lab_not_written() prints once a boot: any
-# before TO counts.  Prints "not written yet: F[, G] (...)" first, then each
+# before TO counts (the stubs the boot met so far).  Prints "not written
+# yet: F[, G] (...)" first, then each
 # report block whole, in the order printed:
 #   lock_page: SELF-DEADLOCK ..., BUG: mutex self-deadlock ...   (the backtrace)
 #   BUG: soft lockup - CPU#0 stuck for Ns! [comm:pid]            (EIP, Call Trace)
@@ -60,7 +61,7 @@ kernel_reports() {
         to > 0 && NR > to { exit }
         /LAB: .*\(\) is not written yet/ {
             f = $0; sub(/.*LAB: /, "", f); sub(/\(\).*/, "", f)
-            if (!(f in nw)) { nw[f] = 1; fns = fns (fns == "" ? "" : ", ") f }
+            if (!(f in nw)) { nw[f] = 1; nfns++; fns = fns (fns == "" ? "" : ", ") f }
             next
         }
         NR < from { next }
@@ -94,7 +95,7 @@ kernel_reports() {
         }
         END {
             flush()
-            if (fns != "") print "not written yet: " fns " (a stub: it returns -ENOSYS, -38)"
+            if (fns != "") print "not written yet: " fns (nfns > 1 ? " (stubs: they return" : " (a stub: it returns") " -ENOSYS, -38)"
             if (out != "") print out
         }'
 }
