@@ -73,8 +73,7 @@ common_entry:
     movl %esp, %eax
     pushl %eax                         /* do_trap(struct pt_regs *regs) */
     call do_trap
-.Ltrap_return:                         /* trap_return_address, below */
-    addl $4, %esp
+.Ltrap_return: addl $4, %esp           /* do_trap returns here: trap_return_address */
 
 /* %esp points at a struct pt_regs: return to whatever it describes. */
     .globl ret_from_intr
