@@ -15,10 +15,10 @@
  * finds the CPU in kernel mode for 2 * watchdog_thresh seconds or more since
  * then reports a soft lockup, with where it interrupted the loop:
  *
- *   BUG: soft lockup - CPU#0 stuck for 4s! [swapper:0]
- *   EIP: generic_perform_write+0x91/0x1e0
+ *   BUG: soft lockup - CPU#0 stuck for 2s! [swapper:0]
+ *   EIP: generic_perform_write+0xae/0xae0
  *   Call Trace:
- *     [<c0110e3a>] __generic_file_write_iter+0x8a/0xb0
+ *     [<c011175e>] generic_file_write_iter+0x11e/0x260
  *     ...
  *   ---[ end trace ]---
  *
