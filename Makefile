@@ -56,10 +56,14 @@ TKERNEL := $(KBUILD)/vellum-test.elf
 TBUILD  := $(KBUILD)/ktest
 ISO     := $(KBUILD)/vellum.iso
 
-# ---- toolchain detection: i386-elf-, then i686-linux-gnu-, then host gcc -m32
+# ---- toolchain detection: i386-elf-, then i686-elf- (Homebrew's cross
+# toolchain on macOS: i686-elf-gcc, i686-elf-binutils), then i686-linux-gnu-,
+# then host gcc -m32.  tools/setup.sh tries them in the same order.
 ifeq ($(origin CC),default)
   ifneq ($(shell command -v i386-elf-gcc 2>/dev/null),)
     CROSS := i386-elf-
+  else ifneq ($(shell command -v i686-elf-gcc 2>/dev/null),)
+    CROSS := i686-elf-
   else ifneq ($(shell command -v i686-linux-gnu-gcc 2>/dev/null),)
     CROSS := i686-linux-gnu-
   endif
@@ -81,6 +85,10 @@ ifeq ($(origin LD),default)
 endif
 NM      ?= $(if $(CROSS),$(CROSS)nm,nm)
 OBJCOPY ?= $(if $(CROSS),$(CROSS)objcopy,objcopy)
+# GRUB's ISO maker: Debian's grub-mkrescue, else Homebrew's i686-elf-grub
+# (its programs are named i686-elf-grub-*).
+GRUB_MKRESCUE ?= $(if $(shell command -v grub-mkrescue 2>/dev/null),grub-mkrescue,$(if \
+	$(shell command -v i686-elf-grub-mkrescue 2>/dev/null),i686-elf-grub-mkrescue,grub-mkrescue))
 
 CFLAGS := $(ARCHFLAGS) -std=gnu11 -ffreestanding -fno-pie -fno-pic -fno-stack-protector \
 	-fno-asynchronous-unwind-tables -fno-omit-frame-pointer -mno-sse -mno-mmx -mno-80387 \
@@ -211,7 +219,7 @@ $(ISO): $(KERNEL) $(TKERNEL) boot/grub.cfg $(wildcard tools/suites/*.conf)
 	@suites=$$(sed -n 's/^KTEST(\([a-z0-9_]*\),.*/\1/p' $(filter %.c,$(TSRCS)) | sort -u | \
 	    while read -r s; do [ -e tools/suites/$$s.conf ] || echo $$s; done | paste -sd, -) && \
 	    sed "s/@DISKLESS_SUITES@/$$suites/" boot/grub.cfg > $(KBUILD)/isodir/boot/grub/grub.cfg
-	$(Q)grub-mkrescue -o $@ $(KBUILD)/isodir 2>/dev/null
+	$(Q)$(GRUB_MKRESCUE) -o $@ $(KBUILD)/isodir 2>/dev/null
 
 -include mk/*.mk
 

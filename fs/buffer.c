@@ -14,12 +14,14 @@
  *
  * Part 2, page buffers and the generic address-space helpers Linux keeps
  * here: block_read_full_page, block_write_begin/block_write_end,
- * generic_write_end, block_write_full_page, block_truncate_page.  A
- * filesystem supplies a get_block_t that maps a file block to a disk block.
+ * generic_write_end, block_write_full_page, block_truncate_page,
+ * block_is_partially_uptodate.  A filesystem supplies a get_block_t that
+ * maps a file block to a disk block.
  *
  * Sits on: blkdev_read/blkdev_write (include/blkdev.h), kmalloc, the page cache.
- * Locking: bcache_lock (a mutex) protects the hash, the LRU and b_count;
- * a buffer's b_lock is held while it is read in or written out.  Page
+ * Locking: bcache_lock (a mutex) protects the hash, the LRU, b_count and
+ * BH_Towrite; a buffer's b_lock is held while it is read in or written out;
+ * bdev->bd_sync_lock (sync_blockdev's pass) is taken before either.  Page
  * buffers are protected by their page's lock.
  */
 #include <kernel.h>
@@ -328,23 +330,55 @@ int sync_dirty_buffer(struct buffer_head *bh)
     return err;
 }
 
-/* Write every dirty metadata buffer of bdev.  Buffers are taken one at a
- * time with a reference, so the I/O runs without bcache_lock. */
+/*
+ * Write the metadata buffers of bdev that are dirty when the call begins,
+ * and wait for any another task is writing, so that all of them are on the
+ * disk when it returns.  A buffer dirtied (or dirtied again) meanwhile
+ * waits for the next pass: the work is bounded by what was dirty at the
+ * start, whatever other tasks dirty while this one sleeps on the disk.
+ * Linux's sync_blockdev is filemap_write_and_wait on the block device's
+ * page cache, whose write_cache_pages first tags the dirty pages
+ * PAGECACHE_TAG_TOWRITE (tag_pages_for_writeback, "to avoid livelocking")
+ * and then writes only tagged ones; our metadata buffers are in no page
+ * cache, so the tag is a buffer bit, BH_Towrite.  Before, this loop wrote
+ * "until nothing was dirty": a process creating and unlinking files
+ * re-dirtied the directory and inode-table blocks during every write, and
+ * fsync in another process never returned (ktest
+ * writeback.sync_blockdev_writes_what_was_dirty_at_its_start).
+ *
+ * Pass 1, under bcache_lock, tags every buffer of bdev that is dirty or
+ * whose b_lock is held (being read, or written by another task's
+ * sync_dirty_buffer: Linux's filemap_write_and_wait waits for pages under
+ * writeback too).  Pass 2 takes the tagged buffers one at a time, with a
+ * reference, and hands each to sync_dirty_buffer, which waits for b_lock
+ * and writes the buffer if it is still dirty.  bd_sync_lock makes the
+ * passes over one device take turns: the tags are the pass's own, and a
+ * pass must not find a buffer untagged because another pass is writing it.
+ */
 int sync_blockdev(struct block_device *bdev)
 {
     int err = 0;
     if (!bcache_ready)
         return 0;
+    mutex_lock(&bdev->bd_sync_lock);
     unsigned long dirtied = bdev->bd_meta_dirtied;
     bdev->bd_meta_dirtied = 0;         /* a buffer dirtied from now on sets it again */
+    mutex_lock(&bcache_lock);
     for (int i = 0; i < BH_HASH_SIZE; i++) {
-        struct buffer_head *skip = NULL;
+        struct buffer_head *bh;
+        list_for_each_entry(bh, &bh_hash[i], b_hash)
+            if (bh->b_bdev == bdev && (buffer_dirty(bh) || mutex_is_locked(&bh->b_lock)))
+                set_buffer_towrite(bh);
+    }
+    mutex_unlock(&bcache_lock);
+    for (int i = 0; i < BH_HASH_SIZE; i++) {
         for (;;) {
             struct buffer_head *bh, *found = NULL;
             mutex_lock(&bcache_lock);
             list_for_each_entry(bh, &bh_hash[i], b_hash) {
-                if (bh->b_bdev == bdev && buffer_dirty(bh) && bh != skip) {
+                if (bh->b_bdev == bdev && buffer_towrite(bh)) {
                     found = bh;
+                    clear_buffer_towrite(found);
                     if (found->b_count++ == 0)
                         list_del_init(&found->b_lru);
                     break;
@@ -355,14 +389,13 @@ int sync_blockdev(struct block_device *bdev)
                 break;
             int e = sync_dirty_buffer(found);
             brelse(found);
-            if (e) {
-                err = e;
-                break;                 /* leave it dirty, go to the next chain */
-            }
+            if (e && !err)
+                err = e;               /* left dirty; the others are still written */
         }
     }
     if (err && !bdev->bd_meta_dirtied)   /* still dirty: as old as it was */
         bdev->bd_meta_dirtied = dirtied ? dirtied : (jiffies ? jiffies : 1);
+    mutex_unlock(&bdev->bd_sync_lock);
     return err;
 }
 
@@ -938,6 +971,34 @@ void block_invalidatepage(struct page *page, unsigned long offset)
     } while (bh != head);
     if (offset == 0)
         free_page_buffers(page);
+}
+
+/* a_ops->is_partially_uptodate (Linux's block_is_partially_uptodate): are
+ * the buffers under bytes [from, from + count) of the page (cut at its end)
+ * all uptodate?  A range from the first block to the last is the whole
+ * page: no (the page's own uptodate bit answers that).  Page locked. */
+int block_is_partially_uptodate(struct page *page, unsigned long from, unsigned long count)
+{
+    if (!PagePrivate(page))
+        return 0;
+    struct buffer_head *head = page_buffers(page), *bh = head;
+    unsigned long blocksize = head->b_size;
+    unsigned long to = from + min(PAGE_SIZE - from, count);
+    if (from < blocksize && to > PAGE_SIZE - blocksize)
+        return 0;
+    unsigned long block_start = 0;
+    do {
+        unsigned long block_end = block_start + blocksize;
+        if (block_end > from && block_start < to) {
+            if (!buffer_uptodate(bh))
+                return 0;
+            if (block_end >= to)
+                break;
+        }
+        block_start = block_end;
+        bh = bh->b_this_page;
+    } while (bh != head);
+    return 1;
 }
 
 /* a_ops->releasepage: free the buffers of a clean page.  1 if freed. */

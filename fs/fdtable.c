@@ -1,7 +1,7 @@
 /* fs/fdtable.c: the per-process descriptor table (include/fdtable.h).
  * Owns struct files_struct: allocating the lowest free descriptor, install,
  * fget/fput, close, dup/dup2/dup3, close-on-exec, the copy made by fork and
- * the teardown at exit.  Sits on the VFS's struct file (fs.h: get_file,
+ * the teardown at exit, and RLIMIT_NOFILE's effect on all of them.  Sits on the VFS's struct file (fs.h: get_file,
  * filp_close); the system calls in fs/sys_*.c sit on top of it.
  */
 #include <kernel.h>
@@ -96,19 +96,21 @@ void do_close_on_exec(struct files_struct *files)
     close_files_matching(files, snapshot);
 }
 
-/* The lowest free descriptor >= start, reserved (open_fds bit set, fd[]
- * still NULL) until __fd_install fills it. */
-int __alloc_fd(struct files_struct *files, unsigned int start, unsigned int flags)
+/* The lowest free descriptor >= start and < end, reserved (open_fds bit
+ * set, fd[] still NULL) until __fd_install fills it; -EMFILE if none (as
+ * Linux's alloc_fd, also when start >= end). */
+int __alloc_fd(struct files_struct *files, unsigned int start, unsigned int end,
+               unsigned int flags)
 {
     if (!files)
         return -EBADF;
-    if (start >= NR_OPEN)
-        return -EINVAL;
+    if (end > NR_OPEN)
+        end = NR_OPEN;
     spin_lock(&files->file_lock);
     unsigned fd = start < (unsigned)files->next_fd ? (unsigned)files->next_fd : start;
-    while (fd < NR_OPEN && test_fd_bit(files->open_fds, fd))
+    while (fd < end && test_fd_bit(files->open_fds, fd))
         fd++;
-    if (fd >= NR_OPEN) {
+    if (fd >= end) {
         spin_unlock(&files->file_lock);
         return -EMFILE;
     }
@@ -179,7 +181,16 @@ int files_open_count(struct files_struct *files)
 
 /* ---- on current->files --------------------------------------------------- */
 
-int get_unused_fd_flags(unsigned int flags) { return __alloc_fd(current->files, 0, flags); }
+unsigned int nofile_limit(void)
+{
+    unsigned long long limit = current->rlim_nofile[0];
+    return limit < NR_OPEN ? (unsigned int)limit : NR_OPEN;
+}
+
+int get_unused_fd_flags(unsigned int flags)
+{
+    return __alloc_fd(current->files, 0, nofile_limit(), flags);
+}
 
 void put_unused_fd(unsigned int fd)
 {
@@ -214,20 +225,26 @@ void fput(struct file *file) { filp_close(file); }
 
 int close_fd(unsigned int fd) { return __close_fd(current->files, fd); }
 
+/* fcntl(F_DUPFD): a start at or past RLIMIT_NOFILE is -EINVAL, no free
+ * descriptor below it -EMFILE (Linux's f_dupfd). */
 int f_dupfd(unsigned int from, struct file *file, unsigned int flags)
 {
-    int fd = __alloc_fd(current->files, from, flags);
+    unsigned int nofile = nofile_limit();
+    if (from >= nofile)
+        return -EINVAL;
+    int fd = __alloc_fd(current->files, from, nofile, flags);
     if (fd >= 0)
         fd_install(fd, get_file(file));
     return fd;
 }
 
 /* dup2/dup3: newfd is replaced atomically with respect to other users of
- * the table; the file that was there is closed after the lock is dropped. */
+ * the table; the file that was there is closed after the lock is dropped.
+ * A newfd at or past RLIMIT_NOFILE is -EBADF (Linux's ksys_dup3). */
 int do_dup2(unsigned int oldfd, unsigned int newfd, unsigned int flags)
 {
     struct files_struct *files = current->files;
-    if (!files || oldfd >= NR_OPEN || newfd >= NR_OPEN)
+    if (!files || oldfd >= NR_OPEN || newfd >= nofile_limit())
         return -EBADF;
     spin_lock(&files->file_lock);
     struct file *file = files->fd[oldfd];

@@ -7,6 +7,7 @@
 #include <fs.h>
 #include <sched.h>
 #include <fdtable.h>
+#include <fs_syscalls.h>
 #include <ktest.h>
 
 /* ---- tests: files made by hand, released through a counting ->release --- */
@@ -182,4 +183,53 @@ KTEST(fdtable, dup_files_shares_files)
         put_unused_fd(reserved);
     }
     KT_EXPECT_EQ(test_releases, 1);
+}
+
+/* RLIMIT_NOFILE (current->rlim_nofile): no descriptor at or past the soft
+ * limit: EMFILE for a new one, EINVAL for F_DUPFD's start, EBADF for
+ * dup2's target; descriptors already above it stay usable. */
+KTEST(fdtable, rlimit_nofile)
+{
+    unsigned long long saved = current->rlim_nofile[0];
+    WITH_TABLE(t) {
+        struct file *a = test_file();
+        int fa = get_unused_fd_flags(0); fd_install(fa, a);
+        KT_EXPECT_EQ(do_dup2(fa, 20, 0), 20);
+        current->rlim_nofile[0] = 10;
+        KT_EXPECT_EQ(nofile_limit(), 10);
+        int n = 1;
+        while (f_dupfd(0, a, 0) >= 0)
+            n++;
+        KT_EXPECT_EQ(n, 10);                       /* 0..9 */
+        KT_EXPECT_EQ(get_unused_fd_flags(0), -EMFILE);
+        KT_EXPECT_EQ(f_dupfd(10, a, 0), -EINVAL);
+        KT_EXPECT_EQ(f_dupfd(9, a, 0), -EMFILE);
+        KT_EXPECT_EQ(do_dup2(fa, 10, 0), -EBADF);
+        KT_EXPECT_EQ(do_dup2(fa, 9, 0), 9);
+        KT_EXPECT(fget(20) == a);                  /* above the limit: still there */
+        fput(a);
+        KT_EXPECT_EQ(close_fd(20), 0);
+        current->rlim_nofile[0] = NR_OPEN + 100;   /* the table is the ceiling */
+        KT_EXPECT_EQ(nofile_limit(), NR_OPEN);
+    }
+    current->rlim_nofile[0] = saved;
+}
+
+/* fcntl's flags: F_SETFL changes O_APPEND, O_NONBLOCK and O_NOATIME only;
+ * F_GETPIPE_SZ is EBADF for what is not a pipe. */
+KTEST(fdtable, fcntl_setfl_and_getpipe_sz)
+{
+    WITH_TABLE(t) {
+        struct file *a = test_file();
+        a->f_flags = O_RDONLY | O_LARGEFILE;
+        int fa = get_unused_fd_flags(0); fd_install(fa, a);
+        KT_EXPECT_EQ(sys_fcntl(fa, F_SETFL, O_WRONLY | O_APPEND | O_NONBLOCK | O_NOATIME |
+                               O_TRUNC | O_CREAT | O_SYNC), 0);
+        KT_EXPECT_EQ(sys_fcntl(fa, F_GETFL, 0),
+                     O_RDONLY | O_LARGEFILE | O_APPEND | O_NONBLOCK | O_NOATIME);
+        KT_EXPECT_EQ(sys_fcntl(fa, F_SETFL, 0), 0);
+        KT_EXPECT_EQ(sys_fcntl(fa, F_GETFL, 0), O_RDONLY | O_LARGEFILE);
+        KT_EXPECT_EQ(sys_fcntl(fa, F_GETPIPE_SZ, 0), -EBADF);
+        KT_EXPECT_EQ(sys_fcntl(fa, F_DUPFD, NR_OPEN), -EINVAL);
+    }
 }

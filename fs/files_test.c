@@ -1,7 +1,7 @@
 /* fs/files_test.c: kernel tests of the files layer on a ramfs root (suite
  * "files"): devfs and proc through the VFS, file times against the
  * system clock, the file system calls' checks on bad user pointers,
- * getdents64 and stat64 layouts. */
+ * getdents64 and stat64 layouts, utimensat's answers before the path. */
 #include <kernel.h>
 #include <string.h>
 #include <errno.h>
@@ -19,6 +19,8 @@
 #include <timer.h>
 #include <ktest.h>
 #include <cmdline.h>
+#include <asm/mman.h>
+#include <asm/uaccess.h>
 #include "internal.h"
 
 #define KADDR ((void *)0xC0000000)     /* a kernel address: access_ok says no */
@@ -238,7 +240,8 @@ KTEST(files, bad_pointers_get_efault)
     KT_EXPECT_EQ(sys_getdents64(dfd, KADDR, 4096), -EFAULT);
     KT_EXPECT_EQ(d->f_pos, before);
     KT_EXPECT_EQ(sys_llseek(dfd, 0, 1, KADDR, SEEK_SET), -EFAULT);
-    KT_EXPECT_EQ(d->f_pos, before);
+    KT_EXPECT_EQ(d->f_pos, 1);          /* moved all the same, as Linux */
+    d->f_pos = before;
     fput(d);
     KT_EXPECT_EQ(sys_read(99, KADDR, 4), -EBADF);
     KT_EXPECT_EQ(sys_close(99), -EBADF);
@@ -288,4 +291,32 @@ KTEST(files, getdents64_layout_via_iterate)
     KT_EXPECT_EQ(getdents64_kernel(d, tiny, sizeof tiny), -EINVAL);   /* nothing fits */
     fput(d);
     leave_table(saved);
+}
+
+/* utimensat: both times UTIME_OMIT is 0 before the flags or the path are
+ * looked at (Linux: "we must not even check the path"); a NULL path is
+ * futimens only with a descriptor, with AT_FDCWD a bad address. */
+#define UT_UADDR 0x50000000UL
+KTEST(files, utimensat_omit_omit_and_null_path)
+{
+    setup_tree();
+    struct mm_struct *mm = mm_alloc();
+    KT_ASSERT(mm);
+    struct mm_struct *prev = use_mm(mm);
+    KT_EXPECT_EQ(do_mmap(mm, NULL, UT_UADDR, PAGE_SIZE, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, 0), (long)UT_UADDR);
+    struct { long sec, nsec; } ts[2] = { { 0, UTIME_OMIT }, { 0, UTIME_OMIT } };
+    char *upath = (char *)UT_UADDR + sizeof ts;
+    KT_EXPECT_EQ(copy_to_user((void *)UT_UADDR, ts, sizeof ts), 0UL);
+    KT_EXPECT_EQ(copy_to_user(upath, "/nonexistent", 13), 0UL);
+    KT_EXPECT_EQ(sys_utimensat(AT_FDCWD, upath, (void *)UT_UADDR, 0), 0);
+    KT_EXPECT_EQ(sys_utimensat(AT_FDCWD, upath, (void *)UT_UADDR, 0x4000), 0);
+    ts[1].nsec = UTIME_NOW;                                /* now the path counts */
+    KT_EXPECT_EQ(copy_to_user((void *)UT_UADDR, ts, sizeof ts), 0UL);
+    KT_EXPECT_EQ(sys_utimensat(AT_FDCWD, upath, (void *)UT_UADDR, 0), -ENOENT);
+    KT_EXPECT_EQ(sys_utimensat(AT_FDCWD, NULL, NULL, 0), -EFAULT);
+    KT_EXPECT_EQ(sys_utimensat(99, NULL, NULL, 0), -EBADF);
+    KT_EXPECT_EQ(do_munmap(mm, UT_UADDR, PAGE_SIZE), 0);
+    use_mm(prev);
+    mmput(mm);
 }

@@ -82,18 +82,16 @@ static int mapping_has_dirty(struct address_space *mapping)
 }
 
 /*
- * Write inode's dirty pages, then the inode itself.  sync: wait for the
- * pages' I/O and ask ->write_inode to wait too.  Caller holds a reference.
- * Returns 0 or the first error (a page write error is also recorded on the
- * mapping, where fsync finds it).
+ * Write inode's dirty pages as wbc says, then the inode itself (Linux's
+ * writeback_single_inode).  WB_SYNC_ALL: wait for the pages' I/O and ask
+ * ->write_inode to wait too.  Caller holds a reference.  Returns 0 or the
+ * first error (a page write error is also recorded on the mapping, where
+ * fsync finds it).
  */
-int write_inode_now(struct inode *inode, int sync)
+static int writeback_single_inode(struct inode *inode, struct writeback_control *wbc)
 {
     struct address_space *mapping = inode->i_mapping;
-    struct writeback_control wbc = {
-        .sync_mode = sync ? WB_SYNC_ALL : WB_SYNC_NONE,
-        .nr_to_write = 0x7fffffff,
-    };
+    int sync = wbc->sync_mode == WB_SYNC_ALL;
     unsigned long flags;
     int err, err2 = 0;
 
@@ -101,7 +99,7 @@ int write_inode_now(struct inode *inode, int sync)
     inode->i_state &= ~I_DIRTY_PAGES;   /* set again by any set_page_dirty from now */
     spin_unlock_irqrestore(&inode_wb_lock, flags);
 
-    err = do_writepages(mapping, &wbc);
+    err = do_writepages(mapping, wbc);
     if (sync)
         err2 = filemap_fdatawait(mapping);
     if (!err)
@@ -129,10 +127,26 @@ int write_inode_now(struct inode *inode, int sync)
     return err;
 }
 
+/* Write inode's dirty pages, then the inode; sync: WB_SYNC_ALL, which
+ * writes the pages dirty at the call and waits for them (do_writepages). */
+int write_inode_now(struct inode *inode, int sync)
+{
+    struct writeback_control wbc = {
+        .sync_mode = sync ? WB_SYNC_ALL : WB_SYNC_NONE,
+        .nr_to_write = 0x7fffffff,
+    };
+    return writeback_single_inode(inode, &wbc);
+}
+
 /*
  * Write back the inodes on sb->s_dirty (those dirtied before
- * wbc->older_than_this, if set).  The eligible inodes move to a private
- * list first, so inodes re-dirtied while we work wait for the next pass.
+ * wbc->older_than_this, if set), each with wbc's sync_mode and
+ * tagged_writepages.  The eligible inodes move to a private list first, so
+ * inodes dirtied or re-dirtied while we work wait for the next pass: Linux
+ * bounds a sync's pass the same way ("livelock avoidance": sync_inodes_sb
+ * and writeback_inodes_sb take only the inodes dirtied before the work
+ * started, wb_writeback's older_than_this / dirtied_before), and within an
+ * inode do_writepages writes only the pages dirty when it started.
  */
 int writeback_inodes_sb(struct super_block *sb, struct writeback_control *wbc)
 {
@@ -155,7 +169,12 @@ int writeback_inodes_sb(struct super_block *sb, struct writeback_control *wbc)
             continue;
         inode->i_count++;               /* igrab: we hold inode_wb_lock, see lock order */
         spin_unlock_irqrestore(&inode_wb_lock, flags);
-        int e = write_inode_now(inode, wbc->sync_mode == WB_SYNC_ALL);
+        struct writeback_control iwbc = {
+            .sync_mode = wbc->sync_mode,
+            .nr_to_write = 0x7fffffff,
+            .tagged_writepages = wbc->tagged_writepages,
+        };
+        int e = writeback_single_inode(inode, &iwbc);
         if (e && !err)
             err = e;
         iput(inode);

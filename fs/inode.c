@@ -5,6 +5,9 @@
  * filesystem's evict_inode) at the last iput of an unlinked or unhashed inode.
  * Sits on kmalloc and the page cache; the VFS above, filesystems below.
  *
+ * Also the inode's times: current_time, file_update_time (writes) and
+ * touch_atime / file_accessed (reads, relatime).
+ *
  * Lifetime, as Linux: an inode with links (i_nlink > 0) that is hashed stays
  * cached when its count drops to 0 (so its pages stay cached too), until
  * unmount evicts it.  Simplification: there is no LRU and no shrinker: we
@@ -359,4 +362,35 @@ void file_update_time(struct file *file)
         return;
     inode->i_mtime = inode->i_ctime = now;
     mark_inode_dirty(inode);
+}
+
+/* relatime (Linux's relatime_need_update): the access time is worth
+ * updating if it is not after the last modification or change, or is a
+ * day old.  So a file read twice since it last changed is written once,
+ * and programs that compare atime with mtime (mail readers) still work. */
+static int relatime_need_update(struct inode *inode, time_t now)
+{
+    if (inode->i_mtime >= inode->i_atime || inode->i_ctime >= inode->i_atime)
+        return 1;
+    return (long)(now - inode->i_atime) >= 24 * 60 * 60;
+}
+
+/* Linux's touch_atime, relatime being every mount's mode: atime = now, the
+ * inode dirtied (ext2 writes it back) only when it changes. */
+void touch_atime(const struct path *path)
+{
+    struct inode *inode = path->inode;
+    time_t now = current_time();
+    if (inode->i_sb->s_flags & MS_RDONLY)
+        return;
+    if (!relatime_need_update(inode, now) || inode->i_atime == now)
+        return;
+    inode->i_atime = now;
+    mark_inode_dirty(inode);
+}
+
+void file_accessed(struct file *file)
+{
+    if (!(file->f_flags & O_NOATIME))
+        touch_atime(&file->f_path);
 }

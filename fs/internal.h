@@ -43,12 +43,18 @@ int inodes_in_use(struct super_block *sb); /* inodes with i_count > 0 */
 extern spinlock_t inode_wb_lock;           /* sb->s_dirty lists, I_DIRTY* bits */
 
 /* ---- path walking (fs/namei.c) ---------------------------------------- */
-/* Resolve all but the last component of name: parent referenced (a
- * directory), *last and *len point into the kmalloc'd copy returned in *buf
- * (caller kfree's it).  A path with no last component ("/", "a/..") gives
- * *len == 0; "." and ".." are returned as such and the caller decides. */
-int path_parent(const char *name, struct path *parent, const char **last,
-                size_t *len, char **buf, int *trailing_slash);
+/* Resolve all but the last component of name, a relative name from *start
+ * (NULL: the cwd): parent referenced (a directory), *last and *len point
+ * into the kmalloc'd copy returned in *buf (caller kfree's it).  A path with
+ * no last component ("/", "a/..") gives *len == 0; "." and ".." are
+ * returned as such and the caller decides.  A last component longer than
+ * NAME_MAX is -ENAMETOOLONG, once the parent is found. */
+int path_parent(const struct path *start, const char *name, struct path *parent,
+                const char **last, size_t *len, char **buf, int *trailing_slash);
+/* The target of the symlink at *link, as a NUL-terminated kmalloc'd copy
+ * (caller kfree's it), or ERR_PTR; an empty one is -ENOENT.  Reading it to
+ * follow it touches the link's atime, as Linux. */
+char *vfs_get_link(const struct path *link);
 int is_dots_name(const char *name, size_t len);   /* "." or ".." */
 int vfs_lookup_one(struct inode *dir, const char *name, size_t len, struct inode **res);
 
@@ -56,6 +62,9 @@ int vfs_lookup_one(struct inode *dir, const char *name, size_t len, struct inode
 void sync_inodes_sb(struct super_block *sb);
 /* fs/pipe.c: make a pipe's two files (files[0] reads, files[1] writes). */
 int create_pipe_files(struct file **files, int flags);
+/* fs/pipe.c: fcntl(F_GETPIPE_SZ) on file: the capacity, or -EBADF if it is
+ * not a pipe. */
+long pipe_fcntl(struct file *file, unsigned int cmd, unsigned long arg);
 
 /* fs/pseudofs.c: a /proc file's text, generated at open into one page
  * (file->private_data), read from there, freed at release. */

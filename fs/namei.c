@@ -12,11 +12,23 @@
  *   ENAMETOOLONG  a component longer than NAME_MAX, a path of PATH_MAX or more
  *   ELOOP         more than MAXSYMLINKS symlinks in one lookup, or symlinks
  *                 nested deeper than MAX_NESTED_LINKS (a symlink whose target
- *                 ends in a symlink whose target ...)
+ *                 has a symlink in its middle, whose target ...; a symlink
+ *                 at the end of a target is followed in a loop, not nested)
  *   EEXIST, ENOTEMPTY, EXDEV, EISDIR, EBUSY, EINVAL for the operations
+ * Which comes first is Linux's: a component is checked for being a
+ * directory before the next one's length (so "file/<256 bytes>" is
+ * ENOTDIR, "missing/<256 bytes>" ENOENT), and the last component's length
+ * only once its parent is found.
+ *
+ * A removed directory (S_DEAD, include/fs.h) has nothing in it: lookups
+ * and creations there are -ENOENT; its "." and ".." still resolve.
+ * Following a symlink touches its access time (relatime), as Linux's walk.
  *
  * Simplification (see include/fs.h): no dentry cache.  Every component is
  * a call to the directory's ->lookup, and ".." asks the filesystem too.
+ * Linux nests up to MAXSYMLINKS links in the middle of targets on a stack
+ * of its own; here that nesting is recursion on the kernel stack, so it
+ * stops at MAX_NESTED_LINKS.
  */
 #include <kernel.h>
 #include <string.h>
@@ -35,19 +47,28 @@ struct nameidata {
 static DEFINE_MUTEX(rename_mutex);     /* Linux's s_vfs_rename_mutex: the tree's
                                           shape for the subtree check */
 
+int is_dots_name(const char *name, size_t len)
+{
+    return (len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.');
+}
+
+/* dir->i_op->lookup, with dir's i_mutex held by the caller: nothing but ".."
+ * is found in a removed directory (Linux's IS_DEADDIR test in its lookups). */
+static int lookup_locked(struct inode *dir, const char *name, size_t len, struct inode **res)
+{
+    if (IS_DEADDIR(dir) && !(len == 2 && name[0] == '.' && name[1] == '.'))
+        return -ENOENT;
+    return dir->i_op->lookup(dir, name, len, res);
+}
+
 int vfs_lookup_one(struct inode *dir, const char *name, size_t len, struct inode **res)
 {
     if (!S_ISDIR(dir->i_mode) || !dir->i_op->lookup)
         return -ENOTDIR;
     mutex_lock(&dir->i_mutex);
-    int err = dir->i_op->lookup(dir, name, len, res);
+    int err = lookup_locked(dir, name, len, res);
     mutex_unlock(&dir->i_mutex);
     return err;
-}
-
-int is_dots_name(const char *name, size_t len)
-{
-    return (len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.');
 }
 
 /* Step down into whatever is mounted on p (repeatedly). */
@@ -91,23 +112,42 @@ static int follow_dotdot(struct nameidata *nd, struct path *p)
 static int link_path_walk(struct nameidata *nd, const char *name, struct path *path,
                           unsigned flags);
 
-/* Replace *link (a symlink found in directory dir) by what it points to. */
-static int follow_link(struct nameidata *nd, const struct path *dir, struct path *link)
+char *vfs_get_link(const struct path *link)
 {
     struct inode *inode = link->inode;
-    if (++nd->total_links > MAXSYMLINKS || nd->depth >= MAX_NESTED_LINKS)
-        return -ELOOP;
     if (!inode->i_op->readlink)
-        return -EINVAL;
+        return ERR_PTR(-EINVAL);
     char *buf = kmalloc(PATH_MAX, GFP_KERNEL);
     if (!buf)
-        return -ENOMEM;
+        return ERR_PTR(-ENOMEM);
     int n = inode->i_op->readlink(inode, buf, PATH_MAX - 1);
     if (n <= 0) {
         kfree(buf);
-        return n < 0 ? n : -ENOENT;
+        return ERR_PTR(n < 0 ? n : -ENOENT);
     }
     buf[n] = '\0';
+    touch_atime(link);
+    return buf;
+}
+
+/* The body of the symlink *link, counted against MAXSYMLINKS: as Linux's
+ * pick_link, the 41st link one lookup follows is -ELOOP. */
+static char *get_link(struct nameidata *nd, const struct path *link)
+{
+    if (++nd->total_links > MAXSYMLINKS)
+        return ERR_PTR(-ELOOP);
+    return vfs_get_link(link);
+}
+
+/* Replace *link (a symlink found in the middle of a name, in directory dir)
+ * by what it points to. */
+static int follow_link(struct nameidata *nd, const struct path *dir, struct path *link)
+{
+    if (nd->depth >= MAX_NESTED_LINKS)
+        return -ELOOP;
+    char *buf = get_link(nd, link);
+    if (IS_ERR(buf))
+        return PTR_ERR(buf);
     struct path p = *dir;
     path_get(&p);
     nd->depth++;
@@ -123,66 +163,95 @@ static int follow_link(struct nameidata *nd, const struct path *dir, struct path
     return 0;
 }
 
-/* Walk name from *path (a referenced path that the result replaces). */
+/* Walk name from *path (a referenced path that the result replaces).  A
+ * symlink that is the last component (and is to be followed) is replaced
+ * by its target in place: the walk goes on with the target's text from the
+ * directory holding the link, in this loop, so a chain of links costs no
+ * stack.  A symlink in the middle is resolved by follow_link (recursion). */
 static int link_path_walk(struct nameidata *nd, const char *name, struct path *path,
                           unsigned flags)
 {
-    int err;
-    if (*name == '/') {
-        path_put(path);
-        *path = nd->root;
-        path_get(path);
-        while (*name == '/')
-            name++;
-    }
-    if (!*name)
-        return 0;
-    for (;;) {
-        size_t len = 0;
-        while (name[len] && name[len] != '/')
-            len++;
-        const char *next = name + len;
-        int trailing = 0;
-        while (*next == '/') {
-            next++;
-            trailing = 1;
-        }
-        int last = (*next == '\0');
-        if (len > NAME_MAX)
-            return -ENAMETOOLONG;
-        if (!S_ISDIR(path->inode->i_mode))
-            return -ENOTDIR;
-        if (len == 1 && name[0] == '.') {
-            /* stay */
-        } else if (len == 2 && name[0] == '.' && name[1] == '.') {
-            err = follow_dotdot(nd, path);
-            if (err)
-                return err;
-        } else {
-            struct inode *child;
-            err = vfs_lookup_one(path->inode, name, len, &child);
-            if (err)
-                return err;
-            struct path np = { mntget(path->mnt), child };
-            follow_mount(&np);
-            if (S_ISLNK(np.inode->i_mode) &&
-                (!last || trailing || (flags & LOOKUP_FOLLOW))) {
-                err = follow_link(nd, path, &np);
-                if (err) {
-                    path_put(&np);
-                    return err;
-                }
-            }
+    char *body = NULL;                 /* the target text name now points into */
+    int err = 0;
+    for (;;) {                          /* once per name: the given one, then targets */
+        if (*name == '/') {
             path_put(path);
-            *path = np;
+            *path = nd->root;
+            path_get(path);
+            while (*name == '/')
+                name++;
         }
-        if (last) {
-            if ((trailing || (flags & LOOKUP_DIRECTORY)) && !S_ISDIR(path->inode->i_mode))
-                return -ENOTDIR;
-            return 0;
+        if (!*name) {
+            if ((flags & LOOKUP_DIRECTORY) && !S_ISDIR(path->inode->i_mode))
+                err = -ENOTDIR;
+            goto out;
         }
-        name = next;
+        for (;;) {
+            size_t len = 0;
+            while (name[len] && name[len] != '/')
+                len++;
+            const char *next = name + len;
+            int trailing = 0;
+            while (*next == '/') {
+                next++;
+                trailing = 1;
+            }
+            int last = (*next == '\0');
+            if (!S_ISDIR(path->inode->i_mode)) {
+                err = -ENOTDIR;
+                goto out;
+            }
+            if (len > NAME_MAX) {
+                err = -ENAMETOOLONG;
+                goto out;
+            }
+            if (len == 1 && name[0] == '.') {
+                /* stay */
+            } else if (len == 2 && name[0] == '.' && name[1] == '.') {
+                err = follow_dotdot(nd, path);
+                if (err)
+                    goto out;
+            } else {
+                struct inode *child;
+                err = vfs_lookup_one(path->inode, name, len, &child);
+                if (err)
+                    goto out;
+                struct path np = { mntget(path->mnt), child };
+                follow_mount(&np);
+                if (S_ISLNK(np.inode->i_mode) && last && (trailing || (flags & LOOKUP_FOLLOW))) {
+                    /* a trailing symlink: go on with its target from here */
+                    char *target = get_link(nd, &np);
+                    path_put(&np);
+                    if (IS_ERR(target)) {
+                        err = PTR_ERR(target);
+                        goto out;
+                    }
+                    kfree(body);
+                    name = body = target;
+                    flags |= LOOKUP_FOLLOW | (trailing ? LOOKUP_DIRECTORY : 0);
+                    break;
+                }
+                if (S_ISLNK(np.inode->i_mode) && !last) {
+                    err = follow_link(nd, path, &np);
+                    if (err) {
+                        path_put(&np);
+                        goto out;
+                    }
+                }
+                path_put(path);
+                *path = np;
+            }
+            if (last) {
+                if ((trailing || (flags & LOOKUP_DIRECTORY)) && !S_ISDIR(path->inode->i_mode))
+                    err = -ENOTDIR;
+                goto out;
+            }
+            name = next;
+        }
     }
+out:
+    kfree(body);
+    return err;
 }
 
 static int check_name(const char *name)
@@ -197,7 +266,9 @@ static int check_name(const char *name)
     return 0;
 }
 
-int kern_path(const char *name, unsigned int flags, struct path *res)
+/* kern_path, a relative name starting at *start (NULL: the cwd). */
+static int kern_path_at(const struct path *start, const char *name, unsigned int flags,
+                        struct path *res)
 {
     struct nameidata nd = { .total_links = 0, .depth = 0 };
     struct path p;
@@ -212,6 +283,9 @@ int kern_path(const char *name, unsigned int flags, struct path *res)
     if (name[0] == '/') {
         p = nd.root;
         path_get(&p);
+    } else if (start) {
+        p = *start;
+        path_get(&p);
     } else {
         get_fs_pwd(&p);
     }
@@ -225,8 +299,13 @@ int kern_path(const char *name, unsigned int flags, struct path *res)
     return 0;
 }
 
-int path_parent(const char *name, struct path *parent, const char **last,
-                size_t *len, char **bufp, int *trailing_slash)
+int kern_path(const char *name, unsigned int flags, struct path *res)
+{
+    return kern_path_at(NULL, name, flags, res);
+}
+
+int path_parent(const struct path *start, const char *name, struct path *parent,
+                const char **last, size_t *len, char **bufp, int *trailing_slash)
 {
     int err = check_name(name);
     if (err)
@@ -255,11 +334,11 @@ int path_parent(const char *name, struct path *parent, const char **last,
         *last = slash + 1;
     }
     *len = strlen(*last);
-    if (*len > NAME_MAX) {
-        kfree(buf);
-        return -ENAMETOOLONG;
+    err = kern_path_at(start, dir, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, parent);
+    if (!err && *len > NAME_MAX) {     /* the parent's errors come first */
+        path_put(parent);
+        err = -ENAMETOOLONG;
     }
-    err = kern_path(dir, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, parent);
     if (err) {
         kfree(buf);
         return err;
@@ -280,7 +359,7 @@ struct parent_op {
 
 static int get_parent(const char *path, struct parent_op *op)
 {
-    return path_parent(path, &op->parent, &op->name, &op->len, &op->buf, &op->trailing);
+    return path_parent(NULL, path, &op->parent, &op->name, &op->len, &op->buf, &op->trailing);
 }
 
 static void put_parent(struct parent_op *op)
@@ -299,24 +378,28 @@ static int rdonly(struct path *p)
  * directory's i_mutex, looks the name up under it and answers, in this order:
  *   -EEXIST   the name is "", ".", ".." or already exists (even on a
  *             read-only filesystem, as Linux: "mkdir -p" relies on it)
- *   other     the lookup failed otherwise (-EIO, ...)
+ *   other     the lookup failed otherwise (-EIO; -ENOENT: the directory
+ *             was removed)
+ *   -ENOENT   the name ends in '/' and is not to be a directory (link,
+ *             symlink: want_dir is 0)
  *   -EROFS    the parent's filesystem is mounted read-only
  *   -EPERM    the directory has no such operation (has_op is 0)
  *   0         go ahead: the i_mutex is still held; the caller calls the
  *             directory operation, then done_path_create().
  * On an error nothing is held (the parent path stays the caller's). */
-static int filename_create(struct parent_op *op, int has_op)
+static int filename_create(struct parent_op *op, int has_op, int want_dir)
 {
     struct inode *dir = op->parent.inode, *ex;
     if (op->len == 0 || is_dots_name(op->name, op->len))
         return -EEXIST;
     mutex_lock(&dir->i_mutex);
-    int err = dir->i_op->lookup(dir, op->name, op->len, &ex);
+    int err = lookup_locked(dir, op->name, op->len, &ex);
     if (err == 0) {
         iput(ex);
         err = -EEXIST;
-    } else if (err == -ENOENT) {
-        err = rdonly(&op->parent) ? -EROFS : has_op ? 0 : -EPERM;
+    } else if (err == -ENOENT && !IS_DEADDIR(dir)) {
+        err = op->trailing && !want_dir ? -ENOENT :
+              rdonly(&op->parent) ? -EROFS : has_op ? 0 : -EPERM;
     }
     if (err)
         mutex_unlock(&dir->i_mutex);
@@ -337,9 +420,10 @@ int vfs_mkdir(const char *path, mode_t mode)
     if (err)
         return err;
     dir = op.parent.inode;
-    err = filename_create(&op, dir->i_op->mkdir != NULL);
+    err = filename_create(&op, dir->i_op->mkdir != NULL, 1);
     if (!err) {
-        err = dir->i_op->mkdir(dir, op.name, op.len, (mode & 07777) | S_IFDIR);
+        /* the permission bits and the sticky bit: never set-id (Linux's vfs_mkdir) */
+        err = dir->i_op->mkdir(dir, op.name, op.len, (mode & (0777 | S_ISVTX)) | S_IFDIR);
         done_path_create(&op);
     }
     put_parent(&op);
@@ -365,7 +449,7 @@ static int do_remove(const char *path, int isdir)
         err = -EPERM;
     else {
         mutex_lock(&dir->i_mutex);
-        err = dir->i_op->lookup(dir, op.name, op.len, &victim);
+        err = lookup_locked(dir, op.name, op.len, &victim);
         if (err)
             victim = NULL;
         else if (isdir && !S_ISDIR(victim->i_mode))
@@ -379,6 +463,8 @@ static int do_remove(const char *path, int isdir)
         else
             err = isdir ? dir->i_op->rmdir(dir, op.name, op.len)
                         : dir->i_op->unlink(dir, op.name, op.len);
+        if (!err && isdir)
+            victim->i_flags |= S_DEAD;          /* a cwd in it stays, empty */
         mutex_unlock(&dir->i_mutex);
     }
     iput(victim);                       /* the last reference frees an unlinked inode */
@@ -429,12 +515,11 @@ int vfs_rename(const char *oldpath, const char *newpath)
     }
     odir = o.parent.inode;
     ndir = n.parent.inode;
-    if (o.len == 0 || n.len == 0)
-        err = -EBUSY;
-    else if (is_dots_name(o.name, o.len) || is_dots_name(n.name, n.len))
-        err = -EINVAL;
-    else if (o.parent.mnt != n.parent.mnt)
+    if (o.parent.mnt != n.parent.mnt)
         err = -EXDEV;
+    else if (o.len == 0 || n.len == 0 || is_dots_name(o.name, o.len) ||
+             is_dots_name(n.name, n.len))
+        err = -EBUSY;                   /* "/", ".", "..": Linux's type != LAST_NORM */
     else if (rdonly(&o.parent))
         err = -EROFS;
     else if (!odir->i_op->rename)
@@ -466,18 +551,22 @@ int vfs_rename(const char *oldpath, const char *newpath)
         mutex_lock(&ndir->i_mutex);
         mutex_lock(&odir->i_mutex);
     }
-    if (ndir->i_op->lookup(ndir, n.name, n.len, &target))
-        target = NULL;
-    if (target == old)
-        err = 0;                        /* same file: nothing to do (POSIX) */
+    struct inode *t;
+    err = lookup_locked(ndir, n.name, n.len, &t);
+    target = err ? NULL : t;
+    if (err == -ENOENT && !IS_DEADDIR(ndir))
+        err = 0;                        /* no target (a removed directory takes none) */
+    if (err || target == old)
+        ;                               /* same file: nothing to do (POSIX) */
     else if (target && S_ISDIR(old->i_mode) && !S_ISDIR(target->i_mode))
         err = -ENOTDIR;
     else if (target && !S_ISDIR(old->i_mode) && S_ISDIR(target->i_mode))
         err = -EISDIR;
     else if (lookup_mnt(o.parent.mnt, old) || (target && lookup_mnt(n.parent.mnt, target)))
         err = -EBUSY;
-    else
-        err = odir->i_op->rename(odir, o.name, o.len, ndir, n.name, n.len);
+    else if (!(err = odir->i_op->rename(odir, o.name, o.len, ndir, n.name, n.len)) &&
+             target && S_ISDIR(target->i_mode))
+        target->i_flags |= S_DEAD;      /* an empty directory renamed over */
     mutex_unlock(&odir->i_mutex);
     if (odir != ndir)
         mutex_unlock(&ndir->i_mutex);
@@ -504,12 +593,14 @@ int vfs_link(const char *oldpath, const char *newpath)
         return err;
     }
     struct inode *dir = n.parent.inode;
-    if (S_ISDIR(oldp.inode->i_mode))
-        err = -EPERM;
-    else if (oldp.mnt != n.parent.mnt)
-        err = -EXDEV;
-    else if (!(err = filename_create(&n, dir->i_op->link != NULL))) {
-        err = dir->i_op->link(oldp.inode, dir, n.name, n.len);
+    err = filename_create(&n, dir->i_op->link != NULL, 0);
+    if (!err) {                         /* Linux's order: the new name, then these */
+        if (oldp.mnt != n.parent.mnt)
+            err = -EXDEV;
+        else if (S_ISDIR(oldp.inode->i_mode))
+            err = -EPERM;
+        else
+            err = dir->i_op->link(oldp.inode, dir, n.name, n.len);
         done_path_create(&n);
     }
     put_parent(&n);
@@ -527,7 +618,7 @@ int vfs_symlink(const char *target, const char *linkpath)
     if (err)
         return err;
     struct inode *dir = n.parent.inode;
-    err = filename_create(&n, dir->i_op->symlink != NULL);
+    err = filename_create(&n, dir->i_op->symlink != NULL, 0);
     if (!err) {
         err = dir->i_op->symlink(dir, n.name, n.len, target);
         done_path_create(&n);
@@ -546,11 +637,13 @@ int vfs_readlink(const char *path, char *buf, size_t size)
         err = -EINVAL;
     else
         err = p.inode->i_op->readlink(p.inode, buf, size);
+    if (err >= 0)
+        touch_atime(&p);
     path_put(&p);
     return err;
 }
 
-int do_truncate(struct inode *inode, loff_t length)
+int do_truncate(struct inode *inode, loff_t length, unsigned int time_attrs)
 {
     if (length < 0)
         return -EINVAL;
@@ -561,7 +654,7 @@ int do_truncate(struct inode *inode, loff_t length)
     if (inode->i_sb->s_flags & MS_RDONLY)
         return -EROFS;
     struct iattr attr = {
-        .ia_valid = ATTR_SIZE | ATTR_MTIME | ATTR_CTIME,
+        .ia_valid = ATTR_SIZE | time_attrs,
         .ia_size = length,
     };
     attr.ia_mtime = attr.ia_ctime = current_time();
@@ -579,7 +672,7 @@ int vfs_truncate(const char *path, loff_t length)
     int err = kern_path(path, LOOKUP_FOLLOW, &p);
     if (err)
         return err;
-    err = do_truncate(p.inode, length);
+    err = do_truncate(p.inode, length, 0);   /* times: the filesystem's call */
     path_put(&p);
     return err;
 }

@@ -1,7 +1,15 @@
 /* fs/open.c: opening and closing files.  filp_open resolves the path
  * (creating the file under O_CREAT, refusing an existing one under O_EXCL),
- * checks the kind against the flags, truncates under O_TRUNC and returns a
- * struct file holding a reference on the path.  Sits on fs/namei.c.
+ * checks the kind against the flags, lets the file system's open refuse
+ * it, truncates under O_TRUNC and returns a struct file holding a
+ * reference on the path.  Sits on fs/namei.c.
+ *
+ * The file keeps the flags that describe it (the access mode, O_APPEND,
+ * O_NONBLOCK, O_SYNC, O_LARGEFILE...: what fcntl(F_GETFL) reports) and
+ * forgets those that only steered the open (O_CREAT, O_EXCL, O_NOCTTY,
+ * O_TRUNC), as Linux's do_dentry_open.  The access mode 3 (O_ACCMODE) is
+ * Linux's "neither": the file can be neither read nor written (ioctl only),
+ * but opening it needs what a write needs.
  */
 #include <kernel.h>
 #include <string.h>
@@ -10,55 +18,63 @@
 #include "internal.h"
 
 /* O_CREAT: look the last component up under the parent's i_mutex and create
- * it if absent.  An existing symlink is followed (unless O_NOFOLLOW). */
+ * it if absent (-ENOENT if the directory was removed).  An existing symlink
+ * is followed (unless O_NOFOLLOW: -ELOOP; O_EXCL: -EEXIST): its target,
+ * read from the link's directory, is opened or created in turn, so open of
+ * a dangling link creates the file it names, as Linux's open_last_lookups. */
 static int open_create(const char *name, int flags, mode_t mode, struct path *res)
 {
-    struct path parent;
+    struct path parent, start = { NULL, NULL };
     const char *last;
     size_t len;
-    char *buf;
-    int trailing, err;
+    char *buf, *target = NULL;
+    int trailing, err, links = 0;
     struct inode *inode;
 
-    err = path_parent(name, &parent, &last, &len, &buf, &trailing);
+again:
+    err = path_parent(start.inode ? &start : NULL, name, &parent, &last, &len, &buf, &trailing);
     if (err)
-        return err;
+        goto out_target;
     struct inode *dir = parent.inode;
     if (len == 0 || is_dots_name(last, len) || trailing) {
         err = -EISDIR;
         goto out;
     }
     mutex_lock(&dir->i_mutex);
-    err = dir->i_op->lookup ? dir->i_op->lookup(dir, last, len, &inode) : -ENOTDIR;
-    if (err == -ENOENT) {
+    if (IS_DEADDIR(dir))
+        err = -ENOENT;
+    else if (!dir->i_op->lookup)
+        err = -ENOTDIR;
+    else if ((err = dir->i_op->lookup(dir, last, len, &inode)) == -ENOENT) {
         if (parent.mnt->mnt_sb->s_flags & MS_RDONLY)
             err = -EROFS;
         else if (!dir->i_op->create)
             err = -EACCES;
         else
             err = dir->i_op->create(dir, last, len, (mode & 07777) | S_IFREG, &inode);
+    } else if (!err && (flags & O_EXCL)) {
+        iput(inode);
+        err = -EEXIST;
+    } else if (!err && S_ISLNK(inode->i_mode)) {
         mutex_unlock(&dir->i_mutex);
+        struct path link = { parent.mnt, inode };
+        char *t = (flags & O_NOFOLLOW) ? ERR_PTR(-ELOOP) :
+                  ++links > MAXSYMLINKS ? ERR_PTR(-ELOOP) : vfs_get_link(&link);
+        iput(inode);
+        err = IS_ERR(t) ? PTR_ERR(t) : 0;
         if (err)
             goto out;
-    } else {
-        mutex_unlock(&dir->i_mutex);
-        if (err)
-            goto out;
-        if (flags & O_EXCL) {
-            iput(inode);
-            err = -EEXIST;
-            goto out;
-        }
-        if (S_ISLNK(inode->i_mode)) {
-            iput(inode);
-            if (flags & O_NOFOLLOW) {
-                err = -ELOOP;
-                goto out;
-            }
-            err = kern_path(name, LOOKUP_FOLLOW, res);
-            goto out;
-        }
+        kfree(target);
+        name = target = t;
+        if (start.inode)
+            path_put(&start);
+        start = parent;                 /* the target is read from the link's directory */
+        kfree(buf);
+        goto again;
     }
+    mutex_unlock(&dir->i_mutex);
+    if (err)
+        goto out;
     res->mnt = mntget(parent.mnt);
     res->inode = inode;
     if (S_ISDIR(inode->i_mode)) {       /* maybe a mount point */
@@ -73,6 +89,10 @@ static int open_create(const char *name, int flags, mode_t mode, struct path *re
 out:
     path_put(&parent);
     kfree(buf);
+out_target:
+    if (start.inode)
+        path_put(&start);
+    kfree(target);
     return err;
 }
 
@@ -89,7 +109,8 @@ struct file *filp_open(const char *name, int flags, mode_t mode)
     else if (acc == O_RDWR)
         fmode = FMODE_READ | FMODE_WRITE;
     else
-        return ERR_PTR(-EINVAL);
+        fmode = 0;                      /* 3: neither (Linux's OPEN_FMODE) */
+    bool may_write = acc != O_RDONLY;   /* what the open is checked for */
 
     if (flags & O_CREAT) {
         err = open_create(name, flags, mode, &p);
@@ -105,15 +126,15 @@ struct file *filp_open(const char *name, int flags, mode_t mode)
     err = 0;
     if (S_ISLNK(inode->i_mode))
         err = -ELOOP;                   /* O_NOFOLLOW on a symlink */
+    else if (S_ISDIR(inode->i_mode) && (flags & O_CREAT))
+        err = -EISDIR;                  /* whatever the access mode (Linux's do_open) */
     else if ((flags & O_DIRECTORY) && !S_ISDIR(inode->i_mode))
         err = -ENOTDIR;
-    else if (S_ISDIR(inode->i_mode) && (fmode & FMODE_WRITE))
-        err = -EISDIR;
-    else if (((fmode & FMODE_WRITE) || (flags & O_TRUNC)) &&
+    else if (S_ISDIR(inode->i_mode) && (may_write || (flags & O_TRUNC)))
+        err = -EISDIR;                  /* O_TRUNC asks for writing (may_open) */
+    else if ((may_write || (flags & O_TRUNC)) &&
              (inode->i_sb->s_flags & MS_RDONLY) && !S_ISDIR(inode->i_mode))
         err = -EROFS;
-    else if ((flags & O_TRUNC) && S_ISREG(inode->i_mode) && (fmode & FMODE_WRITE))
-        err = do_truncate(inode, 0);
     if (err) {
         path_put(&p);
         return ERR_PTR(err);
@@ -140,7 +161,32 @@ struct file *filp_open(const char *name, int flags, mode_t mode)
             return ERR_PTR(err);
         }
     }
+    /* O_TRUNC once the open is accepted (Linux's handle_truncate after
+     * vfs_open): a file the open refused is left as it was */
+    if ((flags & O_TRUNC) && S_ISREG(inode->i_mode) && (fmode & FMODE_WRITE)) {
+        err = do_truncate(inode, 0, ATTR_MTIME | ATTR_CTIME);
+        if (err) {
+            filp_close(f);
+            return ERR_PTR(err);
+        }
+    }
+    /* after ->open, which may look at them (a tty's O_NOCTTY) */
+    f->f_flags &= ~(O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC);
     return f;
+}
+
+/**
+ * generic_file_open - the open of a regular file whose size may pass 2 GiB
+ * Return: -EOVERFLOW if the file is larger than MAX_NON_LFS and was not
+ * opened with O_LARGEFILE (a program whose off_t is 32 bits could not
+ * address it), else 0.  Linux's; ext2 calls it, ramfs does not (as in
+ * Linux, a ramfs file of any size opens).
+ */
+int generic_file_open(struct inode *inode, struct file *file)
+{
+    if (!(file->f_flags & O_LARGEFILE) && inode->i_size > (loff_t)MAX_NON_LFS)
+        return -EOVERFLOW;
+    return 0;
 }
 
 struct file *get_file(struct file *file)

@@ -1,11 +1,23 @@
-/* fs/pipe.c: pipes.  A pipe is one page used as a ring buffer, two struct
- * files (read end, write end) and an inode of kind S_IFIFO so that fstat
- * works.  Readers sleep while it is empty and writers exist; writers sleep
- * while it is full and readers exist.  Read returns 0 (end of file) when it
- * is empty and every write end is closed; write to a pipe with no read end
- * gets -EPIPE and the writer SIGPIPE.  Writes of at most PIPE_BUF bytes are
- * atomic: they wait until they fit whole.  Sits on the fd table and the VFS's
- * struct file; Linux's fs/pipe.c with one page instead of a ring of pages.
+/* fs/pipe.c: pipes, as Linux's fs/pipe.c.  A pipe is a ring of
+ * PIPE_DEF_BUFFERS (16) buffers, each a page with the bytes at
+ * [offset, offset + len), two struct files (read end, write end) and an
+ * inode of kind S_IFIFO so that fstat works.
+ *
+ *   bufs[tail & mask] ... bufs[(head - 1) & mask]   the data, oldest first
+ *   head - tail          buffers in use; the pipe is full at 16 (64 KiB)
+ *
+ * A write first tops up the last buffer with the part of the write that is
+ * not a multiple of a page (when it fits there), then fills fresh pages, so
+ * a write of at most PIPE_BUF (a page) bytes lands in one buffer: it is
+ * atomic, never interleaved with another writer's.  Readers sleep while it
+ * is empty and writers exist; writers sleep while all 16 buffers are in use
+ * and readers exist.  Read returns 0 (end of file) when it is empty and
+ * every write end is closed; a write to a pipe with no read end gets -EPIPE
+ * and the writer SIGPIPE.  O_NONBLOCK turns each sleep into -EAGAIN (or the
+ * short count already moved); a signal into -ERESTARTSYS (a handler with
+ * SA_RESTART restarts the call, one without makes it -EINTR), unless bytes
+ * were moved: then the short count.  Sits on the fd table and the VFS's
+ * struct file.
  *
  * The files are made here, not by filp_open: their f_path is empty (no
  * mount, no name), f_inode points at the inode inside struct pipe, and the
@@ -27,19 +39,34 @@
 #include <fs_syscalls.h>
 #include <poll.h>
 #include <asm/uaccess.h>
-#include <signal.h>
+#include "internal.h"
 
-#define PIPE_SIZE PAGE_SIZE
+#define PIPE_DEF_BUFFERS 16            /* the ring's slots: 64 KiB, F_GETPIPE_SZ */
 #define PIPE_BUF  PAGE_SIZE            /* writes up to this size are atomic */
 
+struct pipe_buffer {
+    char *page;                        /* a page of the allocator (kernel address) */
+    unsigned int offset, len;          /* the bytes not yet read */
+};
+
 struct pipe {
-    struct mutex mutex;                /* buf, head, tail, readers, writers */
-    char *buf;
-    unsigned head, tail;               /* free-running; head - tail bytes in it */
+    struct mutex mutex;                /* everything below but the wait queues */
+    unsigned int head, tail;           /* free-running slot numbers */
+    unsigned int max_usage;            /* slots that may be in use (PIPE_DEF_BUFFERS) */
+    struct pipe_buffer bufs[PIPE_DEF_BUFFERS];
+    char *tmp_page;                    /* a freed page kept for the next write */
     int readers, writers;              /* open ends */
     wait_queue_head_t rd_wait, wr_wait;
     struct inode inode;                /* S_IFIFO, for fstat; on pipe_sb */
 };
+
+#define PIPE_MASK (PIPE_DEF_BUFFERS - 1)
+
+static inline bool pipe_empty(unsigned int head, unsigned int tail) { return head == tail; }
+static inline bool pipe_full(unsigned int head, unsigned int tail, unsigned int limit)
+{
+    return head - tail >= limit;
+}
 
 static struct super_block pipe_sb = {  /* pipes' inodes belong here (fstat's st_dev) */
     .s_blocksize = PAGE_SIZE, .s_blocksize_bits = PAGE_SHIFT, .s_id = "pipefs",
@@ -47,100 +74,175 @@ static struct super_block pipe_sb = {  /* pipes' inodes belong here (fstat's st_
 static unsigned long pipe_ino;
 unsigned long pipes_alive;             /* for tests: pipes not yet freed */
 
+/* A buffer read empty gives its page back (or keeps it for the next write,
+ * Linux's anon_pipe_buf_release). */
+static void pipe_buf_release(struct pipe *p, struct pipe_buffer *buf)
+{
+    if (!p->tmp_page)
+        p->tmp_page = buf->page;
+    else
+        free_page((unsigned long)buf->page);
+    buf->page = NULL;
+}
+
 static ssize_t pipe_read(struct file *file, struct iov_iter *to, loff_t *pos)
 {
     struct pipe *p = file->private_data;
-    size_t want = iov_iter_count(to);
-    if (!want)
+    size_t total_len = iov_iter_count(to);
+    ssize_t ret = 0;
+    if (!total_len)
         return 0;
     mutex_lock(&p->mutex);
     DEFINE_WAIT(w);
-    while (p->head == p->tail) {
-        if (!p->writers) {
-            mutex_unlock(&p->mutex);
-            return 0;                  /* end of file */
+    for (;;) {
+        if (!pipe_empty(p->head, p->tail)) {
+            struct pipe_buffer *buf = &p->bufs[p->tail & PIPE_MASK];
+            size_t chars = min((size_t)buf->len, total_len);
+            size_t written = copy_to_iter(buf->page + buf->offset, chars, to);
+            if (written < chars) {     /* a bad user buffer: the bytes stay */
+                if (!ret)
+                    ret = -EFAULT;
+                break;
+            }
+            ret += chars;
+            buf->offset += chars;
+            buf->len -= chars;
+            if (!buf->len) {
+                pipe_buf_release(p, buf);
+                p->tail++;
+                wake_up(&p->wr_wait);  /* a slot is free */
+            }
+            total_len -= chars;
+            if (!total_len)
+                break;
+            if (!pipe_empty(p->head, p->tail))
+                continue;
         }
+        if (!p->writers || ret)
+            break;                     /* end of file, or what there was */
         if (file->f_flags & O_NONBLOCK) {
-            mutex_unlock(&p->mutex);
-            return -EAGAIN;
+            ret = -EAGAIN;
+            break;
         }
         prepare_to_wait(&p->rd_wait, &w, TASK_INTERRUPTIBLE);
         mutex_unlock(&p->mutex);
         if (signal_pending(current)) {
             finish_wait(&p->rd_wait, &w);
-            return -EINTR;
+            return -ERESTARTSYS;
         }
         schedule();
         finish_wait(&p->rd_wait, &w);
         mutex_lock(&p->mutex);
     }
-    size_t done = 0;
-    while (done < want && p->head != p->tail) {
-        unsigned off = p->tail % PIPE_SIZE;
-        size_t chunk = min(min(want - done, (size_t)(p->head - p->tail)), (size_t)(PIPE_SIZE - off));
-        size_t got = copy_to_iter(p->buf + off, chunk, to);
-        p->tail += got;                /* only what reached the reader is consumed */
-        done += got;
-        if (got < chunk)
-            break;
-    }
     mutex_unlock(&p->mutex);
-    if (done)
-        wake_up(&p->wr_wait);
-    return done ? (ssize_t)done : -EFAULT;
+    return ret;
 }
 
 static ssize_t pipe_write(struct file *file, struct iov_iter *from, loff_t *pos)
 {
     struct pipe *p = file->private_data;
-    size_t total = iov_iter_count(from), done = 0;
-    if (!total)
+    size_t total_len = iov_iter_count(from);
+    ssize_t ret = 0;
+    if (!total_len)
         return 0;
     mutex_lock(&p->mutex);
+    if (!p->readers) {
+        ret = -EPIPE;
+        goto epipe;
+    }
+    /* The part that is not a multiple of a page goes on the end of the
+     * last buffer if it fits there: small writes merge, and the rest of a
+     * large one is written in whole pages. */
+    size_t chars = total_len & (PAGE_SIZE - 1);
+    if (chars && !pipe_empty(p->head, p->tail)) {
+        struct pipe_buffer *buf = &p->bufs[(p->head - 1) & PIPE_MASK];
+        unsigned int offset = buf->offset + buf->len;
+        if (offset + chars <= PAGE_SIZE) {
+            if (copy_from_iter(buf->page + offset, chars, from) < chars) {
+                ret = -EFAULT;
+                goto out;
+            }
+            buf->len += chars;
+            ret = chars;
+            wake_up(&p->rd_wait);
+            if (!iov_iter_count(from))
+                goto out;
+        }
+    }
     DEFINE_WAIT(w);
     for (;;) {
         if (!p->readers) {
-            mutex_unlock(&p->mutex);
-            send_signal(current, SIGPIPE, NULL);
-            return done ? (ssize_t)done : -EPIPE;
+            if (!ret)
+                ret = -EPIPE;
+            goto epipe;
         }
-        size_t room = PIPE_SIZE - (p->head - p->tail);
-        /* atomic writes wait for room for all of it; larger ones take what fits */
-        if (room && (total > PIPE_BUF || room >= total - done)) {
-            while (done < total && p->head - p->tail < PIPE_SIZE) {
-                unsigned off = p->head % PIPE_SIZE;
-                size_t chunk = min(min(total - done, (size_t)(PIPE_SIZE - (p->head - p->tail))),
-                                    (size_t)(PIPE_SIZE - off));
-                size_t got = copy_from_iter(p->buf + off, chunk, from);
-                p->head += got;
-                done += got;
-                if (got < chunk) {     /* bad user buffer: stop here */
-                    mutex_unlock(&p->mutex);
-                    if (done)
-                        wake_up(&p->rd_wait);
-                    return done ? (ssize_t)done : -EFAULT;
+        if (!pipe_full(p->head, p->tail, p->max_usage)) {
+            char *page = p->tmp_page;
+            if (!page) {
+                page = (char *)__get_free_page(GFP_KERNEL);
+                if (!page) {
+                    if (!ret)
+                        ret = -ENOMEM;
+                    break;
                 }
             }
-            wake_up(&p->rd_wait);
-            if (done == total)
+            p->tmp_page = NULL;
+            size_t want = min(iov_iter_count(from), (size_t)PAGE_SIZE);
+            size_t copied = copy_from_iter(page, want, from);
+            if (copied < want) {       /* a bad user buffer: this page is dropped */
+                p->tmp_page = page;
+                if (!ret)
+                    ret = -EFAULT;
                 break;
+            }
+            struct pipe_buffer *buf = &p->bufs[p->head & PIPE_MASK];
+            buf->page = page;
+            buf->offset = 0;
+            buf->len = copied;
+            p->head++;
+            ret += copied;
+            wake_up(&p->rd_wait);
+            if (!iov_iter_count(from))
+                break;
+            continue;
         }
+        /* full, more to write */
         if (file->f_flags & O_NONBLOCK) {
-            mutex_unlock(&p->mutex);
-            return done ? (ssize_t)done : -EAGAIN;
+            if (!ret)
+                ret = -EAGAIN;
+            break;
+        }
+        if (signal_pending(current)) {
+            if (!ret)
+                ret = -ERESTARTSYS;
+            break;
         }
         prepare_to_wait(&p->wr_wait, &w, TASK_INTERRUPTIBLE);
         mutex_unlock(&p->mutex);
-        if (signal_pending(current)) {
-            finish_wait(&p->wr_wait, &w);
-            return done ? (ssize_t)done : -EINTR;
-        }
-        schedule();
+        if (!signal_pending(current))
+            schedule();
         finish_wait(&p->wr_wait, &w);
         mutex_lock(&p->mutex);
     }
+out:
     mutex_unlock(&p->mutex);
-    return done;
+    return ret;
+epipe:
+    mutex_unlock(&p->mutex);
+    send_signal(current, SIGPIPE, NULL);
+    return ret;
+}
+
+/* Free a pipe and every page it holds (the last end closed, or a failed
+ * create). */
+static void pipe_free(struct pipe *p)
+{
+    for (unsigned int t = p->tail; t != p->head; t++)
+        free_page((unsigned long)p->bufs[t & PIPE_MASK].page);
+    if (p->tmp_page)
+        free_page((unsigned long)p->tmp_page);
+    kfree(p);
+    pipes_alive--;
 }
 
 static int pipe_release(struct inode *inode, struct file *file)
@@ -154,9 +256,7 @@ static int pipe_release(struct inode *inode, struct file *file)
     int last = !p->readers && !p->writers;
     mutex_unlock(&p->mutex);
     if (last) {
-        free_page((unsigned long)p->buf);
-        kfree(p);
-        pipes_alive--;
+        pipe_free(p);
     } else {
         wake_up_all(&p->rd_wait);      /* EOF for readers, EPIPE for writers */
         wake_up_all(&p->wr_wait);
@@ -169,7 +269,11 @@ static long pipe_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
     struct pipe *p = file->private_data;
     if (cmd != 0x541B)                 /* FIONREAD */
         return -ENOTTY;
-    int n = p->head - p->tail;
+    mutex_lock(&p->mutex);
+    int n = 0;
+    for (unsigned int t = p->tail; t != p->head; t++)
+        n += p->bufs[t & PIPE_MASK].len;
+    mutex_unlock(&p->mutex);
     return copy_to_user((void *)arg, &n, sizeof n) ? -EFAULT : 0;
 }
 
@@ -188,7 +292,7 @@ static unsigned int pipe_poll(struct file *file)
             mask |= POLLHUP;
     }
     if (file->f_mode & FMODE_WRITE) {
-        if (p->head - p->tail < PIPE_SIZE)
+        if (!pipe_full(p->head, p->tail, p->max_usage))
             mask |= POLLOUT | POLLWRNORM;
         if (!p->readers)
             mask |= POLLERR;
@@ -223,11 +327,7 @@ int create_pipe_files(struct file **files, int flags)
     struct pipe *p = kzalloc(sizeof *p, GFP_KERNEL);
     if (!p)
         return -ENOMEM;
-    p->buf = (char *)get_zeroed_page(GFP_KERNEL);
-    if (!p->buf) {
-        kfree(p);
-        return -ENOMEM;
-    }
+    p->max_usage = PIPE_DEF_BUFFERS;
     mutex_init(&p->mutex);
     init_waitqueue_head(&p->rd_wait);
     init_waitqueue_head(&p->wr_wait);
@@ -245,9 +345,7 @@ int create_pipe_files(struct file **files, int flags)
     if (!files[0] || !files[1]) {
         kfree(files[0]);
         kfree(files[1]);
-        free_page((unsigned long)p->buf);
-        kfree(p);
-        pipes_alive--;
+        pipe_free(p);
         return -ENOMEM;
     }
     return 0;
@@ -282,3 +380,14 @@ long sys_pipe2(int *fildes, int flags)
 }
 
 long sys_pipe(int *fildes) { return sys_pipe2(fildes, 0); }
+
+/* fcntl(F_GETPIPE_SZ): the capacity in bytes; -EBADF for anything but a
+ * pipe (Linux's pipe_fcntl).  F_SETPIPE_SZ is not modelled (-EINVAL, in
+ * sys_fcntl): every pipe keeps PIPE_DEF_BUFFERS pages. */
+long pipe_fcntl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+    if (file->f_op != &pipe_fops)
+        return -EBADF;
+    struct pipe *p = file->private_data;
+    return (long)p->max_usage * PAGE_SIZE;
+}

@@ -50,8 +50,8 @@ static struct file *pipe_w;
 static int writer_thread(void *arg)
 {
     static char chunk[1000];
-    for (int i = 0; i < 20; i++) {            /* 20000 bytes through a 4096-byte pipe */
-        memset(chunk, 'a' + i, sizeof chunk);
+    for (int i = 0; i < 200; i++) {           /* 200000 bytes through a 65536-byte pipe */
+        memset(chunk, 'a' + i % 26, sizeof chunk);
         if (kwrite(pipe_w, chunk, sizeof chunk) != sizeof chunk)
             return -1;
     }
@@ -72,13 +72,66 @@ KTEST(pipe, blocking_reader_and_writer)
     ssize_t n;
     while ((n = kread(f[0], buf, sizeof buf)) > 0) {        /* sleeps while empty */
         for (ssize_t i = 0; i < n; i++)
-            if (buf[i] != 'a' + (int)((total + i) / 1000))
+            if (buf[i] != 'a' + (int)((total + i) / 1000) % 26)
                 in_order = 0;
         total += n;
     }
     KT_EXPECT_EQ(n, 0);
-    KT_EXPECT_EQ(total, 20000);
+    KT_EXPECT_EQ(total, 200000);
     KT_EXPECT(in_order);
     KT_EXPECT_EQ(kthread_stop(t), 0);
     fput(f[0]);
+}
+
+/* Linux's ring of 16 pages: the capacity, and writes that merge into the
+ * last buffer only when they fit there (a non-blocking writer sees exactly
+ * Linux's partial counts and EAGAINs). */
+KTEST(pipe, capacity_16_pages_merging_as_linux)
+{
+    struct file *f[2];
+    static char big[100000], buf[4096];
+    unsigned long alive = pipes_alive;
+    KT_ASSERT_EQ(create_pipe_files(f, O_NONBLOCK), 0);
+    KT_EXPECT_EQ(pipe_fcntl(f[0], F_GETPIPE_SZ, 0), 65536);
+    KT_EXPECT_EQ(pipe_fcntl(f[1], F_GETPIPE_SZ, 0), 65536);
+    KT_EXPECT_EQ(kwrite(f[1], big, sizeof big), 65536);      /* 16 whole pages */
+    KT_EXPECT_EQ(kwrite(f[1], big, 1), -EAGAIN);
+    KT_EXPECT_EQ(kread(f[0], buf, 1), 1);
+    KT_EXPECT_EQ(kwrite(f[1], big, 1), -EAGAIN);             /* the last page is full */
+    KT_EXPECT_EQ(kread(f[0], buf, 4095), 4095);              /* the first page freed */
+    KT_EXPECT_EQ(kwrite(f[1], big, 1), 1);                   /* a new page */
+    KT_EXPECT_EQ(kwrite(f[1], big, 4096), -EAGAIN);
+    KT_EXPECT_EQ(kwrite(f[1], big, 4095), 4095);             /* merged into it */
+    KT_EXPECT_EQ(kwrite(f[1], big, 1), -EAGAIN);
+    size_t total = 0;
+    ssize_t n;
+    while ((n = kread(f[0], buf, sizeof buf)) > 0)
+        total += n;
+    KT_EXPECT_EQ(n, -EAGAIN);
+    KT_EXPECT_EQ(total, 65536);
+    /* one byte in: 100000 & 4095 merge into its page, 15 pages follow */
+    KT_EXPECT_EQ(kwrite(f[1], big, 1), 1);
+    KT_EXPECT_EQ(kwrite(f[1], big, sizeof big), 1696 + 15 * 4096);
+    fput(f[0]);
+    fput(f[1]);
+    KT_EXPECT_EQ(pipes_alive, alive);                          /* pages freed too */
+}
+
+/* A signal pending while a read or write would sleep: -ERESTARTSYS (the
+ * return to user mode makes it -EINTR or a restart), or the short count
+ * when some bytes were moved. */
+KTEST(pipe, signal_gives_erestartsys_or_short_count)
+{
+    struct file *f[2];
+    static char big[200000];
+    char buf[8];
+    KT_ASSERT_EQ(create_pipe_files(f, 0), 0);
+    sigaddset_k(&current->pending, SIGUSR1);                /* as if sent */
+    KT_EXPECT_EQ(kread(f[0], buf, sizeof buf), -ERESTARTSYS); /* empty */
+    KT_EXPECT_EQ(kwrite(f[1], big, sizeof big), 65536);     /* filled, then short */
+    KT_EXPECT_EQ(kwrite(f[1], big, 100), -ERESTARTSYS);     /* full: nothing moved */
+    KT_EXPECT_EQ(kread(f[0], buf, sizeof buf), sizeof buf); /* data: no sleep */
+    sigdelset_k(&current->pending, SIGUSR1);
+    fput(f[0]);
+    fput(f[1]);
 }

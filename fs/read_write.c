@@ -13,9 +13,10 @@
  * RWF_* flags ride in the iterator (iocb_flags).
  *
  * The path of read(fd, buf, n):
- *   sys_read -> fdget(fd) -> access_ok(buf, n) -> iov_iter_init(ITER_IOVEC)
- *     -> vfs_read(file, iter, &pos) -> f_op->read_iter (page cache, pipe,
- *        tty...) -> copy_to_iter -> copy_to_user -> f_pos = pos -> fdput
+ *   sys_read -> fdget(fd) -> iov_iter_init(ITER_IOVEC) -> the open mode,
+ *     access_ok(buf, n), rw_verify_area -> vfs_read(file, iter, &pos)
+ *     -> f_op->read_iter (page cache, pipe, tty...) -> copy_to_iter
+ *     -> copy_to_user -> f_pos = pos -> fdput
  * write(2) is the same in the other direction; docs/page-cache.md follows
  * it all the way down.
  */
@@ -37,9 +38,7 @@
 
 ssize_t vfs_read(struct file *file, struct iov_iter *to, loff_t *pos)
 {
-    if (!file)
-        return -EBADF;
-    if (!(file->f_mode & FMODE_READ))
+    if (!file || !(file->f_mode & FMODE_READ))
         return -EBADF;
     if (S_ISDIR(file->f_inode->i_mode))
         return -EISDIR;
@@ -50,9 +49,7 @@ ssize_t vfs_read(struct file *file, struct iov_iter *to, loff_t *pos)
 
 ssize_t vfs_write(struct file *file, struct iov_iter *from, loff_t *pos)
 {
-    if (!file)
-        return -EBADF;
-    if (!(file->f_mode & FMODE_WRITE))
+    if (!file || !(file->f_mode & FMODE_WRITE))
         return -EBADF;
     if (!file->f_op || !file->f_op->write_iter)
         return -EINVAL;
@@ -75,14 +72,25 @@ ssize_t kernel_write(struct file *file, const void *buf, size_t count, loff_t *p
     return vfs_write(file, &it, pos);
 }
 
+/* Set f_pos to off if it lies in [0, maxsize] (Linux's vfs_setpos), else
+ * -EINVAL with f_pos unchanged.  Returns off. */
+loff_t vfs_setpos(struct file *file, loff_t off, loff_t maxsize)
+{
+    if (off < 0 || off > maxsize)
+        return -EINVAL;
+    file->f_pos = off;
+    return off;
+}
+
 /*
  * Linux's generic_file_llseek (generic_file_llseek_size with the file
  * system's s_maxbytes and i_size): the new position must lie in
- * [0, s_maxbytes], else -EINVAL and f_pos stays.  SEEK_DATA and SEEK_HOLE
- * see the whole file as data (no hole detection, as in Linux's generic
- * version): at or past EOF -ENXIO; SEEK_DATA stays at off, SEEK_HOLE goes
- * to EOF.  The sums are done unsigned: an overflow gives a negative
- * position, -EINVAL (Linux's kernel is built with -fno-strict-overflow).
+ * [0, s_maxbytes], else -EINVAL and f_pos stays (vfs_setpos).  SEEK_DATA
+ * and SEEK_HOLE see the whole file as data (no hole detection, as in
+ * Linux's generic version; ext2_llseek finds holes): at or past EOF
+ * -ENXIO; SEEK_DATA stays at off, SEEK_HOLE goes to EOF.  The sums are
+ * done unsigned: an overflow gives a negative position, -EINVAL (Linux's
+ * kernel is built with -fno-strict-overflow).
  */
 loff_t generic_file_llseek(struct file *file, loff_t off, int whence)
 {
@@ -103,10 +111,7 @@ loff_t generic_file_llseek(struct file *file, loff_t off, int whence)
         break;
     default: return -EINVAL;
     }
-    if (off < 0 || off > maxsize)
-        return -EINVAL;
-    file->f_pos = off;
-    return off;
+    return vfs_setpos(file, off, maxsize);
 }
 
 loff_t vfs_llseek(struct file *file, loff_t off, int whence)
@@ -128,9 +133,13 @@ int iterate_dir(struct file *file, struct dir_context *ctx)
     if (!S_ISDIR(inode->i_mode) || !file->f_op || !file->f_op->iterate)
         return -ENOTDIR;
     mutex_lock(&inode->i_mutex);
-    ctx->pos = file->f_pos;
-    int err = file->f_op->iterate(file, ctx);
-    file->f_pos = ctx->pos;
+    int err = -ENOENT;                  /* a removed directory (Linux's IS_DEADDIR) */
+    if (!IS_DEADDIR(inode)) {
+        ctx->pos = file->f_pos;
+        err = file->f_op->iterate(file, ctx);
+        file->f_pos = ctx->pos;
+        file_accessed(file);
+    }
     mutex_unlock(&inode->i_mutex);
     return err;
 }
@@ -157,22 +166,36 @@ static ssize_t rw_at_fpos(struct file *file, struct iov_iter *it, int write)
     return ret;
 }
 
-/* The common tail: do the transfer at *ppos (or f_pos when ppos is NULL).
- * held: the references the caller took on file (0 after a light fdget, 1
- * after fget), so that f_count - held counts the fds and tasks sharing it. */
-static ssize_t do_rw(struct file *file, struct iov_iter *it, loff_t *ppos, int write, int held)
+/* Before any transfer, as Linux orders them: a position given to a file
+ * without one is -ESPIPE (FMODE_PREAD/FMODE_PWRITE), then the open mode
+ * (-EBADF). */
+static int rw_check(struct file *file, loff_t *ppos, int write)
 {
-    if (!(file->f_mode & (write ? FMODE_WRITE : FMODE_READ)))
-        return -EBADF;
-    if (ppos) {                        /* pread/pwrite: f_pos untouched */
-        if (!has_pos(file))
-            return -ESPIPE;
-        if (*ppos < 0)
-            return -EINVAL;
+    if (ppos && !has_pos(file))
+        return -ESPIPE;
+    return file->f_mode & (write ? FMODE_WRITE : FMODE_READ) ? 0 : -EBADF;
+}
+
+/* Linux's rw_verify_area: a count past SSIZE_MAX is -EINVAL, and so is a
+ * transfer at a given position (never negative here: the callers refused
+ * that) that would end past LLONG_MAX.  f_pos needs no such check: it
+ * never passes s_maxbytes. */
+static int rw_verify_area(loff_t *ppos, size_t count)
+{
+    return (ssize_t)count < 0 || (ppos && (loff_t)((uint64_t)*ppos + count) < 0) ? -EINVAL : 0;
+}
+
+/* The transfer at *ppos (pread/pwrite: f_pos untouched) or, when ppos is
+ * NULL, at f_pos, checks done.  f_pos_lock only if another fd or task
+ * shares the file (Linux's fdget_pos: file_count > 1 beside the caller's
+ * own reference).  held: the references the caller took on file (0 after a
+ * light fdget, 1 after fget), so that f_count - held counts the fds and
+ * tasks sharing it. */
+static ssize_t rw_transfer(struct file *file, struct iov_iter *it, loff_t *ppos, int write,
+                           int held)
+{
+    if (ppos)
         return write ? vfs_write(file, it, ppos) : vfs_read(file, it, ppos);
-    }
-    /* f_pos_lock only if another fd or task shares the file (Linux's
-     * fdget_pos: file_count > 1 beside the caller's own reference) */
     if (!has_pos(file) || file->f_count - held <= 1)
         return rw_at_fpos(file, it, write);
     mutex_lock(&file->f_pos_lock);
@@ -181,17 +204,29 @@ static ssize_t do_rw(struct file *file, struct iov_iter *it, loff_t *ppos, int w
     return ret;
 }
 
+/* The checks, then the transfer (sendfile's path). */
+static ssize_t do_rw(struct file *file, struct iov_iter *it, loff_t *ppos, int write, int held)
+{
+    ssize_t ret = rw_check(file, ppos, write);
+    if (!ret)
+        ret = rw_verify_area(ppos, iov_iter_count(it));
+    return ret ? ret : rw_transfer(file, it, ppos, write, held);
+}
+
+/* read/write (ppos NULL) and pread64/pwrite64 (which refused a negative
+ * position already): the checks in Linux's vfs_read/vfs_write order, at
+ * most MAX_RW_COUNT bytes. */
 static ssize_t rw_one(unsigned int fd, void *buf, size_t count, loff_t *ppos, int write)
 {
     struct fd f = fdget(fd);
     if (!f.file)
         return -EBADF;
-    count = min(count, (size_t)MAX_RW_COUNT);
-    struct iovec iov = { buf, count };
+    struct iovec iov = { buf, min(count, (size_t)MAX_RW_COUNT) };
     struct iov_iter it;
-    iov_iter_init(&it, write ? WRITE : READ, &iov, 1, count);
-    ssize_t ret = access_ok(buf, count) ?
-                  do_rw(f.file, &it, ppos, write, f.flags & FDPUT_FPUT) : -EFAULT;
+    iov_iter_init(&it, write ? WRITE : READ, &iov, 1, iov.iov_len);
+    ssize_t ret = rw_check(f.file, ppos, write);
+    if (!ret && !(ret = access_ok(buf, count) ? rw_verify_area(ppos, count) : -EFAULT))
+        ret = rw_transfer(f.file, &it, ppos, write, f.flags & FDPUT_FPUT);
     fdput(f);
     return ret;
 }
@@ -202,21 +237,26 @@ long sys_write(unsigned int fd, const char *buf, size_t count)
 
 static loff_t make_pos(unsigned long lo, unsigned long hi) { return (loff_t)(((uint64_t)hi << 32) | lo); }
 
+/* pread64/pwrite64: a negative position is -EINVAL before the descriptor
+ * is looked at (Linux's ksys_pread64). */
 long sys_pread64(unsigned int fd, char *buf, size_t count, unsigned long lo, unsigned long hi)
 {
     loff_t pos = make_pos(lo, hi);
-    return rw_one(fd, buf, count, &pos, 0);
+    return pos < 0 ? -EINVAL : rw_one(fd, buf, count, &pos, 0);
 }
 
 long sys_pwrite64(unsigned int fd, const char *buf, size_t count, unsigned long lo, unsigned long hi)
 {
     loff_t pos = make_pos(lo, hi);
-    return rw_one(fd, (void *)buf, count, &pos, 1);
+    return pos < 0 ? -EINVAL : rw_one(fd, (void *)buf, count, &pos, 1);
 }
 
 /* Copy a user iovec array in and check it, as Linux's import_iovec:
- * -EINVAL for too many segments or a total past ssize_t, -EFAULT for an
- * unreadable array or a segment outside user space. */
+ * -EINVAL for too many segments or a segment longer than SSIZE_MAX,
+ * -EFAULT for an unreadable array or a segment outside user space.  A
+ * total past MAX_RW_COUNT is cut there: the segment that crosses it is
+ * shortened, those after it count for nothing (the call transfers at most
+ * MAX_RW_COUNT, as read(2) does). */
 static long import_iovec(const struct iovec *uvec, unsigned long nr, struct iovec **out, size_t *total)
 {
     if (nr > UIO_MAXIOV)
@@ -230,14 +270,18 @@ static long import_iovec(const struct iovec *uvec, unsigned long nr, struct iove
     }
     size_t sum = 0;
     for (unsigned long i = 0; i < nr; i++) {
-        if ((ssize_t)iov[i].iov_len < 0 || iov[i].iov_len > MAX_RW_COUNT - sum) {
+        if ((ssize_t)iov[i].iov_len < 0) {
             kfree(iov);
             return -EINVAL;
         }
+    }
+    for (unsigned long i = 0; i < nr; i++) {
         if (!access_ok(iov[i].iov_base, iov[i].iov_len)) {
             kfree(iov);
             return -EFAULT;
         }
+        if (iov[i].iov_len > MAX_RW_COUNT - sum)
+            iov[i].iov_len = MAX_RW_COUNT - sum;
         sum += iov[i].iov_len;
     }
     *out = iov;
@@ -246,11 +290,21 @@ static long import_iovec(const struct iovec *uvec, unsigned long nr, struct iove
 }
 
 /* RWF_* of preadv2/pwritev2 into the iterator's per-call IOCB_* flags, as
- * Linux's kiocb_set_rw_flags: an unknown flag is -EOPNOTSUPP. */
-static int set_rw_flags(struct iov_iter *it, int rwf)
+ * Linux's kiocb_set_rw_flags: an unknown flag is -EOPNOTSUPP, and so is
+ * RWF_NOWAIT on a file that does not take it (no FMODE_NOWAIT).  Where it
+ * is taken (ext2's regular files) it is for reads only: a non-blocking
+ * buffered write is -EOPNOTSUPP, as Linux's ext4_buffered_write_iter
+ * answers (the reference ext2 driver); that answer is given here, since no
+ * Vellum file system takes one. */
+static int set_rw_flags(struct file *file, struct iov_iter *it, int rwf, int write)
 {
     if (rwf & ~RWF_SUPPORTED)
         return -EOPNOTSUPP;
+    if (rwf & RWF_NOWAIT) {
+        if (!(file->f_mode & FMODE_NOWAIT) || write)
+            return -EOPNOTSUPP;
+        it->iocb_flags |= IOCB_NOWAIT;
+    }
     if (rwf & RWF_HIPRI)
         it->iocb_flags |= IOCB_HIPRI;
     if (rwf & RWF_DSYNC)
@@ -263,22 +317,28 @@ static int set_rw_flags(struct iov_iter *it, int rwf)
 }
 
 /* readv/writev (ppos NULL: at f_pos) and preadv/pwritev(2) (at *ppos).
- * As Linux: the iovecs are imported first (-EFAULT/-EINVAL), a transfer of
- * 0 bytes returns 0 before the flags are looked at, then the flags. */
+ * In Linux's order: a negative position (-EINVAL, before the descriptor),
+ * no position to give (-ESPIPE), the iovecs (-EINVAL/-EFAULT), the open
+ * mode (-EBADF), a transfer of 0 bytes (0, nothing else looked at), the
+ * position's range (-EINVAL), then the flags (-EOPNOTSUPP). */
 static long rw_vec(unsigned int fd, const struct iovec *uvec, unsigned long vlen,
                    loff_t *ppos, int rwf, int write)
 {
+    if (ppos && *ppos < 0)
+        return -EINVAL;
     struct fd f = fdget(fd);
     if (!f.file)
         return -EBADF;
     struct iovec *iov;
     size_t total;
-    long ret = import_iovec(uvec, vlen, &iov, &total);
+    long ret = ppos && !has_pos(f.file) ? -ESPIPE : import_iovec(uvec, vlen, &iov, &total);
     if (ret == 0) {
         struct iov_iter it;
         iov_iter_init(&it, write ? WRITE : READ, iov, vlen, total);
-        if (!total || !(ret = set_rw_flags(&it, rwf)))
-            ret = do_rw(f.file, &it, ppos, write, f.flags & FDPUT_FPUT);
+        ret = rw_check(f.file, ppos, write);
+        if (!ret && total && !(ret = rw_verify_area(ppos, total)) &&
+            !(ret = set_rw_flags(f.file, &it, rwf, write)))
+            ret = rw_transfer(f.file, &it, ppos, write, f.flags & FDPUT_FPUT);
         kfree(iov);
     }
     fdput(f);
@@ -292,7 +352,7 @@ long sys_writev(unsigned int fd, const struct iovec *vec, unsigned long vlen)
 
 /* preadv/pwritev: the 64-bit offset in two registers, low half first (the
  * i386 ABI of Linux's compat-free 32-bit entry).  A negative offset is
- * -EINVAL (do_rw checks it). */
+ * -EINVAL (rw_vec checks it). */
 long sys_preadv(unsigned int fd, const struct iovec *vec, unsigned long vlen,
                 unsigned long lo, unsigned long hi)
 {
@@ -335,43 +395,36 @@ static loff_t do_lseek(struct file *file, loff_t off, unsigned int whence)
     return ret;
 }
 
+/* lseek: a new position that does not fit the 32-bit off_t is -EOVERFLOW,
+ * and the file is left there, as Linux's ksys_lseek on i386 (a program
+ * asks _llseek for such positions). */
 long sys_lseek(unsigned int fd, long offset, unsigned int whence)
 {
     struct file *file = fget(fd);
     if (!file)
         return -EBADF;
-    loff_t old = file->f_pos;
     loff_t ret = do_lseek(file, offset, whence);
-    if (ret > 0x7fffffffLL) {          /* does not fit off_t: use _llseek */
-        file->f_pos = old;
+    if (ret > (loff_t)MAX_NON_LFS)
         ret = -EOVERFLOW;
-    }
     fput(file);
     return (long)ret;
 }
 
 /* _llseek: the 64-bit result goes through a user pointer.  If it cannot be
- * stored, the offset is put back: -EFAULT with nothing changed. */
+ * stored the call is -EFAULT, the file moved all the same (Linux's
+ * sys_llseek stores the result after vfs_llseek). */
 long sys_llseek(unsigned int fd, unsigned long offset_high, unsigned long offset_low,
                 loff_t *result, unsigned int whence)
 {
     struct file *file = fget(fd);
     if (!file)
         return -EBADF;
-    long ret;
-    if (!access_ok(result, sizeof *result)) {
+    loff_t pos = do_lseek(file, make_pos(offset_low, offset_high), whence);
+    long ret = 0;
+    if (pos < 0)
+        ret = (long)pos;
+    else if (copy_to_user(result, &pos, sizeof pos))
         ret = -EFAULT;
-    } else {
-        loff_t old = file->f_pos;
-        loff_t pos = do_lseek(file, make_pos(offset_low, offset_high), whence);
-        ret = 0;
-        if (pos < 0)
-            ret = (long)pos;
-        else if (copy_to_user(result, &pos, sizeof pos)) {
-            file->f_pos = old;
-            ret = -EFAULT;
-        }
-    }
     fput(file);
     return ret;
 }

@@ -20,9 +20,10 @@ void generic_fillattr(struct inode *inode, struct kstat *st)
     st->size = inode->i_size;
     st->blksize = inode->i_sb->s_blocksize;
     st->blocks = inode->i_blocks;
-    /* A filesystem without a disk (ramfs) keeps no i_blocks: its blocks are
-     * its cached pages, as Linux's simple_getattr reports them. */
-    if (!inode->i_sb->s_bdev && inode->i_mapping)
+    /* A filesystem without a disk (ramfs) keeps no i_blocks: a file's blocks
+     * are its cached pages, as Linux's simple_getattr reports them (ramfs
+     * files only: its directories and symlinks show 0, as on Linux). */
+    if (!inode->i_sb->s_bdev && inode->i_mapping && S_ISREG(inode->i_mode))
         st->blocks = inode->i_mapping->nrpages << (PAGE_SHIFT - 9);
     st->atime = inode->i_atime;
     st->mtime = inode->i_mtime;

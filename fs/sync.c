@@ -32,8 +32,14 @@ int sync_filesystem(struct super_block *sb)
     if (sb->s_flags & MS_RDONLY)
         return 0;
     /* Two passes as Linux: start everything without waiting, then write and
-     * wait for what is left. */
-    struct writeback_control wbc = { .sync_mode = WB_SYNC_NONE, .nr_to_write = 0x7fffffff };
+     * wait for what is left.  Each writes what was dirty when it began
+     * (tagged_writepages, as Linux's writeback_inodes_sb; WB_SYNC_ALL is
+     * tagged anyway): dirt made meanwhile by other tasks cannot keep a
+     * sync from ending (fs/fs-writeback.c, mm/page-writeback.c, and
+     * sync_blockdev in fs/buffer.c for the metadata). */
+    struct writeback_control wbc = {
+        .sync_mode = WB_SYNC_NONE, .nr_to_write = 0x7fffffff, .tagged_writepages = 1,
+    };
     int err = writeback_inodes_sb(sb, &wbc);
     sync_inodes_sb(sb);
     int e = sync_fs_flushed(sb);
@@ -77,6 +83,18 @@ void emergency_sync(void)
  * metadata (->sync_fs: bitmaps, descriptors, inode tables, indirect and
  * directory blocks, superblock last).  That is sync_filesystem: like
  * ext3's fsync, which commits the whole running transaction.
+ * Its time is bounded by what was dirty when it began, whatever other tasks
+ * dirty meanwhile: each pass below writes only what was dirty at its own
+ * start (do_writepages' PG_towrite tags, writeback_inodes_sb's private
+ * list, sync_blockdev's BH_Towrite), as Linux's sync bounds its passes by
+ * their start (wb_writeback's older_than_this, tag_pages_for_writeback).
+ * Linux's ext2 fsync is this function's namesake: file_write_and_wait_range,
+ * sync_mapping_buffers (the file's indirect blocks), sync_inode_metadata,
+ * then a flush of the device; here the whole filesystem stands in for the
+ * file's own metadata (above), so the bound is the filesystem's dirt at
+ * the start, and another process creating and unlinking files delays an
+ * fsync by its own dirt of that moment, never for ever (before, it did:
+ * tools/tests/powercut.sh, fsyncchurn).
  * Simplification: sync_filesystem's WB_SYNC_ALL pass also collects (and
  * clears) write errors recorded on other files' mappings; Linux keeps those
  * for their own fsync (errseq_t).  The error returned is this file's and
@@ -89,7 +107,9 @@ int generic_file_fsync(struct file *file, int datasync)
     int err = write_inode_now(inode, 1);
     if (sb->s_flags & MS_RDONLY)
         return err;
-    struct writeback_control wbc = { .sync_mode = WB_SYNC_NONE, .nr_to_write = 0x7fffffff };
+    struct writeback_control wbc = {
+        .sync_mode = WB_SYNC_NONE, .nr_to_write = 0x7fffffff, .tagged_writepages = 1,
+    };
     writeback_inodes_sb(sb, &wbc);      /* other files: their errors are theirs */
     sync_inodes_sb(sb);
     int e = sync_fs_flushed(sb);

@@ -194,7 +194,7 @@ static long do_ftruncate(unsigned int fd, loff_t len)
     else if (!(f->f_mode & FMODE_WRITE))
         err = -EINVAL;                 /* Linux: -EINVAL for a file not open for writing */
     else
-        err = do_truncate(f->f_inode, len);
+        err = do_truncate(f->f_inode, len, ATTR_MTIME | ATTR_CTIME);
     fput(f);
     return err;
 }

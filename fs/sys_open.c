@@ -145,7 +145,10 @@ long sys_dup2(unsigned int oldfd, unsigned int newfd)
     return do_dup2(oldfd, newfd, 0);
 }
 
-#define SETFL_MASK (O_APPEND | O_NONBLOCK)
+/* What F_SETFL changes (Linux's SETFL_MASK without O_DIRECT and FASYNC,
+ * which are not modelled); the access mode and the rest stay.  O_NOATIME
+ * needs the file's owner, which every process is (root). */
+#define SETFL_MASK (O_APPEND | O_NONBLOCK | O_NOATIME)
 
 long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg)
 {
@@ -156,7 +159,7 @@ long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg)
     switch (cmd) {
     case F_DUPFD:
     case F_DUPFD_CLOEXEC:
-        ret = arg >= NR_OPEN ? -EINVAL : f_dupfd(arg, f, cmd == F_DUPFD_CLOEXEC ? O_CLOEXEC : 0);
+        ret = f_dupfd(arg, f, cmd == F_DUPFD_CLOEXEC ? O_CLOEXEC : 0);
         break;
     case F_GETFD:
         ret = get_close_on_exec(fd) ? FD_CLOEXEC : 0;
@@ -172,8 +175,11 @@ long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg)
         f->f_flags = (f->f_flags & ~SETFL_MASK) | (arg & SETFL_MASK);
         ret = 0;
         break;
+    case F_GETPIPE_SZ:
+        ret = pipe_fcntl(f, cmd, arg);
+        break;
     default:
-        ret = -EINVAL;                 /* record locks and the rest: not modelled */
+        ret = -EINVAL;                 /* record locks, F_SETPIPE_SZ and the rest: not modelled */
         break;
     }
     fput(f);

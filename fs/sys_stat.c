@@ -1,6 +1,7 @@
-/* fs/sys_stat.c: stat64/lstat64/fstat64/fstatat64, statx and getdents64:
- * the VFS's struct kstat and directory iteration turned into the Linux
- * i386 user layouts.  Sits on vfs_stat/vfs_fstat and iterate_dir.
+/* fs/sys_stat.c: stat64/lstat64/fstat64/fstatat64, the 32-bit
+ * stat/lstat/fstat, statx and getdents64: the VFS's struct kstat and
+ * directory iteration turned into the Linux i386 user layouts.  Sits on
+ * vfs_stat/vfs_fstat and iterate_dir.
  */
 #include <kernel.h>
 #include <string.h>
@@ -28,6 +29,32 @@ static int cp_stat64(const struct kstat *k, void *ubuf)
     s.st_nlink = k->nlink;
     s.st_uid = k->uid;
     s.st_gid = k->gid;
+    s.st_rdev = k->rdev;
+    s.st_size = k->size;
+    s.st_blksize = k->blksize;
+    s.st_blocks = k->blocks;
+    s.st_atime = k->atime;
+    s.st_mtime = k->mtime;
+    s.st_ctime = k->ctime;
+    return copy_to_user(ubuf, &s, sizeof s) ? -EFAULT : 0;
+}
+
+/* struct stat, the layout of the 32-bit calls (Linux's cp_new_stat on
+ * i386): a size past MAX_NON_LFS, a device number or link count that does
+ * not fit, is -EOVERFLOW (the program must use stat64); a uid or gid past
+ * 16 bits reads as the overflow id 65534. */
+static int cp_new_stat(const struct kstat *k, void *ubuf)
+{
+    struct stat s;
+    if ((k->dev >> 16) || (k->rdev >> 16) || k->size > (loff_t)MAX_NON_LFS || k->nlink > 0xffff)
+        return -EOVERFLOW;
+    memset(&s, 0, sizeof s);
+    s.st_dev = k->dev;
+    s.st_ino = k->ino;
+    s.st_mode = k->mode;
+    s.st_nlink = k->nlink;
+    s.st_uid = k->uid > 0xffff ? 65534 : k->uid;
+    s.st_gid = k->gid > 0xffff ? 65534 : k->gid;
     s.st_rdev = k->rdev;
     s.st_size = k->size;
     s.st_blksize = k->blksize;
@@ -82,6 +109,27 @@ long sys_fstat64(unsigned long fd, void *statbuf)
     struct kstat k;
     int err = fstat_fd(fd, &k);
     return err ? err : cp_stat64(&k, statbuf);
+}
+
+long sys_newstat(const char *filename, void *statbuf)
+{
+    struct kstat k;
+    int err = stat_user(AT_FDCWD, filename, 1, &k);
+    return err ? err : cp_new_stat(&k, statbuf);
+}
+
+long sys_newlstat(const char *filename, void *statbuf)
+{
+    struct kstat k;
+    int err = stat_user(AT_FDCWD, filename, 0, &k);
+    return err ? err : cp_new_stat(&k, statbuf);
+}
+
+long sys_newfstat(unsigned int fd, void *statbuf)
+{
+    struct kstat k;
+    int err = fstat_fd(fd, &k);
+    return err ? err : cp_new_stat(&k, statbuf);
 }
 
 /* AT_EMPTY_PATH with "" means dfd itself.  Returns 1 if handled. */

@@ -6,8 +6,11 @@
  *   utimensat_time64(dfd, path, times, flags)  412, two { s64 sec; long nsec; }
  *
  * times == NULL sets both to now; an nsec of UTIME_NOW means now, UTIME_OMIT
- * leaves that time alone.  path == NULL (Linux's futimens) means the file
- * dfd itself.  The change time becomes now whenever anything changes.
+ * leaves that time alone; both UTIME_OMIT is 0 at once, before the flags or
+ * the path are looked at (Linux's "we must not even check the path").
+ * path == NULL with a dfd other than AT_FDCWD (Linux's futimens) means the
+ * file dfd itself; with AT_FDCWD it is a bad address, -EFAULT.  The change
+ * time becomes now whenever anything changes.
  *
  * Simplified on purpose: inode times are whole seconds here (struct inode
  * has no nanoseconds), so tv_nsec is checked and then dropped; there are no
@@ -65,7 +68,7 @@ static long do_utimensat(int dfd, const char *upath, struct utime_pair *t, int f
     if (!nsec_valid(t->nsec[0]) || !nsec_valid(t->nsec[1]))
         return -EINVAL;
 
-    if (!upath) {                              /* futimens(dfd, times) */
+    if (!upath && dfd != AT_FDCWD) {           /* futimens(dfd, times) */
         if (flags)
             return -EINVAL;
         struct file *f = fget(dfd);
@@ -107,6 +110,8 @@ long sys_utimensat(int dfd, const char *path, const void *utimes, int flags)
             t.sec[i] = ts[i].tv_sec;
             t.nsec[i] = ts[i].tv_nsec;
         }
+        if (t.nsec[0] == UTIME_OMIT && t.nsec[1] == UTIME_OMIT)
+            return 0;
     }
     return do_utimensat(dfd, path, &t, flags);
 }
@@ -122,6 +127,8 @@ long sys_utimensat_time64(int dfd, const char *path, const void *utimes, int fla
             t.sec[i] = (time_t)ts[i].tv_sec;   /* 32-bit time_t: simplified, as above */
             t.nsec[i] = ts[i].tv_nsec;
         }
+        if (t.nsec[0] == UTIME_OMIT && t.nsec[1] == UTIME_OMIT)
+            return 0;
     }
     return do_utimensat(dfd, path, &t, flags);
 }

@@ -217,6 +217,29 @@ KTEST(vfs, file_read_write_offsets_append_trunc_excl)
     KT_EXPECT_EQ(vfs_rmdir("/io"), 0);
 }
 
+/* The file keeps the flags that describe it and forgets those that only
+ * steered the open (Linux's do_dentry_open); access mode 3 opens a file
+ * that can be neither read nor written. */
+KTEST(vfs, open_keeps_status_flags_only)
+{
+    KT_ASSERT_EQ(setup("/flags"), 0);
+    struct file *f = filp_open("/flags/f", O_RDWR | O_CREAT | O_EXCL | O_TRUNC | O_NOCTTY |
+                               O_APPEND | O_LARGEFILE, 0644);
+    KT_ASSERT(!IS_ERR(f));
+    KT_EXPECT_EQ(f->f_flags, O_RDWR | O_APPEND | O_LARGEFILE);
+    filp_close(f);
+    f = filp_open("/flags/f", O_ACCMODE, 0);
+    KT_ASSERT(!IS_ERR(f));
+    KT_EXPECT_EQ(f->f_mode & (FMODE_READ | FMODE_WRITE), 0);
+    KT_EXPECT_EQ(f->f_flags, O_ACCMODE);
+    KT_EXPECT_EQ(kernel_read(f, tbuf, 1, &f->f_pos), -EBADF);
+    KT_EXPECT_EQ(kernel_write(f, "x", 1, &f->f_pos), -EBADF);
+    filp_close(f);
+    KT_EXPECT_EQ(open_err("/flags", O_ACCMODE), -EISDIR);
+    KT_EXPECT_EQ(vfs_unlink("/flags/f"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/flags"), 0);
+}
+
 KTEST(vfs, truncate_path)
 {
     KT_ASSERT_EQ(setup("/tr"), 0);
@@ -498,4 +521,352 @@ KTEST(vfs, truncate_past_rlimit_fsize_is_efbig)
     KT_EXPECT_EQ(slurp("/rl/f"), 2);
     KT_EXPECT_EQ(vfs_unlink("/rl/f"), 0);
     KT_EXPECT_EQ(vfs_rmdir("/rl"), 0);
+}
+
+/* ---- names and times (issue 22: user/conform/names, user/conform/times) -- */
+
+#define OLD_TIME 1000000000             /* 2001: older than a day */
+
+/* atime, mtime and ctime of inode set to a, m, c, as utimensat would
+ * (ctime, which it cannot set, too, so a change of it shows) */
+static void set_times(struct inode *inode, time_t a, time_t m, time_t c)
+{
+    struct iattr at = { .ia_valid = ATTR_ATIME | ATTR_MTIME | ATTR_CTIME,
+                        .ia_atime = a, .ia_mtime = m, .ia_ctime = c };
+    mutex_lock(&inode->i_mutex);
+    notify_change(inode, &at);
+    mutex_unlock(&inode->i_mutex);
+}
+
+static struct inode *inode_of(const char *path, unsigned flags)
+{
+    struct path p;
+    if (kern_path(path, flags, &p))
+        return NULL;
+    struct inode *inode = igrab(p.inode);
+    path_put(&p);
+    return inode;
+}
+
+KTEST(vfs, link_and_symlink_name_with_slash_enoent)
+{
+    /* filename_create: "x/" names a directory; link and symlink make none */
+    KT_ASSERT_EQ(setup("/ts"), 0);
+    KT_ASSERT_EQ(mkfile("/ts/f", "x"), 0);
+    KT_EXPECT_EQ(vfs_link("/ts/f", "/ts/x/"), -ENOENT);
+    KT_EXPECT_EQ(vfs_symlink("f", "/ts/y/"), -ENOENT);
+    KT_EXPECT_EQ(vfs_link("/ts/f", "/ts/f/"), -EEXIST);      /* exists: EEXIST first */
+    struct kstat st;
+    KT_EXPECT_EQ(vfs_lstat("/ts/x", &st), -ENOENT);
+    KT_EXPECT_EQ(vfs_lstat("/ts/y", &st), -ENOENT);
+    KT_EXPECT_EQ(vfs_mkdir("/ts/z/", 0755), 0);              /* mkdir does */
+    KT_EXPECT_EQ(vfs_rmdir("/ts/z"), 0);
+    KT_EXPECT_EQ(vfs_unlink("/ts/f"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/ts"), 0);
+}
+
+KTEST(vfs, notdir_and_enoent_before_nametoolong)
+{
+    /* Linux's order: each component must be a directory before the next
+     * one's length is looked at; the last one's only once its parent is
+     * found */
+    static char p[NAME_MAX + 40];
+    struct kstat st;
+    KT_ASSERT_EQ(setup("/nl"), 0);
+    KT_ASSERT_EQ(mkfile("/nl/f", "x"), 0);
+    char *c = p + snprintf(p, sizeof p, "/nl/f/");
+    memset(c, 'n', NAME_MAX + 1);
+    c[NAME_MAX + 1] = '\0';
+    KT_EXPECT_EQ(vfs_stat(p, &st), -ENOTDIR);
+    KT_EXPECT_EQ(vfs_mkdir(p, 0755), -ENOTDIR);
+    memcpy(p, "/nl/m/", 6);                                   /* missing */
+    KT_EXPECT_EQ(vfs_stat(p, &st), -ENOENT);
+    KT_EXPECT_EQ(vfs_mkdir(p, 0755), -ENOENT);
+    KT_EXPECT_EQ(open_err(p, O_RDWR | O_CREAT), -ENOENT);
+    memmove(p + 4, p + 6, NAME_MAX + 2);                      /* "/nl/nnn...": too long */
+    KT_EXPECT_EQ(vfs_mkdir(p, 0755), -ENAMETOOLONG);
+    KT_EXPECT_EQ(open_err(p, O_RDWR | O_CREAT), -ENAMETOOLONG);
+    KT_EXPECT_EQ(vfs_unlink("/nl/f"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/nl"), 0);
+}
+
+KTEST(vfs, rename_of_dots_ebusy_exdev_first)
+{
+    KT_ASSERT_EQ(setup("/rd"), 0);
+    KT_ASSERT_EQ(vfs_mkdir("/rd/d", 0755), 0);
+    KT_ASSERT_EQ(mkfile("/rd/f", "x"), 0);
+    KT_EXPECT_EQ(vfs_rename("/rd/d/.", "/rd/x"), -EBUSY);
+    KT_EXPECT_EQ(vfs_rename("/rd/d/..", "/rd/x"), -EBUSY);
+    KT_EXPECT_EQ(vfs_rename("/rd/f", "/rd/d/."), -EBUSY);
+    KT_EXPECT_EQ(vfs_rename("/rd/f", "/rd/d/.."), -EBUSY);
+    KT_ASSERT_EQ(do_mount("none", "/rd/d", "ramfs", 0, NULL), 0);
+    KT_EXPECT_EQ(vfs_rename("/rd/f", "/rd/d/."), -EXDEV);     /* before the dots */
+    KT_EXPECT_EQ(do_umount("/rd/d"), 0);
+    KT_EXPECT_EQ(vfs_unlink("/rd/f"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/rd/d"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/rd"), 0);
+}
+
+KTEST(vfs, creat_through_dangling_symlink_makes_target)
+{
+    /* open(O_CREAT) of a symlink to nothing creates what it names, read
+     * from the link's directory; O_EXCL: EEXIST; a loop: ELOOP */
+    struct kstat st;
+    KT_ASSERT_EQ(setup("/dg"), 0);
+    KT_ASSERT_EQ(vfs_mkdir("/dg/sub", 0755), 0);
+    KT_ASSERT_EQ(vfs_symlink("t", "/dg/sub/l"), 0);
+    KT_ASSERT_EQ(vfs_symlink("sub/l", "/dg/l2"), 0);          /* a link to the link */
+    KT_EXPECT_EQ(open_err("/dg/l2", O_WRONLY | O_CREAT | O_EXCL), -EEXIST);
+    KT_EXPECT_EQ(open_err("/dg/l2", O_WRONLY | O_CREAT | O_NOFOLLOW), -ELOOP);
+    KT_EXPECT_EQ(vfs_stat("/dg/sub/t", &st), -ENOENT);
+    KT_EXPECT_EQ(vfs_chdir("/"), 0);
+    KT_EXPECT_EQ(open_err("/dg/l2", O_WRONLY | O_CREAT), 0);
+    KT_EXPECT_EQ(vfs_stat("/dg/sub/t", &st), 0);             /* in the link's directory */
+    KT_EXPECT(S_ISREG(st.mode));
+    KT_EXPECT_EQ(vfs_stat("/t", &st), -ENOENT);
+    KT_EXPECT_EQ(open_err("/dg/sub/l", O_WRONLY | O_CREAT), 0);   /* exists now: opened */
+    KT_ASSERT_EQ(vfs_symlink("self", "/dg/self"), 0);
+    KT_EXPECT_EQ(open_err("/dg/self", O_WRONLY | O_CREAT), -ELOOP);
+    const char *names[] = { "/dg/self", "/dg/l2", "/dg/sub/l", "/dg/sub/t" };
+    for (unsigned k = 0; k < ARRAY_SIZE(names); k++)
+        KT_EXPECT_EQ(vfs_unlink(names[k]), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/dg/sub"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/dg"), 0);
+}
+
+KTEST(vfs, symlink_chain_follows_40_not_41)
+{
+    /* c0 -> c1 -> ... -> c40 -> f: 40 links from c1 resolve, 41 from c0 do
+     * not (MAXSYMLINKS); links at the end of a target do not nest */
+    char a[16], b[16];
+    struct kstat st;
+    KT_ASSERT_EQ(setup("/ch"), 0);
+    KT_ASSERT_EQ(mkfile("/ch/f", "x"), 0);
+    for (int i = 0; i <= 40; i++) {
+        snprintf(a, sizeof a, "/ch/c%d", i);
+        snprintf(b, sizeof b, "c%d", i + 1);
+        KT_ASSERT_EQ(vfs_symlink(i == 40 ? "f" : b, a), 0);
+    }
+    KT_EXPECT_EQ(vfs_stat("/ch/c1", &st), 0);
+    KT_EXPECT(S_ISREG(st.mode));
+    KT_EXPECT_EQ(vfs_stat("/ch/c0", &st), -ELOOP);
+    KT_EXPECT_EQ(open_err("/ch/c1", O_RDONLY), 0);
+    KT_EXPECT_EQ(open_err("/ch/c0", O_RDONLY), -ELOOP);
+    for (int i = 0; i <= 40; i++) {
+        snprintf(a, sizeof a, "/ch/c%d", i);
+        KT_EXPECT_EQ(vfs_unlink(a), 0);
+    }
+    KT_EXPECT_EQ(vfs_unlink("/ch/f"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/ch"), 0);
+}
+
+KTEST(vfs, open_dir_with_creat_or_trunc_eisdir)
+{
+    KT_ASSERT_EQ(setup("/od"), 0);
+    KT_EXPECT_EQ(open_err("/od", O_RDONLY | O_CREAT), -EISDIR);
+    KT_EXPECT_EQ(open_err("/od", O_RDONLY | O_TRUNC), -EISDIR);
+    KT_EXPECT_EQ(open_err("/od", O_RDWR | O_CREAT), -EISDIR);
+    KT_EXPECT_EQ(open_err("/od", O_RDONLY), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/od"), 0);
+}
+
+KTEST(vfs, mkdir_keeps_sticky_drops_set_id)
+{
+    struct kstat st;
+    KT_ASSERT_EQ(setup("/mk"), 0);
+    KT_ASSERT_EQ(vfs_mkdir("/mk/d", 07777), 0);
+    KT_ASSERT_EQ(vfs_stat("/mk/d", &st), 0);
+    KT_EXPECT_EQ(st.mode & 07777, 01777);
+    KT_EXPECT_EQ(vfs_rmdir("/mk/d"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/mk"), 0);
+}
+
+KTEST(vfs, removed_directory_is_dead)
+{
+    /* a removed cwd: nothing can be found, made or listed in it; "." and
+     * ".." still resolve, and getcwd fails (Linux: ENOENT throughout) */
+    struct kstat st, parent;
+    char cwd[64];
+    KT_ASSERT_EQ(setup("/dd"), 0);
+    KT_ASSERT_EQ(vfs_mkdir("/dd/d", 0755), 0);
+    KT_ASSERT_EQ(vfs_mkdir("/dd/e", 0755), 0);
+    KT_ASSERT_EQ(mkfile("/dd/f", "x"), 0);
+    KT_ASSERT_EQ(vfs_stat("/dd", &parent), 0);
+    KT_ASSERT_EQ(vfs_chdir("/dd/d"), 0);
+    struct file *d = filp_open(".", O_RDONLY | O_DIRECTORY, 0);
+    KT_ASSERT(!IS_ERR(d));
+    KT_EXPECT_EQ(vfs_rmdir("/dd/d"), 0);
+    KT_EXPECT_EQ(open_err("x", O_RDWR | O_CREAT), -ENOENT);
+    KT_EXPECT_EQ(vfs_mkdir("x", 0755), -ENOENT);
+    KT_EXPECT_EQ(vfs_symlink("f", "x"), -ENOENT);
+    KT_EXPECT_EQ(vfs_link("/dd/f", "x"), -ENOENT);
+    KT_EXPECT_EQ(vfs_rename("/dd/f", "x"), -ENOENT);
+    KT_EXPECT_EQ(vfs_rename("/dd/e", "e"), -ENOENT);
+    KT_EXPECT_EQ(vfs_stat("x", &st), -ENOENT);
+    struct lister l = { { list_actor, 0 }, "", 0 };
+    KT_EXPECT_EQ(iterate_dir(d, &l.ctx), -ENOENT);
+    KT_EXPECT_EQ(vfs_getcwd(cwd, sizeof cwd), -ENOENT);
+    KT_EXPECT_EQ(vfs_stat(".", &st), 0);
+    KT_EXPECT_EQ(st.nlink, 0);
+    KT_EXPECT_EQ(vfs_stat("..", &st), 0);
+    KT_EXPECT_EQ(st.ino, parent.ino);
+    KT_EXPECT_EQ(vfs_chdir(".."), 0);
+    KT_EXPECT_EQ(vfs_getcwd(cwd, sizeof cwd), 4);
+    filp_close(d);
+    KT_EXPECT_EQ(vfs_chdir("/"), 0);
+    KT_EXPECT_EQ(vfs_unlink("/dd/f"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/dd/e"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/dd"), 0);
+}
+
+KTEST(vfs, atime_relatime_read_readdir_readlink_follow)
+{
+    /* touch_atime: a read (not of 0 bytes) sets atime when it is not after
+     * mtime/ctime or is a day old; not when it is newer (the future here);
+     * O_NOATIME never; readdir, readlink and following a link too */
+    KT_ASSERT_EQ(setup("/at"), 0);
+    KT_ASSERT_EQ(mkfile("/at/f", "hello"), 0);
+    KT_ASSERT_EQ(vfs_symlink("f", "/at/l"), 0);
+    time_t now = current_time();
+    struct file *f = filp_open("/at/f", O_RDONLY, 0);
+    KT_ASSERT(!IS_ERR(f));
+    struct inode *inode = f->f_inode;
+    set_times(inode, OLD_TIME, OLD_TIME, OLD_TIME);
+    KT_EXPECT_EQ(kernel_read(f, tbuf, 0, &(loff_t){ 0 }), 0);
+    KT_EXPECT_EQ(inode->i_atime, OLD_TIME);                  /* nothing read */
+    KT_EXPECT_EQ(kernel_read(f, tbuf, 2, &(loff_t){ 0 }), 2);
+    KT_EXPECT(inode->i_atime >= now);
+    set_times(inode, now + 10000, OLD_TIME, OLD_TIME);
+    KT_EXPECT_EQ(kernel_read(f, tbuf, 2, &(loff_t){ 0 }), 2);
+    KT_EXPECT_EQ(inode->i_atime, now + 10000);               /* newer than both */
+    set_times(inode, now + 10000, now + 20000, OLD_TIME);
+    KT_EXPECT_EQ(kernel_read(f, tbuf, 2, &(loff_t){ 10 }), 0);   /* at EOF: counts */
+    KT_EXPECT(inode->i_atime >= now && inode->i_atime < now + 10000);
+    set_times(inode, OLD_TIME, OLD_TIME, OLD_TIME);
+    struct vm_area_struct vma;
+    memset(&vma, 0, sizeof vma);
+    KT_EXPECT_EQ(f->f_op->mmap(f, &vma), 0);
+    KT_EXPECT(inode->i_atime >= now);
+    filp_close(f);
+    f = filp_open("/at/f", O_RDONLY | O_NOATIME, 0);
+    KT_ASSERT(!IS_ERR(f));
+    set_times(inode, OLD_TIME, OLD_TIME, OLD_TIME);
+    KT_EXPECT_EQ(kernel_read(f, tbuf, 2, &(loff_t){ 0 }), 2);
+    KT_EXPECT_EQ(inode->i_atime, OLD_TIME);
+    filp_close(f);
+
+    struct file *d = filp_open("/at", O_RDONLY | O_DIRECTORY, 0);
+    KT_ASSERT(!IS_ERR(d));
+    set_times(d->f_inode, OLD_TIME, OLD_TIME, OLD_TIME);
+    struct lister l = { { list_actor, 0 }, "", 0 };
+    KT_EXPECT_EQ(iterate_dir(d, &l.ctx), 0);
+    KT_EXPECT(d->f_inode->i_atime >= now);
+    filp_close(d);
+
+    struct inode *link = inode_of("/at/l", 0);
+    KT_ASSERT(link != NULL);
+    set_times(link, OLD_TIME, OLD_TIME, OLD_TIME);
+    KT_EXPECT_EQ(vfs_readlink("/at/l", tbuf, sizeof tbuf), 1);
+    KT_EXPECT(link->i_atime >= now);
+    set_times(link, OLD_TIME, OLD_TIME, OLD_TIME);
+    struct kstat st;
+    KT_EXPECT_EQ(vfs_lstat("/at/l", &st), 0);
+    KT_EXPECT_EQ(link->i_atime, OLD_TIME);                   /* not followed */
+    KT_EXPECT_EQ(vfs_stat("/at/l", &st), 0);
+    KT_EXPECT(link->i_atime >= now);
+    iput(link);
+    KT_EXPECT_EQ(vfs_unlink("/at/l"), 0);
+    KT_EXPECT_EQ(vfs_unlink("/at/f"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/at"), 0);
+}
+
+KTEST(vfs, truncate_path_leaves_times_to_the_filesystem)
+{
+    /* truncate(2) asks for no times (ramfs, whose simple_setattr sets none,
+     * keeps them, as Linux's); ftruncate and O_TRUNC ask for mtime and
+     * ctime, even to the same size */
+    KT_ASSERT_EQ(setup("/tt"), 0);
+    KT_ASSERT_EQ(mkfile("/tt/f", "0123456789"), 0);
+    struct inode *inode = inode_of("/tt/f", 0);
+    KT_ASSERT(inode != NULL);
+    set_times(inode, OLD_TIME, OLD_TIME, OLD_TIME);
+    KT_EXPECT_EQ(vfs_truncate("/tt/f", 5), 0);
+    KT_EXPECT_EQ(inode->i_size, 5);
+    KT_EXPECT_EQ(inode->i_mtime, OLD_TIME);
+    KT_EXPECT_EQ(inode->i_ctime, OLD_TIME);
+    KT_EXPECT_EQ(do_truncate(inode, 5, ATTR_MTIME | ATTR_CTIME), 0);   /* ftruncate */
+    KT_EXPECT(inode->i_mtime != OLD_TIME && inode->i_ctime != OLD_TIME);
+    set_times(inode, OLD_TIME, OLD_TIME, OLD_TIME);
+    KT_EXPECT_EQ(open_err("/tt/f", O_WRONLY | O_TRUNC), 0);
+    KT_EXPECT(inode->i_mtime != OLD_TIME && inode->i_ctime != OLD_TIME);
+    iput(inode);
+    KT_EXPECT_EQ(vfs_unlink("/tt/f"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/tt"), 0);
+}
+
+KTEST(ramfs, directory_size_0_and_only_files_have_blocks)
+{
+    /* as Linux's ramfs: directories are of size 0, and simple_getattr's
+     * block count (the cached pages) is for regular files */
+    struct kstat st;
+    KT_ASSERT_EQ(setup("/rs"), 0);
+    KT_ASSERT_EQ(do_mount("none", "/rs", "ramfs", 0, NULL), 0);
+    KT_ASSERT_EQ(mkfile("/rs/f", "data"), 0);
+    KT_ASSERT_EQ(vfs_mkdir("/rs/d", 0755), 0);
+    KT_ASSERT_EQ(vfs_symlink("f", "/rs/l"), 0);
+    KT_EXPECT_EQ(vfs_stat("/rs", &st), 0);
+    KT_EXPECT_EQ(st.size, 0);
+    KT_EXPECT_EQ(vfs_lstat("/rs/l", &st), 0);
+    KT_EXPECT_EQ(st.size, 1);
+    KT_EXPECT_EQ(st.blocks, 0);
+    KT_EXPECT_EQ(vfs_stat("/rs/f", &st), 0);
+    KT_EXPECT_EQ(st.blocks, PAGE_SIZE / 512);
+    KT_EXPECT_EQ(vfs_unlink("/rs/f"), 0);
+    KT_EXPECT_EQ(vfs_stat("/rs", &st), 0);
+    KT_EXPECT_EQ(st.size, 0);
+    KT_EXPECT_EQ(do_umount("/rs"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/rs"), 0);
+}
+
+KTEST(ramfs, rename_over_sets_the_replaced_ctime)
+{
+    KT_ASSERT_EQ(setup("/rc"), 0);
+    KT_ASSERT_EQ(mkfile("/rc/a", "a"), 0);
+    KT_ASSERT_EQ(mkfile("/rc/b", "b"), 0);
+    struct inode *b = inode_of("/rc/b", 0);
+    KT_ASSERT(b != NULL);
+    set_times(b, OLD_TIME, OLD_TIME, OLD_TIME);
+    KT_EXPECT_EQ(vfs_rename("/rc/a", "/rc/b"), 0);
+    KT_EXPECT_EQ(b->i_nlink, 0);
+    KT_EXPECT(b->i_ctime != OLD_TIME);
+    KT_EXPECT_EQ(b->i_mtime, OLD_TIME);
+    iput(b);
+    KT_EXPECT_EQ(vfs_unlink("/rc/b"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/rc"), 0);
+}
+
+KTEST(ramfs, removed_directory_keeps_its_parent)
+{
+    /* a removed directory still open pins its parent, so its ".." stays
+     * valid when the parent is removed too (and the parent goes with it) */
+    KT_ASSERT_EQ(setup("/rp"), 0);
+    KT_ASSERT_EQ(vfs_mkdir("/rp/a", 0755), 0);
+    KT_ASSERT_EQ(vfs_mkdir("/rp/a/b", 0755), 0);
+    struct inode *a = inode_of("/rp/a", 0);
+    KT_ASSERT(a != NULL);
+    unsigned long a_ino = a->i_ino;
+    int count = a->i_count;
+    struct file *b = filp_open("/rp/a/b", O_RDONLY | O_DIRECTORY, 0);
+    KT_ASSERT(!IS_ERR(b));
+    KT_EXPECT_EQ(vfs_rmdir("/rp/a/b"), 0);
+    KT_EXPECT_EQ(a->i_count, count + 1);                     /* b's hold */
+    iput(a);
+    KT_EXPECT_EQ(vfs_rmdir("/rp/a"), 0);
+    struct inode *up;
+    KT_ASSERT_EQ(vfs_lookup_one(b->f_inode, "..", 2, &up), 0);
+    KT_EXPECT_EQ(up->i_ino, a_ino);
+    KT_EXPECT_EQ(up->i_nlink, 0);
+    iput(up);
+    filp_close(b);                                           /* frees b, then a */
+    KT_EXPECT_EQ(vfs_rmdir("/rp"), 0);
 }

@@ -70,6 +70,9 @@ struct block_device {
      * with none dirty before; 0 when all were written (fs/buffer.c).  The
      * flusher's clock for metadata, as dirtied_when is for an inode. */
     unsigned long bd_meta_dirtied;
+    /* One sync_blockdev pass at a time (fs/buffer.c): its BH_Towrite tags
+     * are its own. */
+    struct mutex bd_sync_lock;
     struct list_head list;
 };
 

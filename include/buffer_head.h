@@ -44,6 +44,8 @@ enum bh_state_bits {
     BH_Dirty,         /* b_data is newer than the disk */
     BH_Mapped,        /* b_blocknr is valid (page buffers: not a hole) */
     BH_New,           /* get_block just allocated the block: disk holds garbage */
+    BH_Towrite,       /* metadata: dirty when sync_blockdev's pass began, which writes
+                         it (Linux tags the bdev's pages PAGECACHE_TAG_TOWRITE) */
 };
 
 struct buffer_head {
@@ -71,6 +73,7 @@ BUFFER_FNS(Uptodate, uptodate)
 BUFFER_FNS(Dirty, dirty)
 BUFFER_FNS(Mapped, mapped)
 BUFFER_FNS(New, new)
+BUFFER_FNS(Towrite, towrite)
 
 static inline void map_bh(struct buffer_head *bh, struct super_block *sb, sector_t block);
 static inline void get_bh(struct buffer_head *bh) { bh->b_count++; }
@@ -89,7 +92,8 @@ void bforget(struct buffer_head *bh);          /* brelse, and the block's conten
                                                   longer matter (freed): drop it, never write it */
 void mark_buffer_dirty(struct buffer_head *bh);/* metadata or page buffer */
 int sync_dirty_buffer(struct buffer_head *bh); /* write it now if dirty; 0 or -EIO */
-int sync_blockdev(struct block_device *bdev);  /* write every dirty metadata buffer of bdev */
+int sync_blockdev(struct block_device *bdev);  /* write the metadata buffers of bdev dirty
+                                                  when it is called, and wait for them */
 /* The cached buffer of a block, referenced, or NULL if not cached (no I/O,
  * no allocation).  Release with brelse(). */
 struct buffer_head *__find_get_block(struct block_device *bdev, sector_t block, size_t size);
@@ -138,6 +142,7 @@ void mark_page_buffers_dirty(struct page *page);
 /* Zero the rest of the block that contains byte `from` (on disk too, via the
  * page cache), so that a later extension reads zeros there.  truncate uses it. */
 int block_truncate_page(struct address_space *mapping, loff_t from, get_block_t *get_block);
+int block_is_partially_uptodate(struct page *page, unsigned long from, unsigned long count);
 
 /* ---- inline definitions ---- */
 #include <fs.h>

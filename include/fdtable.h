@@ -56,9 +56,11 @@ void put_files(struct files_struct *files);
 void do_close_on_exec(struct files_struct *files);
 
 /* ---- descriptors of current->files (the system-call layer) -------------
+ * nofile_limit()    current's RLIMIT_NOFILE soft limit, at most NR_OPEN:
+ *                   no descriptor at or past it is handed out
  * get_unused_fd_flags(flags)  reserve the lowest free descriptor (O_CLOEXEC
- *                   in flags sets its close-on-exec bit); -EMFILE if none,
- *                   -EBADF if the task has no table
+ *                   in flags sets its close-on-exec bit); -EMFILE if none
+ *                   below nofile_limit(), -EBADF if the task has no table
  * put_unused_fd(fd) give back a reservation that was never installed
  * fd_install(fd, file)  publish file at a reserved fd; consumes the caller's
  *                   reference (the table now holds it)
@@ -66,10 +68,13 @@ void do_close_on_exec(struct files_struct *files);
  * fput(file)        drop a reference; the last closes the file
  * close_fd(fd)      close(2): 0 or -EBADF
  * f_dupfd(from, file, flags)  lowest free fd >= from pointing at file
- *                   (takes its own reference); -EMFILE, -EINVAL
+ *                   (takes its own reference); -EMFILE, or -EINVAL when
+ *                   from >= nofile_limit()
  * do_dup2(oldfd, newfd, flags)  dup2/dup3: close newfd if open, then make it
- *                   refer to oldfd's file; returns newfd or -EBADF
+ *                   refer to oldfd's file; returns newfd, or -EBADF (oldfd
+ *                   not open, newfd >= nofile_limit())
  * set_close_on_exec(fd, on) / get_close_on_exec(fd) */
+unsigned int nofile_limit(void);
 int get_unused_fd_flags(unsigned int flags);
 void put_unused_fd(unsigned int fd);
 void fd_install(unsigned int fd, struct file *file);
@@ -100,7 +105,8 @@ void set_close_on_exec(unsigned int fd, int on);
 int get_close_on_exec(unsigned int fd);
 
 /* The same operations on an explicit table (tests; exec on another task). */
-int __alloc_fd(struct files_struct *files, unsigned int start, unsigned int flags);
+int __alloc_fd(struct files_struct *files, unsigned int start, unsigned int end,
+               unsigned int flags);
 void __fd_install(struct files_struct *files, unsigned int fd, struct file *file);
 struct file *__fget(struct files_struct *files, unsigned int fd);
 int __close_fd(struct files_struct *files, unsigned int fd);

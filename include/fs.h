@@ -51,9 +51,10 @@ struct vfsmount;
 #include <linux/fs.h>                  /* SEEK_SET.., RWF_DSYNC.. */
 #include <linux/dirent.h>              /* DT_REG, DT_DIR... */
 
-/* preadv2/pwritev2 flags: per call, not per file.  RWF_NOWAIT and the
- * newer ones are not supported (-EOPNOTSUPP). */
-#define RWF_SUPPORTED (RWF_HIPRI | RWF_DSYNC | RWF_SYNC | RWF_APPEND)
+/* preadv2/pwritev2 flags: per call, not per file.  RWF_NOWAIT only on a
+ * file opened with FMODE_NOWAIT (fs/read_write.c); the newer ones are not
+ * supported (-EOPNOTSUPP). */
+#define RWF_SUPPORTED (RWF_HIPRI | RWF_DSYNC | RWF_SYNC | RWF_NOWAIT | RWF_APPEND)
 
 #define NAME_MAX    255
 #define PATH_MAX    4096
@@ -107,6 +108,11 @@ struct vfsmount;
  * releasepage(page)
  *     Entry: page locked, clean.  Free page->private so the page can leave
  *     the cache.  Returns 1 if released.
+ * is_partially_uptodate(page, from, count)
+ *     Optional.  Entry: page locked, not uptodate.  1 if the bytes from
+ *     `from` for count (cut at the page's end) can be read from the page
+ *     as it is (their blocks are uptodate), else 0.  A RWF_NOWAIT read asks
+ *     it (filemap_nowait_limit).
  */
 struct address_space_operations {
     int (*readpage)(struct file *file, struct page *page);
@@ -119,6 +125,7 @@ struct address_space_operations {
     int (*commit_write)(struct file *file, struct page *page, unsigned from, unsigned to);
     void (*invalidatepage)(struct page *page, unsigned long offset);
     int (*releasepage)(struct page *page);
+    int (*is_partially_uptodate)(struct page *page, unsigned long from, unsigned long count);
 };
 
 struct address_space {
@@ -234,7 +241,14 @@ struct inode {
     struct list_head i_hash;           /* inode-cache hash chain */
     struct list_head i_dirty;          /* on sb->s_dirty while I_DIRTY or pages dirty */
     void *i_private;
+    unsigned int i_flags;              /* S_DEAD */
 };
+/* i_flags.  S_DEAD: a directory that rmdir (or a rename over it) removed;
+ * the VFS sets it, and nothing may be looked up or created in it any more
+ * (-ENOENT), nor read from it (getdents: -ENOENT), as Linux's IS_DEADDIR.
+ * "." and ".." still work: a removed cwd can be left. */
+#define S_DEAD      0x10
+#define IS_DEADDIR(inode) ((inode)->i_flags & S_DEAD)
 #define I_NEW       0x01
 #define I_DIRTY     0x02               /* the on-disk inode needs writing */
 #define I_FREEING   0x04
@@ -260,6 +274,15 @@ void inc_nlink(struct inode *inode);
 void drop_nlink(struct inode *inode);
 time_t current_time(void);                  /* seconds since the epoch (RTC at boot + uptime) */
 void file_update_time(struct file *file);   /* mtime/ctime = now; dirty the inode only if they change */
+struct path;
+/* The access time (fs/inode.c): touch_atime sets path's inode's atime to now
+ * if relatime says so (Linux's default mount option, and Vellum's only
+ * one): atime not after mtime or ctime, or a day old.  Never on a read-only
+ * filesystem.  file_accessed: the same for an open file, unless it was
+ * opened O_NOATIME.  Callers: the read path, mmap, getdents, readlink and
+ * following a symlink, as in Linux. */
+void touch_atime(const struct path *path);
+void file_accessed(struct file *file);
 
 /* ---- files -------------------------------------------------------------- */
 
@@ -278,6 +301,9 @@ struct dir_context {
  * read_iter(file, to, &pos)    copy up to iov_iter_count(to) bytes from *pos,
  *                              advance *pos; 0 at EOF; partial counts are
  *                              fine; -EFAULT only if nothing was copied.
+ *                              IOCB_NOWAIT (only if open set FMODE_NOWAIT):
+ *                              what can be copied without waiting, -EAGAIN
+ *                              if that is nothing.
  * write_iter(file, from, &pos) the VFS holds nothing; the fs takes i_mutex
  *                              (generic_file_write_iter does); O_APPEND writes
  *                              at i_size.  *pos ends after the bytes written,
@@ -290,9 +316,12 @@ struct dir_context {
  *                              generic_file_llseek; no_llseek: -ESPIPE
  * open(inode, file)            optional; called by filp_open once file is
  *                              built (f_op = i_fop; a device's open may
- *                              replace f_op, as chrdev_open does).  0, or an
- *                              errno that fails the open (file is freed and
- *                              release is NOT called).  No locks held.
+ *                              replace f_op, as chrdev_open does), before
+ *                              O_TRUNC is done.  0, or an errno that fails
+ *                              the open (file is freed and release is NOT
+ *                              called).  No locks held.  generic_file_open
+ *                              refuses a file past MAX_NON_LFS without
+ *                              O_LARGEFILE (-EOVERFLOW).
  * release(inode, file)         optional; at the last fput of the file.
  * ioctl(file, cmd, arg)        optional; arg is a user value or pointer (use
  *                              copy_from_user).  No locks held.  NULL or an
@@ -334,14 +363,19 @@ struct file {
     const struct file_operations *f_op;
     struct address_space *f_mapping;
     unsigned int f_flags;              /* O_* given to open */
-    unsigned int f_mode;               /* FMODE_READ | FMODE_WRITE */
+    unsigned int f_mode;               /* FMODE_READ | FMODE_WRITE | FMODE_NOWAIT */
     loff_t f_pos;
     struct mutex f_pos_lock;           /* serialises f_pos updates */
     int f_count;
     void *private_data;
 };
-#define FMODE_READ  0x1
-#define FMODE_WRITE 0x2
+#define FMODE_READ   0x1
+#define FMODE_WRITE  0x2
+#define FMODE_NOWAIT 0x8               /* takes RWF_NOWAIT (the file system's open sets it) */
+
+/* The largest size a file opened without O_LARGEFILE may reach or show
+ * (open, write, the 32-bit stat and lseek): 2 GiB - 1. */
+#define MAX_NON_LFS ((1UL << 31) - 1)
 
 /* ---- superblocks and mounts --------------------------------------------- */
 
@@ -451,7 +485,10 @@ int vfs_link(const char *oldpath, const char *newpath);
 int vfs_symlink(const char *target, const char *linkpath);
 int vfs_readlink(const char *path, char *buf, size_t size);
 int vfs_truncate(const char *path, loff_t length);
-int do_truncate(struct inode *inode, loff_t length);   /* takes i_mutex */
+/* Takes i_mutex.  time_attrs: ATTR_MTIME | ATTR_CTIME from ftruncate and
+ * O_TRUNC (the times change even when the size does not), 0 from
+ * truncate(2), as Linux: there the filesystem's setattr decides. */
+int do_truncate(struct inode *inode, loff_t length, unsigned int time_attrs);
 int vfs_chdir(const char *path);
 int vfs_getcwd(char *buf, size_t size);   /* length including the NUL, as
                                              getcwd(2); -ERANGE if size too small */
@@ -487,10 +524,13 @@ void emergency_sync(void);
 
 /* Generic helpers filesystems plug into their tables (mm/filemap.c). */
 ssize_t generic_file_read_iter(struct file *file, struct iov_iter *to, loff_t *pos);
+int filemap_nowait_limit(struct address_space *mapping, struct iov_iter *to, loff_t pos);
 ssize_t generic_file_write_iter(struct file *file, struct iov_iter *from, loff_t *pos);
 ssize_t generic_perform_write(struct file *file, struct iov_iter *i, loff_t pos);
 int inode_newsize_ok(const struct inode *inode, loff_t offset);
 loff_t generic_file_llseek(struct file *file, loff_t off, int whence);
+loff_t vfs_setpos(struct file *file, loff_t off, loff_t maxsize);
+int generic_file_open(struct inode *inode, struct file *file);
 int generic_file_fsync(struct file *file, int datasync);
 int simple_write_begin(struct file *file, struct address_space *mapping, loff_t pos,
                        unsigned len, unsigned flags, struct page **pagep, void **fsdata);

@@ -44,6 +44,9 @@ long sys_ioctl(unsigned int fd, unsigned int cmd, unsigned long arg);
 long sys_stat64(const char *filename, void *statbuf);
 long sys_lstat64(const char *filename, void *statbuf);
 long sys_fstat64(unsigned long fd, void *statbuf);
+long sys_newstat(const char *filename, void *statbuf);      /* __NR_stat: struct stat */
+long sys_newlstat(const char *filename, void *statbuf);     /* __NR_lstat */
+long sys_newfstat(unsigned int fd, void *statbuf);          /* __NR_fstat */
 long sys_fstatat64(int dfd, const char *filename, void *statbuf, int flag);
 long sys_statx(int dfd, const char *filename, unsigned flags, unsigned int mask, void *buffer);
 long sys_getdents64(unsigned int fd, void *dirent, unsigned int count);

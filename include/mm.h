@@ -94,6 +94,7 @@ PAGEFLAG(Buddy, buddy)
 PAGEFLAG(LRU, lru)
 PAGEFLAG(Active, active)
 PAGEFLAG(Unevictable, unevictable)
+PAGEFLAG(Towrite, towrite)
 
 /* --- reference counts --- */
 static inline int page_count(const struct page *page) { return READ_ONCE(page->_count); }

@@ -61,6 +61,8 @@ enum pageflags {
     PG_lru,           /* on an LRU list (mm/swap.c): lru links it there */
     PG_active,        /* ... the active list (else inactive) */
     PG_unevictable,   /* ... the unevictable list: nothing could clean it (ramfs) */
+    PG_towrite,       /* dirty when a pass for sync began: it writes this page
+                         (Linux's PAGECACHE_TAG_TOWRITE; mm/page-writeback.c) */
 };
 /* ======================================================================
  * Address spaces (mm/mmap.c, mm/memory.c, mm/fault.c).

@@ -111,6 +111,17 @@ struct task_struct {
      * by fork, kept by exec; RLIM64_INFINITY for kernel threads.  Linux
      * keeps every rlimit in signal_struct; the other limits are fixed here. */
     unsigned long long rlim_fsize[2];
+    /* RLIMIT_NOFILE, soft and hard: descriptors at or above the soft limit
+     * are not handed out (fs/fdtable.c: EMFILE, F_DUPFD's EINVAL, dup2's
+     * EBADF).  Inherited by fork, kept by exec; NR_OPEN (<fdtable.h>, the
+     * table's size, also the ceiling) for kernel threads and init. */
+    unsigned long long rlim_nofile[2];
+    /* ITIMER_REAL (alarm, setitimer: kernel/itimer.c): SIGALRM at jiffies
+     * it_real_expires while it_real_armed, then every it_real_incr_us
+     * microseconds (0: once).  Not inherited by fork, kept by exec. */
+    int it_real_armed;
+    unsigned long it_real_expires;
+    unsigned long long it_real_incr_us;
 };
 
 #define RLIM64_INFINITY (~0ULL)
@@ -208,6 +219,7 @@ char task_state_char(long state);          /* 'R', 'S', 'D', 'T', 'X' */
 void scheduler_tick(void);
 struct pt_regs;
 void hung_task_tick(struct pt_regs *regs); /* kernel/hung_task.c; from the tick */
+void it_real_tick(void);                   /* kernel/itimer.c: SIGALRM; from the tick */
 
 /* Where the CPU's time went since boot, in ticks (1/HZ s): each tick is
  * charged to what it interrupted (kernel/sched.c, account_tick), as is the

@@ -77,6 +77,8 @@ struct kern_siginfo {
     int pid;                           /* sender (kill) or child (SIGCHLD) */
     unsigned long addr;                /* faulting address (SIGSEGV, SIGBUS...) */
     int status;                        /* SIGCHLD: exit code or signal */
+    int force;                         /* a fault forced on the task (force_sig):
+                                          init is not spared (kernel/signal.c) */
 };
 
 /* ---- kernel interface (kernel/signal.c) ---- */

@@ -53,6 +53,11 @@ long sys_rt_sigreturn(void);
 long sys_pause(void);
 long sys_sigaltstack(const void *ss, void *oss);
 
+/* kernel/itimer.c */
+long sys_alarm(unsigned int seconds);
+long sys_getitimer(int which, void *value);
+long sys_setitimer(int which, const void *value, void *ovalue);
+
 /* kernel/sys.c */
 long sys_getpid(void);
 long sys_gettid(void);

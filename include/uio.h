@@ -63,6 +63,7 @@ struct iov_iter {
 #define IOCB_DSYNC   0x02              /* write: sync the data before returning */
 #define IOCB_SYNC    0x04              /* write: ... and the inode (with IOCB_DSYNC) */
 #define IOCB_APPEND  0x08              /* write: at end of file, as O_APPEND */
+#define IOCB_NOWAIT  0x10              /* read: only what is cached, else -EAGAIN */
 
 
 void iov_iter_kvec(struct iov_iter *i, int direction, const struct kvec *kvec,

@@ -11,6 +11,8 @@ struct writeback_control {
     enum writeback_sync_modes sync_mode;    /* ALL: wait for every page's I/O */
     long nr_to_write;                       /* pages left to write in this pass */
     unsigned long older_than_this;          /* jiffies; 0 = any age */
+    unsigned tagged_writepages:1;           /* WB_SYNC_NONE too writes only the pages
+                                               dirty when the pass began (sync) */
 };
 
 extern unsigned int dirty_writeback_centisecs;  /* flusher period (default 500) */

@@ -27,6 +27,7 @@ int register_blkdev(struct block_device *bdev)
     }
     mutex_init(&bdev->lock);
     bdev->lock.name = bdev->name;
+    mutex_init(&bdev->bd_sync_lock);
     bdev->sectors_read = bdev->sectors_written = 0;
     bdev->read_ios = bdev->write_ios = bdev->errors = bdev->flushes = 0;
     list_add_tail(&bdev->list, &blkdev_list);

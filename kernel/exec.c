@@ -86,11 +86,27 @@ struct exec_file {
     size_t size;
 };
 
+/* May this inode be executed?  Only a regular file with an execute bit
+ * (Linux's may_open with MAY_EXEC, for root: CAP_DAC_OVERRIDE overrides
+ * the permission bits but an executable needs one x bit); a directory, a
+ * device, a FIFO: -EACCES. */
+static int may_exec(const struct inode *inode)
+{
+    if (!S_ISREG(inode->i_mode) || !(inode->i_mode & 0111))
+        return -EACCES;
+    return 0;
+}
+
 static int exec_open(struct exec_file *ef, const char *path)
 {
     memset(ef, 0, sizeof *ef);
-    struct file *f = filp_open(path, O_RDONLY, 0);
+    struct file *f = filp_open(path, O_RDONLY | O_LARGEFILE, 0);   /* Linux's do_open_execat */
     if (!IS_ERR(f)) {
+        int err = may_exec(f->f_inode);
+        if (err) {
+            filp_close(f);
+            return err;
+        }
         ef->file = f;
         return 0;
     }

@@ -12,15 +12,18 @@
  * wait4() reaps: it takes the zombie off every list and frees the
  * task_struct (Linux's release_task).
  *
+ * A parent that ignores SIGCHLD (SIG_IGN, or SA_NOCLDWAIT) gets no zombies:
+ * Linux's do_notify_parent says "autoreap".  In step 3 the child leaves its
+ * parent's list as EXIT_DEAD (wait4 finds no such child: ECHILD once the
+ * last is gone), the parent is woken, and signalled only if SIGCHLD is not
+ * SIG_IGN; schedule_tail frees the task_struct with the stack
+ * (release_dead_process).
+ *
  * The wait status word (what WIFEXITED & co. decode):
  *   normal exit:  (code & 0xff) << 8        killed by signal: sig (0x7f mask)
  *   stopped:      (sig << 8) | 0x7f         continued: 0xffff
  * A stop is reported once, only to wait4(WUNTRACED); a continue once, only
  * to wait4(WCONTINUED); neither reaps (kernel/signal.c sets the reports).
- *
- * Simplification: SIGCHLD set to SIG_IGN does not auto-reap children (POSIX
- * allows zombies to be skipped then; we keep them until wait or the
- * parent's own exit hands them to init).
  */
 #include <kernel.h>
 #include <string.h>
@@ -70,7 +73,7 @@ void do_group_exit(int status)
         send_signal(init_process, SIGCHLD, &ci);
         wake_up_all(&init_process->wait_chldexit);
     }
-    /* 3. zombie, tell the parent */
+    /* 3. zombie, tell the parent; or gone at once if it ignores SIGCHLD */
     me->exit_status = status;
     me->exit_state = EXIT_ZOMBIE;
     exit_count++;
@@ -81,7 +84,13 @@ void do_group_exit(int status)
             .pid = me->pid,
             .status = (status & 0x7f) ? (status & 0x7f) : (status >> 8) & 0xff,
         };
-        send_signal(parent, SIGCHLD, &ci);
+        const struct sigaction *psa = &parent->action[SIGCHLD - 1].sa;
+        if (psa->sa_handler == SIG_IGN || (psa->sa_flags & SA_NOCLDWAIT)) {
+            me->exit_state = EXIT_DEAD;        /* autoreap */
+            list_del_init(&me->sibling);
+        }
+        if (psa->sa_handler != SIG_IGN)
+            send_signal(parent, SIGCHLD, &ci);
         wake_up_all(&parent->wait_chldexit);
     }
     /* 4. never returns; interrupts stay off until the switch. */
@@ -113,11 +122,10 @@ static bool wait_match(struct task_struct *me, struct task_struct *c, pid_t pid)
     return c->pgrp == -pid;
 }
 
-/* Free a reaped zombie: its stack is already gone (freed by the task that
- * ran after it died). */
-static void release_task(struct task_struct *c)
+/* Free a dead process: its stack is already gone (freed by the task that
+ * ran after it died).  Interrupts off. */
+static void free_dead_process(struct task_struct *c)
 {
-    list_del(&c->sibling);
     list_del(&c->tasks);
     c->exit_state = EXIT_DEAD;
     nr_processes--;
@@ -125,6 +133,22 @@ static void release_task(struct task_struct *c)
     kfree(c->fpu);
     c->fpu = NULL;
     free_task_struct(c);
+}
+
+/* Free a reaped zombie (wait4). */
+static void release_task(struct task_struct *c)
+{
+    list_del(&c->sibling);
+    free_dead_process(c);
+}
+
+/* schedule_tail, once the stack of a process that died EXIT_DEAD (its
+ * parent ignores SIGCHLD: nobody will wait4 for it) is freed.  Interrupts
+ * off. */
+void release_dead_process(struct task_struct *t)
+{
+    BUG_ON(!t->is_process || t->exit_state != EXIT_DEAD || t->stack);
+    free_dead_process(t);
 }
 
 long kernel_wait4(pid_t pid, int *status, int options)

@@ -190,6 +190,8 @@ static struct task_struct *dup_task(struct task_struct *parent)
     strlcpy(t->comm, parent->comm, TASK_COMM_LEN);
     t->rlim_fsize[0] = parent->rlim_fsize[0];  /* init: init_task's, unlimited */
     t->rlim_fsize[1] = parent->rlim_fsize[1];
+    t->rlim_nofile[0] = parent->rlim_nofile[0];
+    t->rlim_nofile[1] = parent->rlim_nofile[1];
     if (parent->is_process) {
         t->pgrp = parent->pgrp;
         t->session = parent->session;

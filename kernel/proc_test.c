@@ -12,6 +12,8 @@
 #include <mm.h>
 #include <proc.h>
 #include <errno.h>
+#include <fs.h>
+#include <signal.h>
 #include <asm/irqflags.h>
 #include "sched_glue.h"
 
@@ -100,4 +102,101 @@ KTEST(proc, process_limit_eagain)
     struct task_struct *t = user_process_create(run_program, NULL, "over", 0);
     max_processes = saved;
     KT_EXPECT(IS_ERR(t) && PTR_ERR(t) == -EAGAIN);
+}
+
+/* execve needs a regular file with an execute bit: a directory or a file
+ * without one is -EACCES before its contents are looked at (Linux's
+ * may_open with MAY_EXEC); a data file with one is -ENOEXEC. */
+static int mkfile_mode(const char *path, mode_t mode)
+{
+    struct file *f = filp_open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+    if (IS_ERR(f))
+        return PTR_ERR(f);
+    kernel_write(f, "hello\n", 6, &f->f_pos);
+    filp_close(f);
+    return 0;
+}
+
+static int exec_status(const char *path)
+{
+    run_path = path;
+    struct task_struct *t = user_process_create(run_program, NULL, "execerr", 0);
+    if (IS_ERR(t))
+        return PTR_ERR(t);
+    return wait_orphan(t, 2000);
+}
+
+KTEST(proc, exec_needs_a_regular_file_with_an_x_bit)
+{
+    KT_ASSERT_EQ(vfs_ensure_root(), 0);
+    vfs_mkdir("/execdir", 0755);
+    KT_ASSERT_EQ(mkfile_mode("/execdir/data644", 0644), 0);
+    KT_ASSERT_EQ(mkfile_mode("/execdir/data755", 0755), 0);
+    KT_EXPECT_EQ(exec_status("/execdir"), ((-EACCES) & 0xff) << 8);
+    KT_EXPECT_EQ(exec_status("/execdir/data644"), ((-EACCES) & 0xff) << 8);
+    KT_EXPECT_EQ(exec_status("/execdir/data755"), ((-ENOEXEC) & 0xff) << 8);
+    vfs_unlink("/execdir/data644");
+    vfs_unlink("/execdir/data755");
+    vfs_rmdir("/execdir");
+}
+
+/* kill looks the target up before it checks the signal (Linux's
+ * kill_something_info): no such process is -ESRCH whatever the signal. */
+static int sleep_then_exit(void *arg)
+{
+    msleep(100);
+    return 3;
+}
+
+KTEST(proc, kill_finds_the_target_before_the_signal)
+{
+    KT_EXPECT_EQ(kill_pid_info(PID_MAX + 1, 65, NULL), -ESRCH);
+    KT_EXPECT_EQ(kill_pid_info(-(PID_MAX + 1), 65, NULL), -ESRCH);
+    KT_EXPECT_EQ(kill_pid_info(-0x7fffffff - 1, 0, NULL), -ESRCH);
+    struct task_struct *t = user_process_create(sleep_then_exit, NULL, "sleeper", 0);
+    KT_ASSERT(!IS_ERR(t));
+    KT_EXPECT_EQ(kill_pid_info(t->pid, 65, NULL), -EINVAL);
+    KT_EXPECT_EQ(kill_pid_info(t->pid, -1, NULL), -EINVAL);
+    KT_EXPECT_EQ(kill_pid_info(t->pid, 0, NULL), 0);
+    KT_EXPECT_EQ(kill_pid_info(-t->pgrp, 65, NULL), -EINVAL);
+    KT_EXPECT_EQ(wait_orphan(t, 2000), 3 << 8);
+}
+
+/* A parent that ignores SIGCHLD (SIG_IGN or SA_NOCLDWAIT) gets no zombie:
+ * the child leaves its list at exit and is freed with its stack; with
+ * SIGCHLD at its default the zombie stays for wait. */
+KTEST(proc, sigchld_ignored_reaps_at_exit)
+{
+    static struct task_struct parent;  /* a stand-in: lists, queue, handlers */
+    for (int how = 0; how < 3; how++) {
+        memset(&parent, 0, sizeof parent);
+        INIT_LIST_HEAD(&parent.children);
+        init_waitqueue_head(&parent.wait_chldexit);
+        parent.action[SIGCHLD - 1].sa.sa_handler = how == 1 ? SIG_IGN : SIG_DFL;
+        parent.action[SIGCHLD - 1].sa.sa_flags = how == 2 ? SA_NOCLDWAIT : 0;
+        int procs0 = nr_processes;
+        struct task_struct *t = user_process_create(sleep_then_exit, NULL, "child", 0);
+        KT_ASSERT(!IS_ERR(t));
+        pid_t pid = t->pid;
+        unsigned long flags = local_irq_save();
+        t->parent = &parent;
+        list_add_tail(&t->sibling, &parent.children);
+        local_irq_restore(flags);
+        if (how == 0) {
+            msleep(300);
+            KT_EXPECT_EQ(t->exit_state, EXIT_ZOMBIE);
+            KT_EXPECT(!list_empty(&parent.children));
+            flags = local_irq_save();
+            list_del(&t->sibling);
+            local_irq_restore(flags);
+            KT_EXPECT_EQ(wait_orphan(t, 2000), 3 << 8);
+        } else {
+            for (int ms = 0; ms < 2000 && find_task_by_pid(pid); ms += 10)
+                msleep(10);
+            msleep(20);                /* the stack and task_struct, freed */
+            KT_EXPECT(find_task_by_pid(pid) == NULL);
+            KT_EXPECT(list_empty(&parent.children));
+        }
+        KT_EXPECT_EQ(nr_processes, procs0);
+    }
 }

@@ -34,6 +34,7 @@
 #include <ksyms.h>
 #include <timer.h>
 #include <watchdog.h>
+#include <fdtable.h>                   /* NR_OPEN: RLIMIT_NOFILE's default */
 #include <asm/ptrace.h>
 #include "sched_glue.h"
 
@@ -42,6 +43,9 @@ static LIST_HEAD(runqueue);            /* runnable, not running; FIFO */
 /* The process layer's part of a context switch: page directory, TLS
  * entries, FPU registers (kernel/fork.c, Linux's switch_mm + __switch_to). */
 void arch_switch_to(struct task_struct *prev, struct task_struct *next);
+/* A process that died with nobody to wait for it (its parent ignores
+ * SIGCHLD) is freed by the process layer once off the CPU (kernel/exit.c). */
+void release_dead_process(struct task_struct *t);
 /* Pids come from the process layer's allocator (kernel/fork.c, <proc.h>),
  * which keeps pid 1 for init. */
 pid_t alloc_pid(void);
@@ -57,6 +61,7 @@ struct task_struct init_task = {
     .pid = 0,
     .comm = "swapper",
     .rlim_fsize = { RLIM64_INFINITY, RLIM64_INFINITY },
+    .rlim_nofile = { NR_OPEN, NR_OPEN },
     .run_list = LIST_HEAD_INIT(init_task.run_list),
     .tasks = LIST_HEAD_INIT(init_task.tasks),
     .time_slice = TASK_TIMESLICE,
@@ -128,12 +133,16 @@ static void check_stack(struct task_struct *t)
 
 /* Runs in the next task right after the switch (also as the first thing a
  * new kthread does, from ret_from_kthread): the stack of a task that died
- * can be freed now that nobody runs on it. */
+ * can be freed now that nobody runs on it, and a process nobody will reap
+ * (exit_state EXIT_DEAD) with it, as Linux's finish_task_switch drops the
+ * last reference. */
 void schedule_tail(struct task_struct *prev)
 {
     if (prev && prev->state == TASK_DEAD && prev->stack) {
         free_thread_stack(prev->stack);
         prev->stack = NULL;
+        if (prev->is_process && prev->exit_state == EXIT_DEAD)
+            release_dead_process(prev);
     }
 }
 
@@ -274,6 +283,7 @@ struct task_struct *kthread_run(int (*fn)(void *), void *data, const char *name)
     t->data = data;
     t->time_slice = TASK_TIMESLICE;
     t->rlim_fsize[0] = t->rlim_fsize[1] = RLIM64_INFINITY;
+    t->rlim_nofile[0] = t->rlim_nofile[1] = NR_OPEN;
     INIT_LIST_HEAD(&t->run_list);
 
     /* The initial stack is what switch_to() pops: edi, esi, ebx, ebp, then
@@ -525,6 +535,7 @@ static void sched_tick_hook(struct pt_regs *regs)
     account_tick(regs);
     calc_global_load();
     scheduler_tick();
+    it_real_tick();
     hung_task_tick(regs);
     softlockup_tick(regs, cpu_idling);
 }

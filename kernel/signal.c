@@ -155,7 +155,7 @@ int send_signal(struct task_struct *t, int sig, const struct kern_siginfo *info)
     /* init ignores signals it has no handler for (Linux's SIGNAL_UNKILLABLE),
      * except faults forced on it (force_sig unblocks them first). */
     if (t == init_process && sig_action(t, sig)->sa.sa_handler == SIG_DFL &&
-        !(info && info->code == SI_KERNEL))
+        !(info && info->force))
         goto out;
     if (sig_ignored(t, sig))
         goto out;
@@ -185,47 +185,58 @@ out:
     return 0;
 }
 
-int kill_pgrp(pid_t pgrp, int sig)
+/* Linux's group_send_sig_info for one target: signal 0 only checks it
+ * exists; a bad signal is -EINVAL, found only once there is a target. */
+static int kill_one(struct task_struct *t, int sig, const struct kern_siginfo *info)
 {
-    struct task_struct *t;
-    int found = 0;
-    list_for_each_entry(t, &task_list, tasks)
-        if (t->is_process && !t->exit_state && t->pgrp == pgrp) {
-            send_signal(t, sig, NULL);
-            found = 1;
-        }
-    return found ? 0 : -ESRCH;
+    if (!sig)
+        return 0;
+    return send_signal(t, sig, info);
 }
 
+/* Every process of the group: 0 if one of them got it, else the last error
+ * (-ESRCH: no such group), as Linux's __kill_pgrp_info. */
+static int kill_pgrp_info(pid_t pgrp, int sig, const struct kern_siginfo *info)
+{
+    struct task_struct *t;
+    int success = 0, ret = -ESRCH;
+    list_for_each_entry(t, &task_list, tasks)
+        if (t->is_process && !t->exit_state && t->pgrp == pgrp) {
+            ret = kill_one(t, sig, info);
+            success |= !ret;
+        }
+    return success ? 0 : ret;
+}
+
+int kill_pgrp(pid_t pgrp, int sig)
+{
+    return kill_pgrp_info(pgrp, sig, NULL);
+}
+
+/* The target is looked up before the signal is checked: kill(pid, 65) of a
+ * pid nobody has is -ESRCH, of a live one -EINVAL (Linux's
+ * kill_something_info). */
 int kill_pid_info(int pid, int sig, const struct kern_siginfo *info)
 {
     struct task_struct *t;
-    if (sig && !valid_signal(sig))
-        return -EINVAL;
     if (pid > 0) {
         t = find_task_by_pid(pid);
         if (!t || !t->is_process || t->exit_state == EXIT_DEAD)
             return -ESRCH;
-        return sig ? send_signal(t, sig, info) : 0;
+        return kill_one(t, sig, info);
     }
+    if (pid == -0x7fffffff - 1)        /* INT_MIN: -pid would overflow */
+        return -ESRCH;
     if (pid == -1) {                   /* everyone but init and ourselves */
-        int found = 0;
+        int count = 0, ret = 0;
         list_for_each_entry(t, &task_list, tasks)
             if (t->is_process && !t->exit_state && t != init_process && t != current) {
-                if (sig)
-                    send_signal(t, sig, info);
-                found = 1;
+                ret = kill_one(t, sig, info);
+                count++;
             }
-        return found ? 0 : -ESRCH;
+        return count ? ret : -ESRCH;
     }
-    pid_t pgrp = pid ? -pid : current->pgrp;
-    if (!sig) {
-        list_for_each_entry(t, &task_list, tasks)
-            if (t->is_process && !t->exit_state && t->pgrp == pgrp)
-                return 0;
-        return -ESRCH;
-    }
-    return kill_pgrp(pgrp, sig);
+    return kill_pgrp_info(pid ? -pid : current->pgrp, sig, info);
 }
 
 long sys_kill(pid_t pid, int sig)
@@ -263,8 +274,7 @@ static void force_sig_info(int sig, const struct kern_siginfo *info)
     }
     local_irq_restore(flags);
     struct kern_siginfo ki = *info;
-    if (t == init_process && ka->sa.sa_handler == SIG_DFL)
-        ki.code = SI_KERNEL;           /* let it through: init dies, we panic */
+    ki.force = 1;                      /* even init: it dies, we panic */
     send_signal(t, sig, &ki);
 }
 
@@ -855,7 +865,7 @@ void do_signal(struct pt_regs *regs)
         if (h == SIG_DFL) {
             if (sig_default_ignored(sig))
                 continue;
-            if (t == init_process && info.code != SI_KERNEL)
+            if (t == init_process && !info.force)
                 continue;
             if (sig_kernel_stop(sig)) {
                 do_signal_stop(sig);   /* back here after SIGCONT or SIGKILL */

@@ -7,7 +7,8 @@
  *
  * Simplifications: one user (root, uid 0, every id call returns 0); the
  * wall clock is read from the CMOS RTC once at boot and advanced by
- * jiffies (no NTP, no settimeofday); rlimits are fixed values.
+ * jiffies (no NTP, no settimeofday); rlimits other than RLIMIT_FSIZE and
+ * RLIMIT_NOFILE are fixed values.
  */
 #include <kernel.h>
 #include <string.h>
@@ -209,7 +210,7 @@ static unsigned long long rlimit_value(struct task_struct *t, unsigned int resou
     case RLIMIT_FSIZE:  return t->rlim_fsize[hard];
     case RLIMIT_STACK:  return 8UL << 20;
     case RLIMIT_NPROC:  return max_processes;
-    case RLIMIT_NOFILE: return 256;
+    case RLIMIT_NOFILE: return t->rlim_nofile[hard];
     default:            return RLIM64_INFINITY;
     }
 }
@@ -226,8 +227,10 @@ long sys_getrlimit(unsigned int resource, void *rlim)
     return copy_to_user(rlim, r, sizeof r) ? -EFAULT : 0;
 }
 
-/* Reading works.  RLIMIT_FSIZE is kept per task and enforced (include/sched.h);
- * lowering any other limit is accepted and ignored (fixed limits). */
+/* Reading works.  RLIMIT_FSIZE and RLIMIT_NOFILE are kept per task and
+ * enforced (include/sched.h); lowering any other limit is accepted and
+ * ignored (fixed limits).  No hard limit can be raised (-EPERM), so
+ * RLIMIT_NOFILE stays within the table's size, NR_OPEN. */
 long sys_prlimit64(pid_t pid, unsigned int resource, const void *new_rlim, void *old_rlim)
 {
     if (resource >= RLIMIT_NLIMITS)
@@ -247,6 +250,10 @@ long sys_prlimit64(pid_t pid, unsigned int resource, const void *new_rlim, void 
         if (resource == RLIMIT_FSIZE) {
             t->rlim_fsize[0] = n[0];
             t->rlim_fsize[1] = n[1];
+        }
+        if (resource == RLIMIT_NOFILE) {
+            t->rlim_nofile[0] = n[0];
+            t->rlim_nofile[1] = n[1];
         }
         /* Lowering another limit is accepted and ignored (simplification). */
     }

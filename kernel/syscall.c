@@ -64,6 +64,10 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
     S(rt_sigreturn, sys_rt_sigreturn),
     S(pause, sys_pause),
     S(sigaltstack, sys_sigaltstack),
+    /* timers (kernel/itimer.c) */
+    S(alarm, sys_alarm),
+    S(getitimer, sys_getitimer),
+    S(setitimer, sys_setitimer),
     /* identity, time, misc (kernel/sys.c) */
     S(getpid, sys_getpid),
     S(gettid, sys_gettid),
@@ -134,6 +138,9 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
     S(fcntl, sys_fcntl),
     S(fcntl64, sys_fcntl64),
     S(ioctl, sys_ioctl),
+    S(stat, sys_newstat),
+    S(lstat, sys_newlstat),
+    S(fstat, sys_newfstat),
     S(stat64, sys_stat64),
     S(lstat64, sys_lstat64),
     S(fstat64, sys_fstat64),

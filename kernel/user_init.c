@@ -37,7 +37,7 @@ static void console_on_rootfs(void)
         return;
     }
     for (unsigned fd = 0; fd < 3; fd++) {
-        if (__alloc_fd(me->files, fd, 0) != (int)fd)
+        if (__alloc_fd(me->files, fd, NR_OPEN, 0) != (int)fd)
             break;
         __fd_install(me->files, fd, fd ? get_file(f) : f);
     }

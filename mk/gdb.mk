@@ -36,7 +36,7 @@ qemu-gdb: $(GDB_KERNEL)
 	@echo "*** in this directory:  make gdb"
 	@echo "*** (or: gdb -iex '$(GDB_SAFE_PATH)'; to let plain 'gdb' load"
 	@echo "***  it, add that line, without -iex, to ~/.config/gdb/gdbinit)"
-	@tools/qemu.sh $(QEMU) $(QEMUOPTS) -serial mon:stdio -display none -S -gdb tcp:127.0.0.1:$(GDB_PORT)
+	@bash tools/qemu.sh $(QEMU) $(QEMUOPTS) -serial mon:stdio -display none -S -gdb tcp:127.0.0.1:$(GDB_PORT)
 endif
 
 gdb:

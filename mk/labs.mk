@@ -11,6 +11,11 @@
 #                          lab-base/NN-LAB of mklab --all-branches) as one
 #                          patch, handin-LAB.patch (with no git: a tarball of
 #                          the tree, handin-LAB.tar.gz)
+#   make gradescope LAB=name   (in this tree) the lab's Gradescope autograder,
+#                          $(BUILD)/gradescope-LAB.zip (tools/mkgradescope):
+#                          setup.sh, run_autograder, the lab's base (the
+#                          student tree, tag lab-base) and GRADE_EXTRA=dir's
+#                          private tests ("# visibility:" lines)
 #   make labs-list         tools/mklab --list
 
 LAB_NAME = $(or $(LAB),$(shell sed -n 's/^LAB=//p' .lab 2>/dev/null))
@@ -35,7 +40,11 @@ handin:
 	    echo "wrote handin-$(LAB_NAME).tar.gz (no git repository with a lab-base or lab-base/$(LAB_NN)-$(LAB_NAME) tag here: the whole tree)"; \
 	fi
 
+gradescope:
+	@test -n "$(LAB)" || { echo "gradescope: which lab? make gradescope LAB=name (make labs-list names them)"; exit 1; }
+	@tools/mkgradescope $(LAB) $(BUILD)/gradescope-$(LAB).zip $(GRADE_EXTRA)
+
 labs-list:
 	@tools/mklab --list
 
-.PHONY: grade handin labs-list
+.PHONY: grade handin gradescope labs-list

@@ -67,17 +67,17 @@ else
 # does not.
 qemu: $(QEMU_KERNEL)
 ifneq ($(DISPLAY),)
-	@tools/qemu.sh $(QEMU) $(QEMUOPTS) -serial mon:stdio
+	@bash tools/qemu.sh $(QEMU) $(QEMUOPTS) -serial mon:stdio
 else
-	@tools/qemu.sh $(QEMU) $(QEMUOPTS) -serial mon:stdio -display none
+	@bash tools/qemu.sh $(QEMU) $(QEMUOPTS) -serial mon:stdio -display none
 endif
 
 qemu-nox: $(QEMU_KERNEL)
-	@tools/qemu.sh $(QEMU) $(QEMUOPTS) -serial mon:stdio -display none
+	@bash tools/qemu.sh $(QEMU) $(QEMUOPTS) -serial mon:stdio -display none
 
 qemu-test: TEST_KERNEL = 1
 qemu-test: $(TKERNEL)
-	@tools/qemu.sh $(QEMU) $(QEMUOPTS) -serial mon:stdio -display none
+	@bash tools/qemu.sh $(QEMU) $(QEMUOPTS) -serial mon:stdio -display none
 
 # Bochs boots the ISO (GRUB's first entry: root=hda) with the first disk of
 # DISKS (the run disk make qemu boots) as hda.  tools/bochs.sh picks the
@@ -117,7 +117,7 @@ $(TEST_ISO): $(TKERNEL) boot/grub-test.cfg
 	@$(quiet) GRUB $@
 	$(Q)cp $(TKERNEL) $(BUILD)/isotest/boot/vellum.elf
 	$(Q)cp boot/grub-test.cfg $(BUILD)/isotest/boot/grub/grub.cfg
-	$(Q)grub-mkrescue -o $@ $(BUILD)/isotest 2>/dev/null
+	$(Q)$(GRUB_MKRESCUE) -o $@ $(BUILD)/isotest 2>/dev/null
 test-iso: $(TEST_ISO)
 
 .PHONY: qemu qemu-nox qemu-test bochs check bench bench-linux conformance conformance-linux test-iso

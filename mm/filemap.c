@@ -1,8 +1,8 @@
 /* mm/filemap.c: the page cache.  Owns the (mapping, index) hash of cached
  * pages, the page lock and its hashed wait queues, the dirty/writeback bits,
- * the read path with sequential readahead, and the write loop
- * generic_perform_write (write_begin / atomic copy / write_end, with the
- * short-copy and fault-in-and-retry logic), the legacy prepare_write /
+ * the read path with sequential readahead (and RWF_NOWAIT's limit), and the
+ * write loop generic_perform_write (write_begin / atomic copy / write_end,
+ * with the short-copy and fault-in-and-retry logic), the legacy prepare_write /
  * commit_write fallbacks, and the page-cache side of file mappings
  * (filemap_fault, generic_file_mmap; docs/mmap.md), and the text of
  * /proc/vellum/writepath (write_path_stats_show: the write loop's counters).
@@ -321,11 +321,16 @@ void wait_on_page_writeback(struct page *page)
 }
 
 /* PG_writeback set on a locked page about to be written (Linux's
- * set_page_writeback), counted in NR_WRITEBACK until end_page_writeback. */
+ * set_page_writeback), counted in NR_WRITEBACK until end_page_writeback.
+ * A sync pass's PG_towrite goes now, as Linux's __test_set_page_writeback
+ * clears PAGECACHE_TAG_TOWRITE: from the tag to PG_writeback there is no
+ * moment a second pass, looking for either, could miss the page. */
 void set_page_writeback(struct page *page)
 {
     if (!TestSetPageWriteback(page))
         inc_page_state(NR_WRITEBACK);
+    if (PageTowrite(page))
+        ClearPageTowrite(page);
 }
 
 void end_page_writeback(struct page *page)
@@ -652,6 +657,48 @@ struct page *read_mapping_page(struct address_space *mapping, unsigned long inde
     }
 }
 
+/*
+ * A read under IOCB_NOWAIT (preadv2's RWF_NOWAIT, on a file that takes it):
+ * cut it to the bytes from pos on that the page cache holds uptodate, up
+ * to EOF; -EAGAIN if that is none and pos is before EOF.  Linux's
+ * filemap_read stops so at the first page it would have to wait for
+ * (filemap_update_page): one not cached, locked (I/O under way), or not
+ * uptodate where the read needs it (filemap_range_uptodate asks
+ * a_ops->is_partially_uptodate when blocks are smaller than a page).
+ * generic_file_read_iter knows no IOCB_NOWAIT, so a file system that sets
+ * FMODE_NOWAIT calls this first (ext2_file_read_iter).
+ */
+int filemap_nowait_limit(struct address_space *mapping, struct iov_iter *to, loff_t pos)
+{
+    loff_t isize = mapping->host->i_size;
+    size_t count = iov_iter_count(to), want = count, n = 0;
+    int (*partly)(struct page *, unsigned long, unsigned long) =
+        mapping->host->i_blkbits < PAGE_SHIFT ? mapping->a_ops->is_partially_uptodate : NULL;
+
+    if (pos >= isize || !want)
+        return 0;
+    if ((loff_t)want > isize - pos)
+        want = (size_t)(isize - pos);
+    while (n < want) {
+        size_t off = (size_t)((pos + n) & (PAGE_SIZE - 1));
+        struct page *page = find_get_page(mapping, (unsigned long)((pos + n) >> PAGE_SHIFT));
+        int ready = page && PageUptodate(page);
+        if (page && !ready && partly && trylock_page(page)) {
+            ready = PageUptodate(page) || partly(page, off, count - n);
+            unlock_page(page);
+        }
+        if (page)
+            put_page(page);
+        if (!ready)
+            break;
+        n += PAGE_SIZE - off;
+    }
+    if (!n)
+        return -EAGAIN;
+    iov_iter_truncate(to, min(n, want));
+    return 0;
+}
+
 ssize_t generic_file_read_iter(struct file *file, struct iov_iter *to, loff_t *ppos)
 {
     struct address_space *mapping = file->f_mapping;
@@ -714,6 +761,7 @@ ssize_t generic_file_read_iter(struct file *file, struct iov_iter *to, loff_t *p
         }
     }
     *ppos = pos;
+    file_accessed(file);                /* even at EOF, as Linux's filemap_read (relatime) */
     return copied ? copied : err;
 }
 
@@ -924,12 +972,14 @@ static const struct vm_operations_struct generic_file_vm_ops = {
 };
 
 /* f_op->mmap of page-cache files (ext2, ramfs): the file must be able to
- * read pages; mapping it just sets vm_ops. */
+ * read pages; mapping it sets vm_ops and, as Linux, counts as an access
+ * (atime, relatime). */
 int generic_file_mmap(struct file *file, struct vm_area_struct *vma)
 {
     struct address_space *mapping = file->f_mapping;
     if (!mapping->a_ops || !mapping->a_ops->readpage)
         return -ENOEXEC;
+    file_accessed(file);
     vma->vm_ops = &generic_file_vm_ops;
     return 0;
 }
@@ -1274,15 +1324,17 @@ static ssize_t generic_write_sync(struct file *file, struct iov_iter *from, ssiz
  * RLIMIT_FSIZE first: a write starting at or past it is -EFBIG and sends
  * SIGXFSZ to the writer (default action: terminate; ignored: just -EFBIG;
  * blocked: left pending), one crossing it is cut short at it.  Then
- * s_maxbytes: the same without the signal.  0, *count possibly lowered.
- * Simplification: no MAX_NON_LFS limit for files opened without
- * O_LARGEFILE (every open file is large here).
+ * s_maxbytes, or MAX_NON_LFS for a file opened without O_LARGEFILE (a
+ * 32-bit program's): the same without the signal.  0, *count possibly
+ * lowered.
  */
 static int generic_write_check_limits(struct file *file, loff_t pos, loff_t *count)
 {
     unsigned long long rlim = current->rlim_fsize[0];
     unsigned long long limit = file->f_mapping->host->i_sb->s_maxbytes;
 
+    if (unlikely(!(file->f_flags & O_LARGEFILE)) && limit > MAX_NON_LFS)
+        limit = MAX_NON_LFS;
     if (rlim < limit)
         limit = rlim;                   /* one bound for both: a compare less */
     if ((unsigned long long)pos >= limit) {

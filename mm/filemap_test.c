@@ -156,7 +156,8 @@ static struct file *topen(const char *name, const struct address_space_operation
         return NULL;
     snprintf(path, sizeof path, "/wp_%s", name);
     vfs_unlink(path);
-    struct file *f = filp_open(path, O_RDWR | O_CREAT | O_EXCL, 0644);
+    /* O_LARGEFILE: as a program's open (glibc's, Vellum's libc) */
+    struct file *f = filp_open(path, O_RDWR | O_CREAT | O_EXCL | O_LARGEFILE, 0644);
     if (IS_ERR(f))
         return NULL;
     if (aops)
@@ -803,10 +804,10 @@ KTEST(pagecache, truncate_down_and_up_zero_fills)
     KT_ASSERT(f);
     KT_ASSERT_EQ(kernel_write(f, src, 3 * PAGE_SIZE, &f->f_pos), 3 * PAGE_SIZE);
     KT_EXPECT_EQ(f->f_mapping->nrpages, 3);
-    KT_EXPECT_EQ(do_truncate(f->f_inode, 5000), 0);
+    KT_EXPECT_EQ(do_truncate(f->f_inode, 5000, ATTR_MTIME | ATTR_CTIME), 0);
     KT_EXPECT_EQ(f->f_inode->i_size, 5000);
     KT_EXPECT_EQ(f->f_mapping->nrpages, 2);
-    KT_EXPECT_EQ(do_truncate(f->f_inode, 12000), 0);
+    KT_EXPECT_EQ(do_truncate(f->f_inode, 12000, ATTR_MTIME | ATTR_CTIME), 0);
     loff_t pos = 0;
     KT_EXPECT_EQ(kernel_read(f, buf, sizeof buf, &pos), 12000);
     KT_EXPECT(!memcmp(buf, src, 5000));
@@ -1017,7 +1018,7 @@ KTEST(cachestat, byte_range_selects_pages_len0_to_eof)
     KT_EXPECT_EQ(cs_call(e.fd, 4 * PAGE_SIZE, ~0ULL, 0, &cs), 0);      /* end wraps: to EOF */
     KT_EXPECT_EQ(cs.nr_cache, 1);
     /* Truncation takes pages out of the cache: cachestat sees it. */
-    KT_EXPECT_EQ(do_truncate(e.f->f_inode, PAGE_SIZE + 1), 0);
+    KT_EXPECT_EQ(do_truncate(e.f->f_inode, PAGE_SIZE + 1, ATTR_MTIME | ATTR_CTIME), 0);
     KT_EXPECT_EQ(cs_call(e.fd, 0, 0, 0, &cs), 0);
     KT_EXPECT_EQ(cs.nr_cache, 2);
     KT_EXPECT_EQ(cs.nr_evicted, 0);                          /* truncation is no eviction */

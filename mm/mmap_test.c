@@ -176,7 +176,7 @@ KTEST(mmapfile, private_write_copies_and_truncate_unmaps)
     KT_EXPECT_EQ(page_mapcount(p1), 1);
 
     /* truncate to one page: page 1 leaves the address space */
-    KT_EXPECT_EQ(do_truncate(f->f_mapping->host, PAGE_SIZE), 0);
+    KT_EXPECT_EQ(do_truncate(f->f_mapping->host, PAGE_SIZE, ATTR_MTIME | ATTR_CTIME), 0);
     KT_EXPECT(!pte_has_page(*pte1));
     KT_EXPECT_EQ(page_mapcount(p1), 0);
     KT_EXPECT(p1->mapping == NULL);                             /* gone from the cache */
@@ -198,7 +198,7 @@ KTEST(mmapfile, fault_past_eof_is_sigbus)
 {
     struct file *f = mopen("/mmt_d", 2);
     KT_ASSERT(f);
-    KT_ASSERT_EQ(do_truncate(f->f_mapping->host, PAGE_SIZE + 100), 0);
+    KT_ASSERT_EQ(do_truncate(f->f_mapping->host, PAGE_SIZE + 100, ATTR_MTIME | ATTR_CTIME), 0);
     struct mm_struct *mm = mm_begin();
     KT_ASSERT(mm);
     KT_EXPECT_EQ(do_mmap(mm, f, UADDR, 4 * PAGE_SIZE, PROT_READ, MAP_SHARED | MAP_FIXED, 0),
@@ -406,7 +406,7 @@ KTEST(mmapfile, grow_zeroes_what_a_mapping_stored_past_eof)
     struct kstat st;
     KT_EXPECT_EQ(vfs_fstat(f, &st), 0);
     KT_EXPECT_EQ(st.blocks, 8UL);                  /* one page of 512-byte sectors */
-    KT_EXPECT_EQ(do_truncate(inode, 100), 0);
+    KT_EXPECT_EQ(do_truncate(inode, 100, ATTR_MTIME | ATTR_CTIME), 0);
     struct mm_struct *mm = mm_begin();
     KT_ASSERT(mm);
     KT_EXPECT_EQ(do_mmap(mm, f, UADDR, PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, 0),
@@ -414,7 +414,7 @@ KTEST(mmapfile, grow_zeroes_what_a_mapping_stored_past_eof)
     char buf[8];
     KT_EXPECT_EQ(copy_to_user((void *)(UADDR + 100), "SSSS", 4), 0UL);
     KT_EXPECT_EQ(copy_to_user((void *)(UADDR + PAGE_SIZE - 1), "S", 1), 0UL);
-    KT_EXPECT_EQ(do_truncate(inode, 2 * PAGE_SIZE), 0);     /* grow */
+    KT_EXPECT_EQ(do_truncate(inode, 2 * PAGE_SIZE, ATTR_MTIME | ATTR_CTIME), 0);     /* grow */
     loff_t pos = 98;
     KT_EXPECT_EQ(kernel_read(f, buf, 8, &pos), 8);
     KT_EXPECT(!memcmp(buf, "AA\0\0\0\0\0\0", 8));
@@ -422,7 +422,7 @@ KTEST(mmapfile, grow_zeroes_what_a_mapping_stored_past_eof)
     KT_EXPECT_EQ(buf[0], 0);
 
     /* a write at 3000 of a 100-byte file: 100..2999 zeros, not the store */
-    KT_EXPECT_EQ(do_truncate(inode, 100), 0);
+    KT_EXPECT_EQ(do_truncate(inode, 100, ATTR_MTIME | ATTR_CTIME), 0);
     KT_EXPECT_EQ(copy_to_user((void *)(UADDR + 200), "SSSS", 4), 0UL);
     KT_EXPECT_EQ(copy_to_user((void *)(UADDR + 3500), "SSSS", 4), 0UL);
     pos = 3000;
@@ -540,7 +540,7 @@ KTEST(mmapfile, fault_around_stops_at_vma_eof_and_unready_pages)
     KT_EXPECT_EQ(do_munmap(mm, UADDR + 3 * PAGE_SIZE, 10 * PAGE_SIZE), 0);
 
     /* EOF in page 6 (pages 7.. gone); page 2 locked, page 3 not uptodate */
-    KT_ASSERT_EQ(do_truncate(mapping->host, 6 * PAGE_SIZE + 100), 0);
+    KT_ASSERT_EQ(do_truncate(mapping->host, 6 * PAGE_SIZE + 100, ATTR_MTIME | ATTR_CTIME), 0);
     struct page *p2 = find_get_page(mapping, 2), *p3 = find_get_page(mapping, 3);
     KT_ASSERT(p2 && p3);
     lock_page(p2);

@@ -329,7 +329,7 @@ static void from_own_mapping(unsigned long type, const char *name)
     KT_ASSERT(mm);
     struct file *f = uopen(name, 0);
     KT_ASSERT(f);
-    KT_ASSERT_EQ(do_truncate(f->f_inode, 4 * PAGE_SIZE), 0);
+    KT_ASSERT_EQ(do_truncate(f->f_inode, 4 * PAGE_SIZE, ATTR_MTIME | ATTR_CTIME), 0);
     KT_ASSERT_EQ(do_mmap(mm, f, UB, 4 * PAGE_SIZE, PROT_READ | PROT_WRITE,
                          type | MAP_FIXED, 0), UB);
     unsigned long sd = pagecache_stats.self_deadlocks;

@@ -16,6 +16,7 @@ set -euo pipefail
 OUT=$1
 VP=$2
 export E2FSPROGS_FAKE_TIME=1700000000 MKE2FS_CONFIG=/dev/null TZ=UTC LC_ALL=C
+export PATH=$PATH:/usr/sbin:/sbin        # e2fsprogs: not in a Debian user's PATH
 S=$OUT/staging-corrupt
 rm -rf "$S"; mkdir -p "$S/dir"
 "$VP" file 3000 > "$S/file"

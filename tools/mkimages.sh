@@ -22,7 +22,7 @@ UUID=5e11d0c0-0000-4000-8000-000000000001
 SEED=5e11d0c0-0000-4000-8000-000000000002
 export E2FSPROGS_FAKE_TIME=$FAKE_TIME
 export MKE2FS_CONFIG=/dev/null          # ignore the host's /etc/mke2fs.conf defaults
-export TZ=UTC LC_ALL=C
+export TZ=UTC LC_ALL=C PATH=$PATH:/usr/sbin:/sbin   # e2fsprogs: not in a Debian user's PATH
 
 # pattern file: pfile PATH KEY SIZE
 pfile() { "$VP" "$2" "$3" > "$1"; }

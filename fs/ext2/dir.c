@@ -226,16 +226,19 @@ static int del_fn(struct inode *dir, struct buffer_head *bh, struct ext2_dir_ent
 }
 
 /* Run fn (del_fn or set_fn) over dir's entries until it changes the one
- * named in a; then the directory's times.  -ENOENT if no entry has the
- * name, -EIO if a block cannot be read. */
-static int change_entry(struct inode *dir, dirent_fn fn, struct name_arg *a)
+ * named in a; then, if update_times, the directory's times.  -ENOENT if no
+ * entry has the name, -EIO if a block cannot be read. */
+static int change_entry(struct inode *dir, dirent_fn fn, struct name_arg *a, bool update_times)
 {
     int r = ext2_foreach_dirent(dir, fn, a);
     if (r < 0)
         return r;
     if (r == 0)
         return -ENOENT;
-    dir_changed(dir);
+    if (update_times)
+        dir_changed(dir);
+    else
+        mark_inode_dirty(dir);
     return 0;
 }
 
@@ -243,7 +246,7 @@ static int change_entry(struct inode *dir, dirent_fn fn, struct name_arg *a)
 int ext2_delete_entry(struct inode *dir, const char *name, size_t len)
 {
     struct name_arg a = { .name = name, .len = len };
-    return change_entry(dir, del_fn, &a);
+    return change_entry(dir, del_fn, &a, true);
 }
 
 static int set_fn(struct inode *dir, struct buffer_head *bh, struct ext2_dir_entry_2 *de,
@@ -259,11 +262,41 @@ static int set_fn(struct inode *dir, struct buffer_head *bh, struct ext2_dir_ent
     return 1;
 }
 
-/* Point the existing entry name at inode (rename over a target, '..'). */
-int ext2_set_link(struct inode *dir, const char *name, size_t len, struct inode *inode)
+/* Point the existing entry name at inode: a rename over a target
+ * (update_times: dir's mtime and ctime), or a moved directory's ".." (not:
+ * its times stay, as Linux's ext2_set_link(..., update_times = false)). */
+int ext2_set_link(struct inode *dir, const char *name, size_t len, struct inode *inode,
+                  bool update_times)
 {
     struct name_arg a = { .name = name, .len = len, .inode = inode };
-    return change_entry(dir, set_fn, &a);
+    return change_entry(dir, set_fn, &a, update_times);
+}
+
+/* A removed directory has size 0 but keeps its blocks until its last
+ * reference goes (evict frees them): its ".." entry, the second of block
+ * 0, still names the directory it was removed from, where a cwd in it
+ * climbs (Linux climbs its dentry's d_parent).  0 and *ino, or -EIO. */
+int ext2_removed_dir_parent(struct inode *dir, unsigned long *ino)
+{
+    int err;
+    struct buffer_head *bh = ext2_bread(dir, 0, 0, &err);
+    if (!bh)
+        return err;
+    struct ext2_dir_entry_2 *de = (struct ext2_dir_entry_2 *)bh->b_data;
+    err = ext2_check_dirent(dir, de, 0, 0);
+    if (!err) {
+        unsigned off = de->rec_len;
+        de = (struct ext2_dir_entry_2 *)(bh->b_data + off);
+        err = ext2_check_dirent(dir, de, 0, off);
+        if (!err && (de_name_len(dir->i_sb, de) != 2 || memcmp(de->name, "..", 2) || !de->inode)) {
+            ext2_error(dir->i_sb, "directory inode %lu: no '..' in block 0", dir->i_ino);
+            err = -EIO;
+        }
+    }
+    if (!err)
+        *ino = de->inode;
+    brelse(bh);
+    return err;
 }
 
 static int empty_fn(struct inode *dir, struct buffer_head *bh, struct ext2_dir_entry_2 *de,

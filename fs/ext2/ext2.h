@@ -54,7 +54,9 @@ extern const struct inode_operations ext2_symlink_inode_operations;
 int ext2_inode_by_name(struct inode *dir, const char *name, size_t len, unsigned long *ino);
 int ext2_add_link(struct inode *dir, const char *name, size_t len, struct inode *inode);
 int ext2_delete_entry(struct inode *dir, const char *name, size_t len);
-int ext2_set_link(struct inode *dir, const char *name, size_t len, struct inode *inode);
+int ext2_set_link(struct inode *dir, const char *name, size_t len, struct inode *inode,
+                  bool update_times);
+int ext2_removed_dir_parent(struct inode *dir, unsigned long *ino);
 int ext2_empty_dir(struct inode *dir);
 int ext2_make_empty(struct inode *inode, struct inode *parent);
 extern const struct file_operations ext2_dir_operations;

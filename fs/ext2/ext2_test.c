@@ -7,6 +7,7 @@
  *   ext2write, ext2write4k
  *                 hda = ext2-1k.img / ext2-4k.img, hdb = ext2-small.img: create, extend,
  *                 overwrite, sparse, truncate, directory operations,
+ *                 times, removed directories,
  *                 ENOSPC, EFBIG; the suite's post_check runs e2fsck and
  *                 compares every written file with debugfs on the host
  *   ext2cache     hda = ext2-1k.img: page-cache I/O counted by blkdev,
@@ -148,7 +149,7 @@ static int check_file(const char *path, const char *key, loff_t size)
                    (long long)st.size, (long long)size);
         return -1;
     }
-    struct file *f = filp_open(path, O_RDONLY, 0);
+    struct file *f = filp_open(path, O_RDONLY | O_LARGEFILE, 0);   /* as a program's open */
     if (IS_ERR(f)) {
         ktest_fail(__FILE__, __LINE__, "open %s: %ld", path, PTR_ERR(f));
         return -1;
@@ -169,7 +170,7 @@ static int check_file(const char *path, const char *key, loff_t size)
 /* Write the pattern for key at [off, off+len) of path (created if needed). */
 static int write_pattern(const char *path, const char *key, loff_t off, size_t len)
 {
-    struct file *f = filp_open(path, O_WRONLY | O_CREAT, 0644);
+    struct file *f = filp_open(path, O_WRONLY | O_CREAT | O_LARGEFILE, 0644);
     if (IS_ERR(f))
         return PTR_ERR(f);
     int err = 0;
@@ -251,7 +252,7 @@ static void rd_sparse(void)
     KT_ASSERT_EQ(vfs_stat("/e/sparse/sp", &st), 0);
     KT_ASSERT_EQ(st.size, T + 4192);
     KT_EXPECT(st.blocks <= 24 * (bs / 512));        /* holes are not allocated */
-    struct file *f = filp_open("/e/sparse/sp", O_RDONLY, 0);
+    struct file *f = filp_open("/e/sparse/sp", O_RDONLY | O_LARGEFILE, 0);  /* past 4 GiB at 4 KiB */
     KT_ASSERT(!IS_ERR(f));
     KT_EXPECT_EQ(check_range(f, "sp", "sp", 0, 100), 0);
     KT_EXPECT_EQ(check_range(f, "sp", NULL, 100, 3 * bs), 0);
@@ -784,6 +785,120 @@ static void wr_enospc_writeback(void)
     KT_EXPECT_EQ(ext2_count_free_blocks(sb), EXT2_SB(sb)->s_es->s_free_blocks_count);
 }
 
+/* SEEK_DATA and SEEK_HOLE see the block tree (ext2_llseek, as Linux's ext4
+ * on these images): blocks 0 and 1 hold data, 2.. are holes up to block
+ * 20 (under the single indirect block), then a block at 1 GiB (double or
+ * triple indirect, missing subtrees between), then holes to EOF at 3 GiB.
+ * Each answer is never before the offset; past EOF is -ENXIO. */
+static void wr_seek_data_hole(void)
+{
+    loff_t bs = sb_of("/e")->s_blocksize, G = 1LL << 30;
+    KT_ASSERT_EQ(write_pattern("/e/w/seek", "sk", 0, bs + 100), 0);
+    KT_ASSERT_EQ(write_pattern("/e/w/seek", "sk", 20 * bs, 10), 0);
+    struct file *f = filp_open("/e/w/seek", O_RDWR | O_LARGEFILE, 0);
+    KT_ASSERT(!IS_ERR(f));
+    KT_EXPECT_EQ(vfs_llseek(f, 0, SEEK_HOLE), 2 * bs);
+    KT_EXPECT_EQ(vfs_llseek(f, bs + 50, SEEK_DATA), bs + 50);
+    KT_EXPECT_EQ(vfs_llseek(f, 2 * bs, SEEK_DATA), 20 * bs);
+    KT_EXPECT_EQ(f->f_pos, 20 * bs);
+    KT_EXPECT_EQ(vfs_llseek(f, 2 * bs + 7, SEEK_HOLE), 2 * bs + 7);
+    KT_EXPECT_EQ(vfs_llseek(f, 20 * bs, SEEK_HOLE), 20 * bs + 10);   /* EOF */
+    KT_EXPECT_EQ(vfs_llseek(f, 20 * bs + 10, SEEK_DATA), -ENXIO);
+    KT_EXPECT_EQ(vfs_llseek(f, -1, SEEK_HOLE), -ENXIO);
+    KT_EXPECT_EQ(f->f_pos, 20 * bs + 10);
+    KT_ASSERT_EQ(kernel_write(f, "G", 1, &(loff_t){ G }), 1);
+    KT_ASSERT_EQ(do_truncate(f->f_inode, 3 * G, ATTR_MTIME | ATTR_CTIME), 0);
+    KT_EXPECT_EQ(vfs_llseek(f, 21 * bs, SEEK_DATA), G);
+    KT_EXPECT_EQ(vfs_llseek(f, G, SEEK_HOLE), G + bs);
+    KT_EXPECT_EQ(vfs_llseek(f, G + 1, SEEK_DATA), G + 1);
+    KT_EXPECT_EQ(vfs_llseek(f, G + bs, SEEK_DATA), -ENXIO);
+    KT_EXPECT_EQ(vfs_llseek(f, 3 * G - 1, SEEK_HOLE), 3 * G - 1);
+    filp_close(f);
+    KT_EXPECT_EQ(vfs_unlink("/e/w/seek"), 0);
+}
+
+/* A file past MAX_NON_LFS opens only with O_LARGEFILE (generic_file_open,
+ * called by ext2's open), and O_TRUNC is not done when the open is
+ * refused; an ext2 file takes RWF_NOWAIT reads: what the cache holds,
+ * -EAGAIN at a page it does not. */
+static void wr_large_open(void)
+{
+    KT_ASSERT_EQ(write_pattern("/e/w/large", "lg", 0, 100), 0);
+    KT_ASSERT_EQ(vfs_truncate("/e/w/large", 3LL << 30), 0);
+    struct file *f = filp_open("/e/w/large", O_RDONLY, 0);
+    KT_EXPECT_EQ(PTR_ERR(f), -EOVERFLOW);
+    f = filp_open("/e/w/large", O_RDWR | O_TRUNC, 0);
+    KT_EXPECT_EQ(PTR_ERR(f), -EOVERFLOW);
+    struct kstat st;
+    KT_ASSERT_EQ(vfs_stat("/e/w/large", &st), 0);
+    KT_EXPECT_EQ(st.size, 3LL << 30);             /* not truncated */
+    f = filp_open("/e/w/large", O_RDONLY | O_LARGEFILE, 0);
+    KT_ASSERT(!IS_ERR(f));
+    KT_EXPECT(f->f_mode & FMODE_NOWAIT);
+    char buf[200];
+    struct kvec kv = { buf, sizeof buf };
+    struct iov_iter it;
+    iov_iter_kvec(&it, READ, &kv, 1, sizeof buf);
+    it.iocb_flags = IOCB_NOWAIT;
+    loff_t pos = 0;
+    KT_EXPECT_EQ(vfs_read(f, &it, &pos), 200);    /* page 0: cached by the write */
+    iov_iter_kvec(&it, READ, &kv, 1, sizeof buf);
+    it.iocb_flags = IOCB_NOWAIT;
+    pos = 1LL << 30;
+    KT_EXPECT_EQ(vfs_read(f, &it, &pos), -EAGAIN); /* a hole never read */
+    filp_close(f);
+    KT_EXPECT_EQ(vfs_unlink("/e/w/large"), 0);
+}
+
+/* Names and times as Linux's (user/conform/names and times): a directory
+ * moved to another parent keeps its mtime (its ".." entry changes, its
+ * times do not: ext2_set_link without update_times); a truncate to the
+ * same size sets mtime and ctime (Linux's ext4 driver, the conformance
+ * reference, does); a removed directory still open has nothing in it but
+ * still finds its parent as ".." (its size is 0: ext2_removed_dir_parent).
+ * Everything under /e/nt goes again. */
+static void wr_names_times(void)
+{
+    struct kstat st, b;
+    struct path p;
+    KT_ASSERT_EQ(vfs_mkdir("/e/nt", 0755), 0);
+    KT_ASSERT_EQ(vfs_mkdir("/e/nt/a", 0755), 0);
+    KT_ASSERT_EQ(vfs_mkdir("/e/nt/b", 0755), 0);
+    KT_ASSERT_EQ(vfs_mkdir("/e/nt/a/sub", 0755), 0);
+    KT_ASSERT_EQ(kern_path("/e/nt/a/sub", 0, &p), 0);
+    p.inode->i_mtime = p.inode->i_ctime = 1000;
+    KT_EXPECT_EQ(vfs_rename("/e/nt/a/sub", "/e/nt/b/sub"), 0);
+    KT_EXPECT_EQ(p.inode->i_mtime, 1000);
+    KT_EXPECT(p.inode->i_ctime > 1000);
+    path_put(&p);
+    KT_ASSERT_EQ(vfs_stat("/e/nt/b", &b), 0);
+    KT_EXPECT_EQ(vfs_stat("/e/nt/b/sub/..", &st), 0);
+    KT_EXPECT_EQ(st.ino, b.ino);
+
+    KT_ASSERT_EQ(write_pattern("/e/nt/f", "nt", 0, 100), 0);
+    KT_ASSERT_EQ(kern_path("/e/nt/f", 0, &p), 0);
+    p.inode->i_mtime = p.inode->i_ctime = 1000;
+    KT_EXPECT_EQ(vfs_truncate("/e/nt/f", 100), 0);
+    KT_EXPECT(p.inode->i_mtime > 1000 && p.inode->i_ctime > 1000);
+    path_put(&p);
+
+    struct file *d = filp_open("/e/nt/b/sub", O_RDONLY | O_DIRECTORY, 0);
+    KT_ASSERT(!IS_ERR(d));
+    KT_EXPECT_EQ(vfs_rmdir("/e/nt/b/sub"), 0);
+    struct inode *up = NULL;
+    KT_EXPECT_EQ(vfs_lookup_one(d->f_inode, "..", 2, &up), 0);
+    KT_EXPECT(up && up->i_ino == b.ino);
+    iput(up);
+    KT_EXPECT_EQ(vfs_lookup_one(d->f_inode, "f", 1, &up), -ENOENT);
+    struct count_ctx c = { .ctx.actor = count_actor };
+    KT_EXPECT_EQ(iterate_dir(d, &c.ctx), -ENOENT);
+    filp_close(d);
+    KT_EXPECT_EQ(vfs_unlink("/e/nt/f"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/e/nt/a"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/e/nt/b"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/e/nt"), 0);
+}
+
 static void wr_umount(void)
 {
     ksys_sync();
@@ -793,7 +908,8 @@ static void wr_umount(void)
 
 #define EXT2_WRITE_STEPS wr_mount, wr_create_extend, wr_overwrite_unaligned, wr_times_dirty_only_on_change, \
     wr_cross_indirect, wr_sparse, wr_truncate, wr_directories, wr_rename_link_unlink, \
-    wr_symlinks, wr_many_entries, wr_efbig, wr_enospc, wr_enospc_writeback, wr_umount
+    wr_symlinks, wr_many_entries, wr_efbig, wr_enospc, wr_enospc_writeback, wr_seek_data_hole, \
+    wr_large_open, wr_names_times, wr_umount
 KTEST(ext2write, write_tree)   { RUN_STEPS(EXT2_WRITE_STEPS); }   /* hda: 1 KiB blocks */
 KTEST(ext2write4k, write_tree) { RUN_STEPS(EXT2_WRITE_STEPS); }   /* hda: 4 KiB blocks */
 

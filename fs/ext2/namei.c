@@ -17,9 +17,13 @@
 static int ext2_lookup(struct inode *dir, const char *name, size_t len, struct inode **res)
 {
     unsigned long ino;
+    int err;
     if (len > NAME_MAX)
         return -ENAMETOOLONG;
-    int err = ext2_inode_by_name(dir, name, len, &ino);
+    if (dir->i_nlink == 0 && len == 2 && name[0] == '.' && name[1] == '.')
+        err = ext2_removed_dir_parent(dir, &ino);   /* size 0: read its block itself */
+    else
+        err = ext2_inode_by_name(dir, name, len, &ino);
     if (err)
         return err;
     struct inode *inode = ext2_iget(dir->i_sb, ino);
@@ -222,7 +226,7 @@ static int ext2_rename(struct inode *odir, const char *oname, size_t olen,
                 goto out;
             }
         }
-        err = ext2_set_link(ndir, nname, nlen, old);
+        err = ext2_set_link(ndir, nname, nlen, old, true);
         if (err)
             goto out;
         new->i_ctime = current_time();
@@ -245,7 +249,7 @@ static int ext2_rename(struct inode *odir, const char *oname, size_t olen,
     if (err)
         goto out;
     if (is_dir) {
-        err = ext2_set_link(old, "..", 2, ndir);
+        err = ext2_set_link(old, "..", 2, ndir, false);
         drop_nlink(odir);              /* old's ".." no longer points here */
         mark_inode_dirty(odir);
         mark_inode_dirty(ndir);

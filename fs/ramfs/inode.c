@@ -9,6 +9,9 @@
  * references (fs/inode.c keeps hashed, linked inodes); directory entries
  * point at inodes without holding references, as Linux's dentries would.
  * An unlinked inode is freed at its last iput; unmount evicts the rest.
+ * A removed directory still in use (a cwd) holds a reference on its
+ * parent, as a Linux dentry on its d_parent, so its ".." stays valid.
+ * Directories have size 0, as Linux's ramfs ones.
  *
  * Mount option "legacy_aops" (mount -t ramfs -o legacy_aops none /mnt):
  * the files of that mount get address-space operations of the OLD API
@@ -34,6 +37,7 @@ struct ramfs_dirent {
 struct ramfs_dir {
     struct list_head entries;
     struct inode *parent;              /* for ".."; the root points to itself */
+    bool parent_ref;                   /* removed: it holds a reference on parent */
 };
 
 struct ramfs_sb_info {
@@ -70,6 +74,7 @@ static struct inode *ramfs_get_inode(struct super_block *sb, struct inode *dir, 
         }
         INIT_LIST_HEAD(&d->entries);
         d->parent = dir ? dir : inode;
+        d->parent_ref = false;
         inode->i_private = d;
         inode->i_op = &ramfs_dir_iops;
         inode->i_fop = &ramfs_dir_fops;
@@ -107,7 +112,6 @@ static int add_entry(struct inode *dir, const char *name, size_t len, struct ino
     memcpy(de->name, name, len);
     de->name[len] = '\0';
     list_add_tail(&de->list, &RDIR(dir)->entries);
-    dir->i_size++;
     dir->i_mtime = dir->i_ctime = current_time();
     return 0;
 }
@@ -116,7 +120,6 @@ static void del_entry(struct inode *dir, struct ramfs_dirent *de)
 {
     list_del(&de->list);
     kfree(de);
-    dir->i_size--;
     dir->i_mtime = dir->i_ctime = current_time();
 }
 
@@ -212,6 +215,15 @@ static int ramfs_unlink(struct inode *dir, const char *name, size_t len)
     return 0;
 }
 
+/* A directory is removed (rmdir, or renamed over): no links left; while it
+ * is still in use its ".." must reach the parent, so it pins it. */
+static void dir_removed(struct inode *dir, struct inode *inode)
+{
+    clear_nlink(inode);
+    inode->i_ctime = current_time();
+    RDIR(inode)->parent_ref = igrab(dir) != NULL;
+}
+
 static int ramfs_rmdir(struct inode *dir, const char *name, size_t len)
 {
     struct ramfs_dirent *de = find_entry(dir, name, len);
@@ -223,7 +235,7 @@ static int ramfs_rmdir(struct inode *dir, const char *name, size_t len)
     if (!list_empty(&RDIR(inode)->entries))
         return -ENOTEMPTY;
     del_entry(dir, de);
-    clear_nlink(inode);
+    dir_removed(dir, inode);
     drop_nlink(dir);
     return 0;
 }
@@ -248,10 +260,11 @@ static int ramfs_rename(struct inode *odir, const char *oname, size_t olen,
         if (S_ISDIR(target->i_mode)) {
             if (!list_empty(&RDIR(target)->entries))
                 return -ENOTEMPTY;
-            clear_nlink(target);
+            dir_removed(ndir, target);
             drop_nlink(ndir);
         } else {
             drop_nlink(target);
+            target->i_ctime = current_time();   /* as Linux's simple_rename */
         }
         del_entry(ndir, nde);
     }
@@ -312,8 +325,10 @@ static void ramfs_evict_inode(struct inode *inode)
         struct ramfs_dirent *de, *tmp;
         list_for_each_entry_safe(de, tmp, &d->entries, list)
             kfree(de);                  /* unmount: the children are evicted on their own */
+        struct inode *parent = d->parent_ref ? d->parent : NULL;
         kfree(d);
         inode->i_private = NULL;
+        iput(parent);                   /* a removed directory let go of its parent */
     }
 }
 

@@ -3,7 +3,7 @@
 # graded; the solution graded; make handin and private tests (host test;
 # docs/labs/README.md).  Layer: host test (bash, git, QEMU; python3 or jq
 # only to check results.json).
-# host-timeout: 600
+# host-timeout: 900
 # host-slices: 4
 #
 # tools/run-tests runs it as 4 jobs with SLICE=1/4 .. 4/4 (docs: the

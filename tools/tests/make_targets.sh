@@ -28,6 +28,16 @@
 #                                  itself, make -s nothing
 #  make_targets.qemu_test_panic    `make qemu-test APPEND=oops=bug` fails
 #                                  and says the kernel panicked
+#  make_targets.cross_i686_elf     with i686-elf-gcc and friends in PATH
+#                                  (Homebrew's cross toolchain; here
+#                                  wrappers of gcc -m32) the Makefile
+#                                  compiles and archives (make -n) with them
+#  make_targets.setup_no_apt       setup on a host without apt-get (macOS):
+#                                  the core tools there (the compiler only
+#                                  as i686-elf-gcc), Bochs missing: exit 0,
+#                                  one line naming bochs; qemu-system-i386
+#                                  missing too: exit 1, naming it
+# host-timeout: 300
 source "$(dirname "$0")/../testlib.sh"
 T=make_targets
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-make.XXXXXX") || exit 1
@@ -72,13 +82,17 @@ else fail "$T.bare_make_setup (make -n begins: $first)"; fi
 
 # ---- setup on a machine missing bochs, not root, no sudo: every host
 # command but bochs and sudo, and an id that says uid 1000
+# farm DIR NAME...: DIR holds a symlink to every host command but the NAMEs
+# (cp -s: one process; a loop of ln took half a minute under load)
+farm() {
+    local d=$1; shift
+    mkdir -p "$d"
+    cp -s /usr/bin/* "$d"/ 2>/dev/null
+    cp -sn /usr/sbin/* /bin/* /sbin/* "$d"/ 2>/dev/null
+    for n in "$@"; do rm -f "${d:?}/$n"; done
+}
 F=$TMP/path
-mkdir -p "$F"
-for f in /usr/bin/* /usr/sbin/* /bin/* /sbin/*; do
-    n=${f##*/}
-    case $n in bochs|sudo|id) continue ;; esac
-    [ -e "$F/$n" ] || ln -s "$f" "$F/$n"
-done
+farm "$F" bochs sudo id
 printf '#!/bin/sh\necho 1000\n' > "$F/id"; chmod +x "$F/id"
 PATH=$F sh tools/setup.sh > "$TMP/setup" 2>&1
 rc=$?
@@ -157,4 +171,39 @@ if [ "$q1" = "  CC      $TMP/qb1/lib/string.o" ] &&
 else
     fail "$T.quiet_build (make: '$q1'; V=1: '${q2:0:60}...'; -s: '$q3')"
 fi
+
+# ---- Homebrew's cross toolchain, i686-elf-*: wrappers of the host's gcc -m32
+# and binutils, in a PATH without gcc itself (where i386-elf-gcc exists the
+# Makefile rightly prefers it: then only the setup half is checked)
+X=$TMP/cross
+mkdir -p "$X"
+gcc_path=$(command -v gcc)
+printf '#!/bin/sh\nexec %s -m32 "$@"\n' "$gcc_path" > "$X/i686-elf-gcc"
+for t in ld nm objcopy ar; do printf '#!/bin/sh\nexec %s "$@"\n' "$(command -v $t)" > "$X/i686-elf-$t"; done
+chmod +x "$X"/*
+xo=$(PATH=$X:$PATH make --no-print-directory VELLUM_SETUP_DONE=1 BUILD="$TMP/xb" V=1 "$TMP/xb/lib/string.o" 2>&1)
+xn=$(PATH=$X:$PATH make --no-print-directory VELLUM_SETUP_DONE=1 BUILD="$TMP/xb" -n "$TMP/xb/user/libc.a" 2>&1)
+if command -v i386-elf-gcc >/dev/null; then
+    skip "$T.cross_i686_elf (i386-elf-gcc is installed: the Makefile uses it first)"
+elif [[ $xo == *"i686-elf-gcc "*"-c lib/string.c"* ]] && [ -f "$TMP/xb/lib/string.o" ] &&
+     [[ $xn == *"i686-elf-ar rcs"* ]]; then
+    pass "$T.cross_i686_elf"
+else fail "$T.cross_i686_elf (make V=1 said: $(echo "$xo" | head -3 | cut -c1-80 | tr '\n' ' '))"; fi
+
+# ---- setup on a host without apt-get: every host command but apt-get,
+# bochs and gcc, and the i686-elf wrappers
+N=$TMP/noapt
+farm "$N" apt-get bochs gcc
+cp "$X"/* "$N/"
+PATH=$N sh tools/setup.sh > "$TMP/noapt.out" 2>&1
+rc=$?
+rm -f "$N/qemu-system-i386"
+PATH=$N sh tools/setup.sh > "$TMP/noapt2.out" 2>&1
+rc2=$?
+if [ $rc = 0 ] && [ "$(wc -l < "$TMP/noapt.out")" = 1 ] &&
+   grep -q '^setup: no apt-get here; make and make qemu have what they need, make check .* also need: bochs' "$TMP/noapt.out" &&
+   ! grep -q 'gcc' "$TMP/noapt.out" &&
+   [ $rc2 = 1 ] && grep -q '^setup: no apt-get here, and make needs: qemu-system-i386;' "$TMP/noapt2.out"; then
+    pass "$T.setup_no_apt"
+else fail "$T.setup_no_apt (exit $rc: $(head -c 150 "$TMP/noapt.out"); without QEMU exit $rc2: $(head -c 150 "$TMP/noapt2.out"))"; fi
 exit 0

@@ -24,7 +24,9 @@
 #     clone of the branches (tags lab-base/NN-NAME): the patch applies to
 #     the base and gives the student's file;
 #   - tools/grade scores a fake runner's verdicts: points per test, a lost
-#     verdict is run again alone, private tests from GRADE_EXTRA, results.json;
+#     verdict is run again alone, private tests from GRADE_EXTRA, results.json
+#     with Gradescope's status, visibility (a private test's "# visibility:")
+#     and execution_time; GRADE_NOT_RUN scores every test 0 with its reason;
 #     a runner that ran no test (its list boot failed) is run once more, and
 #     if it fails again its output is every test's reason.
 source "$(dirname "$0")/../testlib.sh"
@@ -243,7 +245,7 @@ EOF
 chmod +x "$R/fake-runner"
 mkdir -p "$TMP/extra"
 printf '# points: 5\n# lab: alpha\necho PASS private.one\n' > "$TMP/extra/p1.sh"
-printf '# points: 2\necho FAIL private.two \\(nope\\)\n' > "$TMP/extra/p2.sh"
+printf '# points: 2\n# visibility: hidden\necho FAIL private.two \\(nope\\)\n' > "$TMP/extra/p2.sh"
 out=$(cd "$R" && RUN_TESTS=./fake-runner GRADE_EXTRA="$TMP/extra" GRADE_JSON="$TMP/r.json" BUILD="$TMP/b" tools/grade alpha 2>&1)
 if grep -q '^score: 13/17$' <<<"$out" && grep -qE '^s1.t_fail: +FAIL  0/2' <<<"$out" &&
    grep -q 'wrong byte' <<<"$out" && grep -qE '^s1.t_lost: +PASS  4/4' <<<"$out" &&
@@ -255,6 +257,41 @@ if grep -q '"score": 13, "max_score": 17' "$TMP/r.json" && [ "$(grep -c '"max_sc
    { ! command -v python3 >/dev/null || python3 -m json.tool "$TMP/r.json" >/dev/null; }; then
     pass "$T.grade_results_json"
 else fail "$T.grade_results_json"; sed 's/^/    /' "$TMP/r.json"; fi
+# Gradescope's fields: status, visibility (the lab's tests visible, a private
+# test after_due_date or its "# visibility:"), execution_time (the run's,
+# and a private test's own)
+gs_fields() {                              # gs_fields JSON: one line per test, then the top
+    if command -v jq >/dev/null; then
+        jq -r '.tests[] | "\(.name) \(.status) \(.visibility) \(has("execution_time"))"' "$1" &&
+            jq -r '"top \((.execution_time | type) == "number") \(.output // "-" | split("\n") | join("|"))"' "$1"
+    else
+        python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for t in d["tests"]: print(t["name"], t["status"], t["visibility"], str("execution_time" in t).lower())
+print("top", str(isinstance(d["execution_time"], (int, float))).lower(), "|".join(d.get("output", "-").split("\n")))' "$1"
+    fi
+}
+want='s1.t_pass passed visible false
+s1.t_fail failed visible false
+s1.t_lost passed visible false
+h1 passed visible false
+extra/p1 passed after_due_date true
+extra/p2 failed hidden true
+top true -'
+got=$(gs_fields "$TMP/r.json" 2>&1)
+if [ "$got" = "$want" ]; then pass "$T.grade_results_json_gradescope_fields"
+else fail "$T.grade_results_json_gradescope_fields"; diff <(echo "$want") <(echo "$got") | sed 's/^/    /'; fi
+# GRADE_NOT_RUN: nothing run, every test 0 with the reason; GRADE_NOTE above it
+rm -f "$R/runner.calls"
+out=$(cd "$R" && RUN_TESTS=./fake-runner GRADE_EXTRA="$TMP/extra" GRADE_JSON="$TMP/r4.json" BUILD="$TMP/b" \
+      GRADE_NOTE="from handin-alpha.patch" GRADE_NOT_RUN=$'it does not build:\nx.c:1: error' tools/grade alpha 2>&1)
+got=$(gs_fields "$TMP/r4.json" 2>&1)
+if grep -q '^score: 0/17$' <<<"$out" && [ ! -e "$R/runner.calls" ] && grep -q 'x.c:1: error' <<<"$out" &&
+   [ "$(grep -c '"output": "not run: it does not build:"' "$TMP/r4.json")" = 6 ] &&
+   [ "$(tail -n 1 <<<"$got")" = 'top true from handin-alpha.patch|it does not build:|x.c:1: error' ] &&
+   [ "$(grep -c ' failed ' <<<"$got")" = 6 ]; then
+    pass "$T.grade_not_run_scores_0_with_the_reason"
+else fail "$T.grade_not_run_scores_0_with_the_reason"; sed 's/^/    /' <<<"$out$got"; fi
 # a runner that runs no test (its test=list boot timed out): once more; if
 # the second run works, the grade is the same; if not, every test's reason
 # is the runner's own output, never a bare "no verdict"

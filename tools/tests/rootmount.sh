@@ -22,7 +22,7 @@ make -s --no-print-directory BUILD="$BUILD" all user >"$TMP/build.log" 2>&1 ||
     { fail "$T.build"; show_tail "$TMP/build.log"; exit 0; }
 cp -a "$BUILD/rootfs" "$TMP/root"
 mkdir -p "$TMP/root/tmp"
-if ! mke2fs -q -t ext2 -b 1024 -d "$TMP/root" "$TMP/root.img" 8M >"$TMP/mkfs.log" 2>&1; then
+if ! mke2fs -q -t ext2 -b 1024 -d "$TMP/root" "$TMP/root.img" 16M >"$TMP/mkfs.log" 2>&1; then
     fail "$T.mkfs"; show_tail "$TMP/mkfs.log"; exit 0
 fi
 sum_before=$(sha256sum < "$TMP/root.img")

@@ -271,10 +271,10 @@ static void test_rwv(const char *base)
 	CHECK("files.pwritev2.at_fpos", r == 1 && cur(fd) == 5);
 	CHECK("files.pwritev2.contents", SC(__NR_pread64, fd, buf, 16, 0, 0) == 10 &&
 	      !memcmp(buf, "012AxCDE89", 10));
-	/* flags: HIPRI accepted (ignored), DSYNC/SYNC write, unknown ones
-	 * (NOWAIT is not supported, 0x100 does not exist) -EOPNOTSUPP with
-	 * nothing written; a 0-byte transfer returns 0 before the flags are
-	 * looked at (Linux's order). */
+	/* flags: HIPRI accepted (ignored), DSYNC/SYNC write; NOWAIT on a write
+	 * and unknown ones (0x100 does not exist) -EOPNOTSUPP with nothing
+	 * written; a 0-byte transfer returns 0 before the flags are looked at
+	 * (Linux's order). */
 	iov[0].iov_base = "h"; iov[0].iov_len = 1;
 	CHECK("files.preadv2.hipri", SC(__NR_preadv2, fd, rv, 1, 0, 0, RWF_HIPRI) == 2);
 	CHECK("files.pwritev2.hipri", SC(__NR_pwritev2, fd, iov, 1, 0, 0, RWF_HIPRI) == 1);
@@ -376,9 +376,10 @@ static void test_rwv(const char *base)
 	CHECK("files.pwv.readback", SC(__NR_pread64, fd, buf, 64, 0, 0) == 18 &&
 	      !memcmp(buf, "Hello Vector tail!", 18));
 	SC(__NR_close, fd);
-	/* 4 GiB + 5: the high half of the offset */
+	/* 4 GiB + 5: the high half of the offset (O_LARGEFILE, as libc's open
+	 * passes: without it a write stops at 2 GiB - 1) */
 	snprintf(kept, sizeof(kept), "%s/pwv_big.dat", base);
-	fd = SC(__NR_open, kept, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	fd = SC(__NR_open, kept, O_RDWR | O_CREAT | O_TRUNC | O_LARGEFILE, 0644);
 	iov[0].iov_base = "HIGH"; iov[0].iov_len = 4;
 	r = SC(__NR_pwritev, fd, iov, 1, 5, 1);
 	CHECK("files.pwv.high_write", r == 4);

@@ -2,7 +2,8 @@
  * fstatat64 fill in on Linux i386: 96 bytes, 64-bit sizes and inode numbers,
  * with padding where Linux keeps the old 16-bit fields' room.  On i386 a
  * long long inside a struct is only 4-byte aligned, which the layout relies
- * on.
+ * on.  And struct stat, the 32-bit one of stat/lstat/fstat (106-108): 64
+ * bytes, a 32-bit st_size, 16-bit modes, links and ids.
  *
  * Part of the user/kernel ABI (include/uapi/, see docs/userland.md): filled
  * by fs/sys_stat.c; the userland's struct stat IS this structure
@@ -32,5 +33,31 @@ struct stat64 {
     unsigned long long st_ino;
 };
 _Static_assert(sizeof(struct stat64) == 96, "struct stat64 is 96 bytes on i386");
+
+/* Left out where stat64 is a macro: user/include/sys/stat.h includes this
+ * file with struct stat64 renamed to stat, its libc's only struct stat. */
+#ifndef stat64
+struct stat {
+    unsigned long  st_dev;
+    unsigned long  st_ino;
+    unsigned short st_mode;
+    unsigned short st_nlink;
+    unsigned short st_uid;
+    unsigned short st_gid;
+    unsigned long  st_rdev;
+    unsigned long  st_size;
+    unsigned long  st_blksize;
+    unsigned long  st_blocks;          /* in 512-byte units */
+    unsigned long  st_atime;
+    unsigned long  st_atime_nsec;
+    unsigned long  st_mtime;
+    unsigned long  st_mtime_nsec;
+    unsigned long  st_ctime;
+    unsigned long  st_ctime_nsec;
+    unsigned long  __unused4;
+    unsigned long  __unused5;
+};
+_Static_assert(sizeof(struct stat) == 64, "struct stat is 64 bytes on i386");
+#endif
 
 #endif

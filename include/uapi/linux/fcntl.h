@@ -17,7 +17,7 @@
 #define O_APPEND    00002000
 #define O_NONBLOCK  00004000
 #define O_DSYNC     00010000           /* write(2) returns once the data is on disk */
-#define O_LARGEFILE 00100000           /* implied: Vellum's offsets are 64-bit */
+#define O_LARGEFILE 00100000           /* sizes past 2 GiB - 1 (libc passes it) */
 #define O_DIRECTORY 00200000
 #define O_NOFOLLOW  00400000
 #define O_NOATIME   01000000           /* accepted; reads never update atime here anyway */
@@ -32,6 +32,8 @@
 #define F_GETFL          3
 #define F_SETFL          4
 #define F_DUPFD_CLOEXEC  1030
+#define F_SETPIPE_SZ     1031          /* not modelled: -EINVAL */
+#define F_GETPIPE_SZ     1032          /* a pipe's capacity in bytes */
 #define FD_CLOEXEC       1             /* F_GETFD/F_SETFD's one flag */
 
 /* the *at() calls */

@@ -14,7 +14,7 @@
 #define RWF_HIPRI   0x01               /* poll for completion */
 #define RWF_DSYNC   0x02               /* this write as if O_DSYNC */
 #define RWF_SYNC    0x04               /* this write as if O_SYNC */
-#define RWF_NOWAIT  0x08               /* do not block (Vellum: -EOPNOTSUPP) */
+#define RWF_NOWAIT  0x08               /* do not block: reads of what is cached */
 #define RWF_APPEND  0x10               /* this write as if O_APPEND */
 
 #endif
