@@ -18,11 +18,17 @@
  * suites: test=kmalloc,paging or test=all (test=list prints "ktest: suite NAME"
  * for each suite, then "ktest: done").  Each test prints on the console
  *     ktest: start SUITE.NAME
- *     ktest: PASS SUITE.NAME           or
- *     ktest: FAIL SUITE.NAME at FILE:LINE: ASSERTION (details)
+ *     ktest: assertion failed at FILE:LINE: ASSERTION (details)   (each failed check)
+ *     ktest: PASS SUITE.NAME           or       ktest: FAIL SUITE.NAME
  * and after the last one
  *     ktest: done P passed, F failed
- * then the machine exits (isa-debug-exit) with status 0 iff F == 0.
+ * then the machine exits (isa-debug-exit) with status 0 iff F == 0.  A test
+ * the kernel's own watchdog finds stuck (ktest_stuck(), include/ktest_bug.h:
+ * a soft lockup, a hung-task report, a self-deadlock of the test's task)
+ * ends the boot instead, with
+ *     ktest: FAIL SUITE.NAME (REPORT: the boot ends here)
+ *     ktest: aborted by a REPORT in SUITE.NAME: P passed, F failed, N not run
+ * and a failure status.
  * A failed KT_ASSERT ends that test (it returns from the test function);
  * KT_EXPECT records a failure and carries on.  tools/run-tests parses these lines.
  * The KT_ prefix marks them as a test's checks: the kernel's own assertions
@@ -36,18 +42,34 @@ struct ktest {
     const char *suite;
     const char *name;
     void (*fn)(void);
+    unsigned flags;
 };
+#define KTEST_F_ENDS_BOOT 1              /* KTEST_ENDS_BOOT() below */
 
-#define KTEST(suite, name) \
+#define __KTEST(suite, name, flags) \
     static void ktest_##suite##_##name(void); \
     static const struct ktest ktest_desc_##suite##_##name \
         __attribute__((used, section(".ktests"), aligned(4))) = \
-        { #suite, #name, ktest_##suite##_##name }; \
+        { #suite, #name, ktest_##suite##_##name, flags }; \
     static void ktest_##suite##_##name(void)
+#define KTEST(suite, name) __KTEST(suite, name, 0)
+/* A test that ends its boot on purpose (a planted lockup, to see the
+ * watchdog end it: kernel/watchdog_test.c).  It runs only when named in full,
+ * test=SUITE.NAME, never with its suite or test=all, and test=list does not
+ * name a suite that has only such tests: a host test boots it alone and
+ * reads the log (tools/tests/lockups.sh). */
+#define KTEST_ENDS_BOOT(suite, name) __KTEST(suite, name, KTEST_F_ENDS_BOOT)
 
 void ktest_fail(const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 int ktest_failed(void);                  /* has the current test failed yet? */
+/* What the kernel printed (the printk ring) after the last occurrence of
+ * marker, NUL-terminated in a buffer of the runner's; "" if marker is not
+ * in the ring.  For tests of the kernel's reports: print a marker, make the
+ * report, then look for its lines with ktest_find. */
+const char *ktest_log_since(const char *marker);
+/* strstr (the kernel's lib has none): the first needle in s, or NULL. */
+const char *ktest_find(const char *s, const char *needle);
 
 #define KT_EXPECT(cond) do { if (!(cond)) \
         ktest_fail(__FILE__, __LINE__, "%s", #cond); } while (0)

@@ -31,7 +31,9 @@ extern unsigned long mutex_warn_jiffies;
 extern unsigned long mutex_long_wait_reports;
 
 /* The end of every self-deadlock report (mutex_lock, lock_page): panic if
- * booted with deadlock=panic, else say the task now sleeps forever. */
+ * booted with deadlock=panic, else say the task now sleeps forever (and in
+ * the test kernel, if it is the task running the ktests, end the boot:
+ * ktest_stuck, include/ktest_bug.h). */
 extern bool deadlock_panic;
 void self_deadlock_stuck(const char *what);
 #endif

@@ -1,11 +1,14 @@
 /* kernel/ksyms.c: the kernel's symbol table (.ksyms, built by
  * tools/mkksyms.sh at link time) and frame-pointer stack walking, for oops
- * reports, panic() and task dumps.  Interface: include/ksyms.h. */
+ * reports, panic(), task dumps and the watchdogs' reports.  Interface:
+ * include/ksyms.h. */
 #include <kernel.h>
 #include <string.h>
 #include <ksyms.h>
 #include <sched.h>                     /* THREAD_SIZE */
 #include <asm/layout.h>
+#include <asm/ptrace.h>
+#include <asm/traps.h>                 /* trap_return_address */
 
 extern const unsigned long ksyms_count;
 extern const unsigned long ksyms_addrs[];
@@ -87,6 +90,24 @@ static bool kernel_text_address(unsigned long addr)
     return addr >= (unsigned long)_text && addr < (unsigned long)_etext;
 }
 
+static unsigned long leaf_return_address(struct pt_regs *regs);
+
+/* The trap frame above a frame whose return address is into common_entry
+ * (do_trap's, or the function do_trap tail-called): entry.S pushed the
+ * registers, then their address as do_trap's argument, then called.  NULL
+ * unless it lies in [lo, hi) and interrupted kernel code (from user mode
+ * there are no more kernel frames). */
+static struct pt_regs *trap_frame(const unsigned long *frame, unsigned long lo, unsigned long hi)
+{
+    struct pt_regs *regs = (struct pt_regs *)&frame[3];
+    if ((unsigned long)frame[2] != (unsigned long)regs ||
+        (unsigned long)&regs->flags + sizeof regs->flags > hi || (unsigned long)regs < lo)
+        return NULL;
+    if (user_mode(regs) || !kernel_text_address(regs->ip))
+        return NULL;
+    return regs;
+}
+
 int walk_stack_bounded(unsigned long bp, unsigned long lo, unsigned long hi,
                        unsigned long *out, int max)
 {
@@ -102,6 +123,21 @@ int walk_stack_bounded(unsigned long bp, unsigned long lo, unsigned long hi,
         out[n++] = ret;
         prev = bp;
         bp = frame[0];
+        if (ret != trap_return_address)
+            continue;
+        /* A trap from kernel code: its instruction (exact, not a return
+         * address), the caller a frameless function would lose, then the
+         * interrupted code's own frame chain. */
+        struct pt_regs *regs = trap_frame(frame, lo, hi);
+        if (!regs)
+            break;
+        unsigned long leaf = leaf_return_address(regs);
+        if (n < max)
+            out[n++] = regs->ip;
+        if (leaf && n < max)
+            out[n++] = leaf;
+        prev = (unsigned long)regs;
+        bp = regs->bp;
     }
     return n;
 }
@@ -132,11 +168,9 @@ int __attribute__((noinline)) save_stack_trace(unsigned long *out, int max)
     return walk_stack((unsigned long)__builtin_frame_address(0), out, max);
 }
 
-void show_trace(unsigned long bp)
+static void print_trace(const unsigned long *trace, int n)
 {
-    unsigned long trace[STACK_TRACE_DEPTH];
     char sym[96];
-    int n = walk_stack(bp, trace, STACK_TRACE_DEPTH);
     printk(KERN_EMERG "Call Trace:\n");
     for (int i = 0; i < n; i++) {
         /* A return address may point just past the end of its function
@@ -154,7 +188,81 @@ void show_trace(unsigned long bp)
         printk(KERN_EMERG "  ... (truncated)\n");
 }
 
+void show_trace(unsigned long bp)
+{
+    unsigned long trace[STACK_TRACE_DEPTH];
+    print_trace(trace, walk_stack(bp, trace, STACK_TRACE_DEPTH));
+}
+
 void __attribute__((noinline)) dump_stack(void)
 {
     show_trace((unsigned long)__builtin_frame_address(0));
+}
+
+/* Does the code just before ret call something: a direct call (e8 rel32)
+ * of start, or an indirect call (ff /2: through a register, or a pointer
+ * in memory, as a_ops->write_begin(...) compiles)? */
+static bool returns_from_call(unsigned long ret, unsigned long start)
+{
+    if (!kernel_text_address(ret - 6) || !kernel_text_address(ret - 1))
+        return false;
+    const unsigned char *c = (const unsigned char *)ret;
+    long rel;
+    memcpy(&rel, c - 4, sizeof rel);
+    if (c[-5] == 0xe8)
+        return ret + rel == start;
+    if (c[-2] == 0xff && (c[-1] & 0xf8) == 0xd0)            /* call *%reg */
+        return true;
+    if (c[-3] == 0xff && (c[-2] & 0xf8) == 0x50)            /* call *disp8(%reg) */
+        return true;
+    return c[-6] == 0xff && ((c[-5] & 0xf8) == 0x90 || c[-5] == 0x15);  /* disp32, abs */
+}
+
+/* The return address of an interrupted function that has no frame of its
+ * own: interrupted before its "push %ebp; mov %esp,%ebp" is done, or a
+ * leaf function that gcc gave no frame.  regs->bp is then still its
+ * caller's frame, whose chain starts one caller too high, and the missing
+ * return address is on the stack between the interrupted esp and that
+ * frame: right at esp (or above the pushed ebp) in a prologue, else the
+ * first word there that returns from a call of the function; 0 if none
+ * (the function has its frame). */
+static unsigned long leaf_return_address(struct pt_regs *regs)
+{
+    unsigned long off, start;
+    if (!ksym_lookup(regs->ip, &off, NULL))
+        return 0;
+    start = regs->ip - off;
+    unsigned long *sp = (unsigned long *)kernel_stack_pointer(regs);
+    const unsigned char *f = (const unsigned char *)start;
+    if (f[0] == 0x55 && off < 3) {                       /* push %ebp; mov %esp,%ebp */
+        unsigned long ret = sp[off == 0 ? 0 : 1];
+        return returns_from_call(ret, start) ? ret : 0;
+    }
+    for (int k = 0; k < 16 && (unsigned long)(sp + k) < regs->bp; k++)
+        if (returns_from_call(sp[k], start))
+            return sp[k];
+    return 0;
+}
+
+void show_regs_call_trace(struct pt_regs *regs)
+{
+    unsigned long trace[STACK_TRACE_DEPTH];
+    int n = 0;
+    if (user_mode(regs)) {
+        printk(KERN_EMERG "Call Trace:\n  <user mode: no kernel frames>\n");
+        return;
+    }
+    unsigned long leaf = leaf_return_address(regs);
+    if (leaf)
+        trace[n++] = leaf;
+    n += walk_stack(regs->bp, trace + n, STACK_TRACE_DEPTH - n);
+    print_trace(trace, n);
+}
+
+void show_regs_trace(struct pt_regs *regs)
+{
+    char sym[96];
+    ksym_snprint(sym, sizeof sym, regs->ip);
+    printk(KERN_EMERG "EIP: %s\n", sym);
+    show_regs_call_trace(regs);
 }

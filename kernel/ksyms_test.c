@@ -115,3 +115,40 @@ KTEST(ksyms, walker_rejects_bad_frames)
     KT_EXPECT_EQ(out[2], text);
     KT_EXPECT_EQ(walk_stack_bounded(0, lo, hi, out, 8), 0);
 }
+
+/* show_regs_trace on a trap frame taken at the first instruction of a
+ * function (its "push %ebp" not done yet): the frame pointer is still the
+ * caller's, and the caller's own line must come from the return address on
+ * top of the interrupted stack (leaf_return_address), not be skipped.  The
+ * frame is made up: ip = ksyms_test_callee, the word at the interrupted esp
+ * (regs.sp, see kernel_stack_pointer) the address just after this test's
+ * call of it, bp this test's frame. */
+static unsigned long callee_ret;
+
+void __noipa ksyms_test_callee(void)
+{
+    callee_ret = (unsigned long)__builtin_return_address(0);
+}
+
+KTEST(ksyms, regs_trace_names_the_caller_of_a_frameless_function)
+{
+    struct pt_regs regs;
+    ksyms_test_callee();
+    KT_ASSERT(callee_ret != 0);
+    memset(&regs, 0, sizeof regs);
+    regs.ip = (unsigned long)ksyms_test_callee;
+    regs.cs = 0x08;                                /* __KERNEL_CS */
+    regs.sp = callee_ret;                          /* the top of the stack */
+    regs.bp = (unsigned long)__builtin_frame_address(0);
+    KT_EXPECT_EQ(leaf_return_address(&regs), callee_ret);
+    printk(KERN_INFO "ksyms_test: trace follows\n");
+    show_regs_trace(&regs);
+    const char *log = ktest_log_since("ksyms_test: trace follows");
+    const char *trace = ktest_find(log, "Call Trace:");
+    KT_EXPECT(ktest_find(log, "EIP: ksyms_test_callee+0x0/0x") != NULL);
+    KT_EXPECT(trace && ktest_find(trace, "] ktest_ksyms_regs_trace_names_the_caller_of_a_frameless_function+0x"));
+    KT_EXPECT(trace && ktest_find(trace, "] ktest_run+0x"));
+    /* a frame with no such return address: nothing added */
+    regs.sp = 0;
+    KT_EXPECT_EQ(leaf_return_address(&regs), 0);
+}

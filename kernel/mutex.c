@@ -21,7 +21,9 @@
  * Debugging help: taking a mutex you already hold is reported (with a
  * backtrace), and then the task sleeps forever as Linux's would: mutex_lock
  * returns only with the mutex held.  Boot with deadlock=panic to stop the
- * machine at the report instead.  Waiting more than mutex_warn_jiffies
+ * machine at the report instead; in the test kernel, the self-deadlock of
+ * the task running the ktests ends the boot (ktest_stuck(),
+ * include/ktest_bug.h).  Waiting more than mutex_warn_jiffies
  * prints who holds the mutex and where that task is. */
 #include <kernel.h>
 #include <mutex.h>
@@ -29,6 +31,7 @@
 #include <init.h>
 #include <cmdline.h>
 #include <string.h>
+#include <ktest_bug.h>
 #include "sched_glue.h"
 
 unsigned long mutex_warn_jiffies = 5 * HZ;
@@ -47,10 +50,13 @@ core_initcall(deadlock_setup);
 
 void self_deadlock_stuck(const char *what)
 {
+    char report[48];
     if (deadlock_panic)
         panic("%s self-deadlock (deadlock=panic)", what);
     printk(KERN_ERR "  task %d (%s) now sleeps forever in state D, as Linux's would "
            "(boot with deadlock=panic to stop here)\n", current->pid, current->comm);
+    snprintf(report, sizeof report, "%s self-deadlock", what);
+    ktest_stuck(report, current);      /* the test kernel: if a ktest's own task */
 }
 
 void mutex_init(struct mutex *m)

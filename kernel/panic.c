@@ -1,12 +1,18 @@
 /* kernel/panic.c: the kernel's last words.  panic() prints the message and
  * a backtrace of its caller, then (in the test kernel, under test= or oops=)
- * leaves QEMU with a failure status (7 = qemu_exit(3)), else halts.  die()
+ * leaves QEMU with a failure status (7 = qemu_exit(3)); else, booted with
+ * panic=N (Linux's option), powers the machine off after N seconds (at once
+ * if N < 0: a host test's QEMU then ends instead of waiting for its
+ * time-out; Vellum's reboot is a power-off, kernel/sys.c), or halts.  die()
  * (kernel/x86/traps.c) ends here too, through panic_halt().  Format: see
  * kernel/x86/traps.c. */
 #include <kernel.h>
 #include <console.h>
 #include <cmdline.h>
+#include <init.h>
+#include <string.h>
 #include <ksyms.h>
+#include <timer.h>
 #include <asm/io.h>
 #include <asm/irqflags.h>
 #include <asm/traps.h>
@@ -20,13 +26,31 @@ bool under_test(void)
 #endif
 }
 
+static int panic_timeout;              /* panic=N: seconds; 0 halts */
+
+static void panic_setup(void)
+{
+    const char *v = cmdline_get("panic");
+    if (v && *v)
+        panic_timeout = *v == '-' ? -1 : (int)simple_strtoul(v, NULL, 10);
+}
+core_initcall(panic_setup);
+
 static volatile int panic_nest;
 
-/* After the "Kernel panic" line: leave QEMU (under test) or stop here. */
+/* After the "Kernel panic" line: leave QEMU (under test), power off
+ * (panic=N) or stop here. */
 static void __attribute__((noreturn)) panic_end(void)
 {
     if (under_test())
         qemu_exit(3);
+    if (panic_timeout) {
+        if (panic_timeout > 0) {
+            printk(KERN_EMERG "Powering off in %d seconds..\n", panic_timeout);
+            mdelay((unsigned long)panic_timeout * 1000);
+        }
+        machine_power_off();
+    }
     printk(KERN_EMERG "---[ end Kernel panic - not syncing ]---\n");
     serial_flush();
     for (;;)

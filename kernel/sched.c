@@ -33,6 +33,7 @@
 #include <slab.h>
 #include <ksyms.h>
 #include <timer.h>
+#include <watchdog.h>
 #include <fdtable.h>                   /* NR_OPEN: RLIMIT_NOFILE's default */
 #include <asm/ptrace.h>
 #include "sched_glue.h"
@@ -151,6 +152,7 @@ void schedule(void)
     struct task_struct *prev = current, *next;
 
     check_stack(prev);
+    touch_softlockup_watchdog();                 /* a schedule point (kernel/watchdog.c) */
     prev->need_resched = 0;
     /* A still-runnable prev goes to the tail of the queue.  If nothing is
      * runnable, idle here until an interrupt wakes someone (the
@@ -535,6 +537,7 @@ static void sched_tick_hook(struct pt_regs *regs)
     scheduler_tick();
     it_real_tick();
     hung_task_tick(regs);
+    softlockup_tick(regs, cpu_idling);
 }
 
 static void sched_init(void)

@@ -783,6 +783,20 @@ KTEST(pagecache, self_deadlock_is_reported_and_stays_stuck)
     put_page(page);
 }
 
+/* The planted self-deadlock: the test's own task locks a page it holds.
+ * lock_page reports it and, the test kernel seeing that the task running
+ * the tests will never run again, ktest_stuck() fails the test and leaves
+ * QEMU at once.  It ends its boot: tools/tests/lockups.sh boots it alone. */
+KTEST_ENDS_BOOT(pagecache, planted_self_deadlock_ends_the_boot)
+{
+    struct page *page = alloc_page(GFP_KERNEL);
+    KT_ASSERT(page);
+    page->flags &= ~(1UL << PG_locked);
+    lock_page(page);
+    lock_page(page);                    /* SELF-DEADLOCK: the boot ends here */
+    ktest_fail(__FILE__, __LINE__, "lock_page returned: the page was ours already");
+}
+
 KTEST(pagecache, truncate_down_and_up_zero_fills)
 {
     fill_src();

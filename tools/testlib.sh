@@ -26,15 +26,112 @@ show_tail() {
     { tr -d "\r" < "$1"; } 2>/dev/null | tail -n "$n" | sed 's/^/    | /'
 }
 
+# kernel_reports LOG [FROM [TO]]: the kernel's own reports in a serial log,
+# for the line under a failure (tools/run-tests, so tools/grade too; host
+# tests that boot).  Only lines FROM..TO (default: all) count, except "LAB:
+# F() is not written yet", which lab_not_written() prints once a boot: any
+# before TO counts (the stubs the boot met so far).  Prints "not written
+# yet: F[, G] (...)" first, then each
+# report block whole, in the order printed:
+#   lock_page: SELF-DEADLOCK ..., BUG: mutex self-deadlock ...   (the backtrace)
+#   BUG: soft lockup - CPU#0 stuck for Ns! [comm:pid]            (EIP, Call Trace)
+#   hung_task: no console output for N s ...                     (tasks, the tick)
+#   BUG: unable to handle page fault ..., Oops: ..., kernel BUG at ...,
+#   PANIC: ..., WARNING: ..., Kernel panic - not syncing: ...     (registers, Call Trace)
+#   lock_page: task X waited N ms ..., mutex ... waiting > N ms   (the holder)
+#   ktest: time-out: the boot ran N s of guest time ...           (EIP, Call Trace)
+# A block is its first line and every line after it that is indented or one
+# of a report's own lines (EIP:, Call Trace:, the registers, ---[ end trace ]---,
+# the panic line); it ends at the first other line ("ktest: ...").  Trimmed:
+# in a hung-task dump the tasks sleeping in state S (daemons waiting for
+# work) and the running task's frames (the tick's own) are left out, a
+# block stops after 40 lines, a report printed again (same first line,
+# digits aside) is shown once, and the panic that follows a report
+# (softlockup_panic, deadlock=panic...) is its line without its trace.  Prints nothing if the log has no report.
+kernel_reports() {
+    { tr -d '\r' < "$1"; } 2>/dev/null | awk -v from="${2:-1}" -v to="${3:-0}" '
+        function flush(   i) {
+            if (n == 0) return
+            if (skipped) blk[n++] = "  (" skipped " task(s) sleeping in state S left out)"
+            out = out (out == "" ? "" : "\n") blk[0]
+            for (i = 1; i < n && i < 40; i++) out = out "\n" blk[i]
+            if (n > 40) out = out "\n  [... " n - 40 " more lines of this report in the log]"
+            n = 0; skipped = 0
+        }
+        to > 0 && NR > to { exit }
+        /LAB: .*\(\) is not written yet/ {
+            f = $0; sub(/.*LAB: /, "", f); sub(/\(\).*/, "", f)
+            if (!(f in nw)) { nw[f] = 1; nfns++; fns = fns (fns == "" ? "" : ", ") f }
+            next
+        }
+        NR < from { next }
+        (n > 0 || dup) && (/^[ \t]/ || /^(EIP|CS:EIP|EAX|ESI|DS|CR0|task): / ||
+                           /^(Call Trace:|---\[ end|Kernel panic - not syncing|tasks \(R running|#PF error_code|Oops: |Powering off)/) {
+            if (dup || after_panic) next           # a report shown already
+            if (/^Kernel panic/ && traced) {       # the panic the report asked for:
+                blk[n++] = $0; after_panic = 1     # its line; its trace is the report'"'"'s
+                next
+            }
+            if (/^Call Trace:/) traced = 1
+            if (hung) {                            # trim the task dump
+                if (/^  pid [0-9]+ /) {
+                    st = $0; sub(/^  pid [0-9]+ +[^ ]+ +/, "", st)
+                    running = $0 ~ /\(running\)/
+                    drop = substr(st, 1, 1) == "S" && !running
+                    if (drop) { skipped++; next }
+                } else if (/^    \[</) { if (drop || running) next }
+                else drop = running = 0
+            }
+            blk[n++] = $0; next
+        }
+        { flush(); dup = after_panic = 0 }
+        /^(lock_page: SELF-DEADLOCK|lock_page: task .* waited|BUG: |kernel BUG at |Oops: |PANIC: |WARNING: |Kernel panic - not syncing|hung_task: no console output|mutex .* waiting > |ktest: time-out)/ {
+            k = $0; gsub(/[0-9a-fx]+/, "#", k)
+            if (k in seen) { dup = 1; next }
+            seen[k] = 1
+
+            hung = /^hung_task:/; drop = running = traced = after_panic = 0
+            blk[n++] = $0
+        }
+        END {
+            flush()
+            if (fns != "") print "not written yet: " fns (nfns > 1 ? " (stubs: they return" : " (a stub: it returns") " -ENOSYS, -38)"
+            if (out != "") print out
+        }'
+}
+
+# show_kernel_report LOG [FROM [TO]]: the kernel's reports in LOG (above),
+# indented, or if it has none the last 25 lines (show_tail).
+show_kernel_report() {
+    local r
+    r=$(kernel_reports "$@")
+    if [ -z "$r" ]; then show_tail "$1"; return; fi
+    printf '%s\n' "$r" | sed 's/^/    | /'
+}
+
 # vellum_qemu LOG TIMEOUT QEMU-ARGS...: boot headless with the serial port
 # in LOG; returns QEMU's status (124 when the timeout killed it).  With the
 # isa-debug-exit device a kernel write of v to port 0xf4 exits with (v<<1)|1:
 # ktest's "all passed" is 1, failures 3, panic 7.  A triple fault exits 0.
+#
+# Guest time: QEMU runs with -icount $ICOUNT (default shift=3): the guest's
+# clock advances 2^3 ns per instruction it executes, a guest second is 125
+# million instructions however loaded the host is, so the kernel's own
+# time limits (the soft-lockup and hung-task watchdogs, ktest_timeout=,
+# KAPPEND in tools/run-tests) catch a hang after the same work on every
+# machine.  While the guest halts its clock follows the host's (QEMU's
+# sleep=on): a disk request completes in host time, and sleep=off, which
+# would jump the clock to the next timer instead, let two ATA tests see
+# time-outs that never happen.  ICOUNT= (empty) runs without.  The host's
+# time-out is the last resort only: TIMEOUT seconds times TIMEOUT_FACTOR
+# (default 4), for a guest that stopped its own clock (a loop with
+# interrupts off) or a QEMU that went wrong.
+ICOUNT=${ICOUNT-shift=3}
 vellum_qemu() {
-    local log=$1 t=$2
+    local log=$1 t=$(($2 * ${TIMEOUT_FACTOR:-4}))
     shift 2
     rm -f "$log"
-    timeout -k 2 "$t" "$QEMU" -accel tcg -display none -no-reboot -m 128M -nic none \
+    timeout -k 2 "$t" "$QEMU" -accel tcg ${ICOUNT:+-icount "$ICOUNT"} -display none -no-reboot -m 128M -nic none \
         -serial "file:$log" -monitor none \
         -device isa-debug-exit,iobase=0xf4,iosize=0x04 "$@" </dev/null >"$log.qemu" 2>&1
 }

@@ -98,6 +98,9 @@ bool under_test(void);
 
 /* kernel/x86/entry.S */
 extern const unsigned long trap_stub_table[48];   /* vectors 0x00-0x2F */
+/* Where do_trap returns to in the trap entry: a frame returning there sits
+ * right under a struct pt_regs (backtraces cross it, kernel/ksyms.c). */
+extern const unsigned long trap_return_address;
 void trap_stub_syscall(void);                       /* vector 0x80 */
 void ret_from_intr(void);        /* esp = pt_regs: restore and iret */
 

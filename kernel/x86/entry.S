@@ -4,7 +4,8 @@
  * (pushes a 0 error code where the CPU pushes none, then the vector), and
  * jumps to common_entry, which saves the registers as a struct pt_regs
  * (include/asm/ptrace.h has the picture), loads the kernel data segments,
- * zeroes %ebp (so backtraces stop at the trap frame) and calls
+ * zeroes %ebp (the frame chain ends at the trap frame; a backtrace that
+ * knows trap_return_address goes on through the saved registers) and calls
  * do_trap(regs).  Returning, ret_from_intr restores the frame and irets.
  *
  * Entry from ring 3: the CPU has already switched to the kernel stack whose
@@ -72,7 +73,7 @@ common_entry:
     movl %esp, %eax
     pushl %eax                         /* do_trap(struct pt_regs *regs) */
     call do_trap
-    addl $4, %esp
+.Ltrap_return: addl $4, %esp           /* do_trap returns here: trap_return_address */
 
 /* %esp points at a struct pt_regs: return to whatever it describes. */
     .globl ret_from_intr
@@ -99,6 +100,15 @@ restore_all:
     popl %gs
     addl $8, %esp                      /* trapno, orig_ax/err */
     iret
+
+/* Where do_trap returns to: a backtrace that meets this return address has
+ * reached a trap frame, the struct pt_regs just above it, and goes on into
+ * the interrupted kernel code (walk_stack_bounded, kernel/ksyms.c). */
+    .section .rodata
+    .align 4
+    .globl trap_return_address
+trap_return_address:
+    .long .Ltrap_return
 
 /* Addresses of the stubs for vectors 0x00-0x2F, for the IDT. */
     .section .rodata

@@ -403,10 +403,7 @@ void die(const char *what, struct pt_regs *regs, unsigned long err)
            read_cr0(), read_cr2(), read_cr3(), read_cr4());
     if (!user_mode(regs))
         report_stack_overflow(sp);     /* the canary, or sp at the bottom */
-    if (user_mode(regs))
-        printk(KERN_EMERG "Call Trace:\n  <user mode: no kernel frames>\n");
-    else
-        show_trace(regs->bp);
+    show_regs_call_trace(regs);        /* the faulting code's callers */
     printk(KERN_EMERG "---[ end trace ]---\n");
     panic_halt("Fatal exception");
 }

@@ -284,3 +284,39 @@ KTEST(traps, ring3_syscall_round_trip)
     KT_EXPECT_EQ(user_exit.cx, __USER_DS);
     KT_EXPECT(ticks_in_ring3 >= 1);      /* the tick above came from ring 3 */
 }
+
+/* A backtrace taken inside a trap from kernel code goes on through the trap
+ * frame (walk_stack_bounded, kernel/ksyms.c): past common_entry come the
+ * interrupted instruction and the interrupted code's callers. */
+static unsigned long trap_trace[STACK_TRACE_DEPTH];
+static int trap_trace_n;
+
+static bool hook_backtrace(struct pt_regs *regs)
+{
+    trap_trace_n = save_stack_trace(trap_trace, STACK_TRACE_DEPTH);
+    hook_seen = *regs;
+    return true;
+}
+
+KTEST(traps, backtrace_crosses_the_trap_frame)
+{
+    trap_test_hook_t old = trap_set_test_hook(X86_TRAP_BP, hook_backtrace);
+    trap_trace_n = 0;
+    __asm__ volatile("int3" ::: "memory");
+    trap_set_test_hook(X86_TRAP_BP, old);
+    int entry = -1, ip = -1, caller = -1;
+    for (int k = 0; k < trap_trace_n; k++) {
+        const char *fn = ksym_lookup(trap_trace[k] - 1, NULL, NULL);
+        if (trap_trace[k] == trap_return_address && entry < 0)
+            entry = k;
+        else if (trap_trace[k] == hook_seen.ip && ip < 0)
+            ip = k;
+        else if (fn && !strcmp(fn, "ktest_run") && caller < 0)
+            caller = k;
+    }
+    KT_EXPECT(entry >= 0);                       /* the trap entry's frame */
+    KT_EXPECT(ip == entry + 1);                  /* then the int3's place, exact */
+    KT_EXPECT(caller > ip);                      /* then this test's caller */
+    const char *fn = ip >= 0 ? ksym_lookup(trap_trace[ip] - 1, NULL, NULL) : NULL;
+    KT_EXPECT(fn && !strcmp(fn, "ktest_traps_backtrace_crosses_the_trap_frame"));
+}

@@ -43,15 +43,15 @@ bad=$(awk '{ print $NF }' <<<"$psyms" | grep -iE 'faulty|test_hook|probe_kernel'
 if [ -n "$bad" ]; then fail "$T.no_seams ($KERNEL has test-seam symbols: $(tr '\n' ' ' <<<"$bad"))"
 else pass "$T.no_seams"; fi
 
-# Each descriptor (include/ktest.h: suite, name, fn) is three 4-byte words.
+# Each descriptor (include/ktest.h: suite, name, fn, flags) is four 4-byte words.
 tsyms=$(nm "$TKERNEL")
 ndesc=$(grep -c ' ktest_desc_' <<<"$tsyms")
 start=$(awk '$3 == "__start_ktests" { print $1 }' <<<"$tsyms")
 stop=$(awk '$3 == "__stop_ktests" { print $1 }' <<<"$tsyms")
 if [ -z "$start" ] || [ -z "$stop" ]; then
     fail "$T.test_has_suites ($TKERNEL has no __start_ktests/__stop_ktests)"
-elif [ $(( (0x$stop - 0x$start) / 12 )) -ne "$ndesc" ] || [ "$ndesc" -lt 150 ]; then
-    fail "$T.test_has_suites ($TKERNEL: .ktests holds $(( (0x$stop - 0x$start) / 12 )) descriptors, $ndesc ktest_desc_* symbols; 150 or more expected)"
+elif [ $(( (0x$stop - 0x$start) / 16 )) -ne "$ndesc" ] || [ "$ndesc" -lt 150 ]; then
+    fail "$T.test_has_suites ($TKERNEL: .ktests holds $(( (0x$stop - 0x$start) / 16 )) descriptors, $ndesc ktest_desc_* symbols; 150 or more expected)"
 elif ! grep -q ' bench_run$' <<<"$tsyms" || ! grep -q ' proc_core_elf$' <<<"$tsyms"; then
     fail "$T.test_has_suites ($TKERNEL lacks bench_run or the embedded proc_core program)"
 else
