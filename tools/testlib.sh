@@ -148,16 +148,31 @@ qemu_status_text() {
     esac
 }
 
-# Typing at a booted guest's shell prompt (tools/tests/bochs.sh, build.sh):
-# the guest's COM1 output accumulates in $CONSOLE_LOG, its input is fd 3,
-# $CONSOLE_PID is the emulator (a wait ends early when it has exited).
+# Typing at a booted guest's shell prompt (tools/tests/bochs.sh, build.sh,
+# rundisk.sh, shell_session.sh, shell_keys.sh): the guest's COM1 output
+# accumulates in $CONSOLE_LOG, its input is fd 3, $CONSOLE_PID is the
+# emulator (a wait ends early when it has exited), and a wait also ends at
+# $CONSOLE_DEADLINE ($SECONDS), when it is set: a session's total budget.
+# console_open FILE: COM1 of the QEMU started next on a pair of FIFOs
+# (FILE.in, FILE.out; give QEMU -serial "$CONSOLE_SERIAL"), its output
+# collected in CONSOLE_LOG=FILE by a reader that ends when QEMU closes it,
+# fd 3 opened read-write on its input (so the open does not block).
+console_open() {
+    rm -f "$1.in" "$1.out"
+    mkfifo "$1.in" "$1.out"
+    CONSOLE_LOG=$1 CONSOLE_SERIAL=pipe:$1
+    : > "$CONSOLE_LOG"
+    cat "$1.out" > "$CONSOLE_LOG" &
+    exec 3<>"$1.in"
+}
 # console_prompts: how many shell prompts ("vellum:CWD$ ") the log holds.
 console_prompts() { { tr -d '\r' < "$CONSOLE_LOG"; } 2>/dev/null | grep -o 'vellum:[^ ]*\$ ' | wc -l; }
 # console_wait N SECONDS: until at least N prompts were printed; 1 on timeout.
 console_wait() {
     local deadline=$((SECONDS + $2))
     while [ "$(console_prompts)" -lt "$1" ]; do
-        if [ $SECONDS -ge $deadline ] || ! kill -0 "$CONSOLE_PID" 2>/dev/null; then
+        if [ $SECONDS -ge $deadline ] || ! kill -0 "$CONSOLE_PID" 2>/dev/null ||
+           { [ -n "$CONSOLE_DEADLINE" ] && [ $SECONDS -ge "$CONSOLE_DEADLINE" ]; }; then
             return 1
         fi
         sleep 0.2

@@ -40,14 +40,9 @@ trap '[ -n "$QPID" ] && kill $QPID 2>/dev/null; exec 3>&- 2>/dev/null; rm -rf "$
 [ -f "$ISO" ] && [ -f "$BUILD/images/rootfs.img" ] || make -s BUILD="$BUILD" all >/dev/null
 IMG=$TMP/root.img
 cp "$BUILD/images/rootfs.img" "$IMG"
-S=$TMP/ser
-mkfifo "$S.in" "$S.out"
-CONSOLE_LOG=$TMP/console.log
-: > "$CONSOLE_LOG"
-cat "$S.out" > "$CONSOLE_LOG" &
-exec 3<>"$S.in"
+console_open "$TMP/console.log"
 timeout -k 2 60 "$QEMU" -accel tcg -display none -no-reboot -m 128M -nic none -monitor none \
-    -serial "pipe:$S" -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+    -serial "$CONSOLE_SERIAL" -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
     -cdrom "$ISO" -boot d -drive "file=$IMG,format=raw,if=ide,index=0" </dev/null >"$TMP/qemu.out" 2>&1 &
 QPID=$!
 CONSOLE_PID=$QPID

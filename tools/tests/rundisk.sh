@@ -35,14 +35,10 @@ mk all "$RUN" >"$TMP/build.log" 2>&1 || { fail "$T.build"; show_tail "$TMP/build
 
 # boot RUN, type each argument at a prompt, then poweroff; 0 if it all went
 session() {
-    local S=$TMP/ser n=1
-    rm -f "$S.in" "$S.out"; mkfifo "$S.in" "$S.out"
-    CONSOLE_LOG=$TMP/console.$1; shift
-    : > "$CONSOLE_LOG"
-    cat "$S.out" > "$CONSOLE_LOG" &
-    exec 3<>"$S.in"
+    local n=1
+    console_open "$TMP/console.$1"; shift
     timeout -k 2 60 "$QEMU" -accel tcg -display none -no-reboot -m 128M -nic none -monitor none \
-        -serial "pipe:$S" -kernel "$KERNEL" -append root=hda \
+        -serial "$CONSOLE_SERIAL" -kernel "$KERNEL" -append root=hda \
         -drive "file=$RUN,format=raw,if=ide,index=0" </dev/null >"$TMP/qemu.out" 2>&1 &
     QPID=$!; CONSOLE_PID=$QPID
     local ok=0

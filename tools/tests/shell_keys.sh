@@ -35,32 +35,20 @@ make -s --no-print-directory BUILD="$BUILD" all >"$TMP/build.log" 2>&1 ||
 IMG=$TMP/root.img
 cp "$BUILD/images/rootfs.img" "$IMG"
 
-S=$TMP/ser
-mkfifo "$S.in" "$S.out"
-LOG=$TMP/serial.log
-: > "$LOG"
-cat "$S.out" > "$LOG" &
-exec 3<>"$S.in"
+# the serial console on FIFOs (tools/testlib.sh: console_open)
+console_open "$TMP/serial.log"
+LOG=$CONSOLE_LOG
 timeout -k 2 150 "$QEMU" -accel tcg -display none -no-reboot -m 128M -nic none \
-    -monitor none -serial "pipe:$S" -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+    -monitor none -serial "$CONSOLE_SERIAL" -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
     -kernel "$KERNEL" -append "root=hda" \
     -drive "file=$IMG,format=raw,if=ide,index=0" </dev/null >"$TMP/qemu.out" 2>&1 &
 QPID=$!
+CONSOLE_PID=$QPID
 START=$SECONDS
 TOTAL=120
+CONSOLE_DEADLINE=$((START + TOTAL))
 
 log() { tr -d '\r' < "$LOG"; }
-prompts() { log | grep -o 'vellum:[^ ]*\$ ' | wc -l; }
-wait_prompt() {                        # wait_prompt N SECONDS
-    local deadline=$((SECONDS + $2))
-    while [ "$(prompts)" -lt "$1" ]; do
-        if [ $SECONDS -ge $deadline ] || [ $((SECONDS - START)) -ge $TOTAL ] ||
-           ! kill -0 "$QPID" 2>/dev/null; then
-            return 1
-        fi
-        sleep 0.2
-    done
-}
 
 # The keys, as a terminal sends them.
 K_UP='\033[A' K_DOWN='\033[B' K_RIGHT='\033[C' K_LEFT='\033[D'
@@ -78,7 +66,7 @@ LOST=0
 # (Ctrl-L, a Tab list, the end of a Ctrl-R search: one each).
 keys() {
     [ $LOST = 1 ] && return 1
-    if ! wait_prompt $NP 30; then
+    if ! console_wait $NP 30; then
         fail "$T.prompt (no prompt #$NP before keys: $1)"; show_tail "$LOG" 20
         LOST=1
         return 1
@@ -87,7 +75,7 @@ keys() {
     NP=$((NP + 1 + ${2:-0}))
 }
 
-if wait_prompt 1 60; then pass "$T.boot_to_prompt"
+if console_wait 1 60; then pass "$T.boot_to_prompt"
 else fail "$T.boot_to_prompt (no shell prompt within 60 s)"; show_tail "$LOG" 30; LOST=1; fi
 
 H=/home/keys

@@ -31,40 +31,25 @@ make -s --no-print-directory BUILD="$BUILD" all >"$TMP/build.log" 2>&1 ||
 IMG=$TMP/root.img
 cp "$BUILD/images/rootfs.img" "$IMG"
 
-# ---- the serial console on FIFOs: QEMU reads $S.in and writes $S.out
-S=$TMP/ser
-mkfifo "$S.in" "$S.out"
-LOG=$TMP/serial.log
-: > "$LOG"
-cat "$S.out" > "$LOG" &                # the reader (ends when QEMU closes it)
-exec 3<>"$S.in"                        # read-write: the open does not block
+# the serial console on FIFOs (tools/testlib.sh: console_open)
+console_open "$TMP/serial.log"
+LOG=$CONSOLE_LOG
 timeout -k 2 150 "$QEMU" -accel tcg -display none -no-reboot -m 128M -nic none \
-    -monitor none -serial "pipe:$S" -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+    -monitor none -serial "$CONSOLE_SERIAL" -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
     -kernel "$KERNEL" -append "root=hda" \
     -drive "file=$IMG,format=raw,if=ide,index=0" </dev/null >"$TMP/qemu.out" 2>&1 &
 QPID=$!
+CONSOLE_PID=$QPID
 START=$SECONDS
 TOTAL=120                              # seconds for the whole session
+CONSOLE_DEADLINE=$((START + TOTAL))
 
-# Prompts seen so far ("vellum:CWD$ ", the shell's prompt).
-prompts() { tr -d '\r' < "$LOG" | grep -o 'vellum:[^ ]*\$ ' | wc -l; }
-# wait_prompt N SECONDS: until at least N prompts were printed; 1 on timeout.
-wait_prompt() {
-    local deadline=$((SECONDS + $2))
-    while [ "$(prompts)" -lt "$1" ]; do
-        if [ $SECONDS -ge $deadline ] || [ $((SECONDS - START)) -ge $TOTAL ] ||
-           ! kill -0 "$QPID" 2>/dev/null; then
-            return 1
-        fi
-        sleep 0.2
-    done
-}
 NP=0                                   # prompts consumed
 LOST=0
 # type CMD: wait for the next prompt, then type CMD and Enter.
 type_cmd() {
     NP=$((NP + 1))
-    if ! wait_prompt $NP 30; then
+    if ! console_wait $NP 30; then
         [ $LOST = 0 ] && fail "$T.prompt (no prompt #$NP before typing: $1)" && show_tail "$LOG" 20
         LOST=1
         return 1
@@ -72,7 +57,7 @@ type_cmd() {
     printf '%s\n' "$1" >&3
 }
 
-if wait_prompt 1 60; then pass "$T.boot_to_prompt"
+if console_wait 1 60; then pass "$T.boot_to_prompt"
 else fail "$T.boot_to_prompt (no shell prompt within 60 s)"; show_tail "$LOG" 30; LOST=1; fi
 
 H=/home/newcomer
@@ -109,7 +94,7 @@ sleep 1.5
 t0=$SECONDS
 printf '\003' >&3
 NP=$((NP + 1))
-if wait_prompt $NP 8; then
+if console_wait $NP 8; then
     took=$((SECONDS - t0))
     if [ $took -le 5 ]; then pass "$T.ctrl_c (prompt back after ${took} s)"
     else fail "$T.ctrl_c (prompt back only after ${took} s)"; fi
@@ -125,7 +110,7 @@ sleep 1.5
 t0=$SECONDS
 printf '\032' >&3
 NP=$((NP + 1))
-if wait_prompt $NP 8; then
+if console_wait $NP 8; then
     took=$((SECONDS - t0))
     if [ $took -le 5 ] && tr -d '\r' < "$LOG" | grep -q '^\[[0-9]*\] stopped$'; then
         pass "$T.ctrl_z (stopped, prompt back after ${took} s)"
@@ -139,10 +124,10 @@ type_cmd "jobs"
 # fg: the stopped sleep runs again in the foreground: no prompt until ^C.
 type_cmd "fg"
 sleep 2
-n_before=$(prompts)
+n_before=$(console_prompts)
 printf '\003' >&3
 NP=$((NP + 1))
-if [ "$n_before" -lt $NP ] && wait_prompt $NP 8; then pass "$T.fg_then_ctrl_c"
+if [ "$n_before" -lt $NP ] && console_wait $NP 8; then pass "$T.fg_then_ctrl_c"
 else fail "$T.fg_then_ctrl_c (prompts before ^C: $n_before, want $((NP - 1)))"; show_tail "$LOG" 10; fi
 NP=$((NP - 1))
 type_cmd 'echo fg-status=$?'

@@ -104,6 +104,40 @@ static inline const char *wstatus(int st)
 	return b;
 }
 
+/* child(fn, text, size): run fn(wfd) in a child that writes its findings
+ * to wfd (with report(), below) and exits; the text, up to size - 1 bytes,
+ * in *text; the wait status returned, and the child's pid in c_last_child
+ * (for the findings that relate pids). */
+static pid_t c_last_child;
+static inline int child(void (*fn)(int), char *text, size_t size)
+{
+	int p[2];
+	if (pipe(p) < 0) {
+		say("error pipe %s", rv(-1));
+		exit(1);
+	}
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		fn(p[1]);
+		_exit(0);
+	}
+	c_last_child = pid;
+	close(p[1]);
+	size_t got = 0;
+	ssize_t n;
+	while (got < size - 1 && (n = read(p[0], text + got, size - 1 - got)) > 0)
+		got += n;
+	text[got] = 0;
+	close(p[0]);
+	int st = 0;
+	waitpid(pid, &st, 0);
+	return st;
+}
+
+/* report(fd, fmt, ...): a child's finding, written to its report pipe */
+#define report(fd, ...) dprintf(fd, __VA_ARGS__)
+
 /* path(name): DIR/name (a ring of buffers) */
 static const char *path(const char *name)
 {

@@ -53,35 +53,6 @@ static const char *getfl(int fd)
 	return b;
 }
 
-/* Run fn(wfd) in a child whose findings it writes to wfd; the text (up to
- * 1 KiB) in *text, the wait status returned. */
-static int child(void (*fn)(int), char *text, size_t size)
-{
-	int p[2];
-	if (pipe(p) < 0) {
-		say("error pipe %s", rv(-1));
-		exit(1);
-	}
-	pid_t pid = fork();
-	if (pid == 0) {
-		close(p[0]);
-		fn(p[1]);
-		_exit(0);
-	}
-	close(p[1]);
-	size_t got = 0;
-	ssize_t n;
-	while (got < size - 1 && (n = read(p[0], text + got, size - 1 - got)) > 0)
-		got += n;
-	text[got] = 0;
-	close(p[0]);
-	int st = 0;
-	waitpid(pid, &st, 0);
-	return st;
-}
-
-/* dprintf to a report pipe */
-#define report(fd, ...) dprintf(fd, __VA_ARGS__)
 
 /* ---- 1. dup, dup2, dup3 ---------------------------------------------------- */
 

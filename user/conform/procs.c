@@ -32,34 +32,6 @@ static const char *wst(int st)
 	return wstatus(st & ~0x80);
 }
 
-/* Run fn(wfd) in a child that writes its findings to wfd; the text in
- * *text, the wait status returned. */
-static int child(void (*fn)(int), char *text, size_t size)
-{
-	int p[2];
-	if (pipe(p) < 0) {
-		say("error pipe %s", rv(-1));
-		exit(1);
-	}
-	pid_t pid = fork();
-	if (pid == 0) {
-		close(p[0]);
-		fn(p[1]);
-		_exit(0);
-	}
-	close(p[1]);
-	size_t got = 0;
-	ssize_t n;
-	while (got < size - 1 && (n = read(p[0], text + got, size - 1 - got)) > 0)
-		got += n;
-	text[got] = 0;
-	close(p[0]);
-	int st = 0;
-	waitpid(pid, &st, 0);
-	return st;
-}
-
-#define report(fd, ...) dprintf(fd, __VA_ARGS__)
 
 static void msleep(int ms)
 {
@@ -600,29 +572,6 @@ static const char *pids_relative(char *text, pid_t child_pid)
 	return out;
 }
 
-static pid_t last_child;
-static int child_pid(void (*fn)(int), char *text, size_t size)
-{
-	int p[2];
-	pipe(p);
-	pid_t pid = fork();
-	if (pid == 0) {
-		close(p[0]);
-		fn(p[1]);
-		_exit(0);
-	}
-	last_child = pid;
-	close(p[1]);
-	size_t got = 0;
-	ssize_t n;
-	while (got < size - 1 && (n = read(p[0], text + got, size - 1 - got)) > 0)
-		got += n;
-	text[got] = 0;
-	close(p[0]);
-	int st = 0;
-	waitpid(pid, &st, 0);
-	return st;
-}
 
 static void inherit(void)
 {
@@ -639,10 +588,10 @@ static void inherit(void)
 
 	st = child(child_exec_state, text, sizeof text);
 	say("exec_keeps %s %s", wst(st), text);
-	st = child_pid(child_exec_args, text, sizeof text);
-	say("exec_args %s %s", wst(st), pids_relative(text, last_child));
-	st = child_pid(child_exec_noenv, text, sizeof text);
-	say("exec_noenv %s %s", wst(st), pids_relative(text, last_child));
+	st = child(child_exec_args, text, sizeof text);
+	say("exec_args %s %s", wst(st), pids_relative(text, c_last_child));
+	st = child(child_exec_noenv, text, sizeof text);
+	say("exec_noenv %s %s", wst(st), pids_relative(text, c_last_child));
 }
 
 /* ---- 6. execve's errors ------------------------------------------------------ */
