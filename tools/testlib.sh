@@ -148,6 +148,25 @@ qemu_status_text() {
     esac
 }
 
+# copy_build FROM TO: a copy of the build directory FROM (absolute) in TO
+# (made if missing), for a student tree built on the solution's objects
+# (labs.sh, grade_hangs.sh): without the debug and clang kernels, the grade
+# logs and the ISOs, and with holes kept (tar -S): the test images'
+# staging trees hold a 4 GiB sparse file (tools/mkimages.sh), which a plain
+# copy writes out in full, 4 GiB a tree.  The dependency files name their
+# targets under the BUILD they were made with; the copy's are rewritten to
+# build/ (a BUILD other than "build" would lose the header dependencies, and
+# a cut header would not recompile its includers).
+copy_build() {
+    mkdir -p "$2" &&
+    tar -C "$1" --exclude=./debug --exclude=./clang --exclude=./grade --exclude='./*.iso' \
+        --exclude=./isodir --exclude=./isotest --exclude='./gradescope-*.zip' -S -cf - . |
+        tar -C "$2" -xf - || return 1
+    if [ "$BUILD" != build ]; then
+        find "$2" -name '*.d' -exec sed -i -e "s|$1/|build/|g" -e "s|^${BUILD%/}/|build/|" {} +
+    fi
+}
+
 # Typing at a booted guest's shell prompt (tools/tests/bochs.sh, build.sh,
 # rundisk.sh, shell_session.sh, shell_keys.sh): the guest's COM1 output
 # accumulates in $CONSOLE_LOG, its input is fd 3, $CONSOLE_PID is the

@@ -63,7 +63,7 @@ if [ -n "${AUTOGRADER_PREBUILT:-}" ] && [ ! -d "$B/build" ]; then
     P=$(cd "$AUTOGRADER_PREBUILT" && pwd) || { say "AUTOGRADER_PREBUILT=$AUTOGRADER_PREBUILT is no directory" >&2; exit 1; }
     mkdir -p "$B/build"
     tar -C "$P" --exclude=./debug --exclude=./clang --exclude=./grade --exclude='./*.iso' --exclude=./isodir \
-        --exclude=./isotest --exclude='./gradescope-*.zip' -cf - . | tar -C "$B/build" -xf - || { say "cannot copy $P" >&2; exit 1; }
+        --exclude=./isotest --exclude='./gradescope-*.zip' -S -cf - . | tar -C "$B/build" -xf - || { say "cannot copy $P" >&2; exit 1; }
     # The dependency files name their targets under the BUILD they were
     # made with; here it is build/ (else a changed header would not
     # recompile its includers).

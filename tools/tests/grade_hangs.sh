@@ -74,12 +74,7 @@ D=$TMP/pw
 if ! tools/mklab perform_write "$D" > "$TMP/mklab.log" 2>&1; then
     fail "$T.setup (tools/mklab perform_write failed)"; show_tail "$TMP/mklab.log"; exit 0
 fi
-mkdir -p "$D/build"
-tar -C "$ABS_BUILD" --exclude=./debug --exclude=./clang --exclude=./grade --exclude='./*.iso' --exclude=./isodir \
-    --exclude=./isotest -cf - . | tar -C "$D/build" -xf - || { fail "$T.setup (copying $BUILD)"; exit 0; }
-if [ "$BUILD" != build ]; then
-    find "$D/build" -name '*.d' -exec sed -i -e "s|$ABS_BUILD/|build/|g" -e "s|^${BUILD%/}/|build/|" {} +
-fi
+copy_build "$ABS_BUILD" "$D/build" || { fail "$T.setup (copying $BUILD)"; exit 0; }
 
 # one NAME FAIL-REASON REPORT-REGEX TRACE-REGEX: splice, build, grade, check
 one() {

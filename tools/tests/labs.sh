@@ -131,15 +131,7 @@ one_lab() {
         fail "$T.$lab.no_trace (solution lines found: ${leaks:-none}; patterns: $(wc -l < "$log.pat"))"
     fi
     # build on a copy of the solution's objects
-    mkdir -p "$D/build"
-    tar -C "$ABS_BUILD" --exclude=./debug --exclude=./clang --exclude=./grade --exclude='./*.iso' --exclude=./isodir \
-        --exclude=./isotest -cf - . | tar -C "$D/build" -xf - || { fail "$T.$lab.copy_build"; return; }
-    # the dependency files name their targets under the solution's BUILD:
-    # the copy's build/ (a BUILD other than "build" would lose the header
-    # dependencies, and a cut header would not recompile its includers)
-    if [ "$BUILD" != build ]; then
-        find "$D/build" -name '*.d' -exec sed -i -e "s|$ABS_BUILD/|build/|g" -e "s|^${BUILD%/}/|build/|" {} +
-    fi
+    copy_build "$ABS_BUILD" "$D/build" || { fail "$T.$lab.copy_build"; return; }
     if ! grep -q -- '-Werror' "$D/Makefile"; then fail "$T.$lab.werror (the Makefile's CFLAGS lost -Werror)"; fi
     if (cd "$D" && timeout -k 5 300 make -s --no-print-directory BUILD=build all test-kernel test-iso) >"$log.build" 2>&1; then
         pass "$T.$lab.builds"
