@@ -216,7 +216,7 @@ KTEST(fdtable, rlimit_nofile)
 }
 
 /* fcntl's flags: F_SETFL changes O_APPEND, O_NONBLOCK and O_NOATIME only;
- * F_GETPIPE_SZ is EBADF for what is not a pipe. */
+ * F_GETPIPE_SZ and F_SETPIPE_SZ are EBADF for what is not a pipe. */
 KTEST(fdtable, fcntl_setfl_and_getpipe_sz)
 {
     WITH_TABLE(t) {
@@ -230,6 +230,7 @@ KTEST(fdtable, fcntl_setfl_and_getpipe_sz)
         KT_EXPECT_EQ(sys_fcntl(fa, F_SETFL, 0), 0);
         KT_EXPECT_EQ(sys_fcntl(fa, F_GETFL, 0), O_RDONLY | O_LARGEFILE);
         KT_EXPECT_EQ(sys_fcntl(fa, F_GETPIPE_SZ, 0), -EBADF);
+        KT_EXPECT_EQ(sys_fcntl(fa, F_SETPIPE_SZ, 4096), -EBADF);
         KT_EXPECT_EQ(sys_fcntl(fa, F_DUPFD, NR_OPEN), -EINVAL);
     }
 }

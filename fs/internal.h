@@ -62,9 +62,12 @@ int vfs_lookup_one(struct inode *dir, const char *name, size_t len, struct inode
 void sync_inodes_sb(struct super_block *sb);
 /* fs/pipe.c: make a pipe's two files (files[0] reads, files[1] writes). */
 int create_pipe_files(struct file **files, int flags);
-/* fs/pipe.c: fcntl(F_GETPIPE_SZ) on file: the capacity, or -EBADF if it is
- * not a pipe. */
+/* fs/pipe.c: fcntl(F_GETPIPE_SZ or F_SETPIPE_SZ) on file: the capacity,
+ * got or set, or -EBADF if it is not a pipe. */
 long pipe_fcntl(struct file *file, unsigned int cmd, unsigned long arg);
+/* fs/pipe.c: the most an unprivileged F_SETPIPE_SZ may ask for
+ * (/proc/sys/fs/pipe-max-size). */
+extern unsigned int pipe_max_size;
 
 /* fs/pseudofs.c: a /proc file's text, generated at open into one page
  * (file->private_data), read from there, freed at release. */

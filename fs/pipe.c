@@ -1,16 +1,18 @@
 /* fs/pipe.c: pipes, as Linux's fs/pipe.c.  A pipe is a ring of
- * PIPE_DEF_BUFFERS (16) buffers, each a page with the bytes at
- * [offset, offset + len), two struct files (read end, write end) and an
- * inode of kind S_IFIFO so that fstat works.
+ * ring_size buffers (PIPE_DEF_BUFFERS, 16, when made; fcntl(F_SETPIPE_SZ)
+ * changes it, below), each a page with the bytes at [offset, offset + len),
+ * two struct files (read end, write end) and an inode of kind S_IFIFO so
+ * that fstat works.
  *
  *   bufs[tail & mask] ... bufs[(head - 1) & mask]   the data, oldest first
- *   head - tail          buffers in use; the pipe is full at 16 (64 KiB)
+ *   head - tail          buffers in use; the pipe is full at max_usage
+ *                        (ring_size: 16 buffers, 64 KiB, when made)
  *
  * A write first tops up the last buffer with the part of the write that is
  * not a multiple of a page (when it fits there), then fills fresh pages, so
  * a write of at most PIPE_BUF (a page) bytes lands in one buffer: it is
  * atomic, never interleaved with another writer's.  Readers sleep while it
- * is empty and writers exist; writers sleep while all 16 buffers are in use
+ * is empty and writers exist; writers sleep while max_usage buffers are in use
  * and readers exist.  Read returns 0 (end of file) when it is empty and
  * every write end is closed; a write to a pipe with no read end gets -EPIPE
  * and the writer SIGPIPE.  O_NONBLOCK turns each sleep into -EAGAIN (or the
@@ -41,7 +43,7 @@
 #include <asm/uaccess.h>
 #include "internal.h"
 
-#define PIPE_DEF_BUFFERS 16            /* the ring's slots: 64 KiB, F_GETPIPE_SZ */
+#define PIPE_DEF_BUFFERS 16            /* a new pipe's slots: 64 KiB, F_GETPIPE_SZ */
 #define PIPE_BUF  PAGE_SIZE            /* writes up to this size are atomic */
 
 struct pipe_buffer {
@@ -52,15 +54,20 @@ struct pipe_buffer {
 struct pipe {
     struct mutex mutex;                /* everything below but the wait queues */
     unsigned int head, tail;           /* free-running slot numbers */
-    unsigned int max_usage;            /* slots that may be in use (PIPE_DEF_BUFFERS) */
-    struct pipe_buffer bufs[PIPE_DEF_BUFFERS];
+    unsigned int max_usage;            /* slots that may be in use (= ring_size) */
+    unsigned int ring_size;            /* bufs[]'s length, a power of 2 */
+    struct pipe_buffer *bufs;          /* kmalloc'd: F_SETPIPE_SZ replaces it */
     char *tmp_page;                    /* a freed page kept for the next write */
     int readers, writers;              /* open ends */
     wait_queue_head_t rd_wait, wr_wait;
     struct inode inode;                /* S_IFIFO, for fstat; on pipe_sb */
 };
 
-#define PIPE_MASK (PIPE_DEF_BUFFERS - 1)
+/* The buffer of free-running slot number slot. */
+static inline struct pipe_buffer *pipe_buf(struct pipe *p, unsigned int slot)
+{
+    return &p->bufs[slot & (p->ring_size - 1)];
+}
 
 static inline bool pipe_empty(unsigned int head, unsigned int tail) { return head == tail; }
 static inline bool pipe_full(unsigned int head, unsigned int tail, unsigned int limit)
@@ -96,7 +103,7 @@ static ssize_t pipe_read(struct file *file, struct iov_iter *to, loff_t *pos)
     DEFINE_WAIT(w);
     for (;;) {
         if (!pipe_empty(p->head, p->tail)) {
-            struct pipe_buffer *buf = &p->bufs[p->tail & PIPE_MASK];
+            struct pipe_buffer *buf = pipe_buf(p, p->tail);
             size_t chars = min((size_t)buf->len, total_len);
             size_t written = copy_to_iter(buf->page + buf->offset, chars, to);
             if (written < chars) {     /* a bad user buffer: the bytes stay */
@@ -155,7 +162,7 @@ static ssize_t pipe_write(struct file *file, struct iov_iter *from, loff_t *pos)
      * large one is written in whole pages. */
     size_t chars = total_len & (PAGE_SIZE - 1);
     if (chars && !pipe_empty(p->head, p->tail)) {
-        struct pipe_buffer *buf = &p->bufs[(p->head - 1) & PIPE_MASK];
+        struct pipe_buffer *buf = pipe_buf(p, p->head - 1);
         unsigned int offset = buf->offset + buf->len;
         if (offset + chars <= PAGE_SIZE) {
             if (copy_from_iter(buf->page + offset, chars, from) < chars) {
@@ -195,7 +202,7 @@ static ssize_t pipe_write(struct file *file, struct iov_iter *from, loff_t *pos)
                     ret = -EFAULT;
                 break;
             }
-            struct pipe_buffer *buf = &p->bufs[p->head & PIPE_MASK];
+            struct pipe_buffer *buf = pipe_buf(p, p->head);
             buf->page = page;
             buf->offset = 0;
             buf->len = copied;
@@ -238,9 +245,10 @@ epipe:
 static void pipe_free(struct pipe *p)
 {
     for (unsigned int t = p->tail; t != p->head; t++)
-        free_page((unsigned long)p->bufs[t & PIPE_MASK].page);
+        free_page((unsigned long)pipe_buf(p, t)->page);
     if (p->tmp_page)
         free_page((unsigned long)p->tmp_page);
+    kfree(p->bufs);
     kfree(p);
     pipes_alive--;
 }
@@ -272,7 +280,7 @@ static long pipe_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
     mutex_lock(&p->mutex);
     int n = 0;
     for (unsigned int t = p->tail; t != p->head; t++)
-        n += p->bufs[t & PIPE_MASK].len;
+        n += pipe_buf(p, t)->len;
     mutex_unlock(&p->mutex);
     return copy_to_user((void *)arg, &n, sizeof n) ? -EFAULT : 0;
 }
@@ -327,7 +335,12 @@ int create_pipe_files(struct file **files, int flags)
     struct pipe *p = kzalloc(sizeof *p, GFP_KERNEL);
     if (!p)
         return -ENOMEM;
-    p->max_usage = PIPE_DEF_BUFFERS;
+    p->bufs = kzalloc(PIPE_DEF_BUFFERS * sizeof *p->bufs, GFP_KERNEL);
+    if (!p->bufs) {
+        kfree(p);
+        return -ENOMEM;
+    }
+    p->ring_size = p->max_usage = PIPE_DEF_BUFFERS;
     mutex_init(&p->mutex);
     init_waitqueue_head(&p->rd_wait);
     init_waitqueue_head(&p->wr_wait);
@@ -381,13 +394,64 @@ long sys_pipe2(int *fildes, int flags)
 
 long sys_pipe(int *fildes) { return sys_pipe2(fildes, 0); }
 
-/* fcntl(F_GETPIPE_SZ): the capacity in bytes; -EBADF for anything but a
- * pipe (Linux's pipe_fcntl).  F_SETPIPE_SZ is not modelled (-EINVAL, in
- * sys_fcntl): every pipe keeps PIPE_DEF_BUFFERS pages. */
+/* The most bytes an unprivileged F_SETPIPE_SZ may ask for (Linux's
+ * pipe_max_size, /proc/sys/fs/pipe-max-size; every Vellum task is root,
+ * CAP_SYS_RESOURCE, so nothing checks it yet). */
+unsigned int pipe_max_size = 1048576;
+
+/* A size for F_SETPIPE_SZ: at least a page, a power of 2 pages; 0 for more
+ * than 2^31 bytes (Linux's round_pipe_size). */
+static unsigned long round_pipe_size(unsigned long size)
+{
+    if (size > (1UL << 31))
+        return 0;
+    unsigned long r = PAGE_SIZE;
+    while (r < size)
+        r <<= 1;
+    return r;
+}
+
+/* F_SETPIPE_SZ: a ring of size / PAGE_SIZE slots, the buffers in use moved
+ * to its start in order (Linux's pipe_resize_ring).  -EBUSY when more
+ * buffers hold data than the new ring has slots; -ENOMEM.  Writers waiting
+ * for room are woken: there may be some now. */
+static long pipe_set_size(struct pipe *p, unsigned long arg)
+{
+    unsigned long size = round_pipe_size(arg);
+    if (!size)
+        return -EINVAL;
+    unsigned int nr_slots = size >> PAGE_SHIFT;
+    struct pipe_buffer *bufs = kzalloc(nr_slots * sizeof *bufs, GFP_KERNEL);
+    if (!bufs)
+        return -ENOMEM;
+    mutex_lock(&p->mutex);
+    unsigned int n = p->head - p->tail;
+    if (n > nr_slots) {
+        mutex_unlock(&p->mutex);
+        kfree(bufs);
+        return -EBUSY;
+    }
+    for (unsigned int i = 0; i < n; i++)
+        bufs[i] = *pipe_buf(p, p->tail + i);
+    kfree(p->bufs);
+    p->bufs = bufs;
+    p->tail = 0;
+    p->head = n;
+    p->ring_size = p->max_usage = nr_slots;
+    mutex_unlock(&p->mutex);
+    wake_up_all(&p->wr_wait);
+    return (long)nr_slots * PAGE_SIZE;
+}
+
+/* fcntl(F_GETPIPE_SZ, F_SETPIPE_SZ): the capacity in bytes, got or set
+ * (the size set is rounded up: a page at least, a power of 2 pages); -EBADF
+ * for anything but a pipe (Linux's pipe_fcntl). */
 long pipe_fcntl(struct file *file, unsigned int cmd, unsigned long arg)
 {
     if (file->f_op != &pipe_fops)
         return -EBADF;
     struct pipe *p = file->private_data;
+    if (cmd == F_SETPIPE_SZ)
+        return pipe_set_size(p, arg);
     return (long)p->max_usage * PAGE_SIZE;
 }

@@ -117,6 +117,35 @@ KTEST(pipe, capacity_16_pages_merging_as_linux)
     KT_EXPECT_EQ(pipes_alive, alive);                          /* pages freed too */
 }
 
+/* F_SETPIPE_SZ as Linux's: rounded up to a page and a power of 2 pages,
+ * the data kept in order across a resize, -EBUSY when the data would not
+ * fit, -EINVAL beyond 2^31 bytes, -EBADF for what is not a pipe. */
+KTEST(pipe, setpipe_sz_resizes_keeping_the_data)
+{
+    struct file *f[2];
+    static char big[70000], buf[70000];
+    for (size_t i = 0; i < sizeof big; i++)
+        big[i] = (char)(i * 7 + i / 4096);
+    KT_ASSERT_EQ(create_pipe_files(f, O_NONBLOCK), 0);
+    KT_EXPECT_EQ(pipe_fcntl(f[1], F_SETPIPE_SZ, 1), 4096);
+    KT_EXPECT_EQ(pipe_fcntl(f[0], F_GETPIPE_SZ, 0), 4096);
+    KT_EXPECT_EQ(pipe_fcntl(f[1], F_SETPIPE_SZ, 10000), 16384);
+    KT_EXPECT_EQ(kwrite(f[1], big, sizeof big), 16384);       /* 4 pages: full */
+    KT_EXPECT_EQ(kwrite(f[1], big, 1), -EAGAIN);
+    KT_EXPECT_EQ(pipe_fcntl(f[0], F_SETPIPE_SZ, 8192), -EBUSY);  /* 4 in use */
+    KT_EXPECT_EQ(pipe_fcntl(f[0], F_GETPIPE_SZ, 0), 16384);
+    KT_EXPECT_EQ(kread(f[0], buf, 5000), 5000);                /* the ring turns */
+    KT_EXPECT_EQ(kwrite(f[1], big + 16384, 4096), 4096);       /* into slot 0 again */
+    KT_EXPECT_EQ(pipe_fcntl(f[1], F_SETPIPE_SZ, 65536), 65536);  /* moved, in order */
+    KT_EXPECT_EQ(kwrite(f[1], big + 20480, 40000), 40000);
+    KT_EXPECT_EQ(kread(f[0], buf + 5000, sizeof buf - 5000), 60480 - 5000);
+    KT_EXPECT_EQ(memcmp(buf, big, 60480), 0);
+    KT_EXPECT_EQ(pipe_fcntl(f[1], F_SETPIPE_SZ, 0x80000001UL), -EINVAL);
+    KT_EXPECT_EQ(pipe_fcntl(f[1], F_SETPIPE_SZ, 0), 4096);
+    fput(f[0]);
+    fput(f[1]);
+}
+
 /* A signal pending while a read or write would sleep: -ERESTARTSYS (the
  * return to user mode makes it -EINTR or a restart), or the short count
  * when some bytes were moved. */

@@ -1,7 +1,8 @@
 /* fs/pseudofs.c: two tiny table-driven filesystems, "devfs" (mounted on
  * /dev: console, tty, null, zero) and "proc" (mounted on /proc: meminfo,
  * mounts, stat, uptime, loadavg, cmdline, vellum/writepath,
- * vellum/pagecache, vellum/vmscan).  Sits on the VFS (inode
+ * vellum/pagecache, vellum/vmscan, sys/kernel/pid_max,
+ * sys/fs/pipe-max-size).  Sits on the VFS (inode
  * cache, struct file) like any filesystem; nothing is stored anywhere.
  *
  * Each filesystem is a static array of entries; an entry's inode number is
@@ -336,6 +337,19 @@ static int show_cmdline(char *buf, size_t size)
     return snprintf(buf, size, "%s\n", saved_command_line);
 }
 
+/* /proc/sys/kernel/pid_max: the pid numbers wrap below it (alloc_pid);
+ * /proc/sys/fs/pipe-max-size: F_SETPIPE_SZ's unprivileged limit.  Linux's
+ * are writable (sysctl); these only tell. */
+static int show_pid_max(char *buf, size_t size)
+{
+    return snprintf(buf, size, "%d\n", PID_MAX);
+}
+
+static int show_pipe_max_size(char *buf, size_t size)
+{
+    return snprintf(buf, size, "%u\n", pipe_max_size);
+}
+
 static const struct pseudo_entry proc_entries[] = {
     { "",          -1, S_IFDIR | 0555, 0, NULL },
     { "meminfo",    0, S_IFREG | 0444, 0, show_meminfo },
@@ -348,6 +362,11 @@ static const struct pseudo_entry proc_entries[] = {
     { "uptime",     0, S_IFREG | 0444, 0, show_uptime },
     { "loadavg",    0, S_IFREG | 0444, 0, show_loadavg },
     { "cmdline",    0, S_IFREG | 0444, 0, show_cmdline },
+    { "sys",        0, S_IFDIR | 0555, 0, NULL },                 /* 11 */
+    { "kernel",    11, S_IFDIR | 0555, 0, NULL },                 /* 12 */
+    { "pid_max",   12, S_IFREG | 0444, 0, show_pid_max },
+    { "fs",        11, S_IFDIR | 0555, 0, NULL },                 /* 14 */
+    { "pipe-max-size", 14, S_IFREG | 0444, 0, show_pipe_max_size },
 };
 static const struct pseudo_fs procfs = { proc_entries, ARRAY_SIZE(proc_entries), 0x9fa0, true };
 

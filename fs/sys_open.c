@@ -176,10 +176,11 @@ long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg)
         ret = 0;
         break;
     case F_GETPIPE_SZ:
+    case F_SETPIPE_SZ:
         ret = pipe_fcntl(f, cmd, arg);
         break;
     default:
-        ret = -EINVAL;                 /* record locks, F_SETPIPE_SZ and the rest: not modelled */
+        ret = -EINVAL;                 /* record locks, leases and the rest: not modelled */
         break;
     }
     fput(f);

@@ -532,6 +532,18 @@ static void pipes(void)
 	say("pipe_pwrite ret=%s", rv(pwrite(p[1], "x", 1, 0)));
 	say("pipe_getpipe_sz ret=%s ret_write_end=%s", rv(fcntl(p[0], F_GETPIPE_SZ)),
 	    rv(fcntl(p[1], F_GETPIPE_SZ)));
+	say("pipe_setpipe_sz_1 ret=%s", rv(fcntl(p[1], F_SETPIPE_SZ, 1)));
+	const char *set = rv(fcntl(p[0], F_SETPIPE_SZ, 10000));
+	say("pipe_setpipe_sz_10000 ret=%s get=%s", set, rv(fcntl(p[1], F_GETPIPE_SZ)));
+	static char two_pages[4097];
+	say("pipe_setpipe_sz_write_4097 ret=%s", rv(write(p[1], two_pages, sizeof two_pages)));
+	say("pipe_setpipe_sz_busy ret=%s", rv(fcntl(p[0], F_SETPIPE_SZ, 4096)));
+	say("pipe_setpipe_sz_read ret=%s", rv(read(p[0], two_pages, sizeof two_pages)));
+	say("pipe_setpipe_sz_0 ret=%s", rv(fcntl(p[0], F_SETPIPE_SZ, 0)));
+	say("pipe_setpipe_sz_huge ret=%s", rv(fcntl(p[0], F_SETPIPE_SZ, 0x80000001u)));
+	int dirfd = open(".", O_RDONLY);
+	say("pipe_setpipe_sz_dir ret=%s", rv(fcntl(dirfd, F_SETPIPE_SZ, 4096)));
+	close(dirfd);
 	write(p[1], "fg", 2);
 	close(p[1]);
 	say("pipe_no_writer_read ret=%s", rv(read(p[0], buf, 10)));

@@ -20,6 +20,7 @@
 #include <sys/time.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/mount.h>
 
 static const char *self;               /* argv[0], for the re-exec */
 static char *volatile bad_ptr = (char *)0x10;   /* an address nothing maps */
@@ -948,6 +949,33 @@ static void orphans(void)
 	say("vfork_exec ret_is_pid=%d %s %s", r == pid, wst(st), pids_relative(buf, pid));
 }
 
+/* ---- the /proc/sys files programs read for limits --------------------------- */
+
+/* A /proc file's first line, or the error opening it. */
+static const char *proc_line(const char *name)
+{
+	static char line[64];
+	int fd = open(name, O_RDONLY);
+	if (fd < 0)
+		return rv(-1);
+	ssize_t n = read(fd, line, sizeof line - 1);
+	close(fd);
+	line[n > 0 ? n : 0] = 0;
+	line[strcspn(line, "\n")] = 0;
+	return line;
+}
+
+static void proc_sys(void)
+{
+	if (access("/proc/self", F_OK) < 0) {  /* Linux's initramfs shell: mount it */
+		mkdir("/proc", 0555);
+		mount("proc", "/proc", "proc", 0, NULL);
+	}
+	say("proc_pid_max %s", proc_line("/proc/sys/kernel/pid_max"));
+	say("proc_pipe_max_size %s", proc_line("/proc/sys/fs/pipe-max-size"));
+	say("proc_sys_missing %s", rv(open("/proc/sys/kernel/nonexistent", O_RDONLY)));
+}
+
 int main(int argc, char **argv, char **envp)
 {
 	if (argc > 2 && !strcmp(argv[1], SIG_REPORT))
@@ -968,6 +996,7 @@ int main(int argc, char **argv, char **envp)
 	interrupted();
 	timers();
 	orphans();
+	proc_sys();
 	conform_end();
 	return 0;
 }

@@ -33,6 +33,7 @@
 #define F_SETFL          4
 #define F_DUPFD_CLOEXEC  1030
 #define F_SETPIPE_SZ     1031          /* not modelled: -EINVAL */
+#define F_SETPIPE_SZ     1031          /* set a pipe's capacity */
 #define F_GETPIPE_SZ     1032          /* a pipe's capacity in bytes */
 #define FD_CLOEXEC       1             /* F_GETFD/F_SETFD's one flag */
 
