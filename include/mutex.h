@@ -8,6 +8,7 @@
 #ifndef _MUTEX_H
 #define _MUTEX_H
 #include <wait.h>
+#include <lockdep.h>
 
 struct mutex {
     volatile int locked;
@@ -16,9 +17,28 @@ struct mutex {
     const char *name;
     int handoff;                       /* a waiter starves: unlock hands the mutex over */
     struct task_struct *handoff_to;    /* ... to this waiter (locked stays 1) */
+#ifdef CONFIG_LOCKDEP
+    struct lockdep_map dep_map;        /* the validator's class (include/lockdep.h) */
+#endif
 };
-#define DEFINE_MUTEX(n) struct mutex n = { 0, NULL, __WAIT_QUEUE_HEAD_INITIALIZER(n.wait), #n, 0, NULL }
+#define DEFINE_MUTEX(n) struct mutex n = { 0, NULL, __WAIT_QUEUE_HEAD_INITIALIZER(n.wait), #n, 0, \
+                                           NULL LOCKDEP_MAP_INIT(#n) }
 void mutex_init(struct mutex *m);
+#ifdef CONFIG_LOCKDEP
+/* The validator's class: one per call site, named after the expression. */
+#define mutex_init(m) do { static struct lock_class_key __key;                  \
+        (mutex_init)(m); lockdep_init_map(&(m)->dep_map, #m, &__key); } while (0)
+#define mutex_acquire(m, try) lock_acquire(&(m)->dep_map, (m), LD_MUTEX, 0, (try), _RET_IP_)
+#define mutex_release(m) lock_release(&(m)->dep_map, (m), _RET_IP_)
+/* A second lock of one class, in an order the caller guarantees (rename's
+ * two directories, lower address first): subclass 1 is a class of its own
+ * for the validator (Linux's mutex_lock_nested, SINGLE_DEPTH_NESTING). */
+void mutex_lock_nested(struct mutex *m, unsigned int subclass);
+#else
+#define mutex_acquire(m, try) do { } while (0)
+#define mutex_release(m) do { } while (0)
+#define mutex_lock_nested(m, subclass) mutex_lock(m)
+#endif
 void mutex_lock(struct mutex *m);
 int mutex_trylock(struct mutex *m);        /* 1 if acquired */
 void mutex_unlock(struct mutex *m);

@@ -208,6 +208,7 @@ int trylock_page(struct page *page)
     if (TestSetPageLocked(page))
         return 0;
     page->lock_owner = current;
+    lock_page_acquire(page, 1, _RET_IP_);   /* the validator, if built in */
     return 1;
 }
 
@@ -271,6 +272,8 @@ static void __lock_page(struct page *page)
  * for good, in state D, as Linux's would (deadlock=panic: it panics). */
 void lock_page(struct page *page)
 {
+    might_sleep();
+    lock_page_acquire(page, 0, _RET_IP_);   /* the validator: before we sleep */
     if (trylock_page(page))
         return;
     if (page->lock_owner == current) {
@@ -285,6 +288,8 @@ void lock_page(struct page *page)
  * -EDEADLK, reported and nothing taken, if this task already holds it. */
 int lock_page_or_deadlock(struct page *page)
 {
+    might_sleep();
+    lock_page_acquire(page, 0, _RET_IP_);
     if (trylock_page(page))
         return 0;
     if (page->lock_owner == current) {
