@@ -4,7 +4,11 @@
  * BUG).  mutex_lock() returns only with the mutex held: taking one you
  * already hold is reported (BUG: mutex self-deadlock, with a backtrace) and
  * then the task sleeps forever, as Linux's would, instead of hanging
- * silently; with the boot option deadlock=panic the report panics. */
+ * silently; with the boot option deadlock=panic the report panics.
+ * With the lock validator built in (CONFIG_LOCKDEP; include/lockdep.h)
+ * mutex_init names the class after its call site, mutex_lock checks the
+ * order (and might_sleep) before it may sleep, and mutex_lock_nested takes
+ * a second lock of one class in an order the caller guarantees. */
 #ifndef _MUTEX_H
 #define _MUTEX_H
 #include <wait.h>

@@ -5,7 +5,12 @@
  * still taken and checked, so that (a) the code reads as SMP code must be
  * written and (b) recursion on a held lock is a BUG (a report naming the
  * lock and its owner, then BUG()) instead of a silent hang.
- * Never sleep while holding a spinlock. */
+ * Never sleep while holding a spinlock.
+ * With the lock validator built in (CONFIG_LOCKDEP: the test kernel,
+ * DEBUG=1; include/lockdep.h) each lock also has a dep_map, spin_lock_init
+ * names its class after the call site, and spin_lock/spin_trylock/
+ * spin_unlock tell the validator (spin_acquire, spin_release); without it
+ * they compile to nothing. */
 #ifndef _SPINLOCK_H
 #define _SPINLOCK_H
 #include <kernel.h>

@@ -61,6 +61,13 @@
  *           wait-queue locks       (innermost; inside wake_up/prepare_to_wait)
  * Spinlocks are leaves: nothing that sleeps, and no other spinlock except
  * as nested above (tree_lock -> page_hash_lock), is taken under one.
+ * The lock validator (kernel/lockdep.c, docs/lockdep.md; the test kernel
+ * and DEBUG=1) learns the order the code really follows and reports any
+ * cycle in it, a sleep under a spinlock, a spinlock that an interrupt
+ * handler takes without the others disabling interrupts; every make check
+ * boot runs under it, quietly.  Its classes are these names; page locks
+ * nest only in (mapping, index) order, the second directory of rename is
+ * mutex_lock_nested (&inode->i_mutex/1).
  *
  * Reclaim (mm/vmscan.c) runs inside allocations, under whatever locks the
  * allocating code holds, so it takes nothing it could wait for: the page
