@@ -68,6 +68,7 @@ kernel_reports() {
             next
         }
         NR < from { next }
+        ld && n == 1 && !/^(WARNING|BUG): / { ld = 0; n = 0 }   # a '=' line, not a report
         ld && !/^ktest: / {                        # the lock validator: its whole report
             if (n == 1) {                          # the title under the banner
                 k = $0; gsub(/[0-9a-fx]+/, "#", k)
