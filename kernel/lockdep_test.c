@@ -319,3 +319,23 @@ KTEST(lockdep, boot_was_watched_and_quiet)
     KT_EXPECT(nr_lock_classes > 0);            /* a test boot has no disk: few locks */
     KT_EXPECT_EQ(current->lockdep_depth, 0);
 }
+
+/* The runner's half: a report nobody planted fails the test it was made
+ * in (kernel/test/ktest.c), with the report under the FAIL line.  This
+ * test fails on purpose, so it runs only by its full name
+ * (KTEST_ENDS_BOOT's selection; it does not end the boot):
+ * tools/tests/lockdep_report.sh boots it through tools/run-tests. */
+static DEFINE_MUTEX(lockdep_test_x);
+static DEFINE_MUTEX(lockdep_test_y);
+
+KTEST_ENDS_BOOT(lockdep, unplanted_report_fails_the_test)
+{
+    mutex_lock(&lockdep_test_x);
+    mutex_lock(&lockdep_test_y);
+    mutex_unlock(&lockdep_test_y);
+    mutex_unlock(&lockdep_test_x);
+    mutex_lock(&lockdep_test_y);
+    mutex_lock(&lockdep_test_x);               /* Y -> X after X -> Y, not planted */
+    mutex_unlock(&lockdep_test_x);
+    mutex_unlock(&lockdep_test_y);
+}

@@ -12,6 +12,10 @@
 # a failure, and the doc is updated by pasting the new report.
 #   lockdep_report.kernel_made_it   the boot passed the test and printed one report
 #   lockdep_report.doc_matches      the doc's block is that report
+#   lockdep_report.unplanted_fails  tools/run-tests on
+#       lockdep.unplanted_report_fails_the_test (an AB-BA no test planted):
+#       FAIL, "1 lock validator report during ...", the report under it (its
+#       first 40 lines, to the held locks: kernel_reports' cap)
 source "$(dirname "$0")/../testlib.sh"
 T=lockdep_report
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-lockdep.XXXXXX") || exit 1
@@ -35,4 +39,18 @@ if [ -s "$TMP/doc.txt" ] && diff <(shape "$TMP/doc.txt") <(shape "$TMP/kernel.tx
 else
     fail "$T.doc_matches (docs/lockdep.md's report is not today's: < doc, > kernel)"
     head -n 30 "$TMP/diff" | sed 's/^/    /'
+fi
+
+# The runner's half: a report nobody planted fails the test it was made in.
+tools/run-tests lockdep.unplanted_report_fails_the_test > "$TMP/run.log" 2>&1
+U=lockdep.unplanted_report_fails_the_test
+if grep -q "^FAIL $U\$" "$TMP/run.log" &&
+   grep -qE "^    ktest: assertion failed at kernel/test/ktest.c:[0-9]+: 1 lock validator report during $U \(see above\)\$" "$TMP/run.log" &&
+   grep -q '^    | WARNING: possible circular locking dependency detected$' "$TMP/run.log" &&
+   grep -q '^    |  (lockdep_test_x){mutex}, at: ' "$TMP/run.log" &&
+   grep -q '^    | 1 lock held by swapper/0:$' "$TMP/run.log"; then
+    pass "$T.unplanted_fails"
+else
+    fail "$T.unplanted_fails (no FAIL of $U with the validator's line and report under it)"
+    sed 's/^/    /' "$TMP/run.log" | head -n 30
 fi
