@@ -85,9 +85,10 @@ extern unsigned long lockdep_reports;  /* reports made (tests, the runner) */
 void lockdep_init_map(struct lockdep_map *map, const char *name, struct lock_class_key *key);
 /* Called BEFORE the lock is taken (so a deadlock is reported before it
  * happens), or after a successful trylock (trylock 1: nothing is ordered
- * before it). */
-void lock_acquire(struct lockdep_map *map, const void *instance, enum lock_kind kind,
-                  unsigned int subclass, int trylock, unsigned long ip);
+ * before it).  lockname: the lock's own name, the class's name if the map
+ * has none (a lock set up by a designated initializer). */
+void lock_acquire(struct lockdep_map *map, const char *lockname, const void *instance,
+                  enum lock_kind kind, unsigned int subclass, int trylock, unsigned long ip);
 void lock_release(struct lockdep_map *map, const void *instance, unsigned long ip);
 /* The page lock (mm/filemap.c): one class, no lockdep_map in struct page. */
 void lock_page_acquire(struct page *page, int trylock, unsigned long ip);

@@ -32,7 +32,7 @@ void mutex_init(struct mutex *m);
 /* The validator's class: one per call site, named after the expression. */
 #define mutex_init(m) do { static struct lock_class_key __key;                  \
         (mutex_init)(m); lockdep_init_map(&(m)->dep_map, #m, &__key); } while (0)
-#define mutex_acquire(m, try) lock_acquire(&(m)->dep_map, (m), LD_MUTEX, 0, (try), _RET_IP_)
+#define mutex_acquire(m, try) lock_acquire(&(m)->dep_map, (m)->name, (m), LD_MUTEX, 0, (try), _RET_IP_)
 #define mutex_release(m) lock_release(&(m)->dep_map, (m), _RET_IP_)
 /* A second lock of one class, in an order the caller guarantees (rename's
  * two directories, lower address first): subclass 1 is a class of its own

@@ -45,7 +45,7 @@ void spin_lock_init(spinlock_t *lock);
         (spin_lock_init)(lock); lockdep_init_map(&(lock)->dep_map, #lock, &__key); \
     } while (0)
 #define spin_acquire(lock, try) \
-    lock_acquire(&(lock)->dep_map, (lock), LD_SPIN, 0, (try), _RET_IP_)
+    lock_acquire(&(lock)->dep_map, (lock)->name, (lock), LD_SPIN, 0, (try), _RET_IP_)
 #define spin_release(lock) lock_release(&(lock)->dep_map, (lock), _RET_IP_)
 #else
 #define spin_acquire(lock, try) do { } while (0)

@@ -171,8 +171,8 @@ static const void *static_key(struct lockdep_map *map)
     return in_image || !map->name ? (const void *)map : (const void *)map->name;
 }
 
-static struct lock_class *find_class(struct lockdep_map *map, enum lock_kind kind,
-                                     unsigned int subclass)
+static struct lock_class *find_class(struct lockdep_map *map, const char *lockname,
+                                     enum lock_kind kind, unsigned int subclass)
 {
     const char *base = map->key ? (const char *)map->key : static_key(map);
     const struct lock_class_key *key;
@@ -193,7 +193,7 @@ static struct lock_class *find_class(struct lockdep_map *map, enum lock_kind kin
     }
     c = &lock_classes[nr_lock_classes++];
     c->key = key;
-    c->name = map->name ? map->name : "(unnamed lock)";
+    c->name = map->name ? map->name : lockname ? lockname : "(unnamed lock)";
     c->kind = kind;
     c->subclass = subclass;
     c->first_edge = NO_EDGE;
@@ -551,8 +551,9 @@ void __might_sleep(const char *file, int line)
 
 /* ---- acquire and release ------------------------------------------------ */
 
-static void __lock_acquire(struct lockdep_map *map, const void *instance, enum lock_kind kind,
-                           unsigned int subclass, int trylock, unsigned long ip, bool irqs_on)
+static void __lock_acquire(struct lockdep_map *map, const char *lockname, const void *instance,
+                           enum lock_kind kind, unsigned int subclass, int trylock,
+                           unsigned long ip, bool irqs_on)
 {
     struct task_struct *t = current;
     struct held_lock next = { NULL, instance, ip, t->hardirq_context > 0, (unsigned char)trylock };
@@ -560,7 +561,7 @@ static void __lock_acquire(struct lockdep_map *map, const void *instance, enum l
 
     prune_held(t);
     graph_lock();
-    next.class = find_class(map, kind, subclass);
+    next.class = find_class(map, lockname, kind, subclass);
     if (!next.class)
         goto out;
     if (!mark_usage(t, &next, irqs_on))
@@ -598,19 +599,19 @@ out:
     graph_unlock();
 }
 
-void lock_acquire(struct lockdep_map *map, const void *instance, enum lock_kind kind,
-                  unsigned int subclass, int trylock, unsigned long ip)
+void lock_acquire(struct lockdep_map *map, const char *lockname, const void *instance,
+                  enum lock_kind kind, unsigned int subclass, int trylock, unsigned long ip)
 {
     unsigned long flags;
     if (!lockdep_enter(&flags))
         return;
-    __lock_acquire(map, instance, kind, subclass, trylock, ip, irqs_were_on(flags));
+    __lock_acquire(map, lockname, instance, kind, subclass, trylock, ip, irqs_were_on(flags));
     lockdep_leave(flags);
 }
 
 void lock_page_acquire(struct page *page, int trylock, unsigned long ip)
 {
-    lock_acquire(&page_lock_map, page, LD_PAGE, 0, trylock, ip);
+    lock_acquire(&page_lock_map, NULL, page, LD_PAGE, 0, trylock, ip);
 }
 
 /* Remove the entry for instance from t's stack; false if t has none. */

@@ -139,7 +139,7 @@ void mutex_lock(struct mutex *m)
 void mutex_lock_nested(struct mutex *m, unsigned int subclass)
 {
     might_sleep();
-    lock_acquire(&m->dep_map, m, LD_MUTEX, subclass, 0, _RET_IP_);
+    lock_acquire(&m->dep_map, m->name, m, LD_MUTEX, subclass, 0, _RET_IP_);
     mutex_lock(m);
 }
 #endif

@@ -19,6 +19,11 @@
  *                                   flusher hold it across writeback, so it
  *                                   sits above the page lock; never taken
  *                                   with an i_mutex held)
+ *       bdev->bd_sync_lock         (mutex: one sync_blockdev pass per device,
+ *                                   fs/buffer.c; sync and umount take it
+ *                                   under sb_list_lock, never under a page
+ *                                   lock; above bcache_lock, bh->b_lock and
+ *                                   bdev->lock)
  *   file->f_pos_lock               (mutex: one open file's f_pos, fs/read_write.c:
  *                                   read/write/lseek/getdents.  Outside
  *                                   i_mutex; sendfile(fd, fd) takes it once)
@@ -43,11 +48,14 @@
  *               bh->b_lock         (mutex: one metadata buffer being read in)
  *                 bdev->lock       (mutex: one request at a time to a driver,
  *                                   kernel/blkdev.c)
- *                   ATA channel lock (mutex: one command per channel,
- *                                   kernel/drivers/ata.c; innermost sleeping lock)
+ *                   ATA channel lock (mutex "ata primary": one command per
+ *                                   channel, kernel/drivers/ata.c; innermost
+ *                                   sleeping lock)
  *           mapping->i_mmap_lock   (spinlock: mapping->i_mmap, the VMAs mapping
  *                                   a file; page_mkclean, truncate and reclaim's
  *                                   page_referenced/try_to_unmap walk it)
+ *             inode_wb_lock        (page_mkclean and try_to_unmap dirty a page
+ *                                   under it: set_page_dirty marks its inode)
  *           mapping->tree_lock     (spinlock: mapping->pages, nrpages)
  *             page_hash_lock       (spinlock: the global hash chains)
  *           lru_lock               (spinlock, irqs off: the LRU lists, mm/swap.c.
@@ -60,7 +68,8 @@
  *                                   termios; the keyboard/serial interrupt takes it)
  *           wait-queue locks       (innermost; inside wake_up/prepare_to_wait)
  * Spinlocks are leaves: nothing that sleeps, and no other spinlock except
- * as nested above (tree_lock -> page_hash_lock), is taken under one.
+ * as nested above (tree_lock -> page_hash_lock, i_mmap_lock ->
+ * inode_wb_lock), is taken under one.
  * The lock validator (kernel/lockdep.c, docs/lockdep.md; the test kernel
  * and DEBUG=1) learns the order the code really follows and reports any
  * cycle in it, a sleep under a spinlock, a spinlock that an interrupt
