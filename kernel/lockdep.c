@@ -37,8 +37,9 @@
  *    also counts irqs_disabled(); Vellum's boot runs initcalls with
  *    interrupts off, so the rule is the held spinlock, which spin_lock_irq*
  *    always is.
- *  - Release checks: unlocking a mutex or spinlock that the current task
- *    does not hold (another task's, or nobody's): "bad unlock balance".
+ *  - Release checks: unlocking a mutex or spinlock that another task
+ *    holds: "bad unlock balance".  One nobody holds is the lock's own
+ *    report (a double unlock), or was taken while the validator was off.
  *  - Nesting in one class: two locks of one class held at once can ABBA
  *    between two tasks and the graph cannot see it (an edge from a class to
  *    itself): "possible recursive locking".  Taking the SAME lock again is
