@@ -25,6 +25,9 @@
 # DEBUG=1 and not rebuilds nothing twice and never mixes -O2 and -Og objects;
 # the disk images and the userland stay in $(BUILD) (one /home for both).
 # `make check` always tests the -O2 kernels.
+# The lock validator (CONFIG_LOCKDEP: kernel/lockdep.c, docs/lockdep.md) is
+# built into the test kernel always, and into both kernels with DEBUG=1;
+# the -O2 production kernel has none of it.
 #
 # The build is quiet, as Linux's Kbuild: a line per step
 # ("  CC      build/mm/filemap.o"), and the compiler's own warnings and
@@ -47,6 +50,7 @@ endif
 ifneq ($(DEBUG),)
   KBUILD := $(BUILD)/debug
   OPT    := -Og
+  LOCKDEP := -DCONFIG_LOCKDEP
 else
   KBUILD := $(BUILD)
   OPT    := -O2
@@ -93,7 +97,7 @@ GRUB_MKRESCUE ?= $(if $(shell command -v grub-mkrescue 2>/dev/null),grub-mkrescu
 CFLAGS := $(ARCHFLAGS) -std=gnu11 -ffreestanding -fno-pie -fno-pic -fno-stack-protector \
 	-fno-asynchronous-unwind-tables -fno-omit-frame-pointer -mno-sse -mno-mmx -mno-80387 \
 	-fno-strict-aliasing -fno-builtin $(OPT) -g -Wall -Wextra -Werror -Wno-unused-parameter \
-	-Iinclude -Iinclude/uapi -Ilib -MMD -MP
+	-Iinclude -Iinclude/uapi -Ilib -MMD -MP $(LOCKDEP)
 ASFLAGS := $(ARCHFLAGS) -g -Iinclude -Iinclude/uapi -Ilib -MMD -MP
 LDFLAGS := -m elf_i386 -T boot/linker.ld -nostdlib --build-id=none
 LIBGCC  := $(shell $(CC) $(ARCHFLAGS) -print-libgcc-file-name)
@@ -176,7 +180,7 @@ $(KBUILD)/%.o: %.S
 $(TBUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(quiet) CC $@
-	$(Q)$(CC) $(CFLAGS) -DCONFIG_KTEST -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) -DCONFIG_KTEST -DCONFIG_LOCKDEP -c $< -o $@
 $(TBUILD)/%.o: %.S
 	@mkdir -p $(dir $@)
 	@$(quiet) AS $@

@@ -541,15 +541,16 @@ int vfs_rename(const char *oldpath, const char *newpath)
         err = -EINVAL;                  /* a directory into its own subtree */
         goto out_unlock_rename;
     }
-    /* both directories' i_mutex, lower address first */
+    /* both directories' i_mutex, lower address first (the second is
+     * "nested" for the lock validator: the order is the address's) */
     if (odir == ndir) {
         mutex_lock(&odir->i_mutex);
     } else if (odir < ndir) {
         mutex_lock(&odir->i_mutex);
-        mutex_lock(&ndir->i_mutex);
+        mutex_lock_nested(&ndir->i_mutex, 1);
     } else {
         mutex_lock(&ndir->i_mutex);
-        mutex_lock(&odir->i_mutex);
+        mutex_lock_nested(&odir->i_mutex, 1);
     }
     struct inode *t;
     err = lookup_locked(ndir, n.name, n.len, &t);

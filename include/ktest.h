@@ -58,6 +58,8 @@ struct ktest {
  * test=SUITE.NAME, never with its suite or test=all, and test=list does not
  * name a suite that has only such tests: a host test boots it alone and
  * reads the log (tools/tests/lockups.sh). */
+/* (The same selection serves a test that FAILS on purpose, to show how the
+ * runner reports it: lockdep.unplanted_report_fails_the_test.) */
 #define KTEST_ENDS_BOOT(suite, name) __KTEST(suite, name, KTEST_F_ENDS_BOOT)
 
 void ktest_fail(const char *file, int line, const char *fmt, ...)

@@ -68,6 +68,8 @@ struct task_struct {
     unsigned int flags;                /* PF_* below */
     unsigned int nr_dirtied;           /* pages dirtied since the last dirty-limit
                                           check (balance_dirty_pages_ratelimited) */
+    LOCKDEP_TASK_FIELDS                /* the validator's held locks (include/lockdep.h;
+                                          empty without CONFIG_LOCKDEP) */
 
     /* ---- process fields (the proc layer: kernel/fork.c, exit.c, signal.c,
      * exec.c, sys.c; docs/processes.md).  Kernel threads leave them zero

@@ -5,10 +5,16 @@
  * still taken and checked, so that (a) the code reads as SMP code must be
  * written and (b) recursion on a held lock is a BUG (a report naming the
  * lock and its owner, then BUG()) instead of a silent hang.
- * Never sleep while holding a spinlock. */
+ * Never sleep while holding a spinlock.
+ * With the lock validator built in (CONFIG_LOCKDEP: the test kernel,
+ * DEBUG=1; include/lockdep.h) each lock also has a dep_map, spin_lock_init
+ * names its class after the call site, and spin_lock/spin_trylock/
+ * spin_unlock tell the validator (spin_acquire, spin_release); without it
+ * they compile to nothing. */
 #ifndef _SPINLOCK_H
 #define _SPINLOCK_H
 #include <kernel.h>
+#include <lockdep.h>
 #include <asm/irqflags.h>
 
 struct task_struct;
@@ -16,6 +22,9 @@ typedef struct spinlock {
     volatile unsigned int locked;
     const char *name;                  /* for reports */
     struct task_struct *owner;         /* holder, for reports */
+#ifdef CONFIG_LOCKDEP
+    struct lockdep_map dep_map;        /* the validator's class (include/lockdep.h) */
+#endif
 } spinlock_t;
 
 /* Lock bugs the kernel survives, each reported with a backtrace and
@@ -26,10 +35,22 @@ typedef struct spinlock {
  * BUG()s (the report counts too, for what it is worth). */
 extern unsigned long lock_bug_reports;
 
-#define __SPIN_LOCK_UNLOCKED(n) { 0, #n, NULL }
+#define __SPIN_LOCK_UNLOCKED(n) { 0, #n, NULL LOCKDEP_MAP_INIT(#n) }
 #define DEFINE_SPINLOCK(n) spinlock_t n = __SPIN_LOCK_UNLOCKED(n)
 
 void spin_lock_init(spinlock_t *lock);
+#ifdef CONFIG_LOCKDEP
+/* The validator's class: one per call site, named after the expression. */
+#define spin_lock_init(lock) do { static struct lock_class_key __key;            \
+        (spin_lock_init)(lock); lockdep_init_map(&(lock)->dep_map, #lock, &__key); \
+    } while (0)
+#define spin_acquire(lock, try) \
+    lock_acquire(&(lock)->dep_map, (lock)->name, (lock), LD_SPIN, 0, (try), _RET_IP_)
+#define spin_release(lock) lock_release(&(lock)->dep_map, (lock), _RET_IP_)
+#else
+#define spin_acquire(lock, try) do { } while (0)
+#define spin_release(lock) do { } while (0)
+#endif
 void spin_lock(spinlock_t *lock);
 void spin_unlock(spinlock_t *lock);
 int spin_trylock(spinlock_t *lock);

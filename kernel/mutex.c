@@ -59,7 +59,8 @@ void self_deadlock_stuck(const char *what)
     ktest_stuck(report, current);      /* the test kernel: if a ktest's own task */
 }
 
-void mutex_init(struct mutex *m)
+/* (mutex_init): the function, not the validator's macro (include/mutex.h). */
+void (mutex_init)(struct mutex *m)
 {
     m->locked = 0;
     m->owner = NULL;
@@ -74,12 +75,15 @@ int mutex_trylock(struct mutex *m)
         return 0;
     m->locked = 1;
     m->owner = current;
+    mutex_acquire(m, 1);               /* after mutex_lock's own: the validator keeps one */
     return 1;
 }
 
 void mutex_lock(struct mutex *m)
 {
     struct task_struct *me = current;
+    might_sleep();
+    mutex_acquire(m, 0);               /* the validator, if built in: before we sleep */
     if (mutex_trylock(m))
         return;
     if (m->owner == me) {
@@ -129,6 +133,17 @@ void mutex_lock(struct mutex *m)
     m->owner = me;
 }
 
+#ifdef CONFIG_LOCKDEP
+/* include/mutex.h: the validator's entry for the subclass first; the one
+ * mutex_lock makes then finds the lock already on the stack. */
+void mutex_lock_nested(struct mutex *m, unsigned int subclass)
+{
+    might_sleep();
+    lock_acquire(&m->dep_map, m->name, m, LD_MUTEX, subclass, 0, _RET_IP_);
+    mutex_lock(m);
+}
+#endif
+
 /* Unlocking a mutex that is not locked is a broken contract (BUG_ON);
  * unlocking one another task holds is reported (WARN, as Linux's mutex
  * debugging) and done. */
@@ -136,6 +151,7 @@ void mutex_unlock(struct mutex *m)
 {
     struct task_struct *me = current;
     BUG_ON(!m->locked);
+    mutex_release(m);
     if (m->owner != me) {
         lock_bug_reports++;
         printk(KERN_ERR "WARNING: mutex_unlock of %s (%p) by task %d (%s): owned by another task\n",

@@ -14,7 +14,9 @@
 
 unsigned long lock_bug_reports;
 
-void spin_lock_init(spinlock_t *lock)
+/* (spin_lock_init): the name in parentheses is the function, not the
+ * validator's macro of the same name (include/spinlock.h). */
+void (spin_lock_init)(spinlock_t *lock)
 {
     lock->locked = 0;
     lock->owner = NULL;
@@ -47,6 +49,7 @@ static void __noipa spin_lock_recursion(spinlock_t *lock)
 
 void spin_lock(spinlock_t *lock)
 {
+    spin_acquire(lock, 0);             /* the validator, if built in: before we spin */
     /* SMP: while (xchg(&lock->locked, 1)) cpu_relax(); */
     if (xchg(&lock->locked, 1)) {
         spin_lock_recursion(lock);     /* UP: the holder cannot release it */
@@ -60,6 +63,7 @@ int spin_trylock(spinlock_t *lock)
     if (xchg(&lock->locked, 1))
         return 0;
     lock->owner = current;
+    spin_acquire(lock, 1);
     return 1;
 }
 
@@ -78,6 +82,7 @@ void spin_unlock(spinlock_t *lock)
         spin_unlock_unheld(lock);
         return;
     }
+    spin_release(lock);
     lock->owner = NULL;
     barrier();
     lock->locked = 0;

@@ -19,6 +19,11 @@
  *                                   flusher hold it across writeback, so it
  *                                   sits above the page lock; never taken
  *                                   with an i_mutex held)
+ *       bdev->bd_sync_lock         (mutex: one sync_blockdev pass per device,
+ *                                   fs/buffer.c; sync and umount take it
+ *                                   under sb_list_lock, never under a page
+ *                                   lock; above bcache_lock, bh->b_lock and
+ *                                   bdev->lock)
  *   file->f_pos_lock               (mutex: one open file's f_pos, fs/read_write.c:
  *                                   read/write/lseek/getdents.  Outside
  *                                   i_mutex; sendfile(fd, fd) takes it once)
@@ -43,11 +48,14 @@
  *               bh->b_lock         (mutex: one metadata buffer being read in)
  *                 bdev->lock       (mutex: one request at a time to a driver,
  *                                   kernel/blkdev.c)
- *                   ATA channel lock (mutex: one command per channel,
- *                                   kernel/drivers/ata.c; innermost sleeping lock)
+ *                   ATA channel lock (mutex "ata primary": one command per
+ *                                   channel, kernel/drivers/ata.c; innermost
+ *                                   sleeping lock)
  *           mapping->i_mmap_lock   (spinlock: mapping->i_mmap, the VMAs mapping
  *                                   a file; page_mkclean, truncate and reclaim's
  *                                   page_referenced/try_to_unmap walk it)
+ *             inode_wb_lock        (page_mkclean and try_to_unmap dirty a page
+ *                                   under it: set_page_dirty marks its inode)
  *           mapping->tree_lock     (spinlock: mapping->pages, nrpages)
  *             page_hash_lock       (spinlock: the global hash chains)
  *           lru_lock               (spinlock, irqs off: the LRU lists, mm/swap.c.
@@ -60,7 +68,15 @@
  *                                   termios; the keyboard/serial interrupt takes it)
  *           wait-queue locks       (innermost; inside wake_up/prepare_to_wait)
  * Spinlocks are leaves: nothing that sleeps, and no other spinlock except
- * as nested above (tree_lock -> page_hash_lock), is taken under one.
+ * as nested above (tree_lock -> page_hash_lock, i_mmap_lock ->
+ * inode_wb_lock), is taken under one.
+ * The lock validator (kernel/lockdep.c, docs/lockdep.md; the test kernel
+ * and DEBUG=1) learns the order the code really follows and reports any
+ * cycle in it, a sleep under a spinlock, a spinlock that an interrupt
+ * handler takes without the others disabling interrupts; every make check
+ * boot runs under it, quietly.  Its classes are these names; page locks
+ * nest only in (mapping, index) order, the second directory of rename is
+ * mutex_lock_nested (&inode->i_mutex/1).
  *
  * Reclaim (mm/vmscan.c) runs inside allocations, under whatever locks the
  * allocating code holds, so it takes nothing it could wait for: the page
@@ -208,6 +224,7 @@ int trylock_page(struct page *page)
     if (TestSetPageLocked(page))
         return 0;
     page->lock_owner = current;
+    lock_page_acquire(page, 1, _RET_IP_);   /* the validator, if built in */
     return 1;
 }
 
@@ -271,6 +288,8 @@ static void __lock_page(struct page *page)
  * for good, in state D, as Linux's would (deadlock=panic: it panics). */
 void lock_page(struct page *page)
 {
+    might_sleep();
+    lock_page_acquire(page, 0, _RET_IP_);   /* the validator: before we sleep */
     if (trylock_page(page))
         return;
     if (page->lock_owner == current) {
@@ -285,6 +304,8 @@ void lock_page(struct page *page)
  * -EDEADLK, reported and nothing taken, if this task already holds it. */
 int lock_page_or_deadlock(struct page *page)
 {
+    might_sleep();
+    lock_page_acquire(page, 0, _RET_IP_);
     if (trylock_page(page))
         return 0;
     if (page->lock_owner == current) {

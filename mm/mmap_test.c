@@ -516,6 +516,26 @@ KTEST(mmapfile, fault_around_maps_cached_neighbours)
     mclose(f, "/mmt_f");
 }
 
+/* Another task holds a page locked (as a reader or reclaim would) until
+ * told to let it go: the test's own task must not fault while holding a
+ * page lock (page lock -> mmap_sem, against the LOCK ORDER: the lock
+ * validator would rightly see it). */
+static struct page *locker_page;
+static volatile int locker_state;               /* 1: locked, 2: unlock it, 3: done */
+
+static int page_locker_fn(void *arg)
+{
+    lock_page(locker_page);
+    locker_state = 1;
+    while (locker_state != 2)
+        msleep(1);
+    unlock_page(locker_page);
+    locker_state = 3;
+    while (!kthread_should_stop())
+        msleep(1);
+    return 0;
+}
+
 /* Not outside the VMA, not beyond EOF, not a locked page, not one that is
  * not uptodate: those are left for a fault of their own. */
 KTEST(mmapfile, fault_around_stops_at_vma_eof_and_unready_pages)
@@ -543,7 +563,12 @@ KTEST(mmapfile, fault_around_stops_at_vma_eof_and_unready_pages)
     KT_ASSERT_EQ(do_truncate(mapping->host, 6 * PAGE_SIZE + 100, ATTR_MTIME | ATTR_CTIME), 0);
     struct page *p2 = find_get_page(mapping, 2), *p3 = find_get_page(mapping, 3);
     KT_ASSERT(p2 && p3);
-    lock_page(p2);
+    locker_page = p2;
+    locker_state = 0;
+    struct task_struct *locker = kthread_run(page_locker_fn, NULL, "page_locker");
+    KT_ASSERT(!IS_ERR(locker));
+    while (locker_state != 1)
+        msleep(1);                              /* page 2 locked, by another task */
     ClearPageUptodate(p3);
     KT_EXPECT_EQ(do_mmap(mm, f, UADDR, 16 * PAGE_SIZE, PROT_READ, MAP_PRIVATE | MAP_FIXED, 0),
                  (long)UADDR);
@@ -556,7 +581,10 @@ KTEST(mmapfile, fault_around_stops_at_vma_eof_and_unready_pages)
     KT_EXPECT_EQ(count_ptes(mm, UADDR + 7 * PAGE_SIZE, 9), 0);
     KT_EXPECT_EQ(mm->rss, 5UL);
     SetPageUptodate(p3);
-    unlock_page(p2);
+    locker_state = 2;
+    while (locker_state != 3)
+        msleep(1);
+    kthread_stop(locker);
     /* now page 2 faults itself and page 3 comes with it */
     KT_EXPECT_EQ(copy_from_user(&c, (const void *)(UADDR + 2 * PAGE_SIZE), 1), 0UL);
     KT_EXPECT_EQ(c, 'A' + 2);

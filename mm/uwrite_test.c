@@ -17,6 +17,7 @@
 #include <asm/mman.h>
 #include <sched.h>
 #include <ktest.h>
+#include <lockdep.h>
 #include <uio.h>
 #include <pagemap.h>
 #include <asm/uaccess.h>
@@ -386,6 +387,58 @@ KTEST(uwrite, source_is_shared_map_of_the_page_being_written)
 KTEST(uwrite, source_is_private_map_of_a_hole)
 {
     from_own_mapping(MAP_PRIVATE, "/uw_mpriv");
+}
+
+/* The legacy path's inversion, which the lock validator must report the
+ * first time it happens, with one task (include/lockdep.h): naive mode
+ * copies with faults enabled under the page lock; the source is a shared
+ * mapping of the very page being written (a hole, not in the cache), as
+ * user/tests/mmap_file.c's legacy test does.  The fault takes mmap_sem
+ * under the page lock (page lock -> mmap_sem, against the LOCK ORDER of
+ * mm/filemap.c) and filemap_fault then locks the page (mmap_sem -> page
+ * lock): a cycle, "possible circular locking dependency detected", once;
+ * lock_page_or_deadlock's own SELF-DEADLOCK report follows and the write
+ * backs out with -EDEADLK. */
+KTEST(uwrite, naive_legacy_inversion_is_reported_by_the_validator)
+{
+    struct mm_struct *mm = umm();
+    KT_ASSERT(mm);
+    KT_ASSERT_EQ(vfs_ensure_root(), 0);
+    int err = vfs_mkdir("/uw_legacy", 0755);
+    KT_ASSERT(!err || err == -EEXIST);
+    static bool mounted;
+    if (!mounted) {
+        KT_ASSERT_EQ(do_mount("none", "/uw_legacy", "ramfs", 0, "legacy_aops"), 0);
+        mounted = true;
+    }
+    struct file *f = uopen("/uw_legacy/f", 0);
+    KT_ASSERT(f);
+    KT_ASSERT_EQ(do_truncate(f->f_inode, 2 * PAGE_SIZE, ATTR_MTIME | ATTR_CTIME), 0);
+    KT_ASSERT_EQ(do_mmap(mm, f, UB, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE,
+                         MAP_SHARED | MAP_FIXED, 0), UB);
+    unsigned long sd = pagecache_stats.self_deadlocks;
+    int mode = legacy_write_mode;
+    legacy_write_mode = LEGACY_WRITE_NAIVE;
+    ktest_lockdep_begin();
+    printk(KERN_INFO "uwrite_test: the naive legacy write follows\n");
+    loff_t pos = 100;
+    ssize_t n = uwrite(f, UB + 100, 200, &pos);
+    const char *log = ktest_log_since("uwrite_test: the naive legacy write follows");
+    unsigned long made = ktest_lockdep_end();
+    legacy_write_mode = mode;
+    KT_EXPECT_EQ(n, -EDEADLK);
+    KT_EXPECT_EQ(pagecache_stats.self_deadlocks, sd + 1);
+    KT_EXPECT_EQ(made, 1);
+    KT_EXPECT(ktest_find(log, "WARNING: possible circular locking dependency detected"));
+    KT_EXPECT(ktest_find(log, "is trying to acquire lock:\n (page lock){page}, at: "));
+    KT_EXPECT(ktest_find(log, "but task is already holding lock:\n (&mm->mmap_sem){mutex}, at: "));
+    const char *chain = ktest_find(log, "the existing dependency chain (in reverse order) is:");
+    KT_EXPECT(chain && ktest_find(chain, "-> #0 (&mm->mmap_sem):\n"
+                                         "       taken while holding page lock, taken at:"));
+    KT_EXPECT(ktest_find(log, "lock_page: SELF-DEADLOCK"));
+    KT_EXPECT_EQ(do_munmap(mm, UB, 2 * PAGE_SIZE), 0);
+    uclose(f, "/uw_legacy/f");
+    umm_done(mm);
 }
 
 static bool has_line(const char *text, const char *name)

@@ -40,6 +40,9 @@ show_tail() {
 #   PANIC: ..., WARNING: ..., Kernel panic - not syncing: ...     (registers, Call Trace)
 #   lock_page: task X waited N ms ..., mutex ... waiting > N ms   (the holder)
 #   ktest: time-out: the boot ran N s of guest time ...           (EIP, Call Trace)
+#   ======... (a line of '='), then the lock validator's report   (all of it, to
+#     WARNING: possible circular locking dependency detected ...   "turning off the
+#                                                                   locking ...")
 # A block is its first line and every line after it that is indented or one
 # of a report's own lines (EIP:, Call Trace:, the registers, ---[ end trace ]---,
 # the panic line); it ends at the first other line ("ktest: ...").  Trimmed:
@@ -65,6 +68,17 @@ kernel_reports() {
             next
         }
         NR < from { next }
+        ld && n == 1 && !/^(WARNING|BUG): / { ld = 0; n = 0 }   # a '=' line, not a report
+        ld && !/^ktest: / {                        # the lock validator: its whole report
+            if (n == 1) {                          # the title under the banner
+                k = $0; gsub(/[0-9a-fx]+/, "#", k)
+                if (k in seen) { dup = 1; n = 0 } else seen[k] = 1
+            }
+            if (/^turning off the locking correctness validator/) ld = 0
+            if (!dup && (n > 1 || $0 != "")) blk[n++] = $0
+            next
+        }
+        /^====================+$/ { flush(); dup = after_panic = 0; ld = 1; hung = 0; blk[n++] = $0; next }
         (n > 0 || dup) && (/^[ \t]/ || /^(EIP|CS:EIP|EAX|ESI|DS|CR0|task): / ||
                            /^(Call Trace:|---\[ end|Kernel panic - not syncing|tasks \(R running|#PF error_code|Oops: |Powering off)/) {
             if (dup || after_panic) next           # a report shown already
@@ -84,7 +98,7 @@ kernel_reports() {
             }
             blk[n++] = $0; next
         }
-        { flush(); dup = after_panic = 0 }
+        { flush(); dup = after_panic = ld = 0 }
         /^(lock_page: SELF-DEADLOCK|lock_page: task .* waited|BUG: |kernel BUG at |Oops: |PANIC: |WARNING: |Kernel panic - not syncing|hung_task: no console output|mutex .* waiting > |ktest: time-out)/ {
             k = $0; gsub(/[0-9a-fx]+/, "#", k)
             if (k in seen) { dup = 1; next }

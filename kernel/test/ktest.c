@@ -14,6 +14,7 @@
 #include <watchdog.h>
 #include <timer.h>
 #include <ksyms.h>
+#include <lockdep.h>
 #include <asm/irqflags.h>
 
 extern const struct ktest __start_ktests[], __stop_ktests[];
@@ -120,6 +121,22 @@ static void ktest_tick(struct pt_regs *regs)
     ktest_stuck("time-out", NULL);
 }
 
+/* The lock validator's reports (include/lockdep.h) that no test planted
+ * fail the test during which they were made; those of the boot before the
+ * first test fail the first test.  (After an unplanted report the validator
+ * is off, so later tests run unwatched: the first failure is the one to
+ * read.) */
+static void lockdep_check_quiet(const struct ktest *t)
+{
+    static unsigned long seen;
+    unsigned long unplanted = lockdep_reports - ktest_lockdep_planted;
+    if (unplanted == seen)
+        return;
+    ktest_fail(__FILE__, __LINE__, "%lu lock validator report%s during %s.%s (see above)",
+               unplanted - seen, unplanted - seen > 1 ? "s" : "", t->suite, t->name);
+    seen = unplanted;
+}
+
 void ktest_run(const char *selection)
 {
     if (!strcmp(selection, "list"))
@@ -143,6 +160,7 @@ void ktest_run(const char *selection)
         cur_test = t;
         t->fn();
         cur_test = NULL;
+        lockdep_check_quiet(t);
         if (cur_failed) {
             printk(KERN_ERR "ktest: FAIL %s.%s\n", t->suite, t->name);
             failed++;

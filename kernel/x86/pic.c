@@ -7,6 +7,7 @@
 #include <kernel.h>
 #include <errno.h>
 #include <irq.h>
+#include <lockdep.h>
 #include <asm/io.h>
 #include <asm/irqflags.h>
 #include <asm/traps.h>
@@ -141,6 +142,8 @@ void do_IRQ(unsigned irq, struct pt_regs *regs)
     struct irqaction *a = irq_actions[irq];
     if (!a && irq_unhandled[irq]++ < 3)
         printk(KERN_WARNING "irq: IRQ %u with no handler\n", irq);
+    lockdep_hardirq_enter();           /* the validator: interrupt context */
     for (; a; a = a->next)
         a->handler(regs, a->data);
+    lockdep_hardirq_exit();
 }

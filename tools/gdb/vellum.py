@@ -10,7 +10,8 @@
 #                       index, lock owner and waiters, buffers, first bytes
 #   lx-file-pages X     a file's cached pages (address_space.pages), X an
 #                       inode/file/address_space expression or a path
-#   lx-locks            page locks held or waited for, mutexes held or waited for
+#   lx-locks            page locks held or waited for, mutexes held or waited for,
+#                       and with the lock validator each task's held-lock stack
 #   lx-vmas PID         a process's VMAs (mm->mmap, include/mm.h VM_* flags)
 #   lx-extable [ADDR]   the __ex_table entry for ADDR (or the whole table)
 #   $lx_current()       the running task (Linux: $lx_current()); $lx_task_by_pid(N)
@@ -711,8 +712,10 @@ class LxLocks(gdb.Command):
 with page->lock_owner, and the tasks asleep in __lock_page) and mutexes
 (the global ones, every in-core inode's i_mutex, superblocks' s_lock, mms'
 mmap_sem, open files' f_pos_lock; waiters from task->waiting_on), then every
-task that sleeps waiting for something.  Linux has no one command for this
-(lockdep's /proc/lockdep and lx-... come closest)."""
+task that sleeps waiting for something, then (a kernel with the lock
+validator, CONFIG_LOCKDEP: the test kernel or DEBUG=1) every task's stack of
+held locks as the validator keeps it (kernel/lockdep.c).  Linux has no one
+command for this (lockdep's /proc/lockdep and lx-... come closest)."""
 
     def __init__(self):
         super().__init__("lx-locks", gdb.COMMAND_USER)
@@ -773,6 +776,50 @@ task that sleeps waiting for something.  Linux has no one command for this
                 n += 1
         if not n:
             gdb.write("  none\n")
+        held_locks_section(ts, locked)
+
+
+def held_locks_section(ts, locked):
+    """The lock validator's view (kernel/lockdep.c, kernel built with
+    CONFIG_LOCKDEP: the test kernel, DEBUG=1): each task's stack of held
+    locks, oldest first, as its reports print them.  An entry for a mutex is
+    pushed before mutex_lock sleeps, so a waiter shows the mutex it waits
+    for too (marked); a page-lock entry whose page was unlocked since
+    (unlock_page is not hooked) is marked released, as the validator drops
+    it the next time it looks."""
+    tt = gdb.lookup_type("struct task_struct")
+    if not any(f.name == "held_locks" for f in tt.fields()):
+        gdb.write("held locks (validator): not in this kernel (CONFIG_LOCKDEP: the test "
+                  "kernel, or make DEBUG=1)\n")
+        return
+    on = int(gdb.parse_and_eval("debug_locks"))
+    gdb.write("held locks (validator %s; %d classes, %d dependencies, %d reports):\n" % (
+        "on" if on else "off", int(gdb.parse_and_eval("nr_lock_classes")),
+        int(gdb.parse_and_eval("nr_lock_edges")), int(gdb.parse_and_eval("lockdep_reports"))))
+    kinds = ["spin", "mutex", "page"]
+    n = 0
+    for t in ts:
+        depth = int(t["lockdep_depth"])
+        for i in range(depth):
+            h = t["held_locks"][i]
+            c = h["class"]
+            kind = kinds[int(c["kind"])] if 0 <= int(c["kind"]) < 3 else "?"
+            inst = ptr(h["instance"])
+            note = ""
+            if kind == "page":
+                p = gdb.Value(inst).cast(page_type().pointer())
+                if not (int(p["flags"]) & locked) or ptr(p["lock_owner"]) != ptr(t):
+                    note = " (released)"
+            elif kind == "mutex":
+                m = gdb.Value(inst).cast(gdb.lookup_type("struct mutex").pointer())
+                if ptr(m["owner"]) != ptr(t):
+                    note = " (waiting for it)"
+            gdb.write("  %s #%d: %s {%s} 0x%x, at 0x%x %s%s\n" % (
+                task_name(t), i, cstr(c["name"]), kind, inst, ptr(h["ip"]),
+                symname(ptr(h["ip"])), note))
+            n += 1
+    if not n:
+        gdb.write("  none\n")
 
 
 class LxVmas(gdb.Command):

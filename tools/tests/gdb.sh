@@ -33,6 +33,7 @@
 #                           "holder", the test's task waiting, in lx-locks/lx-page/lx-ps
 #  gdb.lx_locks_mutex_waiter the mutex suite's waiter test: "waiter" waits for m,
 #                           held by "holder"
+#  gdb.lx_locks_held_stacks  the same, the lock validator's held-lock stacks in lx-locks
 source "$(dirname "$0")/../testlib.sh"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-gdb.XXXXXX") || exit 1
 if [ "${KEEP:-}" = 1 ]; then echo "gdb: logs kept in $TMP"; else trap 'rm -rf "$TMP"' EXIT; fi
@@ -336,3 +337,9 @@ check gdb.lx_locks_mutex_waiter "mutex $MUTEX (\"m\") held by holder[$MHOLDER], 
           has locks "^  mutex waited on by waiter\[$WPID\] \($MUTEX, \"m\"\): held by holder\[$MHOLDER\]; waiters: waiter\[$WPID\]\$" &&
           has locks "^  waiter\[$WPID\] D: mutex $MUTEX \"m\", held by holder\[$MHOLDER\]\$" &&
           has ps "^ +$WPID +[0-9]+ D .* waiter +\(waits on mutex $MUTEX\)\$"'
+# The lock validator's stacks (the test kernel has CONFIG_LOCKDEP): the
+# holder holds m, the waiter's entry was pushed before it slept.
+check gdb.lx_locks_held_stacks "lx-locks shows holder[$MHOLDER] #0: m {mutex} and waiter[$WPID] #0: m, waiting for it" \
+    eval 'has locks "^held locks \(validator on; [0-9]+ classes, [0-9]+ dependencies, 0 reports\):\$" &&
+          has locks "^  holder\[$MHOLDER\] #0: m \{mutex\} $MUTEX, at 0x[0-9a-f]+ [a-z_]+\+[0-9]+\$" &&
+          has locks "^  waiter\[$WPID\] #0: m \{mutex\} $MUTEX, at 0x[0-9a-f]+ [a-z_]+\+[0-9]+ \(waiting for it\)\$"'
