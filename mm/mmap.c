@@ -196,6 +196,15 @@ static struct vm_area_struct *vma_merge(struct mm_struct *mm, struct vm_area_str
 
 /* ---- address spaces ---------------------------------------------------- */
 
+/* An unlocked mmap_sem: one init site, so that every mm's lock is one
+ * class for the lock validator (kernel/lockdep.c keys a class by the
+ * mutex_init that made it), forked or new. */
+static void mm_init_mmap_sem(struct mm_struct *mm)
+{
+    mutex_init(&mm->mmap_sem);
+    mm->mmap_sem.name = "mmap_sem";
+}
+
 struct mm_struct *mm_alloc(void)
 {
     struct mm_struct *mm = kzalloc(sizeof *mm, GFP_KERNEL);
@@ -207,8 +216,7 @@ struct mm_struct *mm_alloc(void)
         return NULL;
     }
     INIT_LIST_HEAD(&mm->mmap);
-    mutex_init(&mm->mmap_sem);
-    mm->mmap_sem.name = "mmap_sem";
+    mm_init_mmap_sem(mm);
     mm->mm_users = 1;
     mm->mmap_base = TASK_UNMAPPED_BASE;
     mm->stack_rlimit = DEFAULT_STACK_RLIMIT;
@@ -252,7 +260,7 @@ struct mm_struct *dup_mm(struct mm_struct *oldmm)
     uint32_t *pgd = mm->pgd;
     *mm = *oldmm;
     mm->pgd = pgd;
-    mutex_init(&mm->mmap_sem);          /* unlocked: not the parent's held state */
+    mm_init_mmap_sem(mm);               /* unlocked: not the parent's held state */
     INIT_LIST_HEAD(&mm->mmap);
     mm->mm_users = 1;
     mm->map_count = 0;

@@ -34,6 +34,9 @@
 #  gdb.lx_locks_mutex_waiter the mutex suite's waiter test: "waiter" waits for m,
 #                           held by "holder"
 #  gdb.lx_locks_held_stacks  the same, the lock validator's held-lock stacks in lx-locks
+# Its first run after a change rebuilds the DEBUG=1 kernels (-Og) and each
+# session boots one under -icount: minutes on a loaded machine.
+# host-timeout: 480
 source "$(dirname "$0")/../testlib.sh"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-gdb.XXXXXX") || exit 1
 if [ "${KEEP:-}" = 1 ]; then echo "gdb: logs kept in $TMP"; else trap 'rm -rf "$TMP"' EXIT; fi
