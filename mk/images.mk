@@ -8,7 +8,7 @@ IMAGES   := $(addprefix $(IMGDIR)/,ext2-1k.img ext2-4k.img ext2-rev0.img \
               ext2-nofiletype.img ext2-small.img)
 CORRUPT  := $(addprefix $(IMGDIR)/corrupt-,base.img magic.img range.img sbptr.img \
               dirent.img loop.img)
-JOURNAL  := $(addprefix $(IMGDIR)/,jbd-1k.img jbd-4k.img jbd-wipe.img ext3-1k.img \
+JOURNAL  := $(addprefix $(IMGDIR)/,jbd-1k.img jbd-4k.img jbd-wrap.img jbd-wipe.img ext3-1k.img \
               jbd-badmagic.img jbd-first.img jbd-hole.img jbd-csum.img)
 
 all: images

@@ -21,6 +21,12 @@
 #
 # OUTDIR gets:
 #   jbd-1k.img, jbd-4k.img   the transactions above (1 KiB / 4 KiB blocks)
+#   jbd-wrap.img             jbd-1k.img's log moved round the circle: it starts
+#                            7 blocks before the journal's end and wraps to
+#                            s_first inside T2, between its two logged blocks
+#                            (debugfs always starts a log at s_first;
+#                            a log holds no journal block numbers, so moving
+#                            it whole keeps it valid)
 #   jbd-wipe.img             4 KiB, the same log but needs_recovery cleared: the
 #                            mount must ignore the log (Linux's journal_wipe)
 #   ext3-1k.img              a clean ext3 (empty journal), 1 KiB blocks
@@ -118,18 +124,38 @@ for bs in 1024 4096; do
     expect "$OUT/jbd-$k" $bs
 done
 
+# jblk IMAGE N: byte offset of journal block N (1 KiB blocks)
+jblk() { echo $(( $(blk "$1" "<8>" $2) * 1024 )); }
+J0=$(jblk "$OUT/jbd-1k.img" 0)
+MAXLEN=$((16#$(od -An -tx1 -j $((J0 + 16)) -N4 "$OUT/jbd-1k.img" | tr -d ' \n')))
+LOGLEN=$(( $(debugfs -R logdump "$OUT/jbd-1k.img" 2>/dev/null |
+              sed -n 's/^No magic number at block \([0-9]*\):.*/\1/p') - 1 ))
+WRAP=$((MAXLEN - 7))                     # the log's new first block: T2's two
+                                         # logged blocks straddle the wrap
+cp "$OUT/jbd-1k.img" "$OUT/jbd-wrap.img"
+for i in $(seq 1 $LOGLEN); do           # zero the old log, then write it moved
+    dd if=/dev/zero of="$OUT/jbd-wrap.img" bs=1024 count=1 seek=$(( $(jblk "$OUT/jbd-1k.img" $i) / 1024 )) \
+        conv=notrunc status=none
+done
+for i in $(seq 0 $((LOGLEN - 1))); do
+    d=$((WRAP + i)); [ $d -ge $MAXLEN ] && d=$((d - MAXLEN + 1))   # s_first is 1
+    dd if="$OUT/jbd-1k.img" of="$OUT/jbd-wrap.img" bs=1024 count=1 \
+        skip=$(( $(jblk "$OUT/jbd-1k.img" $((1 + i))) / 1024 )) \
+        seek=$(( $(jblk "$OUT/jbd-1k.img" $d) / 1024 )) conv=notrunc status=none
+done
+poke "$OUT/jbd-wrap.img" $((J0 + 0x1c)) $(printf '%08x' $WRAP)
+for f in a b e; do cp "$OUT/jbd-1k.expect-$f" "$OUT/jbd-wrap.expect-$f"; done
+
 cp "$OUT/jbd-4k.img" "$OUT/jbd-wipe.img"
 debugfs -w -R "feature ^needs_recovery" "$OUT/jbd-wipe.img" >/dev/null 2>&1
 
 mkext3 "$OUT/ext3-1k.img" 1024 16M
 
-# The journal superblock's byte offset in jbd-1k.img: journal block 0.
-J0=$(( $(blk "$OUT/jbd-1k.img" "<8>" 0) * 1024 ))
+# The corrupt journals: J0 (above) is the journal superblock's byte offset.
 cp "$OUT/jbd-1k.img" "$OUT/jbd-badmagic.img"
 poke "$OUT/jbd-badmagic.img" $J0 00000000
 cp "$OUT/jbd-1k.img" "$OUT/jbd-first.img"
-MAXLEN=$(od -An -tx1 -j $((J0 + 16)) -N4 "$OUT/jbd-1k.img" | tr -d ' \n')
-poke "$OUT/jbd-first.img" $((J0 + 20)) "$MAXLEN"
+poke "$OUT/jbd-first.img" $((J0 + 20)) $(printf '%08x' $MAXLEN)
 cp "$OUT/jbd-1k.img" "$OUT/jbd-hole.img"
 debugfs -w -R "sif <8> block[5] 0" "$OUT/jbd-hole.img" >/dev/null 2>&1
 cp "$OUT/jbd-1k.img" "$OUT/jbd-csum.img"

@@ -7,6 +7,8 @@
  *                 post_check compares each disk byte for byte with the same
  *                 image recovered by the host's e2fsck, runs e2fsck -fn and
  *                 checks the files and the empty journal with debugfs
+ *   jbdwrap       hda = jbd-wrap.img: the same log, wrapping from the
+ *                 journal's last block to s_first inside T2
  *   jbdwrite      hda = ext3-1k.img (empty journal): writes through ext2,
  *                 checked on the host; hdb = jbd-wipe.img: a log without
  *                 needs_recovery is ignored, never replayed
@@ -111,6 +113,7 @@ static void replay(const char *dev, const char *dir)
 
 KTEST(jbd, replay_1k) { replay("hda", "/j1"); }
 KTEST(jbd, replay_4k) { replay("hdb", "/j4"); }
+KTEST(jbdwrap, replay_wrapped) { replay("hda", "/jw"); }
 
 /* ---- jbdwrite ---- */
 
