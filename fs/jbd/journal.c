@@ -78,8 +78,10 @@ struct buffer_head *jread(journal_t *journal, unsigned long blocknr)
 }
 
 /* Read block 0 and check everything recovery will trust (Linux's
- * journal_get_superblock and load_superblock, with e2fsck's checks of the
- * whole inode added: every journal block must be mapped). */
+ * journal_get_superblock and load_superblock).  Added: every journal block
+ * must be mapped, checked before the log is read (Linux finds a hole only
+ * when a pass reaches it), so a bad map fails the mount before anything is
+ * replayed. */
 static int journal_get_superblock(journal_t *journal)
 {
     struct inode *inode = journal->j_inode;
