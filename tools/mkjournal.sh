@@ -35,6 +35,8 @@
 #   jbd-hole.img             jbd-1k.img with a hole in the journal inode (block 5)
 #   jbd-csum.img             jbd-1k.img with the journal's incompat features
 #                            REVOKE|CSUM_V3 (checksums v3: refused)
+#   jbd-loop.img             jbd-1k.img with every log block an empty revoke
+#                            block of transaction 1: a log without end
 # Offsets come from debugfs/dumpe2fs output, never hard-coded.
 set -euo pipefail
 OUT=$1
@@ -160,4 +162,18 @@ cp "$OUT/jbd-1k.img" "$OUT/jbd-hole.img"
 debugfs -w -R "sif <8> block[5] 0" "$OUT/jbd-hole.img" >/dev/null 2>&1
 cp "$OUT/jbd-1k.img" "$OUT/jbd-csum.img"
 poke "$OUT/jbd-csum.img" $((J0 + 40)) 00000011
+cp "$OUT/jbd-1k.img" "$OUT/jbd-loop.img"
+{ printf '\xc0\x3b\x39\x98\x00\x00\x00\x05\x00\x00\x00\x01\x00\x00\x00\x10'
+  head -c 1008 /dev/zero; } > "$W/revoke"             # magic, type 5, tid 1, r_count 16
+# the journal inode's data extents, "(FIRST-LAST):DISK-..." in debugfs's stat
+# (the (IND)/(DIND) entries, its indirect blocks, are left alone)
+debugfs -R "stat <8>" "$OUT/jbd-1k.img" 2>/dev/null | sed -n '/^BLOCKS:/{n;p}' | tr ',' '\n' |
+    sed -n 's/^ *(\([0-9]*\)-\([0-9]*\)):\([0-9]*\)-[0-9]*$/\1 \2 \3/p' |
+while read -r first last disk; do
+    for j in $(seq $first $last); do                # every block but block 0 (the superblock)
+        [ $j -eq 0 ] && continue
+        dd if="$W/revoke" of="$OUT/jbd-loop.img" bs=1024 seek=$((disk + j - first)) \
+            conv=notrunc status=none
+    done
+done
 rm -rf "$W"

@@ -114,10 +114,11 @@ static int journal_get_superblock(journal_t *journal)
                dev, be32_to_cpu(sb->s_blocksize), journal->j_blocksize);
         goto fail;
     }
-    if (maxlen < JFS_MIN_JOURNAL_BLOCKS || maxlen > inode_blocks) {
+    if (maxlen < JFS_MIN_JOURNAL_BLOCKS || maxlen > inode_blocks ||
+        maxlen > journal->j_fs_nr_blocks) {
         printk(KERN_ERR "JBD: %s: journal length %lu blocks is invalid (the journal "
-               "inode has %lu blocks; at least %u)\n", dev, maxlen, inode_blocks,
-               JFS_MIN_JOURNAL_BLOCKS);
+               "inode has %lu blocks, the filesystem %lu; at least %u)\n", dev, maxlen,
+               inode_blocks, journal->j_fs_nr_blocks, JFS_MIN_JOURNAL_BLOCKS);
         goto fail;
     }
     if (first == 0 || first >= maxlen) {

@@ -198,6 +198,7 @@ static int do_one_pass(journal_t *journal, struct recovery_info *info, enum pass
     journal_superblock_t *sb = journal->j_superblock;
     tid_t next_commit_ID = be32_to_cpu(sb->s_sequence);
     unsigned long next_log_block = be32_to_cpu(sb->s_start);
+    unsigned long nr_read = 0;
     int err, success = 0;
 
     if (pass == PASS_SCAN)
@@ -206,6 +207,16 @@ static int do_one_pass(journal_t *journal, struct recovery_info *info, enum pass
         /* The scan found where the log ends; the other passes stop there. */
         if (pass != PASS_SCAN && tid_geq(next_commit_ID, info->end_transaction))
             break;
+        /* A log is never longer than the journal (+ 1: the block after a
+         * full log, read to find its end).  A corrupt one could be: a
+         * circle of revoke blocks of one transaction, never committed,
+         * would keep the pass going round for ever.  (Linux has no such
+         * check; Vellum never hangs on a bad disk.) */
+        if (++nr_read > journal->j_last - journal->j_first + 1) {
+            printk(KERN_ERR "JBD: %s: the log runs round the whole journal from block %u: "
+                   "corrupt\n", journal->j_devname, be32_to_cpu(sb->s_start));
+            return -EIO;
+        }
         unsigned long this_block = next_log_block;
         struct buffer_head *bh = jread(journal, next_log_block);
         if (!bh)

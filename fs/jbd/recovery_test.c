@@ -14,6 +14,7 @@
  *                 needs_recovery is ignored, never replayed
  *   jbdcorrupt    hda = jbd-badmagic.img, hdb = jbd-first.img: -EINVAL
  *   jbdcorrupt2   hda = jbd-hole.img (-EIO), hdb = jbd-csum.img (-EINVAL)
+ *   jbdcorrupt3   hda = jbd-loop.img: a log that never ends (-EIO, no hang)
  *
  * The kernel side checks what it can see (the mount's result, the
  * superblocks in the buffer cache, the replayed bytes through the page
@@ -213,4 +214,9 @@ KTEST(jbdcorrupt2, journal_hole_eio)
 KTEST(jbdcorrupt2, csum_v3_einval)
 {
     refused("hdb", -EINVAL, "unsupported journal features: incompat 0x10");
+}
+
+KTEST(jbdcorrupt3, endless_log_eio)
+{
+    refused("hda", -EIO, "the log runs round the whole journal from block 1");
 }
