@@ -9,7 +9,8 @@ IMAGES   := $(addprefix $(IMGDIR)/,ext2-1k.img ext2-4k.img ext2-rev0.img \
 CORRUPT  := $(addprefix $(IMGDIR)/corrupt-,base.img magic.img range.img sbptr.img \
               dirent.img loop.img)
 JOURNAL  := $(addprefix $(IMGDIR)/,jbd-1k.img jbd-4k.img jbd-wrap.img jbd-wipe.img ext3-1k.img \
-              jbd-badmagic.img jbd-first.img jbd-hole.img jbd-csum.img jbd-loop.img)
+              jbd-badmagic.img jbd-first.img jbd-hole.img jbd-csum.img jbd-loop.img \
+              jbd-errno.img)
 
 all: images
 images: $(IMAGES) $(CORRUPT) $(JOURNAL)

@@ -37,6 +37,8 @@
 #                            REVOKE|CSUM_V3 (checksums v3: refused)
 #   jbd-loop.img             jbd-1k.img with every log block an empty revoke
 #                            block of transaction 1: a log without end
+#   jbd-errno.img            ext3-1k.img with s_errno -5 (-EIO) in the journal
+#                            superblock: an error a previous mount recorded
 # Offsets come from debugfs/dumpe2fs output, never hard-coded.
 set -euo pipefail
 OUT=$1
@@ -176,4 +178,6 @@ while read -r first last disk; do
             conv=notrunc status=none
     done
 done
+cp "$OUT/ext3-1k.img" "$OUT/jbd-errno.img"
+poke "$OUT/jbd-errno.img" $(( $(jblk "$OUT/ext3-1k.img" 0) + 0x20 )) fffffffb
 rm -rf "$W"

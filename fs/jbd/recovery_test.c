@@ -14,7 +14,8 @@
  *                 needs_recovery is ignored, never replayed
  *   jbdcorrupt    hda = jbd-badmagic.img, hdb = jbd-first.img: -EINVAL
  *   jbdcorrupt2   hda = jbd-hole.img (-EIO), hdb = jbd-csum.img (-EINVAL)
- *   jbdcorrupt3   hda = jbd-loop.img: a log that never ends (-EIO, no hang)
+ *   jbdcorrupt3   hda = jbd-loop.img: a log that never ends (-EIO, no hang);
+ *                 hdb = jbd-errno.img: s_errno moves to the ext2 superblock
  *
  * The kernel side checks what it can see (the mount's result, the
  * superblocks in the buffer cache, the replayed bytes through the page
@@ -219,4 +220,22 @@ KTEST(jbdcorrupt2, csum_v3_einval)
 KTEST(jbdcorrupt3, endless_log_eio)
 {
     refused("hda", -EIO, "the log runs round the whole journal from block 1");
+}
+
+/* An error recorded in the journal by a previous mount (s_errno): as
+ * Linux's ext3_clear_journal_err, the mount marks the filesystem as having
+ * errors (so e2fsck -p checks it) and clears s_errno (post_check: dumpe2fs). */
+KTEST(jbdcorrupt3, journal_errno_marks_errors)
+{
+    static journal_superblock_t jsb;
+    printk(KERN_INFO "jbd-test: mounting hdb\n");
+    KT_ASSERT_EQ(vfs_mount_at("hdb", "/e3", "ext2"), 0);
+    const char *log = ktest_log_since("jbd-test: mounting");
+    KT_EXPECT(ktest_find(log, "filesystem error recorded from previous mount (-5)") != NULL);
+    struct super_block *sb = sb_of("/e3");
+    KT_ASSERT(sb != NULL);
+    KT_EXPECT(EXT2_SB(sb)->s_es->s_state & EXT2_ERROR_FS);
+    KT_ASSERT_EQ(read_journal_super("/e3", &jsb), 0);
+    KT_EXPECT_EQ(jsb.s_errno, 0);
+    KT_EXPECT_EQ(do_umount("/e3"), 0);
 }
