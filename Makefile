@@ -124,8 +124,8 @@ SRCS-kernel       := $(call src,kernel)
 # mm/: page frames, kmalloc, page tables, address spaces, faults, the page cache
 SRCS-mm           := $(call src,mm)
 # fs/: the VFS, the descriptor table, pipes, pseudo filesystems, and below it
-# fs/ext2/ and fs/ramfs/
-SRCS-fs           := $(call src,fs) $(call src,fs/ext2) $(call src,fs/ramfs)
+# fs/ext2/ (which mounts ext3 through the journal layer, fs/jbd/) and fs/ramfs/
+SRCS-fs           := $(call src,fs) $(call src,fs/ext2) $(call src,fs/jbd) $(call src,fs/ramfs)
 # lib/: freestanding helpers: strings, the iov_iter
 SRCS-lib          := $(call src,lib)
 # kernel/test/: the test framework (ktest), embedded user test programs,

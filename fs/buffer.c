@@ -1016,6 +1016,18 @@ int try_to_free_buffers(struct page *page)
     return 1;
 }
 
+/* a_ops->bmap through get_block (Linux's generic_block_bmap): the disk
+ * block of file block `block`, 0 for a hole or an error. */
+unsigned long generic_block_bmap(struct address_space *mapping, unsigned long block,
+                                 get_block_t *get_block)
+{
+    struct inode *inode = mapping->host;
+    struct buffer_head tmp = { .b_size = 1UL << inode->i_blkbits };
+    if (get_block(inode, block, &tmp, 0) || !buffer_mapped(&tmp))
+        return 0;
+    return tmp.b_blocknr;
+}
+
 int block_truncate_page(struct address_space *mapping, loff_t from, get_block_t *get_block)
 {
     struct inode *inode = mapping->host;

@@ -218,6 +218,12 @@ static void evict(struct inode *inode)
     destroy_inode(inode);
 }
 
+unsigned long bmap(struct inode *inode, unsigned long block)
+{
+    const struct address_space_operations *a_ops = inode->i_mapping->a_ops;
+    return a_ops && a_ops->bmap ? a_ops->bmap(inode->i_mapping, block) : 0;
+}
+
 void iput(struct inode *inode)
 {
     unsigned long flags;

@@ -143,6 +143,8 @@ void mark_page_buffers_dirty(struct page *page);
  * page cache), so that a later extension reads zeros there.  truncate uses it. */
 int block_truncate_page(struct address_space *mapping, loff_t from, get_block_t *get_block);
 int block_is_partially_uptodate(struct page *page, unsigned long from, unsigned long count);
+unsigned long generic_block_bmap(struct address_space *mapping, unsigned long block,
+                                 get_block_t *get_block);
 
 /* ---- inline definitions ---- */
 #include <fs.h>

@@ -41,7 +41,16 @@
 #define EXT2_FEATURE_INCOMPAT_FILETYPE     0x0002
 #define EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER 0x0001
 #define EXT2_FEATURE_RO_COMPAT_LARGE_FILE  0x0002
-#define EXT2_FEATURE_INCOMPAT_SUPP  EXT2_FEATURE_INCOMPAT_FILETYPE
+/* ext3 (fs/jbd/, docs/journal.md): a journal in inode s_journal_inum;
+ * RECOVER ("needs_recovery") is set while the journal may hold transactions
+ * not yet written home, and is accepted only with HAS_JOURNAL: the mount
+ * replays the journal and clears it.  JOURNAL_DEV (the filesystem is an
+ * external journal) and external journals (s_journal_inum 0) are refused. */
+#define EXT3_FEATURE_COMPAT_HAS_JOURNAL    0x0004
+#define EXT3_FEATURE_INCOMPAT_RECOVER      0x0004
+#define EXT3_FEATURE_INCOMPAT_JOURNAL_DEV  0x0008
+#define EXT2_FEATURE_INCOMPAT_SUPP  (EXT2_FEATURE_INCOMPAT_FILETYPE | \
+                                     EXT3_FEATURE_INCOMPAT_RECOVER)
 #define EXT2_FEATURE_RO_COMPAT_SUPP (EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER | \
                                      EXT2_FEATURE_RO_COMPAT_LARGE_FILE)
 
@@ -82,7 +91,15 @@ struct ext2_super_block {
     char     s_volume_name[16];    /* 120 */
     char     s_last_mounted[64];   /* 136 */
     uint32_t s_algorithm_usage_bitmap; /* 200 */
-    uint8_t  s_rest[820];          /* 204..1023: not used by Vellum */
+    uint8_t  s_prealloc_blocks;    /* 204 */
+    uint8_t  s_prealloc_dir_blocks;/* 205 */
+    uint16_t s_reserved_gdt_blocks;/* 206 resize_inode */
+    /* ext3 (COMPAT_HAS_JOURNAL): */
+    uint8_t  s_journal_uuid[16];   /* 208 an external journal's UUID */
+    uint32_t s_journal_inum;       /* 224 the journal's inode (8), 0 if external */
+    uint32_t s_journal_dev;        /* 228 an external journal's device */
+    uint32_t s_last_orphan;        /* 232 head of the orphan list */
+    uint8_t  s_rest[788];          /* 236..1023: not used by Vellum */
 };
 
 struct ext2_group_desc {           /* 32 bytes, in the blocks after the superblock */

@@ -113,6 +113,12 @@ struct vfsmount;
  *     `from` for count (cut at the page's end) can be read from the page
  *     as it is (their blocks are uptodate), else 0.  A RWF_NOWAIT read asks
  *     it (filemap_nowait_limit).
+ * bmap(mapping, block)
+ *     Optional.  The disk block holding file block `block`, or 0 for a
+ *     hole (and, as Linux's, for a map it cannot read: the caller cannot
+ *     tell the two apart).  Never allocates.  Entry: no page locked; the
+ *     file's block map must not change meanwhile (the journal inode's,
+ *     its one user, never does while mounted).
  */
 struct address_space_operations {
     int (*readpage)(struct file *file, struct page *page);
@@ -126,6 +132,7 @@ struct address_space_operations {
     void (*invalidatepage)(struct page *page, unsigned long offset);
     int (*releasepage)(struct page *page);
     int (*is_partially_uptodate)(struct page *page, unsigned long from, unsigned long count);
+    unsigned long (*bmap)(struct address_space *mapping, unsigned long block);
 };
 
 struct address_space {
@@ -267,6 +274,7 @@ struct inode *new_inode(struct super_block *sb);  /* not hashed: fs sets i_ino, 
 void insert_inode_hash(struct inode *inode);
 struct inode *igrab(struct inode *inode);
 void iput(struct inode *inode);
+unsigned long bmap(struct inode *inode, unsigned long block);  /* a_ops->bmap, 0 without one */
 void mark_inode_dirty(struct inode *inode);
 void inode_init_once(struct inode *inode);  /* for alloc_inode implementations */
 void clear_nlink(struct inode *inode);

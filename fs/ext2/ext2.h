@@ -1,6 +1,7 @@
 /* fs/ext2/ext2.h: what the files of fs/ext2/ share (not a public interface).
  *
- *   super.c   mount: superblock and group-descriptor validation, statfs,
+ *   super.c   mount: superblock and group-descriptor validation, ext3's
+ *             journal checked and recovered (fs/jbd/), statfs,
  *             sync_fs, put_super; registers "ext2"
  *   balloc.c  block bitmaps: ext2_new_block, ext2_free_blocks; the
  *             "is this a data block" range check every pointer goes through

@@ -542,6 +542,11 @@ static int ext2_write_end(struct file *file, struct address_space *mapping, loff
     return ret;
 }
 
+static unsigned long ext2_bmap(struct address_space *mapping, unsigned long block)
+{
+    return generic_block_bmap(mapping, block, ext2_get_block);
+}
+
 const struct address_space_operations ext2_aops = {
     .readpage       = ext2_readpage,
     .writepage      = ext2_writepage,
@@ -550,6 +555,7 @@ const struct address_space_operations ext2_aops = {
     .invalidatepage = block_invalidatepage,
     .releasepage    = try_to_free_buffers,
     .is_partially_uptodate = block_is_partially_uptodate,
+    .bmap           = ext2_bmap,
 };
 
 /* ---- file operations ---- */

@@ -1,10 +1,11 @@
 /* fs/ext2/super.c: mounting ext2.  Reads and validates the superblock and
  * the group descriptors (a corrupt or unsupported filesystem is refused
- * with a log line, never trusted), sets up struct ext2_sb_info, and
+ * with a log line, never trusted), checks and recovers ext3's journal
+ * (ext3_load_journal, through fs/jbd/), sets up struct ext2_sb_info, and
  * provides the super_operations: alloc/destroy_inode, write_inode,
  * evict_inode (inode.c), sync_fs, statfs, put_super.  Registers "ext2".
  *
- * Sits on: fs/buffer.c (sb_bread), the VFS (include/fs.h).
+ * Sits on: fs/buffer.c (sb_bread), fs/jbd/ (the journal), the VFS (include/fs.h).
  * Locking: sb->s_lock serialises block and inode allocation (balloc.c,
  * ialloc.c), which is what changes the superblock and descriptors.
  */
@@ -15,6 +16,7 @@
 #include <slab.h>
 #include <blkdev.h>
 #include <err.h>
+#include <jbd.h>
 #include "ext2.h"
 
 void ext2_error(struct super_block *sb, const char *fmt, ...)
@@ -301,6 +303,94 @@ static int ext2_check_descriptors(struct super_block *sb)
     return 0;
 }
 
+/*
+ * ext3: a filesystem with a journal in an inode (COMPAT_HAS_JOURNAL).  The
+ * read side of Linux's ext3_load_journal: check the journal (journal_load
+ * and journal_wipe refuse a malformed or unsupported one); if the superblock
+ * says it needs recovery (INCOMPAT_RECOVER), replay the log and clear the
+ * flag, all of it on disk before the mount reads the root or anything else
+ * the log may have held; if it does not, forget whatever the log holds, as
+ * Linux does (journal_wipe).  Vellum does not journal its own writes yet
+ * (issue 24, step 2): the mount then writes the filesystem the ext2 way and
+ * leaves the journal empty, as Linux's ext2 driver does when it mounts
+ * ext3 (docs/journal.md).
+ *
+ * Simplification, as Linux's ext3_fill_super: what the mount parsed from
+ * the superblock before the replay (block and inode counts, group sizes) is
+ * kept; a replayed superblock can only change it after an online resize,
+ * which Vellum does not model.  The replay goes through the buffer cache, so
+ * the superblock and group-descriptor buffers the mount holds see the
+ * replayed bytes; the descriptors are checked again.
+ */
+static int ext3_load_journal(struct super_block *sb)
+{
+    struct ext2_sb_info *sbi = EXT2_SB(sb);
+    struct ext2_super_block *es = sbi->s_es;
+    int recover = sbi->s_feature_incompat & EXT3_FEATURE_INCOMPAT_RECOVER;
+    unsigned long ino = es->s_journal_inum;
+    int err;
+
+    if (!ino) {
+        printk(KERN_ERR "ext3: %s: external journals are not supported (journal device "
+               "%#x)\n", sb->s_id, es->s_journal_dev);
+        return -EINVAL;
+    }
+    struct inode *inode = ext2_iget(sb, ino);
+    if (IS_ERR(inode)) {
+        printk(KERN_ERR "ext3: %s: cannot read journal inode %lu (%ld)\n", sb->s_id, ino,
+               PTR_ERR(inode));
+        return PTR_ERR(inode);
+    }
+    if (!S_ISREG(inode->i_mode) || !inode->i_nlink) {
+        printk(KERN_ERR "ext3: %s: journal inode %lu is not a regular file in use\n",
+               sb->s_id, ino);
+        iput(inode);
+        return -EINVAL;
+    }
+    journal_t *journal = journal_init_inode(inode, sbi->s_blocks_count);
+    if (!journal) {
+        iput(inode);
+        return -ENOMEM;
+    }
+    err = recover ? journal_load(journal) : journal_wipe(journal);
+    if (err) {
+        printk(KERN_ERR "ext3: %s: error loading journal (%d)\n", sb->s_id, err);
+        goto out;
+    }
+    if (recover) {
+        struct recovery_info *info = &journal->j_recovery_info;
+        printk(KERN_INFO "ext3: %s: journal replayed: %u transactions, %u blocks, %u revoked\n",
+               sb->s_id, info->end_transaction - info->start_transaction, info->nr_replays,
+               info->nr_revoke_hits);
+        if (info->nr_replays && (err = ext2_check_descriptors(sb)))
+            goto out;
+    }
+    int jerr = journal_errno(journal);
+    if (jerr) {
+        /* As Linux's ext3_clear_journal_err: the error moves to the superblock. */
+        printk(KERN_WARNING "ext3: %s: filesystem error recorded from previous mount (%d): "
+               "marking it for a check\n", sb->s_id, jerr);
+        sbi->s_mount_state |= EXT2_ERROR_FS;
+        es->s_state |= EXT2_ERROR_FS;
+    }
+    if (recover || jerr) {
+        es->s_feature_incompat &= ~EXT3_FEATURE_INCOMPAT_RECOVER;
+        sbi->s_feature_incompat &= ~EXT3_FEATURE_INCOMPAT_RECOVER;
+        err = ext2_sync_super(sb);
+        if (!err && jerr)
+            err = journal_clear_err(journal);
+        if (err)
+            printk(KERN_ERR "ext3: %s: cannot write the superblock after recovery (%d)\n",
+                   sb->s_id, err);
+    }
+    if (!err && es->s_last_orphan)
+        printk(KERN_WARNING "ext3: %s: orphan list (inode %u) not processed: Vellum does "
+               "not model it; e2fsck cleans it up\n", sb->s_id, es->s_last_orphan);
+out:
+    journal_destroy(journal);
+    return err;
+}
+
 static int ext2_fill_super(struct super_block *sb, const char *data, int silent)
 {
     struct block_device *bdev = sb->s_bdev;
@@ -375,6 +465,12 @@ static int ext2_fill_super(struct super_block *sb, const char *data, int silent)
                sb->s_id, sbi->s_feature_incompat & ~EXT2_FEATURE_INCOMPAT_SUPP);
         goto fail;
     }
+    if ((sbi->s_feature_incompat & EXT3_FEATURE_INCOMPAT_RECOVER) &&
+        !(es->s_feature_compat & EXT3_FEATURE_COMPAT_HAS_JOURNAL)) {
+        printk(KERN_ERR "ext2: %s: needs_recovery is set but there is no journal; "
+               "refusing to mount (run e2fsck)\n", sb->s_id);
+        goto fail;
+    }
     if (sbi->s_feature_ro_compat & ~EXT2_FEATURE_RO_COMPAT_SUPP) {
         printk(KERN_WARNING "ext2: %s: unknown read-only-compatible features %#x: "
                "mounting read-only\n", sb->s_id,
@@ -442,6 +538,10 @@ static int ext2_fill_super(struct super_block *sb, const char *data, int silent)
     sb->s_maxbytes = ext2_max_size(bits);
     if (es->s_rev_level == EXT2_GOOD_OLD_REV && sb->s_maxbytes > 0x7fffffff)
         sb->s_maxbytes = 0x7fffffff;      /* rev 0 has no i_size_high */
+    if (es->s_rev_level != EXT2_GOOD_OLD_REV &&
+        (es->s_feature_compat & EXT3_FEATURE_COMPAT_HAS_JOURNAL) &&
+        (err = ext3_load_journal(sb)))
+        goto fail;
 
     struct inode *root = ext2_iget(sb, EXT2_ROOT_INO);
     if (IS_ERR(root)) {
@@ -467,6 +567,9 @@ static int ext2_fill_super(struct super_block *sb, const char *data, int silent)
            "%lu groups%s\n", sb->s_id, sb->s_flags & MS_RDONLY ? " read-only" : "",
            es->s_rev_level, bs, sbi->s_blocks_count, sbi->s_inodes_count, sbi->s_groups_count,
            ext2_has_filetype(sb) ? ", filetype" : "");
+    if (es->s_feature_compat & EXT3_FEATURE_COMPAT_HAS_JOURNAL)
+        printk(KERN_INFO "ext3: %s: mounted without journaling (not yet): writes go "
+               "straight home, the journal stays empty\n", sb->s_id);
     return 0;
 
 fail:
