@@ -37,8 +37,8 @@
 #     test directory (GRADE_EXTRA): a test limited to lab legacy that boots
 #     one of its kernel tests (scored on legacy only), and one that always
 #     fails (scored 0 on every lab);
-#   - perform_write's student tree, the solution pasted back (each file the
-#     lab cuts copied from the solution):
+#   - perform_write's student tree, the solution pasted back (each
+#     function the lab cuts, the solution's definition in place of the stub):
 #     `make grade` scores N/N; `make handin` writes handin-perform_write.patch,
 #     which applies with git apply to a fresh checkout of lab-base and gives
 #     exactly the student's files.
@@ -244,8 +244,13 @@ if [[ " ${LABS[*]} " != *" $lab "* ]]; then
     :
 elif [ -d "$D/build" ] && [ -f "$D/.lab" ]; then
     read -r n pts < <(lab_points "$lab")
-    for f in $(tools/mklab --show "$lab" | awk '{ print $1 }' | sort -u); do
-        cp "$f" "$D/$f"
+    # each function the lab cuts, the solution's definition in place of the
+    # stub (not the whole file: the tree links the later labs prebuilt, and
+    # the solution's file would define them a second time)
+    tools/mklab --show "$lab" | while read -r f s e name; do
+        read -r ds de _ < <(tools/find-definition "$D/$f" "$name")
+        { head -n $((ds - 1)) "$D/$f"; sed -n "${s},${e}p" "$f"; tail -n +$((de + 1)) "$D/$f"; } > "$TMP/paste.c" &&
+            cat "$TMP/paste.c" > "$D/$f"
     done
     (cd "$D" && GRADE_JSON="$TMP/json-paste" timeout -k 5 "$GRADE_TIMEOUT" make -s --no-print-directory grade BUILD=build) \
         >"$TMP/paste.log" 2>&1

@@ -48,7 +48,11 @@ mkrepo() {
     local d=$1
     mkdir -p "$d/tools/labs" "$d/src"
     cp tools/mklab tools/find-definition tools/grade "$d/tools/"
-    mkdir -p "$d/mk" && cp mk/labs.mk "$d/mk/" && printf 'BUILD ?= build\ninclude mk/labs.mk\n' > "$d/Makefile"
+    mkdir -p "$d/mk" && cp mk/labs.mk "$d/mk/" &&
+        printf 'BUILD ?= build\nCC = gcc\nLD = ld\nOBJCOPY = objcopy\nNM = nm\nCFLAGS := -m32 -O2 -Wall -Wno-unused-variable -Wno-unused-const-variable -Isrc\nASFLAGS := -m32\ninclude mk/labs.mk\n' > "$d/Makefile"
+    printf 'int alpha_secret_sauce(void);\nstruct ops { int (*alpha)(void); int (*beta)(void); };\n' > "$d/src/a.h"
+    printf 'int beta_secret_sauce(void);\n' > "$d/src/b.h"
+    printf 'int lab_not_written(const char *what);\n' > "$d/src/lab.h"
     printf '# test labs\n01 alpha  the first\n02 beta   the second\n' > "$d/tools/labs/list"
     cat > "$d/src/a.c" <<'EOF2'
 #include <a.h>
@@ -128,7 +132,7 @@ if "$R/tools/mklab" alpha "$TMP/s1" >"$TMP/cut.log" 2>&1; then
         'static const char *s = "int alpha_fn(void) {";' 'int alpha_fn(void);' \
         'int keep_me(void) { return 1; }' '/* alpha_fn: the alpha answer */' \
         'int alpha_fn(void)' '{' '    return lab_not_written("alpha_fn");' '}' \
-        '#define ALPHA_SCALE(x) 0' 'int beta_fn(void)' '{' '    return beta_secret_sauce();' '}' \
+        '#define ALPHA_SCALE(x) 0' '/* beta_fn: lab 02 (beta); prebuilt, in prebuilt/ */' 'int beta_fn(void);' \
         'static const struct ops table = {' '    .beta = beta_fn,' '};')
     if [ "$(cat "$a")" = "$exp" ]; then pass "$T.definitions_replaced_by_stubs_exactly"
     else fail "$T.definitions_replaced_by_stubs_exactly"; diff <(printf '%s\n' "$exp") "$a" | sed 's/^/    /'; fi
