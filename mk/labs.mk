@@ -54,5 +54,3 @@ labs-list:
 # prebuilt objects of a student tree with them (docs/labs/README.md).
 labs-kflags:
 	@printf '%s\n' '$(CC)' '$(LD)' '$(OBJCOPY)' '$(NM)' '$(filter-out -g -MMD -MP,$(CFLAGS))' '$(filter-out -g -MMD -MP,$(ASFLAGS))'
-
-.PHONY: labs-kflags

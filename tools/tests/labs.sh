@@ -15,10 +15,17 @@
 # For EVERY lab of its slice (LAB_JOBS, default 2, or 1 in a slice, at a time):
 #   - tools/mklab LAB DIR: the student tree, in a temporary directory;
 #   - no trace of the removed code: no distinctive line of what the lab
-#     cuts (tools/mklab --show LAB: a line of at least 16 characters of code
-#     that occurs nowhere else in the solution's C and assembly files,
-#     outside the lab's cuts, nor in its stubs) occurs in any of its C or
-#     assembly files;
+#     cuts (tools/mklab --distinctive LAB: a line of at least 16 characters
+#     of code that occurs nowhere else in the solution's C and assembly
+#     files, outside the lab's cuts, nor in its stubs) occurs in any of its
+#     C or assembly files;
+#   - no later lab's answer: no distinctive line of any lab after it occurs
+#     in any file of the tree (docs included; binaries, the prebuilt
+#     objects among them, by their strings).  The branches of
+#     mklab --all-branches commit these same trees, so the history of
+#     lab/NN holds the trees of the labs up to NN only, each clean of the
+#     labs after it (tools/tests/mklab.sh checks the history on its
+#     synthetic labs);
 #   - it builds: `make all test-kernel test-iso` (the Makefile's CFLAGS have
 #     -Werror).  To keep this quick the solution's $BUILD is copied in first,
 #     (mklab keeps the mtimes of the files it does not cut), so the build
@@ -86,27 +93,31 @@ EOF
 # lab_points LAB: the number of tests and the points of tools/labs/LAB.tests
 lab_points() { grep -vE '^[[:space:]]*(#|$)' "tools/labs/$1.tests" | awk '{ n++; p += $1 } END { print n + 0, p + 0 }'; }
 
-# distinctive LAB: the lines of what LAB cuts (tools/mklab --show) that
-# occur nowhere else in the solution's C and assembly files (outside LAB's
-# cuts) nor in LAB's stubs (tools/labs/LAB.cut), trimmed, 16 characters or
-# more, not a comment; one a line.
+# distinctive LAB: the lines of what LAB cuts that occur nowhere else in
+# the solution's C and assembly files nor in LAB's stubs, 16 characters or
+# more, not a comment (tools/mklab --distinctive); computed once.
 distinctive() {
-    local show
-    show=$(tools/mklab --show "$1") || return 1
-    { printf '%s\n' "$show" | sed 's/^/@CUT /'; cat "tools/labs/$1.cut"; } > "$TMP/dist-$1.in"
-    git ls-files -z -- '*.c' '*.h' '*.S' | xargs -0 awk -v cuts="$TMP/dist-$1.in" '
-        function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }
-        BEGIN {
-            while ((getline l < cuts) > 0) {
-                if (l ~ /^@CUT /) { split(l, c, " "); from[c[2], c[3]] = 1; to[c[2], c[3]] = c[4] }
-                else if (l !~ /^(#|cut |line )/) out[trim(l)] = 1       # a stub line
-            }
-        }
-        FNR == 1 { upto = 0 }
-        (FILENAME, FNR) in from { upto = to[FILENAME, FNR] }
-        { l = trim($0); if (FNR <= upto) reg[l] = 1; else out[l] = 1 }
-        END { for (l in reg) if (!(l in out) && length(l) >= 16 && l !~ /^(\/\*|\*|\/\/)/) print l }
-    '
+    [ -s "$TMP/dist-$1" ] || tools/mklab --distinctive "$1" > "$TMP/dist-$1" || return 1
+    cat "$TMP/dist-$1"
+}
+
+# later_leaks LAB DIR: every distinctive line of a lab after LAB found in any
+# file of DIR (docs, scripts, and the strings of the prebuilt objects and
+# every other binary), "LATER FILE: LINE", the first 5
+later_leaks() {
+    local m seen= f
+    for m in "${ALL_LABS[@]}"; do
+        [ -n "$seen" ] && distinctive "$m" | sed "s/^/$m\t/"
+        [ "$m" = "$1" ] && seen=1
+    done > "$TMP/later-$1"
+    (cd "$2" && git ls-files | while IFS= read -r f; do
+        [ -f "$f" ] || continue
+        if grep -qI . "$f" 2>/dev/null || [ ! -s "$f" ]; then awk -v f="$f" '{ print f ":" FNR "\t" $0 }' "$f"
+        else strings -n 8 "$f" | awk -v f="$f" '{ print f ":strings\t" $0 }'; fi
+    done) | awk -v pats="$TMP/later-$1" '
+        BEGIN { FS = "\t"; while ((getline l < pats) > 0) { split(l, x, "\t"); p[x[2]] = x[1] } }
+        { s = substr($0, index($0, "\t") + 1); sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s)
+          if (s in p) print p[s] " " $1 ": " s }' | head -n "${LEAKS_MAX:-5}"
 }
 
 # ---- one lab: cut, check, build, grade.  Output in $TMP/res-LAB.
@@ -129,6 +140,14 @@ one_lab() {
         pass "$T.$lab.no_trace ($(wc -l < "$log.pat") distinctive solution lines absent)"
     else
         fail "$T.$lab.no_trace (solution lines found: ${leaks:-none}; patterns: $(wc -l < "$log.pat"))"
+    fi
+    # no later lab's answer anywhere in the tree (the later labs are prebuilt)
+    if [ "$lab" = "${ALL_LABS[-1]}" ]; then
+        :
+    elif leaks=$(later_leaks "$lab" "$D") && [ -z "$leaks" ] && [ -s "$TMP/later-$lab" ]; then
+        pass "$T.$lab.no_later_answer ($(wc -l < "$TMP/later-$lab") distinctive lines of the later labs absent from every file)"
+    else
+        fail "$T.$lab.no_later_answer (found: ${leaks:-none}; patterns: $(wc -l < "$TMP/later-$lab" 2>/dev/null))"
     fi
     # build on a copy of the solution's objects
     mkdir -p "$D/build"
