@@ -3,13 +3,15 @@
 # graded; the solution graded; make handin and private tests (host test;
 # docs/labs/README.md).  Layer: host test (bash, git, QEMU; python3 or jq
 # only to check results.json).
-# host-timeout: 900
-# host-slices: 4
+# host-timeout: 1500
+# host-slices: 8
 #
-# tools/run-tests runs it as 4 jobs with SLICE=1/4 .. 4/4 (docs: the
+# tools/run-tests runs it as 8 jobs with SLICE=1/8 .. 8/8 (docs: the
 # runner's header): slice K takes the labs whose place in the list, counted
-# from 0, is K-1 modulo 4, the last slice also grades the solution, and
-# the slice with perform_write pastes its solution back.  Without SLICE it
+# from 0, is K-1 modulo 8 (one lab a slice: a tree also builds the later labs'
+# prebuilt objects and recompiles what they touch), the last slice also
+# grades the solution, and the slice with perform_write pastes its
+# solution back.  Without SLICE it
 # does everything.
 #
 # For EVERY lab of its slice (LAB_JOBS, default 2, or 1 in a slice, at a time):
