@@ -153,6 +153,16 @@ TSRCS := $(foreach s,$(SRCS),$(if $(filter $(s:.c=_test.c),$(WRAPS)),$(s:.c=_tes
 	$(filter-out $(WRAPS),$(TEST-SRCS)) $(SRCS-test)
 TOBJS := $(patsubst %,$(TBUILD)/%.o,$(basename $(TSRCS)))
 
+# A student tree (tools/mklab LAB DIR) has the labs after its own as objects
+# compiled from the course's solution, without their source (prebuilt/README
+# says which functions of which lab): prebuilt/vellum/ links into the
+# production kernel, prebuilt/ktest/ (compiled with -DCONFIG_KTEST) into the
+# test kernel, after the tree's own objects.  The solution has no prebuilt/.
+PREBUILT  := $(sort $(shell find prebuilt/vellum -name '*.o' 2>/dev/null))
+TPREBUILT := $(sort $(shell find prebuilt/ktest -name '*.o' 2>/dev/null))
+OBJS  += $(PREBUILT)
+TOBJS += $(TPREBUILT)
+
 # A bare `make` (the first rule, the default goal): tools/setup.sh first, as
 # `make qemu` and `make check` do (it installs what is missing, or stops with
 # the one command to run; silent and quick when nothing is), then `all` in a

@@ -48,3 +48,9 @@ labs-list:
 	@tools/mklab --list
 
 .PHONY: grade handin gradescope labs-list
+
+# The kernel's compiler, linker, objcopy and flags (without -g and the
+# dependency files), one a line: tools/mklab compiles the later labs'
+# prebuilt objects of a student tree with them (docs/labs/README.md).
+labs-kflags:
+	@printf '%s\n' '$(CC)' '$(LD)' '$(OBJCOPY)' '$(NM)' '$(filter-out -g -MMD -MP,$(CFLAGS))' '$(filter-out -g -MMD -MP,$(ASFLAGS))'

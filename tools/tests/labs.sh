@@ -3,22 +3,31 @@
 # graded; the solution graded; make handin and private tests (host test;
 # docs/labs/README.md).  Layer: host test (bash, git, QEMU; python3 or jq
 # only to check results.json).
-# host-timeout: 900
-# host-slices: 4
+# host-timeout: 1500
+# host-slices: 8
 #
-# tools/run-tests runs it as 4 jobs with SLICE=1/4 .. 4/4 (docs: the
+# tools/run-tests runs it as 8 jobs with SLICE=1/8 .. 8/8 (docs: the
 # runner's header): slice K takes the labs whose place in the list, counted
-# from 0, is K-1 modulo 4, the last slice also grades the solution, and
-# the slice with perform_write pastes its solution back.  Without SLICE it
+# from 0, is K-1 modulo 8 (one lab a slice: a tree also builds the later labs'
+# prebuilt objects and recompiles what they touch), the last slice also
+# grades the solution, and the slice with perform_write pastes its
+# solution back.  Without SLICE it
 # does everything.
 #
 # For EVERY lab of its slice (LAB_JOBS, default 2, or 1 in a slice, at a time):
 #   - tools/mklab LAB DIR: the student tree, in a temporary directory;
 #   - no trace of the removed code: no distinctive line of what the lab
-#     cuts (tools/mklab --show LAB: a line of at least 16 characters of code
-#     that occurs nowhere else in the solution's C and assembly files,
-#     outside the lab's cuts, nor in its stubs) occurs in any of its C or
-#     assembly files;
+#     cuts (tools/mklab --distinctive LAB: a line of at least 16 characters
+#     of code that occurs nowhere else in the solution's C and assembly
+#     files, outside the lab's cuts, nor in its stubs) occurs in any of its
+#     C or assembly files;
+#   - no later lab's answer: no distinctive line of any lab after it occurs
+#     in any file of the tree (docs included; binaries, the prebuilt
+#     objects among them, by their strings).  The branches of
+#     mklab --all-branches commit these same trees, so the history of
+#     lab/NN holds the trees of the labs up to NN only, each clean of the
+#     labs after it (tools/tests/mklab.sh checks the history on its
+#     synthetic labs);
 #   - it builds: `make all test-kernel test-iso` (the Makefile's CFLAGS have
 #     -Werror).  To keep this quick the solution's $BUILD is copied in first,
 #     (mklab keeps the mtimes of the files it does not cut), so the build
@@ -37,8 +46,8 @@
 #     test directory (GRADE_EXTRA): a test limited to lab legacy that boots
 #     one of its kernel tests (scored on legacy only), and one that always
 #     fails (scored 0 on every lab);
-#   - perform_write's student tree, the solution pasted back (each file the
-#     lab cuts copied from the solution):
+#   - perform_write's student tree, the solution pasted back (each
+#     function the lab cuts, the solution's definition in place of the stub):
 #     `make grade` scores N/N; `make handin` writes handin-perform_write.patch,
 #     which applies with git apply to a fresh checkout of lab-base and gives
 #     exactly the student's files.
@@ -86,27 +95,31 @@ EOF
 # lab_points LAB: the number of tests and the points of tools/labs/LAB.tests
 lab_points() { grep -vE '^[[:space:]]*(#|$)' "tools/labs/$1.tests" | awk '{ n++; p += $1 } END { print n + 0, p + 0 }'; }
 
-# distinctive LAB: the lines of what LAB cuts (tools/mklab --show) that
-# occur nowhere else in the solution's C and assembly files (outside LAB's
-# cuts) nor in LAB's stubs (tools/labs/LAB.cut), trimmed, 16 characters or
-# more, not a comment; one a line.
+# distinctive LAB: the lines of what LAB cuts that occur nowhere else in
+# the solution's C and assembly files nor in LAB's stubs, 16 characters or
+# more, not a comment (tools/mklab --distinctive); computed once.
 distinctive() {
-    local show
-    show=$(tools/mklab --show "$1") || return 1
-    { printf '%s\n' "$show" | sed 's/^/@CUT /'; cat "tools/labs/$1.cut"; } > "$TMP/dist-$1.in"
-    git ls-files -z -- '*.c' '*.h' '*.S' | xargs -0 awk -v cuts="$TMP/dist-$1.in" '
-        function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }
-        BEGIN {
-            while ((getline l < cuts) > 0) {
-                if (l ~ /^@CUT /) { split(l, c, " "); from[c[2], c[3]] = 1; to[c[2], c[3]] = c[4] }
-                else if (l !~ /^(#|cut |line )/) out[trim(l)] = 1       # a stub line
-            }
-        }
-        FNR == 1 { upto = 0 }
-        (FILENAME, FNR) in from { upto = to[FILENAME, FNR] }
-        { l = trim($0); if (FNR <= upto) reg[l] = 1; else out[l] = 1 }
-        END { for (l in reg) if (!(l in out) && length(l) >= 16 && l !~ /^(\/\*|\*|\/\/)/) print l }
-    '
+    [ -s "$TMP/dist-$1" ] || tools/mklab --distinctive "$1" > "$TMP/dist-$1" || return 1
+    cat "$TMP/dist-$1"
+}
+
+# later_leaks LAB DIR: every distinctive line of a lab after LAB found in any
+# file of DIR (docs, scripts, and the strings of the prebuilt objects and
+# every other binary), "LATER FILE: LINE", the first 5
+later_leaks() {
+    local m seen= f
+    for m in "${ALL_LABS[@]}"; do
+        [ -n "$seen" ] && distinctive "$m" | sed "s/^/$m\t/"
+        [ "$m" = "$1" ] && seen=1
+    done > "$TMP/later-$1"
+    (cd "$2" && git ls-files | while IFS= read -r f; do
+        [ -f "$f" ] || continue
+        if grep -qI . "$f" 2>/dev/null || [ ! -s "$f" ]; then awk -v f="$f" '{ print f ":" FNR "\t" $0 }' "$f"
+        else strings -n 8 "$f" | awk -v f="$f" '{ print f ":strings\t" $0 }'; fi
+    done) | awk -v pats="$TMP/later-$1" '
+        BEGIN { FS = "\t"; while ((getline l < pats) > 0) { split(l, x, "\t"); p[x[2]] = x[1] } }
+        { s = substr($0, index($0, "\t") + 1); sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s)
+          if (s in p) print p[s] " " $1 ": " s }' | head -n "${LEAKS_MAX:-5}"
 }
 
 # ---- one lab: cut, check, build, grade.  Output in $TMP/res-LAB.
@@ -129,6 +142,14 @@ one_lab() {
         pass "$T.$lab.no_trace ($(wc -l < "$log.pat") distinctive solution lines absent)"
     else
         fail "$T.$lab.no_trace (solution lines found: ${leaks:-none}; patterns: $(wc -l < "$log.pat"))"
+    fi
+    # no later lab's answer anywhere in the tree (the later labs are prebuilt)
+    if [ "$lab" = "${ALL_LABS[-1]}" ]; then
+        :
+    elif leaks=$(later_leaks "$lab" "$D") && [ -z "$leaks" ] && [ -s "$TMP/later-$lab" ]; then
+        pass "$T.$lab.no_later_answer ($(wc -l < "$TMP/later-$lab") distinctive lines of the later labs absent from every file)"
+    else
+        fail "$T.$lab.no_later_answer (found: ${leaks:-none}; patterns: $(wc -l < "$TMP/later-$lab" 2>/dev/null))"
     fi
     # build on a copy of the solution's objects
     copy_build "$ABS_BUILD" "$D/build" || { fail "$T.$lab.copy_build"; return; }
@@ -236,8 +257,13 @@ if [[ " ${LABS[*]} " != *" $lab "* ]]; then
     :
 elif [ -d "$D/build" ] && [ -f "$D/.lab" ]; then
     read -r n pts < <(lab_points "$lab")
-    for f in $(tools/mklab --show "$lab" | awk '{ print $1 }' | sort -u); do
-        cp "$f" "$D/$f"
+    # each function the lab cuts, the solution's definition in place of the
+    # stub (not the whole file: the tree links the later labs prebuilt, and
+    # the solution's file would define them a second time)
+    tools/mklab --show "$lab" | while read -r f s e name; do
+        read -r ds de _ < <(tools/find-definition "$D/$f" "$name")
+        { head -n $((ds - 1)) "$D/$f"; sed -n "${s},${e}p" "$f"; tail -n +$((de + 1)) "$D/$f"; } > "$TMP/paste.c" &&
+            cat "$TMP/paste.c" > "$D/$f"
     done
     (cd "$D" && GRADE_JSON="$TMP/json-paste" timeout -k 5 "$GRADE_TIMEOUT" make -s --no-print-directory grade BUILD=build) \
         >"$TMP/paste.log" 2>&1

@@ -19,7 +19,12 @@
 #     to another file (the message names it), a file not tracked, a line
 #     that reads so nowhere or twice, two cuts that overlap, a malformed
 #     entry, text before the first entry, no cut file, a lab not in the list;
+#   - a later lab's function (beta's, in alpha's tree) is gone from the
+#     student's file, a prototype in its place, and defined in
+#     prebuilt/vellum/ and prebuilt/ktest/ objects that define nothing else
+#     and carry no debug information;
 #   - --all-branches makes lab/NN-NAME branches, each the child of the last;
+#     the history of lab/01-alpha (git log -p) has no line of beta's answer;
 #   - make handin (mk/labs.mk) in a student tree (tag lab-base) and in a
 #     clone of the branches (tags lab-base/NN-NAME): the patch applies to
 #     the base and gives the student's file;
@@ -29,6 +34,7 @@
 #     and execution_time; GRADE_NOT_RUN scores every test 0 with its reason;
 #     a runner that ran no test (its list boot failed) is run once more, and
 #     if it fails again its output is every test's reason.
+# host-timeout: 600
 source "$(dirname "$0")/../testlib.sh"
 T=mklab
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-mklab.XXXXXX") || exit 1
@@ -48,7 +54,11 @@ mkrepo() {
     local d=$1
     mkdir -p "$d/tools/labs" "$d/src"
     cp tools/mklab tools/find-definition tools/grade "$d/tools/"
-    mkdir -p "$d/mk" && cp mk/labs.mk "$d/mk/" && printf 'BUILD ?= build\ninclude mk/labs.mk\n' > "$d/Makefile"
+    mkdir -p "$d/mk" && cp mk/labs.mk "$d/mk/" &&
+        printf 'BUILD ?= build\nCC = gcc\nLD = ld\nOBJCOPY = objcopy\nNM = nm\nCFLAGS := -m32 -fno-pie -fno-pic -O2 -Wall -Wno-unused-variable -Wno-unused-const-variable -Isrc\nASFLAGS := -m32\ninclude mk/labs.mk\n' > "$d/Makefile"
+    printf 'int alpha_secret_sauce(void);\nstruct ops { int (*alpha)(void); int (*beta)(void); };\n' > "$d/src/a.h"
+    printf 'int beta_secret_sauce(void);\n' > "$d/src/b.h"
+    printf 'int lab_not_written(const char *what);\n' > "$d/src/lab.h"
     printf '# test labs\n01 alpha  the first\n02 beta   the second\n' > "$d/tools/labs/list"
     cat > "$d/src/a.c" <<'EOF2'
 #include <a.h>
@@ -128,7 +138,7 @@ if "$R/tools/mklab" alpha "$TMP/s1" >"$TMP/cut.log" 2>&1; then
         'static const char *s = "int alpha_fn(void) {";' 'int alpha_fn(void);' \
         'int keep_me(void) { return 1; }' '/* alpha_fn: the alpha answer */' \
         'int alpha_fn(void)' '{' '    return lab_not_written("alpha_fn");' '}' \
-        '#define ALPHA_SCALE(x) 0' 'int beta_fn(void)' '{' '    return beta_secret_sauce();' '}' \
+        '#define ALPHA_SCALE(x) 0' '/* beta_fn: lab 02 (beta); prebuilt, in prebuilt/ */' 'int beta_fn(void);' \
         'static const struct ops table = {' '    .beta = beta_fn,' '};')
     if [ "$(cat "$a")" = "$exp" ]; then pass "$T.definitions_replaced_by_stubs_exactly"
     else fail "$T.definitions_replaced_by_stubs_exactly"; diff <(printf '%s\n' "$exp") "$a" | sed 's/^/    /'; fi
@@ -139,6 +149,14 @@ if "$R/tools/mklab" alpha "$TMP/s1" >"$TMP/cut.log" 2>&1; then
     if [ "$(sed -n 's/^LAB=//p' "$TMP/s1/.lab")" = alpha ] && git -C "$TMP/s1" rev-parse -q --verify lab-base >/dev/null &&
        [ -z "$(git -C "$TMP/s1" status --porcelain)" ]; then
         pass "$T.student_tree_knows_its_lab"; else fail "$T.student_tree_knows_its_lab"; fi
+    # the later lab (beta) prebuilt: beta_fn defined in the object, nothing
+    # else of a.c's code, no debug information, no local symbols
+    o=$TMP/s1/prebuilt/vellum/src/a.o
+    syms=$(nm "$o" 2>&1 | awk '$2 ~ /^[A-Za-z]$/ && $2 != "U" { print $2, $3 }' | tr '\n' ';')
+    if [ "$syms" = "T beta_fn;" ] && [ -f "$TMP/s1/prebuilt/ktest/src/a.o" ] &&
+       ! objdump -h "$o" | grep -q '\.debug' && grep -q '^src/a.c  *beta_fn  *beta$' "$TMP/s1/prebuilt/README"; then
+        pass "$T.later_lab_prebuilt_only_its_function ($syms)"
+    else fail "$T.later_lab_prebuilt_only_its_function (defined: $syms)"; fi
     if grep -q 'lab alpha (01), 5 cuts in 2 files' "$TMP/cut.log"; then pass "$T.says_what_it_cut"
     else fail "$T.says_what_it_cut"; sed 's/^/    /' "$TMP/cut.log"; fi
 else
@@ -193,7 +211,8 @@ if "$R/tools/mklab" --all-branches "$B" >"$TMP/br.log" 2>&1; then
        git -C "$B" show lab/02-beta:src/a.c | grep -q '42 \* alpha_secret_sauce' &&
        git -C "$B" show lab/02-beta:src/a.c | grep -q 'lab_not_written("beta_fn")' &&
        [ "$(git -C "$B" show lab/01-alpha:.lab | sed -n 's/^LAB=//p')" = alpha ] &&
-       [ "$(git -C "$B" rev-parse lab-base/02-beta)" = "$(git -C "$B" rev-parse lab/02-beta)" ]; then
+       [ "$(git -C "$B" rev-parse lab-base/02-beta)" = "$(git -C "$B" rev-parse lab/02-beta)" ] &&
+       ! git -C "$B" log -p lab/01-alpha | grep -q 'return beta_secret_sauce();'; then
         pass "$T.all_branches"
     else fail "$T.all_branches (refs: $refs)"; sed 's/^/    /' "$TMP/br.log"; fi
 else fail "$T.all_branches (status)"; sed 's/^/    /' "$TMP/br.log"; fi
