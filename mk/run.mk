@@ -33,6 +33,10 @@
 #   make conformance-linux  the same programs on Debian's Linux: the
 #                   committed outputs must still be Linux's (UPDATE=1
 #                   rewrites them)
+#   make handouts   the lab handouts' pasted grades and GDB walks against
+#                   real runs (tools/handout-runs; UPDATE=1 rewrites them):
+#                   every lab's trees cut, built and graded, 15 to 25 min
+#                   on two cores, so not part of make check yet
 #
 # Variables: QEMUFLAGS (extra QEMU options), APPEND (extra kernel command
 # line), DISKS (raw disk images, attached as IDE hda, hdb, ... in order).
@@ -53,7 +57,7 @@ QEMUOPTS   = -accel tcg -no-reboot -m 128M -kernel $(QEMU_KERNEL) -append "$(str
 	     -device isa-debug-exit,iobase=0xf4,iosize=0x04 $(DISK_ARGS) $(QEMUFLAGS)
 
 NEEDS_SETUP := qemu qemu-nox qemu-test qemu-gdb bochs check bench bench-linux busybox \
-	       conformance conformance-linux
+	       conformance conformance-linux handouts
 
 ifeq ($(VELLUM_SETUP_DONE),)
 # First pass: make sure the tools exist, then start over with them.
@@ -107,6 +111,8 @@ conformance: all
 	@BUILD=$(BUILD) bash tools/conform.sh
 conformance-linux: all
 	@BUILD=$(BUILD) bash tools/conform.sh --linux $(if $(UPDATE),--update)
+handouts: all test-kernel
+	@BUILD=$(BUILD) bash tools/handout-runs $(if $(UPDATE),--update)
 
 endif
 
@@ -120,4 +126,4 @@ $(TEST_ISO): $(TKERNEL) boot/grub-test.cfg
 	$(Q)$(GRUB_MKRESCUE) -o $@ $(BUILD)/isotest 2>/dev/null
 test-iso: $(TEST_ISO)
 
-.PHONY: qemu qemu-nox qemu-test bochs check bench bench-linux conformance conformance-linux test-iso
+.PHONY: qemu qemu-nox qemu-test bochs check bench bench-linux conformance conformance-linux handouts test-iso

@@ -166,6 +166,14 @@ out=$("$R/tools/mklab" --show alpha 2>&1)
 if [ "$out" = "$(printf '%s\n' 'src/a.c 8 11 alpha_fn' 'src/a.c 12 13 ALPHA_SCALE' 'src/a.c 14 16 alpha_table' \
                   'src/a.c 22 22 .alpha_=_alpha_fn,' 'src/c.S 4 6 .Lg_fault')" ]; then pass "$T.show_lists_the_cuts"
 else fail "$T.show_lists_the_cuts ($out)"; fi
+# --solved: alpha's answer in place, beta still prebuilt (the answer gone
+# from the source, its prototype there)
+if "$R/tools/mklab" --solved alpha "$TMP/solved" >"$TMP/solved.log" 2>&1 &&
+   grep -q '42 \* alpha_secret_sauce' "$TMP/solved/src/a.c" &&
+   ! grep -q 'lab_not_written' "$TMP/solved/src/a.c" &&
+   ! grep -q 'return beta_secret_sauce();' "$TMP/solved/src/a.c" &&
+   grep -qx 'int beta_fn(void);' "$TMP/solved/src/a.c"; then pass "$T.solved_keeps_the_lab_answer_only"
+else fail "$T.solved_keeps_the_lab_answer_only"; sed 's/^/    /' "$TMP/solved.log"; fi
 if "$R/tools/mklab" beta "$TMP/s1" >"$TMP/out" 2>&1; then fail "$T.refuses_nonempty_dir"
 else pass "$T.refuses_nonempty_dir"; fi
 
