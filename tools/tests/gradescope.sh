@@ -20,8 +20,8 @@
 #     and run again it is a quiet, quick no-op;
 #   - run_autograder (copied to /autograder/run_autograder and run there, as
 #     Gradescope does) on four submissions, results.json checked each time:
-#       a. the solution pasted back (each file the lab cuts copied from this
-#          tree), plus a change to tools/labs/syscall.tests and a new
+#       a. the solution pasted back (each file the lab cuts, as `tools/mklab
+#          --solved` writes it), plus a change to tools/labs/syscall.tests and a new
 #          mm/sneaky_test.c that does not compile, as make handin's patch:
 #          full marks, every test "passed"; the lab's tests "visible", a
 #          private test "after_due_date" (no "# visibility:" line) and one
@@ -149,7 +149,11 @@ S=$TMP/student
 tools/mklab $LAB "$S" >"$TMP/mklab.log" 2>&1 || { fail "$T.mklab"; show_tail "$TMP/mklab.log"; exit 0; }
 (cd "$S" && make -s --no-print-directory handin) >"$TMP/handin0.log" 2>&1 && mv "$S/handin-$LAB.patch" "$TMP/empty.patch" ||
     { fail "$T.handin (skeleton)"; show_tail "$TMP/handin0.log"; }
-for f in $(tools/mklab --show $LAB | awk '{ print $1 }' | sort -u); do cp "$f" "$S/$f"; done
+# the lab's files as `mklab --solved` has them (the answer in place, the
+# later labs still prebuilt: this tree's whole files would define them twice)
+tools/mklab --no-git --solved $LAB "$TMP/solved" >"$TMP/solved.log" 2>&1 ||
+    { fail "$T.mklab_solved"; show_tail "$TMP/solved.log"; exit 0; }
+for f in $(tools/mklab --show $LAB | awk '{ print $1 }' | sort -u); do cp "$TMP/solved/$f" "$S/$f"; done
 sed -i 's/^\([0-9][0-9]*\) /100 /' "$S/tools/labs/$LAB.tests"
 printf '#error "a test file of the submission is built"\n' > "$S/mm/sneaky_test.c"
 (cd "$S" && make -s --no-print-directory handin) >"$TMP/handin1.log" 2>&1 && mv "$S/handin-$LAB.patch" "$TMP/solution.patch" ||
