@@ -93,6 +93,10 @@ static void blkslice_init(void)
             kfree(s);
             break;
         }
+        /* A slice's request holds its own lock while it takes hdb's: a
+         * lock class of its own for the validator (this init site), as
+         * Linux gives a stacked device's queue lock a class of its own. */
+        mutex_init(&s->bdev.lock);
     }
     printk(KERN_INFO "blkslice: hdb in %lu slices of %lu KiB\n", n, kib);
 }
