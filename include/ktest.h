@@ -72,6 +72,10 @@ int ktest_failed(void);                  /* has the current test failed yet? */
 const char *ktest_log_since(const char *marker);
 /* strstr (the kernel's lib has none): the first needle in s, or NULL. */
 const char *ktest_find(const char *s, const char *needle);
+/* The super block of the file system that path (followed) is on, or NULL
+ * if the lookup fails: for tests of one mounted file system. */
+struct super_block;
+struct super_block *ktest_sb_of(const char *path);
 
 #define KT_EXPECT(cond) do { if (!(cond)) \
         ktest_fail(__FILE__, __LINE__, "%s", #cond); } while (0)

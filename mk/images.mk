@@ -22,7 +22,7 @@ $(VPATTERN): tools/vpattern.c
 
 # One stamp per script: both scripts write several images in one run.
 $(IMAGES): $(IMGDIR)/.images-stamp
-$(IMGDIR)/.images-stamp: tools/mkimages.sh $(VPATTERN)
+$(IMGDIR)/.images-stamp: tools/mkimages.sh tools/e2fsenv.sh $(VPATTERN)
 	@$(quiet) IMAGES $(IMGDIR)
 	$(Q)bash tools/mkimages.sh $(IMGDIR) $(VPATTERN)
 	@touch $@
@@ -32,7 +32,7 @@ $(IMGDIR)/.corrupt-stamp: tools/mkcorrupt.sh $(VPATTERN)
 	$(Q)bash tools/mkcorrupt.sh $(IMGDIR) $(VPATTERN)
 	@touch $@
 $(JOURNAL): $(IMGDIR)/.journal-stamp
-$(IMGDIR)/.journal-stamp: tools/mkjournal.sh $(VPATTERN)
+$(IMGDIR)/.journal-stamp: tools/mkjournal.sh tools/e2fsenv.sh $(VPATTERN)
 	@$(quiet) IMAGES $(IMGDIR)/jbd-*.img
 	$(Q)bash tools/mkjournal.sh $(IMGDIR) $(VPATTERN)
 	@touch $@
@@ -42,8 +42,9 @@ images-check: images
 	bash tools/mkimages.sh $(BUILD)/images-again $(VPATTERN)
 	bash tools/mkcorrupt.sh $(BUILD)/images-again $(VPATTERN)
 	bash tools/mkjournal.sh $(BUILD)/images-again $(VPATTERN)
-	@cd $(IMGDIR) && sha256sum *.img > ../images.sha256
-	@cd $(BUILD)/images-again && sha256sum -c --quiet ../images.sha256 && \
+	@# the images the scripts make (not rootfs.img, tools/mkrootfs.sh's)
+	@cd $(BUILD)/images-again && sha256sum *.img > ../images.sha256
+	@cd $(IMGDIR) && sha256sum -c --quiet ../images.sha256 && \
 		echo "images-check: all $$(wc -l < ../images.sha256) images identical"
 	@rm -rf $(BUILD)/images-again
 

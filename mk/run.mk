@@ -33,10 +33,11 @@
 #   make conformance-linux  the same programs on Debian's Linux: the
 #                   committed outputs must still be Linux's (UPDATE=1
 #                   rewrites them)
-#   make handouts   the lab handouts' pasted grades and GDB walks against
-#                   real runs (tools/handout-runs; UPDATE=1 rewrites them):
-#                   every lab's trees cut, built and graded, 15 to 25 min
-#                   on two cores, so not part of make check yet
+#   make handouts   the lab handouts' pasted grades, consoles and GDB walks
+#                   against real runs (tools/handout-runs; UPDATE=1 rewrites
+#                   them): every lab's trees cut, built and graded.  make
+#                   check runs the same runs, each lab's in its slice of
+#                   the host test labs, on the skeleton that slice grades
 #
 # Variables: QEMUFLAGS (extra QEMU options), APPEND (extra kernel command
 # line), DISKS (raw disk images, attached as IDE hda, hdb, ... in order).

@@ -43,12 +43,9 @@
 set -euo pipefail
 OUT=$1
 VP=$2
-FAKE_TIME=1700000000
 UUID=5e11d0c0-0000-4000-8000-000000000003
 SEED=5e11d0c0-0000-4000-8000-000000000004
-export E2FSPROGS_FAKE_TIME=$FAKE_TIME
-export MKE2FS_CONFIG=/dev/null          # ignore the host's /etc/mke2fs.conf defaults
-export TZ=UTC LC_ALL=C PATH=$PATH:/usr/sbin:/sbin   # e2fsprogs: not in a Debian user's PATH
+source "$(dirname "$0")/e2fsenv.sh"     # FAKE_TIME, and e2fsprogs reproducible
 mkdir -p "$OUT"
 W=$OUT/staging-jbd
 rm -rf "$W"; mkdir -p "$W"

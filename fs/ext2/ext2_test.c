@@ -92,16 +92,6 @@ static int mount_ext2(const char *dev, const char *dir)
     return vfs_mount_at(dev, dir, "ext2");
 }
 
-static struct super_block *sb_of(const char *path)
-{
-    struct path p;
-    if (kern_path(path, LOOKUP_FOLLOW, &p))
-        return NULL;
-    struct super_block *sb = p.inode->i_sb;
-    path_put(&p);
-    return sb;
-}
-
 static struct block_device *hd(const char *name) { return blkdev_get(name); }
 
 /* Compare [off, off+len) of an open file with the pattern (key) or, if key
@@ -215,7 +205,7 @@ static const unsigned sizes[] = { 0, 1, 1023, 1024, 1025, 4095, 4096, 4097 };
 static void rd_mount(void)
 {
     KT_ASSERT_EQ(mount_ext2("hda", "/e"), 0);
-    struct super_block *sb = sb_of("/e");
+    struct super_block *sb = ktest_sb_of("/e");
     KT_ASSERT(sb != NULL);
     KT_ASSERT_EQ(sb->s_magic, EXT2_SUPER_MAGIC);
 }
@@ -229,7 +219,7 @@ static void rd_sizes(void)
         KT_ASSERT_EQ(check_file(path, key, sizes[i]), 0);
         struct kstat st;
         KT_ASSERT_EQ(vfs_stat(path, &st), 0);
-        KT_EXPECT_EQ(st.blocks, blocks_for(sb_of("/e"), sizes[i]));
+        KT_EXPECT_EQ(st.blocks, blocks_for(ktest_sb_of("/e"), sizes[i]));
         KT_EXPECT(S_ISREG(st.mode));
     }
 }
@@ -239,12 +229,12 @@ static void rd_dind(void)
     struct kstat st;
     KT_ASSERT_EQ(check_file("/e/big/dind", "dind", 4300000), 0);
     KT_ASSERT_EQ(vfs_stat("/e/big/dind", &st), 0);
-    KT_EXPECT_EQ(st.blocks, blocks_for(sb_of("/e"), 4300000));
+    KT_EXPECT_EQ(st.blocks, blocks_for(ktest_sb_of("/e"), 4300000));
 }
 
 static void rd_sparse(void)
 {
-    struct super_block *sb = sb_of("/e");
+    struct super_block *sb = ktest_sb_of("/e");
     KT_ASSERT(sb != NULL);
     uint64_t bs = sb->s_blocksize, P = bs / 4;
     loff_t D = (12 + P + 5) * bs + 7, T = (12 + P + P * P) * bs;
@@ -482,7 +472,7 @@ static int cross_ranges(struct super_block *sb, loff_t r[3])
 static void wr_cross_indirect(void)
 {
     loff_t r[3];
-    int n = cross_ranges(sb_of("/e"), r);
+    int n = cross_ranges(ktest_sb_of("/e"), r);
     static const unsigned len[3] = { 200, 600, 100 };
     for (int i = 0; i < n; i++)
         KT_ASSERT_EQ(write_pattern("/e/w/cross", "cross", r[i], len[i]), 0);
@@ -512,13 +502,13 @@ static void wr_sparse(void)
     struct kstat st;
     KT_ASSERT_EQ(vfs_stat("/e/w/sparse", &st), 0);
     KT_EXPECT_EQ(st.size, 3000020);
-    KT_EXPECT(st.blocks <= 8 * (sb_of("/e")->s_blocksize / 512));  /* 2-3 data + indirect */
+    KT_EXPECT(st.blocks <= 8 * (ktest_sb_of("/e")->s_blocksize / 512));  /* 2-3 data + indirect */
 }
 
 static void wr_truncate(void)
 {
     struct kstat st;
-    struct super_block *sb = sb_of("/e");
+    struct super_block *sb = ktest_sb_of("/e");
     KT_ASSERT_EQ(write_pattern("/e/w/trunc", "tr", 0, 20000), 0);
     KT_ASSERT_EQ(vfs_truncate("/e/w/trunc", 5000), 0);
     KT_ASSERT_EQ(vfs_stat("/e/w/trunc", &st), 0);
@@ -637,7 +627,7 @@ static void wr_many_entries(void)
 
 static void wr_efbig(void)
 {
-    struct super_block *sb = sb_of("/e");
+    struct super_block *sb = ktest_sb_of("/e");
     struct file *f = filp_open("/e/w/efbig", O_CREAT | O_WRONLY, 0644);
     KT_ASSERT(!IS_ERR(f));
     loff_t pos = sb->s_maxbytes + 4096;
@@ -651,7 +641,7 @@ static void wr_efbig(void)
 
 static void wr_enospc(void)
 {
-    struct super_block *sb = sb_of("/s");
+    struct super_block *sb = ktest_sb_of("/s");
     struct kstatfs before, now;
     KT_ASSERT(sb != NULL);
     KT_ASSERT_EQ(write_pattern("/s/keep", "keep", 0, 2000), 0);
@@ -717,7 +707,7 @@ static void wr_enospc(void)
 #define WB_UADDR 0x50000000UL
 static void wr_enospc_writeback(void)
 {
-    struct super_block *sb = sb_of("/s");
+    struct super_block *sb = ktest_sb_of("/s");
     struct kstatfs st0;
     KT_ASSERT(sb != NULL && sb->s_blocksize == 1024);
     KT_ASSERT_EQ(write_pattern("/s/wbnospc", "wbnospc", 3072, 1024), 0);
@@ -792,7 +782,7 @@ static void wr_enospc_writeback(void)
  * Each answer is never before the offset; past EOF is -ENXIO. */
 static void wr_seek_data_hole(void)
 {
-    loff_t bs = sb_of("/e")->s_blocksize, G = 1LL << 30;
+    loff_t bs = ktest_sb_of("/e")->s_blocksize, G = 1LL << 30;
     KT_ASSERT_EQ(write_pattern("/e/w/seek", "sk", 0, bs + 100), 0);
     KT_ASSERT_EQ(write_pattern("/e/w/seek", "sk", 20 * bs, 10), 0);
     struct file *f = filp_open("/e/w/seek", O_RDWR | O_LARGEFILE, 0);
@@ -1052,7 +1042,7 @@ static void ca_short_copy_not_uptodate(void)
 static void ca_short_copy_past_eof(void)
 {
     struct kstat st;
-    struct super_block *sb = sb_of("/e");
+    struct super_block *sb = ktest_sb_of("/e");
     KT_ASSERT_EQ(write_pattern("/e/sc2", "sc2", 0, 1000), 0);
     KT_ASSERT_EQ(vfs_stat("/e/sc2", &st), 0);
     unsigned long blocks0 = st.blocks;

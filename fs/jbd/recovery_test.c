@@ -33,16 +33,6 @@
 #include "../ext2/ext2.h"            /* ext2_iget: the journal inode */
 #include "../internal.h"             /* vfs_ensure_root, vfs_mount_at */
 
-static struct super_block *sb_of(const char *path)
-{
-    struct path p;
-    if (kern_path(path, LOOKUP_FOLLOW, &p))
-        return NULL;
-    struct super_block *sb = p.inode->i_sb;
-    path_put(&p);
-    return sb;
-}
-
 static int mount_ro(const char *dev, const char *dir)
 {
     int err = vfs_ensure_root();
@@ -58,7 +48,7 @@ static int mount_ro(const char *dev, const char *dir)
  * cache holds it (written through: the disk's copy).  Copied to *jsb. */
 static int read_journal_super(const char *dir, journal_superblock_t *jsb)
 {
-    struct super_block *sb = sb_of(dir);
+    struct super_block *sb = ktest_sb_of(dir);
     if (!sb)
         return -ENOENT;
     struct inode *inode = ext2_iget(sb, EXT2_SB(sb)->s_es->s_journal_inum);
@@ -78,7 +68,7 @@ static int read_journal_super(const char *dir, journal_superblock_t *jsb)
 
 static uint32_t incompat_of(const char *dir)
 {
-    struct super_block *sb = sb_of(dir);
+    struct super_block *sb = ktest_sb_of(dir);
     return sb ? EXT2_SB(sb)->s_es->s_feature_incompat : ~0u;
 }
 
@@ -232,7 +222,7 @@ KTEST(jbdcorrupt3, journal_errno_marks_errors)
     KT_ASSERT_EQ(vfs_mount_at("hdb", "/e3", "ext2"), 0);
     const char *log = ktest_log_since("jbd-test: mounting");
     KT_EXPECT(ktest_find(log, "filesystem error recorded from previous mount (-5)") != NULL);
-    struct super_block *sb = sb_of("/e3");
+    struct super_block *sb = ktest_sb_of("/e3");
     KT_ASSERT(sb != NULL);
     KT_EXPECT(EXT2_SB(sb)->s_es->s_state & EXT2_ERROR_FS);
     KT_ASSERT_EQ(read_journal_super("/e3", &jsb), 0);

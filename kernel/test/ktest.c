@@ -15,6 +15,7 @@
 #include <timer.h>
 #include <ksyms.h>
 #include <lockdep.h>
+#include <fs.h>
 #include <asm/irqflags.h>
 
 extern const struct ktest __start_ktests[], __stop_ktests[];
@@ -43,6 +44,16 @@ const char *ktest_find(const char *s, const char *needle)
         if (!strncmp(s, needle, n))
             return s;
     return n ? NULL : s;
+}
+
+struct super_block *ktest_sb_of(const char *path)
+{
+    struct path p;
+    if (kern_path(path, LOOKUP_FOLLOW, &p))
+        return NULL;
+    struct super_block *sb = p.inode->i_sb;
+    path_put(&p);
+    return sb;
 }
 
 const char *ktest_log_since(const char *marker)

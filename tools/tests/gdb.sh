@@ -36,7 +36,7 @@
 #  gdb.lx_locks_held_stacks  the same, the lock validator's held-lock stacks in lx-locks
 # Its first run after a change rebuilds the DEBUG=1 kernels (-Og) and each
 # session boots one under -icount: minutes on a loaded machine.
-# host-timeout: 480
+# host-timeout: 1200
 source "$(dirname "$0")/../testlib.sh"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-gdb.XXXXXX") || exit 1
 if [ "${KEEP:-}" = 1 ]; then echo "gdb: logs kept in $TMP"; else trap 'rm -rf "$TMP"' EXIT; fi
@@ -44,12 +44,15 @@ unset MAKEFLAGS MFLAGS MAKELEVEL
 
 # gdb_session KERNEL QEMU-ARGS OUT GDB-ARGS...: write $TMP/.gdbinit for
 # KERNEL with QEMU on a pipe, run gdb in $TMP as `make gdb` does (-nh: not
-# the tester's own ~/.gdbinit), output in OUT.  60 s at most.
+# the tester's own ~/.gdbinit), output in OUT.  Each session ends itself
+# (its last command kills QEMU); the 300 s are a backstop for a breakpoint
+# never reached, generous because the host's load sets a session's pace
+# (a session took over 60 s under a load of 20 on two cores).
 gdb_session() {
     local kernel=$1 qargs=$2 out=$3
     shift 3
     sh tools/gdb/mkgdbinit.sh "$kernel" "| exec $QEMU -accel tcg -display none -no-reboot -m 128M -nic none -monitor none -gdb stdio -S -kernel $ROOT/$kernel -device isa-debug-exit,iobase=0xf4,iosize=0x04 $qargs" > "$TMP/.gdbinit"
-    (cd "$TMP" && timeout -k 5 60 gdb -q -nh -batch -iex "add-auto-load-safe-path $TMP/.gdbinit" "$@" </dev/null >"$out" 2>&1)
+    (cd "$TMP" && timeout -k 5 300 gdb -q -nh -batch -iex "add-auto-load-safe-path $TMP/.gdbinit" "$@" </dev/null >"$out" 2>&1)
 }
 
 # ---- the -O2 production kernel: a breakpoint, a backtrace, a clean start

@@ -2,7 +2,7 @@
 # tools/tests/grade_hangs.sh: a hang or a crash costs seconds in a grade,
 # and the grade shows the kernel's own report (host test; docs/labs/README.md
 # "What a hang looks like").  Layer: host test (bash, git, QEMU).
-# host-timeout: 900
+# host-timeout: 1800
 #
 # Three wrong attempts at lab 6's generic_perform_write, each made from this
 # tree's (the solution's) loop by a rule below, written into the function the

@@ -3,16 +3,18 @@
 # graded; the solution graded; make handin and private tests (host test;
 # docs/labs/README.md).  Layer: host test (bash, git, QEMU; python3 or jq
 # only to check results.json).
-# host-timeout: 1500
-# host-slices: 8
+# host-timeout: 2400
+# host-slices: 16
 #
-# tools/run-tests runs it as 8 jobs with SLICE=1/8 .. 8/8 (docs: the
-# runner's header): slice K takes the labs whose place in the list, counted
-# from 0, is K-1 modulo 8 (one lab a slice: a tree also builds the later labs'
-# prebuilt objects and recompiles what they touch), the last slice also
-# grades the solution, and the slice with perform_write pastes its
-# solution back.  Without SLICE it
-# does everything.
+# tools/run-tests runs it as 16 jobs with SLICE=1/16 .. 16/16 (docs: the
+# runner's header), two a lab: slice K of the first half takes the labs
+# whose place in the list, counted from 0, is K-1 modulo 8 (one lab a
+# slice: a tree also builds the later labs' prebuilt objects and recompiles
+# what they touch), its skeleton and the handout's runs in it; slice 8+K
+# the same lab's handout runs in the trees made from the solution.  Slice 8
+# also grades the solution, slice 9 runs the handouts' runs on this
+# checkout and their checks, and the slice with perform_write's skeleton
+# pastes its solution back.  Without SLICE it does everything.
 #
 # For EVERY lab of its slice (LAB_JOBS, default 2, or 1 in a slice, at a time):
 #   - tools/mklab LAB DIR: the student tree, in a temporary directory;
@@ -40,6 +42,12 @@
 #     verdict for", "gave no verdict"); results.json is well-formed
 #     Gradescope results: tests[] with name, score, max_score, output, one
 #     per graded test, scores 0.
+#   - the lab's handout (docs/labs/NN-LAB.md): every pasted grade, console
+#     and GDB walk is what a real run prints now (tools/handout-runs --lab
+#     LAB: --part skeleton on this skeleton, --part rest in the second half's
+#     slice, on trees made from the solution; slice 9 also checks
+#     docs/getting-started.md's page flags and every handout's markers and
+#     points).
 # Then, once:
 #   - the solution (this tree, the $BUILD make check built): `make grade
 #     LAB=all` scores full marks on every lab, with an instructor's private
@@ -63,8 +71,16 @@ mapfile -t ALL_LABS < <(tools/mklab --list | awk '{ print $1 }')
 # SLICE=K/N: this run's share (see above)
 K=1 N=1
 if [ -n "${SLICE:-}" ]; then K=${SLICE%/*} N=${SLICE#*/}; fi
-LABS=()
-for i in "${!ALL_LABS[@]}"; do [ $((i % N)) -eq $((K - 1)) ] && LABS+=("${ALL_LABS[$i]}"); done
+# LABS: the skeletons of this slice; HLABS: the labs whose handout runs in
+# the solution's trees it makes (the first and the second half of the
+# slices; without SLICE, every lab in both)
+HALF=$(( N > 1 ? N / 2 : 1 ))
+LABS=() HLABS=()
+for i in "${!ALL_LABS[@]}"; do
+    if [ "$N" = 1 ]; then LABS+=("${ALL_LABS[$i]}"); HLABS+=("${ALL_LABS[$i]}"); continue; fi
+    [ "$K" -le $HALF ] && [ $((i % HALF)) -eq $((K - 1)) ] && LABS+=("${ALL_LABS[$i]}")
+    [ "$K" -gt $HALF ] && [ $((i % HALF)) -eq $((K - HALF - 1)) ] && HLABS+=("${ALL_LABS[$i]}")
+done
 LAB_JOBS=${LAB_JOBS:-$([ "$N" -gt 1 ] && echo 1 || echo 2)}
 
 # json_ok FILE N: FILE is well-formed JSON in Gradescope's results format
@@ -191,6 +207,9 @@ one_lab() {
     local js
     if js=$(json_ok "$TMP/json-$lab" "$want_n" 2>&1) && [ "$js" = 0 ]; then pass "$T.$lab.results_json"
     else fail "$T.$lab.results_json ($TMP/json-$lab: ${js:-no total})"; fi
+    # the handout's pasted grades, consoles and GDB walks in this skeleton
+    # (tools/handout-runs)
+    SLICE= HANDOUT_SKELETON=$D KEEP=$TMP/ho-$lab BUILD="$ABS_BUILD" tools/handout-runs --lab "$lab" --part skeleton
 }
 
 # The instructors' private tests (GRADE_EXTRA)
@@ -247,7 +266,15 @@ solution_full_marks() {
         pass "$T.solution_results_json"
     else fail "$T.solution_results_json (${js:-no total})"; fi
 }
-[ "$K" = "$N" ] && solution_full_marks
+{ [ "$N" = 1 ] || [ "$K" = $HALF ]; } && solution_full_marks
+
+# ---- the handouts' runs in the trees made from the solution, a lab at a
+# time; and (slice HALF+1) the runs on this checkout and the checks of
+# every handout's markers and points
+for lab in "${HLABS[@]}"; do
+    SLICE= KEEP=$TMP/ho-$lab BUILD="$ABS_BUILD" tools/handout-runs --lab "$lab" --part rest
+done
+{ [ "$N" = 1 ] || [ "$K" = $((HALF + 1)) ]; } && SLICE= KEEP=$TMP/ho-main BUILD="$ABS_BUILD" tools/handout-runs --lab main
 
 # ---- perform_write: the solution pasted back, make grade, make handin; in
 # the slice that cut perform_write

@@ -3,8 +3,8 @@
 #  runner.progress_header      each job's lines come under a header with its
 #                              time, "== kernel suite NAME (N s)", and the
 #                              closing line counts them
-#  runner.slices               tools/tests/labs.sh's "# host-slices: 8"
-#                              makes eight jobs, "labs@1/8" .. "labs@8/8"
+#  runner.slices               tools/tests/labs.sh's "# host-slices: 16"
+#                              makes sixteen jobs, "labs@1/16" .. "labs@16/16"
 #                              (tools/run-tests -n lists the jobs)
 #  runner.interrupt_cleans_up  a run killed with SIGTERM in the middle of a
 #                              host test stops every process it started
@@ -26,8 +26,8 @@ fi
 
 # ---- the job list
 tools/run-tests -n labs cmdline > "$TMP/jobs.log" 2>&1
-if [ "$(tr '\n' ' ' < "$TMP/jobs.log")" = "$(printf 'h:labs@%d/8 ' 1 2 3 4 5 6 7 8)k:cmdline " ]; then
-    pass "$T.slices (labs: 8 jobs)"
+if [ "$(tr '\n' ' ' < "$TMP/jobs.log")" = "$(printf 'h:labs@%d/16 ' $(seq 1 16))k:cmdline " ]; then
+    pass "$T.slices (labs: 16 jobs)"
 else
     fail "$T.slices (jobs: $(tr '\n' ' ' < "$TMP/jobs.log"))"
 fi
