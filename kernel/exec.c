@@ -466,6 +466,7 @@ static int do_execve_common(const char *filename, const char *const *argv,
         goto out_mm;
 
     /* ---- point of no return ---- */
+    exec_apply_creds(ef.file ? ef.file->f_inode : NULL);   /* set-ID bits (include/cred.h) */
     exec_close(&ef);
     struct mm_struct *old = use_mm(mm);
     mmput(old);
