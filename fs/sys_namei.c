@@ -133,6 +133,8 @@ long sys_fchdir(unsigned int fd)
     long err = 0;
     if (!S_ISDIR(f->f_inode->i_mode))
         err = -ENOTDIR;
+    else if ((err = inode_permission(f->f_inode, MAY_EXEC)))
+        ;                              /* search permission, as chdir */
     else if (!current->fs)
         err = -EINVAL;
     else {

@@ -172,6 +172,7 @@ struct iattr {
 #define ATTR_ATIME 0x10
 #define ATTR_MTIME 0x20
 #define ATTR_CTIME 0x40
+#define ATTR_FORCE      0x200          /* no owner or permission checks (file_remove_privs) */
 #define ATTR_KILL_SUID  0x800          /* clear S_ISUID (chown, a write) */
 #define ATTR_KILL_SGID  0x1000         /* clear S_ISGID if group-executable */
 #define ATTR_TIMES_SET  0x10000        /* utimensat with explicit times: the owner only */
@@ -586,6 +587,22 @@ void inode_init_owner(struct inode *inode, const struct inode *dir, mode_t mode)
 #define MAY_READ   0x4
 int inode_permission(struct inode *inode, int mask);
 int generic_permission(struct inode *inode, int mask);
+/* May the caller create an entry in dir (write and search on it; -ENOENT
+ * if dir was removed)?  May it remove victim from dir (write and search,
+ * the sticky bit: -EPERM unless it owns the file or the directory, then
+ * the kinds: -ENOTDIR when isdir and victim is not a directory, -EISDIR
+ * the other way round)?  Linux's may_create and may_delete. */
+int may_create(struct inode *dir);
+int may_delete(struct inode *dir, struct inode *victim, int isdir);
+/* A write or a truncate by a caller without CAP_FSETID clears S_ISUID (and
+ * S_ISGID when group-execute is set) of a regular file: should_remove_suid
+ * says which (ATTR_KILL_SUID | ATTR_KILL_SGID, or 0), file_remove_privs
+ * clears them (0 or -errno).  Linux's; caller holds i_mutex. */
+int should_remove_suid(const struct inode *inode);
+int file_remove_privs(struct file *file);
+/* filp_open's flag for execve: the open is checked for MAY_EXEC, not
+ * MAY_READ (Linux's __FMODE_EXEC; no user open flag has this bit). */
+#define __FMODE_EXEC 0x20
 void generic_fillattr(struct inode *inode, struct kstat *st);
 /* fs/namespace.c: mount a ramfs on / if nothing is mounted yet (boot,
  * and the kernel tests that need a root).  0 or -errno. */

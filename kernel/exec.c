@@ -86,21 +86,21 @@ struct exec_file {
     size_t size;
 };
 
-/* May this inode be executed?  Only a regular file with an execute bit
- * (Linux's may_open with MAY_EXEC, for root: CAP_DAC_OVERRIDE overrides
- * the permission bits but an executable needs one x bit); a directory, a
- * device, a FIFO: -EACCES. */
-static int may_exec(const struct inode *inode)
+/* May this inode be executed?  Only a regular file the caller may execute
+ * (Linux's do_open_execat: inode_permission with MAY_EXEC, where root's
+ * CAP_DAC_OVERRIDE still needs one x bit); a directory, a device, a FIFO:
+ * -EACCES. */
+static int may_exec(struct inode *inode)
 {
-    if (!S_ISREG(inode->i_mode) || !(inode->i_mode & 0111))
+    if (!S_ISREG(inode->i_mode))
         return -EACCES;
-    return 0;
+    return inode_permission(inode, MAY_EXEC);
 }
 
 static int exec_open(struct exec_file *ef, const char *path)
 {
     memset(ef, 0, sizeof *ef);
-    struct file *f = filp_open(path, O_RDONLY | O_LARGEFILE, 0);   /* Linux's do_open_execat */
+    struct file *f = filp_open(path, O_RDONLY | O_LARGEFILE | __FMODE_EXEC, 0);   /* do_open_execat */
     if (!IS_ERR(f)) {
         int err = may_exec(f->f_inode);
         if (err) {
