@@ -58,13 +58,15 @@ bool capable(int cap);
  * in_group_p)? */
 bool in_group_p(gid_t gid);
 
-/* execve(2)'s change of ids, at its point of no return (Linux's
- * bprm_fill_uid, then cap_bprm_creds_from_file): a set-user-ID file makes
- * its owner the effective uid; a set-group-ID file with the group-execute
- * bit makes its group the effective gid; then the saved and file-system
- * ids become the effective ones, whatever the file's bits. */
+/* execve(2)'s change of ids, made to c, a copy of the caller's that exec
+ * installs at its point of no return (Linux's bprm_fill_uid, then
+ * cap_bprm_creds_from_file): a set-user-ID file makes its owner the
+ * effective uid; a set-group-ID file with the group-execute bit makes its
+ * group the effective gid; then the saved and file-system ids become the
+ * effective ones, whatever the file's bits.  inode NULL: a built-in image,
+ * no bits. */
 struct inode;
-void exec_apply_creds(const struct inode *inode);
+void exec_creds(struct cred *c, const struct inode *inode);
 
 /* The 16-bit ids of the old calls (Linux's <linux/highuid.h>): -1 of 16
  * bits is -1 of 32 going in; an id above 65535 is the overflow id 65534

@@ -73,9 +73,8 @@ bool in_group_p(gid_t gid)
     return false;
 }
 
-void exec_apply_creds(const struct inode *inode)
+void exec_creds(struct cred *c, const struct inode *inode)
 {
-    struct cred *c = &current->cred;
     if (inode && (inode->i_mode & S_ISUID))
         c->euid = inode->i_uid;
     if (inode && (inode->i_mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP))

@@ -110,14 +110,14 @@ KTEST(cred, exec_applies_setid_bits)
     const struct cred *c = current_cred();
     set_all(1000, 1000, 1001, 1000);
     ino.i_mode = S_IFREG | 04755;
-    exec_apply_creds(&ino);
+    exec_creds(&current->cred, &ino);
     KT_EXPECT(c->uid == 1000 && c->euid == 2000 && c->suid == 2000 && c->fsuid == 2000);
     set_all(1000, 1000, 1001, 1000);
     ino.i_mode = S_IFREG | 02745;                    /* no group-execute: no change */
-    exec_apply_creds(&ino);
+    exec_creds(&current->cred, &ino);
     KT_EXPECT(c->egid == 0 && c->euid == 1000 && c->suid == 1000);
     ino.i_mode = S_IFREG | 02755;
-    exec_apply_creds(&ino);
+    exec_creds(&current->cred, &ino);
     KT_EXPECT(c->gid == 0 && c->egid == 3000 && c->sgid == 3000 && c->fsgid == 3000);
     back_to_root();
 }

@@ -152,6 +152,9 @@ struct linux_binprm {
     const char *filename;              /* kernel copy of the path */
     Elf32_Ehdr eh;
     Elf32_Phdr ph[MAX_PHNUM];
+    struct cred cred;                  /* the ids the new program runs with
+                                          (exec_creds), installed at the
+                                          point of no return */
 };
 
 static int bprm_add(struct linux_binprm *b, const char *s, bool user)
@@ -357,11 +360,13 @@ static int setup_stack(struct linux_binprm *b, struct mm_struct *mm, unsigned lo
     AUX(AT_BASE, 0);
     AUX(AT_FLAGS, 0);
     AUX(AT_ENTRY, b->eh.e_entry);
-    AUX(AT_UID, 0);
-    AUX(AT_EUID, 0);
-    AUX(AT_GID, 0);
-    AUX(AT_EGID, 0);
-    AUX(AT_SECURE, 0);
+    AUX(AT_UID, b->cred.uid);
+    AUX(AT_EUID, b->cred.euid);
+    AUX(AT_GID, b->cred.gid);
+    AUX(AT_EGID, b->cred.egid);
+    /* A set-ID exec (the new effective ids are not the real ones): the C
+     * library then ignores LD_* and the like (Linux's bprm->secureexec). */
+    AUX(AT_SECURE, b->cred.euid != b->cred.uid || b->cred.egid != b->cred.gid);
     AUX(AT_RANDOM, random);
     AUX(AT_EXECFN, execfn);
     AUX(AT_PLATFORM, platform);
@@ -452,6 +457,8 @@ static int do_execve_common(const char *filename, const char *const *argv,
     err = exec_open(&ef, fname);
     if (err)
         goto out_free;
+    b->cred = me->cred;
+    exec_creds(&b->cred, ef.file ? ef.file->f_inode : NULL);
     err = check_elf(b, &ef);
     if (err)
         goto out_close;
@@ -466,7 +473,7 @@ static int do_execve_common(const char *filename, const char *const *argv,
         goto out_mm;
 
     /* ---- point of no return ---- */
-    exec_apply_creds(ef.file ? ef.file->f_inode : NULL);   /* set-ID bits (include/cred.h) */
+    me->cred = b->cred;                /* set-ID bits applied (include/cred.h) */
     exec_close(&ef);
     struct mm_struct *old = use_mm(mm);
     mmput(old);

@@ -15,6 +15,7 @@
  */
 #include "conform.h"
 #include <grp.h>
+#include <sys/auxv.h>
 #include <sys/fsuid.h>
 #include <sys/syscall.h>
 
@@ -406,7 +407,9 @@ static void user_modes(void)
 int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "ids")) {   /* the set-ID program's report */
-		printf("%s", ids());
+		printf("%s auxv uid=%lu euid=%lu gid=%lu egid=%lu secure=%lu", ids(),
+		       getauxval(AT_UID), getauxval(AT_EUID), getauxval(AT_GID),
+		       getauxval(AT_EGID), getauxval(AT_SECURE));
 		return 0;
 	}
 	self = argv[0];
