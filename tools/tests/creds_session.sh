@@ -9,7 +9,8 @@
 # student:staff, chmod 664); ls -l; su student; id; cat of the private
 # file (denied); an append to the shared file; a file of the student's own;
 # a chown the student may not make; rm of root's file in the sticky
-# directory (denied); ls -l; exit back to root; sync; poweroff.  Then on
+# directory (denied); ls -l; exit back to root; a chown to ids above
+# 65535 (ext2's l_i_uid_high), ls -l of it; sync; poweroff.  Then on
 # the host: e2fsck -fn is clean, and debugfs reads back each file's mode,
 # owner, group and contents; the console shows the ids, the names ls -l
 # printed for the owners and the errors; docs/vfs.md's pasted copy of the
@@ -75,6 +76,9 @@ type_cmd "rm secret.txt"
 type_cmd "ls -l"
 type_cmd "exit"
 type_cmd "id"
+type_cmd "touch big.txt"
+type_cmd "chown 70000:70001 big.txt"
+type_cmd "ls -l big.txt"
 type_cmd "sync"
 type_cmd "poweroff"
 
@@ -114,6 +118,7 @@ seen ls_owner_group '-rw-rw-r--   1 student  staff           7 shared.txt'
 seen ls_after_append '-rw-rw-r--   1 student  staff          12 shared.txt'
 seen ls_private '-rw-------   1 root     root           11 secret.txt'
 seen ls_student_file '-rw-r-----   1 student  student         5 mine.txt'
+seen ls_numbers_without_names '-rw-r--r--   1 70000    70001           0 big.txt'
 
 # on the disk: mode, owner, group and bytes of each file
 inode() {     # NAME WANT_MODE WANT_UID WANT_GID [CONTENT]
@@ -133,6 +138,7 @@ inode . 01777 0 0
 inode secret.txt 0600 0 0 'top secret\n'
 inode shared.txt 0664 1000 50 'shared\nmore\n'
 inode mine.txt 0640 1000 1000 'mine\n'
+inode big.txt 0644 70000 70001 ''
 su_mode=$(debugfs -R "stat /bin/su" "$IMG" 2>/dev/null | sed -n 's/.*Mode: *\([0-7]*\).*/\1/p' | head -1)
 if [ "$su_mode" = 04755 ]; then pass "$T.su_setuid_root"
 else fail "$T.su_setuid_root (/bin/su mode $su_mode)"; fi
