@@ -209,8 +209,12 @@ struct iattr {
  * symlink(dir, name, len, target) new symlink holding target (NUL-terminated)
  * readlink(inode, buf, size)     copy the target (no NUL); returns its length
  *                                or errno.  Entry: no locks.
- * setattr(inode, attr)           entry: inode->i_mutex held.  For ATTR_SIZE
- *                                the filesystem truncates or extends (with
+ * setattr(inode, attr)           entry: inode->i_mutex held, the change
+ *                                already allowed (notify_change applied
+ *                                setattr_prepare's owner and permission
+ *                                rules and the ATTR_KILL_* bits, fs/attr.c);
+ *                                the filesystem stores it (setattr_copy).
+ *                                For ATTR_SIZE it truncates or extends (with
  *                                truncate_setsize() for the page cache and
  *                                freeing blocks past the new size).
  */
