@@ -374,6 +374,16 @@ static void c_user_modes(int w)
 	close(fd);
 	report(w, " mkdir_in_sgid_dir=%s", AFTER(mkdir(path("g/newd"), 0777), "g/newd"));
 	report(w, " chmod_link_target_roots=%s", rv(chmod(path("u/lroots"), 0644)));
+	int p[2];
+	struct stat s;
+	pipe(p);
+	fstat(p[0], &s);
+	report(w, " pipe_owner mode=%o uid=%u gid=%u", (unsigned)s.st_mode & 07777,
+	       (unsigned)s.st_uid, (unsigned)s.st_gid);
+	report(w, " fchmod_pipe=%s", rv(fchmod(p[0], 0640)));
+	fstat(p[1], &s);
+	report(w, " pipe_mode_after=%o", (unsigned)s.st_mode & 07777);
+	report(w, " fchown_pipe=%s", rv(fchown(p[0], 0, -1)));
 }
 
 static void user_modes(void)
