@@ -6,8 +6,9 @@
  *   - the credentials are a plain struct inside the task (task->cred),
  *     copied by fork and changed in place; Linux keeps a reference-counted,
  *     copy-on-write `const struct cred *` (real_cred and cred) and swaps it
- *     with commit_creds().  One CPU and no threads sharing ids here, so
- *     nobody can see a half-changed set.
+ *     with commit_creds().  Only the task itself changes its ids, on one
+ *     CPU, so nobody sees a half-changed set; each task (each thread, as in
+ *     Linux) has its own copy.
  *   - no capability sets and no user namespaces.  "root" is the whole
  *     privilege model: capable() below answers from the ids, as Linux's
  *     capabilities do for a process that never calls capset(2) (see
