@@ -339,12 +339,6 @@ int simple_setattr(struct inode *inode, struct iattr *attr)
     return 0;
 }
 
-int notify_change(struct inode *inode, struct iattr *attr)
-{
-    if (inode->i_op && inode->i_op->setattr)
-        return inode->i_op->setattr(inode, attr);
-    return simple_setattr(inode, attr);
-}
 
 /* ---- time -------------------------------------------------------------
  * current_time(): the wall clock of the timekeeping code (kernel/sys.c: the

@@ -14,6 +14,13 @@
  *                 nested deeper than MAX_NESTED_LINKS (a symlink whose target
  *                 has a symlink in its middle, whose target ...; a symlink
  *                 at the end of a target is followed in a loop, not nested)
+ *   EACCES        no search permission on a directory of the path (every
+ *                 one a name is looked up in, the last name's parent
+ *                 included), checked before that name's length or
+ *                 existence; no write permission on the directory an
+ *                 operation changes (may_create, may_delete:
+ *                 fs/permission.c)
+ *   EPERM         the sticky bit (may_delete)
  *   EEXIST, ENOTEMPTY, EXDEV, EISDIR, EBUSY, EINVAL for the operations
  * Which comes first is Linux's: a component is checked for being a
  * directory before the next one's length (so "file/<256 bytes>" is
@@ -201,6 +208,9 @@ static int link_path_walk(struct nameidata *nd, const char *name, struct path *p
                 err = -ENOTDIR;
                 goto out;
             }
+            err = inode_permission(path->inode, MAY_EXEC);   /* Linux's may_lookup */
+            if (err)
+                goto out;
             if (len > NAME_MAX) {
                 err = -ENAMETOOLONG;
                 goto out;
@@ -335,6 +345,11 @@ int path_parent(const struct path *start, const char *name, struct path *parent,
     }
     *len = strlen(*last);
     err = kern_path_at(start, dir, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, parent);
+    if (!err && *len) {                /* the last name is looked up in it: search */
+        err = inode_permission(parent->inode, MAY_EXEC);
+        if (err)
+            path_put(parent);
+    }
     if (!err && *len > NAME_MAX) {     /* the parent's errors come first */
         path_put(parent);
         err = -ENAMETOOLONG;
@@ -383,6 +398,7 @@ static int rdonly(struct path *p)
  *   -ENOENT   the name ends in '/' and is not to be a directory (link,
  *             symlink: want_dir is 0)
  *   -EROFS    the parent's filesystem is mounted read-only
+ *   -EACCES   no write or search permission on the directory (may_create)
  *   -EPERM    the directory has no such operation (has_op is 0)
  *   0         go ahead: the i_mutex is still held; the caller calls the
  *             directory operation, then done_path_create().
@@ -399,7 +415,9 @@ static int filename_create(struct parent_op *op, int has_op, int want_dir)
         err = -EEXIST;
     } else if (err == -ENOENT && !IS_DEADDIR(dir)) {
         err = op->trailing && !want_dir ? -ENOENT :
-              rdonly(&op->parent) ? -EROFS : has_op ? 0 : -EPERM;
+              rdonly(&op->parent) ? -EROFS : may_create(dir);
+        if (!err && !has_op)
+            err = -EPERM;
     }
     if (err)
         mutex_unlock(&dir->i_mutex);
@@ -452,12 +470,10 @@ static int do_remove(const char *path, int isdir)
         err = lookup_locked(dir, op.name, op.len, &victim);
         if (err)
             victim = NULL;
-        else if (isdir && !S_ISDIR(victim->i_mode))
-            err = -ENOTDIR;
-        else if (!isdir && S_ISDIR(victim->i_mode))
-            err = -EISDIR;
-        else if (!isdir && op.trailing)
-            err = -ENOTDIR;
+        else if (!isdir && op.trailing)         /* Linux's "slashes": before may_delete */
+            err = S_ISDIR(victim->i_mode) ? -EISDIR : -ENOTDIR;
+        else if ((err = may_delete(dir, victim, isdir)))
+            ;                                   /* -EACCES, sticky -EPERM, the kinds */
         else if (lookup_mnt(op.parent.mnt, victim))
             err = -EBUSY;                       /* a mount point */
         else
@@ -557,12 +573,15 @@ int vfs_rename(const char *oldpath, const char *newpath)
     target = err ? NULL : t;
     if (err == -ENOENT && !IS_DEADDIR(ndir))
         err = 0;                        /* no target (a removed directory takes none) */
+    int isdir = S_ISDIR(old->i_mode);
     if (err || target == old)
         ;                               /* same file: nothing to do (POSIX) */
-    else if (target && S_ISDIR(old->i_mode) && !S_ISDIR(target->i_mode))
-        err = -ENOTDIR;
-    else if (target && !S_ISDIR(old->i_mode) && S_ISDIR(target->i_mode))
-        err = -EISDIR;
+    else if ((err = may_delete(odir, old, isdir)))
+        ;
+    else if ((err = target ? may_delete(ndir, target, isdir) : may_create(ndir)))
+        ;                               /* the kinds: -ENOTDIR, -EISDIR */
+    else if (isdir && odir != ndir && (err = inode_permission(old, MAY_WRITE)))
+        ;                               /* its ".." changes */
     else if (lookup_mnt(o.parent.mnt, old) || (target && lookup_mnt(n.parent.mnt, target)))
         err = -EBUSY;
     else if (!(err = odir->i_op->rename(odir, o.name, o.len, ndir, n.name, n.len)) &&
@@ -660,6 +679,9 @@ int do_truncate(struct inode *inode, loff_t length, unsigned int time_attrs)
     };
     attr.ia_mtime = attr.ia_ctime = current_time();
     mutex_lock(&inode->i_mutex);
+    int kill = should_remove_suid(inode);        /* a non-root truncate clears the set-ID bits */
+    if (kill)
+        attr.ia_valid |= kill | ATTR_FORCE;
     int err = inode_newsize_ok(inode, length);   /* RLIMIT_FSIZE, s_maxbytes */
     if (!err)
         err = notify_change(inode, &attr);
@@ -673,7 +695,13 @@ int vfs_truncate(const char *path, loff_t length)
     int err = kern_path(path, LOOKUP_FOLLOW, &p);
     if (err)
         return err;
-    err = do_truncate(p.inode, length, 0);   /* times: the filesystem's call */
+    /* Write permission, after do_truncate's -EINVAL, -EISDIR and -EROFS
+     * (Linux's vfs_truncate); ftruncate needs a descriptor open for writing
+     * instead. */
+    if (length >= 0 && S_ISREG(p.inode->i_mode) && !(p.inode->i_sb->s_flags & MS_RDONLY))
+        err = inode_permission(p.inode, MAY_WRITE);
+    if (!err)
+        err = do_truncate(p.inode, length, 0);   /* times: the filesystem's call */
     path_put(&p);
     return err;
 }

@@ -83,6 +83,11 @@ int vfs_chdir(const char *name)
     int err = kern_path(name, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &p);
     if (err)
         return err;
+    err = inode_permission(p.inode, MAY_EXEC);   /* search permission */
+    if (err) {
+        path_put(&p);
+        return err;
+    }
     struct fs_struct *fs = cur_fs();
     struct path old = fs->pwd;
     fs->pwd = p;

@@ -1,7 +1,8 @@
 /* fs/open.c: opening and closing files.  filp_open resolves the path
  * (creating the file under O_CREAT, refusing an existing one under O_EXCL),
- * checks the kind against the flags, lets the file system's open refuse
- * it, truncates under O_TRUNC and returns a struct file holding a
+ * checks the kind against the flags and the caller's permission
+ * (inode_permission: read, write, execute as the flags ask), lets the file
+ * system's open refuse it, truncates under O_TRUNC and returns a struct file holding a
  * reference on the path.  Sits on fs/namei.c.
  *
  * The file keeps the flags that describe it (the access mode, O_APPEND,
@@ -21,8 +22,11 @@
  * it if absent (-ENOENT if the directory was removed).  An existing symlink
  * is followed (unless O_NOFOLLOW: -ELOOP; O_EXCL: -EEXIST): its target,
  * read from the link's directory, is opened or created in turn, so open of
- * a dangling link creates the file it names, as Linux's open_last_lookups. */
-static int open_create(const char *name, int flags, mode_t mode, struct path *res)
+ * a dangling link creates the file it names, as Linux's open_last_lookups.
+ * Creating needs write and search permission on the directory
+ * (may_create); *created says whether this open made the file. */
+static int open_create(const char *name, int flags, mode_t mode, struct path *res,
+                       int *created)
 {
     struct path parent, start = { NULL, NULL };
     const char *last;
@@ -48,10 +52,12 @@ again:
     else if ((err = dir->i_op->lookup(dir, last, len, &inode)) == -ENOENT) {
         if (parent.mnt->mnt_sb->s_flags & MS_RDONLY)
             err = -EROFS;
+        else if ((err = may_create(dir)))
+            ;
         else if (!dir->i_op->create)
             err = -EACCES;
-        else
-            err = dir->i_op->create(dir, last, len, (mode & 07777) | S_IFREG, &inode);
+        else if (!(err = dir->i_op->create(dir, last, len, (mode & 07777) | S_IFREG, &inode)))
+            *created = 1;
     } else if (!err && (flags & O_EXCL)) {
         iput(inode);
         err = -EEXIST;
@@ -111,9 +117,19 @@ struct file *filp_open(const char *name, int flags, mode_t mode)
     else
         fmode = 0;                      /* 3: neither (Linux's OPEN_FMODE) */
     bool may_write = acc != O_RDONLY;   /* what the open is checked for */
+    /* The permission asked (Linux's ACC_MODE and build_open_flags): read
+     * for O_RDONLY, write for O_WRONLY, both for O_RDWR and for 3; O_TRUNC
+     * adds write; execve's open asks for execute only. */
+    int acc_mask = acc == O_RDONLY ? MAY_READ : acc == O_WRONLY ? MAY_WRITE
+                                              : MAY_READ | MAY_WRITE;
+    if (flags & O_TRUNC)
+        acc_mask |= MAY_WRITE;
+    if (flags & __FMODE_EXEC)
+        acc_mask = MAY_EXEC;
+    int created = 0;
 
     if (flags & O_CREAT) {
-        err = open_create(name, flags, mode, &p);
+        err = open_create(name, flags, mode, &p, &created);
     } else {
         unsigned lf = (flags & O_NOFOLLOW) ? 0 : LOOKUP_FOLLOW;
         if (flags & O_DIRECTORY)
@@ -135,6 +151,12 @@ struct file *filp_open(const char *name, int flags, mode_t mode)
     else if ((may_write || (flags & O_TRUNC)) &&
              (inode->i_sb->s_flags & MS_RDONLY) && !S_ISDIR(inode->i_mode))
         err = -EROFS;
+    else if (S_ISDIR(inode->i_mode) && (acc_mask & MAY_EXEC))
+        err = -EACCES;                  /* execve of a directory (may_open) */
+    else if (!created && (err = inode_permission(inode, acc_mask)))
+        ;                               /* a file this open created is not checked */
+    else if ((flags & O_NOATIME) && !inode_owner_or_capable(inode))
+        err = -EPERM;
     if (err) {
         path_put(&p);
         return ERR_PTR(err);
@@ -171,7 +193,7 @@ struct file *filp_open(const char *name, int flags, mode_t mode)
         }
     }
     /* after ->open, which may look at them (a tty's O_NOCTTY) */
-    f->f_flags &= ~(O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC);
+    f->f_flags &= ~(O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | __FMODE_EXEC);
     return f;
 }
 

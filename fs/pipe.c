@@ -347,6 +347,8 @@ int create_pipe_files(struct file **files, int flags)
     inode_init_once(&p->inode);
     p->inode.i_sb = &pipe_sb;
     p->inode.i_mode = S_IFIFO | 0600;
+    p->inode.i_uid = current_fsuid();  /* the creator's, as Linux's get_pipe_inode */
+    p->inode.i_gid = current_fsgid();
     p->inode.i_nlink = 1;
     p->inode.i_count = 1;
     p->inode.i_ino = ++pipe_ino;

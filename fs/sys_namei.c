@@ -64,7 +64,7 @@ static long with_names(int dfd1, const char *u1, int dfd2, const char *u2,
     return err;
 }
 
-static int do_mkdir(const char *n, long mode) { return vfs_mkdir(n, mode & 07777 & ~current_umask()); }
+static int do_mkdir(const char *n, long mode) { return vfs_mkdir(n, mode & 01777 & ~current_umask()); }
 static int do_rmdir(const char *n, long unused) { return vfs_rmdir(n); }
 static int do_unlink(const char *n, long unused) { return vfs_unlink(n); }
 static int do_chdir(const char *n, long unused) { return vfs_chdir(n); }
@@ -133,6 +133,8 @@ long sys_fchdir(unsigned int fd)
     long err = 0;
     if (!S_ISDIR(f->f_inode->i_mode))
         err = -ENOTDIR;
+    else if ((err = inode_permission(f->f_inode, MAY_EXEC)))
+        ;                              /* search permission, as chdir */
     else if (!current->fs)
         err = -EINVAL;
     else {

@@ -1,7 +1,8 @@
 /* fs/sys_stat.c: stat64/lstat64/fstat64/fstatat64, the 32-bit
  * stat/lstat/fstat, statx and getdents64: the VFS's struct kstat and
- * directory iteration turned into the Linux i386 user layouts.  Sits on
- * vfs_stat/vfs_fstat and iterate_dir.
+ * directory iteration turned into the Linux i386 user layouts; and
+ * access/faccessat/faccessat2.  Sits on vfs_stat/vfs_fstat, iterate_dir
+ * and inode_permission.
  */
 #include <kernel.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <fdtable.h>
 #include <chrdev.h>
 #include <fs_syscalls.h>
+#include <sched.h>
 #include <asm/uaccess.h>
 #include <asm/stat.h>
 #include <signal.h>
@@ -261,22 +263,77 @@ long sys_getdents64(unsigned int fd, void *dirent, unsigned int count)
     return ret;
 }
 
-/* access/faccessat: existence and, since every process is root here, only
- * X_OK is checked against the mode (root needs some x bit, as Linux). */
+/* access/faccessat/faccessat2 (Linux's do_faccessat): may the caller read,
+ * write, execute (R_OK, W_OK, X_OK) the file, or does it exist (F_OK, 0)?
+ * Checked with the REAL uid and gid standing in for the file-system ids,
+ * for the path walk too, unless faccessat2's AT_EACCESS asks for the
+ * effective ones (Linux's access_override_creds: a set-user-ID program asks
+ * what its user may do).  Then inode_permission (root: any x bit for
+ * X_OK), and W_OK on a read-only mount is -EROFS for a file or directory. */
 #define X_OK 1
 #define W_OK 2
 #define R_OK 4
-long sys_faccessat(int dfd, const char *filename, int mode)
+static int access_inode(struct inode *inode, int mode)
+{
+    int err = inode_permission(inode, mode);
+    if (!err && (mode & W_OK) && (inode->i_sb->s_flags & MS_RDONLY) &&
+        (S_ISREG(inode->i_mode) || S_ISDIR(inode->i_mode) || S_ISLNK(inode->i_mode)))
+        err = -EROFS;
+    return err;
+}
+
+long sys_faccessat2(int dfd, const char *filename, int mode, int flags)
 {
     if (mode & ~(R_OK | W_OK | X_OK))
         return -EINVAL;
-    struct kstat k;
-    int err = stat_user(dfd, filename, 1, &k);
-    if (err)
-        return err;
-    if ((mode & X_OK) && !S_ISDIR(k.mode) && !(k.mode & 0111))
-        return -EACCES;
-    return 0;
+    if (flags & ~(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+        return -EINVAL;
+    struct cred saved = current->cred;
+    if (!(flags & AT_EACCESS)) {
+        current->cred.fsuid = saved.uid;
+        current->cred.fsgid = saved.gid;
+    }
+    int err;
+    if (empty_path(filename, flags)) {
+        struct file *f = dfd == AT_FDCWD ? NULL : fget(dfd);
+        if (dfd != AT_FDCWD && !f) {
+            err = -EBADF;
+        } else if (f) {
+            err = access_inode(f->f_inode, mode);
+            fput(f);
+        } else {
+            struct path p;
+            err = kern_path(".", LOOKUP_FOLLOW, &p);
+            if (!err) {
+                err = access_inode(p.inode, mode);
+                path_put(&p);
+            }
+        }
+    } else {
+        char *name = getname(filename);
+        err = IS_ERR(name) ? PTR_ERR(name) : 0;
+        if (!err) {
+            struct at_ctx at;
+            err = at_enter(dfd, name, &at);
+            if (!err) {
+                struct path p;
+                err = kern_path(name, flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW, &p);
+                if (!err) {
+                    err = access_inode(p.inode, mode);
+                    path_put(&p);
+                }
+            }
+            at_leave(&at);
+            putname(name);
+        }
+    }
+    current->cred = saved;
+    return err;
+}
+
+long sys_faccessat(int dfd, const char *filename, int mode)
+{
+    return sys_faccessat2(dfd, filename, mode, 0);
 }
 
 long sys_access(const char *filename, int mode) { return sys_faccessat(AT_FDCWD, filename, mode); }

@@ -13,8 +13,8 @@
  * time becomes now whenever anything changes.
  *
  * Simplified on purpose: inode times are whole seconds here (struct inode
- * has no nanoseconds), so tv_nsec is checked and then dropped; there are no
- * owners or permission bits to check (every task is root).
+ * has no nanoseconds), so tv_nsec is checked and then dropped.  Who may
+ * set which times is fs/attr.c's (notify_change).
  */
 #include <kernel.h>
 #include <errno.h>
@@ -53,6 +53,10 @@ static int utimes_common(struct inode *inode, const struct utime_pair *t)
     }
     if (!(attr.ia_valid & (ATTR_ATIME | ATTR_MTIME)))
         return 0;                              /* both omitted: nothing at all */
+    /* Both now (or no times at all) asks for owner or write permission,
+     * anything else for the owner (fs/attr.c; Linux's do_utimes). */
+    attr.ia_valid |= t->nsec[0] == UTIME_NOW && t->nsec[1] == UTIME_NOW ? ATTR_TOUCH
+                                                                        : ATTR_TIMES_SET;
     if (inode->i_sb->s_flags & MS_RDONLY)
         return -EROFS;
     mutex_lock(&inode->i_mutex);

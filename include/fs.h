@@ -172,6 +172,11 @@ struct iattr {
 #define ATTR_ATIME 0x10
 #define ATTR_MTIME 0x20
 #define ATTR_CTIME 0x40
+#define ATTR_FORCE      0x200          /* no owner or permission checks (file_remove_privs) */
+#define ATTR_KILL_SUID  0x800          /* clear S_ISUID (chown, a write) */
+#define ATTR_KILL_SGID  0x1000         /* clear S_ISGID if group-executable */
+#define ATTR_TIMES_SET  0x10000        /* utimensat with explicit times: the owner only */
+#define ATTR_TOUCH      0x20000        /* utimensat to now: owner or write permission */
 
 /*
  * Inode operations.  For every directory operation: entry with dir->i_mutex
@@ -204,8 +209,12 @@ struct iattr {
  * symlink(dir, name, len, target) new symlink holding target (NUL-terminated)
  * readlink(inode, buf, size)     copy the target (no NUL); returns its length
  *                                or errno.  Entry: no locks.
- * setattr(inode, attr)           entry: inode->i_mutex held.  For ATTR_SIZE
- *                                the filesystem truncates or extends (with
+ * setattr(inode, attr)           entry: inode->i_mutex held, the change
+ *                                already allowed (notify_change applied
+ *                                setattr_prepare's owner and permission
+ *                                rules and the ATTR_KILL_* bits, fs/attr.c);
+ *                                the filesystem stores it (setattr_copy).
+ *                                For ATTR_SIZE it truncates or extends (with
  *                                truncate_setsize() for the page cache and
  *                                freeing blocks past the new size).
  */
@@ -556,10 +565,48 @@ int page_symlink(struct inode *inode, const char *target, size_t len);
 int page_readlink(struct inode *inode, char *buf, size_t size);
 /* setattr for page-cache-only filesystems (truncate_setsize + times/mode). */
 int simple_setattr(struct inode *inode, struct iattr *attr);
-/* notify_change(inode, attr): every attribute change (truncate, utimensat)
- * goes through here, with i_mutex held: the inode's ->setattr, or
- * simple_setattr for an inode without one (a pipe's has no i_op at all). */
+/* fs/attr.c.  notify_change(inode, attr): every attribute change
+ * (truncate, utimensat, chmod, chown) goes through here, with i_mutex
+ * held: the set-ID bits ATTR_KILL_* asks to clear, setattr_prepare's
+ * owner and permission rules (0, -EPERM, -EACCES), then the inode's
+ * ->setattr, or simple_setattr for an inode without one (a pipe's has no
+ * i_op at all). */
 int notify_change(struct inode *inode, struct iattr *attr);
+int setattr_prepare(struct inode *inode, struct iattr *attr);
+/* Is the caller the inode's owner (fsuid) or CAP_FOWNER? */
+bool inode_owner_or_capable(const struct inode *inode);
+/* A new inode's owner and mode (Linux's inode_init_owner): the caller's
+ * fsuid; the group of dir if dir is set-group-ID (a directory inherits the
+ * bit, a file keeps it only if the caller is in that group), else the
+ * caller's fsgid.  dir may be NULL (a filesystem's root).  Sets i_mode. */
+void inode_init_owner(struct inode *inode, const struct inode *dir, mode_t mode);
+
+/* fs/permission.c: may the caller access inode as mask says (MAY_READ,
+ * MAY_WRITE, MAY_EXEC)?  0 or -EACCES (Linux's inode_permission and
+ * generic_permission: the owner's, the group's or the others' bits, then
+ * root's override, see fs/permission.c).  A read-only mount is the
+ * callers' check (-EROFS), made before this one. */
+#define MAY_EXEC   0x1
+#define MAY_WRITE  0x2
+#define MAY_READ   0x4
+int inode_permission(struct inode *inode, int mask);
+int generic_permission(struct inode *inode, int mask);
+/* May the caller create an entry in dir (write and search on it; -ENOENT
+ * if dir was removed)?  May it remove victim from dir (write and search,
+ * the sticky bit: -EPERM unless it owns the file or the directory, then
+ * the kinds: -ENOTDIR when isdir and victim is not a directory, -EISDIR
+ * the other way round)?  Linux's may_create and may_delete. */
+int may_create(struct inode *dir);
+int may_delete(struct inode *dir, struct inode *victim, int isdir);
+/* A write or a truncate by a caller without CAP_FSETID clears S_ISUID (and
+ * S_ISGID when group-execute is set) of a regular file: should_remove_suid
+ * says which (ATTR_KILL_SUID | ATTR_KILL_SGID, or 0), file_remove_privs
+ * clears them (0 or -errno).  Linux's; caller holds i_mutex. */
+int should_remove_suid(const struct inode *inode);
+int file_remove_privs(struct file *file);
+/* filp_open's flag for execve: the open is checked for MAY_EXEC, not
+ * MAY_READ (Linux's __FMODE_EXEC; no user open flag has this bit). */
+#define __FMODE_EXEC 0x20
 void generic_fillattr(struct inode *inode, struct kstat *st);
 /* fs/namespace.c: mount a ramfs on / if nothing is mounted yet (boot,
  * and the kernel tests that need a root).  0 or -errno. */

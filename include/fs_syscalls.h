@@ -52,6 +52,7 @@ long sys_statx(int dfd, const char *filename, unsigned flags, unsigned int mask,
 long sys_getdents64(unsigned int fd, void *dirent, unsigned int count);
 long sys_access(const char *filename, int mode);
 long sys_faccessat(int dfd, const char *filename, int mode);
+long sys_faccessat2(int dfd, const char *filename, int mode, int flags);
 /* fs/sys_namei.c */
 long sys_mkdir(const char *pathname, mode_t mode);
 long sys_mkdirat(int dfd, const char *pathname, mode_t mode);
@@ -75,6 +76,18 @@ long sys_statfs64(const char *path, size_t sz, struct statfs64 *buf);
 long sys_fstatfs64(unsigned int fd, size_t sz, struct statfs64 *buf);
 long sys_utimensat(int dfd, const char *path, const void *utimes, int flags);
 long sys_utimensat_time64(int dfd, const char *path, const void *utimes, int flags);
+/* fs/attr.c: modes and owners (the 16-bit calls take old_uid_t arguments
+ * in 32-bit registers) */
+long sys_chmod(const char *filename, mode_t mode);
+long sys_fchmod(unsigned int fd, mode_t mode);
+long sys_fchmodat(int dfd, const char *filename, mode_t mode);
+long sys_chown(const char *filename, uid_t user, gid_t group);
+long sys_lchown(const char *filename, uid_t user, gid_t group);
+long sys_fchown(unsigned int fd, uid_t user, gid_t group);
+long sys_fchownat(int dfd, const char *filename, uid_t user, gid_t group, int flag);
+long sys_chown16(const char *filename, unsigned long user, unsigned long group);
+long sys_lchown16(const char *filename, unsigned long user, unsigned long group);
+long sys_fchown16(unsigned int fd, unsigned long user, unsigned long group);
 long sys_truncate(const char *path, long length);
 long sys_ftruncate(unsigned int fd, unsigned long length);
 long sys_truncate64(const char *path, unsigned long len_lo, unsigned long len_hi);

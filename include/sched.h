@@ -21,6 +21,7 @@
 #include <list.h>
 #include <wait.h>
 #include <signal.h>
+#include <cred.h>
 #include <asm/segment.h>
 
 #define TASK_RUNNING          0
@@ -124,6 +125,10 @@ struct task_struct {
     int it_real_armed;
     unsigned long it_real_expires;
     unsigned long long it_real_incr_us;
+    /* Credentials (include/cred.h, kernel/cred.c): inherited by fork,
+     * changed by the set*id calls and by exec of a set-ID file.  Zero
+     * (root) for kernel threads and init. */
+    struct cred cred;
 };
 
 #define RLIM64_INFINITY (~0ULL)

@@ -86,21 +86,21 @@ struct exec_file {
     size_t size;
 };
 
-/* May this inode be executed?  Only a regular file with an execute bit
- * (Linux's may_open with MAY_EXEC, for root: CAP_DAC_OVERRIDE overrides
- * the permission bits but an executable needs one x bit); a directory, a
- * device, a FIFO: -EACCES. */
-static int may_exec(const struct inode *inode)
+/* May this inode be executed?  Only a regular file the caller may execute
+ * (Linux's do_open_execat: inode_permission with MAY_EXEC, where root's
+ * CAP_DAC_OVERRIDE still needs one x bit); a directory, a device, a FIFO:
+ * -EACCES. */
+static int may_exec(struct inode *inode)
 {
-    if (!S_ISREG(inode->i_mode) || !(inode->i_mode & 0111))
+    if (!S_ISREG(inode->i_mode))
         return -EACCES;
-    return 0;
+    return inode_permission(inode, MAY_EXEC);
 }
 
 static int exec_open(struct exec_file *ef, const char *path)
 {
     memset(ef, 0, sizeof *ef);
-    struct file *f = filp_open(path, O_RDONLY | O_LARGEFILE, 0);   /* Linux's do_open_execat */
+    struct file *f = filp_open(path, O_RDONLY | O_LARGEFILE | __FMODE_EXEC, 0);   /* do_open_execat */
     if (!IS_ERR(f)) {
         int err = may_exec(f->f_inode);
         if (err) {
@@ -152,6 +152,9 @@ struct linux_binprm {
     const char *filename;              /* kernel copy of the path */
     Elf32_Ehdr eh;
     Elf32_Phdr ph[MAX_PHNUM];
+    struct cred cred;                  /* the ids the new program runs with
+                                          (exec_creds), installed at the
+                                          point of no return */
 };
 
 static int bprm_add(struct linux_binprm *b, const char *s, bool user)
@@ -357,11 +360,13 @@ static int setup_stack(struct linux_binprm *b, struct mm_struct *mm, unsigned lo
     AUX(AT_BASE, 0);
     AUX(AT_FLAGS, 0);
     AUX(AT_ENTRY, b->eh.e_entry);
-    AUX(AT_UID, 0);
-    AUX(AT_EUID, 0);
-    AUX(AT_GID, 0);
-    AUX(AT_EGID, 0);
-    AUX(AT_SECURE, 0);
+    AUX(AT_UID, b->cred.uid);
+    AUX(AT_EUID, b->cred.euid);
+    AUX(AT_GID, b->cred.gid);
+    AUX(AT_EGID, b->cred.egid);
+    /* A set-ID exec (the new effective ids are not the real ones): the C
+     * library then ignores LD_* and the like (Linux's bprm->secureexec). */
+    AUX(AT_SECURE, b->cred.euid != b->cred.uid || b->cred.egid != b->cred.gid);
     AUX(AT_RANDOM, random);
     AUX(AT_EXECFN, execfn);
     AUX(AT_PLATFORM, platform);
@@ -452,6 +457,8 @@ static int do_execve_common(const char *filename, const char *const *argv,
     err = exec_open(&ef, fname);
     if (err)
         goto out_free;
+    b->cred = me->cred;
+    exec_creds(&b->cred, ef.file ? ef.file->f_inode : NULL);
     err = check_elf(b, &ef);
     if (err)
         goto out_close;
@@ -466,6 +473,7 @@ static int do_execve_common(const char *filename, const char *const *argv,
         goto out_mm;
 
     /* ---- point of no return ---- */
+    me->cred = b->cred;                /* set-ID bits applied (include/cred.h) */
     exec_close(&ef);
     struct mm_struct *old = use_mm(mm);
     mmput(old);

@@ -192,6 +192,7 @@ static struct task_struct *dup_task(struct task_struct *parent)
     t->rlim_fsize[1] = parent->rlim_fsize[1];
     t->rlim_nofile[0] = parent->rlim_nofile[0];
     t->rlim_nofile[1] = parent->rlim_nofile[1];
+    t->cred = parent->cred;            /* include/cred.h: fork inherits the ids */
     if (parent->is_process) {
         t->pgrp = parent->pgrp;
         t->session = parent->session;

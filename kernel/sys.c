@@ -5,7 +5,9 @@
  * kernel/x86/rtc.c (the wall clock at boot) and the user-copy routines
  * (<asm/uaccess.h>).
  *
- * Simplifications: one user (root, uid 0, every id call returns 0); the
+ * User and group ids are kernel/cred.c's.
+ *
+ * Simplifications: the
  * wall clock is read from the CMOS RTC once at boot and advanced by
  * jiffies (no NTP, no settimeofday); rlimits other than RLIMIT_FSIZE and
  * RLIMIT_NOFILE are fixed values.
@@ -37,11 +39,6 @@ long sys_getpid(void) { return current->pid; }
  * group leader is the tgid). */
 long sys_gettid(void) { return current->pid; }
 long sys_getppid(void) { return current->parent ? current->parent->pid : 0; }
-/* Every process is root's: uid, euid, gid and egid 0. */
-long sys_getuid(void) { return 0; }
-long sys_geteuid(void) { return 0; }
-long sys_getgid(void) { return 0; }
-long sys_getegid(void) { return 0; }
 /* umask(2): sets the bits open(O_CREAT) and mkdir clear (applied in
  * fs/sys_open.c and fs/sys_namei.c, as Linux applies current_umask());
  * returns the old mask.  Nothing checks permissions yet, but the modes

@@ -1373,6 +1373,7 @@ static int generic_write_check_limits(struct file *file, loff_t pos, loff_t *cou
  * 0 and changes nothing (not even *ppos under O_APPEND); else O_APPEND (or
  * IOCB_APPEND from pwritev2's RWF_APPEND) writes at EOF, read under it;
  * generic_write_check_limits may refuse it (-EFBIG) or cut it short;
+ * S_ISUID and S_ISGID are cleared (file_remove_privs, fs/permission.c);
  * mtime/ctime are updated; *ppos becomes the end of the bytes written, and
  * only if some were (Linux: generic_write_checks, then new_sync_write
  * stores ki_pos only for ret > 0).
@@ -1400,6 +1401,9 @@ ssize_t generic_file_write_iter(struct file *file, struct iov_iter *from, loff_t
         goto out;
     if (count < (loff_t)iov_iter_count(from))
         iov_iter_truncate(from, (size_t)count);
+    ret = file_remove_privs(file);      /* a non-root write clears S_ISUID, S_ISGID */
+    if (ret)
+        goto out;
     file_update_time(file);
     if (pos > inode->i_size)            /* a gap after the old end: zeros there */
         pagecache_isize_extended(inode, inode->i_size, pos);

@@ -7,8 +7,10 @@
 # STAGING is the userland's staging tree (build/rootfs from mk/user.mk);
 # each EXTRA-DIR is copied over it (tests add programs that way).  The
 # result is an ext2 revision 1 file system with 1 KiB blocks and only the
-# filetype feature (what Vellum's ext2 implements), SIZE big (32M), owned by
-# root, with /home, /root, /tmp, /dev, /proc and /mnt present.
+# filetype feature (what Vellum's ext2 implements), SIZE big (32M), every
+# file owned by root (uid and gid 0, whoever builds it), with /home, /root,
+# /tmp, /dev, /proc and /mnt present, and /bin/su set-user-ID root (su asks
+# no password: docs/vfs.md, Credentials and permissions).
 # Reproducible like tools/mkimages.sh: fixed UUID, hash seed and times, fixed
 # modes (directories 755, programs 755, other files 644, /tmp 1777), so the
 # same staging tree gives the same bytes.
@@ -48,10 +50,11 @@ mke2fs -q -F -t ext2 -T default -m 0 -b 1024 -r 1 -I 128 -O none,filetype \
     -d "$TREE" "$IMG" "$SIZE" >"$IMG.log" 2>&1 ||
     { echo "mkrootfs: mke2fs failed for $IMG:" >&2; cat "$IMG.log" >&2; exit 1; }
 
-# mke2fs -d copies ctime (no host tool sets it) and atime (reading the tree
-# changes it) from the tree: overwrite both through debugfs.
+# mke2fs -d copies ctime (no host tool sets it), atime (reading the tree
+# changes it) and the owner from the tree: overwrite them through debugfs.
 (cd "$TREE" && find . -mindepth 1 | sort |
-    sed "s|^\.\(.*\)|sif \"\1\" ctime $FAKE_TIME\nsif \"\1\" atime $FAKE_TIME|") > "$IMG.cmds"
+    sed "s|^\.\(.*\)|sif \"\1\" ctime $FAKE_TIME\nsif \"\1\" atime $FAKE_TIME\nsif \"\1\" uid 0\nsif \"\1\" gid 0|") > "$IMG.cmds"
+if [ -f "$TREE/bin/su" ]; then echo 'sif /bin/su mode 0104755' >> "$IMG.cmds"; fi
 debugfs -w -f "$IMG.cmds" "$IMG" >/dev/null 2>&1
 rm -rf "$TREE" "$IMG.cmds" "$IMG.log"
 e2fsck -fn "$IMG" >/dev/null 2>&1 || { echo "mkrootfs: $IMG is not e2fsck-clean" >&2; exit 1; }

@@ -103,9 +103,7 @@ struct inode *ext2_new_inode(struct inode *dir, mode_t mode)
 
     struct ext2_inode_info *ei = EXT2_I(inode);
     inode->i_ino = ino;
-    inode->i_mode = mode;
-    inode->i_uid = 0;
-    inode->i_gid = dir->i_gid;
+    inode_init_owner(inode, dir, mode);    /* i_mode, i_uid, i_gid */
     inode->i_nlink = 1;
     inode->i_size = 0;
     inode->i_blocks = 0;

@@ -60,7 +60,7 @@ static struct inode *ramfs_get_inode(struct super_block *sb, struct inode *dir, 
         return NULL;
     struct ramfs_sb_info *sbi = sb->s_fs_info;
     inode->i_ino = ++sbi->next_ino;
-    inode->i_mode = mode;
+    inode_init_owner(inode, dir, mode);    /* i_mode, i_uid, i_gid */
     inode->i_atime = inode->i_mtime = inode->i_ctime = current_time();
     inode->i_blkbits = PAGE_SHIFT;
     inode->i_data.a_ops = sbi->legacy_aops ? &ramfs_legacy_aops : &ramfs_aops;

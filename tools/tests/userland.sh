@@ -178,9 +178,11 @@ check_eq utils.echo_n "$("$BIN/echo" -n x; echo y)" "xy"
 
 chmod 640 words
 out=$("$BIN/ls" -l words)
+# owner and group by name, from the host's /etc/passwd and /etc/group
+want=$(printf '%s %3u %-8s %-8s %8s %s' -rw-r----- 1 "$(id -un)" "$(id -gn)" 29 words)
 case "$out" in
-"-rw-r-----   1       29 words") pass utils.ls_l_mode_size ;;
-*) fail utils.ls_l_mode_size "got '$out'" ;;
+"$want") pass utils.ls_l_mode_size ;;
+*) fail utils.ls_l_mode_size "got '$out', want '$want'" ;;
 esac
 out=$("$BIN/ls" -l wlink)
 case "$out" in

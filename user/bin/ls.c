@@ -1,12 +1,16 @@
 /*
  * ls - list directory contents.
  * usage: ls [-l] [-a] [-d] [path...]
- *   -l  long format: mode, links, size, name (and "-> target" for links)
+ *   -l  long format: mode, links, owner, group, size, name (and "-> target"
+ *       for links); owner and group by name from /etc/passwd and
+ *       /etc/group, or as numbers when they have none
  *   -a  include names starting with '.'
  *   -d  list directories themselves, not their contents
  */
 #include <dirent.h>
 #include <errno.h>
+#include <grp.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +18,27 @@
 #include <unistd.h>
 
 static int opt_long, opt_all, opt_dir;
+
+/* A user's or group's name, or its number as text. */
+static const char *user_name(uid_t uid)
+{
+	static char num[16];
+	struct passwd *pw = getpwuid(uid);
+	if (pw)
+		return pw->pw_name;
+	snprintf(num, sizeof num, "%u", uid);
+	return num;
+}
+
+static const char *group_name(gid_t gid)
+{
+	static char num[16];
+	struct group *gr = getgrgid(gid);
+	if (gr)
+		return gr->gr_name;
+	snprintf(num, sizeof num, "%u", gid);
+	return num;
+}
 
 /* Print one entry; path is where to stat it, name is what to show. */
 static void show(const char *path, const char *name)
@@ -31,7 +56,8 @@ static void show(const char *path, const char *name)
 		return;
 	}
 	strmode(st.st_mode, mode);
-	printf("%s %3u %8lld %s", mode, st.st_nlink, st.st_size, name);
+	printf("%s %3u %-8s ", mode, st.st_nlink, user_name(st.st_uid));
+	printf("%-8s %8lld %s", group_name(st.st_gid), st.st_size, name);
 	if (S_ISLNK(st.st_mode) && (n = readlink(path, target, sizeof(target) - 1)) >= 0) {
 		target[n] = '\0';
 		printf(" -> %s", target);

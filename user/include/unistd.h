@@ -47,6 +47,17 @@ void    sync(void);
 int     brk(void *addr);
 void   *sbrk(int increment);
 
+uid_t   getuid(void);             /* real and effective user and group ids */
+uid_t   geteuid(void);
+gid_t   getgid(void);
+gid_t   getegid(void);
+int     setuid(uid_t uid);
+int     setgid(gid_t gid);
+int     getgroups(int size, gid_t list[]);
+int     setgroups(int size, const gid_t *list);   /* glibc: <grp.h> */
+int     chown(const char *path, uid_t owner, gid_t group);
+int     lchown(const char *path, uid_t owner, gid_t group);
+
 pid_t   getpid(void);
 pid_t   getppid(void);
 pid_t   fork(void);

@@ -262,6 +262,27 @@ int futimens(int fd, const struct timespec times[2])
 	return utimensat(fd, NULL, times, 0);
 }
 
+int chmod(const char *path, mode_t mode)
+{
+	return sys_ret(SC2(__NR_chmod, path, mode));
+}
+
+int fchmod(int fd, mode_t mode)
+{
+	return sys_ret(SC2(__NR_fchmod, fd, mode));
+}
+
+/* The *32 calls: uid_t is 32 bits (the plain numbers are the 16-bit ones). */
+int chown(const char *path, uid_t owner, gid_t group)
+{
+	return sys_ret(SC3(__NR_chown32, path, owner, group));
+}
+
+int lchown(const char *path, uid_t owner, gid_t group)
+{
+	return sys_ret(SC3(__NR_lchown32, path, owner, group));
+}
+
 /* ---- names in the file system ----------------------------------------- */
 
 int stat(const char *path, struct stat *st)
@@ -408,6 +429,31 @@ pid_t getpid(void)
 pid_t getppid(void)
 {
 	return SC0(__NR_getppid);
+}
+
+uid_t getuid(void)  { return SC0(__NR_getuid32); }
+uid_t geteuid(void) { return SC0(__NR_geteuid32); }
+gid_t getgid(void)  { return SC0(__NR_getgid32); }
+gid_t getegid(void) { return SC0(__NR_getegid32); }
+
+int setuid(uid_t uid)
+{
+	return sys_ret(SC1(__NR_setuid32, uid));
+}
+
+int setgid(gid_t gid)
+{
+	return sys_ret(SC1(__NR_setgid32, gid));
+}
+
+int getgroups(int size, gid_t list[])
+{
+	return sys_ret(SC2(__NR_getgroups32, size, list));
+}
+
+int setgroups(int size, const gid_t *list)
+{
+	return sys_ret(SC2(__NR_setgroups32, size, list));
 }
 
 pid_t fork(void)

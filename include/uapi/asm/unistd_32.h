@@ -25,9 +25,11 @@
 #define __NR_time                13
 #define __NR_mknod               14
 #define __NR_chmod               15
+#define __NR_lchown              16
 #define __NR_lseek               19
 #define __NR_getpid              20
 #define __NR_mount               21
+#define __NR_setuid              23
 #define __NR_getuid              24
 #define __NR_alarm               27
 #define __NR_pause               29
@@ -41,6 +43,7 @@
 #define __NR_pipe                42
 #define __NR_times               43
 #define __NR_brk                 45
+#define __NR_setgid              46
 #define __NR_getgid              47
 #define __NR_signal              48
 #define __NR_geteuid             49
@@ -55,12 +58,16 @@
 #define __NR_getpgrp             65
 #define __NR_setsid              66
 #define __NR_sigaction           67
+#define __NR_setreuid            70
+#define __NR_setregid            71
 #define __NR_sigsuspend          72
 #define __NR_sigpending          73
 #define __NR_sethostname         74
 #define __NR_getrlimit           76
 #define __NR_getrusage           77
 #define __NR_gettimeofday        78
+#define __NR_getgroups           80
+#define __NR_setgroups           81
 #define __NR_symlink             83
 #define __NR_readlink            85
 #define __NR_reboot              88
@@ -69,6 +76,7 @@
 #define __NR_truncate            92
 #define __NR_ftruncate           93
 #define __NR_fchmod              94
+#define __NR_fchown              95
 #define __NR_statfs              99
 #define __NR_fstatfs            100
 #define __NR_syslog             103
@@ -87,6 +95,8 @@
 #define __NR_sigprocmask        126
 #define __NR_getpgid            132
 #define __NR_fchdir             133
+#define __NR_setfsuid           138
+#define __NR_setfsgid           139
 #define __NR__llseek            140
 #define __NR_getdents           141
 #define __NR__newselect         142
@@ -99,7 +109,11 @@
 #define __NR_sched_yield        158
 #define __NR_nanosleep          162
 #define __NR_mremap             163
+#define __NR_setresuid          164
+#define __NR_getresuid          165
 #define __NR_poll               168
+#define __NR_setresgid          170
+#define __NR_getresgid          171
 #define __NR_prctl              172
 #define __NR_rt_sigreturn       173
 #define __NR_rt_sigaction       174
@@ -130,6 +144,7 @@
 #define __NR_setreuid32         203
 #define __NR_setregid32         204
 #define __NR_getgroups32        205
+#define __NR_setgroups32        206
 #define __NR_fchown32           207
 #define __NR_setresuid32        208
 #define __NR_getresuid32        209
@@ -138,6 +153,8 @@
 #define __NR_chown32            212
 #define __NR_setuid32           213
 #define __NR_setgid32           214
+#define __NR_setfsuid32         215
+#define __NR_setfsgid32         216
 #define __NR_madvise            219
 #define __NR_getdents64         220
 #define __NR_fcntl64            221
@@ -184,7 +201,7 @@
 #define __NR_pwritev2           379
 #define __NR_statx              383
 #define __NR_clock_gettime64    403
-#define __NR_clock_nanosleep_time64 407
+#define __NR_clock_nanosleep_time64407
 #define __NR_utimensat_time64   412
 #define __NR_rseq               386
 #define __NR_faccessat2         439

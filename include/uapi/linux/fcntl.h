@@ -42,6 +42,7 @@
 #define AT_SYMLINK_NOFOLLOW 0x100
 #define AT_REMOVEDIR        0x200      /* unlinkat: rmdir */
 #define AT_SYMLINK_FOLLOW   0x400      /* linkat */
+#define AT_EACCESS          0x200      /* faccessat2: the effective ids, not the real */
 #define AT_NO_AUTOMOUNT     0x800      /* no automounts here: accepted, ignored */
 #define AT_EMPTY_PATH       0x1000     /* "" names dirfd itself */
 #define AT_STATX_SYNC_TYPE  0x6000     /* statx: sync mode bits, ignored */

@@ -18,6 +18,18 @@
 #define S_ISUID  0004000               /* set-user-id on exec */
 #define S_ISGID  0002000               /* set-group-id on exec */
 #define S_ISVTX  0001000               /* sticky: only the owner unlinks */
+#define S_IRWXU  00700                 /* the permission bits: owner, */
+#define S_IRUSR  00400
+#define S_IWUSR  00200
+#define S_IXUSR  00100
+#define S_IRWXG  00070                 /* group, */
+#define S_IRGRP  00040
+#define S_IWGRP  00020
+#define S_IXGRP  00010
+#define S_IRWXO  00007                 /* others */
+#define S_IROTH  00004
+#define S_IWOTH  00002
+#define S_IXOTH  00001
 
 #define S_ISLNK(m)  (((m) & S_IFMT) == S_IFLNK)
 #define S_ISREG(m)  (((m) & S_IFMT) == S_IFREG)

@@ -21,6 +21,8 @@ int stat(const char *path, struct stat *st);
 int lstat(const char *path, struct stat *st);
 int fstat(int fd, struct stat *st);
 int mkdir(const char *path, mode_t mode);
+int chmod(const char *path, mode_t mode);
+int fchmod(int fd, mode_t mode);
 /* times[0] access, times[1] modification; NULL = both now; a tv_nsec of
  * UTIME_NOW / UTIME_OMIT (linux/stat.h) means now / unchanged. */
 int utimensat(int dirfd, const char *path, const struct timespec times[2], int flags);
