@@ -209,7 +209,7 @@ one_lab() {
     else fail "$T.$lab.results_json ($TMP/json-$lab: ${js:-no total})"; fi
     # the handout's pasted grades, consoles and GDB walks in this skeleton
     # (tools/handout-runs)
-    SLICE= HANDOUT_SKELETON=$D KEEP=$TMP/ho-$lab BUILD="$ABS_BUILD" tools/handout-runs --lab "$lab" --part skeleton
+    SLICE= HANDOUT_SKELETON=$D KEEP=$TMP/ho-$lab tools/handout-runs --lab "$lab" --part skeleton
 }
 
 # The instructors' private tests (GRADE_EXTRA)
@@ -272,9 +272,9 @@ solution_full_marks() {
 # time; and (slice HALF+1) the runs on this checkout and the checks of
 # every handout's markers and points
 for lab in "${HLABS[@]}"; do
-    SLICE= KEEP=$TMP/ho-$lab BUILD="$ABS_BUILD" tools/handout-runs --lab "$lab" --part rest
+    SLICE= KEEP=$TMP/ho-$lab tools/handout-runs --lab "$lab" --part rest
 done
-{ [ "$N" = 1 ] || [ "$K" = $((HALF + 1)) ]; } && SLICE= KEEP=$TMP/ho-main BUILD="$ABS_BUILD" tools/handout-runs --lab main
+{ [ "$N" = 1 ] || [ "$K" = $((HALF + 1)) ]; } && SLICE= KEEP=$TMP/ho-main tools/handout-runs --lab main
 
 # ---- perform_write: the solution pasted back, make grade, make handin; in
 # the slice that cut perform_write
