@@ -14,8 +14,11 @@
  *      zero: demand-zero pages), then given the segment's protection; the
  *      heap starts after the highest segment; the stack VMA ends at
  *      STACK_TOP with argc/argv/envp/auxv laid out as Linux lays them out;
- *   4. point of no return: switch current to the new mm and drop the old
- *      one, reset signal handlers, TLS, FPU, close FD_CLOEXEC descriptors;
+ *   4. in a thread group, kill the other threads and take the leader's
+ *      pid (de_thread, kernel/exit.c); then the point of no return: switch
+ *      current to the new mm and drop the old one (mm_release: a vfork
+ *      parent wakes), reset signal handlers, TLS, FPU, close FD_CLOEXEC
+ *      descriptors;
  *   5. set the user registers: eip = e_entry, esp = the new stack, the
  *      user segments, eflags with IF; every other register 0.
  * Failure before step 4 returns -errno with the caller untouched.
@@ -464,11 +467,16 @@ static int do_execve_common(const char *filename, const char *const *argv,
         err = setup_stack(b, mm, phdr_addr, &sp);
     if (err)
         goto out_mm;
+    err = de_thread();                 /* the other threads die: we are the process */
+    if (err)
+        goto out_mm;
 
     /* ---- point of no return ---- */
     exec_close(&ef);
     struct mm_struct *old = use_mm(mm);
+    mm_release(me, old);               /* a vfork parent wakes; clear_child_tid */
     mmput(old);
+    me->robust_list = 0;               /* the new program registers its own */
     const char *base = strrchr(fname, '/');
     strlcpy(me->comm, base ? base + 1 : fname, TASK_COMM_LEN);
     flush_signal_handlers(me);

@@ -32,11 +32,15 @@
 
 /* ---- identity ---------------------------------------------------------- */
 
-long sys_getpid(void) { return current->pid; }
-/* One thread per process: the thread id is the pid (Linux: the tid of the
- * group leader is the tgid). */
+/* getpid is the thread group's id, the leader's pid; gettid the task's
+ * own pid (the leader's tid is the tgid), as Linux. */
+long sys_getpid(void) { return current->tgid; }
 long sys_gettid(void) { return current->pid; }
-long sys_getppid(void) { return current->parent ? current->parent->pid : 0; }
+long sys_getppid(void)
+{
+    struct task_struct *parent = tg_leader(current)->parent;
+    return parent ? parent->tgid : 0;
+}
 /* Every process is root's: uid, euid, gid and egid 0. */
 long sys_getuid(void) { return 0; }
 long sys_geteuid(void) { return 0; }
@@ -262,7 +266,7 @@ long sys_prlimit64(pid_t pid, unsigned int resource, const void *new_rlim, void 
     return 0;
 }
 
-/* ---- threads' bookkeeping (no threads: recorded only) --------------------- */
+/* ---- threads' bookkeeping (futexes: kernel/futex.c) ----------------------- */
 
 long sys_set_tid_address(int *tidptr)
 {
@@ -270,6 +274,10 @@ long sys_set_tid_address(int *tidptr)
     return current->pid;
 }
 
+/* The robust-futex list glibc registers for each thread is recorded and
+ * handed back; it is not walked at exit (simplification: a thread that dies
+ * holding a robust mutex leaves it locked, where Linux marks it
+ * FUTEX_OWNER_DIED). */
 long sys_set_robust_list(void *head, size_t len)
 {
     if (len != 12)                     /* sizeof(struct robust_list_head) on i386 */
@@ -278,25 +286,34 @@ long sys_set_robust_list(void *head, size_t len)
     return 0;
 }
 
-/* futex: without threads only a wake with nobody waiting can happen. */
-long sys_futex(void)
+long sys_get_robust_list(int pid, void *head_ptr, size_t *len_ptr)
 {
-    return -ENOSYS;
+    struct task_struct *t = pid ? find_task_by_pid(pid) : current;
+    if (!t || !t->is_process)
+        return -ESRCH;
+    if (put_user((size_t)12, len_ptr))
+        return -EFAULT;
+    return put_user(t->robust_list, (unsigned long *)head_ptr) ? -EFAULT : 0;
 }
 
 /* ---- TLS: set_thread_area ------------------------------------------------- */
 
-long sys_set_thread_area(void *u_info)
+/* Fill t's TLS entry from the user_desc at u_info (Linux's
+ * do_set_thread_area): set_thread_area for current, clone's CLONE_SETTLS
+ * for the new thread (t not running yet).  entry_number -1 picks the first
+ * free entry and writes it back, only if can_allocate (set_thread_area;
+ * clone's descriptor must name its entry, -EINVAL otherwise, as Linux). */
+int do_set_thread_area(struct task_struct *t, void *u_info, int can_allocate)
 {
     struct user_desc u;
     struct desc_struct d;
     if (copy_from_user(&u, u_info, sizeof u))
         return -EFAULT;
     unsigned int idx = u.entry_number;
-    if (idx == (unsigned int)-1) {
+    if (idx == (unsigned int)-1 && can_allocate) {
         /* Pick the first free entry, as Linux; glibc asks this way. */
         for (idx = GDT_ENTRY_TLS_MIN; idx <= GDT_ENTRY_TLS_MAX; idx++) {
-            struct desc_struct *e = &current->tls_array[idx - GDT_ENTRY_TLS_MIN];
+            struct desc_struct *e = &t->tls_array[idx - GDT_ENTRY_TLS_MIN];
             if (!e->a && !e->b)
                 break;
         }
@@ -311,10 +328,16 @@ long sys_set_thread_area(void *u_info)
     if (err)
         return err;
     unsigned long flags = local_irq_save();
-    current->tls_array[idx - GDT_ENTRY_TLS_MIN] = d;
-    load_TLS(current->tls_array);
+    t->tls_array[idx - GDT_ENTRY_TLS_MIN] = d;
+    if (t == current)
+        load_TLS(t->tls_array);
     local_irq_restore(flags);
     return 0;
+}
+
+long sys_set_thread_area(void *u_info)
+{
+    return do_set_thread_area(current, u_info, 1);
 }
 
 long sys_get_thread_area(void *u_info)
