@@ -60,18 +60,34 @@ long sys_umask(int mask)
     return old;
 }
 
+/* Process groups and sessions are the process's: they are read from and
+ * set on the thread group's leader (and set on every task of the group,
+ * which kill_pgrp and pgrp_in_session look at). */
 long sys_getpgid(pid_t pid)
 {
     struct task_struct *t = pid ? find_task_by_pid(pid) : current;
-    return t ? t->pgrp : -ESRCH;
+    return t ? tg_leader(t)->pgrp : -ESRCH;
 }
 
-long sys_getpgrp(void) { return current->pgrp; }
+long sys_getpgrp(void) { return tg_leader(current)->pgrp; }
 
 long sys_getsid(pid_t pid)
 {
     struct task_struct *t = pid ? find_task_by_pid(pid) : current;
-    return t ? t->session : -ESRCH;
+    return t ? tg_leader(t)->session : -ESRCH;
+}
+
+static void set_group_ids(struct task_struct *leader, pid_t pgrp, pid_t session)
+{
+    struct task_struct *t;
+    unsigned long flags = local_irq_save();
+    leader->pgrp = pgrp;
+    leader->session = session;
+    list_for_each_entry(t, &leader->thread_group, thread_group) {
+        t->pgrp = pgrp;
+        t->session = session;
+    }
+    local_irq_restore(flags);
 }
 
 /* prctl(2): only the process name (Linux's PR_SET_NAME / PR_GET_NAME, the
@@ -116,7 +132,7 @@ static bool pgrp_in_session(pid_t pgrp, pid_t sid)
  * pid itself (a new group). */
 long sys_setpgid(pid_t pid, pid_t pgid)
 {
-    struct task_struct *me = current, *t;
+    struct task_struct *me = tg_leader(current), *t;
     if (!pid)
         pid = me->pid;
     if (!pgid)
@@ -124,6 +140,8 @@ long sys_setpgid(pid_t pid, pid_t pgid)
     if (pgid < 0)
         return -EINVAL;
     t = find_task_by_pid(pid);
+    if (t)
+        t = tg_leader(t);
     if (!t || !t->is_process || (t != me && t->parent != me))
         return -ESRCH;
     if (t->session != me->session)
@@ -132,18 +150,18 @@ long sys_setpgid(pid_t pid, pid_t pgid)
         return -EPERM;                 /* a session leader cannot move */
     if (pgid != pid && !pgrp_in_session(pgid, me->session))
         return -EPERM;
-    t->pgrp = pgid;
+    set_group_ids(t, pgid, t->session);
     return 0;
 }
 
 long sys_setsid(void)
 {
-    struct task_struct *me = current, *t;
+    struct task_struct *me = tg_leader(current), *t;
     /* Not allowed for a process group leader or if the pid names a group. */
     list_for_each_entry(t, &task_list, tasks)
         if (t->is_process && t->pgrp == me->pid)
             return -EPERM;
-    me->session = me->pgrp = me->pid;
+    set_group_ids(me, me->pid, me->pid);
     return me->session;
 }
 
