@@ -19,6 +19,13 @@
  * Returns how many were woken, or -errno (-EFAULT, -EINVAL). */
 int futex_wake_address(int *uaddr, int nr);
 
+/* t is done with its mm (exit, exec): every robust mutex on the list it
+ * registered with set_robust_list that it still holds is marked
+ * FUTEX_OWNER_DIED and a waiter woken (Linux's exit_robust_list).  Runs in
+ * t's address space (t is current). */
+struct task_struct;
+void exit_robust_list(struct task_struct *t);
+
 /* The futex system call; timeout is a user struct timespec (32-bit
  * fields, or 64-bit if time64: futex_time64), val3 the bitset. */
 long do_futex(uint32_t *uaddr, int op, uint32_t val, const void *timeout,

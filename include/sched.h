@@ -94,7 +94,7 @@ struct task_struct {
     struct desc_struct tls_array[GDT_ENTRY_TLS_ENTRIES];  /* set_thread_area */
     unsigned long clear_child_tid;     /* set_tid_address, CLONE_CHILD_CLEARTID: at exit
                                           0 is stored there and FUTEX_WAKEd (mm_release) */
-    unsigned long robust_list;         /* set_robust_list (recorded, not walked at exit) */
+    unsigned long robust_list;         /* set_robust_list: walked at exit and exec */
     /* Threads (kernel/fork.c copy_process, kernel/exit.c; docs/processes.md
      * "Threads and futexes").  A process is a thread group: its tasks share
      * the mm, files, fs and handlers; getpid() is the tgid, the leader's

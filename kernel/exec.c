@@ -473,10 +473,11 @@ static int do_execve_common(const char *filename, const char *const *argv,
 
     /* ---- point of no return ---- */
     exec_close(&ef);
+    /* mm_release in the old address space: robust mutexes, clear_child_tid
+     * (both user memory there), and a vfork parent wakes. */
+    mm_release(me, me->mm);
     struct mm_struct *old = use_mm(mm);
-    mm_release(me, old);               /* a vfork parent wakes; clear_child_tid */
     mmput(old);
-    me->robust_list = 0;               /* the new program registers its own */
     const char *base = strrchr(fname, '/');
     strlcpy(me->comm, base ? base + 1 : fname, TASK_COMM_LEN);
     flush_signal_handlers(me);

@@ -442,12 +442,15 @@ void release_task_resources(struct task_struct *t)
     t->fs = NULL;
 }
 
-/* The mm is about to stop being t's (exit, exec: Linux's mm_release).  A
+/* The mm is about to stop being t's (exit, exec: Linux's mm_release).  The
+ * robust mutexes t still holds are marked dead (kernel/futex.c), a
  * vfork parent waiting on t wakes up; a thread's clear_child_tid gets 0
  * and a FUTEX_WAKE, which is how pthread_join learns a thread ended (only
  * if someone else uses the mm: nobody could be waiting otherwise). */
 void mm_release(struct task_struct *t, struct mm_struct *mm)
 {
+    if (t->robust_list && mm)
+        exit_robust_list(t);
     if (t->vfork_done) {
         complete(t->vfork_done);
         t->vfork_done = NULL;

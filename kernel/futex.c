@@ -1,7 +1,8 @@
 /* kernel/futex.c: futexes (process layer), as Linux 2.6's kernel/futex.c.
  * Owns the futex hash (its buckets and their locks), the futex keys, and
  * the futex/futex_time64 system calls: FUTEX_WAIT, FUTEX_WAKE and their
- * _BITSET forms; FUTEX_PRIVATE_FLAG and FUTEX_CLOCK_REALTIME.  Sits on the address-space layer (find_vma
+ * _BITSET forms; FUTEX_PRIVATE_FLAG and FUTEX_CLOCK_REALTIME; and the walk
+ * of a dying thread's robust list (exit_robust_list).  Sits on the address-space layer (find_vma
  * under mmap_sem, the uaccess routines) and the scheduler.
  *
  * A futex is a 32-bit word in user memory.  User space does the fast path
@@ -294,6 +295,79 @@ static int futex_wake(uint32_t *uaddr, int private, int nr, uint32_t bitset)
 int futex_wake_address(int *uaddr, int nr)
 {
     return futex_wake((uint32_t *)uaddr, 0, nr, FUTEX_BITSET_MATCH_ANY);
+}
+
+/* ---- robust futexes (Linux's exit_robust_list) -----------------------------
+ * glibc registers, per thread, the list of robust mutexes it holds
+ * (set_robust_list).  When the thread dies holding one, the kernel marks
+ * the mutex's word FUTEX_OWNER_DIED and wakes a waiter, whose lock then
+ * returns EOWNERDEAD instead of sleeping for ever.  i386 layout:
+ *   struct robust_list_head { next; long futex_offset; list_op_pending; }
+ * each entry's word is at entry + futex_offset; bit 0 of a pointer marks a
+ * PI mutex (not built here: skipped). */
+#define FUTEX_WAITERS      0x80000000u
+#define FUTEX_OWNER_DIED   0x40000000u
+#define FUTEX_TID_MASK     0x3fffffffu
+#define ROBUST_LIST_LIMIT  2048
+
+/* One word of a dead thread's robust mutex (Linux's handle_futex_death).
+ * A read and a write, not Linux's cmpxchg on the user word: one CPU,
+ * non-preemptive, and the read has just faulted the page in
+ * (simplification; an SMP kernel needs the atomic). */
+static void handle_futex_death(uint32_t *uaddr, pid_t tid, int pending)
+{
+    uint32_t uval;
+    if ((unsigned long)uaddr % sizeof(uint32_t) || get_user(uval, uaddr))
+        return;
+    if (pending && !uval) {
+        /* It died between taking the lock and listing it: whoever waits
+         * must look again (Linux's HANDLE_DEATH_PENDING). */
+        futex_wake(uaddr, 0, 1, FUTEX_BITSET_MATCH_ANY);
+        return;
+    }
+    if ((uval & FUTEX_TID_MASK) != (uint32_t)tid)
+        return;
+    if (put_user((uval & FUTEX_WAITERS) | FUTEX_OWNER_DIED, uaddr))
+        return;
+    if (uval & FUTEX_WAITERS)
+        futex_wake(uaddr, 0, 1, FUTEX_BITSET_MATCH_ANY);   /* glibc: shared futexes */
+}
+
+/* Read one list pointer; bit 0 (a PI entry) is cleared into *pi. */
+static int fetch_robust_entry(unsigned long *entry, unsigned long uptr, int *pi)
+{
+    unsigned long v;
+    if (get_user(v, (unsigned long *)uptr))
+        return -EFAULT;
+    *pi = v & 1;
+    *entry = v & ~1UL;
+    return 0;
+}
+
+void exit_robust_list(struct task_struct *t)
+{
+    unsigned long head = t->robust_list, entry, next, pending;
+    long futex_offset;
+    int pi, next_pi, pending_pi, limit = ROBUST_LIST_LIMIT;
+
+    t->robust_list = 0;
+    if (!head || fetch_robust_entry(&entry, head, &pi) ||
+        get_user(futex_offset, (long *)(head + 4)) ||
+        fetch_robust_entry(&pending, head + 8, &pending_pi))
+        return;
+    while (entry != head) {
+        /* The next one first: the death may let another thread free entry. */
+        int rc = fetch_robust_entry(&next, entry, &next_pi);
+        if (entry != pending && !pi)
+            handle_futex_death((uint32_t *)(entry + futex_offset), t->pid, 0);
+        if (rc || !--limit)
+            return;
+        entry = next;
+        pi = next_pi;
+        cond_resched();
+    }
+    if (pending && !pending_pi)
+        handle_futex_death((uint32_t *)(pending + futex_offset), t->pid, 1);
 }
 
 /* A user timespec (32- or 64-bit fields) as jiffies from its clock's zero

@@ -292,10 +292,8 @@ long sys_set_tid_address(int *tidptr)
     return current->pid;
 }
 
-/* The robust-futex list glibc registers for each thread is recorded and
- * handed back; it is not walked at exit (simplification: a thread that dies
- * holding a robust mutex leaves it locked, where Linux marks it
- * FUTEX_OWNER_DIED). */
+/* The robust-futex list glibc registers for each thread: walked when the
+ * thread exits or execs (exit_robust_list, kernel/futex.c). */
 long sys_set_robust_list(void *head, size_t len)
 {
     if (len != 12)                     /* sizeof(struct robust_list_head) on i386 */

@@ -54,6 +54,7 @@ static const char *errname(int e)
 	E(EFBIG); E(ENOSPC); E(ESPIPE); E(EROFS); E(EMLINK); E(EPIPE);
 	E(EDOM); E(ERANGE); E(ENAMETOOLONG); E(ENOSYS); E(ENOTEMPTY);
 	E(ELOOP); E(EOVERFLOW); E(EOPNOTSUPP); E(ETIMEDOUT);
+	E(EOWNERDEAD);
 #undef E
 	}
 	snprintf(other, sizeof other, "errno%d", e);

@@ -2,7 +2,8 @@
  * pthreads contending on a mutex and a condition variable (a
  * producer/consumer handshake around a shared counter), getpid against
  * gettid, pthread_join's value, exit_group from a thread, a fatal signal
- * in a thread, execve from a thread, wait() not seeing threads, kill() reaching a process whose
+ * in a thread, execve from a thread, a robust mutex whose owner dies,
+ * wait() not seeing threads, kill() reaching a process whose
  * threads block the signal but one, futex's EAGAIN and ETIMEDOUT (relative
  * and absolute), system() and posix_spawn (CLONE_VM | CLONE_VFORK), and a
  * shared futex between two processes over a MAP_SHARED page of a file in
@@ -254,6 +255,52 @@ static int exec_child(const char *pid)
 	return bad ? 10 + bad : 5;
 }
 
+/* ---- a robust mutex whose owner dies ----------------------------------------
+ * A thread locks it and ends without unlocking: the next lock returns
+ * EOWNERDEAD (the kernel walked the dead thread's robust list), consistent
+ * makes it usable again.  Then the same with main already waiting in the
+ * lock when the owner dies: the kernel must wake it. */
+static pthread_mutex_t robust;
+static volatile int robust_locked;
+
+static void *robust_owner(void *arg)
+{
+	pthread_mutex_lock(&robust);
+	robust_locked = 1;
+	if (arg) {
+		struct timespec ts = { 0, 100000000 };
+		nanosleep(&ts, NULL);  /* main is waiting in the lock by now */
+	}
+	return NULL;                   /* still holding it */
+}
+
+static void robust_mutex(void)
+{
+	pthread_mutexattr_t a;
+	pthread_mutexattr_init(&a);
+	pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
+	pthread_mutex_init(&robust, &a);
+	for (long waiting = 0; waiting < 2; waiting++) {
+		pthread_t t;
+		robust_locked = 0;
+		pthread_create(&t, NULL, robust_owner, (void *)waiting);
+		if (!waiting)
+			pthread_join(t, NULL);
+		else
+			while (!robust_locked)
+				sched_yield();
+		int r1 = pthread_mutex_lock(&robust);
+		int r2 = r1 == EOWNERDEAD ? pthread_mutex_consistent(&robust) : -1;
+		int r3 = pthread_mutex_unlock(&robust);
+		int r4 = pthread_mutex_lock(&robust);
+		pthread_mutex_unlock(&robust);
+		if (waiting)
+			pthread_join(t, NULL);
+		say("robust_mutex waiting=%ld lock=%s consistent=%d unlock=%d relock=%d",
+		    waiting, errname(r1), r2, r3, r4);
+	}
+}
+
 /* ---- wait() does not see threads ------------------------------------------- */
 static void wait_no_threads(void)
 {
@@ -391,6 +438,7 @@ int main(int argc, char **argv)
 	group_ends(last_thread_ends_process, "last_thread_exit");
 	group_ends(exec_from_thread, "exec_from_thread");
 	process_signal();
+	robust_mutex();
 	wait_no_threads();
 	futex_errors();
 	spawning();
