@@ -382,6 +382,12 @@ long do_fork(unsigned long clone_flags, unsigned long newsp, struct pt_regs *reg
         child->sp = newsp;
     if (clone_flags & CLONE_CHILD_CLEARTID)
         t->clear_child_tid = (unsigned long)child_tid;
+    if ((clone_flags & (CLONE_VM | CLONE_VFORK)) == CLONE_VM) {
+        /* A task sharing our memory but running beside us must not
+         * deliver signals on our alternate stack (Linux's sas_ss_reset). */
+        t->sas_ss_sp = t->sas_ss_size = 0;
+        t->sas_ss_flags = SS_DISABLE;
+    }
     setup_fork_stack(t, NULL, NULL);
 
     struct task_struct *parent = tg_leader(me);      /* children belong to the group */

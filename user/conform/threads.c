@@ -1,13 +1,15 @@
 /* threads.c - conformance: threads and futexes (issue 23).  Eight
- * pthreads contending on a mutex and a condition variable (a
+ * pthreads contending on a mutex and two condition variables (a
  * producer/consumer handshake around a shared counter), getpid against
- * gettid, pthread_join's value, exit_group from a thread, a fatal signal
- * in a thread, execve from a thread, a robust mutex whose owner dies,
- * wait() not seeing threads, kill() reaching a process whose
- * threads block the signal but one, futex's EAGAIN and ETIMEDOUT (relative
- * and absolute), system() and posix_spawn (CLONE_VM | CLONE_VFORK), and a
- * shared futex between two processes over a MAP_SHARED page of a file in
- * DIR.  Prints observations only (conform.h); nothing depends on timing.
+ * gettid, pthread_join's value, a new thread's alternate signal stack,
+ * exit_group from a thread, a fatal signal in a thread, execve from a
+ * thread, a robust mutex whose owner dies, wait() not seeing threads,
+ * kill() reaching a process whose main thread blocks the signal, futex's
+ * EAGAIN and ETIMEDOUT (relative and absolute) and argument errors,
+ * system() and posix_spawn (CLONE_VM | CLONE_VFORK), and a shared futex
+ * between two processes over a MAP_SHARED page of a file in DIR and of
+ * anonymous memory.  Prints observations only (conform.h); nothing
+ * depends on timing.
  */
 #include "conform.h"
 #include <pthread.h>
@@ -108,6 +110,31 @@ static void identities(void)
 	pid_t tid = syscall(SYS_gettid);
 	say("ids main_tid_is_pid=%d thread_pid_is_pid=%d thread_tid_differs=%d",
 	    tid == getpid(), thr_pid == getpid(), thr_tid != getpid() && thr_tid > 0);
+}
+
+/* ---- a new thread has no alternate signal stack ------------------------------
+ * (It shares the memory: the creator's would be used by both at once.) */
+static int thr_ss_flags;
+
+static void *altstack_of(void *arg)
+{
+	stack_t old;
+	thr_ss_flags = sigaltstack(NULL, &old) ? -1 : old.ss_flags;
+	return arg;
+}
+
+static void altstack_in_thread(void)
+{
+	static char alt[65536];
+	stack_t ss = { .ss_sp = alt, .ss_size = sizeof alt, .ss_flags = 0 }, old;
+	int set = sigaltstack(&ss, NULL);
+	pthread_t t;
+	pthread_create(&t, NULL, altstack_of, NULL);
+	pthread_join(t, NULL);
+	sigaltstack(NULL, &old);
+	say("altstack set=%d main_flags=%d thread_flags=%d", set, old.ss_flags, thr_ss_flags);
+	ss.ss_flags = SS_DISABLE;
+	sigaltstack(&ss, NULL);
 }
 
 /* ---- exit_group from a thread, a fatal signal in a thread ------------------ */
@@ -433,6 +460,7 @@ int main(int argc, char **argv)
 	conform_start("threads", argc, argv);
 	contend();
 	identities();
+	altstack_in_thread();
 	group_ends(exit_from_thread, "exit_group_from_thread");
 	group_ends(fault_in_thread, "fault_in_thread");
 	group_ends(last_thread_ends_process, "last_thread_exit");
