@@ -4,8 +4,8 @@
  * gettid, pthread_join's value, a new thread's alternate signal stack,
  * exit_group from a thread, a fatal signal in a thread, execve from a
  * thread, a robust mutex whose owner dies, wait() not seeing threads,
- * kill() reaching a process whose main thread blocks the signal, futex's
- * EAGAIN and ETIMEDOUT (relative and absolute) and argument errors,
+ * kill() reaching a process whose main thread blocks the signal, tgkill,
+ * futex's EAGAIN and ETIMEDOUT (relative and absolute) and argument errors,
  * system() and posix_spawn (CLONE_VM | CLONE_VFORK), and a shared futex
  * between two processes over a MAP_SHARED page of a file in DIR and of
  * anonymous memory.  Prints observations only (conform.h); nothing
@@ -221,7 +221,7 @@ static void *taker(void *arg)
 {
 	(void)arg;
 	taker_tid = syscall(SYS_gettid);
-	while (!usr1_tid && !taker_go)
+	while (!taker_go)
 		sched_yield();
 	return NULL;
 }
@@ -240,9 +240,27 @@ static void process_signal(void)
 	kill(getpid(), SIGUSR1);
 	for (int i = 0; i < 1000 && !usr1_tid; i++)
 		sched_yield();
+	int by_taker = usr1_tid == taker_tid;
+	/* tgkill: that thread, in that group only. */
+	usr1_tid = 0;
+	const char *r1 = rv(syscall(SYS_tgkill, getpid(), taker_tid, SIGUSR1));
+	for (int i = 0; i < 1000 && !usr1_tid; i++)
+		sched_yield();
+	int tgkill_hit = usr1_tid == taker_tid;
+	pid_t other = fork();          /* another thread group */
+	if (other == 0) {
+		for (;;)
+			pause();
+	}
+	const char *r2 = rv(syscall(SYS_tgkill, other, taker_tid, 0));   /* not its group */
+	kill(other, SIGKILL);
+	waitpid(other, NULL, 0);
+	const char *r3 = rv(syscall(SYS_tgkill, getpid(), 0, 0));
 	taker_go = 1;
 	pthread_join(t, NULL);
-	say("kill_process taken_by_unblocked_thread=%d", usr1_tid == taker_tid);
+	say("kill_process taken_by_unblocked_thread=%d", by_taker);
+	say("tgkill ret=%s reached_that_thread=%d other_group=%s tid0=%s",
+	    r1, tgkill_hit, r2, r3);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	signal(SIGUSR1, SIG_DFL);
 }
