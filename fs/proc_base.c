@@ -95,7 +95,8 @@ int proc_pid_lookup(struct inode *root, const char *name, size_t len, struct ino
     return *res ? 0 : -ENOMEM;
 }
 
-/* The smallest visible pid >= from, or 0. */
+/* The smallest visible pid >= from, or 0.  Processes only, as Linux: a
+ * thread's tid is not listed (its /proc/TID is still found by name). */
 static pid_t next_pid(pid_t from)
 {
     struct task_struct *t;
@@ -103,7 +104,7 @@ static pid_t next_pid(pid_t from)
     unsigned long flags = local_irq_save();
     list_for_each_entry(t, &task_list, tasks)
         if (t->pid >= from && t->pid > 0 && t->exit_state != EXIT_DEAD &&
-            (!best || t->pid < best))
+            tg_leader(t) == t && (!best || t->pid < best))
             best = t->pid;
     local_irq_restore(flags);
     return best;
@@ -134,7 +135,7 @@ int proc_pid_readdir(struct dir_context *ctx, loff_t base)
 static int proc_self_readlink(struct inode *inode, char *buf, size_t size)
 {
     char s[12];
-    int n = snprintf(s, sizeof s, "%d", current->pid);
+    int n = snprintf(s, sizeof s, "%d", current->tgid);   /* the process, as Linux */
     if ((size_t)n > size)
         n = size;
     memcpy(buf, s, n);
@@ -195,7 +196,8 @@ static const struct file_operations proc_pid_dir_fops = { .iterate = proc_pid_di
 /* What a snapshot needs from the task, copied with interrupts off so the
  * task cannot exit halfway (the mm is referenced, for cmdline and sizes). */
 struct task_info {
-    pid_t pid, ppid, pgrp, session;
+    pid_t pid, tgid, ppid, pgrp, session;
+    int threads;                               /* tasks alive in its thread group */
     char state;
     char comm[TASK_COMM_LEN];
     unsigned long utime, stime;
@@ -207,8 +209,11 @@ static int get_task_info(pid_t pid, struct task_info *ti)
     unsigned long flags = local_irq_save();
     struct task_struct *t = find_task_by_pid(pid);
     if (t) {
+        struct task_struct *leader = tg_leader(t);
         ti->pid = t->pid;
-        ti->ppid = t->parent ? t->parent->pid : 0;
+        ti->tgid = leader->pid;
+        ti->threads = leader->group_live ? leader->group_live : 1;   /* a kthread, a zombie: 1 */
+        ti->ppid = leader->parent ? leader->parent->pid : 0;
         ti->pgrp = t->pgrp;
         ti->session = t->session;
         ti->state = t->exit_state == EXIT_ZOMBIE ? 'Z' : task_state_char(t->state);
@@ -263,12 +268,12 @@ static int show_status(const struct task_info *ti, char *buf, size_t size)
     int n = snprintf(buf, size,
                      "Name:\t%s\nState:\t%s\nTgid:\t%d\nPid:\t%d\nPPid:\t%d\n"
                      "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n",
-                     ti->comm, state_name(ti->state), ti->pid, ti->pid, ti->ppid);
+                     ti->comm, state_name(ti->state), ti->tgid, ti->pid, ti->ppid);
     if (ti->mm && (size_t)n < size)
         n += snprintf(buf + n, size - n, "VmSize:\t%8lu kB\nVmRSS:\t%8lu kB\n",
                       ti->mm->total_vm * (PAGE_SIZE / 1024), ti->mm->rss * (PAGE_SIZE / 1024));
     if ((size_t)n < size)
-        n += snprintf(buf + n, size - n, "Threads:\t1\n");
+        n += snprintf(buf + n, size - n, "Threads:\t%d\n", ti->threads);
     return n;
 }
 

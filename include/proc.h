@@ -46,10 +46,21 @@ void register_builtin_binary(const char *path, const void *image, size_t size);
 
 /* fork.c: drop a task's mm, files and fs references (exit, failed fork). */
 void release_task_resources(struct task_struct *t);
-long do_fork(struct pt_regs *regs);
+/* fork.c: fork/vfork/clone (flags: Linux's CLONE_*; the comment above it). */
+long do_fork(unsigned long clone_flags, unsigned long newsp, struct pt_regs *regs,
+             int *parent_tid, unsigned long tls, int *child_tid);
+/* fork.c: t is done with mm (exit, exec): wake a vfork parent, clear and
+ * FUTEX_WAKE clear_child_tid (Linux's mm_release). */
+struct mm_struct;
+void mm_release(struct task_struct *t, struct mm_struct *mm);
+/* sys.c: t's TLS entry from a user_desc (set_thread_area, CLONE_SETTLS). */
+int do_set_thread_area(struct task_struct *t, void *u_info, int can_allocate);
 
 /* exit.c */
 void do_group_exit(int status) __attribute__((noreturn));   /* status: wait word */
+/* exec in a thread group: the other tasks die, current becomes the leader
+ * with its pid (Linux's de_thread).  0 or -EAGAIN. */
+int de_thread(void);
 long kernel_wait4(pid_t pid, int *status, int options);     /* status: kernel ptr */
 /* sys.c */
 extern char system_utsname_release[];

@@ -40,6 +40,7 @@ struct mm_struct;
 struct files_struct;
 struct blk_plug;
 struct fpu_state;                      /* <asm/fpu.h> */
+struct completion;
 
 struct task_struct {
     unsigned long sp;                  /* saved kernel esp while switched out */
@@ -92,8 +93,23 @@ struct task_struct {
     sigset_t saved_sigmask;            /* sigsuspend: restored after delivery */
     int restore_sigmask;
     struct desc_struct tls_array[GDT_ENTRY_TLS_ENTRIES];  /* set_thread_area */
-    unsigned long clear_child_tid;     /* set_tid_address (no threads: unused) */
-    unsigned long robust_list;         /* set_robust_list (recorded only) */
+    unsigned long clear_child_tid;     /* set_tid_address, CLONE_CHILD_CLEARTID: at exit
+                                          0 is stored there and FUTEX_WAKEd (mm_release) */
+    unsigned long robust_list;         /* set_robust_list: walked at exit and exec */
+    /* Threads (kernel/fork.c copy_process, kernel/exit.c; docs/processes.md
+     * "Threads and futexes").  A process is a thread group: its tasks share
+     * the mm, files, fs and handlers; getpid() is the tgid, the leader's
+     * pid.  Linux keeps the group's exit state in signal_struct; here it
+     * lives in the leader's task_struct, which outlives every thread of the
+     * group (a zombie leader is not reaped while its group has threads). */
+    pid_t tgid;                        /* thread group id: the leader's pid */
+    struct task_struct *group_leader;  /* the task whose pid is the tgid (itself) */
+    struct list_head thread_group;     /* the group's other tasks */
+    int group_live;                    /* leader: tasks of the group not yet exited
+                                          (Linux's signal->live); reaped only at 0 */
+    int group_exit;                    /* leader: exit_group or a fatal signal ends the group */
+    int group_exit_code;               /* leader: its wait status, once group_exit */
+    struct completion *vfork_done;     /* CLONE_VFORK: completed at exec or exit */
     struct fpu_state *fpu;             /* x87/SSE registers while switched out */
     unsigned long sas_ss_sp;           /* sigaltstack: base of the alternate */
     unsigned long sas_ss_size;         /*   signal stack, its size (0: none) */
@@ -143,6 +159,19 @@ struct task_struct {
 /* exit_state values (Linux's) */
 #define EXIT_ZOMBIE  16
 #define EXIT_DEAD    32
+
+/* The leader of t's thread group (Linux's t->group_leader; a task not made
+ * by fork/clone, a kernel thread or a test's stand-in, leads itself). */
+static inline struct task_struct *tg_leader(struct task_struct *t)
+{
+    return t->group_leader ? t->group_leader : t;
+}
+
+/* Is t the only task of its thread group (Linux's thread_group_empty)? */
+static inline int thread_group_empty(struct task_struct *t)
+{
+    return !t->thread_group.next || list_empty(&t->thread_group);
+}
 
 /* Is a fatal signal (SIGKILL) pending for t?  Long kernel loops (the write
  * path, step 3 of the write loop in docs/page-cache.md) check it between chunks and return what they

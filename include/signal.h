@@ -94,6 +94,9 @@ static inline void sigdelset_k(sigset_t *s, int sig)
  * Wakes t if it sleeps interruptibly; SIGKILL also ends an interruptible
  * or killable wait.  0 or -EINVAL.  Any context (interrupts too). */
 int send_signal(struct task_struct *t, int sig, const struct kern_siginfo *info);
+/* The same to t's process: one task of its thread group that does not
+ * block sig (kernel/signal.c). */
+int send_group_signal(struct task_struct *p, int sig, const struct kern_siginfo *info);
 /* kill(2) semantics: pid > 0 one process, 0 the caller's group, -1 every
  * process but init and the caller, < -1 the group -pid.  0 or -ESRCH. */
 int kill_pid_info(int pid, int sig, const struct kern_siginfo *info);

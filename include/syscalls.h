@@ -111,6 +111,7 @@ long sys_getrlimit(unsigned int resource, void *rlim);
 long sys_prlimit64(pid_t pid, unsigned int resource, const void *new_rlim, void *old_rlim);
 long sys_set_tid_address(int *tidptr);
 long sys_set_robust_list(void *head, size_t len);
+long sys_get_robust_list(int pid, void *head_ptr, size_t *len_ptr);
 long sys_set_thread_area(void *u_info);
 long sys_get_thread_area(void *u_info);
 long sys_nanosleep(const void *req, void *rem);
@@ -125,7 +126,10 @@ struct sysinfo;
 long sys_sysinfo(struct sysinfo *buf);
 long sys_sched_yield(void);
 long sys_umask(int mask);
-long sys_futex(void);
+long sys_futex(uint32_t *uaddr, int op, uint32_t val, const void *timeout,
+               uint32_t *uaddr2, uint32_t val3);
+long sys_futex_time64(uint32_t *uaddr, int op, uint32_t val, const void *timeout,
+                      uint32_t *uaddr2, uint32_t val3);
 long sys_vellum_debug(unsigned long op, unsigned long arg);
 
 /* Other layers' handlers: their prototypes live in their headers (<mm.h>

@@ -14,8 +14,11 @@
  *      zero: demand-zero pages), then given the segment's protection; the
  *      heap starts after the highest segment; the stack VMA ends at
  *      STACK_TOP with argc/argv/envp/auxv laid out as Linux lays them out;
- *   4. point of no return: switch current to the new mm and drop the old
- *      one, reset signal handlers, TLS, FPU, close FD_CLOEXEC descriptors;
+ *   4. in a thread group, kill the other threads and take the leader's
+ *      pid (de_thread, kernel/exit.c); then the point of no return: switch
+ *      current to the new mm and drop the old one (mm_release: a vfork
+ *      parent wakes), reset signal handlers, TLS, FPU, close FD_CLOEXEC
+ *      descriptors;
  *   5. set the user registers: eip = e_entry, esp = the new stack, the
  *      user segments, eflags with IF; every other register 0.
  * Failure before step 4 returns -errno with the caller untouched.
@@ -471,10 +474,16 @@ static int do_execve_common(const char *filename, const char *const *argv,
         err = setup_stack(b, mm, phdr_addr, &sp);
     if (err)
         goto out_mm;
+    err = de_thread();                 /* the other threads die: we are the process */
+    if (err)
+        goto out_mm;
 
     /* ---- point of no return ---- */
     me->cred = b->cred;                /* set-ID bits applied (include/cred.h) */
     exec_close(&ef);
+    /* mm_release in the old address space: robust mutexes, clear_child_tid
+     * (both user memory there), and a vfork parent wakes. */
+    mm_release(me, me->mm);
     struct mm_struct *old = use_mm(mm);
     mmput(old);
     const char *base = strrchr(fname, '/');

@@ -1,14 +1,22 @@
-/* kernel/exit.c: ending processes and waiting for them (process layer).
+/* kernel/exit.c: ending processes and threads, and waiting for them
+ * (process layer).
  *
- * exit/exit_group and fatal signals end in do_group_exit(status):
- *   1. release the address space (back to the kernel's directory first),
- *      the descriptors and the cwd: the frames go back to the allocator now,
- *      not when the parent reaps;
- *   2. children are reparented to init (pid 1), which reaps them;
- *   3. the task becomes a ZOMBIE holding only its task_struct and the wait
- *      status; the parent gets SIGCHLD and is woken in wait4();
+ * exit() ends the calling task (do_task_exit); exit_group and fatal signals
+ * end its whole thread group (do_group_exit: the other tasks get SIGKILL
+ * and leave with the group's status).  Each task, on its way out:
+ *   1. releases its share of the address space (mm_release first: a vfork
+ *      parent wakes, clear_child_tid is cleared and woken; then back to the
+ *      kernel's directory), the descriptors and the cwd: the frames go back
+ *      to the allocator when their last user goes, not when the parent reaps;
+ *   2. (the group's last task) hands the children to init (pid 1);
+ *   3. becomes a ZOMBIE holding only its task_struct and the wait status
+ *      (the leader) or EXIT_DEAD (a thread: nobody waits for it); the
+ *      group's last task tells the parent: SIGCHLD, wake-up in wait4();
  *   4. the scheduler's do_exit() switches away for good; the next task
- *      frees the kernel stack (schedule_tail).
+ *      frees the kernel stack (schedule_tail), and a dead thread's
+ *      task_struct with it.
+ * A leader that exits before its threads is not reaped until they are all
+ * gone (group_live, Linux's delay_group_leader).
  * wait4() reaps: it takes the zombie off every list and frees the
  * task_struct (Linux's release_task).
  *
@@ -40,27 +48,28 @@
 
 unsigned long exit_count, reap_count;
 
-void do_group_exit(int status)
+/* Free a dead process: its stack is already gone (freed by the task that
+ * ran after it died).  Interrupts off. */
+static void free_dead_process(struct task_struct *c)
 {
-    struct task_struct *me = current, *c, *n;
+    list_del(&c->tasks);
+    c->exit_state = EXIT_DEAD;
+    nr_processes--;
+    reap_count++;
+    kfree(c->fpu);
+    c->fpu = NULL;
+    free_task_struct(c);
+}
 
-    if (!me->is_process)
-        panic("do_group_exit: kernel thread %d (%s)", me->pid, me->comm);
-    if (me == init_process)
-        panic("Attempted to kill init! exit status %#x", status);
-
-    /* 1. resources.  use_mm(NULL) loads swapper_pg_dir: the old directory
-     * can then be freed by mmput. */
-    struct mm_struct *mm = use_mm(NULL);
-    me->mm = NULL;
-    if (mm)
-        mmput(mm);
-    release_task_resources(me);
-
-    unsigned long flags = local_irq_save();
-    /* 2. orphans go to init */
+/* The last task of leader's group has exited (steps 2 and 3 above, for
+ * the whole group): the children go to init, the leader's zombie gets the
+ * group's status and the parent is told.  Called by that last task, which
+ * may be the leader itself or a thread after it.  Interrupts off. */
+static void group_dead(struct task_struct *leader)
+{
+    struct task_struct *c, *n;
     bool zombies_to_init = false;
-    list_for_each_entry_safe(c, n, &me->children, sibling) {
+    list_for_each_entry_safe(c, n, &leader->children, sibling) {
         list_del(&c->sibling);
         c->parent = init_process;
         if (init_process)
@@ -73,26 +82,69 @@ void do_group_exit(int status)
         send_signal(init_process, SIGCHLD, &ci);
         wake_up_all(&init_process->wait_chldexit);
     }
-    /* 3. zombie, tell the parent; or gone at once if it ignores SIGCHLD */
-    me->exit_status = status;
-    me->exit_state = EXIT_ZOMBIE;
+    int status = leader->group_exit ? leader->group_exit_code : leader->exit_status;
+    leader->exit_status = status;
     exit_count++;
-    struct task_struct *parent = me->parent;
-    if (parent) {
-        struct kern_siginfo ci = {
-            .code = (status & 0x7f) ? CLD_KILLED : CLD_EXITED,
-            .pid = me->pid,
-            .status = (status & 0x7f) ? (status & 0x7f) : (status >> 8) & 0xff,
-        };
-        const struct sigaction *psa = &parent->action[SIGCHLD - 1].sa;
-        if (psa->sa_handler == SIG_IGN || (psa->sa_flags & SA_NOCLDWAIT)) {
-            me->exit_state = EXIT_DEAD;        /* autoreap */
-            list_del_init(&me->sibling);
-        }
-        if (psa->sa_handler != SIG_IGN)
-            send_signal(parent, SIGCHLD, &ci);
-        wake_up_all(&parent->wait_chldexit);
+    struct task_struct *parent = leader->parent;
+    if (!parent)
+        return;
+    struct kern_siginfo ci = {
+        .code = (status & 0x7f) ? CLD_KILLED : CLD_EXITED,
+        .pid = leader->pid,
+        .status = (status & 0x7f) ? (status & 0x7f) : (status >> 8) & 0xff,
+    };
+    const struct sigaction *psa = &tg_leader(parent)->action[SIGCHLD - 1].sa;
+    if (psa->sa_handler == SIG_IGN || (psa->sa_flags & SA_NOCLDWAIT)) {
+        /* autoreap: a leader that is still running (it is the caller) is
+         * freed with its stack by schedule_tail; one already gone now. */
+        list_del_init(&leader->sibling);
+        if (leader != current)
+            free_dead_process(leader);
+        else
+            leader->exit_state = EXIT_DEAD;
     }
+    if (psa->sa_handler != SIG_IGN)
+        send_group_signal(parent, SIGCHLD, &ci);
+    wake_up_all(&parent->wait_chldexit);
+}
+
+/* End the calling task (Linux's do_exit): exit(), and each task of a group
+ * that exit_group or a fatal signal ends.  status is its wait word; a
+ * process's is its leader's, or the group's (group_dead). */
+static void __attribute__((noreturn)) do_task_exit(int status)
+{
+    struct task_struct *me = current, *leader = tg_leader(me);
+
+    if (!me->is_process)
+        panic("do_group_exit: kernel thread %d (%s)", me->pid, me->comm);
+    if (leader == init_process && leader->group_live == 1)
+        panic("Attempted to kill init! exit status %#x", status);
+
+    /* 1. resources.  mm_release first (it writes clear_child_tid in this
+     * mm); use_mm(NULL) loads swapper_pg_dir: the old directory can then
+     * be freed by mmput (if we were its last user). */
+    mm_release(me, me->mm);
+    struct mm_struct *mm = use_mm(NULL);
+    me->mm = NULL;
+    if (mm)
+        mmput(mm);
+    release_task_resources(me);
+
+    unsigned long flags = local_irq_save();
+    me->exit_status = status;
+    bool last = --leader->group_live == 0;
+    if (me != leader) {
+        /* A thread is nobody's child: gone as soon as it is off the CPU
+         * (schedule_tail: release_dead_process). */
+        list_del_init(&me->thread_group);
+        me->exit_state = EXIT_DEAD;
+    } else {
+        /* The leader stays, a zombie not yet reapable, while its group has
+         * threads (Linux's delay_group_leader). */
+        me->exit_state = EXIT_ZOMBIE;
+    }
+    if (last)
+        group_dead(leader);
     /* 4. never returns; interrupts stay off until the switch. */
     do_exit(status);
     local_irq_restore(flags);          /* not reached */
@@ -100,9 +152,103 @@ void do_group_exit(int status)
         ;
 }
 
+/* Ask every other task of t's group to die (Linux's zap_other_threads):
+ * SIGKILL, which they act on at their next return to user mode.
+ * Interrupts off. */
+static void zap_other_threads(struct task_struct *me)
+{
+    struct task_struct *leader = tg_leader(me), *t;
+    struct kern_siginfo info = { .code = SI_KERNEL };
+    if (leader != me && !leader->exit_state)
+        send_signal(leader, SIGKILL, &info);
+    list_for_each_entry(t, &leader->thread_group, thread_group)
+        if (t != me && !t->exit_state)
+            send_signal(t, SIGKILL, &info);
+}
+
+/* execve in a thread group (Linux's de_thread, which lives in fs/exec.c;
+ * here beside zap_other_threads and the reaping it needs): every other
+ * task of the group is killed and waited for, and if we are not the leader
+ * we take over its pid, parent, children and handlers, and its zombie is
+ * freed without a word to the parent: the process goes on, as one task,
+ * under the same pid.  0, or -EAGAIN if the group is exiting already (the
+ * exec fails; we die with the group on the way out).  The wait polls a
+ * tick at a time: the dying tasks finish what they sleep on first. */
+int de_thread(void)
+{
+    struct task_struct *me = current, *leader = tg_leader(me);
+    unsigned long flags = local_irq_save();
+    if (leader->group_live == 1 && leader == me) {
+        local_irq_restore(flags);
+        return 0;
+    }
+    if (leader->group_exit) {
+        local_irq_restore(flags);
+        return -EAGAIN;
+    }
+    /* The others leave as if killed by SIGKILL; nobody is told. */
+    leader->group_exit = 1;
+    leader->group_exit_code = SIGKILL;
+    zap_other_threads(me);
+    while (leader->group_live > 1 ||
+           (leader != me && !(leader->state == TASK_DEAD && !leader->stack))) {
+        local_irq_restore(flags);
+        set_current_state(TASK_UNINTERRUPTIBLE);
+        schedule_timeout(1);
+        flags = local_irq_save();
+    }
+    if (leader != me) {
+        /* Take the leader's place: its pid (the tgid), its parent and
+         * place among the parent's children, its children, handlers and
+         * job-control identity; then free it (it is a zombie whose stack
+         * is gone, on no list but the task list and its parent's). */
+        struct task_struct *c, *n;
+        me->pid = leader->pid;
+        me->group_leader = me;
+        me->parent = leader->parent;
+        list_add(&me->sibling, &leader->sibling);   /* our place is the leader's */
+        list_del_init(&leader->sibling);
+        list_for_each_entry_safe(c, n, &leader->children, sibling) {
+            list_del(&c->sibling);
+            c->parent = me;
+            list_add_tail(&c->sibling, &me->children);
+        }
+        memcpy(me->action, leader->action, sizeof me->action);
+        me->pgrp = leader->pgrp;
+        me->session = leader->session;
+        list_del_init(&me->thread_group);
+        free_dead_process(leader);
+        leader = me;
+    }
+    leader->group_live = 1;
+    leader->group_exit = 0;
+    leader->group_exit_code = 0;
+    local_irq_restore(flags);
+    return 0;
+}
+
+/* End the whole thread group: exit_group, a fatal signal.  The first task
+ * to get here sets the group's status; the others, killed by it, leave
+ * with that status whatever brought them here. */
+void do_group_exit(int status)
+{
+    struct task_struct *me = current, *leader = tg_leader(me);
+    unsigned long flags = local_irq_save();
+    if (leader->group_exit) {
+        status = leader->group_exit_code;
+    } else if (leader->group_live > 1) {
+        leader->group_exit = 1;
+        leader->group_exit_code = status;
+        zap_other_threads(me);
+    }
+    local_irq_restore(flags);
+    do_task_exit(status);
+}
+
+/* exit: the calling thread only; the process ends with its last thread. */
 long sys_exit(int code)
 {
-    do_group_exit((code & 0xff) << 8);
+    do_task_exit((code & 0xff) << 8);
 }
 
 long sys_exit_group(int code)
@@ -122,19 +268,6 @@ static bool wait_match(struct task_struct *me, struct task_struct *c, pid_t pid)
     return c->pgrp == -pid;
 }
 
-/* Free a dead process: its stack is already gone (freed by the task that
- * ran after it died).  Interrupts off. */
-static void free_dead_process(struct task_struct *c)
-{
-    list_del(&c->tasks);
-    c->exit_state = EXIT_DEAD;
-    nr_processes--;
-    reap_count++;
-    kfree(c->fpu);
-    c->fpu = NULL;
-    free_task_struct(c);
-}
-
 /* Free a reaped zombie (wait4). */
 static void release_task(struct task_struct *c)
 {
@@ -151,9 +284,11 @@ void release_dead_process(struct task_struct *t)
     free_dead_process(t);
 }
 
+/* Any task of a group waits for the group's children (they are the
+ * leader's: do_fork), on the leader's queue. */
 long kernel_wait4(pid_t pid, int *status, int options)
 {
-    struct task_struct *me = current, *c;
+    struct task_struct *me = tg_leader(current), *c;
     DEFINE_WAIT(w);
     long ret;
 
@@ -169,7 +304,9 @@ long kernel_wait4(pid_t pid, int *status, int options)
             if (!wait_match(me, c, pid))
                 continue;
             any = true;
-            if (c->exit_state == EXIT_ZOMBIE) {
+            if (c->exit_state == EXIT_ZOMBIE && c->group_live) {
+                continue;              /* a leader gone before its threads */
+            } else if (c->exit_state == EXIT_ZOMBIE) {
                 if (c->state == TASK_DEAD && !c->stack) {
                     found = c;
                     break;
@@ -216,7 +353,7 @@ long kernel_wait4(pid_t pid, int *status, int options)
             ret = 0;
             break;
         }
-        if (signal_pending(me)) {
+        if (signal_pending(current)) {
             ret = -ERESTARTSYS;
             break;
         }

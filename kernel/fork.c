@@ -39,11 +39,13 @@
 #include <asm/uaccess.h>
 #include <fs.h>
 #include <fdtable.h>
+#include <completion.h>
+#include <futex.h>
 #include "sched_glue.h"
 
 /* ---- per-process root and cwd (the VFS's struct fs_struct) -------------
- * Each process has its own copy (Linux shares it only between threads made
- * with CLONE_FS): chdir in a child does not move its parent.  A task with
+ * Each process has its own copy, shared only between tasks made with
+ * CLONE_FS (threads): chdir in a child does not move its parent.  A task with
  * fs == NULL uses the VFS's init_fs (kernel threads). */
 extern struct fs_struct init_fs;
 void path_get(struct path *p);
@@ -184,6 +186,7 @@ static struct task_struct *dup_task(struct task_struct *parent)
     INIT_LIST_HEAD(&t->tasks);
     INIT_LIST_HEAD(&t->children);
     INIT_LIST_HEAD(&t->sibling);
+    INIT_LIST_HEAD(&t->thread_group);
     init_waitqueue_head(&t->wait_chldexit);
     t->time_slice = TASK_TIMESLICE;
     t->is_process = 1;
@@ -197,7 +200,9 @@ static struct task_struct *dup_task(struct task_struct *parent)
         t->pgrp = parent->pgrp;
         t->session = parent->session;
         t->blocked = parent->blocked;
-        memcpy(t->action, parent->action, sizeof t->action);
+        /* The handlers live in the group leader's task_struct (a thread's
+         * own action[] is unused: kernel/signal.c sig_action). */
+        memcpy(t->action, tg_leader(parent)->action, sizeof t->action);
         memcpy(t->tls_array, parent->tls_array, sizeof t->tls_array);
         t->sas_ss_sp = parent->sas_ss_sp;      /* fork keeps the alternate */
         t->sas_ss_size = parent->sas_ss_size;  /* signal stack (POSIX) */
@@ -229,11 +234,21 @@ static void setup_fork_stack(struct task_struct *t, int (*fn)(void *), void *arg
 }
 
 /* Make t visible (pid, lists) and runnable.  Fails with -EAGAIN over the
- * process limit or out of pids. */
+ * process limit (threads count, as Linux's RLIMIT_NPROC) or out of pids.
+ * A task that is not a thread leads a new group: tgid = pid.  A thread
+ * (t->group_leader set by copy_process) joins its leader's group and is
+ * nobody's child: parent NULL, on no children list (wait() never sees it). */
 static int attach_and_wake(struct task_struct *t, struct task_struct *parent, pid_t pid)
 {
     unsigned long flags = local_irq_save();
     if (nr_processes >= max_processes) {
+        local_irq_restore(flags);
+        return -EAGAIN;
+    }
+    if (t->group_leader && t->group_leader->group_exit) {
+        /* exit_group, a fatal signal or an exec is ending the group: no
+         * new threads (Linux's copy_process refuses them too, with -EINTR
+         * where a fatal signal is pending; the caller dies either way). */
         local_irq_restore(flags);
         return -EAGAIN;
     }
@@ -244,9 +259,19 @@ static int attach_and_wake(struct task_struct *t, struct task_struct *parent, pi
         return -EAGAIN;
     }
     t->pid = pid;
-    t->parent = parent;
-    if (parent)
-        list_add_tail(&t->sibling, &parent->children);
+    if (t->group_leader) {
+        t->tgid = t->group_leader->tgid;
+        t->parent = NULL;
+        list_add_tail(&t->thread_group, &t->group_leader->thread_group);
+        t->group_leader->group_live++;
+    } else {
+        t->group_leader = t;
+        t->tgid = pid;
+        t->group_live = 1;
+        t->parent = parent;
+        if (parent)
+            list_add_tail(&t->sibling, &parent->children);
+    }
     list_add_tail(&t->tasks, &task_list);
     nr_processes++;
     t->state = TASK_UNINTERRUPTIBLE;
@@ -255,45 +280,158 @@ static int attach_and_wake(struct task_struct *t, struct task_struct *parent, pi
     return 0;
 }
 
-long do_fork(struct pt_regs *regs)
+/* The clone flags (Linux's <linux/sched.h> values). */
+#define CLONE_VM       0x00000100      /* share the mm_struct */
+#define CLONE_FS       0x00000200      /* share root, cwd, umask */
+#define CLONE_FILES    0x00000400      /* share the descriptor table */
+#define CLONE_SIGHAND  0x00000800      /* share the handlers */
+#define CLONE_VFORK    0x00004000      /* the parent sleeps until the child execs or exits */
+#define CLONE_PARENT   0x00008000      /* the child's parent is ours */
+#define CLONE_THREAD   0x00010000      /* same thread group */
+#define CLONE_SYSVSEM  0x00040000      /* share SysV undo lists: none here, accepted */
+#define CLONE_SETTLS   0x00080000      /* the TLS entry from the user_desc in tls */
+#define CLONE_PARENT_SETTID  0x00100000  /* store the tid at parent_tid */
+#define CLONE_CHILD_CLEARTID 0x00200000  /* clear_child_tid = child_tid */
+#define CLONE_DETACHED 0x00400000      /* ignored, as Linux */
+#define CLONE_CHILD_SETTID   0x01000000  /* store the tid at child_tid, in the child */
+#define CSIGNAL        0x000000ff      /* the exit signal */
+#define CLONE_SUPPORTED (CSIGNAL | CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | \
+                         CLONE_VFORK | CLONE_PARENT | CLONE_THREAD | CLONE_SYSVSEM | \
+                         CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID | \
+                         CLONE_DETACHED | CLONE_CHILD_SETTID)
+
+/* fork, vfork and clone (Linux's do_fork + copy_process): a new task
+ * that returns 0 from the same system call, at the same user eip, on the
+ * stack newsp (0: the caller's, as fork).  What it shares with us and what
+ * it gets a copy of is what the flags say:
+ *
+ *   CLONE_VM     the mm (copy_mm: mm_users + 1; without it dup_mm's COW copy)
+ *   CLONE_FILES  the descriptor table (copy_files: files->count + 1)
+ *   CLONE_FS     root, cwd and umask (copy_fs: fs->users + 1)
+ *   CLONE_SIGHAND  the handlers: they live in the group leader's task_struct
+ *                (Linux: a refcounted sighand_struct), so only together
+ *                with CLONE_THREAD; alone it is -EINVAL (simplification)
+ *   CLONE_THREAD the same thread group: tgid, leader, no exit signal, not a
+ *                child for wait(); needs CLONE_SIGHAND, which needs CLONE_VM
+ *                (-EINVAL otherwise, Linux's copy_process checks)
+ *
+ * Returns the child's pid (its tid) or -errno; nothing is left behind on
+ * failure. */
+long do_fork(unsigned long clone_flags, unsigned long newsp, struct pt_regs *regs,
+             int *parent_tid, unsigned long tls, int *child_tid)
 {
     struct task_struct *me = current, *t;
     if (!me->is_process || !me->mm)
         return -EINVAL;
+    if (clone_flags & ~CLONE_SUPPORTED)
+        return -EINVAL;
+    if ((clone_flags & CLONE_THREAD) && !(clone_flags & CLONE_SIGHAND))
+        return -EINVAL;
+    if ((clone_flags & CLONE_SIGHAND) && !(clone_flags & CLONE_VM))
+        return -EINVAL;
+    if ((clone_flags & CLONE_SIGHAND) && !(clone_flags & CLONE_THREAD))
+        return -EINVAL;                /* see above: handlers shared by a group only */
     if (READ_ONCE(nr_processes) >= max_processes)
         return -EAGAIN;
     t = dup_task(me);
     if (!t)
         return -ENOMEM;
     save_fpregs_to_fpstate(t->fpu);    /* our live registers are the child's too */
-    t->mm = dup_mm(me->mm);
-    if (!t->mm)
-        goto nomem;
-    if (me->files) {
-        t->files = dup_files(me->files);
-        if (!t->files)
+    /* copy_mm */
+    if (clone_flags & CLONE_VM) {
+        me->mm->mm_users++;
+        t->mm = me->mm;
+    } else {
+        t->mm = dup_mm(me->mm);
+        if (!t->mm)
             goto nomem;
     }
+    /* copy_files */
+    if (me->files) {
+        if (clone_flags & CLONE_FILES) {
+            spin_lock(&me->files->file_lock);
+            me->files->count++;
+            spin_unlock(&me->files->file_lock);
+            t->files = me->files;
+        } else {
+            t->files = dup_files(me->files);
+            if (!t->files)
+                goto nomem;
+        }
+    }
+    /* copy_fs */
     if (me->fs) {
-        t->fs = copy_fs_struct(me->fs);
-        if (!t->fs)
-            goto nomem;
+        if (clone_flags & CLONE_FS) {
+            me->fs->users++;
+            t->fs = me->fs;
+        } else {
+            t->fs = copy_fs_struct(me->fs);
+            if (!t->fs)
+                goto nomem;
+        }
+    }
+    int err;
+    if (clone_flags & CLONE_SETTLS) {
+        err = do_set_thread_area(t, (void *)tls, 0);
+        if (err)
+            goto fail;
     }
     struct pt_regs *child = task_pt_regs(t);
     *child = *regs;
     child->ax = 0;                     /* fork() returns 0 in the child */
-    setup_fork_stack(t, NULL, NULL);
-    int err = attach_and_wake(t, me, 0);
-    if (err) {
-        release_task_resources(t);
-        free_task(t);
-        return err;
+    if (newsp)
+        child->sp = newsp;
+    if (clone_flags & CLONE_CHILD_CLEARTID)
+        t->clear_child_tid = (unsigned long)child_tid;
+    if ((clone_flags & (CLONE_VM | CLONE_VFORK)) == CLONE_VM) {
+        /* A task sharing our memory but running beside us must not
+         * deliver signals on our alternate stack (Linux's sas_ss_reset). */
+        t->sas_ss_sp = t->sas_ss_size = 0;
+        t->sas_ss_flags = SS_DISABLE;
     }
-    return t->pid;
+    setup_fork_stack(t, NULL, NULL);
+
+    struct task_struct *parent = tg_leader(me);      /* children belong to the group */
+    if (clone_flags & (CLONE_PARENT | CLONE_THREAD))
+        parent = tg_leader(me)->parent;
+    if (clone_flags & CLONE_THREAD)
+        t->group_leader = tg_leader(me);
+    struct completion vfork;
+    if (clone_flags & CLONE_VFORK) {
+        init_completion(&vfork);
+        t->vfork_done = &vfork;
+    }
+    /* The tid stores, before the child can run.  CLONE_CHILD_SETTID writes
+     * into the child's memory: with CLONE_VM that is ours; a fork child's
+     * copy is not written (glibc's fork does not read it: it asks
+     * set_tid_address; simplification). */
+    pid_t pid = alloc_pid();
+    if (pid < 0) {
+        err = pid;
+        goto fail;
+    }
+    if ((clone_flags & CLONE_PARENT_SETTID) && put_user((int)pid, parent_tid)) {
+        err = -EFAULT;
+        goto fail;
+    }
+    if ((clone_flags & CLONE_CHILD_SETTID) && (clone_flags & CLONE_VM) &&
+        put_user((int)pid, child_tid)) {
+        err = -EFAULT;
+        goto fail;
+    }
+    err = attach_and_wake(t, parent, pid);
+    if (err)
+        goto fail;
+    if (clone_flags & CLONE_VFORK)
+        wait_for_completion(&vfork);   /* the child's exec or exit (mm_release) */
+    return pid;
 nomem:
+    err = -ENOMEM;
+fail:
+    t->vfork_done = NULL;
     release_task_resources(t);
     free_task(t);
-    return -ENOMEM;
+    return err;
 }
 
 /* Drop what dup_task/do_fork attached (for failure paths and exit). */
@@ -311,56 +449,46 @@ void release_task_resources(struct task_struct *t)
     t->fs = NULL;
 }
 
+/* The mm is about to stop being t's (exit, exec: Linux's mm_release).  The
+ * robust mutexes t still holds are marked dead (kernel/futex.c), a
+ * vfork parent waiting on t wakes up; a thread's clear_child_tid gets 0
+ * and a FUTEX_WAKE, which is how pthread_join learns a thread ended (only
+ * if someone else uses the mm: nobody could be waiting otherwise). */
+void mm_release(struct task_struct *t, struct mm_struct *mm)
+{
+    if (t->robust_list && mm)
+        exit_robust_list(t);
+    if (t->vfork_done) {
+        complete(t->vfork_done);
+        t->vfork_done = NULL;
+    }
+    if (t->clear_child_tid) {
+        int *tidptr = (int *)t->clear_child_tid;
+        t->clear_child_tid = 0;
+        if (mm && mm->mm_users > 1 && !put_user(0, tidptr))
+            futex_wake_address(tidptr, 1);
+    }
+}
+
 long sys_fork(void)
 {
-    return do_fork(current_pt_regs());
+    return do_fork(SIGCHLD, 0, current_pt_regs(), NULL, 0, NULL);
 }
 
-/* vfork: the child shares nothing here; it gets a copy-on-write copy like
- * fork (allowed by POSIX: vfork may be fork), and the parent does not wait
- * for its exec.  Programs written for vfork work. */
+/* vfork: the child borrows our mm and we sleep until it execs or exits
+ * (Linux's CLONE_VM | CLONE_VFORK). */
 long sys_vfork(void)
 {
-    return do_fork(current_pt_regs());
+    return do_fork(CLONE_VM | CLONE_VFORK | SIGCHLD, 0, current_pt_regs(), NULL, 0, NULL);
 }
 
-#define CLONE_VM       0x00000100
-#define CLONE_FS       0x00000200
-#define CLONE_FILES    0x00000400
-#define CLONE_SIGHAND  0x00000800
-#define CLONE_VFORK    0x00004000
-#define CLONE_THREAD   0x00010000
-#define CLONE_SETTLS   0x00080000
-#define CLONE_PARENT_SETTID  0x00100000
-#define CLONE_CHILD_CLEARTID 0x00200000
-#define CLONE_CHILD_SETTID   0x01000000
-#define CSIGNAL        0x000000ff
-
-/* clone: only the fork-like uses (glibc's fork() is clone(SIGCHLD |
- * CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID, 0, ...)).  Threads (CLONE_VM,
- * CLONE_THREAD...) are not supported: -EINVAL. */
+/* clone(flags, newsp, parent_tid, tls, child_tid): i386's argument order.
+ * The exit signal (flags & CSIGNAL) is SIGCHLD whatever it says
+ * (simplification: no other exit signal is modelled); a thread has none. */
 long sys_clone(unsigned long flags, unsigned long newsp, int *parent_tid,
                unsigned long tls, int *child_tid)
 {
-    if (flags & (CLONE_VM | CLONE_THREAD | CLONE_SIGHAND | CLONE_FS | CLONE_FILES))
-        return -EINVAL;
-    struct pt_regs *regs = current_pt_regs();
-    long pid = do_fork(regs);
-    if (pid < 0)
-        return pid;
-    struct task_struct *t = find_task_by_pid(pid);
-    if (t) {
-        if (newsp)
-            task_pt_regs(t)->sp = newsp;
-        if (flags & CLONE_CHILD_CLEARTID)
-            t->clear_child_tid = (unsigned long)child_tid;
-        /* CLONE_CHILD_SETTID (write the tid into the child's memory) is
-         * ignored: glibc's fork only uses it to cache the tid, which it
-         * re-reads with set_tid_address/getpid.  (Simplification.) */
-    }
-    if ((flags & CLONE_PARENT_SETTID) && parent_tid)
-        put_user((int)pid, parent_tid);
-    return pid;
+    return do_fork(flags, newsp, current_pt_regs(), parent_tid, tls, child_tid);
 }
 
 /* ---- the first process --------------------------------------------------- */

@@ -200,3 +200,45 @@ KTEST(proc, sigchld_ignored_reaps_at_exit)
         KT_EXPECT_EQ(nr_processes, procs0);
     }
 }
+
+/* clone's flag checks, as Linux's copy_process: CLONE_THREAD needs
+ * CLONE_SIGHAND, CLONE_SIGHAND needs CLONE_VM (and, here, CLONE_THREAD:
+ * the handlers live in the group leader); flags Vellum does not model
+ * (CLONE_NEWNS) are refused.  Each is refused before anything is made: the
+ * process count does not move.  Run from a process with an mm (clone's
+ * caller); its exit status says it got to the end. */
+#define T_CLONE_VM      0x00000100
+#define T_CLONE_SIGHAND 0x00000800
+#define T_CLONE_THREAD  0x00010000
+#define T_CLONE_NEWNS   0x00020000
+
+static long clone_res[5];
+
+static int clone_checks(void *arg)
+{
+    long *res = arg;
+    struct mm_struct *mm = mm_alloc();
+    if (!mm)
+        return 99;
+    use_mm(mm);                        /* ours now: exit drops it */
+    int procs0 = nr_processes;
+    struct pt_regs *regs = current_pt_regs();
+    res[0] = do_fork(T_CLONE_THREAD | T_CLONE_VM, 0, regs, NULL, 0, NULL);
+    res[1] = do_fork(T_CLONE_SIGHAND, 0, regs, NULL, 0, NULL);
+    res[2] = do_fork(T_CLONE_SIGHAND | T_CLONE_VM, 0, regs, NULL, 0, NULL);
+    res[3] = do_fork(T_CLONE_NEWNS | SIGCHLD, 0, regs, NULL, 0, NULL);
+    res[4] = nr_processes - procs0;
+    return 7;
+}
+
+KTEST(proc, clone_flags_checked_as_copy_process)
+{
+    struct task_struct *t = user_process_create(clone_checks, clone_res, "clonechk", 0);
+    KT_ASSERT(!IS_ERR(t));
+    KT_EXPECT_EQ(wait_orphan(t, 2000), 7 << 8);
+    KT_EXPECT_EQ(clone_res[0], -EINVAL);
+    KT_EXPECT_EQ(clone_res[1], -EINVAL);
+    KT_EXPECT_EQ(clone_res[2], -EINVAL);
+    KT_EXPECT_EQ(clone_res[3], -EINVAL);
+    KT_EXPECT_EQ(clone_res[4], 0);
+}

@@ -79,9 +79,11 @@ static bool sig_kernel_stop(int sig)
     return sig <= 32 && (SIG_KERNEL_STOP_MASK & sigmask(sig));
 }
 
+/* The handlers are the thread group's: they live in the leader's
+ * task_struct (Linux: the sighand_struct CLONE_SIGHAND shares). */
 static struct k_sigaction *sig_action(struct task_struct *t, int sig)
 {
-    return &t->action[sig - 1];
+    return &tg_leader(t)->action[sig - 1];
 }
 
 /* Would delivering sig to t do nothing at all?  (Then it is not queued,
@@ -169,7 +171,7 @@ int send_signal(struct task_struct *t, int sig, const struct kern_siginfo *info)
         } else {
             memset(pi, 0, sizeof *pi);
             pi->code = SI_USER;
-            pi->pid = current->is_process ? current->pid : 0;
+            pi->pid = current->is_process ? current->tgid : 0;
         }
     }
     /* Wake it if it sleeps where a signal may interrupt; SIGKILL also ends
@@ -185,13 +187,56 @@ out:
     return 0;
 }
 
+/* A process-directed signal (kill, SIGCHLD, the tty's): to one task of
+ * p's thread group that does not block it, the leader first; if all block
+ * it, pending on the first live one (Linux's complete_signal picks so,
+ * and shares the pending set; simplification: one task's pending set
+ * holds it).  A fatal one ends the whole group when it is acted on
+ * (do_group_exit).  Interrupts off or on. */
+int send_group_signal(struct task_struct *p, int sig, const struct kern_siginfo *info)
+{
+    struct task_struct *leader = tg_leader(p), *t, *pick = NULL, *live = NULL;
+    if (!valid_signal(sig))
+        return -EINVAL;
+    unsigned long flags = local_irq_save();
+    if (!leader->exit_state) {
+        live = leader;
+        if (!sigismember_k(&leader->blocked, sig))
+            pick = leader;
+    }
+    if (!pick && leader->thread_group.next) {
+        list_for_each_entry(t, &leader->thread_group, thread_group) {
+            if (t->exit_state)
+                continue;
+            if (!live)
+                live = t;
+            if (!sigismember_k(&t->blocked, sig)) {
+                pick = t;
+                break;
+            }
+        }
+    }
+    local_irq_restore(flags);
+    if (!pick)
+        pick = live;
+    return pick ? send_signal(pick, sig, info) : 0;
+}
+
 /* Linux's group_send_sig_info for one target: signal 0 only checks it
  * exists; a bad signal is -EINVAL, found only once there is a target. */
 static int kill_one(struct task_struct *t, int sig, const struct kern_siginfo *info)
 {
     if (!sig)
         return 0;
-    return send_signal(t, sig, info);
+    return send_group_signal(t, sig, info);
+}
+
+/* Is t a process that has a task alive: a thread group's leader (which
+ * may have exited before its threads) with group_live > 0?  Each process
+ * is counted once, by its leader. */
+static bool live_process(struct task_struct *t)
+{
+    return t->is_process && tg_leader(t) == t && t->group_live > 0;
 }
 
 /* Every process of the group: 0 if one of them got it, else the last error
@@ -201,7 +246,7 @@ static int kill_pgrp_info(pid_t pgrp, int sig, const struct kern_siginfo *info)
     struct task_struct *t;
     int success = 0, ret = -ESRCH;
     list_for_each_entry(t, &task_list, tasks)
-        if (t->is_process && !t->exit_state && t->pgrp == pgrp) {
+        if (live_process(t) && t->pgrp == pgrp) {
             ret = kill_one(t, sig, info);
             success |= !ret;
         }
@@ -230,7 +275,7 @@ int kill_pid_info(int pid, int sig, const struct kern_siginfo *info)
     if (pid == -1) {                   /* everyone but init and ourselves */
         int count = 0, ret = 0;
         list_for_each_entry(t, &task_list, tasks)
-            if (t->is_process && !t->exit_state && t != init_process && t != current) {
+            if (live_process(t) && t != init_process && t != tg_leader(current)) {
                 ret = kill_one(t, sig, info);
                 count++;
             }
@@ -244,18 +289,30 @@ long sys_kill(pid_t pid, int sig)
     return kill_pid_info(pid, sig, NULL);
 }
 
+/* tkill/tgkill: one task, by its tid (tgkill also checks it is in thread
+ * group tgid: -ESRCH otherwise). */
+static long do_tkill(pid_t tgid, pid_t pid, int sig)
+{
+    struct task_struct *t = find_task_by_pid(pid);
+    if (!t || !t->is_process || t->exit_state || (tgid > 0 && t->tgid != tgid))
+        return -ESRCH;
+    if (!sig)
+        return 0;
+    return send_signal(t, sig, NULL);
+}
+
 long sys_tkill(pid_t pid, int sig)
 {
     if (pid <= 0)
         return -EINVAL;
-    return kill_pid_info(pid, sig, NULL);
+    return do_tkill(0, pid, sig);
 }
 
 long sys_tgkill(pid_t tgid, pid_t pid, int sig)
 {
-    if (pid <= 0 || tgid <= 0 || tgid != pid)
-        return pid <= 0 || tgid <= 0 ? -EINVAL : -ESRCH;
-    return kill_pid_info(pid, sig, NULL);
+    if (pid <= 0 || tgid <= 0)
+        return -EINVAL;
+    return do_tkill(tgid, pid, sig);
 }
 
 /* ---- faults -------------------------------------------------------------- */

@@ -34,11 +34,15 @@
 
 /* ---- identity ---------------------------------------------------------- */
 
-long sys_getpid(void) { return current->pid; }
-/* One thread per process: the thread id is the pid (Linux: the tid of the
- * group leader is the tgid). */
+/* getpid is the thread group's id, the leader's pid; gettid the task's
+ * own pid (the leader's tid is the tgid), as Linux. */
+long sys_getpid(void) { return current->tgid; }
 long sys_gettid(void) { return current->pid; }
-long sys_getppid(void) { return current->parent ? current->parent->pid : 0; }
+long sys_getppid(void)
+{
+    struct task_struct *parent = tg_leader(current)->parent;
+    return parent ? parent->tgid : 0;
+}
 /* umask(2): sets the bits open(O_CREAT) and mkdir clear (applied in
  * fs/sys_open.c and fs/sys_namei.c, as Linux applies current_umask());
  * returns the old mask.  Nothing checks permissions yet, but the modes
@@ -53,18 +57,34 @@ long sys_umask(int mask)
     return old;
 }
 
+/* Process groups and sessions are the process's: they are read from and
+ * set on the thread group's leader (and set on every task of the group,
+ * which kill_pgrp and pgrp_in_session look at). */
 long sys_getpgid(pid_t pid)
 {
     struct task_struct *t = pid ? find_task_by_pid(pid) : current;
-    return t ? t->pgrp : -ESRCH;
+    return t ? tg_leader(t)->pgrp : -ESRCH;
 }
 
-long sys_getpgrp(void) { return current->pgrp; }
+long sys_getpgrp(void) { return tg_leader(current)->pgrp; }
 
 long sys_getsid(pid_t pid)
 {
     struct task_struct *t = pid ? find_task_by_pid(pid) : current;
-    return t ? t->session : -ESRCH;
+    return t ? tg_leader(t)->session : -ESRCH;
+}
+
+static void set_group_ids(struct task_struct *leader, pid_t pgrp, pid_t session)
+{
+    struct task_struct *t;
+    unsigned long flags = local_irq_save();
+    leader->pgrp = pgrp;
+    leader->session = session;
+    list_for_each_entry(t, &leader->thread_group, thread_group) {
+        t->pgrp = pgrp;
+        t->session = session;
+    }
+    local_irq_restore(flags);
 }
 
 /* prctl(2): only the process name (Linux's PR_SET_NAME / PR_GET_NAME, the
@@ -109,7 +129,7 @@ static bool pgrp_in_session(pid_t pgrp, pid_t sid)
  * pid itself (a new group). */
 long sys_setpgid(pid_t pid, pid_t pgid)
 {
-    struct task_struct *me = current, *t;
+    struct task_struct *me = tg_leader(current), *t;
     if (!pid)
         pid = me->pid;
     if (!pgid)
@@ -117,6 +137,8 @@ long sys_setpgid(pid_t pid, pid_t pgid)
     if (pgid < 0)
         return -EINVAL;
     t = find_task_by_pid(pid);
+    if (t)
+        t = tg_leader(t);
     if (!t || !t->is_process || (t != me && t->parent != me))
         return -ESRCH;
     if (t->session != me->session)
@@ -125,18 +147,18 @@ long sys_setpgid(pid_t pid, pid_t pgid)
         return -EPERM;                 /* a session leader cannot move */
     if (pgid != pid && !pgrp_in_session(pgid, me->session))
         return -EPERM;
-    t->pgrp = pgid;
+    set_group_ids(t, pgid, t->session);
     return 0;
 }
 
 long sys_setsid(void)
 {
-    struct task_struct *me = current, *t;
+    struct task_struct *me = tg_leader(current), *t;
     /* Not allowed for a process group leader or if the pid names a group. */
     list_for_each_entry(t, &task_list, tasks)
         if (t->is_process && t->pgrp == me->pid)
             return -EPERM;
-    me->session = me->pgrp = me->pid;
+    set_group_ids(me, me->pid, me->pid);
     return me->session;
 }
 
@@ -259,7 +281,7 @@ long sys_prlimit64(pid_t pid, unsigned int resource, const void *new_rlim, void 
     return 0;
 }
 
-/* ---- threads' bookkeeping (no threads: recorded only) --------------------- */
+/* ---- threads' bookkeeping (futexes: kernel/futex.c) ----------------------- */
 
 long sys_set_tid_address(int *tidptr)
 {
@@ -267,6 +289,8 @@ long sys_set_tid_address(int *tidptr)
     return current->pid;
 }
 
+/* The robust-futex list glibc registers for each thread: walked when the
+ * thread exits or execs (exit_robust_list, kernel/futex.c). */
 long sys_set_robust_list(void *head, size_t len)
 {
     if (len != 12)                     /* sizeof(struct robust_list_head) on i386 */
@@ -275,25 +299,34 @@ long sys_set_robust_list(void *head, size_t len)
     return 0;
 }
 
-/* futex: without threads only a wake with nobody waiting can happen. */
-long sys_futex(void)
+long sys_get_robust_list(int pid, void *head_ptr, size_t *len_ptr)
 {
-    return -ENOSYS;
+    struct task_struct *t = pid ? find_task_by_pid(pid) : current;
+    if (!t || !t->is_process)
+        return -ESRCH;
+    if (put_user((size_t)12, len_ptr))
+        return -EFAULT;
+    return put_user(t->robust_list, (unsigned long *)head_ptr) ? -EFAULT : 0;
 }
 
 /* ---- TLS: set_thread_area ------------------------------------------------- */
 
-long sys_set_thread_area(void *u_info)
+/* Fill t's TLS entry from the user_desc at u_info (Linux's
+ * do_set_thread_area): set_thread_area for current, clone's CLONE_SETTLS
+ * for the new thread (t not running yet).  entry_number -1 picks the first
+ * free entry and writes it back, only if can_allocate (set_thread_area;
+ * clone's descriptor must name its entry, -EINVAL otherwise, as Linux). */
+int do_set_thread_area(struct task_struct *t, void *u_info, int can_allocate)
 {
     struct user_desc u;
     struct desc_struct d;
     if (copy_from_user(&u, u_info, sizeof u))
         return -EFAULT;
     unsigned int idx = u.entry_number;
-    if (idx == (unsigned int)-1) {
+    if (idx == (unsigned int)-1 && can_allocate) {
         /* Pick the first free entry, as Linux; glibc asks this way. */
         for (idx = GDT_ENTRY_TLS_MIN; idx <= GDT_ENTRY_TLS_MAX; idx++) {
-            struct desc_struct *e = &current->tls_array[idx - GDT_ENTRY_TLS_MIN];
+            struct desc_struct *e = &t->tls_array[idx - GDT_ENTRY_TLS_MIN];
             if (!e->a && !e->b)
                 break;
         }
@@ -308,10 +341,16 @@ long sys_set_thread_area(void *u_info)
     if (err)
         return err;
     unsigned long flags = local_irq_save();
-    current->tls_array[idx - GDT_ENTRY_TLS_MIN] = d;
-    load_TLS(current->tls_array);
+    t->tls_array[idx - GDT_ENTRY_TLS_MIN] = d;
+    if (t == current)
+        load_TLS(t->tls_array);
     local_irq_restore(flags);
     return 0;
+}
+
+long sys_set_thread_area(void *u_info)
+{
+    return do_set_thread_area(current, u_info, 1);
 }
 
 long sys_get_thread_area(void *u_info)

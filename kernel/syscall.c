@@ -119,6 +119,8 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
     S(umask, sys_umask),
     S(rseq, sys_ni_syscall_quiet),
     S(futex, sys_futex),
+    S(futex_time64, sys_futex_time64),
+    S(get_robust_list, sys_get_robust_list),
     /* memory (mm/mmap.c: the uaccess layer) */
     S(brk, sys_brk),
     S(mmap2, sys_mmap2),

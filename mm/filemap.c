@@ -67,6 +67,13 @@
  *           tty.lock               (spinlock, irqs off: the tty's input ring and
  *                                   termios; the keyboard/serial interrupt takes it)
  *           wait-queue locks       (innermost; inside wake_up/prepare_to_wait)
+ *   futex_hash_bucket.lock         (spinlock: one futex hash bucket's sleepers,
+ *                                   kernel/futex.c.  Taken with no other lock
+ *                                   held: the futex key lookup drops mm->mmap_sem
+ *                                   first, and the user word is read under it
+ *                                   with page faults disabled, so no fault
+ *                                   path's lock nests in it.  A leaf: only
+ *                                   wake_up_process runs under it)
  * Spinlocks are leaves: nothing that sleeps, and no other spinlock except
  * as nested above (tree_lock -> page_hash_lock, i_mmap_lock ->
  * inode_wb_lock), is taken under one.

@@ -15,3 +15,16 @@
 # host-timeout: 600
 source "$(dirname "$0")/../testlib.sh"
 bash tools/conform.sh
+st=$?
+# The run pasted in docs/processes.md ("Threads and futexes") is a real
+# one: each of its lines is one of the committed outputs, which Vellum's
+# have just been compared with.
+pasted=$(sed -n 's/^    \(threads ramfs: .*\)$/\1/p' docs/processes.md)
+if [ -z "$pasted" ]; then
+    fail "conformance.doc_threads_run (no pasted run in docs/processes.md)"; st=1
+elif bad=$(grep -vxF -f user/conform/threads.linux.out <<<"$pasted"); then
+    fail "conformance.doc_threads_run (docs/processes.md pastes lines no run printed: $bad)"; st=1
+else
+    pass "conformance.doc_threads_run ($(wc -l <<<"$pasted") pasted lines, each one threads printed)"
+fi
+exit $st

@@ -53,7 +53,8 @@ static const char *errname(int e)
 	E(EISDIR); E(EINVAL); E(ENFILE); E(EMFILE); E(ENOTTY); E(ETXTBSY);
 	E(EFBIG); E(ENOSPC); E(ESPIPE); E(EROFS); E(EMLINK); E(EPIPE);
 	E(EDOM); E(ERANGE); E(ENAMETOOLONG); E(ENOSYS); E(ENOTEMPTY);
-	E(ELOOP); E(EOVERFLOW); E(EOPNOTSUPP);
+	E(ELOOP); E(EOVERFLOW); E(EOPNOTSUPP); E(ETIMEDOUT);
+	E(EOWNERDEAD);
 #undef E
 	}
 	snprintf(other, sizeof other, "errno%d", e);

@@ -52,6 +52,7 @@
 #define EOVERFLOW    75
 #define ENOTSUP      95
 #define EOPNOTSUPP   95
+#define ETIMEDOUT   110              /* futex: the deadline passed */
 #define EUCLEAN     117              /* "structure needs cleaning": a corrupt fs */
 
 #endif
