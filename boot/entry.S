@@ -2,8 +2,13 @@
  * protected mode with paging off (Multiboot v1).  We build a boot page
  * directory that maps physical 0-16 MiB both at 0 (so the next instruction
  * still runs) and at 0xC0000000 (the higher half), using 4 MiB pages, then
- * jump up, drop the identity map's use, and call kmain().  mm/paging.c later
- * replaces this directory with the real one. */
+ * jump up, drop the identity map's use, load the boot CPU's GDT with %fs on
+ * its per-CPU segment (include/asm/percpu.h: `current` is read through it,
+ * from kmain's first printk on), and call kmain().  mm/paging.c later
+ * replaces this directory with the real one.
+ * startup_32_smp below is where each AP arrives from the real-mode
+ * trampoline (kernel/x86/trampoline.S); it uses the same boot directory. */
+#include <asm/segment.h>
 #include <asm/layout.h>
 
 #define MB_MAGIC     0x1BADB002
@@ -51,6 +56,16 @@ _start:
 
     .text
 higher_half:
+    lgdt early_gdt_descr                 /* the boot CPU's GDT (kernel/x86/gdt.c) */
+    ljmp $__KERNEL_CS, $1f
+1:  mov $__KERNEL_DS, %eax
+    mov %eax, %ds
+    mov %eax, %es
+    mov %eax, %ss
+    mov $__KERNEL_PERCPU, %eax
+    mov %eax, %fs
+    xor %eax, %eax
+    mov %eax, %gs
     mov $boot_stack_top, %esp
     xor %ebp, %ebp                       /* ends backtraces */
     push $boot_pgdir + KERNEL_BASE       /* virtual address of the boot directory */
