@@ -17,6 +17,10 @@
 DECLARE_PER_CPU(int, cpu_number);
 #define smp_processor_id() this_cpu_read(cpu_number)
 
+/* Each CPU's cpuid and APIC id (include/asm/processor.h, kernel/x86/cpu.c). */
+struct cpuinfo_x86;
+DECLARE_PER_CPU(struct cpuinfo_x86, cpu_info);
+
 /* Bit n: CPU n is up (it has set it itself, in start_secondary; the boot
  * CPU's is set at compile time). */
 extern unsigned long cpu_online_mask;

@@ -89,7 +89,17 @@ struct gdt_page {
     struct desc_struct gdt[GDT_ENTRIES];
 } __attribute__((aligned(8)));
 
-/* kernel/x86/gdt.c */
+/* What lgdt loads (Linux's struct desc_ptr). */
+struct desc_ptr {
+    uint16_t size;                     /* bytes - 1 */
+    uint32_t address;
+} __attribute__((packed));
+
+/* kernel/x86/gdt.c: each CPU's GDT (include/asm/percpu.h) */
+extern __attribute__((section(".data..percpu"))) struct gdt_page gdt_page;
+/* The GDT boot/entry.S loads on the boot CPU, startup_32_smp on an AP
+ * (do_boot_cpu points it at that AP's gdt_page first). */
+extern struct desc_ptr early_gdt_descr;
 void gdt_init(void);                   /* the boot CPU: its TSS, reload segments */
 /* An AP's GDT and TSS (in its per-CPU area, which must be set up): the
  * boot CPU fills them before starting the AP (do_boot_cpu). */

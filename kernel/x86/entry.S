@@ -105,6 +105,17 @@ restore_all:
     addl $8, %esp                      /* trapno, orig_ax/err */
     iret
 
+/* Vector 0xFF, the local APIC's spurious interrupt (the APIC found no
+ * interrupt to deliver after all): counted, and no EOI, as the Intel SDM
+ * says.  Touches no segment register: %ds is whatever the interrupted code
+ * had (a user may load any of its selectors), so the increment goes
+ * through %ss, which an interrupt gate always leaves __KERNEL_DS. */
+    .globl spurious_interrupt
+    .type spurious_interrupt, @function
+spurious_interrupt:
+    lock incl %ss:apic_spurious_count
+    iret
+
 /* Where do_trap returns to: a backtrace that meets this return address has
  * reached a trap frame, the struct pt_regs just above it, and goes on into
  * the interrupted kernel code (walk_stack_bounded, kernel/ksyms.c). */

@@ -46,7 +46,7 @@ extern char boot_stack_top[];
 
 /* What boot/entry.S (the boot CPU) and startup_32_smp (each AP, pointed at
  * that AP's GDT by do_boot_cpu) load with lgdt. */
-struct { uint16_t size; uint32_t address; } __attribute__((packed)) early_gdt_descr = {
+struct desc_ptr early_gdt_descr = {
     sizeof(struct gdt_page) - 1, (uint32_t)(unsigned long)&gdt_page
 };
 
