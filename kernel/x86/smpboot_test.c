@@ -2,7 +2,8 @@
  * QEMU was given are online, each with its own APIC id and per-CPU area;
  * the ticket lock's arithmetic, its 16-bit wrap included; atomic_t.
  * Built into the test kernel only.  tools/suites/smp.conf boots the suite
- * at -smp 1 and -smp 4 with ktest_cpus=N, the count QEMU was given. */
+ * at -smp 1 and -smp 4 with ktest_cpus=N, the count QEMU was given, and at
+ * -smp 4 with maxcpus=2 and with nosmp. */
 #include "smpboot.c"
 #include <ktest.h>
 #include <asm/spinlock.h>
@@ -17,11 +18,17 @@ static char *find(char *buf, const char *s)
     return NULL;
 }
 
+/* QEMU's -smp N, limited by maxcpus= and nosmp as Linux's are. */
 KTEST(smp, online_cpus_are_what_qemu_gave)
 {
-    const char *n = cmdline_get("ktest_cpus");
+    const char *n = cmdline_get("ktest_cpus"), *max = cmdline_get("maxcpus");
     KT_ASSERT(n && *n);                /* tools/suites/smp.conf passes it */
-    KT_EXPECT_EQ(num_online_cpus(), (int)simple_strtoul(n, NULL, 10));
+    int want = simple_strtoul(n, NULL, 10);
+    if (max && *max)
+        want = min(want, (int)simple_strtoul(max, NULL, 10));
+    if (cmdline_get("nosmp"))
+        want = 1;
+    KT_EXPECT_EQ(num_online_cpus(), want);
     KT_EXPECT(cpu_online(0));
     for (int cpu = 0; cpu < NR_CPUS; cpu++)
         KT_EXPECT_EQ(cpu_online(cpu), cpu < num_online_cpus());
