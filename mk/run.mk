@@ -40,9 +40,9 @@
 #
 # Variables: QEMUFLAGS (extra QEMU options), APPEND (extra kernel command
 # line), DISKS (raw disk images, attached as IDE hda, hdb, ... in order),
-# CPUS (QEMU's -smp: the CPUs the guest gets, default 2; docs/smp.md.  make
-# check's boots take CPUS from the environment instead, default 1:
-# tools/testlib.sh).
+# CPUS (QEMU's -smp: the CPUs the guest gets, default 2, make qemu-gdb's 1:
+# mk/gdb.mk; docs/smp.md.  make check's boots take CPUS from the environment
+# instead, default 1: tools/testlib.sh).
 #
 # Every target that needs the tools first runs tools/setup.sh, then re-runs
 # make: the Makefile asks the compiler for libgcc's path when it is parsed,
