@@ -16,6 +16,7 @@
  * proc_pid_readdir) and whose files reuse the snapshot reader here.
  */
 #include <kernel.h>
+#include <asm/processor.h>       /* show_cpuinfo */
 #include <string.h>
 #include <errno.h>
 #include <slab.h>
@@ -367,6 +368,7 @@ static const struct pseudo_entry proc_entries[] = {
     { "pid_max",   12, S_IFREG | 0444, 0, show_pid_max },
     { "fs",        11, S_IFDIR | 0555, 0, NULL },                 /* 14 */
     { "pipe-max-size", 14, S_IFREG | 0444, 0, show_pipe_max_size },
+    { "cpuinfo",    0, S_IFREG | 0444, 0, show_cpuinfo },       /* kernel/x86/cpu.c */
 };
 static const struct pseudo_fs procfs = { proc_entries, ARRAY_SIZE(proc_entries), 0x9fa0, true };
 

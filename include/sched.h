@@ -23,6 +23,7 @@
 #include <signal.h>
 #include <cred.h>
 #include <asm/segment.h>
+#include <asm/percpu.h>
 
 #define TASK_RUNNING          0
 #define TASK_INTERRUPTIBLE    1
@@ -204,14 +205,14 @@ struct thread_info {
 extern struct task_struct init_task;   /* pid 0, "swapper": kmain's context */
 
 
-/* The running task: one load of current_task, which switch_to() sets
- * together with the stack pointer (Linux x86's per-CPU current_task and
- * this_cpu_read_stable; one CPU here).  The stack-base thread_info above
- * still names its task: the overflow canary is checked there, and Linux
- * i386 before 2.6.20 found `current` that way (esp & ~(THREAD_SIZE-1)),
- * at a few instructions more on every lock. */
-extern struct task_struct *current_task;
-static inline struct task_struct *get_current(void) { return current_task; }
+/* The running task: one load of this CPU's current_task (%fs:current_task,
+ * include/asm/percpu.h), which switch_to() sets together with the stack
+ * pointer (Linux x86's per-CPU current_task and this_cpu_read_stable).  The
+ * stack-base thread_info above still names its task: the overflow canary is
+ * checked there, and Linux i386 before 2.6.20 found `current` that way
+ * (esp & ~(THREAD_SIZE-1)), at a few instructions more on every lock. */
+DECLARE_PER_CPU(struct task_struct *, current_task);
+static inline struct task_struct *get_current(void) { return this_cpu_read(current_task); }
 #define current get_current()
 
 void schedule(void);

@@ -1,10 +1,14 @@
-/* include/spinlock.h: spinlocks.  Vellum runs on one CPU and its kernel code
- * is not preemptible (Linux's CONFIG_PREEMPT_NONE: a task in the kernel runs
- * until it sleeps or returns to user mode), so on this UP build a spinlock's
- * real work is disabling interrupts (the _irqsave forms).  The lock word is
- * still taken and checked, so that (a) the code reads as SMP code must be
- * written and (b) recursion on a held lock is a BUG (a report naming the
- * lock and its owner, then BUG()) instead of a silent hang.
+/* include/spinlock.h: spinlocks.  Vellum's kernel code is not preemptible
+ * (Linux's CONFIG_PREEMPT_NONE: a task in the kernel runs until it sleeps or
+ * returns to user mode), and in SMP step 1 (docs/smp.md) only the boot CPU
+ * runs kernel code after boot, so today a spinlock's real work is disabling
+ * interrupts (the _irqsave forms).  The lock itself is a fair ticket lock
+ * (arch_spinlock_t, include/asm/spinlock.h, where "why fair" is written),
+ * so that (a) the code reads as SMP code must be written and, once other
+ * CPUs run kernel code, works, and (b) recursion on a held lock is a BUG
+ * (a report naming the lock and its owner, then BUG()) instead of a silent
+ * hang: recursion is a wait while this CPU itself holds the lock (its
+ * owner is current on this CPU), or while only one CPU is online.
  * Never sleep while holding a spinlock.
  * With the lock validator built in (CONFIG_LOCKDEP: the test kernel,
  * DEBUG=1; include/lockdep.h) each lock also has a dep_map, spin_lock_init
@@ -16,12 +20,14 @@
 #include <kernel.h>
 #include <lockdep.h>
 #include <asm/irqflags.h>
+#include <asm/spinlock.h>
 
 struct task_struct;
 typedef struct spinlock {
-    volatile unsigned int locked;
+    arch_spinlock_t raw;               /* the ticket lock */
     const char *name;                  /* for reports */
     struct task_struct *owner;         /* holder, for reports */
+    int owner_cpu;                     /* the CPU it holds it on, -1 */
 #ifdef CONFIG_LOCKDEP
     struct lockdep_map dep_map;        /* the validator's class (include/lockdep.h) */
 #endif
@@ -30,12 +36,12 @@ typedef struct spinlock {
 /* Lock bugs the kernel survives, each reported with a backtrace and
  * counted here (tests read the counter): unlocking an unlocked spinlock,
  * mutex self-deadlock (that task sleeps for ever), unlocking a mutex
- * another task holds.  Spinlock recursion is not survived: on UP the holder
- * could never run again, so spin_lock() on a held lock reports it and
- * BUG()s (the report counts too, for what it is worth). */
+ * another task holds.  Spinlock recursion is not survived: the holder
+ * could never run again, so spin_lock() on a lock this CPU holds reports
+ * it and BUG()s (the report counts too, for what it is worth). */
 extern unsigned long lock_bug_reports;
 
-#define __SPIN_LOCK_UNLOCKED(n) { 0, #n, NULL LOCKDEP_MAP_INIT(#n) }
+#define __SPIN_LOCK_UNLOCKED(n) { __ARCH_SPIN_LOCK_UNLOCKED, #n, NULL, -1 LOCKDEP_MAP_INIT(#n) }
 #define DEFINE_SPINLOCK(n) spinlock_t n = __SPIN_LOCK_UNLOCKED(n)
 
 void spin_lock_init(spinlock_t *lock);
@@ -54,7 +60,7 @@ void spin_lock_init(spinlock_t *lock);
 void spin_lock(spinlock_t *lock);
 void spin_unlock(spinlock_t *lock);
 int spin_trylock(spinlock_t *lock);
-static inline int spin_is_locked(spinlock_t *lock) { return lock->locked; }
+static inline int spin_is_locked(const spinlock_t *lock) { return arch_spin_is_locked(&lock->raw); }
 
 #define spin_lock_irqsave(lock, flags) \
     do { (flags) = local_irq_save(); spin_lock(lock); } while (0)

@@ -494,11 +494,12 @@ static int do_execve_common(const char *filename, const char *const *argv,
     unsigned long flags = local_irq_save();
     memset(me->tls_array, 0, sizeof me->tls_array);
     load_TLS(me->tls_array);
-    /* The old program's %fs/%gs may still select a TLS entry we just
-     * emptied; an interrupt would save that selector and fault popping it
-     * back (restore_all).  Load null selectors now, as Linux's start_thread
-     * does; the new program sets its own with set_thread_area. */
-    loadsegment(fs, 0);
+    /* The old program's %gs may still select a TLS entry we just emptied;
+     * an interrupt would save that selector and fault popping it back
+     * (restore_all).  Load a null selector now, as Linux's start_thread
+     * does; the new program sets its own with set_thread_area.  (%fs is
+     * the kernel's per-CPU segment here; the new program's is the frame's,
+     * zeroed below.) */
     loadsegment(gs, 0);
     local_irq_restore(flags);
     fpu_flush_thread();

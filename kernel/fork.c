@@ -148,14 +148,15 @@ void arch_switch_to(struct task_struct *prev, struct task_struct *next)
         if (next->fpu)
             restore_fpregs_from_fpstate(next->fpu);
     }
-    /* %fs and %gs are not part of the switch (switch.S swaps stacks only)
-     * and the kernel runs with the user's values in them (entry.S), so next
-     * would run with prev's.  If those name a TLS entry load_TLS just
-     * changed, a kernel-mode interrupt in next saves them and faults
-     * popping them back (#GP in restore_all).  Null selectors, as exec
-     * loads; next's own come back from its frame on the way to user mode.
-     * (Linux's __switch_to saves and reloads them per task instead.) */
-    loadsegment(fs, 0);
+    /* %gs is not part of the switch (switch.S swaps stacks only) and the
+     * kernel runs with the user's value in it (entry.S), so next would run
+     * with prev's.  If that names a TLS entry load_TLS just changed, a
+     * kernel-mode interrupt in next saves it and faults popping it back
+     * (#GP in restore_all).  A null selector, as exec loads; next's own
+     * comes back from its frame on the way to user mode.  (Linux's
+     * __switch_to saves and reloads it per task instead.)  %fs is the
+     * kernel's per-CPU segment in the kernel (include/asm/percpu.h): the
+     * user's is in the frame. */
     loadsegment(gs, 0);
 }
 

@@ -254,7 +254,7 @@ static bool held_valid(struct task_struct *t, const struct held_lock *h, bool al
     }
     case LD_SPIN: {
         const spinlock_t *lock = h->instance;
-        return !all || (lock->locked && lock->owner == t);
+        return !all || (spin_is_locked(lock) && lock->owner == t);
     }
     default: {
         const struct mutex *m = h->instance;

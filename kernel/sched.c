@@ -71,10 +71,11 @@ struct task_struct init_task = {
 struct task_struct *switch_to(struct task_struct *prev, struct task_struct *next);
 extern void ret_from_kthread(void);
 
-/* The running task (include/sched.h, get_current): kmain's context from
- * its first instruction, then whatever switch_to() (kernel/x86/switch.S)
- * switched to.  Linux's per-CPU current_task; one CPU here. */
-struct task_struct *current_task = &init_task;
+/* The running task of each CPU (include/sched.h, get_current): on the boot
+ * CPU kmain's context from its first instruction, then whatever switch_to()
+ * (kernel/x86/switch.S) switched to; an AP's is set by do_boot_cpu
+ * (kernel/x86/smpboot.c).  Linux's per-CPU current_task. */
+DEFINE_PER_CPU(struct task_struct *, current_task) = &init_task;
 
 char task_state_char(long state)
 {

@@ -1,16 +1,17 @@
-/* kernel/spinlock.c: spinlocks for a uniprocessor, non-preemptible kernel
- * (see include/spinlock.h).  The lock word is taken with an atomic xchg as
- * SMP code must; on one CPU finding it already taken can only mean this
- * CPU holds it (a recursion bug, e.g. an interrupt handler taking a lock
- * that the code it interrupted holds without _irqsave): the holder can
- * never run again to release it, so instead of spinning forever the
- * "BUG: spinlock recursion" report names the lock and its owner, with a
- * backtrace, and BUG() stops the machine.  Unlocking an unlocked lock is
- * reported the same way and survived. */
+/* kernel/spinlock.c: spinlock_t (see include/spinlock.h) on the ticket lock
+ * (include/asm/spinlock.h).  spin_lock takes a ticket; if it is not served
+ * at once, the lock is held, and if this very CPU holds it (its owner is
+ * current here), or if this is the only CPU online, the holder can never
+ * run again to release it (e.g. an interrupt handler taking a lock that the
+ * code it interrupted holds without _irqsave): instead of spinning forever
+ * the "BUG: spinlock recursion" report names the lock and its owner, with
+ * a backtrace, and BUG() stops the machine.  Otherwise another CPU holds
+ * it, and we wait our turn.  Unlocking an unlocked lock is reported the
+ * same way and survived. */
 #include <kernel.h>
 #include <spinlock.h>
 #include <sched.h>
-#include <asm/cmpxchg.h>
+#include <smp.h>
 
 unsigned long lock_bug_reports;
 
@@ -18,8 +19,9 @@ unsigned long lock_bug_reports;
  * validator's macro of the same name (include/spinlock.h). */
 void (spin_lock_init)(spinlock_t *lock)
 {
-    lock->locked = 0;
+    lock->raw = (arch_spinlock_t)__ARCH_SPIN_LOCK_UNLOCKED;
     lock->owner = NULL;
+    lock->owner_cpu = -1;
     if (!lock->name)
         lock->name = "spinlock";
 }
@@ -29,40 +31,44 @@ static void spin_bug(spinlock_t *lock, const char *what)
 {
     struct task_struct *me = current;
     lock_bug_reports++;
-    printk(KERN_ERR "BUG: spinlock %s on %s (%p), cpu 0, task %d (%s), owner %s\n",
-           what, lock->name ? lock->name : "?", lock, me->pid, me->comm,
+    printk(KERN_ERR "BUG: spinlock %s on %s (%p), cpu %d, task %d (%s), owner %s\n",
+           what, lock->name ? lock->name : "?", lock, smp_processor_id(), me->pid, me->comm,
            lock->owner ? lock->owner->comm : "none");
 }
 
-/* The two reports are out of line, so that the fast paths below stay a
- * handful of instructions with no stack frame (every page-cache lookup
- * takes a lock). */
+/* The reports and the wait are out of line, so that the fast paths below
+ * stay a handful of instructions (every page-cache lookup takes a lock). */
 
-/* Recursion on a held lock: on one CPU its holder is the very path that
- * wants it again and can never release it, so a BUG (its panic prints the
- * backtrace). */
-static void __noipa spin_lock_recursion(spinlock_t *lock)
+/* Ticket t was not served at once.  Recursion on a held lock: its holder
+ * is the very path that wants it again and can never release it, so a BUG
+ * (its panic prints the backtrace).  Else another CPU holds it: our turn
+ * comes after the tickets before ours. */
+static void __noipa spin_lock_contended(spinlock_t *lock, uint16_t t)
 {
-    spin_bug(lock, "recursion");
-    BUG();
+    if (num_online_cpus() == 1 ||
+        (lock->owner == current && lock->owner_cpu == smp_processor_id())) {
+        spin_bug(lock, "recursion");
+        BUG();
+    }
+    arch_spin_wait(&lock->raw, t);
 }
 
 void spin_lock(spinlock_t *lock)
 {
     spin_acquire(lock, 0);             /* the validator, if built in: before we spin */
-    /* SMP: while (xchg(&lock->locked, 1)) cpu_relax(); */
-    if (xchg(&lock->locked, 1)) {
-        spin_lock_recursion(lock);     /* UP: the holder cannot release it */
-        return;                        /* never: a tail jump (__noipa) */
-    }
+    uint16_t t = arch_spin_take_ticket(&lock->raw);
+    if (lock->raw.tickets.head != t)
+        spin_lock_contended(lock, t);
     lock->owner = current;
+    lock->owner_cpu = smp_processor_id();
 }
 
 int spin_trylock(spinlock_t *lock)
 {
-    if (xchg(&lock->locked, 1))
+    if (!arch_spin_trylock(&lock->raw))
         return 0;
     lock->owner = current;
+    lock->owner_cpu = smp_processor_id();
     spin_acquire(lock, 1);
     return 1;
 }
@@ -78,12 +84,12 @@ static void __attribute__((noinline)) spin_unlock_unheld(spinlock_t *lock)
 
 void spin_unlock(spinlock_t *lock)
 {
-    if (!lock->locked) {
+    if (!arch_spin_is_locked(&lock->raw)) {
         spin_unlock_unheld(lock);
         return;
     }
     spin_release(lock);
     lock->owner = NULL;
-    barrier();
-    lock->locked = 0;
+    lock->owner_cpu = -1;
+    arch_spin_unlock(&lock->raw);      /* a compiler barrier: the stores above first */
 }

@@ -18,6 +18,10 @@
 #   DEBUG=1         the kernels built with -Og into $(BUILD)/debug/ (the
 #                   Makefile), so arguments and locals are not <optimized out>
 #   TEST_KERNEL=1   the test kernel (APPEND=test=SUITE picks its suite)
+#   CPUS=N          the guest's CPUs: one by default here (make qemu's is
+#                   two), so that GDB stops as the lab walkthroughs show
+#                   ("Breakpoint 1, ..."; with several CPUs each is a GDB
+#                   thread and GDB says "Thread 1 hit Breakpoint 1, ...")
 #
 # The default port is computed once, when first used, and only by qemu-gdb (the
 # probe would skip the port of a QEMU already running); `make gdb` reads the
@@ -27,6 +31,8 @@ GDB_KERNEL = $(if $(TEST_KERNEL),$(TKERNEL),$(KERNEL))
 # GDB_PORT: GDBPORT if set and not empty, else the script's choice (once).
 GDB_PORT = $(eval GDB_PORT := $(or $(strip $(GDBPORT)),$(shell bash tools/gdb/gdbport.sh $(CURDIR))))$(GDB_PORT)
 GDB_SAFE_PATH = add-auto-load-safe-path $(CURDIR)/.gdbinit
+
+qemu-gdb: CPUS = 1
 
 ifneq ($(VELLUM_SETUP_DONE),)
 qemu-gdb: $(GDB_KERNEL)

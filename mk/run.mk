@@ -40,13 +40,17 @@
 #                   the host test labs, on the skeleton that slice grades
 #
 # Variables: QEMUFLAGS (extra QEMU options), APPEND (extra kernel command
-# line), DISKS (raw disk images, attached as IDE hda, hdb, ... in order).
+# line), DISKS (raw disk images, attached as IDE hda, hdb, ... in order),
+# CPUS (QEMU's -smp: the CPUs the guest gets, default 2, make qemu-gdb's 1:
+# mk/gdb.mk; docs/smp.md.  make check's boots take CPUS from the environment
+# instead, default 1: tools/testlib.sh).
 #
 # Every target that needs the tools first runs tools/setup.sh, then re-runs
 # make: the Makefile asks the compiler for libgcc's path when it is parsed,
 # which on a fresh machine happens before the compiler is installed.
 
 QEMU      := qemu-system-i386
+CPUS      ?= 2
 UBENCH    := $(BUILD)/user/bench/ubench   # the user-space benchmark (mk/userbench.mk)
 TEST_ISO  := $(KBUILD)/vellum-test.iso
 # Each image in DISKS becomes an IDE disk, index 0 (hda), 1 (hdb), ...
@@ -54,7 +58,7 @@ TEST_ISO  := $(KBUILD)/vellum-test.iso
 # for qemu-test) the test kernel, e.g. make qemu-gdb TEST_KERNEL=1 APPEND=test=uaccess
 QEMU_KERNEL = $(if $(TEST_KERNEL),$(TKERNEL),$(KERNEL))
 DISK_ARGS  = $(shell i=0; for d in $(DISKS); do printf -- '-drive file=%s,format=raw,if=ide,index=%d ' $$d $$i; i=$$((i+1)); done)
-QEMUOPTS   = -accel tcg -no-reboot -m 128M -kernel $(QEMU_KERNEL) -append "$(strip $(ROOT_APPEND) $(APPEND))" \
+QEMUOPTS   = -accel tcg -no-reboot -m 128M -smp $(CPUS) -kernel $(QEMU_KERNEL) -append "$(strip $(ROOT_APPEND) $(APPEND))" \
 	     -device isa-debug-exit,iobase=0xf4,iosize=0x04 $(DISK_ARGS) $(QEMUFLAGS)
 
 NEEDS_SETUP := qemu qemu-nox qemu-test qemu-gdb bochs check bench bench-linux busybox \

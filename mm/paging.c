@@ -11,10 +11,13 @@
  *   pgd[769..]      -> 4 MiB PSE entries, phys 4 MiB .. end of lowmem RAM
  *   pgd[0..767]     -> empty in swapper_pg_dir: no identity map after boot,
  *                      so a NULL (or any user-address) dereference faults
+ *   pgd[1023]       -> fixmap_pt: the fixmaps (set_fixmap_nocache: the
+ *                      local APIC's registers), empty until set
  *
  * Kernel entries are global (CR4.PGE, when the CPU has it), so switching CR3
  * between processes keeps them in the TLB.  Nothing changes the kernel half
- * after paging_init(), so pgd_alloc() copying it is enough to keep every
+ * after paging_init() (a fixmap changes a PTE in fixmap_pt, which every
+ * directory shares), so pgd_alloc() copying it is enough to keep every
  * directory in sync (no vmalloc area; see <asm/pgtable.h>).
  */
 #include <kernel.h>
@@ -26,6 +29,7 @@
 
 pgd_t swapper_pg_dir[PTRS_PER_PGD] __attribute__((aligned(PAGE_SIZE)));
 static pte_t kernel_pt0[PTRS_PER_PTE] __attribute__((aligned(PAGE_SIZE)));
+static pte_t fixmap_pt[PTRS_PER_PTE] __attribute__((aligned(PAGE_SIZE)));
 static bool have_pge;
 
 extern char _text[], __stop_initcalls[];   /* .text .. end of .rodata (linker script) */
@@ -61,12 +65,23 @@ void paging_init(unsigned long max_pfn_)
         swapper_pg_dir[pgd_index(pa + KERNEL_BASE)] =
             pa | _PAGE_PRESENT | _PAGE_RW | _PAGE_PSE | g;
 
+    swapper_pg_dir[pgd_index(FIXADDR_START)] = virt_to_phys(fixmap_pt) | _PAGE_PRESENT | _PAGE_RW;
+
     if (have_pge)
         __write_cr4(__read_cr4() | X86_CR4_PGE);
     __write_cr3(virt_to_phys(swapper_pg_dir));    /* the boot directory is gone */
     printk(KERN_INFO "paging: direct map of %lu MiB at %#x (4 MiB pages), "
            "kernel text read-only, %sglobal pages, no identity map\n",
            lowmem_end >> 20, KERNEL_BASE, have_pge ? "" : "no ");
+}
+
+void set_fixmap_nocache(enum fixed_addresses idx, phys_addr_t pa)
+{
+    BUG_ON(idx >= __end_of_fixed_addresses || (pa & ~PAGE_MASK));
+    unsigned long va = fix_to_virt(idx);
+    fixmap_pt[pte_index(va)] = pa | _PAGE_PRESENT | _PAGE_RW | _PAGE_PCD | _PAGE_PWT |
+                               (have_pge ? _PAGE_GLOBAL : 0);
+    flush_tlb_page(va);
 }
 
 pgd_t *current_pgd(void)

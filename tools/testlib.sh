@@ -140,12 +140,14 @@ show_kernel_report() {
 # time-out is the last resort only: TIMEOUT seconds times TIMEOUT_FACTOR
 # (default 4), for a guest that stopped its own clock (a loop with
 # interrupts off) or a QEMU that went wrong.
+# CPUS: the CPUs QEMU gives the guest (-smp; default 1: make check's boots
+# run on one CPU unless a suite's .conf asks for more, tools/run-tests).
 ICOUNT=${ICOUNT-shift=3}
 vellum_qemu() {
     local log=$1 t=$(($2 * ${TIMEOUT_FACTOR:-4}))
     shift 2
     rm -f "$log"
-    timeout -k 2 "$t" "$QEMU" -accel tcg ${ICOUNT:+-icount "$ICOUNT"} -display none -no-reboot -m 128M -nic none \
+    timeout -k 2 "$t" "$QEMU" -accel tcg ${ICOUNT:+-icount "$ICOUNT"} -display none -no-reboot -m 128M -nic none -smp "${CPUS:-1}" \
         -serial "file:$log" -monitor none \
         -device isa-debug-exit,iobase=0xf4,iosize=0x04 "$@" </dev/null >"$log.qemu" 2>&1
 }

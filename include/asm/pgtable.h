@@ -95,6 +95,18 @@ pgd_t *current_pgd(void);              /* the directory in CR3 (virtual address)
 
 void paging_init(unsigned long max_pfn);   /* mm_init(): build and load swapper_pg_dir */
 
+/* --- fixmaps (Linux's <asm/fixmap.h>): kernel pages at addresses fixed at
+ * compile time, counted down from FIXADDR_TOP, for device registers outside
+ * the direct map.  Their page table is in every directory's kernel half
+ * from paging_init on, so a fixmap set later is seen by every process. */
+enum fixed_addresses {
+    FIX_APIC_BASE,                     /* the local APIC (kernel/x86/apic.c) */
+    __end_of_fixed_addresses
+};
+#define fix_to_virt(idx) (FIXADDR_TOP - ((unsigned long)(idx) << PAGE_SHIFT))
+/* Map fixmap idx to physical page pa, uncached (PCD|PWT: device registers). */
+void set_fixmap_nocache(enum fixed_addresses idx, phys_addr_t pa);
+
 /* --- control registers and the TLB --- */
 static inline unsigned long __read_cr2(void)
 { unsigned long v; __asm__ volatile("mov %%cr2, %0" : "=r"(v)); return v; }

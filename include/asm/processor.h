@@ -21,7 +21,22 @@ static inline uint32_t cpuid_edx(uint32_t op)
     return edx;
 }
 
+/* What a CPU is (Linux's struct cpuinfo_x86, the fields /proc/cpuinfo
+ * shows): each CPU fills its own per-CPU cpu_info (kernel/x86/cpu.c). */
+struct cpuinfo_x86 {
+    int x86, x86_model, x86_stepping;  /* family, model, stepping */
+    char x86_vendor_id[16];            /* "GenuineIntel" */
+    char x86_model_id[64];             /* the brand string, or "unknown" */
+    uint32_t x86_capability[2];        /* cpuid(1).edx, cpuid(1).ecx */
+    int apicid;                        /* read from its local APIC */
+    int initial_apicid;                /* cpuid(1).ebx[31:24] */
+};
+void identify_cpu(struct cpuinfo_x86 *c);
+/* /proc/cpuinfo's text, one block per online CPU; the length written. */
+int show_cpuinfo(char *buf, size_t size);
+
 /* Feature bits of cpuid(1).edx (Linux's X86_FEATURE_*, word 0). */
+#define X86_FEATURE_APIC  9            /* a local APIC */
 #define X86_FEATURE_PGE   13           /* global pages (CR4.PGE) */
 #define X86_FEATURE_FXSR  24           /* fxsave/fxrstor */
 #define X86_FEATURE_XMM   25           /* SSE */

@@ -14,6 +14,14 @@
  *                    asks for entry -1 and is given 6, then loads %gs = 0x33)
  *     9     0x48     GDT_ENTRY_DOUBLEFAULT_TSS: the double-fault task's TSS
  *                    (IDT vector 8 is a task gate to it; kernel/x86/doublefault.c)
+ *    10     0x50     __KERNEL_PERCPU  ring 0 data whose base is this CPU's
+ *                    per-CPU area; the kernel keeps it in %fs
+ *                    (include/asm/percpu.h)
+ *
+ * Every CPU has a GDT of its own (Linux's per-CPU gdt_page): they differ in
+ * the per-CPU segment's base, the TSS entry (each CPU has its own TSS: a TSS
+ * is marked busy by ltr and cannot be loaded on two CPUs) and, once APs run
+ * tasks, the TLS entries of the task each CPU runs.
  *
  * (Linux i386 numbers its entries differently: kernel CS is entry 12 there.
  * We keep the classic teaching layout; only the TLS entries 6-8 must match
@@ -32,7 +40,8 @@
 #define GDT_ENTRY_TLS_ENTRIES   3
 #define GDT_ENTRY_TLS_MAX       (GDT_ENTRY_TLS_MIN + GDT_ENTRY_TLS_ENTRIES - 1)
 #define GDT_ENTRY_DOUBLEFAULT_TSS 9
-#define GDT_ENTRIES             10
+#define GDT_ENTRY_PERCPU        10
+#define GDT_ENTRIES             11
 
 #define __KERNEL_CS   0x08
 #define __KERNEL_DS   0x10
@@ -40,6 +49,7 @@
 #define __USER_DS     0x23
 #define __TSS_SEL     0x28
 #define __DOUBLEFAULT_TSS_SEL 0x48
+#define __KERNEL_PERCPU 0x50
 
 #ifndef __ASSEMBLER__
 #include <types.h>
@@ -74,8 +84,29 @@ struct x86_hw_tss {
     uint16_t trace, io_bitmap_base;
 } __attribute__((packed));
 
-/* kernel/x86/gdt.c */
-void gdt_init(void);                   /* load the GDT and TSS, reload segments */
+/* A GDT, one per CPU (Linux's struct gdt_page). */
+struct gdt_page {
+    struct desc_struct gdt[GDT_ENTRIES];
+} __attribute__((aligned(8)));
+
+/* What lgdt loads (Linux's struct desc_ptr). */
+struct desc_ptr {
+    uint16_t size;                     /* bytes - 1 */
+    uint32_t address;
+} __attribute__((packed));
+
+/* kernel/x86/gdt.c: each CPU's GDT (include/asm/percpu.h) */
+extern __attribute__((section(".data..percpu"))) struct gdt_page gdt_page;
+/* The GDT boot/entry.S loads on the boot CPU, startup_32_smp on an AP
+ * (do_boot_cpu points it at that AP's gdt_page first). */
+extern struct desc_ptr early_gdt_descr;
+void gdt_init(void);                   /* the boot CPU: its TSS, reload segments */
+/* An AP's GDT and TSS (in its per-CPU area, which must be set up): the
+ * boot CPU fills them before starting the AP (do_boot_cpu). */
+void gdt_prepare_cpu(int cpu, unsigned long esp0);
+/* The running AP: load its GDT, the segments (%fs = __KERNEL_PERCPU) and
+ * its TSS (start_secondary). */
+void gdt_load_cpu(int cpu);
 /* The kernel stack top the CPU switches to on entry from user mode.  The
  * scheduler calls this on every switch to a task that has a user side
  * (Linux: update_task_stack / load_sp0).  Must point just above the task's
@@ -97,7 +128,7 @@ void load_TLS(const struct desc_struct tls[GDT_ENTRY_TLS_ENTRIES]);
 /* Set one GDT TLS entry (index GDT_ENTRY_TLS_MIN..MAX); 0 or -EINVAL. */
 int gdt_set_tls(unsigned int entry, struct desc_struct d);
 struct desc_struct gdt_get(unsigned int entry);
-/* The main TSS.  After a double fault it holds the registers of the
+/* This CPU's TSS.  After a double fault it holds the registers of the
  * faulting context (the CPU saved them there when it switched to the
  * double-fault task); kernel/x86/doublefault.c reads them. */
 const struct x86_hw_tss *main_tss(void);

@@ -102,6 +102,12 @@ extern const unsigned long trap_stub_table[48];   /* vectors 0x00-0x2F */
  * right under a struct pt_regs (backtraces cross it, kernel/ksyms.c). */
 extern const unsigned long trap_return_address;
 void trap_stub_syscall(void);                       /* vector 0x80 */
+/* Vector 0xFF, the local APIC's spurious interrupt: counted
+ * (apic_spurious_count), no EOI, nothing else (Linux's
+ * smp_spurious_interrupt). */
+void spurious_interrupt(void);
+/* kernel/x86/traps.c: load the IDT on this CPU (an AP: start_secondary). */
+void idt_load(void);
 void ret_from_intr(void);        /* esp = pt_regs: restore and iret */
 
 static inline unsigned long read_cr0(void)

@@ -73,7 +73,8 @@ void doublefault_tss_init(void)
     doublefault_tss.sp = (unsigned long)&doublefault_stack + THREAD_SIZE;
     doublefault_tss.cs = __KERNEL_CS;
     doublefault_tss.ds = doublefault_tss.es = doublefault_tss.ss = __KERNEL_DS;
-    doublefault_tss.fs = doublefault_tss.gs = 0;
+    doublefault_tss.fs = __KERNEL_PERCPU;     /* `current` is read through it */
+    doublefault_tss.gs = 0;
     doublefault_tss.cr3 = read_cr3();  /* the boot directory, until mm's is loaded */
     doublefault_tss.io_bitmap_base = sizeof doublefault_tss;
     doublefault_stack.ti.task = &init_task;

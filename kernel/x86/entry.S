@@ -3,8 +3,8 @@
  * One small stub per vector makes the stack look the same for all of them
  * (pushes a 0 error code where the CPU pushes none, then the vector), and
  * jumps to common_entry, which saves the registers as a struct pt_regs
- * (include/asm/ptrace.h has the picture), loads the kernel data segments,
- * zeroes %ebp (the frame chain ends at the trap frame; a backtrace that
+ * (include/asm/ptrace.h has the picture), loads the kernel data segments
+ * and the per-CPU segment into %fs (include/asm/percpu.h), zeroes %ebp (the frame chain ends at the trap frame; a backtrace that
  * knows trap_return_address goes on through the saved registers) and calls
  * do_trap(regs).  Returning, ret_from_intr restores the frame and irets.
  *
@@ -68,7 +68,11 @@ common_entry:
     movl $__KERNEL_DS, %edx
     movl %edx, %ds
     movl %edx, %es
-    /* %fs and %gs keep the user's values: the kernel does not use them. */
+    /* %fs: this CPU's per-CPU segment (include/asm/percpu.h; the user's
+     * %fs is in the frame).  %gs keeps the user's value (TLS): the kernel
+     * does not use it. */
+    movl $__KERNEL_PERCPU, %edx
+    movl %edx, %fs
     xorl %ebp, %ebp
     movl %esp, %eax
     pushl %eax                         /* do_trap(struct pt_regs *regs) */
@@ -99,6 +103,17 @@ restore_all:
     popl %fs
     popl %gs
     addl $8, %esp                      /* trapno, orig_ax/err */
+    iret
+
+/* Vector 0xFF, the local APIC's spurious interrupt (the APIC found no
+ * interrupt to deliver after all): counted, and no EOI, as the Intel SDM
+ * says.  Touches no segment register: %ds is whatever the interrupted code
+ * had (a user may load any of its selectors), so the increment goes
+ * through %ss, which an interrupt gate always leaves __KERNEL_DS. */
+    .globl spurious_interrupt
+    .type spurious_interrupt, @function
+spurious_interrupt:
+    lock incl %ss:apic_spurious_count
     iret
 
 /* Where do_trap returns to: a backtrace that meets this return address has

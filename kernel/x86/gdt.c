@@ -1,15 +1,22 @@
-/* kernel/x86/gdt.c: the Global Descriptor Table and the TSS (arch layer).
+/* kernel/x86/gdt.c: the Global Descriptor Tables and the TSSs (arch layer).
  *
- * Owns the flat segments (kernel/user code and data), the single TSS whose
- * esp0 is the kernel stack for entries from ring 3, and the three TLS
- * entries that set_thread_area fills, and the double-fault task's TSS entry
- * (the TSS itself: kernel/x86/doublefault.c).  Layout: include/asm/segment.h.
- * gdt_init() runs first among the arch initcalls (called by trap_init). */
+ * Owns each CPU's GDT (a per-CPU gdt_page, include/asm/percpu.h): the flat
+ * segments (kernel/user code and data), the per-CPU data segment that the
+ * kernel keeps in %fs, the CPU's TSS whose esp0 is the kernel stack for
+ * entries from ring 3, the three TLS entries that set_thread_area fills,
+ * and the double-fault task's TSS entry (the TSS itself:
+ * kernel/x86/doublefault.c).  Layout: include/asm/segment.h.
+ * The boot CPU's GDT is filled in at compile time with what boot/entry.S
+ * needs before kmain (the flat segments, the per-CPU segment at base 0:
+ * early_gdt_descr); gdt_init() adds its TSS and runs first among the arch
+ * initcalls (called by trap_init).  An AP's GDT is a copy made by
+ * gdt_prepare_cpu() (kernel/x86/smpboot.c). */
 #include <kernel.h>
 #include <string.h>
 #include <errno.h>
 #include <asm/segment.h>
 #include <asm/irqflags.h>
+#include <asm/percpu.h>
 
 /* Access byte: P(7) DPL(6:5) S(4) type(3:0).  Flags nibble: G(3) D/B(2). */
 #define ACC_KCODE  0x9A                /* present, ring 0, code, readable */
@@ -19,9 +26,35 @@
 #define ACC_TSS    0x89                /* present, ring 0, 32-bit TSS (available) */
 #define FLAGS_4K32 0xC                 /* 4 KiB granularity, 32-bit */
 
-static struct desc_struct gdt[GDT_ENTRIES] __attribute__((aligned(8)));
-static struct x86_hw_tss tss __attribute__((aligned(16)));
+/* A descriptor as a constant initializer (Linux's GDT_ENTRY_INIT). */
+#define GDT_ENTRY_INIT(access, flags, base, limit) {                          \
+        .a = ((limit) & 0xFFFF) | ((base) & 0xFFFF) << 16,                    \
+        .b = (((base) >> 16) & 0xFF) | ((access) & 0xFF) << 8 |               \
+             (((limit) >> 16) & 0xF) << 16 | ((flags) & 0xF) << 20 |          \
+             ((base) & 0xFF000000) }
+
+DEFINE_PER_CPU(struct gdt_page, gdt_page) = { .gdt = {
+    [GDT_ENTRY_KERNEL_CS] = GDT_ENTRY_INIT(ACC_KCODE, FLAGS_4K32, 0, 0xFFFFF),
+    [GDT_ENTRY_KERNEL_DS] = GDT_ENTRY_INIT(ACC_KDATA, FLAGS_4K32, 0, 0xFFFFF),
+    [GDT_ENTRY_USER_CS]   = GDT_ENTRY_INIT(ACC_UCODE, FLAGS_4K32, 0, 0xFFFFF),
+    [GDT_ENTRY_USER_DS]   = GDT_ENTRY_INIT(ACC_UDATA, FLAGS_4K32, 0, 0xFFFFF),
+    /* the boot CPU's per-CPU area is the section itself: base 0 */
+    [GDT_ENTRY_PERCPU]    = GDT_ENTRY_INIT(ACC_KDATA, FLAGS_4K32, 0, 0xFFFFF),
+} };
+static DEFINE_PER_CPU(struct x86_hw_tss, cpu_tss) __attribute__((aligned(16)));
 extern char boot_stack_top[];
+
+/* What boot/entry.S (the boot CPU) and startup_32_smp (each AP, pointed at
+ * that AP's GDT by do_boot_cpu) load with lgdt. */
+struct desc_ptr early_gdt_descr = {
+    sizeof(struct gdt_page) - 1, (uint32_t)(unsigned long)&gdt_page
+};
+
+/* This CPU's GDT. */
+static struct desc_struct *this_gdt(void)
+{
+    return this_cpu_ptr(&gdt_page)->gdt;
+}
 
 static struct desc_struct make_desc(uint32_t base, uint32_t limit, unsigned access,
                                     unsigned flags)
@@ -35,34 +68,35 @@ static struct desc_struct make_desc(uint32_t base, uint32_t limit, unsigned acce
 
 void tss_set_kernel_stack(unsigned long esp0)
 {
-    tss.sp0 = esp0;
+    this_cpu_write(cpu_tss.sp0, esp0);
 }
 
 const struct x86_hw_tss *main_tss(void)
 {
-    return &tss;
+    return this_cpu_ptr(&cpu_tss);
 }
 
 unsigned long tss_get_kernel_stack(void)
 {
-    return tss.sp0;
+    return this_cpu_read(cpu_tss.sp0);
 }
 
 struct desc_struct gdt_get(unsigned int entry)
 {
-    return entry < GDT_ENTRIES ? gdt[entry] : (struct desc_struct){ 0, 0 };
+    return entry < GDT_ENTRIES ? this_gdt()[entry] : (struct desc_struct){ 0, 0 };
 }
 
 int gdt_set_tls(unsigned int entry, struct desc_struct d)
 {
     if (entry < GDT_ENTRY_TLS_MIN || entry > GDT_ENTRY_TLS_MAX)
         return -EINVAL;
-    gdt[entry] = d;                    /* takes effect at the next segment load */
+    this_gdt()[entry] = d;             /* takes effect at the next segment load */
     return 0;
 }
 
 void load_TLS(const struct desc_struct tls[GDT_ENTRY_TLS_ENTRIES])
 {
+    struct desc_struct *gdt = this_gdt();
     for (int i = 0; i < GDT_ENTRY_TLS_ENTRIES; i++)
         gdt[GDT_ENTRY_TLS_MIN + i] = tls[i];
 }
@@ -90,29 +124,12 @@ int tls_fill_desc(struct desc_struct *out, const struct user_desc *u)
     return 0;
 }
 
-void gdt_init(void)
+/* Load gdt, reload every segment register (%fs: this CPU's per-CPU
+ * segment, %gs null until a task loads TLS) and the task register. */
+static void load_gdt_and_tss(struct desc_struct *gdt)
 {
-    gdt[0] = (struct desc_struct){ 0, 0 };
-    gdt[GDT_ENTRY_KERNEL_CS] = make_desc(0, 0xFFFFF, ACC_KCODE, FLAGS_4K32);
-    gdt[GDT_ENTRY_KERNEL_DS] = make_desc(0, 0xFFFFF, ACC_KDATA, FLAGS_4K32);
-    gdt[GDT_ENTRY_USER_CS]   = make_desc(0, 0xFFFFF, ACC_UCODE, FLAGS_4K32);
-    gdt[GDT_ENTRY_USER_DS]   = make_desc(0, 0xFFFFF, ACC_UDATA, FLAGS_4K32);
-
-    memset(&tss, 0, sizeof tss);
-    tss.ss0 = __KERNEL_DS;
-    tss.sp0 = (unsigned long)boot_stack_top;   /* until the scheduler sets one */
-    tss.io_bitmap_base = sizeof tss;           /* no I/O bitmap: ring 3 gets no ports */
-    gdt[GDT_ENTRY_TSS] = make_desc((uint32_t)(unsigned long)&tss, sizeof tss - 1, ACC_TSS, 0);
-    for (int i = GDT_ENTRY_TLS_MIN; i <= GDT_ENTRY_TLS_MAX; i++)
-        gdt[i] = (struct desc_struct){ 0, 0 };
-    /* The double-fault task (kernel/x86/doublefault.c): never loaded with ltr,
-     * only entered through the task gate at IDT vector 8. */
-    doublefault_tss_init();
-    gdt[GDT_ENTRY_DOUBLEFAULT_TSS] = make_desc((uint32_t)(unsigned long)&doublefault_tss,
-                                               sizeof doublefault_tss - 1, ACC_TSS, 0);
-
     struct { uint16_t limit; uint32_t base; } __attribute__((packed)) gdtr =
-        { sizeof gdt - 1, (uint32_t)(unsigned long)gdt };
+        { sizeof(struct gdt_page) - 1, (uint32_t)(unsigned long)gdt };
     __asm__ volatile(
         "lgdt %0\n\t"
         "ljmp %1, $1f\n"               /* reload CS */
@@ -120,12 +137,57 @@ void gdt_init(void)
         "movl %%eax, %%ds\n\t"
         "movl %%eax, %%es\n\t"
         "movl %%eax, %%ss\n\t"
-        "xorl %%eax, %%eax\n\t"        /* fs, gs: null until a task loads TLS */
+        "movl %3, %%eax\n\t"
         "movl %%eax, %%fs\n\t"
+        "xorl %%eax, %%eax\n\t"
         "movl %%eax, %%gs\n\t"
-        "movw %3, %%ax\n\t"
+        "movw %4, %%ax\n\t"
         "ltr %%ax"
-        :: "m"(gdtr), "i"(__KERNEL_CS), "i"(__KERNEL_DS), "i"(__TSS_SEL) : "eax", "memory");
-    printk(KERN_INFO "gdt: %d entries, TSS at %p (esp0 %#lx)\n", GDT_ENTRIES, (void *)&tss,
-           (unsigned long)tss.sp0);
+        :: "m"(gdtr), "i"(__KERNEL_CS), "i"(__KERNEL_DS), "i"(__KERNEL_PERCPU), "i"(__TSS_SEL)
+        : "eax", "memory");
+}
+
+/* Fill in cpu's TSS (kernel stack esp0) and its GDT entry. */
+static void tss_prepare(int cpu, unsigned long esp0)
+{
+    struct x86_hw_tss *tss = &per_cpu(cpu_tss, cpu);
+    memset(tss, 0, sizeof *tss);
+    tss->ss0 = __KERNEL_DS;
+    tss->sp0 = esp0;
+    tss->io_bitmap_base = sizeof *tss;         /* no I/O bitmap: ring 3 gets no ports */
+    per_cpu(gdt_page, cpu).gdt[GDT_ENTRY_TSS] =
+        make_desc((uint32_t)(unsigned long)tss, sizeof *tss - 1, ACC_TSS, 0);
+}
+
+void gdt_init(void)
+{
+    struct desc_struct *gdt = per_cpu(gdt_page, 0).gdt;
+
+    tss_prepare(0, (unsigned long)boot_stack_top);   /* until the scheduler sets one */
+    for (int i = GDT_ENTRY_TLS_MIN; i <= GDT_ENTRY_TLS_MAX; i++)
+        gdt[i] = (struct desc_struct){ 0, 0 };
+    /* The double-fault task (kernel/x86/doublefault.c): never loaded with ltr,
+     * only entered through the task gate at IDT vector 8. */
+    doublefault_tss_init();
+    gdt[GDT_ENTRY_DOUBLEFAULT_TSS] = make_desc((uint32_t)(unsigned long)&doublefault_tss,
+                                               sizeof doublefault_tss - 1, ACC_TSS, 0);
+    load_gdt_and_tss(gdt);
+    printk(KERN_INFO "gdt: %d entries, TSS at %p (esp0 %#lx)\n", GDT_ENTRIES,
+           (void *)main_tss(), tss_get_kernel_stack());
+}
+
+void gdt_prepare_cpu(int cpu, unsigned long esp0)
+{
+    struct desc_struct *gdt = per_cpu(gdt_page, cpu).gdt;
+
+    /* The area is a copy of the boot CPU's: its GDT too, but for these. */
+    gdt[GDT_ENTRY_PERCPU] = make_desc(__per_cpu_offset[cpu], 0xFFFFF, ACC_KDATA, FLAGS_4K32);
+    for (int i = GDT_ENTRY_TLS_MIN; i <= GDT_ENTRY_TLS_MAX; i++)
+        gdt[i] = (struct desc_struct){ 0, 0 };
+    tss_prepare(cpu, esp0);
+}
+
+void gdt_load_cpu(int cpu)
+{
+    load_gdt_and_tss(per_cpu(gdt_page, cpu).gdt);
 }

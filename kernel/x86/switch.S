@@ -9,8 +9,8 @@
  * returns into wherever next called switch_to() (inside schedule()), or,
  * for a new kthread, into ret_from_kthread.  eax keeps `prev` across the
  * swap, so the function returns, in the next task, the task that ran
- * before it (Linux's `last`).  It also sets current_task (include/sched.h)
- * with the stack.  Interrupts are off (schedule()).
+ * before it (Linux's `last`).  It also sets this CPU's current_task
+ * (include/sched.h, a per-CPU variable: %fs) with the stack.  Interrupts are off (schedule()).
  *
  * The TSS's esp0 is set by schedule() just before the call.
  */
@@ -27,7 +27,7 @@ switch_to:
     pushl %edi
     movl %esp, TASK_SP(%eax)     /* prev->sp = esp */
     movl TASK_SP(%edx), %esp     /* esp = next->sp: now on next's stack */
-    movl %edx, current_task      /* current = next (Linux's __switch_to) */
+    movl %edx, %fs:current_task /* current = next (Linux's __switch_to) */
     popl %edi
     popl %esi
     popl %ebx

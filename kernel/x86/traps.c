@@ -95,6 +95,13 @@ static void idt_init(void)
      * ran out.  A task gate's offset is unused. */
     set_gate(X86_TRAP_DF, 0, GATE_TASK);
     idt[X86_TRAP_DF].selector = __DOUBLEFAULT_TSS_SEL;
+    /* The local APIC's spurious vector (kernel/x86/apic.c). */
+    set_gate(0xFF, (unsigned long)spurious_interrupt, GATE_INTR_KERNEL);
+    idt_load();
+}
+
+void idt_load(void)
+{
     struct { uint16_t limit; uint32_t base; } __attribute__((packed)) idtr =
         { sizeof idt - 1, (uint32_t)(unsigned long)idt };
     __asm__ volatile("lidt %0" :: "m"(idtr));

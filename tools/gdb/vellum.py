@@ -14,7 +14,12 @@
 #                       and with the lock validator each task's held-lock stack
 #   lx-vmas PID         a process's VMAs (mm->mmap, include/mm.h VM_* flags)
 #   lx-extable [ADDR]   the __ex_table entry for ADDR (or the whole table)
-#   $lx_current()       the running task (Linux: $lx_current()); $lx_task_by_pid(N)
+#   lx-cpus             each CPU: online or not, APIC id, its current task
+#                       (include/smp.h cpu_online_mask, the per-CPU cpu_info
+#                       and current_task: include/asm/percpu.h)
+#   $lx_current()       the running task of the CPU GDB has selected (QEMU's
+#                       thread N is CPU N-1; Linux: $lx_current()); $lx_task_by_pid(N)
+#   $lx_per_cpu("VAR", CPU)  that CPU's copy of a per-CPU variable
 #   $lx_page_address(P), $lx_virt_to_page(A)   include/mm.h's inlines
 #   print *file         pretty printers: struct file / struct inode name their path
 #
@@ -168,8 +173,28 @@ def state_char(t):
     return states.get(int(t["state"]), "?")
 
 
+def nr_cpus():
+    return int(gdb.parse_and_eval("__per_cpu_offset").type.sizeof //
+               gdb.parse_and_eval("__per_cpu_offset[0]").type.sizeof)
+
+
+def per_cpu(name, cpu):
+    """CPU cpu's copy of per-CPU variable name: the symbol (the boot CPU's
+    copy) moved by __per_cpu_offset[cpu] (include/asm/percpu.h)."""
+    var = gdb.parse_and_eval(name)
+    off = int(gdb.parse_and_eval("__per_cpu_offset[%d]" % cpu))
+    return gdb.Value(ptr(var.address) + off).cast(var.type.pointer()).dereference()
+
+
+def selected_cpu():
+    """The CPU GDB has selected: QEMU's gdbstub makes CPU n thread n+1."""
+    t = gdb.selected_thread()
+    n = t.num - 1 if t is not None else 0
+    return n if 0 <= n < nr_cpus() else 0
+
+
 def current_task():
-    return gdb.parse_and_eval("current_task")
+    return per_cpu("current_task", selected_cpu())
 
 
 class LxCurrent(gdb.Function):
@@ -534,7 +559,9 @@ class Vellum(gdb.Command):
   lx-locks              page locks and mutexes: who holds, who waits
   lx-vmas PID           a process's memory areas
   lx-extable [ADDR]     the exception-table entry for ADDR (no ADDR: the whole table)
-  $lx_current()         the running task; $lx_task_by_pid(PID)
+  lx-cpus               each CPU: online, APIC id, current task
+  $lx_current()         the selected CPU's running task; $lx_task_by_pid(PID)
+  $lx_per_cpu("VAR", CPU)  a CPU's copy of a per-CPU variable
   $lx_page_address(P)   page_address(P); $lx_virt_to_page(ADDR) its inverse
   print *file           a struct file (or struct inode) shows its path first"""
 
@@ -956,7 +983,44 @@ def lookup_printer(val):
 
 gdb.pretty_printers.append(lookup_printer)
 
+class LxCpus(gdb.Command):
+    """List the CPUs (SMP step 1, docs/smp.md): number, online or not
+(cpu_online_mask), APIC id (its per-CPU cpu_info), its current task (the
+per-CPU current_task) and that task's comm; '*' marks the CPU GDB has
+selected (thread N is CPU N-1).  Linux: lx-cpus (scripts/gdb/linux/cpus.py)."""
+
+    def __init__(self):
+        super().__init__("lx-cpus", gdb.COMMAND_USER)
+
+    def invoke(self, arg, from_tty):
+        online = int(gdb.parse_and_eval("cpu_online_mask"))
+        sel = selected_cpu()
+        gdb.write("CPU ONLINE APIC TASK       PID COMM\n")
+        for cpu in range(nr_cpus()):
+            if not (online >> cpu) & 1:
+                if cpu == 0 or int(gdb.parse_and_eval("__per_cpu_offset[%d]" % cpu)) == 0:
+                    continue           # never set up: not shown
+                gdb.write("%3d %-6s\n" % (cpu, "no"))
+                continue
+            t = per_cpu("current_task", cpu)
+            gdb.write("%3d %-6s %4d 0x%08x %3d %s%s\n" % (
+                cpu, "yes", int(per_cpu("cpu_info", cpu)["apicid"]), ptr(t), int(t["pid"]),
+                cstr(t["comm"]), " *" if cpu == sel else ""))
+
+
+class LxPerCpu(gdb.Function):
+    """$lx_per_cpu("VAR", CPU): CPU's copy of the per-CPU variable VAR, as Linux's."""
+
+    def __init__(self):
+        super().__init__("lx_per_cpu")
+
+    def invoke(self, name, cpu):
+        return per_cpu(name.string(), int(cpu))
+
+
 Vellum()
+LxCpus()
+LxPerCpu()
 LxDmesg()
 LxPs()
 LxPage()

@@ -22,6 +22,8 @@
 #  gdb.lx_file_pages        by path and by struct file *: i_size 17, the one page
 #  gdb.lx_file_pages_paths  through the ramfs mount on /tmp, a new ext2 directory; errors
 #  gdb.lx_ps                pid 0 swapper, pid 1 init, the writer marked running
+#  gdb.lx_cpus              (two CPUs, -smp 2) CPU 0 online running the writer,
+#                           selected; CPU 1 online, APIC id 1, its idle swapper/1
 #  gdb.lx_locks             the page lock and i_mutex held by the writer
 #  gdb.lx_vmas              the shell's LOAD segments (readelf), its stack
 #  gdb.lx_dmesg             log_head bytes, the banner first as on the serial console
@@ -121,7 +123,7 @@ cp "$BUILD/images/rootfs.img" "$TMP/disk.img"
 printf 'echo vellum-gdb-check > /root/gdb.txt\necho tmpdata > /tmp/t.txt\nmkdir /root/sub\necho deep > /root/sub/d.txt\n' > "$TMP/rc"
 debugfs -w -R 'rm /etc/rc' "$TMP/disk.img" >/dev/null 2>&1
 debugfs -w -R "write $TMP/rc /etc/rc" "$TMP/disk.img" >/dev/null 2>&1
-DISKQ="-serial file:$TMP/serial.log -append root=hda -drive file=$TMP/disk.img,format=raw,if=ide,index=0"
+DISKQ="-smp 2 -serial file:$TMP/serial.log -append root=hda -drive file=$TMP/disk.img,format=raw,if=ide,index=0"
 for k in "$KERNEL" "$DKERNEL"; do
     gdb_session "$k" "$DISKQ" "$TMP/$(basename "$(dirname "$k")").wend" \
         -ex 'break ext2_write_end' -ex 'continue' -ex 'next' -ex 'next' -ex 'print/x page->flags' -ex 'info args' -ex 'kill'
@@ -150,6 +152,7 @@ gdb_session "$DKERNEL" "$DISKQ" "$H" \
     -ex 'echo === page\n' -ex 'lx-page page' \
     -ex 'echo === pagevirt\n' -ex 'lx-page (char *)0xc0000000 + 4096 * (page - mem_map) + 5' \
     -ex 'echo === ps\n' -ex 'lx-ps' \
+    -ex 'echo === cpus\n' -ex 'lx-cpus' \
     -ex 'echo === locks\n' -ex 'lx-locks' \
     -ex 'echo === vmas\n' -ex 'lx-vmas current_task->pid' \
     -ex 'echo === dmesg\n' -ex 'lx-dmesg' \
@@ -248,6 +251,11 @@ check gdb.lx_file_pages_paths "lx-file-pages /tmp/t.txt (ramfs, tmpdata) and /ro
 check gdb.lx_ps "lx-ps: pid 1 init, pid 0 swapper, pid $PID sh marked running" \
     eval 'has ps "^ +1 +0 [RSD] 0x[0-9a-f]+ 0x[0-9a-f]+ +init" && has ps "^ +0 +0 R 0x[0-9a-f]+ - +swapper" &&
           has ps "^ +$PID +1 R 0x[0-9a-f]+ 0x[0-9a-f]+ +sh \*\$"'
+
+# lx-cpus: CPU 0 (selected: thread 1) runs the writer; CPU 1 is online,
+# parked, its current its idle task (docs/smp.md)
+check gdb.lx_cpus "lx-cpus: CPU 0 running sh[$PID] (selected), CPU 1 online with APIC id 1 and swapper/1" \
+    eval 'has cpus "^ +0 yes +0 0x[0-9a-f]+ +$PID sh \*\$" && has cpus "^ +1 yes +1 0x[0-9a-f]+ +0 swapper/1\$"'
 
 # lx-locks: the page lock and the inode's i_mutex, both held by the writer
 check gdb.lx_locks "lx-locks: page $PAGE and i_mutex of inode $INO held by sh[$PID] (i_mutex.owner == current_task: $IMUTEX_MINE)" \
