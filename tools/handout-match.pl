@@ -10,7 +10,8 @@
 #
 # Lines are compared normalized: what legitimately differs between two
 # builds of the same tree becomes a placeholder (kernel addresses of six or
-# more hex digits, register dumps' 8-digit words, backtrace entries
+# more hex digits, or in decimal (0xc0000000 and up: ten digits from 32...),
+# register dumps' 8-digit words, backtrace entries
 # [<c01...>], symbol offsets +0x1f/0x80, file:line, "line N", the source
 # line number GDB prints before a line, "(N s)" durations, "jiffies N" and
 # "timeout at N" of the kernel's task dumps, the names of temporary
@@ -39,6 +40,7 @@ sub norm {
 	$s =~ s/\[<[0-9a-f]{8}>\]/[<ADDR>]/g;
 	$s =~ s/\+0x[0-9a-f]+\/0x[0-9a-f]+/+OFF/g;
 	$s =~ s/0x[0-9a-f]{6,}/0xADDR/g;
+	$s =~ s/\b(?:3[2-9]|4[0-2])\d{8}\b/DADDR/g;	# a kernel address in decimal (%ld)
 	$s =~ s/\b[0-9a-f]{8}\b/XXXXXXXX/g;
 	$s =~ s/\b([\w\/.-]+\.[chSs]):\d+/$1:N/g;
 	$s =~ s/\bline \d+/line N/g;
