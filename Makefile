@@ -99,6 +99,11 @@ CFLAGS := $(ARCHFLAGS) -std=gnu11 -ffreestanding -fno-pie -fno-pic -fno-stack-pr
 	-fno-strict-aliasing -fno-builtin $(OPT) -g -Wall -Wextra -Werror -Wno-unused-parameter \
 	-Iinclude -Iinclude/uapi -Ilib -MMD -MP $(LOCKDEP)
 ASFLAGS := $(ARCHFLAGS) -g -Iinclude -Iinclude/uapi -Ilib -MMD -MP
+# A test-kernel C object's defines on top of CFLAGS.  CONFIG_LOCKDEP changes
+# the layout of every structure with a lock in it, so an object compiled
+# without it must never be linked with one compiled with it: mklab's
+# prebuilt objects use these same defines (make labs-kflags).
+KTEST_DEFS := -DCONFIG_KTEST -DCONFIG_LOCKDEP
 LDFLAGS := -m elf_i386 -T boot/linker.ld -nostdlib --build-id=none
 LIBGCC  := $(shell $(CC) $(ARCHFLAGS) -print-libgcc-file-name)
 # clang --target=i686-elf names no libgcc file of its own: borrow gcc -m32's.
@@ -156,9 +161,10 @@ TOBJS := $(patsubst %,$(TBUILD)/%.o,$(basename $(TSRCS)))
 # A student tree (tools/mklab LAB DIR) has the labs after its own as objects
 # compiled from the course's solution, without their source (prebuilt/README
 # says which functions of which lab): prebuilt/vellum/ links into the
-# production kernel, prebuilt/ktest/ (compiled with -DCONFIG_KTEST) into the
+# production kernel (prebuilt/debug/, with the validator's -DCONFIG_LOCKDEP,
+# into DEBUG=1's), prebuilt/ktest/ (compiled with $(KTEST_DEFS)) into the
 # test kernel, after the tree's own objects.  The solution has no prebuilt/.
-PREBUILT  := $(sort $(shell find prebuilt/vellum -name '*.o' 2>/dev/null))
+PREBUILT  := $(sort $(shell find prebuilt/$(if $(DEBUG),debug,vellum) -name '*.o' 2>/dev/null))
 TPREBUILT := $(sort $(shell find prebuilt/ktest -name '*.o' 2>/dev/null))
 OBJS  += $(PREBUILT)
 TOBJS += $(TPREBUILT)
@@ -190,7 +196,7 @@ $(KBUILD)/%.o: %.S
 $(TBUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(quiet) CC $@
-	$(Q)$(CC) $(CFLAGS) -DCONFIG_KTEST -DCONFIG_LOCKDEP -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(KTEST_DEFS) -c $< -o $@
 $(TBUILD)/%.o: %.S
 	@mkdir -p $(dir $@)
 	@$(quiet) AS $@

@@ -53,4 +53,5 @@ labs-list:
 # dependency files), one a line: tools/mklab compiles the later labs'
 # prebuilt objects of a student tree with them (docs/labs/README.md).
 labs-kflags:
-	@printf '%s\n' '$(CC)' '$(LD)' '$(OBJCOPY)' '$(NM)' '$(filter-out -g -MMD -MP,$(CFLAGS))' '$(filter-out -g -MMD -MP,$(ASFLAGS))'
+	@printf '%s\n' '$(CC)' '$(LD)' '$(OBJCOPY)' '$(NM)' '$(filter-out -g -MMD -MP,$(CFLAGS))' '$(filter-out -g -MMD -MP,$(ASFLAGS))' \
+	    '$(KTEST_DEFS)' '-DCONFIG_LOCKDEP'

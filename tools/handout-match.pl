@@ -11,8 +11,8 @@
 # Lines are compared normalized: what legitimately differs between two
 # builds of the same tree becomes a placeholder (kernel addresses of six or
 # more hex digits, or in decimal (0xc0000000 and up: ten digits from 32...),
-# register dumps' 8-digit words, backtrace entries
-# [<c01...>], symbol offsets +0x1f/0x80, file:line, "line N", the source
+# register dumps' 8-digit words, backtrace entries [<c01...>], symbol
+# offsets +0x1f/0x80, file:line, "line N", lx-page's "pfn N", the source
 # line number GDB prints before a line, "(N s)" durations, "jiffies N" and
 # "timeout at N" of the kernel's task dumps, the names of temporary
 # directories).  Small hex values (page->flags, error codes) are compared
@@ -44,6 +44,7 @@ sub norm {
 	$s =~ s/\b[0-9a-f]{8}\b/XXXXXXXX/g;
 	$s =~ s/\b([\w\/.-]+\.[chSs]):\d+/$1:N/g;
 	$s =~ s/\bline \d+/line N/g;
+	$s =~ s/\bpfn \d+/pfn N/g;			# lx-page's page frame number
 	$s =~ s/^\d+(\t)/N$1/;
 	$s =~ s/\(\d+ s\)/(N s)/g;
 	$s =~ s/\b(jiffies|timeout at) \d+/$1 N/g;

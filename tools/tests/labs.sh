@@ -42,6 +42,11 @@
 #     verdict for", "gave no verdict"); results.json is well-formed
 #     Gradescope results: tests[] with name, score, max_score, output, one
 #     per graded test, scores 0.
+#   - the tree of `tools/mklab --solved LAB` (the lab's answer in place, the
+#     later labs prebuilt) grades N/N: the prebuilt objects link and work
+#     (they once were compiled without the test kernel's -DCONFIG_LOCKDEP,
+#     every structure with a lock had another layout, and lab 5's answer
+#     scored 15/26);
 #   - the lab's handout (docs/labs/NN-LAB.md): every pasted grade, console
 #     and GDB walk is what a real run prints now (tools/handout-runs --lab
 #     LAB: --part skeleton on this skeleton, --part rest in the second half's
@@ -271,8 +276,28 @@ solution_full_marks() {
 # ---- the handouts' runs in the trees made from the solution, a lab at a
 # time; and (slice HALF+1) the runs on this checkout and the checks of
 # every handout's markers and points
+# solution_tree_full_marks LAB: the tree of mklab --solved (the handout's
+# runs made it), LAB's answer among the later labs' prebuilt objects, grades
+# full marks: a student who writes the answer can reach them
+solution_tree_full_marks() {
+    local lab=$1 d=$TMP/ho-$1/$1-solution n pts
+    read -r n pts < <(lab_points "$lab")
+    if [ ! -f "$d.ready" ]; then
+        rm -rf "$d" && mkdir -p "$TMP/ho-$lab"
+        if ! { tools/mklab --solved "$lab" "$d" >"$d.log" 2>&1 && copy_build "$ABS_BUILD" "$d/build"; }; then
+            fail "$T.$lab.solution_tree_scores_full (tools/mklab --solved $lab failed)"; show_tail "$d.log" 10; return
+        fi
+    fi
+    (cd "$d" && timeout -k 5 "$GRADE_TIMEOUT" make -s --no-print-directory grade BUILD=build) >"$TMP/solgrade-$lab.log" 2>&1
+    if grep -qx "score: $pts/$pts" "$TMP/solgrade-$lab.log"; then
+        pass "$T.$lab.solution_tree_scores_full ($pts/$pts, the later labs prebuilt)"
+    else
+        fail "$T.$lab.solution_tree_scores_full (want score: $pts/$pts)"; show_tail "$TMP/solgrade-$lab.log" 40
+    fi
+}
 for lab in "${HLABS[@]}"; do
     SLICE= KEEP=$TMP/ho-$lab tools/handout-runs --lab "$lab" --part rest
+    solution_tree_full_marks "$lab"
 done
 { [ "$N" = 1 ] || [ "$K" = $((HALF + 1)) ]; } && SLICE= KEEP=$TMP/ho-main tools/handout-runs --lab main
 

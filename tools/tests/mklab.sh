@@ -21,7 +21,7 @@
 #     entry, text before the first entry, no cut file, a lab not in the list;
 #   - a later lab's function (beta's, in alpha's tree) is gone from the
 #     student's file, a prototype in its place, and defined in
-#     prebuilt/vellum/ and prebuilt/ktest/ objects that define nothing else
+#     prebuilt/vellum/, debug/ and ktest/ objects that define nothing else
 #     and carry no debug information;
 #   - --all-branches makes lab/NN-NAME branches, each the child of the last;
 #     the history of lab/01-alpha (git log -p) has no line of beta's answer;
@@ -55,7 +55,7 @@ mkrepo() {
     mkdir -p "$d/tools/labs" "$d/src"
     cp tools/mklab tools/find-definition tools/grade "$d/tools/"
     mkdir -p "$d/mk" && cp mk/labs.mk "$d/mk/" &&
-        printf 'BUILD ?= build\nCC = gcc\nLD = ld\nOBJCOPY = objcopy\nNM = nm\nCFLAGS := -m32 -fno-pie -fno-pic -O2 -Wall -Wno-unused-variable -Wno-unused-const-variable -Isrc\nASFLAGS := -m32\ninclude mk/labs.mk\n' > "$d/Makefile"
+        printf 'BUILD ?= build\nCC = gcc\nLD = ld\nOBJCOPY = objcopy\nNM = nm\nCFLAGS := -m32 -fno-pie -fno-pic -O2 -Wall -Wno-unused-variable -Wno-unused-const-variable -Isrc\nASFLAGS := -m32\nKTEST_DEFS := -DCONFIG_KTEST -DCONFIG_LOCKDEP\ninclude mk/labs.mk\n' > "$d/Makefile"
     printf 'int alpha_secret_sauce(void);\nstruct ops { int (*alpha)(void); int (*beta)(void); };\n' > "$d/src/a.h"
     printf 'int beta_secret_sauce(void);\n' > "$d/src/b.h"
     printf 'int lab_not_written(const char *what);\n' > "$d/src/lab.h"
@@ -153,7 +153,7 @@ if "$R/tools/mklab" alpha "$TMP/s1" >"$TMP/cut.log" 2>&1; then
     # else of a.c's code, no debug information, no local symbols
     o=$TMP/s1/prebuilt/vellum/src/a.o
     syms=$(nm "$o" 2>&1 | awk '$2 ~ /^[A-Za-z]$/ && $2 != "U" { print $2, $3 }' | tr '\n' ';')
-    if [ "$syms" = "T beta_fn;" ] && [ -f "$TMP/s1/prebuilt/ktest/src/a.o" ] &&
+    if [ "$syms" = "T beta_fn;" ] && [ -f "$TMP/s1/prebuilt/ktest/src/a.o" ] && [ -f "$TMP/s1/prebuilt/debug/src/a.o" ] &&
        ! objdump -h "$o" | grep -q '\.debug' && grep -q '^src/a.c  *beta_fn  *beta$' "$TMP/s1/prebuilt/README"; then
         pass "$T.later_lab_prebuilt_only_its_function ($syms)"
     else fail "$T.later_lab_prebuilt_only_its_function (defined: $syms)"; fi
