@@ -98,9 +98,14 @@ int send_signal(struct task_struct *t, int sig, const struct kern_siginfo *info)
  * block sig (kernel/signal.c). */
 int send_group_signal(struct task_struct *p, int sig, const struct kern_siginfo *info);
 /* kill(2) semantics: pid > 0 one process, 0 the caller's group, -1 every
- * process but init and the caller, < -1 the group -pid.  0 or -ESRCH. */
+ * process but init and the caller, < -1 the group -pid.  0, -ESRCH (no
+ * such process or group), -EINVAL (a bad signal) or -EPERM (info NULL or a
+ * code <= 0 is a process's signal: it may signal only processes whose real
+ * or saved uid is its real or effective uid, unless root; kill(-1, ...)
+ * skips those instead, as Linux's check_kill_permission). */
 int kill_pid_info(int pid, int sig, const struct kern_siginfo *info);
-/* Send sig to every process in process group pgrp (tty: Ctrl-C -> SIGINT). */
+/* Send sig to every process in process group pgrp (tty: Ctrl-C -> SIGINT),
+ * as the kernel: no permission check, si_code SI_KERNEL. */
 int kill_pgrp(pid_t pgrp, int sig);
 /* Force a synchronous fault signal on current (unblocks and un-ignores it,
  * as Linux's force_sig_fault: a SIGSEGV you blocked still kills you). */

@@ -222,12 +222,51 @@ int send_group_signal(struct task_struct *p, int sig, const struct kern_siginfo 
     return pick ? send_signal(pick, sig, info) : 0;
 }
 
+/* Did a process send it (kill, tkill, tgkill), rather than the kernel?
+ * Linux's si_fromuser: no info is kill(2)'s (SEND_SIG_NOINFO); the
+ * kernel's own signals (the tty's, faults, SIGCHLD) carry a positive
+ * code such as SI_KERNEL. */
+static bool si_fromuser(const struct kern_siginfo *info)
+{
+    return !info || info->code <= 0;
+}
+
+/* Linux's kill_ok_by_cred: the sender's real or effective uid is the
+ * target's real or saved uid (not its effective one: a set-user-ID
+ * program run by you is yours to signal, one you made setuid(0) is not
+ * after it drops its saved id), or the sender is privileged. */
+static bool kill_ok_by_cred(const struct task_struct *t)
+{
+    const struct cred *c = current_cred(), *tc = &t->cred;
+    return c->euid == tc->suid || c->euid == tc->uid || c->uid == tc->suid ||
+           c->uid == tc->uid || capable(CAP_KILL);
+}
+
+/* May the caller send sig to t?  Linux's check_kill_permission: a bad
+ * signal is -EINVAL first; the kernel may send anything; a process may
+ * signal its own thread group, a process kill_ok_by_cred allows, and with
+ * SIGCONT any process of its session (so a shell continues a job that
+ * changed its ids); otherwise -EPERM, for signal 0 too. */
+static int check_kill_permission(int sig, const struct kern_siginfo *info,
+                                 struct task_struct *t)
+{
+    if (sig && !valid_signal(sig))
+        return -EINVAL;
+    if (!si_fromuser(info) || t->tgid == current->tgid || kill_ok_by_cred(t))
+        return 0;
+    if (sig == SIGCONT && t->session == current->session)
+        return 0;
+    return -EPERM;
+}
+
 /* Linux's group_send_sig_info for one target: signal 0 only checks it
- * exists; a bad signal is -EINVAL, found only once there is a target. */
+ * exists and may be signalled; a bad signal is -EINVAL, found only once
+ * there is a target. */
 static int kill_one(struct task_struct *t, int sig, const struct kern_siginfo *info)
 {
-    if (!sig)
-        return 0;
+    int err = check_kill_permission(sig, info, t);
+    if (err || !sig)
+        return err;
     return send_group_signal(t, sig, info);
 }
 
@@ -255,7 +294,10 @@ static int kill_pgrp_info(pid_t pgrp, int sig, const struct kern_siginfo *info)
 
 int kill_pgrp(pid_t pgrp, int sig)
 {
-    return kill_pgrp_info(pgrp, sig, NULL);
+    /* The kernel's signal (Linux's SEND_SIG_PRIV): no permission check,
+     * and the handler sees si_code SI_KERNEL. */
+    const struct kern_siginfo priv = { .code = SI_KERNEL };
+    return kill_pgrp_info(pgrp, sig, &priv);
 }
 
 /* The target is looked up before the signal is checked: kill(pid, 65) of a
@@ -276,8 +318,10 @@ int kill_pid_info(int pid, int sig, const struct kern_siginfo *info)
         int count = 0, ret = 0;
         list_for_each_entry(t, &task_list, tasks)
             if (live_process(t) && t != init_process && t != tg_leader(current)) {
-                ret = kill_one(t, sig, info);
+                int err = kill_one(t, sig, info);
                 count++;
+                if (err != -EPERM)     /* as Linux: the ones we may not signal */
+                    ret = err;         /* are skipped, not an error */
             }
         return count ? ret : -ESRCH;
     }
@@ -296,8 +340,9 @@ static long do_tkill(pid_t tgid, pid_t pid, int sig)
     struct task_struct *t = find_task_by_pid(pid);
     if (!t || !t->is_process || t->exit_state || (tgid > 0 && t->tgid != tgid))
         return -ESRCH;
-    if (!sig)
-        return 0;
+    int err = check_kill_permission(sig, NULL, t);
+    if (err || !sig)
+        return err;
     return send_signal(t, sig, NULL);
 }
 

@@ -17,6 +17,7 @@
 #define _FILE_OFFSET_BITS 64
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -134,6 +135,19 @@ static inline int child(void (*fn)(int), char *text, size_t size)
 	int st = 0;
 	waitpid(pid, &st, 0);
 	return st;
+}
+
+/* drop_to_user(): the calling process becomes the ordinary user of the
+ * credential programs, uid 1000, gid 1000, groups {1000} (from root; it
+ * exits on failure). */
+static inline void drop_to_user(void)
+{
+	gid_t g = 1000;
+	if (setgroups(1, &g) < 0 || setresgid(1000, 1000, 1000) < 0 ||
+	    setresuid(1000, 1000, 1000) < 0) {
+		printf("drop failed %s\n", rv(-1));
+		exit(1);
+	}
 }
 
 /* report(fd, fmt, ...): a child's finding, written to its report pipe */

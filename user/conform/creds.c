@@ -14,7 +14,6 @@
  * name.  Run as root.
  */
 #include "conform.h"
-#include <grp.h>
 #include <sys/auxv.h>
 #include <sys/fsuid.h>
 #include <sys/syscall.h>
@@ -85,16 +84,6 @@ static void make(const char *name, mode_t mode)
 	close(fd);
 }
 
-/* Drop to the ordinary user: groups {1000}, gid 1000, uid 1000. */
-static void drop(void)
-{
-	gid_t g = 1000;
-	if (setgroups(1, &g) < 0 || setresgid(1000, 1000, 1000) < 0 ||
-	    setresuid(1000, 1000, 1000) < 0) {
-		printf("drop failed %s\n", rv(-1));
-		exit(1);
-	}
-}
 
 static void run(const char *key, void (*fn)(int))
 {
@@ -178,7 +167,7 @@ static void c_gids(int w)
 {
 	report(w, "setregid1000,2000=%s", IDS(setregid(1000, 2000)));
 	report(w, " setresgid3000,-1,-1=%s", IDS(setresgid(3000, -1, -1)));
-	drop();
+	drop_to_user();
 	report(w, " dropped [%s]", ids());
 	report(w, " setgid2000=%s", rv(setgid(2000)));
 	report(w, " setregid-1,1000=%s", rv(setregid(-1, 1000)));
@@ -268,7 +257,7 @@ static const char *exec_name;
 static void c_exec(int w)
 {
 	dup2(w, 1);
-	drop();
+	drop_to_user();
 	setresuid(1000, 1000, 1001);
 	char *argv[] = { (char *)exec_name, "ids", NULL };
 	execv(path(exec_name), argv);
@@ -352,7 +341,7 @@ static void root_modes(void)
 
 static void c_user_modes(int w)
 {
-	drop();
+	drop_to_user();
 	report(w, "chmod_own=%s", AFTER(chmod(path("u/mine"), 0600), "u/mine"));
 	report(w, " chmod_roots=%s", rv(chmod(path("u/roots"), 0600)));
 	report(w, " chown_own_uid=%s", rv(chown(path("u/mine"), 2000, -1)));

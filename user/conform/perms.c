@@ -7,12 +7,14 @@
  * access/faccessat with the real against the effective ids; a write
  * clearing S_ISUID/S_ISGID; which error comes first (EACCES, EPERM,
  * ENOENT, EEXIST).  And root's override: anything but executing a file
- * without an x bit.  The ids' own rules are creds.c's.  Prints
+ * without an x bit.  Who may signal whom: kill, tkill and tgkill against
+ * processes with other real, effective and saved uids, signal 0, SIGCONT
+ * in and out of the session, kill(-1, ...).  The ids' own rules are
+ * creds.c's.  Prints
  * observations only (conform.h); children report through a pipe.
  */
 #include "conform.h"
 #include <dirent.h>
-#include <grp.h>
 #include <time.h>
 #include <sys/syscall.h>
 
@@ -80,37 +82,20 @@ static void copy_self(const char *name, mode_t mode)
 	chmod(path(name), mode);
 }
 
-static void drop(void)
+
+/* A case: fn in a child (conform.h's child()) that reports with R() */
+static void (*case_fn)(void);
+static void case_body(int w)
 {
-	gid_t g = 1000;
-	if (setgroups(1, &g) < 0 || setresgid(1000, 1000, 1000) < 0 ||
-	    setresuid(1000, 1000, 1000) < 0) {
-		printf("drop failed %s\n", rv(-1));
-		exit(1);
-	}
+	w_ = w;
+	case_fn();
 }
 
 static void run(const char *key, void (*fn)(void))
 {
 	char text[4096];
-	int p[2];
-	pipe(p);
-	pid_t pid = fork();
-	if (pid == 0) {
-		close(p[0]);
-		w_ = p[1];
-		fn();
-		_exit(0);
-	}
-	close(p[1]);
-	size_t got = 0;
-	ssize_t n;
-	while (got < sizeof text - 1 && (n = read(p[0], text + got, sizeof text - 1 - got)) > 0)
-		got += n;
-	text[got] = 0;
-	close(p[0]);
-	int st = 0;
-	waitpid(pid, &st, 0);
+	case_fn = fn;
+	int st = child(case_body, text, sizeof text);
 	say("%s %s:%s", key, wstatus(st), text);
 }
 
@@ -137,7 +122,7 @@ static const char *try_exec(const char *name)
 
 static void c_open(void)
 {
-	drop();
+	drop_to_user();
 	R("r_0600_root", try_open("p/f600", O_RDONLY));
 	R("r_0644_root", try_open("p/f644", O_RDONLY));
 	R("w_0644_root", try_open("p/f644", O_WRONLY));
@@ -164,7 +149,7 @@ static void c_open(void)
 
 static void c_search(void)
 {
-	drop();
+	drop_to_user();
 	struct stat s;
 	R("stat_in_nox", stat(path("p/nox/f"), &s));
 	R("stat_missing_in_nox", stat(path("p/nox/missing"), &s));
@@ -195,7 +180,7 @@ static void c_search(void)
 
 static void c_dirops(void)
 {
-	drop();
+	drop_to_user();
 	R("create_in_now", try_open("p/now/new", O_WRONLY | O_CREAT));
 	R("create_existing_in_now", try_open("p/now/f", O_RDONLY | O_CREAT));
 	R("mkdir_in_now", mkdir(path("p/now/d"), 0755));
@@ -222,7 +207,7 @@ static void c_dirops(void)
 
 static void c_sticky(void)
 {
-	drop();
+	drop_to_user();
 	R("create_in_sticky", try_open("s/mine", O_WRONLY | O_CREAT));
 	R("unlink_roots_in_sticky", unlink(path("s/roots")));
 	R("rename_roots_in_sticky", rename(path("s/roots"), path("s/x")));
@@ -235,7 +220,7 @@ static void c_sticky(void)
 
 static void c_truncate_times(void)
 {
-	drop();
+	drop_to_user();
 	R("truncate_root_0644", truncate(path("p/f644"), 0));
 	R("truncate_root_0666", truncate(path("p/f666"), 2));
 	R("truncate_own_0444", truncate(path("p/r444"), 0));
@@ -258,7 +243,7 @@ static void c_truncate_times(void)
 
 static void c_access_user(void)
 {
-	drop();
+	drop_to_user();
 	R("access_r_0644_root", access(path("p/f644"), R_OK));
 	R("access_w_0644_root", access(path("p/f644"), W_OK));
 	R("access_x_0644_root", access(path("p/f644"), X_OK));
@@ -284,7 +269,7 @@ static void c_access_real(void)
 
 static void c_exec_user(void)
 {
-	drop();
+	drop_to_user();
 	report(w_, " exec_0644=%s", try_exec("p/prog644"));
 	report(w_, " exec_0111=%s", try_exec("p/prog111"));
 	report(w_, " exec_0700_root=%s", try_exec("p/prog700"));
@@ -294,7 +279,7 @@ static void c_exec_user(void)
 
 static void c_write_privs(void)
 {
-	drop();
+	drop_to_user();
 	int fd = open(path("p/suid_mine"), O_WRONLY);
 	R("write0", write(fd, "", 0));
 	report(w_, " after_write0=%s", mode_of("p/suid_mine"));
@@ -314,6 +299,93 @@ static void c_write_privs(void)
 	R("ftruncate_suid", ftruncate(fd, 10));
 	report(w_, " after_ftruncate=%s", mode_of("p/suid_trunc"));
 	close(fd);
+}
+
+/* ---- signals ------------------------------------------------------------------ */
+
+/* The processes the kill cases signal, made by root before the cases run:
+ * each sets its ids (real, effective, saved uid), says so through a pipe,
+ * and waits in pause().  Their pids, inherited by the cases' children. */
+enum { T_ROOT, T_RUID, T_SUID, T_EUID, T_OTHER_SESSION, NTARGETS };
+static const char *const tname[NTARGETS] = { "root", "ruid1000", "suid1000", "euid1000",
+					     "root_other_session" };
+static pid_t tpid[NTARGETS];
+
+static pid_t target(uid_t r, uid_t e, uid_t s, int new_session)
+{
+	int p[2];
+	char c = 0;
+	pipe(p);
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		if (new_session)
+			setsid();
+		setresuid(r, e, s);
+		write(p[1], "", 1);
+		for (;;)
+			pause();
+	}
+	close(p[1]);
+	read(p[0], &c, 1);                 /* its ids are set */
+	close(p[0]);
+	return pid;
+}
+
+static void make_targets(void)
+{
+	tpid[T_ROOT] = target(0, 0, 0, 0);
+	tpid[T_RUID] = target(1000, 0, 0, 0);
+	tpid[T_SUID] = target(0, 0, 1000, 0);
+	tpid[T_EUID] = target(0, 1000, 0, 0);
+	tpid[T_OTHER_SESSION] = target(0, 0, 0, 1);
+}
+
+/* How each target ended: the ones kill(-1, SIGUSR2) reached died of it,
+ * the others of the SIGKILL sent now. */
+static void end_targets(void)
+{
+	for (int i = 0; i < NTARGETS; i++) {
+		int st = 0;
+		kill(tpid[i], SIGKILL);
+		waitpid(tpid[i], &st, 0);
+		say("kill_target %s %s", tname[i], wstatus(st));
+	}
+}
+
+/* Signal 0 to each target: may it be signalled? */
+static void kill0_each(const char *prefix)
+{
+	char key[64];
+	for (int i = 0; i < NTARGETS; i++) {
+		snprintf(key, sizeof key, "%s_kill0_%s", prefix, tname[i]);
+		R(key, kill(tpid[i], 0));
+	}
+}
+
+/* the ordinary user (uid 1000 everywhere) */
+static void c_kill_user(void)
+{
+	drop_to_user();
+	kill0_each("user");
+	R("user_kill_usr1_root", kill(tpid[T_ROOT], SIGUSR1));
+	R("user_kill_65_root", kill(tpid[T_ROOT], 65));
+	R("user_kill_cont_root", kill(tpid[T_ROOT], SIGCONT));
+	R("user_kill_cont_other_session", kill(tpid[T_OTHER_SESSION], SIGCONT));
+	R("user_tkill0_root", syscall(SYS_tkill, tpid[T_ROOT], 0));
+	R("user_tgkill_usr1_root", syscall(SYS_tgkill, tpid[T_ROOT], tpid[T_ROOT], SIGUSR1));
+	R("user_tgkill0_ruid1000", syscall(SYS_tgkill, tpid[T_RUID], tpid[T_RUID], 0));
+	R("user_kill_pgrp0", kill(-getpgrp(), 0));
+	/* every process but init and ourselves: the ones we may not signal are
+	 * skipped (end_targets shows which died of it) */
+	R("user_kill_all_usr2", kill(-1, SIGUSR2));
+}
+
+/* real uid 0, effective and saved 1000: the real uid counts too */
+static void c_kill_ruid0(void)
+{
+	setresuid(0, 1000, 1000);
+	kill0_each("ruid0");
 }
 
 /* ---- root ------------------------------------------------------------------ */
@@ -432,6 +504,10 @@ int main(int argc, char **argv)
 	run("access_real", c_access_real);
 	run("exec_user", c_exec_user);
 	run("write_privs", c_write_privs);
+	make_targets();
+	run("kill_ruid0", c_kill_ruid0);
+	run("kill_user", c_kill_user);
+	end_targets();
 	root_cases();
 	rm_tree("p");
 	rm_tree("s");
