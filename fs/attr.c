@@ -198,21 +198,12 @@ static long with_inode_at(int dfd, const char *upath, int follow, int empty_ok,
         fput(f);
         return err;
     }
-    char *name = getname(upath);
-    if (IS_ERR(name))
-        return PTR_ERR(name);
-    struct at_ctx at;
-    long err = at_enter(dfd, name, &at);
+    struct path p;
+    long err = user_path_at(dfd, upath, follow ? LOOKUP_FOLLOW : 0, &p);
     if (!err) {
-        struct path p;
-        err = kern_path(name, follow ? LOOKUP_FOLLOW : 0, &p);
-        if (!err) {
-            err = fn(p.inode, a, b);
-            path_put(&p);
-        }
+        err = fn(p.inode, a, b);
+        path_put(&p);
     }
-    at_leave(&at);
-    putname(name);
     return err;
 }
 

@@ -79,6 +79,20 @@ void at_leave(struct at_ctx *c)
     c->fs = NULL;
 }
 
+int user_path_at(int dfd, const char *upath, unsigned int flags, struct path *path)
+{
+    char *name = getname(upath);
+    if (IS_ERR(name))
+        return PTR_ERR(name);
+    struct at_ctx at;
+    int err = at_enter(dfd, name, &at);
+    if (!err)
+        err = kern_path(name, flags, path);
+    at_leave(&at);
+    putname(name);
+    return err;
+}
+
 #define VALID_OPEN_FLAGS (O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_APPEND | \
                           O_NONBLOCK | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_LARGEFILE | \
                           O_DSYNC | O_SYNC | O_NOATIME)

@@ -310,21 +310,11 @@ long sys_faccessat2(int dfd, const char *filename, int mode, int flags)
             }
         }
     } else {
-        char *name = getname(filename);
-        err = IS_ERR(name) ? PTR_ERR(name) : 0;
+        struct path p;
+        err = user_path_at(dfd, filename, flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW, &p);
         if (!err) {
-            struct at_ctx at;
-            err = at_enter(dfd, name, &at);
-            if (!err) {
-                struct path p;
-                err = kern_path(name, flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW, &p);
-                if (!err) {
-                    err = access_inode(p.inode, mode);
-                    path_put(&p);
-                }
-            }
-            at_leave(&at);
-            putname(name);
+            err = access_inode(p.inode, mode);
+            path_put(&p);
         }
     }
     current->cred = saved;

@@ -83,21 +83,12 @@ static long do_utimensat(int dfd, const char *upath, struct utime_pair *t, int f
         return err;
     }
 
-    char *name = getname(upath);
-    if (IS_ERR(name))
-        return PTR_ERR(name);
-    struct at_ctx at;
-    long err = at_enter(dfd, name, &at);
+    struct path p;
+    long err = user_path_at(dfd, upath, flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW, &p);
     if (!err) {
-        struct path p;
-        err = kern_path(name, flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW, &p);
-        if (!err) {
-            err = utimes_common(p.inode, t);
-            path_put(&p);
-        }
+        err = utimes_common(p.inode, t);
+        path_put(&p);
     }
-    at_leave(&at);
-    putname(name);
     return err;
 }
 
