@@ -143,8 +143,15 @@ show_kernel_report() {
 # CPUS: the CPUs QEMU gives the guest (-smp; default 1: make check's boots
 # run on one CPU unless a suite's .conf asks for more, tools/run-tests).
 ICOUNT=${ICOUNT-shift=3}
+# backstop SECONDS: a host-side time-out, the wall-clock last resort for
+# what the guest's own clock cannot end (a build, GDB, a grader run, a
+# hung emulator), scaled the same way: SECONDS is generous for an idle
+# 2-core machine, TIMEOUT_FACTOR (default 4) leaves room for a loaded one
+# (make check under a competing load of 8 runs each test 5 to 10 times
+# slower).  Only a real hang waits that long.
+backstop() { echo $(($1 * ${TIMEOUT_FACTOR:-4})); }
 vellum_qemu() {
-    local log=$1 t=$(($2 * ${TIMEOUT_FACTOR:-4}))
+    local log=$1 t=$(backstop "$2")
     shift 2
     rm -f "$log"
     timeout -k 2 "$t" "$QEMU" -accel tcg ${ICOUNT:+-icount "$ICOUNT"} -display none -no-reboot -m 128M -nic none -smp "${CPUS:-1}" \
@@ -184,10 +191,11 @@ copy_build() {
 }
 
 # Typing at a booted guest's shell prompt (tools/tests/bochs.sh, build.sh,
-# rundisk.sh, shell_session.sh, shell_keys.sh): the guest's COM1 output
-# accumulates in $CONSOLE_LOG, its input is fd 3, $CONSOLE_PID is the
-# emulator (a wait ends early when it has exited), and a wait also ends at
-# $CONSOLE_DEADLINE ($SECONDS), when it is set: a session's total budget.
+# rundisk.sh, shell_session.sh, shell_keys.sh, creds_session.sh): the
+# guest's COM1 output accumulates in $CONSOLE_LOG, its input is fd 3,
+# $CONSOLE_PID is the emulator (a wait ends early when it has exited), and
+# a wait also ends at $CONSOLE_DEADLINE ($SECONDS), when it is set: a
+# session's total budget.
 # console_open FILE: COM1 of the QEMU started next on a pair of FIFOs
 # (FILE.in, FILE.out; give QEMU -serial "$CONSOLE_SERIAL"), its output
 # collected in CONSOLE_LOG=FILE by a reader that ends when QEMU closes it,
@@ -218,4 +226,48 @@ console_wait() {
 console_type() {
     console_wait "$1" 30 || return 1
     printf '%s\n' "$2" >&3
+}
+
+# A whole session at the shell (tools/tests/shell_session.sh, shell_keys.sh,
+# creds_session.sh), test T in directory TMP:
+#
+#   console_boot IMAGE   boot $KERNEL with root=hda from IMAGE, COM1 on the
+#                        console's FIFOs in $TMP (LOG is its log), QEMU's pid
+#                        in QPID; the session may last CONSOLE_TOTAL seconds
+#                        (default 300: about 20 idle, the rest is for a loaded
+#                        machine; only a hang waits that long)
+#   console_next CMD     wait for the next prompt (NP counts them), type CMD;
+#                        a prompt that never comes is one FAIL T.prompt line,
+#                        and after it nothing more is typed (LOST=1)
+#   console_end          wait for QEMU to exit by itself (the session's
+#                        poweroff), bounded; its status in rc; input closed
+console_boot() {
+    console_open "$TMP/serial.log"
+    LOG=$CONSOLE_LOG NP=0 LOST=0
+    local total=${CONSOLE_TOTAL:-300}
+    timeout -k 2 $((total + 30)) "$QEMU" -accel tcg -display none -no-reboot -m 128M -nic none \
+        -monitor none -serial "$CONSOLE_SERIAL" -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+        -kernel "$KERNEL" -append "root=hda" \
+        -drive "file=$1,format=raw,if=ide,index=0" </dev/null >"$TMP/qemu.out" 2>&1 &
+    QPID=$! CONSOLE_PID=$!
+    CONSOLE_DEADLINE=$((SECONDS + total))
+}
+console_next() {
+    [ "$LOST" = 1 ] && return 1
+    NP=$((NP + 1))
+    if ! console_wait $NP 60; then
+        fail "$T.prompt (no prompt #$NP before typing: $1)"; show_tail "$LOG" 20
+        LOST=1
+        return 1
+    fi
+    printf '%s\n' "$1" >&3
+}
+console_end() {
+    while kill -0 "$QPID" 2>/dev/null && [ $SECONDS -lt $((CONSOLE_DEADLINE + 20)) ]; do
+        sleep 0.3
+    done
+    wait "$QPID" 2>/dev/null
+    rc=$?
+    QPID=
+    exec 3>&-
 }

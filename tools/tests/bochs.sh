@@ -42,7 +42,7 @@ trap cleanup EXIT
 # ---- 1. the test ISO's quick kernel tests
 serial=$TMP/smoke-serial.log
 truncate -s 1M "$TMP/blank.img"               # hda: unused by these tests
-BOCHS_LOG=$TMP/smoke.log timeout -k 5 60 tools/bochs.sh "$TEST_ISO" "$TMP/blank.img" \
+BOCHS_LOG=$TMP/smoke.log timeout -k 5 "$(backstop 60)" tools/bochs.sh "$TEST_ISO" "$TMP/blank.img" \
     "file:$serial" </dev/null >"$TMP/smoke.out" 2>&1
 rc=$?
 bad=0
@@ -73,7 +73,7 @@ connected=
 for try in 1 2 3 4 5; do
     port=$((20000 + RANDOM % 40000))
     in_use $port && continue
-    BOCHS_LOG=$TMP/shell.log timeout -k 5 90 tools/bochs.sh "$ISO" "$IMG" "socket:$port" \
+    BOCHS_LOG=$TMP/shell.log timeout -k 5 "$(backstop 90)" tools/bochs.sh "$ISO" "$IMG" "socket:$port" \
         </dev/null >"$TMP/shell.out" 2>&1 &
     BPID=$!
     for _ in $(seq 100); do
@@ -130,7 +130,7 @@ cp "$BUILD/images/rootfs.img" "$IMG"
 serial=$TMP/term-serial.log
 : > "$serial"
 mkfifo "$TMP/keys"
-TERM=xterm timeout -k 5 60 script -qfec \
+TERM=xterm timeout -k 5 "$(backstop 60)" script -qfec \
     "tools/bochs.sh '$ISO' '$IMG' 'file:$serial'" "$TMP/typescript" <"$TMP/keys" >/dev/null 2>&1 &
 BPID=$!
 exec 5>"$TMP/keys"

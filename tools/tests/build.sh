@@ -41,7 +41,7 @@ trap '[ -n "$QPID" ] && kill $QPID 2>/dev/null; exec 3>&- 2>/dev/null; rm -rf "$
 IMG=$TMP/root.img
 cp "$BUILD/images/rootfs.img" "$IMG"
 console_open "$TMP/console.log"
-timeout -k 2 60 "$QEMU" -accel tcg -display none -no-reboot -m 128M -nic none -monitor none \
+timeout -k 2 "$(backstop 60)" "$QEMU" -accel tcg -display none -no-reboot -m 128M -nic none -monitor none \
     -serial "$CONSOLE_SERIAL" -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
     -cdrom "$ISO" -boot d -drive "file=$IMG,format=raw,if=ide,index=0" </dev/null >"$TMP/qemu.out" 2>&1 &
 QPID=$!

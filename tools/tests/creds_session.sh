@@ -31,64 +31,37 @@ make -s --no-print-directory BUILD="$BUILD" all >"$TMP/build.log" 2>&1 ||
 IMG=$TMP/root.img
 cp "$BUILD/images/rootfs.img" "$IMG"
 
-console_open "$TMP/serial.log"
-LOG=$CONSOLE_LOG
-timeout -k 2 150 "$QEMU" -accel tcg -display none -no-reboot -m 128M -nic none \
-    -monitor none -serial "$CONSOLE_SERIAL" -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-    -kernel "$KERNEL" -append "root=hda" \
-    -drive "file=$IMG,format=raw,if=ide,index=0" </dev/null >"$TMP/qemu.out" 2>&1 &
-QPID=$!
-CONSOLE_PID=$QPID
-START=$SECONDS
-TOTAL=120
-CONSOLE_DEADLINE=$((START + TOTAL))
-NP=0
-LOST=0
-type_cmd() {
-    NP=$((NP + 1))
-    if ! console_wait $NP 30; then
-        [ $LOST = 0 ] && fail "$T.prompt (no prompt #$NP before typing: $1)" && show_tail "$LOG" 20
-        LOST=1
-        return 1
-    fi
-    printf '%s\n' "$1" >&3
-}
+console_boot "$IMG"     # tools/testlib.sh: LOG, QPID, NP, LOST
 
 H=/home/lab
-type_cmd "id"
-type_cmd "mkdir $H"
-type_cmd "chmod 1777 $H"
-type_cmd "cd $H"
-type_cmd "echo top secret > secret.txt"
-type_cmd "chmod 600 secret.txt"
-type_cmd "echo shared > shared.txt"
-type_cmd "chown student:staff shared.txt"
-type_cmd "chmod 664 shared.txt"
-type_cmd "ls -l"
-type_cmd "su student"
-type_cmd "id"
-type_cmd "cat secret.txt"
-type_cmd "echo more >> shared.txt"
-type_cmd "echo mine > mine.txt"
-type_cmd "chmod 640 mine.txt"
-type_cmd "chown root mine.txt"
-type_cmd "rm secret.txt"
-type_cmd "ls -l"
-type_cmd "exit"
-type_cmd "id"
-type_cmd "touch big.txt"
-type_cmd "chown 70000:70001 big.txt"
-type_cmd "ls -l big.txt"
-type_cmd "sync"
-type_cmd "poweroff"
+console_next "id"
+console_next "mkdir $H"
+console_next "chmod 1777 $H"
+console_next "cd $H"
+console_next "echo top secret > secret.txt"
+console_next "chmod 600 secret.txt"
+console_next "echo shared > shared.txt"
+console_next "chown student:staff shared.txt"
+console_next "chmod 664 shared.txt"
+console_next "ls -l"
+console_next "su student"
+console_next "id"
+console_next "cat secret.txt"
+console_next "echo more >> shared.txt"
+console_next "echo mine > mine.txt"
+console_next "chmod 640 mine.txt"
+console_next "chown root mine.txt"
+console_next "rm secret.txt"
+console_next "ls -l"
+console_next "exit"
+console_next "id"
+console_next "touch big.txt"
+console_next "chown 70000:70001 big.txt"
+console_next "ls -l big.txt"
+console_next "sync"
+console_next "poweroff"
 
-while kill -0 "$QPID" 2>/dev/null && [ $((SECONDS - START)) -lt $((TOTAL + 20)) ]; do
-    sleep 0.3
-done
-wait "$QPID" 2>/dev/null
-rc=$?
-QPID=
-exec 3>&-
+console_end                            # QEMU gone by itself (poweroff): rc
 log() { tr -d '\r' < "$LOG"; }
 [ "${KEEP:-}" = 1 ] && cp "$LOG" "${TMPDIR:-/tmp}/creds_session.log"
 

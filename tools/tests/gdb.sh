@@ -38,7 +38,7 @@
 #  gdb.lx_locks_held_stacks  the same, the lock validator's held-lock stacks in lx-locks
 # Its first run after a change rebuilds the DEBUG=1 kernels (-Og) and each
 # session boots one under -icount: minutes on a loaded machine.
-# host-timeout: 1200
+# host-timeout: 300
 source "$(dirname "$0")/../testlib.sh"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-gdb.XXXXXX") || exit 1
 if [ "${KEEP:-}" = 1 ]; then echo "gdb: logs kept in $TMP"; else trap 'rm -rf "$TMP"' EXIT; fi
@@ -54,7 +54,7 @@ gdb_session() {
     local kernel=$1 qargs=$2 out=$3
     shift 3
     sh tools/gdb/mkgdbinit.sh "$kernel" "| exec $QEMU -accel tcg -display none -no-reboot -m 128M -nic none -monitor none -gdb stdio -S -kernel $ROOT/$kernel -device isa-debug-exit,iobase=0xf4,iosize=0x04 $qargs" > "$TMP/.gdbinit"
-    (cd "$TMP" && timeout -k 5 300 gdb -q -nh -batch -iex "add-auto-load-safe-path $TMP/.gdbinit" "$@" </dev/null >"$out" 2>&1)
+    (cd "$TMP" && timeout -k 5 "$(backstop 300)" gdb -q -nh -batch -iex "add-auto-load-safe-path $TMP/.gdbinit" "$@" </dev/null >"$out" 2>&1)
 }
 
 # ---- the -O2 production kernel: a breakpoint, a backtrace, a clean start
@@ -94,7 +94,7 @@ p1=$(bash tools/gdb/gdbport.sh /checkout/one) p2=$(bash tools/gdb/gdbport.sh /ch
 busy_ok=0
 # Something listening on the first candidate (a paused QEMU's stub): the next one.
 p=$(bash tools/gdb/gdbport.sh "$TMP")
-timeout 30 "$QEMU" -display none -monitor none -serial none -nic none -S -gdb "tcp:127.0.0.1:$p" </dev/null >/dev/null 2>&1 &
+timeout "$(backstop 30)" "$QEMU" -display none -monitor none -serial none -nic none -S -gdb "tcp:127.0.0.1:$p" </dev/null >/dev/null 2>&1 &
 qpid=$!
 for _ in $(seq 50); do                 # until QEMU listens (5 s at most)
     q=$(bash tools/gdb/gdbport.sh "$TMP")

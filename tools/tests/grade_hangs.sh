@@ -2,7 +2,7 @@
 # tools/tests/grade_hangs.sh: a hang or a crash costs seconds in a grade,
 # and the grade shows the kernel's own report (host test; docs/labs/README.md
 # "What a hang looks like").  Layer: host test (bash, git, QEMU).
-# host-timeout: 1800
+# host-timeout: 600
 #
 # Three wrong attempts at lab 6's generic_perform_write, each made from this
 # tree's (the solution's) loop by a rule below, written into the function the
@@ -94,7 +94,7 @@ one() {
         fail "$T.$name (the attempt does not build)"; show_tail "$TMP/build-$name.log" 15; return
     fi
     local start=$SECONDS
-    (cd "$D" && JOBS=1 GRADE_JSON="$TMP/json-$name" timeout -k 5 900 \
+    (cd "$D" && JOBS=1 GRADE_JSON="$TMP/json-$name" timeout -k 5 "$(backstop 900)" \
         make -s --no-print-directory grade BUILD=build) > "$out" 2>&1
     local rc=$? secs=$((SECONDS - start))
     local score

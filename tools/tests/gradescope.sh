@@ -5,7 +5,7 @@
 # "Gradescope and GitHub Classroom").  Layer: host test (bash, git, QEMU;
 # unzip or python3 to unpack the zip; python3 to read results.json and the
 # workflow's YAML: without it those checks SKIP).
-# host-timeout: 1200
+# host-timeout: 900
 #
 # On lab syscall (the quickest to grade: 3 boots):
 #   - `make gradescope LAB=syscall GRADE_EXTRA=DIR` writes
@@ -121,13 +121,13 @@ rm -rf "$TMP/base"
 
 # ---- setup.sh: unpack and build the base; then a no-op
 SECONDS=0
-AUTOGRADER_ROOT=$R AUTOGRADER_PREBUILT=$ABS_BUILD timeout -k 5 600 bash "$R/source/setup.sh" >"$TMP/setup1.log" 2>&1
+AUTOGRADER_ROOT=$R AUTOGRADER_PREBUILT=$ABS_BUILD timeout -k 5 "$(backstop 600)" bash "$R/source/setup.sh" >"$TMP/setup1.log" 2>&1
 rc=$? t1=$SECONDS
 if [ $rc = 0 ] && [ -f "$R/source/base/build/vellum-test.elf" ] && grep -q 'setup.sh: built' "$TMP/setup1.log"; then
     pass "$T.setup_builds_the_base (${t1} s)"
 else fail "$T.setup_builds_the_base (status $rc)"; show_tail "$TMP/setup1.log" 20; exit 0; fi
 SECONDS=0
-AUTOGRADER_ROOT=$R timeout -k 5 120 bash "$R/source/setup.sh" >"$TMP/setup2.log" 2>&1
+AUTOGRADER_ROOT=$R timeout -k 5 "$(backstop 120)" bash "$R/source/setup.sh" >"$TMP/setup2.log" 2>&1
 rc=$? t2=$SECONDS
 if [ $rc = 0 ] && [ ! -s "$TMP/setup2.log" ] && [ $t2 -le 20 ]; then pass "$T.setup_again_is_a_quiet_no_op (${t2} s)"
 else fail "$T.setup_again_is_a_quiet_no_op (status $rc, ${t2} s)"; show_tail "$TMP/setup2.log" 10; fi
@@ -137,7 +137,7 @@ cp "$R/source/run_autograder" "$R/run_autograder"       # where Gradescope runs 
 grade_sub() {
     local n=$1; shift
     rm -rf "$R/submission" "$R/results" && mkdir -p "$R/submission" && cp "$@" "$R/submission/"
-    (cd "$R" && AUTOGRADER_ROOT=$R JOBS=1 timeout -k 5 600 ./run_autograder) >"$TMP/$n.log" 2>&1
+    (cd "$R" && AUTOGRADER_ROOT=$R JOBS=1 timeout -k 5 "$(backstop 600)" ./run_autograder) >"$TMP/$n.log" 2>&1
     echo "rc=$?" >> "$TMP/$n.log"
     cp "$R/results/results.json" "$TMP/$n.json" 2>/dev/null
     rm -rf "$R/work"

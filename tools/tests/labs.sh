@@ -3,7 +3,7 @@
 # graded; the solution graded; make handin and private tests (host test;
 # docs/labs/README.md).  Layer: host test (bash, git, QEMU; python3 or jq
 # only to check results.json).
-# host-timeout: 2400
+# host-timeout: 600
 # host-slices: 16
 #
 # tools/run-tests runs it as 16 jobs with SLICE=1/16 .. 16/16 (docs: the
@@ -69,7 +69,7 @@ T=labs
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-labs.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT
 unset MAKEFLAGS MFLAGS MAKELEVEL
-GRADE_TIMEOUT=${GRADE_TIMEOUT:-300}       # one whole `make grade`
+GRADE_TIMEOUT=${GRADE_TIMEOUT:-$(backstop 300)}       # one whole `make grade`
 ABS_BUILD=$(cd "$BUILD" 2>/dev/null && pwd) || { fail "$T.setup (no build directory $BUILD)"; exit 0; }
 mapfile -t ALL_LABS < <(tools/mklab --list | awk '{ print $1 }')
 [ ${#ALL_LABS[@]} -gt 0 ] || { fail "$T.list (tools/mklab --list names no lab)"; exit 0; }
@@ -175,8 +175,13 @@ one_lab() {
     # build on a copy of the solution's objects
     copy_build "$ABS_BUILD" "$D/build" || { fail "$T.$lab.copy_build"; return; }
     if ! grep -q -- '-Werror' "$D/Makefile"; then fail "$T.$lab.werror (the Makefile's CFLAGS lost -Werror)"; fi
-    if (cd "$D" && timeout -k 5 300 make -s --no-print-directory BUILD=build all test-kernel test-iso) >"$log.build" 2>&1; then
+    local brc
+    (cd "$D" && timeout -k 5 "$(backstop 300)" make -s --no-print-directory BUILD=build all test-kernel test-iso) >"$log.build" 2>&1
+    brc=$?
+    if [ $brc = 0 ]; then
         pass "$T.$lab.builds"
+    elif [ $brc = 124 ]; then
+        fail "$T.$lab.builds (make all test-kernel test-iso timed out after $(backstop 300) s)"; show_tail "$log.build" 20; return
     else
         fail "$T.$lab.builds (make all test-kernel test-iso with -Werror failed)"; show_tail "$log.build" 20; return
     fi

@@ -37,7 +37,7 @@
 #                                  as i686-elf-gcc), Bochs missing: exit 0,
 #                                  one line naming bochs; qemu-system-i386
 #                                  missing too: exit 1, naming it
-# host-timeout: 300
+# host-timeout: 150
 source "$(dirname "$0")/../testlib.sh"
 T=make_targets
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-make.XXXXXX") || exit 1
@@ -114,13 +114,13 @@ for _ in $(seq 300); do
     grep -q ":$ino " /proc/locks && break
     sleep 0.1
 done
-timeout 30 make --no-print-directory BUILD="$BUILD" VELLUM_SETUP_DONE=1 qemu-nox DISKS="$TMP/disk.img" </dev/null > "$TMP/locked" 2>&1
+timeout "$(backstop 30)" make --no-print-directory BUILD="$BUILD" VELLUM_SETUP_DONE=1 qemu-nox DISKS="$TMP/disk.img" </dev/null > "$TMP/locked" 2>&1
 rc=$?
 # make qemu-gdb writes .gdbinit here: the tester's own is put back after
 [ -f .gdbinit ] && cp -p .gdbinit "$TMP/gdbinit.saved"
 restore_gdbinit() { if [ -f "$TMP/gdbinit.saved" ]; then cp -p "$TMP/gdbinit.saved" .gdbinit; else rm -f .gdbinit; fi; }
 PORT=$(bash tools/gdb/gdbport.sh "$TMP")
-timeout 30 make --no-print-directory BUILD="$BUILD" VELLUM_SETUP_DONE=1 qemu-gdb GDBPORT=$PORT DISKS="$TMP/disk.img" </dev/null > "$TMP/gdblocked" 2>&1
+timeout "$(backstop 30)" make --no-print-directory BUILD="$BUILD" VELLUM_SETUP_DONE=1 qemu-gdb GDBPORT=$PORT DISKS="$TMP/disk.img" </dev/null > "$TMP/gdblocked" 2>&1
 grc=$?
 kill $HOLDER 2>/dev/null; wait $HOLDER 2>/dev/null; HOLDER=
 if [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q 'QEMU did not run: .*Failed to get "write" lock' "$TMP/locked"; then
@@ -135,27 +135,27 @@ listening() {
     cat /proc/net/tcp /proc/net/tcp6 2>/dev/null |
         awk -v p=":$(printf '%04X' "$1")" '$4 == "0A" && substr($2, length($2) - 4) == p { f = 1 } END { exit !f }'
 }
-timeout 60 make --no-print-directory BUILD="$BUILD" VELLUM_SETUP_DONE=1 qemu-gdb GDBPORT=$PORT DISKS= </dev/null > "$TMP/gdbrun" 2>&1 &
+timeout "$(backstop 60)" make --no-print-directory BUILD="$BUILD" VELLUM_SETUP_DONE=1 qemu-gdb GDBPORT=$PORT DISKS= </dev/null > "$TMP/gdbrun" 2>&1 &
 MAKEPID=$!
 for _ in $(seq 300); do listening $PORT && break; kill -0 $MAKEPID 2>/dev/null || break; sleep 0.1; done
-timeout 30 gdb -q -nh -batch -ex "target remote 127.0.0.1:$PORT" -ex continue </dev/null > "$TMP/gdbclient" 2>&1
+timeout "$(backstop 30)" gdb -q -nh -batch -ex "target remote 127.0.0.1:$PORT" -ex continue </dev/null > "$TMP/gdbclient" 2>&1
 wait $MAKEPID
 grc=$?
 restore_gdbinit
 if [ $grc = 0 ] && tr -d '\r' < "$TMP/gdbrun" | grep -q 'power off: root (none) synced'; then pass "$T.qemu_gdb_poweroff"
 else fail "$T.qemu_gdb_poweroff (make exit $grc)"; show_tail "$TMP/gdbrun" 5; show_tail "$TMP/gdbclient" 5; fi
 
-timeout 30 make --no-print-directory BUILD="$BUILD" VELLUM_SETUP_DONE=1 qemu-nox DISKS= </dev/null > "$TMP/off" 2>&1
+timeout "$(backstop 30)" make --no-print-directory BUILD="$BUILD" VELLUM_SETUP_DONE=1 qemu-nox DISKS= </dev/null > "$TMP/off" 2>&1
 rc=$?
 if [ $rc = 0 ] && tr -d '\r' < "$TMP/off" | grep -q 'power off: root (none) synced'; then pass "$T.qemu_poweroff"
 else fail "$T.qemu_poweroff (make exit $rc)"; show_tail "$TMP/off" 5; fi
 
-timeout 30 make --no-print-directory BUILD="$BUILD" VELLUM_SETUP_DONE=1 qemu-test DISKS= APPEND=test=cmdline </dev/null > "$TMP/pass" 2>&1
+timeout "$(backstop 30)" make --no-print-directory BUILD="$BUILD" VELLUM_SETUP_DONE=1 qemu-test DISKS= APPEND=test=cmdline </dev/null > "$TMP/pass" 2>&1
 rc=$?
 if [ $rc = 0 ] && tr -d '\r' < "$TMP/pass" | grep -q 'ktest: done [1-9][0-9]* passed, 0 failed'; then pass "$T.qemu_test_pass"
 else fail "$T.qemu_test_pass (make exit $rc)"; show_tail "$TMP/pass" 5; fi
 
-timeout 30 make --no-print-directory BUILD="$BUILD" VELLUM_SETUP_DONE=1 qemu-test DISKS= APPEND=oops=bug </dev/null > "$TMP/panic" 2>&1
+timeout "$(backstop 30)" make --no-print-directory BUILD="$BUILD" VELLUM_SETUP_DONE=1 qemu-test DISKS= APPEND=oops=bug </dev/null > "$TMP/panic" 2>&1
 rc=$?
 if [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q 'the kernel panicked or oopsed (QEMU status 7)' "$TMP/panic"; then
     pass "$T.qemu_test_panic"

@@ -34,7 +34,7 @@
 #     and execution_time; GRADE_NOT_RUN scores every test 0 with its reason;
 #     a runner that ran no test (its list boot failed) is run once more, and
 #     if it fails again its output is every test's reason.
-# host-timeout: 600
+# host-timeout: 150
 source "$(dirname "$0")/../testlib.sh"
 T=mklab
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-mklab.XXXXXX") || exit 1

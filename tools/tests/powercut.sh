@@ -35,7 +35,7 @@
 #             fsync returned), then the 10 KiB exact.  QEMU writes the image
 #             with cache=directsync, so that every write sleeps, as on a real
 #             disk, and the churning process runs meanwhile.
-# host-timeout: 480
+# host-timeout: 240
 source "$(dirname "$0")/../testlib.sh"
 T=powercut
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-powercut.XXXXXX") || exit 1

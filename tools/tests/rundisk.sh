@@ -37,7 +37,7 @@ mk all "$RUN" >"$TMP/build.log" 2>&1 || { fail "$T.build"; show_tail "$TMP/build
 session() {
     local n=1
     console_open "$TMP/console.$1"; shift
-    timeout -k 2 60 "$QEMU" -accel tcg -display none -no-reboot -m 128M -nic none -monitor none \
+    timeout -k 2 "$(backstop 60)" "$QEMU" -accel tcg -display none -no-reboot -m 128M -nic none -monitor none \
         -serial "$CONSOLE_SERIAL" -kernel "$KERNEL" -append root=hda \
         -drive "file=$RUN,format=raw,if=ide,index=0" </dev/null >"$TMP/qemu.out" 2>&1 &
     QPID=$!; CONSOLE_PID=$QPID

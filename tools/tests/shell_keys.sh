@@ -35,18 +35,7 @@ make -s --no-print-directory BUILD="$BUILD" all >"$TMP/build.log" 2>&1 ||
 IMG=$TMP/root.img
 cp "$BUILD/images/rootfs.img" "$IMG"
 
-# the serial console on FIFOs (tools/testlib.sh: console_open)
-console_open "$TMP/serial.log"
-LOG=$CONSOLE_LOG
-timeout -k 2 150 "$QEMU" -accel tcg -display none -no-reboot -m 128M -nic none \
-    -monitor none -serial "$CONSOLE_SERIAL" -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-    -kernel "$KERNEL" -append "root=hda" \
-    -drive "file=$IMG,format=raw,if=ide,index=0" </dev/null >"$TMP/qemu.out" 2>&1 &
-QPID=$!
-CONSOLE_PID=$QPID
-START=$SECONDS
-TOTAL=120
-CONSOLE_DEADLINE=$((START + TOTAL))
+console_boot "$IMG"     # tools/testlib.sh: LOG, QPID, NP, LOST
 
 log() { tr -d '\r' < "$LOG"; }
 
@@ -66,7 +55,7 @@ LOST=0
 # (Ctrl-L, a Tab list, the end of a Ctrl-R search: one each).
 keys() {
     [ $LOST = 1 ] && return 1
-    if ! console_wait $NP 30; then
+    if ! console_wait $NP 60; then
         fail "$T.prompt (no prompt #$NP before keys: $1)"; show_tail "$LOG" 20
         LOST=1
         return 1
@@ -75,8 +64,8 @@ keys() {
     NP=$((NP + 1 + ${2:-0}))
 }
 
-if console_wait 1 60; then pass "$T.boot_to_prompt"
-else fail "$T.boot_to_prompt (no shell prompt within 60 s)"; show_tail "$LOG" 30; LOST=1; fi
+if console_wait 1 120; then pass "$T.boot_to_prompt"
+else fail "$T.boot_to_prompt (no shell prompt within 120 s)"; show_tail "$LOG" 30; LOST=1; fi
 
 H=/home/keys
 keys "mkdir $H; cd $H$K_ENTER"
@@ -134,13 +123,7 @@ keys "echo back > $H/back.txt$K_ENTER"     # the new shell starts in /
 keys "sync$K_ENTER"
 keys "poweroff$K_ENTER"
 
-while kill -0 "$QPID" 2>/dev/null && [ $((SECONDS - START)) -lt $((TOTAL + 20)) ]; do
-    sleep 0.3
-done
-wait "$QPID" 2>/dev/null
-rc=$?
-QPID=
-exec 3>&-
+console_end                            # QEMU gone by itself (poweroff): rc
 if [ $rc = 0 ] && log | grep -q 'power off: root (hda) synced and read-only'; then
     pass "$T.power_off"
 else

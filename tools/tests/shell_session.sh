@@ -31,118 +31,87 @@ make -s --no-print-directory BUILD="$BUILD" all >"$TMP/build.log" 2>&1 ||
 IMG=$TMP/root.img
 cp "$BUILD/images/rootfs.img" "$IMG"
 
-# the serial console on FIFOs (tools/testlib.sh: console_open)
-console_open "$TMP/serial.log"
-LOG=$CONSOLE_LOG
-timeout -k 2 150 "$QEMU" -accel tcg -display none -no-reboot -m 128M -nic none \
-    -monitor none -serial "$CONSOLE_SERIAL" -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-    -kernel "$KERNEL" -append "root=hda" \
-    -drive "file=$IMG,format=raw,if=ide,index=0" </dev/null >"$TMP/qemu.out" 2>&1 &
-QPID=$!
-CONSOLE_PID=$QPID
-START=$SECONDS
-TOTAL=120                              # seconds for the whole session
-CONSOLE_DEADLINE=$((START + TOTAL))
+console_boot "$IMG"     # tools/testlib.sh: LOG, QPID, NP, LOST
 
-NP=0                                   # prompts consumed
-LOST=0
-# type CMD: wait for the next prompt, then type CMD and Enter.
-type_cmd() {
-    NP=$((NP + 1))
-    if ! console_wait $NP 30; then
-        [ $LOST = 0 ] && fail "$T.prompt (no prompt #$NP before typing: $1)" && show_tail "$LOG" 20
-        LOST=1
-        return 1
-    fi
-    printf '%s\n' "$1" >&3
-}
-
-if console_wait 1 60; then pass "$T.boot_to_prompt"
-else fail "$T.boot_to_prompt (no shell prompt within 60 s)"; show_tail "$LOG" 30; LOST=1; fi
+if console_wait 1 120; then pass "$T.boot_to_prompt"
+else fail "$T.boot_to_prompt (no shell prompt within 120 s)"; show_tail "$LOG" 30; LOST=1; fi
 
 H=/home/newcomer
-type_cmd "mkdir $H"
-type_cmd "cd $H"
-type_cmd "pwd"
-type_cmd "echo hello world > hello.txt"
-type_cmd "echo second line >> hello.txt"
-type_cmd "mkdir -p notes/2024/jan"
-type_cmd "cp hello.txt notes/2024/jan/copy.txt"
-type_cmd "cat hello.txt | wc > wc.txt"
-type_cmd "ls / | wc -l > count.txt"
-type_cmd "echo temporary > gone.txt"
-type_cmd "rm gone.txt"
-type_cmd "echo moved > before.txt"
-type_cmd "mv before.txt after.txt"
-type_cmd "ln -s notes/2024/jan/copy.txt link"
-type_cmd "cat link >> after.txt"
-type_cmd "mkdir emptydir"
-type_cmd "rmdir emptydir"
-type_cmd "echo b a c b | xargs -n 1 | sort | uniq -c > uniq.txt"
-type_cmd "grep -n second hello.txt | tee grep1.txt > grep2.txt"
-type_cmd "tail -n 1 hello.txt | head -c 6 > tailhead.txt"
-type_cmd "touch empty.txt"
-type_cmd 'for f in *.txt notes/*/j?n/[a-c]*; do echo "$f"; done > glob.txt'
-type_cmd "ps > ps.txt"
-type_cmd "df > df.txt"
-type_cmd "false"
-type_cmd 'echo status=$? > status.txt'
-type_cmd "sleep 30"
+console_next "mkdir $H"
+console_next "cd $H"
+console_next "pwd"
+console_next "echo hello world > hello.txt"
+console_next "echo second line >> hello.txt"
+console_next "mkdir -p notes/2024/jan"
+console_next "cp hello.txt notes/2024/jan/copy.txt"
+console_next "cat hello.txt | wc > wc.txt"
+console_next "ls / | wc -l > count.txt"
+console_next "echo temporary > gone.txt"
+console_next "rm gone.txt"
+console_next "echo moved > before.txt"
+console_next "mv before.txt after.txt"
+console_next "ln -s notes/2024/jan/copy.txt link"
+console_next "cat link >> after.txt"
+console_next "mkdir emptydir"
+console_next "rmdir emptydir"
+console_next "echo b a c b | xargs -n 1 | sort | uniq -c > uniq.txt"
+console_next "grep -n second hello.txt | tee grep1.txt > grep2.txt"
+console_next "tail -n 1 hello.txt | head -c 6 > tailhead.txt"
+console_next "touch empty.txt"
+console_next 'for f in *.txt notes/*/j?n/[a-c]*; do echo "$f"; done > glob.txt'
+console_next "ps > ps.txt"
+console_next "df > df.txt"
+console_next "false"
+console_next 'echo status=$? > status.txt'
+console_next "sleep 30"
 # Ctrl-C: the tty sends SIGINT to the foreground group; the prompt must come
-# back at once, not when sleep ends.
+# back at once, not when sleep ends (28.5 s or more after the ^C: the wait
+# of 25 s tells the two apart, and leaves a loaded machine time to answer).
 sleep 1.5
 t0=$SECONDS
 printf '\003' >&3
 NP=$((NP + 1))
-if console_wait $NP 8; then
-    took=$((SECONDS - t0))
-    if [ $took -le 5 ]; then pass "$T.ctrl_c (prompt back after ${took} s)"
-    else fail "$T.ctrl_c (prompt back only after ${took} s)"; fi
+if console_wait $NP 25; then
+    pass "$T.ctrl_c (prompt back after $((SECONDS - t0)) s)"
 else
-    fail "$T.ctrl_c (no prompt within 8 s of ^C)"; show_tail "$LOG" 10; LOST=1
+    fail "$T.ctrl_c (no prompt within 25 s of ^C)"; show_tail "$LOG" 10; LOST=1
 fi
-NP=$((NP - 1))                         # type_cmd waits for that prompt again
-type_cmd 'echo sigint-status=$?'
+NP=$((NP - 1))                         # console_next waits for that prompt again
+console_next 'echo sigint-status=$?'
 # Ctrl-Z: SIGTSTP to the foreground group stops sleep (the shell ignores
 # it); the shell reports "[pid] stopped" and prompts again at once.
-type_cmd "sleep 30"
+console_next "sleep 30"
 sleep 1.5
 t0=$SECONDS
 printf '\032' >&3
 NP=$((NP + 1))
-if console_wait $NP 8; then
+if console_wait $NP 25; then
     took=$((SECONDS - t0))
-    if [ $took -le 5 ] && tr -d '\r' < "$LOG" | grep -q '^\[[0-9]*\] stopped$'; then
+    if tr -d '\r' < "$LOG" | grep -q '^\[[0-9]*\] stopped$'; then
         pass "$T.ctrl_z (stopped, prompt back after ${took} s)"
-    else fail "$T.ctrl_z (prompt back after ${took} s; no '[pid] stopped' line?)"; fi
+    else fail "$T.ctrl_z (prompt back after ${took} s, but no '[pid] stopped' line)"; fi
 else
-    fail "$T.ctrl_z (no prompt within 8 s of ^Z)"; show_tail "$LOG" 10; LOST=1
+    fail "$T.ctrl_z (no prompt within 25 s of ^Z)"; show_tail "$LOG" 10; LOST=1
 fi
 NP=$((NP - 1))
-type_cmd 'echo tstp-status=$?'
-type_cmd "jobs"
+console_next 'echo tstp-status=$?'
+console_next "jobs"
 # fg: the stopped sleep runs again in the foreground: no prompt until ^C.
-type_cmd "fg"
+console_next "fg"
 sleep 2
 n_before=$(console_prompts)
 printf '\003' >&3
 NP=$((NP + 1))
-if [ "$n_before" -lt $NP ] && console_wait $NP 8; then pass "$T.fg_then_ctrl_c"
+if [ "$n_before" -lt $NP ] && console_wait $NP 25; then pass "$T.fg_then_ctrl_c"
 else fail "$T.fg_then_ctrl_c (prompts before ^C: $n_before, want $((NP - 1)))"; show_tail "$LOG" 10; fi
 NP=$((NP - 1))
-type_cmd 'echo fg-status=$?'
-type_cmd "jobs"
-type_cmd "sync"
-type_cmd "poweroff"
+console_next 'echo fg-status=$?'
+console_next "jobs"
+console_next "sync"
+console_next "poweroff"
 
 # ---- QEMU should exit by itself (power off): wait, bounded.
-while kill -0 "$QPID" 2>/dev/null && [ $((SECONDS - START)) -lt $((TOTAL + 20)) ]; do
-    sleep 0.3
-done
-wait "$QPID" 2>/dev/null
-rc=$?
-QPID=
-exec 3>&-
+console_end                            # QEMU gone by itself (poweroff): rc
 log() { tr -d '\r' < "$LOG"; }
 
 if log | grep -qx "$H"; then pass "$T.cd_pwd"

@@ -126,7 +126,7 @@ PORT=$(bash tools/gdb/gdbport.sh "$TMP")
 pre=$(get "command:$(get preLaunchTask:0)")
 ends=$(get "ends:$(get preLaunchTask:0)")
 # shellcheck disable=SC2086
-timeout 120 $pre GDBPORT=$PORT DISKS= BUILD="$BUILD" </dev/null > "$TMP/make.log" 2>&1 &
+timeout "$(backstop 120)" $pre GDBPORT=$PORT DISKS= BUILD="$BUILD" </dev/null > "$TMP/make.log" 2>&1 &
 MAKEPID=$!
 for _ in $(seq 600); do
     grep -qE -- "$ends" "$TMP/make.log" && break
@@ -144,7 +144,7 @@ mkfifo "$TMP/mi.in"
 # the script cppdbg writes: cd "<program's dir>" ; "gdb" <miDebuggerArgs> --interpreter=mi ...
 printf 'cd "%s" ; "%s" %s --interpreter=mi\n' "$(dirname "$prog")" "$(get miDebuggerPath:0)" \
     "$(get miDebuggerArgs:0)" > "$TMP/dbgcmd.sh"
-timeout 90 sh "$TMP/dbgcmd.sh" < "$TMP/mi.in" > "$TMP/mi.out" 2>&1 &
+timeout "$(backstop 90)" sh "$TMP/dbgcmd.sh" < "$TMP/mi.in" > "$TMP/mi.out" 2>&1 &
 GDBPID=$!
 exec 3> "$TMP/mi.in"
 mi() { printf '%s\n' "$1" >&3; }
