@@ -321,6 +321,13 @@ static unsigned long alloc_mark(gfp_t gfp)
 /* Give up after this many rounds of reclaim + sleep that freed nothing
  * (Linux's MAX_RECLAIM_RETRIES); then the OOM killer. */
 #define MAX_RECLAIM_RETRIES 16
+/* ... or after this long without a page, however much others freed in the
+ * meantime: under a fork bomb every freed page goes to one of dozens of
+ * allocators, and one that keeps losing (a shell, a monitor reading
+ * /proc) would otherwise wait for minutes while the others keep resetting
+ * its count.  The OOM killer does not kill again while its last victim
+ * is still exiting, so this does not start a cascade of kills. */
+#define ALLOC_STALL_JIFFIES (5 * HZ)
 
 /* Free pages are short: kswapd, direct reclaim, sleeping, the OOM killer
  * (Linux's __alloc_pages_slowpath). */
@@ -329,6 +336,7 @@ static struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order)
     unsigned long mark = alloc_mark(gfp);
     struct page *page;
     int no_progress = 0;
+    unsigned long stall_end = jiffies + ALLOC_STALL_JIFFIES;
 
     wakeup_kswapd();
     page = get_page_from_freelist(gfp, order, mark);
@@ -354,9 +362,9 @@ static struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order)
                 return page;
             break;
         }
-        if (got) {
+        if (got)
             no_progress = 0;
-        } else if (++no_progress >= MAX_RECLAIM_RETRIES) {
+        if ((!got && ++no_progress >= MAX_RECLAIM_RETRIES) || time_after(jiffies, stall_end)) {
             /* Nothing reclaimed for a long while: some task must go.
              * Large orders are not worth a kill (Linux: COSTLY_ORDER). */
             if (order > 3 && !(gfp & __GFP_NOFAIL))
@@ -364,6 +372,7 @@ static struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order)
             if (!out_of_memory(gfp, order) && !(gfp & __GFP_NOFAIL))
                 break;                  /* nothing can be killed: fail, do not loop */
             no_progress = 0;
+            stall_end = jiffies + ALLOC_STALL_JIFFIES;
         }
         reclaim_throttle(HZ / 10);      /* kswapd or writeback, or a victim exiting */
         page = get_page_from_freelist(gfp, order, mark);
