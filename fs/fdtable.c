@@ -1,8 +1,11 @@
 /* fs/fdtable.c: the per-process descriptor table (include/fdtable.h).
  * Owns struct files_struct: allocating the lowest free descriptor, install,
  * fget/fput, close, dup/dup2/dup3, close-on-exec, the copy made by fork and
- * the teardown at exit, and RLIMIT_NOFILE's effect on all of them.  Sits on the VFS's struct file (fs.h: get_file,
- * filp_close); the system calls in fs/sys_*.c sit on top of it.
+ * the teardown at exit, and RLIMIT_NOFILE's effect on all of them.  A
+ * descriptor closed (close, dup2 over it, close-on-exec, exit) takes the
+ * process's record locks on its file with it (close_file).  Sits on the
+ * VFS's struct file (fs.h: get_file, filp_close); the system calls in
+ * fs/sys_*.c sit on top of it.
  */
 #include <kernel.h>
 #include <string.h>
@@ -53,6 +56,15 @@ struct files_struct *dup_files(struct files_struct *old)
 
 /* Take every file out of the table under the lock, then close them without
  * it (a release may sleep: a pipe waking its peer, a tty, a final iput). */
+/* files no longer holds f at a descriptor: its POSIX record locks on the
+ * file go (POSIX: closing any descriptor of a file releases the process's
+ * locks on it, fs/locks.c), then the reference (Linux's filp_close(f, id)). */
+static void close_file(struct file *f, struct files_struct *files)
+{
+    locks_remove_posix(f, files);
+    fput(f);
+}
+
 static void close_files_matching(struct files_struct *files, const uint32_t *only)
 {
     for (unsigned fd = 0; fd < NR_OPEN; fd++) {
@@ -68,7 +80,7 @@ static void close_files_matching(struct files_struct *files, const uint32_t *onl
         }
         spin_unlock(&files->file_lock);
         if (f)
-            fput(f);
+            close_file(f, files);
     }
 }
 
@@ -167,7 +179,7 @@ int __close_fd(struct files_struct *files, unsigned int fd)
     files->fd[fd] = NULL;
     __put_unused_fd(files, fd);
     spin_unlock(&files->file_lock);
-    fput(f);
+    close_file(f, files);
     return 0;
 }
 
@@ -265,7 +277,7 @@ int do_dup2(unsigned int oldfd, unsigned int newfd, unsigned int flags)
         clear_fd_bit(files->close_on_exec, newfd);
     spin_unlock(&files->file_lock);
     if (old)
-        fput(old);
+        close_file(old, files);
     return newfd;
 }
 

@@ -223,6 +223,7 @@ int filp_close(struct file *file)
         return -EBADF;
     if (--file->f_count > 0)
         return 0;
+    locks_remove_flock(file);
     if (file->f_op && file->f_op->release)
         file->f_op->release(file->f_inode, file);
     path_put(&file->f_path);

@@ -193,16 +193,34 @@ long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg)
     case F_SETPIPE_SZ:
         ret = pipe_fcntl(f, cmd, arg);
         break;
+    case F_GETLK:
+        ret = fcntl_getlk(f, cmd, (void *)arg);
+        break;
+    case F_SETLK:
+    case F_SETLKW:
+        ret = fcntl_setlk(f, cmd, (void *)arg);
+        break;
     default:
-        ret = -EINVAL;                 /* record locks, leases and the rest: not modelled */
+        ret = -EINVAL;                 /* leases, F_OFD_* locks and the rest: not modelled */
         break;
     }
     fput(f);
     return ret;
 }
 
+/* fcntl64: fcntl, plus the record-lock commands with a struct flock64. */
 long sys_fcntl64(unsigned int fd, unsigned int cmd, unsigned long arg)
-{ return sys_fcntl(fd, cmd, arg); }
+{
+    if (cmd != F_GETLK64 && cmd != F_SETLK64 && cmd != F_SETLKW64)
+        return sys_fcntl(fd, cmd, arg);
+    struct file *f = fget(fd);
+    if (!f)
+        return -EBADF;
+    long ret = cmd == F_GETLK64 ? fcntl_getlk(f, cmd, (void *)arg)
+                                : fcntl_setlk(f, cmd, (void *)arg);
+    fput(f);
+    return ret;
+}
 
 long sys_ioctl(unsigned int fd, unsigned int cmd, unsigned long arg)
 {

@@ -258,6 +258,7 @@ struct inode {
     struct list_head i_dirty;          /* on sb->s_dirty while I_DIRTY or pages dirty */
     void *i_private;
     unsigned int i_flags;              /* S_DEAD */
+    struct file_lock *i_flock;         /* advisory locks, fs/locks.c (file_lock_lock) */
 };
 /* i_flags.  S_DEAD: a directory that rmdir (or a rename over it) removed;
  * the VFS sets it, and nothing may be looked up or created in it any more
@@ -389,6 +390,35 @@ struct file {
 #define FMODE_READ   0x1
 #define FMODE_WRITE  0x2
 #define FMODE_NOWAIT 0x8               /* takes RWF_NOWAIT (the file system's open sets it) */
+
+/* Advisory locks (fs/locks.c).  fcntl's record-lock commands, cmd
+ * F_GETLK(64) and F_SETLK(W)(64), arg a user struct flock or flock64:
+ * 0, -EFAULT, -EINVAL, -EBADF (a read lock on a file not open for
+ * reading, a write lock not open for writing), -EAGAIN (F_SETLK: another
+ * process holds a conflicting lock), -EDEADLK (F_SETLKW would wait for a
+ * process that waits for us), -ERESTARTSYS, -EOVERFLOW, -ENOLCK. */
+struct files_struct;
+struct file_lock {
+    struct file_lock *fl_next;         /* the inode's i_flock list */
+    struct list_head fl_link;          /* a request: on the blocked list while it sleeps */
+    void *fl_owner;                    /* POSIX: the files_struct; flock: the file */
+    void *fl_waits_for;                /* a blocked request: the owner it waits for */
+    struct inode *fl_inode;            /* a blocked request: the inode */
+    struct file *fl_file;              /* the file the lock was taken through */
+    pid_t fl_pid;                      /* POSIX: the owner's tgid, for F_GETLK */
+    unsigned char fl_flags;            /* FL_POSIX or FL_FLOCK */
+    unsigned char fl_type;             /* F_RDLCK, F_WRLCK (a request: or F_UNLCK) */
+    loff_t fl_start, fl_end;           /* inclusive; fl_end OFFSET_MAX: to the end */
+};
+#define FL_POSIX 1
+#define FL_FLOCK 2
+int fcntl_getlk(struct file *file, unsigned int cmd, void *arg);
+int fcntl_setlk(struct file *file, unsigned int cmd, void *arg);
+/* A descriptor of file was closed by owner: its POSIX locks on the file
+ * go (every one, whichever descriptor took it: POSIX's rule). */
+void locks_remove_posix(struct file *file, struct files_struct *owner);
+/* The last reference to file is going: its flock(2) lock goes. */
+void locks_remove_flock(struct file *file);
 
 /* The largest size a file opened without O_LARGEFILE may reach or show
  * (open, write, the 32-bit stat and lseek): 2 GiB - 1. */

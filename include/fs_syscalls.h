@@ -39,6 +39,7 @@ long sys_dup2(unsigned int oldfd, unsigned int newfd);
 long sys_dup3(unsigned int oldfd, unsigned int newfd, int flags);
 long sys_fcntl(unsigned int fd, unsigned int cmd, unsigned long arg);
 long sys_fcntl64(unsigned int fd, unsigned int cmd, unsigned long arg);
+long sys_flock(unsigned int fd, unsigned int cmd);
 long sys_ioctl(unsigned int fd, unsigned int cmd, unsigned long arg);
 /* fs/sys_stat.c */
 long sys_stat64(const char *filename, void *statbuf);

@@ -153,6 +153,7 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
     S(pipe2, sys_pipe2),
     S(fcntl, sys_fcntl),
     S(fcntl64, sys_fcntl64),
+    S(flock, sys_flock),
     S(ioctl, sys_ioctl),
     S(stat, sys_newstat),
     S(lstat, sys_newlstat),

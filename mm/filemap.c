@@ -74,6 +74,12 @@
  *                                   with page faults disabled, so no fault
  *                                   path's lock nests in it.  A leaf: only
  *                                   wake_up_process runs under it)
+ *   file_lock_lock                 (spinlock: every inode's advisory locks,
+ *                                   i_flock, and the blocked requests,
+ *                                   fs/locks.c.  Taken with no other lock held,
+ *                                   from fcntl, flock and a close; user memory
+ *                                   is copied before and after, never under it.
+ *                                   Only wait-queue locks nest in it)
  * Spinlocks are leaves: nothing that sleeps, and no other spinlock except
  * as nested above (tree_lock -> page_hash_lock, i_mmap_lock ->
  * inode_wb_lock), is taken under one.

@@ -55,7 +55,7 @@ static const char *errname(int e)
 	E(EFBIG); E(ENOSPC); E(ESPIPE); E(EROFS); E(EMLINK); E(EPIPE);
 	E(EDOM); E(ERANGE); E(ENAMETOOLONG); E(ENOSYS); E(ENOTEMPTY);
 	E(ELOOP); E(EOVERFLOW); E(EOPNOTSUPP); E(ETIMEDOUT);
-	E(EOWNERDEAD);
+	E(EOWNERDEAD); E(EDEADLK); E(ENOLCK);
 #undef E
 	}
 	snprintf(other, sizeof other, "errno%d", e);

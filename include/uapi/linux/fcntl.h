@@ -32,10 +32,44 @@
 #define F_GETFL          3
 #define F_SETFL          4
 #define F_DUPFD_CLOEXEC  1030
-#define F_SETPIPE_SZ     1031          /* not modelled: -EINVAL */
 #define F_SETPIPE_SZ     1031          /* set a pipe's capacity */
 #define F_GETPIPE_SZ     1032          /* a pipe's capacity in bytes */
 #define FD_CLOEXEC       1             /* F_GETFD/F_SETFD's one flag */
+
+/* POSIX record locks (fs/locks.c): fcntl's F_GETLK/F_SETLK/F_SETLKW take a
+ * struct flock; fcntl64 also takes F_GETLK64/F_SETLK64/F_SETLKW64 with a
+ * struct flock64 (what glibc uses with 64-bit file offsets). */
+#define F_GETLK          5
+#define F_SETLK          6
+#define F_SETLKW         7
+#define F_GETLK64        12
+#define F_SETLK64        13
+#define F_SETLKW64       14
+#define F_RDLCK          0
+#define F_WRLCK          1
+#define F_UNLCK          2
+
+struct flock {
+    short l_type;                      /* F_RDLCK, F_WRLCK, F_UNLCK */
+    short l_whence;                    /* SEEK_SET, SEEK_CUR, SEEK_END */
+    long l_start;                      /* from l_whence */
+    long l_len;                        /* 0: to the end; < 0: before l_start */
+    int l_pid;                         /* F_GETLK: the holder's pid */
+};
+
+struct flock64 {                       /* 24 bytes: i386 aligns long long to 4 */
+    short l_type;
+    short l_whence;
+    long long l_start;
+    long long l_len;
+    int l_pid;
+};
+
+/* flock(2)'s operations */
+#define LOCK_SH          1             /* shared */
+#define LOCK_EX          2             /* exclusive */
+#define LOCK_NB          4             /* or'ed in: do not wait */
+#define LOCK_UN          8             /* unlock */
 
 /* the *at() calls */
 #define AT_FDCWD            (-100)     /* dirfd: the current directory */
