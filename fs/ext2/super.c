@@ -310,10 +310,12 @@ static int ext2_check_descriptors(struct super_block *sb)
  * says it needs recovery (INCOMPAT_RECOVER), replay the log and clear the
  * flag, all of it on disk before the mount reads the root or anything else
  * the log may have held; if it does not, forget whatever the log holds, as
- * Linux does (journal_wipe).  Vellum does not journal its own writes yet
- * (issue 24, step 2): the mount then writes the filesystem the ext2 way and
- * leaves the journal empty, as Linux's ext2 driver does when it mounts
- * ext3 (docs/journal.md).
+ * Linux does (journal_wipe).  JBD can write transactions (fs/jbd/
+ * transaction.c, commit.c, checkpoint.c), but ext2 does not journal its own
+ * writes through it yet (issue 24's next step): the journal is released
+ * here (journal_destroy writes nothing when nothing was committed), the
+ * mount writes the filesystem the ext2 way and leaves the journal empty, as
+ * Linux's ext2 driver does when it mounts ext3 (docs/journal.md).
  *
  * Simplification, as Linux's ext3_fill_super: what the mount parsed from
  * the superblock before the replay (block and inode counts, group sizes) is
