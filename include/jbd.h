@@ -403,8 +403,8 @@ int journal_dirty_metadata(handle_t *handle, struct buffer_head *bh);
  * it over what the block holds next, and the buffer leaves the journal
  * unwritten.  Costs one credit.  0, -EROFS or -ENOMEM. */
 int journal_revoke(handle_t *handle, unsigned long blocknr, struct buffer_head *bh);
-/* Commit the running transaction (one is started if there is none) and
- * wait for it: fsync's call.  Caller holds no handle.  0 or -errno. */
+/* Commit the running transaction, if there is one, and wait for it:
+ * fsync's call.  Caller holds no handle.  0, -EROFS (aborted) or -EIO. */
 int journal_force_commit(journal_t *journal);
 
 /* commit.c */

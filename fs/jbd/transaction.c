@@ -179,14 +179,23 @@ int journal_stop(handle_t *handle)
     return err;
 }
 
+/* Linux 2.6.24's starts a handle with h_sync and stops it; a handle needs
+ * log room, so on a full log that would commit an empty transaction of its
+ * own.  This commits the running transaction, if any, directly (as JBD2's
+ * jbd2_journal_force_commit_nested does). */
 int journal_force_commit(journal_t *journal)
 {
     BUG_ON(current->journal_info);       /* it waits for every handle */
-    handle_t *handle = journal_start(journal, 1);
-    if (IS_ERR(handle))
-        return PTR_ERR(handle);
-    handle->h_sync = 1;
-    return journal_stop(handle);
+    mutex_lock(&journal->j_state_lock);
+    transaction_t *t = journal->j_running_transaction;
+    tid_t tid = t ? t->t_tid : 0;
+    mutex_unlock(&journal->j_state_lock);
+    if (is_journal_aborted(journal))
+        return -EROFS;
+    if (!t)
+        return 0;                        /* nothing to commit */
+    log_start_commit(journal, tid);
+    return log_wait_commit(journal, tid);
 }
 
 /* The block is logged again after being revoked in this transaction: the

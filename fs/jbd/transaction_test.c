@@ -14,10 +14,12 @@
  *               and Vellum's recovery replays it.  The suite's post_check
  *               compares hdb with the host's e2fsck recovery of hda byte for
  *               byte, reads the files back and runs e2fsck.
+ *   jbdcommit4k the same with 4 KiB blocks (jcommit-4k.img).
  *   jbdclean    hda (1 KiB blocks), hdb (4 KiB): the same workload, every
  *               transaction committed, then journal_destroy: the log is
  *               checkpointed and left empty (post_check: logdump, e2fsck,
- *               debugfs reads the files).
+ *               debugfs reads the files).  And the lock validator's view of
+ *               the handle (handle_then_page_lock_reported).
  *
  * The workload (a[i] is the i-th block of /a, P(key, i) block i of the
  * pattern keyed key, tools/vpattern.c):
@@ -25,8 +27,11 @@
  *   T2      a[1] <- P(t2, 0): logged twice, the later copy wins
  *   T3      revoke a[2]: T1's copy must not be replayed, a[2] stays P(a, 2)
  *   T4..T9  big[0..199] <- P(g4..g9, i): 6 x 204 log blocks in a log of
- *           1023: checkpoints free the log and it wraps; T9 also
- *           a[3] <- P(t2, 1) starting with the JBD magic (logged escaped)
+ *           1023: checkpoints free the log and it wraps; T8 also
+ *           a[2] <- P(t8, 0), T9 revokes it again (T8 and T9 are still in
+ *           the log at the crash: the revoke record is what keeps T8's copy
+ *           from being replayed) and a[3] <- P(t2, 1) starting with the
+ *           JBD magic (logged escaped)
  *   T10     a[0] <- P(t10, 0): committed (jbdclean) or not (jbdcommit)
  */
 #include <kernel.h>
@@ -41,6 +46,9 @@
 #include <blkdev.h>
 #include <buffer_head.h>
 #include <jbd.h>
+#include <mm.h>
+#include <pagemap.h>
+#include <lockdep.h>
 #include "../ext2/ext2.h"            /* ext2_iget: the journal inode */
 #include "../internal.h"             /* vfs_ensure_root */
 
@@ -186,12 +194,20 @@ static void workload(struct jtest *jt, int commit_last)
     unsigned long wraps = 0, last_head = j->j_head;
     for (int k = 4; k <= 9; k++) {
         char key[4] = { 'g', (char)('0' + k), 0 };
-        h = journal_start(j, BIG + (k == 9));
+        /* T8 reserves a credit it does not use (a handle reserves for
+         * its worst case): at both block sizes the log then has no room
+         * for it, journal_start checkpoints first, and T8 and T9 are both
+         * in the log at the crash. */
+        h = journal_start(j, BIG + (k >= 8) + (k == 8) + (k == 9));
         KT_ASSERT(!IS_ERR(h));
         for (int i = 0; i < BIG; i++)
             KT_EXPECT_EQ(jwrite(h, jt, jt->big[i], key, i, 0), 0);
-        if (k == 9)
+        if (k == 8)
+            KT_EXPECT_EQ(jwrite(h, jt, jt->a[2], "t8", 0, 0), 0);
+        if (k == 9) {
             KT_EXPECT_EQ(jwrite(h, jt, jt->a[3], "t2", 1, 1), 0);
+            KT_EXPECT_EQ(journal_revoke(h, jt->a[2], NULL), 0);
+        }
         KT_EXPECT_EQ(journal_stop(h), 0);
         KT_EXPECT_EQ(journal_force_commit(j), 0);
         if (j->j_head < last_head)
@@ -200,6 +216,7 @@ static void workload(struct jtest *jt, int commit_last)
     }
     KT_EXPECT_EQ(wraps, 1);
     KT_EXPECT_EQ(j->j_nr_commits, 9);
+    KT_EXPECT_EQ(j->j_tail_sequence, first + 7);   /* T8 and T9 in the log */
     KT_EXPECT(j->j_nr_checkpoints > 0);
     KT_EXPECT_EQ(j->j_commit_sequence, first + 8);
 
@@ -260,10 +277,10 @@ static int copy_disk(const char *from, const char *to)
     return err;
 }
 
-KTEST(jbdcommit, crash_then_recover)
+static void crash_then_recover(const char *dev, const char *copy)
 {
     static struct jtest jt;
-    KT_ASSERT_EQ(open_journal("hda", "/jc", &jt), 0);
+    KT_ASSERT_EQ(open_journal(dev, "/jc", &jt), 0);
     workload(&jt, 0);
     KT_EXPECT(jt.journal->j_running_transaction != NULL);   /* T10: not committed */
     /* What ext3's read-write mount will set (issue 24's next step): the
@@ -274,16 +291,16 @@ KTEST(jbdcommit, crash_then_recover)
     KT_EXPECT_EQ(sync_dirty_buffer(sbi->s_sbh), 0);
     /* The crash: the disk as it is now goes to hdb; hda's journal stops
      * writing (journal_abort: the log stays for the host's e2fsck). */
-    KT_EXPECT_EQ(copy_disk("hda", "hdb"), 0);
+    KT_EXPECT_EQ(copy_disk(dev, copy), 0);
     journal_abort(jt.journal, -EIO);
     journal_destroy(jt.journal);
     KT_EXPECT_EQ(do_umount("/jc"), 0);
 
     /* Vellum's recovery of the crash image: T10 is lost, the rest is there. */
-    printk(KERN_INFO "jbd-test: mounting hdb\n");
+    printk(KERN_INFO "jbd-test: mounting the copy\n");
     KT_ASSERT_EQ(vfs_mkdir("/jr", 0755), 0);
-    KT_ASSERT_EQ(do_mount("hdb", "/jr", "ext2", MS_RDONLY, NULL), 0);
-    const char *log = ktest_log_since("jbd-test: mounting hdb");
+    KT_ASSERT_EQ(do_mount(copy, "/jr", "ext2", MS_RDONLY, NULL), 0);
+    const char *log = ktest_log_since("jbd-test: mounting the copy");
     KT_EXPECT(ktest_find(log, "journal replayed") != NULL);
     struct super_block *sb = ktest_sb_of("/jr");
     KT_ASSERT(sb != NULL);
@@ -291,6 +308,9 @@ KTEST(jbdcommit, crash_then_recover)
     KT_EXPECT(a_ok("/jr", jt.bs, 0));
     KT_EXPECT_EQ(do_umount("/jr"), 0);
 }
+
+KTEST(jbdcommit, crash_then_recover) { crash_then_recover("hda", "hdb"); }
+KTEST(jbdcommit4k, crash_then_recover) { crash_then_recover("hda", "hdb"); }
 
 static void clean(const char *dev, const char *dir)
 {
@@ -321,3 +341,41 @@ static void clean(const char *dev, const char *dir)
 
 KTEST(jbdclean, clean_1k) { printk(KERN_INFO "jbd-test: clean\n"); clean("hda", "/k1"); }
 KTEST(jbdclean, clean_4k) { printk(KERN_INFO "jbd-test: clean\n"); clean("hdb", "/k4"); }
+
+#ifdef CONFIG_LOCKDEP
+/* The handle is a lock class for the validator (transaction.c): the order
+ * of 2.6.24's ext3 (page lock, then handle) is quiet; a page lock taken
+ * while a handle is held is the inversion, reported once.  The journal is
+ * then aborted, so hda is not written (clean_1k's image stays as it is). */
+KTEST(jbdclean, handle_then_page_lock_reported)
+{
+    static struct jtest jt;
+    KT_ASSERT_EQ(open_journal("hda", "/kl", &jt), 0);
+    struct page *page = alloc_page(GFP_KERNEL);
+    KT_ASSERT(page != NULL);
+    ktest_lockdep_begin();
+    lock_page(page);                     /* the order: page lock -> handle */
+    handle_t *h = journal_start(jt.journal, 1);
+    KT_ASSERT(!IS_ERR(h));
+    KT_EXPECT_EQ(journal_stop(h), 0);
+    unlock_page(page);
+    unsigned long quiet = lockdep_reports;
+    printk(KERN_INFO "jbd-test: inversion follows\n");
+    h = journal_start(jt.journal, 1);    /* handle -> page lock: against it */
+    KT_ASSERT(!IS_ERR(h));
+    lock_page(page);
+    unlock_page(page);
+    KT_EXPECT_EQ(journal_stop(h), 0);
+    const char *log = ktest_log_since("jbd-test: inversion follows");
+    unsigned long made = ktest_lockdep_end();
+    KT_EXPECT_EQ(made, 1);
+    KT_EXPECT_EQ(lockdep_reports, quiet + 1);
+    KT_EXPECT(ktest_find(log, "WARNING: possible circular locking dependency detected"));
+    KT_EXPECT(ktest_find(log, "is trying to acquire lock:\n (page lock){page}, at: "));
+    KT_EXPECT(ktest_find(log, "but task is already holding lock:\n (jbd_handle){mutex}, at: "));
+    __free_page(page);
+    journal_abort(jt.journal, -EIO);     /* the empty transaction is never written */
+    journal_destroy(jt.journal);
+    KT_EXPECT_EQ(do_umount("/kl"), 0);
+}
+#endif
