@@ -61,7 +61,10 @@ journal_t *journal_init_inode(struct inode *inode, unsigned long fs_nr_blocks)
 
 /* kjournald: commit the running transaction when asked (log_start_commit:
  * fsync, a full transaction, the log out of room) or when it is
- * j_commit_interval old; end at journal_destroy. */
+ * j_commit_interval old (Linux arms a timer, j_commit_timer, at each new
+ * transaction; here the thread sleeps until the running transaction's
+ * t_expires, and start_this_handle wakes it when a new one starts); end at
+ * journal_destroy. */
 static int kjournald(void *arg)
 {
     journal_t *journal = arg;
@@ -86,7 +89,9 @@ static int kjournald(void *arg)
         wait_event_idle_timeout(journal->j_wait_commit,
             (tid_gt(journal->j_commit_request, journal->j_commit_sequence) &&
              !is_journal_aborted(journal)) ||
-            (journal->j_flags & JFS_UNMOUNT), timeout > 0 ? timeout : 1);
+            (journal->j_flags & JFS_UNMOUNT) ||
+            journal->j_running_transaction != t,      /* a new one: its own expiry */
+            timeout > 0 ? timeout : 1);
     }
     /* Every transaction is committed (journal_destroy asked first); wait
      * to be reaped. */

@@ -108,6 +108,7 @@ repeat:
         new->t_expires = jiffies + journal->j_commit_interval;
         journal->j_running_transaction = t = new;
         new = NULL;
+        wake_up(&journal->j_wait_commit);     /* kjournald: its expiry */
     }
     t->t_updates++;
     t->t_outstanding_credits += nblocks;
