@@ -22,12 +22,14 @@
  *               the handle (handle_then_page_lock_reported).
  *
  * The workload (a[i] is the i-th block of /a, P(key, i) block i of the
- * pattern keyed key, tools/vpattern.c):
+ * pattern keyed key, tools/vpattern.c; transaction IDs 1..3 for T1..T3, 4
+ * and 5 for T4 and T4b, 6..11 for T5..T10):
  *   T1      a[0] a[1] a[2] <- P(t1, 0..2)        one block checked pinned
  *   T2      a[1] <- P(t2, 0): logged twice, the later copy wins
  *   T3      revoke a[2]: T1's copy must not be replayed, a[2] stays P(a, 2)
  *   T4..T9  big[0..199] <- P(g4..g9, i): 6 x 204 log blocks in a log of
- *           1023: checkpoints free the log and it wraps; T8 also
+ *           1023: checkpoints free the log and it wraps; after T4, T4b: a
+ *           handle that does not fit in T4 (T4 is committed first); T8 also
  *           a[2] <- P(t8, 0), T9 revokes it again (T8 and T9 are still in
  *           the log at the crash: the revoke record is what keeps T8's copy
  *           from being replayed) and a[3] <- P(t2, 1) starting with the
@@ -145,6 +147,9 @@ static void workload(struct jtest *jt, int commit_last)
     journal_t *j = jt->journal;
     tid_t first = j->j_transaction_sequence;
 
+    /* More credits than a transaction may hold: refused, not a hang. */
+    KT_EXPECT_EQ(PTR_ERR(journal_start(j, j->j_max_transaction_buffers + 1)), -ENOSPC);
+
     /* T1, with a nested handle: the same handle, one reference more. */
     handle_t *h = journal_start(j, 3);
     KT_ASSERT(!IS_ERR(h));
@@ -210,16 +215,29 @@ static void workload(struct jtest *jt, int commit_last)
             KT_EXPECT_EQ(journal_revoke(h, jt->a[2], NULL), 0);
         }
         KT_EXPECT_EQ(journal_stop(h), 0);
+        if (k == 4) {
+            /* T4b: a second handle that does not fit in T4 (a quarter of
+             * the log): journal_start has T4 committed first and starts
+             * the next transaction; it rewrites big[0..99] the same. */
+            tid_t t4 = first + 3;
+            h = journal_start(j, BIG / 2);
+            KT_ASSERT(!IS_ERR(h));
+            KT_EXPECT_EQ(j->j_commit_sequence, t4);
+            KT_EXPECT_EQ(h->h_transaction->t_tid, t4 + 1);
+            for (int i = 0; i < BIG / 2; i++)
+                KT_EXPECT_EQ(jwrite(h, jt, jt->big[i], key, i, 0), 0);
+            KT_EXPECT_EQ(journal_stop(h), 0);
+        }
         KT_EXPECT_EQ(journal_force_commit(j), 0);
         if (j->j_head < last_head)
             wraps++;
         last_head = j->j_head;
     }
     KT_EXPECT_EQ(wraps, 1);
-    KT_EXPECT_EQ(j->j_nr_commits, 9);
-    KT_EXPECT_EQ(j->j_tail_sequence, first + 7);   /* T8 and T9 in the log */
+    KT_EXPECT_EQ(j->j_nr_commits, 10);
+    KT_EXPECT_EQ(j->j_tail_sequence, first + 8);   /* T8 and T9 in the log */
     KT_EXPECT(j->j_nr_checkpoints > 0);
-    KT_EXPECT_EQ(j->j_commit_sequence, first + 8);
+    KT_EXPECT_EQ(j->j_commit_sequence, first + 9);
 
     /* T10: committed by kjournald's timer (jbdclean: a commit interval of
      * one second of guest time, nobody asks), or never (jbdcommit). */
@@ -231,9 +249,9 @@ static void workload(struct jtest *jt, int commit_last)
     KT_EXPECT_EQ(journal_stop(h), 0);
     if (commit_last) {
         unsigned long start = jiffies;
-        while (j->j_commit_sequence != first + 9 && time_before(jiffies, start + 5 * HZ))
+        while (j->j_commit_sequence != first + 10 && time_before(jiffies, start + 5 * HZ))
             msleep(50);
-        KT_EXPECT_EQ(j->j_commit_sequence, first + 9);
+        KT_EXPECT_EQ(j->j_commit_sequence, first + 10);
         KT_EXPECT(time_after_eq(jiffies, start + HZ / 2));   /* not before its time */
     }
 }
