@@ -20,6 +20,7 @@
  *               checkpointed and left empty (post_check: logdump, e2fsck,
  *               debugfs reads the files).  And the lock validator's view of
  *               the handle (handle_then_page_lock_reported).
+ *   jbdthreads  hda: handles of several tasks and the commit (below).
  *
  * The workload (a[i] is the i-th block of /a, P(key, i) block i of the
  * pattern keyed key, tools/vpattern.c; transaction IDs 1..3 for T1..T3, 4
@@ -404,3 +405,66 @@ KTEST(jbdclean, handle_then_page_lock_reported)
     KT_EXPECT_EQ(do_umount("/kl"), 0);
 }
 #endif
+
+/* ---- jbdthreads: handles of several tasks and the commit ---- */
+
+static struct jtest jth;
+static volatile int committer_done, joiner_started, joiner_done;
+static volatile tid_t joiner_tid;
+
+static int committer(void *unused)
+{
+    journal_force_commit(jth.journal);   /* waits for the test's handle */
+    committer_done = 1;
+    return 0;
+}
+
+static int joiner(void *unused)
+{
+    joiner_started = 1;
+    handle_t *h = journal_start(jth.journal, 1);   /* waits for the commit */
+    if (!IS_ERR(h)) {
+        joiner_tid = h->h_transaction->t_tid;
+        jwrite(h, &jth, jth.a[1], "t2", 0, 0);
+        journal_stop(h);
+    }
+    joiner_done = 1;
+    return 0;
+}
+
+/* The commit locks the running transaction and waits until every handle
+ * on it stopped (t_updates 0); a handle started meanwhile waits for the
+ * commit to end and joins the next transaction.  hda = jcommit-1k.img; the
+ * post_check reads /a: blocks 0 and 1 are T1's and T2's. */
+KTEST(jbdthreads, commit_waits_for_handles)
+{
+    KT_ASSERT_EQ(open_journal("hda", "/jt", &jth), 0);
+    journal_t *j = jth.journal;
+    tid_t first = j->j_transaction_sequence;
+    handle_t *h = journal_start(j, 1);
+    KT_ASSERT(!IS_ERR(h));
+    KT_EXPECT_EQ(jwrite(h, &jth, jth.a[0], "t1", 0, 0), 0);
+    struct task_struct *c = kthread_run(committer, NULL, "jbd-committer");
+    KT_ASSERT(!IS_ERR(c));
+    msleep(200);
+    /* The commit began and waits for our handle. */
+    KT_EXPECT(!committer_done);
+    KT_EXPECT(j->j_committing_transaction == h->h_transaction);
+    KT_EXPECT_EQ(h->h_transaction->t_state, T_LOCKED);
+    struct task_struct *jn = kthread_run(joiner, NULL, "jbd-joiner");
+    KT_ASSERT(!IS_ERR(jn));
+    msleep(200);
+    KT_EXPECT(joiner_started && !joiner_done);   /* no handle joins a locked one */
+    KT_EXPECT_EQ(journal_stop(h), 0);
+    unsigned long start = jiffies;
+    while ((!committer_done || !joiner_done) && time_before(jiffies, start + 5 * HZ))
+        msleep(20);
+    KT_EXPECT(committer_done && joiner_done);
+    KT_EXPECT_EQ(joiner_tid, first + 1);
+    KT_EXPECT_EQ(journal_force_commit(j), 0);
+    KT_EXPECT_EQ(j->j_commit_sequence, first + 1);
+    kthread_stop(c);
+    kthread_stop(jn);
+    journal_destroy(j);
+    KT_EXPECT_EQ(do_umount("/jt"), 0);
+}
