@@ -325,8 +325,8 @@ int journal_wipe(journal_t *journal);
  * journal_load or journal_wipe only. */
 int journal_errno(journal_t *journal);
 int journal_clear_err(journal_t *journal);
-/* Release the journal.  If it was written since journal_load: commit the
- * running transaction, checkpoint everything and mark the log empty
+/* Release the journal.  If a transaction was started since journal_load:
+ * commit the running transaction, checkpoint everything and mark the log empty
  * (journal_flush), as a clean unmount leaves it.  After journal_abort the
  * journal writes nothing more: the log stays for recovery, committed
  * buffers not yet home stay dirty in the buffer cache (their bytes are
