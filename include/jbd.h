@@ -38,8 +38,8 @@
  * CHECKSUM feature (v1 commit-block checksums) is ignored, as a compatible
  * feature may be.  Writing: handles and one running transaction
  * (transaction.c), the commit by kjournald (commit.c, journal.c),
- * checkpointing (checkpoint.c), revoke records; what ext3 does with them is
- * issue 24's next step (docs/journal.md).
+ * checkpointing (checkpoint.c), revoke records; ext3 (fs/ext2/
+ * ext3_journal.c) journals its metadata through them (docs/journal.md).
  */
 #ifndef _JBD_H
 #define _JBD_H

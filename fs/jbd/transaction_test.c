@@ -2,11 +2,11 @@
  * commit.c, checkpoint.c, kjournald) driven directly, on the images
  * jcommit-1k.img and jcommit-4k.img of tools/mkjournal.sh (a fresh ext3
  * with a journal of 1024 blocks, the smallest, and the pattern files /a (4
- * blocks) and /big (200 blocks)).  ext2 does not journal its own writes
- * yet (docs/journal.md): here the tests change blocks of /a and /big
- * through handles, as ext3 will change its metadata blocks, so that the
+ * blocks) and /big (200 blocks)).  Here the tests change blocks of /a and
+ * /big through handles, as ext3 changes its metadata blocks, so that the
  * host can read the result back as files.  The ext2 mount is read-only;
- * the test opens the journal itself.
+ * the test opens the journal itself.  At the end, ext3crash: ext3's own
+ * writes through the journal.
  *
  *   jbdcommit   hda: the workload below, then a "crash": the disk is copied
  *               whole to hdb while T10 is still running (uncommitted), the
@@ -467,4 +467,56 @@ KTEST(jbdthreads, commit_waits_for_handles)
     kthread_stop(jn);
     journal_destroy(j);
     KT_EXPECT_EQ(do_umount("/jt"), 0);
+}
+
+/* ---- ext3crash: ext3's own metadata through the journal, and a crash ---- */
+
+/* Write len bytes of pattern key (tools/vpattern.c) to path, from 0. */
+static int write_pattern_file(const char *path, const char *key, size_t len)
+{
+    struct file *f = filp_open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (IS_ERR(f))
+        return PTR_ERR(f);
+    char *buf = kmalloc(4096, GFP_KERNEL);
+    int err = buf ? 0 : -ENOMEM;
+    loff_t pos = 0;
+    while (!err && (size_t)pos < len) {
+        size_t n = min_t(size_t, len - pos, 4096);
+        vpattern_fill(buf, n, key, pos);
+        ssize_t w = kernel_write(f, buf, n, &pos);
+        if (w != (ssize_t)n)
+            err = w < 0 ? w : -EIO;
+    }
+    kfree(buf);
+    filp_close(f);
+    return err;
+}
+
+/* hda = ext3-1k.img (/a /b /e of tools/mkjournal.sh) mounted read-write:
+ * files, a directory, a rename, an unlink, a truncate, a 1 MiB file, then
+ * sync (the running transaction committed); the disk as it is then is
+ * copied to hdb: the crash image (the log holds the transactions, not all
+ * of them are home).  Then hda is unmounted cleanly.  post_check: the host's
+ * e2fsck replays hdb's log and finds it clean, debugfs reads the files;
+ * hda's journal is empty, needs_recovery clear. */
+KTEST(ext3crash, write_sync_crash)
+{
+    KT_ASSERT_EQ(vfs_mount_at("hda", "/x3", "ext2"), 0);
+    struct super_block *sb = ktest_sb_of("/x3");
+    KT_ASSERT(sb != NULL);
+    journal_t *journal = EXT2_SB(sb)->s_journal;
+    KT_ASSERT(journal != NULL);
+    KT_EXPECT(EXT2_SB(sb)->s_es->s_feature_incompat & EXT3_FEATURE_INCOMPAT_RECOVER);
+    KT_EXPECT_EQ(write_pattern_file("/x3/new", "new", 30000), 0);   /* indirect blocks */
+    KT_EXPECT_EQ(vfs_mkdir("/x3/d", 0755), 0);
+    KT_EXPECT_EQ(write_pattern_file("/x3/d/small", "small", 100), 0);
+    KT_EXPECT_EQ(vfs_rename("/x3/e", "/x3/d/e2"), 0);
+    KT_EXPECT_EQ(vfs_unlink("/x3/b"), 0);
+    KT_EXPECT_EQ(vfs_truncate("/x3/a", 1000), 0);
+    KT_EXPECT_EQ(write_pattern_file("/x3/m", "m", 1 << 20), 0);      /* double indirect */
+    ksys_sync();
+    KT_EXPECT(journal->j_running_transaction == NULL);
+    KT_EXPECT(journal->j_nr_commits > 0);
+    KT_EXPECT_EQ(copy_disk("hda", "hdb"), 0);
+    KT_EXPECT_EQ(do_umount("/x3"), 0);
 }

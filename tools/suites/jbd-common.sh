@@ -41,6 +41,20 @@ journal_empty() {
     fi
 }
 
+# journal_emptied NAME IMAGE: transactions were written (the next ID is past
+# 1) and the journal left empty, needs_recovery clear: a clean unmount
+journal_emptied() {
+    local out
+    out=$(debugfs -R logdump "$2" 2>/dev/null)
+    if [[ "$out" =~ ^"Journal starts at block 0, transaction "([0-9]+)$ ]] &&
+       [ "${BASH_REMATCH[1]}" -gt 1 ] &&
+       ! dumpe2fs -h "$2" 2>/dev/null | grep -q needs_recovery; then
+        echo "PASS $1"
+    else
+        echo "FAIL $1 (logdump: $(echo $out | head -c 200))"
+    fi
+}
+
 # replayed NAME IMAGE PREFIX: /a /b /e equal PREFIX.expect-{a,b,e}
 replayed() {
     local f
