@@ -268,9 +268,13 @@ out:
  * On ext2 (no journal) ext3_journal_start returns NULL and these are the
  * ext2 operations.  Every metadata buffer an operation changes joins the
  * handle's transaction, and so does every inode it marks dirty
- * (ext3_dirty_inode, super.c).  An operation that may drop an inode's last
- * link (unlink, rmdir, rename over a target) frees it in the same handle
- * (evict): those reserve as much as a transaction holds. */
+ * (ext3_dirty_inode, super.c).  The inodes an operation may drop the last
+ * reference of (unlink's, rmdir's, rename's) are held across it and let go
+ * after journal_stop: evict truncates the page cache and may write pages,
+ * which lock pages, and a page lock is never taken under a handle (the
+ * lock order, mm/filemap.c).  Freeing the inode then takes a handle of its
+ * own (ext2_evict_inode), as Linux's final iput runs after ext3_unlink's
+ * handle stopped. */
 #define EXT3_OP(call, sb, credits) ({                                      \
         handle_t *_h = ext3_journal_start(sb, credits);                   \
         int _err = IS_ERR(_h) ? PTR_ERR(_h) : (call);                     \
@@ -292,21 +296,48 @@ static int ext3_mkdir(struct inode *dir, const char *name, size_t len, mode_t mo
     return EXT3_OP(ext2_mkdir(dir, name, len, mode), dir->i_sb, EXT3_OP_CREDITS);
 }
 
+/* ext3: a reference on the inode dir's entry name points at (NULL if none,
+ * or on ext2), dropped by the caller after its handle stopped. */
+static struct inode *ext3_hold(struct inode *dir, const char *name, size_t len)
+{
+    unsigned long ino;
+    if (!EXT2_SB(dir->i_sb)->s_journal || ext2_inode_by_name(dir, name, len, &ino))
+        return NULL;
+    struct inode *inode = ext2_iget(dir->i_sb, ino);
+    return IS_ERR(inode) ? NULL : inode;
+}
+
+static void ext3_release(struct inode *inode)
+{
+    if (inode)
+        iput(inode);                     /* maybe the last: evict, outside the handle */
+}
+
 static int ext3_rmdir(struct inode *dir, const char *name, size_t len)
 {
-    return EXT3_OP(ext2_rmdir(dir, name, len), dir->i_sb, EXT3_MAX_CREDITS);
+    struct inode *victim = ext3_hold(dir, name, len);
+    int err = EXT3_OP(ext2_rmdir(dir, name, len), dir->i_sb, EXT3_OP_CREDITS);
+    ext3_release(victim);
+    return err;
 }
 
 static int ext3_unlink(struct inode *dir, const char *name, size_t len)
 {
-    return EXT3_OP(ext2_unlink(dir, name, len), dir->i_sb, EXT3_MAX_CREDITS);
+    struct inode *victim = ext3_hold(dir, name, len);
+    int err = EXT3_OP(ext2_unlink(dir, name, len), dir->i_sb, EXT3_OP_CREDITS);
+    ext3_release(victim);
+    return err;
 }
 
 static int ext3_rename(struct inode *odir, const char *oname, size_t olen,
                        struct inode *ndir, const char *nname, size_t nlen)
 {
-    return EXT3_OP(ext2_rename(odir, oname, olen, ndir, nname, nlen), odir->i_sb,
-                   EXT3_MAX_CREDITS);
+    struct inode *old = ext3_hold(odir, oname, olen), *target = ext3_hold(ndir, nname, nlen);
+    int err = EXT3_OP(ext2_rename(odir, oname, olen, ndir, nname, nlen), odir->i_sb,
+                      EXT3_OP_CREDITS);
+    ext3_release(target);
+    ext3_release(old);
+    return err;
 }
 
 static int ext3_link(struct inode *old, struct inode *dir, const char *name, size_t len)
