@@ -495,10 +495,11 @@ static int write_pattern_file(const char *path, const char *key, size_t len)
 /* hda = ext3-1k.img (/a /b /e of tools/mkjournal.sh) mounted read-write:
  * files, a directory, a rename, an unlink, a truncate, a 1 MiB file, then
  * sync (the running transaction committed); the disk as it is then is
- * copied to hdb: the crash image (the log holds the transactions, not all
- * of them are home).  Then hda is unmounted cleanly.  post_check: the host's
- * e2fsck replays hdb's log and finds it clean, debugfs reads the files;
- * hda's journal is empty, needs_recovery clear. */
+ * copied to hdb and hda's journal aborts: hda is the crash image (the log
+ * holds the transactions, nothing is home yet).  Then Vellum recovers hdb.
+ * post_check: hdb equals hda recovered by the host's e2fsck byte for byte;
+ * e2fsck -fn is clean after either; debugfs reads the files back.  (The
+ * clean unmount of a written ext3: jbdwrite.) */
 KTEST(ext3crash, write_sync_crash)
 {
     KT_ASSERT_EQ(vfs_mount_at("hda", "/x3", "ext2"), 0);
@@ -517,6 +518,20 @@ KTEST(ext3crash, write_sync_crash)
     ksys_sync();
     KT_EXPECT(journal->j_running_transaction == NULL);
     KT_EXPECT(journal->j_nr_commits > 0);
+    /* The crash: hda as it is now goes to hdb; hda's journal aborts, so
+     * the unmount writes nothing more (hda stays the crash image). */
     KT_EXPECT_EQ(copy_disk("hda", "hdb"), 0);
+    journal_abort(journal, -EIO);
     KT_EXPECT_EQ(do_umount("/x3"), 0);
+    /* Vellum's recovery of the copy (read-only: the replay and nothing else). */
+    printk(KERN_INFO "jbd-test: mounting the crash copy\n");
+    KT_ASSERT_EQ(vfs_mkdir("/x3r", 0755), 0);
+    KT_ASSERT_EQ(do_mount("hdb", "/x3r", "ext2", MS_RDONLY, NULL), 0);
+    const char *log = ktest_log_since("jbd-test: mounting the crash copy");
+    KT_EXPECT(ktest_find(log, "journal replayed") != NULL);
+    struct file *f = filp_open("/x3r/d/small", O_RDONLY, 0);
+    KT_EXPECT(!IS_ERR(f));
+    if (!IS_ERR(f))
+        filp_close(f);
+    KT_EXPECT_EQ(do_umount("/x3r"), 0);
 }
