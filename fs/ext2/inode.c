@@ -273,12 +273,52 @@ static int bad_block(struct inode *inode, unsigned long block)
     return -EIO;
 }
 
+/* A new indirect block nr, zeroed through the buffer cache (ext3: in the
+ * handle, create access).  On failure nr is freed again.  0 or -errno. */
+static int ext2_zero_indirect(struct inode *inode, unsigned long nr)
+{
+    struct super_block *sb = inode->i_sb;
+    struct buffer_head *nbh = sb_getblk(sb, nr);
+    int err = nbh ? ext2_journal_get_create_access(sb, nbh) : -EIO;
+    if (err) {
+        brelse(nbh);
+        ext2_free_blocks(inode, nr, 1);
+        return err;
+    }
+    memset(nbh->b_data, 0, sb->s_blocksize);
+    set_buffer_uptodate(nbh);
+    ext2_journal_dirty(sb, nbh);
+    brelse(nbh);
+    return 0;
+}
+
+/* Point *slot (in i_data, or in the indirect block parent) at the new block
+ * nr (ext3: parent's write access first).  On failure nr is freed again. */
+static int ext2_set_slot(struct inode *inode, struct buffer_head *parent, uint32_t *slot,
+                         unsigned long nr)
+{
+    struct super_block *sb = inode->i_sb;
+    int err = parent ? ext2_journal_get_write_access(sb, parent) : 0;
+    if (err) {
+        ext2_free_blocks(inode, nr, 1);
+        return err;
+    }
+    *slot = nr;
+    if (parent)
+        ext2_journal_dirty(sb, parent);
+    return 0;
+}
+
 /**
  * ext2_get_block - the get_block_t of ext2 (see include/buffer_head.h)
  * Walks i_block[] (and indirect blocks) to iblock's pointer; with create,
  * allocates what is missing: indirect blocks are zeroed through the buffer
  * cache, the data block is returned with BH_New (its contents are garbage
  * until the caller writes or zeroes it).  i_blocks counts every block.
+ * ext3: an allocation is one handle's change (nested in the system call's;
+ * write_begin and writepage come with the page locked and no handle: page
+ * lock, then handle, as 2.6.24's ext3); mark_inode_dirty puts the inode's
+ * new i_data and i_blocks in the same transaction (ext3_dirty_inode).
  */
 int ext2_get_block(struct inode *inode, sector_t iblock, struct buffer_head *bh_result, int create)
 {
@@ -292,13 +332,9 @@ int ext2_get_block(struct inode *inode, sector_t iblock, struct buffer_head *bh_
 
     if (depth == 0)                    /* beyond the tree: a hole for reading */
         return create ? -EFBIG : 0;
-    /* ext3: an allocation is a transaction's change (nested in the system
-     * call's handle; write_begin and writepage come here with the page
-     * locked and no handle: page lock, then handle, as 2.6.24's ext3). */
     handle_t *handle = create ? ext3_journal_start(sb, EXT3_ALLOC_CREDITS) : NULL;
     if (IS_ERR(handle))
         return PTR_ERR(handle);
-    bool allocated = false;
     mutex_lock(&ei->truncate_mutex);
     uint32_t *slot = &ei->i_data[offsets[0]];
     for (int level = 0; level < depth; level++) {
@@ -314,29 +350,14 @@ int ext2_get_block(struct inode *inode, sector_t iblock, struct buffer_head *bh_
                 goto out;
             ei->i_next_alloc_goal = nr + 1;
             inode->i_blocks += sb->s_blocksize >> 9;
-            allocated = true;
             if (level < depth - 1) {   /* a new indirect block: all holes */
-                struct buffer_head *nbh = sb_getblk(sb, nr);
-                if (!nbh || (err = ext2_journal_get_create_access(sb, nbh))) {
-                    brelse(nbh);
-                    ext2_free_blocks(inode, nr, 1);
-                    err = err ? err : -EIO;
-                    goto out;
-                }
-                memset(nbh->b_data, 0, sb->s_blocksize);
-                set_buffer_uptodate(nbh);
-                ext2_journal_dirty(sb, nbh);
-                brelse(nbh);
+                if ((err = ext2_zero_indirect(inode, nr)))
+                    goto out;          /* (it freed nr) */
             } else {
                 set_buffer_new(bh_result);
             }
-            if (parent && (err = ext2_journal_get_write_access(sb, parent))) {
-                ext2_free_blocks(inode, nr, 1);
-                goto out;
-            }
-            *slot = nr;
-            if (parent)
-                ext2_journal_dirty(sb, parent);
+            if ((err = ext2_set_slot(inode, parent, slot, nr)))
+                goto out;              /* (it freed nr) */
             mark_inode_dirty(inode);
         } else {
             if (!ext2_data_block_valid(sb, nr)) {
@@ -367,8 +388,6 @@ int ext2_get_block(struct inode *inode, sector_t iblock, struct buffer_head *bh_
     map_bh(bh_result, sb, chain[depth - 1]);
 out:
     brelse(parent);
-    if (allocated && handle)
-        ext2_write_inode(inode, 0);      /* i_data and i_blocks in the same transaction */
     mutex_unlock(&ei->truncate_mutex);
     int e = ext3_journal_stop(handle);
     return err ? err : e;
