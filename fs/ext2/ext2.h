@@ -84,11 +84,12 @@ int ext2_journal_dirty(struct super_block *sb, struct buffer_head *bh);
 void ext2_journal_forget(struct super_block *sb, struct buffer_head *bh);
 void ext2_journal_revoke(struct super_block *sb, unsigned long blocknr);   /* ext2: nothing */
 /* Credits (metadata buffers) of one operation: Linux's EXT3_DATA_TRANS_BLOCKS
- * and friends, rounded up: a block allocation (bitmap, descriptor,
- * superblock, inode, three indirect levels), a directory change (a
- * directory block, plus an allocation if the directory grows), an inode
- * allocation (bitmap, descriptor, superblock, inode table). */
-#define EXT3_ALLOC_CREDITS   8
+ * and friends, rounded up: a block allocation (up to three new indirect
+ * blocks and two parents, the bitmaps and descriptors of two groups, the
+ * superblock, the inode-table block: 12), a directory change (a directory
+ * block, plus an allocation if the directory grows), an inode allocation
+ * (bitmap, descriptor, superblock, inode table). */
+#define EXT3_ALLOC_CREDITS   16
 #define EXT3_OP_CREDITS      32          /* create .. rename: a few of the above */
 #define EXT3_MAX_CREDITS     1024        /* truncate, evict: as much as a transaction holds */
 
