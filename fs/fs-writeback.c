@@ -57,6 +57,8 @@ static void __mark_inode_dirty(struct inode *inode, unsigned long bits)
 
 void mark_inode_dirty(struct inode *inode)
 {
+    if (inode->i_sb && inode->i_sb->s_op && inode->i_sb->s_op->dirty_inode)
+        inode->i_sb->s_op->dirty_inode(inode);
     if (inode->i_sb && inode->i_sb->s_op && inode->i_sb->s_op->write_inode)
         __mark_inode_dirty(inode, I_DIRTY);
 }

@@ -214,7 +214,8 @@ int do_umount(const char *path)
     list_del_init(&sb->s_list);
     mutex_unlock(&sb_list_lock);
     sync_filesystem(sb);
-    if (inodes_in_use(sb) > 1) {        /* > the root, held by sb->s_root */
+    if (inodes_in_use(sb) > 1 + sb->s_fs_inodes) {   /* the root (sb->s_root), the
+                                                        fs's own (ext3's journal) */
         printk(KERN_WARNING "umount %s: inodes still in use\n", path);
         mutex_lock(&sb_list_lock);
         list_add_tail(&sb->s_list, &super_blocks);
@@ -224,9 +225,11 @@ int do_umount(const char *path)
     iput(sb->s_root);
     sb->s_root = NULL;
     evict_inodes(sb);
-    WARN(inodes_in_use(sb), "umount %s: busy inodes after unmount", path);
+    WARN(inodes_in_use(sb) > sb->s_fs_inodes, "umount %s: busy inodes after unmount", path);
     if (sb->s_op && sb->s_op->put_super)
         sb->s_op->put_super(sb);
+    evict_inodes(sb);                   /* the ones put_super released (s_fs_inodes) */
+    WARN(inodes_in_use(sb), "umount %s: put_super left inodes in use", path);
     list_del(&mnt->mnt_list);
     iput(mnt->mnt_mountpoint);
     mntput(mnt->mnt_parent);

@@ -46,6 +46,10 @@ enum bh_state_bits {
     BH_New,           /* get_block just allocated the block: disk holds garbage */
     BH_Towrite,       /* metadata: dirty when sync_blockdev's pass began, which writes
                          it (Linux tags the bdev's pages PAGECACHE_TAG_TOWRITE) */
+    BH_JBD,           /* metadata: has a journal_head in b_private (fs/jbd/) */
+    BH_JBDDirty,      /* metadata: changed in a transaction not yet committed; NOT
+                         BH_Dirty, so no writeback takes it home before the commit
+                         (the commit turns it into BH_Dirty: checkpointing) */
 };
 
 struct buffer_head {
@@ -60,6 +64,7 @@ struct buffer_head {
     struct mutex b_lock;               /* metadata buffers: held while reading it in */
     struct list_head b_hash;           /* metadata buffers: hash chain */
     struct list_head b_lru;            /* metadata buffers: LRU of unreferenced ones */
+    void *b_private;                   /* metadata: the journal_head (BH_JBD, fs/jbd/) */
 };
 
 #define BUFFER_FNS(bit, name)                                                      \
@@ -74,6 +79,8 @@ BUFFER_FNS(Dirty, dirty)
 BUFFER_FNS(Mapped, mapped)
 BUFFER_FNS(New, new)
 BUFFER_FNS(Towrite, towrite)
+BUFFER_FNS(JBD, jbd)
+BUFFER_FNS(JBDDirty, jbddirty)
 
 static inline void map_bh(struct buffer_head *bh, struct super_block *sb, sector_t block);
 static inline void get_bh(struct buffer_head *bh) { bh->b_count++; }

@@ -157,6 +157,7 @@ enum { EXT2_FT_UNKNOWN, EXT2_FT_REG_FILE, EXT2_FT_DIR, EXT2_FT_CHRDEV, EXT2_FT_B
 
 /* ---- in core ---- */
 struct buffer_head;
+struct journal_s;
 
 struct ext2_sb_info {
     struct ext2_super_block *s_es;     /* points into s_sbh->b_data */
@@ -174,6 +175,8 @@ struct ext2_sb_info {
     uint32_t s_feature_incompat, s_feature_ro_compat;
     uint16_t s_mount_state;            /* s_state as found at mount (+ ERROR_FS):
                                         * what unmount writes back */
+    struct journal_s *s_journal;       /* ext3 mounted read-write: its journal
+                                        * (fs/jbd/); NULL for ext2 and read-only */
 };
 
 struct ext2_inode_info {

@@ -446,6 +446,10 @@ struct super_operations {
     struct inode *(*alloc_inode)(struct super_block *sb);
     void (*destroy_inode)(struct inode *inode);
     int (*write_inode)(struct inode *inode, int sync);
+    /* Linux's dirty_inode: mark_inode_dirty calls it first (may sleep;
+     * optional): ext3 copies the inode into its journaled buffer when the
+     * task is inside a transaction's handle. */
+    void (*dirty_inode)(struct inode *inode);
     void (*evict_inode)(struct inode *inode);
     void (*put_super)(struct super_block *sb);
     int (*sync_fs)(struct super_block *sb, int wait);
@@ -471,6 +475,9 @@ struct super_block {
     struct mutex s_lock;               /* fs-wide allocation lock, for the fs to use */
     int s_dirt;                        /* superblock metadata needs writing */
     void *s_fs_info;
+    int s_fs_inodes;                   /* inodes the filesystem holds itself (ext3's
+                                        * journal inode), released by put_super:
+                                        * not "in use" to umount */
     char s_id[16];                     /* device name, for messages */
     unsigned int s_anon_dev;           /* no s_bdev: Linux's anonymous dev (major 0,
                                         * minor n), so each ramfs has its own st_dev */

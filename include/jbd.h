@@ -36,12 +36,19 @@
  * incompatible or read-only-compatible feature (64-bit block numbers,
  * asynchronous commit, checksums v2/v3, fast commits).  The compatible
  * CHECKSUM feature (v1 commit-block checksums) is ignored, as a compatible
- * feature may be.  Vellum does not write transactions yet (issue 24, step 2).
+ * feature may be.  Writing: handles and one running transaction
+ * (transaction.c), the commit by kjournald (commit.c, journal.c),
+ * checkpointing (checkpoint.c), revoke records; ext3 (fs/ext2/
+ * ext3_journal.c) journals its metadata through them (docs/journal.md).
  */
 #ifndef _JBD_H
 #define _JBD_H
 #include <types.h>
 #include <asm/byteorder.h>
+#include <list.h>
+#include <mutex.h>
+#include <wait.h>
+#include <lockdep.h>
 
 struct inode;
 struct block_device;
@@ -168,11 +175,86 @@ struct recovery_info {
 };
 
 struct jbd_revoke_table;
+struct buffer_head;
+struct task_struct;
+typedef struct transaction_s transaction_t;
+typedef struct journal_s journal_t;
+
+/* A metadata buffer's link to the journal (Linux's journal_head): bh->b_private,
+ * with BH_JBD set, while a transaction or a checkpoint list holds the buffer.
+ * It holds a reference on the buffer (so the cache never evicts it).  Its
+ * fields change under the journal's j_state_lock. */
+struct journal_head {
+    struct buffer_head *b_bh;
+    transaction_t *b_transaction;      /* the running (or committing) transaction
+                                          that logs this buffer, or NULL */
+    transaction_t *b_cp_transaction;   /* the committed transaction whose copy of
+                                          this buffer is in the log and not yet
+                                          home (checkpoint list), or NULL */
+    struct list_head b_tlist;          /* on b_transaction->t_buffers */
+    struct list_head b_cplist;         /* on b_cp_transaction->t_checkpoint_list */
+    int b_jlist;                       /* BJ_*: which list of b_transaction */
+};
+#define BJ_None      0                 /* in no transaction */
+#define BJ_Reserved  1                 /* journal_get_write_access: may be changed */
+#define BJ_Metadata  2                 /* journal_dirty_metadata: will be logged */
+
+/* One compound transaction (Linux's transaction_t): every metadata change of
+ * the handles that joined it, committed to the log as a whole.
+ *   T_RUNNING   handles join it (journal_start) and change buffers
+ *   T_LOCKED    the commit began: no new handle joins; the commit waits for
+ *               t_updates to reach 0
+ *   T_FLUSH     the log blocks and the commit block are being written
+ *   T_FINISHED  committed: its buffers are on t_checkpoint_list until home
+ * Simplification on purpose: Linux lets new handles start the next
+ * transaction as soon as this one is T_FLUSH, keeping frozen copies
+ * (b_frozen_data) of buffers they change while the old contents are written
+ * to the log; Vellum's journal_start waits until the commit is finished
+ * (one transaction at a time changes buffers, none is being logged
+ * meanwhile), so no frozen copy is ever needed. */
+struct transaction_s {
+    journal_t *t_journal;
+    tid_t t_tid;
+    enum { T_RUNNING, T_LOCKED, T_FLUSH, T_FINISHED } t_state;
+    unsigned long t_log_start;         /* the log block of its descriptor */
+    int t_nr_buffers;                  /* on t_buffers */
+    struct list_head t_buffers;        /* BJ_Metadata: the buffers to log */
+    struct list_head t_reserved_list;  /* BJ_Reserved: write access, not dirtied */
+    struct list_head t_checkpoint_list;/* after commit: buffers not yet home */
+    struct list_head t_cplist;         /* on j_checkpoint_transactions */
+    unsigned long *t_revoke;           /* blocks revoked in it (journal_revoke) */
+    int t_nr_revokes, t_max_revokes;
+    int t_updates;                     /* handles open on it */
+    int t_outstanding_credits;         /* blocks the open handles may still log,
+                                          plus those already logged */
+    unsigned long t_expires;           /* jiffies: kjournald commits it then */
+};
+
+/* A task's part in the running transaction (Linux's handle_t): from
+ * journal_start to journal_stop, one system call's metadata changes. */
+typedef struct handle_s {
+    transaction_t *h_transaction;
+    int h_buffer_credits;              /* buffers it may still add to the transaction */
+    int h_ref;                         /* nested journal_start calls of the same task */
+    int h_sync;                        /* journal_stop commits and waits (fsync) */
+} handle_t;
 
 /* A journal inside an inode of the filesystem it protects (ext3's inode
- * 8).  Linux's journal_t has much more: the running and committing
- * transactions, the checkpoint lists, kjournald; they come with step 2. */
-typedef struct journal_s {
+ * 8): what recovery needs, then the writing side (transaction.c,
+ * commit.c, checkpoint.c).
+ *
+ * The log in core: [j_tail, j_head) (circular in [j_first, j_last)) holds
+ * the committed transactions not yet checkpointed; j_free blocks are free.
+ * The journal superblock says s_start = j_tail, s_sequence = j_tail_sequence
+ * once written (journal_update_superblock), or s_start 0 (JFS_FLUSHED: the
+ * log on disk is empty, the next commit must write the superblock first).
+ *
+ * Locking: j_state_lock (a mutex) protects everything in core: the
+ * transaction pointers, states, t_updates and credits, the journal_heads
+ * and their lists, the log's head, tail and free count.  The commit
+ * (kjournald only) and the checkpoint (j_checkpoint_mutex) do their I/O
+ * without it.  Where these sit in the lock order: mm/filemap.c. */
+struct journal_s {
     struct inode *j_inode;             /* the journal's inode (a reference) */
     struct block_device *j_dev;        /* where the log and the home blocks live */
     const char *j_devname;             /* for log lines: the fs's s_id */
@@ -185,7 +267,40 @@ typedef struct journal_s {
     tid_t j_transaction_sequence;      /* the next transaction's ID */
     struct jbd_revoke_table *j_revoke; /* recovery's revoke table (recovery.c) */
     struct recovery_info j_recovery_info;  /* what the last journal_recover did */
-} journal_t;
+
+    /* ---- writing (after journal_load or journal_wipe) ---- */
+    unsigned long j_flags;             /* JFS_* below */
+    struct mutex j_state_lock;
+    struct mutex j_checkpoint_mutex;   /* one checkpoint at a time */
+    transaction_t *j_running_transaction;
+    transaction_t *j_committing_transaction;
+    struct list_head j_checkpoint_transactions;   /* oldest first */
+    unsigned long j_head, j_tail, j_free;
+    tid_t j_tail_sequence;             /* the oldest transaction in the log */
+    tid_t j_commit_sequence;           /* the last transaction committed */
+    tid_t j_commit_request;            /* the transaction kjournald must commit */
+    tid_t j_loaded_sequence;           /* j_transaction_sequence at load */
+    int j_max_transaction_buffers;     /* a transaction commits at this size */
+    unsigned long j_commit_interval;   /* jiffies: a transaction's longest life */
+    struct task_struct *j_task;        /* kjournald */
+    wait_queue_head_t j_wait_transaction_locked;  /* journal_start: the commit ends */
+    wait_queue_head_t j_wait_updates;  /* the commit: t_updates reaches 0 */
+    wait_queue_head_t j_wait_commit;   /* kjournald sleeps here */
+    wait_queue_head_t j_wait_done_commit;  /* log_wait_commit */
+    unsigned long j_nr_commits;        /* transactions committed (for the tests) */
+    unsigned long j_nr_checkpoints;    /* times the tail moved (for the tests) */
+#ifdef CONFIG_LOCKDEP
+    struct lockdep_map j_handle_map;   /* the handle, as a lock class (see
+                                          journal_start) */
+#endif
+};
+
+#define JFS_UNMOUNT    0x001           /* journal_destroy: kjournald ends */
+#define JFS_ABORT      0x002           /* journal_abort: nothing more is written */
+#define JFS_FLUSHED    0x008           /* the superblock says the log is empty */
+#define JFS_WRITABLE   0x010           /* journal_reset ran: handles may start */
+
+#define JBD_DEFAULT_MAX_COMMIT_AGE 5   /* seconds: j_commit_interval */
 
 /* journal.c */
 /* A journal_t for the journal stored in inode (holding a reference the
@@ -210,13 +325,119 @@ int journal_wipe(journal_t *journal);
  * journal_load or journal_wipe only. */
 int journal_errno(journal_t *journal);
 int journal_clear_err(journal_t *journal);
-/* Release the journal: its superblock buffer, the inode reference. */
+/* Release the journal.  If a transaction was started since journal_load:
+ * commit the running transaction, checkpoint everything and mark the log empty
+ * (journal_flush), as a clean unmount leaves it.  After journal_abort the
+ * journal writes nothing more: the log stays for recovery, committed
+ * buffers not yet home stay dirty in the buffer cache (their bytes are
+ * the log's), a running transaction's changes are lost (its buffers are
+ * reread).  Then kjournald stops, the superblock buffer and the inode
+ * reference go. */
 void journal_destroy(journal_t *journal);
+/* Commit the running transaction, write every committed buffer home and
+ * mark the log empty on disk (s_start 0), waiting for all of it.  Caller
+ * holds no handle.  0 or -EIO (an aborted journal). */
+int journal_flush(journal_t *journal);
+/* Set incompatible features in the journal superblock (written now, if
+ * they were not set): journal_revoke sets REVOKE before its first record,
+ * so that every reader of the log knows revoke blocks may be in it.  0,
+ * -EINVAL (a v1 superblock has no features) or -EIO. */
+int journal_set_features(journal_t *journal, uint32_t incompat);
+/* Something went wrong that the journal cannot survive (a failed log
+ * write): nothing more is committed or written to the journal superblock;
+ * journal_start fails with -EROFS.  The log stays as it is for the next
+ * mount's recovery.  Logged once. */
+void journal_abort(journal_t *journal, int errno);
+static inline int is_journal_aborted(journal_t *journal)
+{
+    return journal->j_flags & JFS_ABORT;
+}
+/* Ask kjournald to commit transaction tid (if it is still running), and
+ * wait until tid is committed.  0, or -EIO if the journal aborted. */
+void log_start_commit(journal_t *journal, tid_t tid);
+int log_wait_commit(journal_t *journal, tid_t tid);
+/* Write the log's tail (s_start = j_tail, s_sequence = j_tail_sequence) to
+ * the journal superblock, flushed; nothing if the journal aborted. */
+void journal_update_superblock(journal_t *journal);
 /* The disk block of journal block blocknr: 0 and -EIO with a log line if
  * it lies past s_maxlen or the inode has a hole there. */
 int journal_bmap(journal_t *journal, unsigned long blocknr, unsigned long *retp);
 /* Journal block blocknr, read (a referenced buffer), or NULL (logged). */
 struct buffer_head *jread(journal_t *journal, unsigned long blocknr);
+
+/* transaction.c: handles (the calls ext3 makes around a metadata change).
+ *
+ * Contract of a handle: journal_start(journal, nblocks) before changing
+ * any metadata buffer; for each buffer, journal_get_write_access (or
+ * journal_get_create_access for a block just allocated, whose old contents
+ * do not matter) BEFORE changing its bytes, journal_dirty_metadata after;
+ * at most nblocks different buffers dirtied; journal_stop at the end.  The
+ * calls nest in one task (current->journal_info): an inner journal_start
+ * returns the same handle.  A handle is held by the task that started it,
+ * never across a return to user space, and never while taking a page lock
+ * (the page lock is taken first: the lock order in mm/filemap.c). */
+/* A handle on the running transaction (started if none) with nblocks
+ * credits; waits while a commit runs, while the transaction is full, or for
+ * a checkpoint when the log has no room.  ERR_PTR(-EROFS) if the journal
+ * aborted, ERR_PTR(-ENOSPC) if nblocks can never fit one transaction,
+ * ERR_PTR(-ENOMEM). */
+handle_t *journal_start(journal_t *journal, int nblocks);
+/* Drop the handle (the outermost call of a nest); a synchronous handle
+ * (h_sync) or a transaction past its size or age asks kjournald to commit,
+ * and a synchronous one waits.  0, or -EIO if the commit failed. */
+int journal_stop(handle_t *handle);
+/* bh (a metadata buffer of the journal's device) will be changed in this
+ * handle's transaction: waits for a write of it in flight; a committed
+ * copy not yet home stays the log's until this transaction commits (its
+ * BH_Dirty becomes BH_JBDDirty).  Cancels a revoke of the block in this
+ * transaction.  0, -EROFS (aborted) or -ENOMEM. */
+int journal_get_write_access(handle_t *handle, struct buffer_head *bh);
+/* The same for a newly allocated block about to be filled whole. */
+int journal_get_create_access(handle_t *handle, struct buffer_head *bh);
+/* bh was changed: log it in this transaction (it costs one credit the
+ * first time).  It stays pinned, off the disk (BH_JBDDirty, not BH_Dirty),
+ * until the commit block is written.  0 or -EROFS. */
+int journal_dirty_metadata(handle_t *handle, struct buffer_head *bh);
+/* blocknr (cached in bh, or NULL) is freed in this transaction: a revoke
+ * record is logged, so that recovery never replays an older logged copy of
+ * it over what the block holds next, and the buffer leaves the journal
+ * unwritten.  Costs one credit.  0, -EROFS or -ENOMEM. */
+int journal_revoke(handle_t *handle, unsigned long blocknr, struct buffer_head *bh);
+/* Commit the running transaction, if there is one, and wait for it:
+ * fsync's call.  Caller holds no handle.  0, -EROFS (aborted) or -EIO. */
+int journal_force_commit(journal_t *journal);
+
+/* commit.c */
+/* Commit the running transaction (kjournald's work): lock it, wait for its
+ * handles to stop, write descriptor blocks and the logged copies, flush,
+ * write the commit block, flush; then its buffers go on its checkpoint
+ * list, dirty for writeback.  A failed log write aborts the journal. */
+void journal_commit_transaction(journal_t *journal);
+
+/* checkpoint.c */
+/* Write home every committed buffer that is not in a running transaction,
+ * flush, drop what is home from the checkpoint lists and move the log's
+ * tail past the transactions all home (the journal superblock written).
+ * Caller holds j_checkpoint_mutex and no handle.  0 or -EIO. */
+int log_do_checkpoint(journal_t *journal);
+/* Move j_tail to the oldest transaction still in the log and write it to
+ * the journal superblock if it moved (j_free grows by what it passed). */
+void cleanup_journal_tail(journal_t *journal);
+/* Wait until the log has room for a transaction of nblocks credits:
+ * commit the running transaction, then checkpoint (journal_start). */
+void log_wait_for_space(journal_t *journal, int nblocks);
+/* The log blocks a transaction of credits buffers may need: the logged
+ * copies, their descriptor blocks, revoke blocks, the commit block. */
+unsigned long jbd_log_blocks(journal_t *journal, int credits);
+/* The journal_head of bh, created (with a reference on bh) if it has none;
+ * journal_put_journal_head frees it once it is in no transaction and on
+ * no checkpoint list.  Under j_state_lock. */
+struct journal_head *journal_add_journal_head(journal_t *journal, struct buffer_head *bh);
+void journal_put_journal_head(struct journal_head *jh);
+/* Take jh off its checkpoint list (under j_state_lock; the caller puts
+ * jh); the transaction is freed when its list is empty and it has
+ * committed. */
+void __journal_remove_checkpoint(journal_t *journal, struct journal_head *jh);
 
 /* recovery.c */
 /* Replay the log from s_start/s_sequence: three passes (scan, revoke,

@@ -76,6 +76,9 @@ const char *ktest_find(const char *s, const char *needle);
  * if the lookup fails: for tests of one mounted file system. */
 struct super_block;
 struct super_block *ktest_sb_of(const char *path);
+/* Bytes off .. off+n-1 of the test-file pattern keyed key (tools/vpattern.c;
+ * defined in fs/ext2/ext2_test.c): what the host's vpattern writes. */
+void vpattern_fill(void *buf, size_t n, const char *key, uint64_t off);
 
 #define KT_EXPECT(cond) do { if (!(cond)) \
         ktest_fail(__FILE__, __LINE__, "%s", #cond); } while (0)

@@ -68,6 +68,8 @@ struct task_struct {
     void *waiting_on;                  /* mutex/completion/queue we sleep on (reports) */
     const char *waiting_what;          /* "mutex", "completion", ... (reports) */
     struct blk_plug *plug;             /* writeback's batch of blocks (fs/buffer.c) */
+    void *journal_info;                /* the JBD handle this task holds (fs/jbd/
+                                          transaction.c: journal_start nests through it) */
     unsigned int flags;                /* PF_* below */
     unsigned int nr_dirtied;           /* pages dirtied since the last dirty-limit
                                           check (balance_dirty_pages_ratelimited) */

@@ -10,7 +10,7 @@ CORRUPT  := $(addprefix $(IMGDIR)/corrupt-,base.img magic.img range.img sbptr.im
               dirent.img loop.img)
 JOURNAL  := $(addprefix $(IMGDIR)/,jbd-1k.img jbd-4k.img jbd-wrap.img jbd-wipe.img ext3-1k.img \
               jbd-badmagic.img jbd-first.img jbd-hole.img jbd-csum.img jbd-loop.img \
-              jbd-errno.img)
+              jbd-errno.img jcommit-1k.img jcommit-4k.img)
 
 all: images
 images: $(IMAGES) $(CORRUPT) $(JOURNAL)

@@ -39,13 +39,40 @@
  *                                   mmap, munmap, mprotect, brk, msync, fork)
  *         page lock (PG_locked)    (lock_page: sleeps; one page at a time.
  *                                   filemap_fault locks a page to read it in)
+ *           jbd_handle             (a JBD handle, journal_start .. journal_stop,
+ *                                   fs/jbd/transaction.c.  Not a lock object, but
+ *                                   it behaves as one: a task holding a handle
+ *                                   blocks kjournald's commit (which waits for
+ *                                   t_updates == 0), and journal_start may wait
+ *                                   for that commit.  Linux 2.6.24's ext3 takes
+ *                                   the page lock first and then the handle
+ *                                   (ext3_write_begin, ext3_ordered_writepage),
+ *                                   so the handle sits under the page lock, and
+ *                                   the commit never waits for a page lock (ext4
+ *                                   later reversed it: docs/journal.md).  Above
+ *                                   ei->truncate_mutex and sb->s_lock: ext3's
+ *                                   get_block and allocation run under it.  No
+ *                                   user copy may fault while a handle is held.
+ *                                   The validator knows it as the class
+ *                                   "jbd_handle")
+ *             j_checkpoint_mutex   (mutex: one checkpoint of a journal at a time,
+ *                                   fs/jbd/checkpoint.c; journal_start takes it
+ *                                   when the log is full, before it joins a
+ *                                   transaction: it may wait for a commit)
  *           ei->truncate_mutex     (mutex: ext2 get_block vs truncate_blocks,
  *                                   fs/ext2/inode.c; get_block runs under the
  *                                   page lock)
  *             sb->s_lock           (fs allocation: bitmaps, free counts)
- *               bcache_lock        (mutex: the buffer cache's hash and LRU,
- *                                   fs/buffer.c; never held across I/O)
- *               bh->b_lock         (mutex: one metadata buffer being read in)
+ *               bh->b_lock         (mutex: one metadata buffer being read in or
+ *                                   written out)
+ *                 j_state_lock     (mutex: a journal's in-core state, fs/jbd/:
+ *                                   transactions, credits, journal_heads, the
+ *                                   log's head and tail.  journal_get_write_access
+ *                                   takes it under b_lock, to wait out a write of
+ *                                   the buffer; never held across I/O)
+ *                   bcache_lock    (mutex: the buffer cache's hash and LRU,
+ *                                   fs/buffer.c; never held across I/O.  JBD
+ *                                   drops buffer references under j_state_lock)
  *                 bdev->lock       (mutex: one request at a time to a driver,
  *                                   kernel/blkdev.c)
  *                   ATA channel lock (mutex "ata primary": one command per

@@ -39,6 +39,10 @@
 #                            block of transaction 1: a log without end
 #   jbd-errno.img            ext3-1k.img with s_errno -5 (-EIO) in the journal
 #                            superblock: an error a previous mount recorded
+#   jcommit-1k.img, jcommit-4k.img   the write side's (fs/jbd/transaction_test.c):
+#                            a fresh ext3 whose journal has 1024 blocks (the
+#                            smallest: the log fills and wraps), /a (4 blocks,
+#                            key "a") and /big (200 blocks, key "big")
 # Offsets come from debugfs/dumpe2fs output, never hard-coded.
 set -euo pipefail
 OUT=$1
@@ -50,22 +54,29 @@ mkdir -p "$OUT"
 W=$OUT/staging-jbd
 rm -rf "$W"; mkdir -p "$W"
 
-# mkext3 IMAGE BS SIZE: the three pattern files on a fresh ext3
+# mkext3 IMAGE BS SIZE [JOURNAL-MB]: the three pattern files on a fresh ext3
+# (with JOURNAL-MB: a journal of that size, and /a and /big instead)
 mkext3() {
-    local img=$1 bs=$2 size=$3 s=$W/tree
+    local img=$1 bs=$2 size=$3 s=$W/tree jsize=${4:+-J size=$4}
     rm -rf "$s"; mkdir -p "$s"
-    "$VP" a $((4 * bs)) > "$s/a"; "$VP" b $((2 * bs)) > "$s/b"; "$VP" e $bs > "$s/e"
+    if [ -n "$jsize" ]; then
+        "$VP" a $((4 * bs)) > "$s/a"; "$VP" big $((200 * bs)) > "$s/big"
+    else
+        "$VP" a $((4 * bs)) > "$s/a"; "$VP" b $((2 * bs)) > "$s/b"; "$VP" e $bs > "$s/e"
+    fi
     find "$s" -type d -exec chmod 755 {} +; find "$s" -type f -exec chmod 644 {} +
     find "$s" -exec touch -h -d @$FAKE_TIME {} +
     rm -f "$img"
     # -j -O ext_attr -I 256: what Debian's mke2fs.conf makes of -t ext3 (the
     # host's own file is ignored, MKE2FS_CONFIG above)
-    mke2fs -q -F -t ext3 -j -O ext_attr -I 256 -b "$bs" -m 0 -U $UUID -E hash_seed=$SEED,root_owner=0:0 \
+    mke2fs -q -F -t ext3 -j $jsize -O ext_attr -I 256 -b "$bs" -m 0 -U $UUID -E hash_seed=$SEED,root_owner=0:0 \
         -d "$s" "$img" "$size" >/dev/null 2>&1 ||
         { echo "mkjournal: mke2fs failed for $img" >&2; exit 1; }
     # mke2fs -d copies ctime and atime from the staging files: fix them
-    printf 'sif /%s ctime %s\nsif /%s atime %s\n' a $FAKE_TIME a $FAKE_TIME \
-        b $FAKE_TIME b $FAKE_TIME e $FAKE_TIME e $FAKE_TIME > "$W/cmds"
+    local f
+    for f in $(ls "$s"); do
+        printf 'sif /%s ctime %s\nsif /%s atime %s\n' $f $FAKE_TIME $f $FAKE_TIME
+    done > "$W/cmds"
     debugfs -w -f "$W/cmds" "$img" >/dev/null 2>&1
 }
 
@@ -177,4 +188,7 @@ while read -r first last disk; do
 done
 cp "$OUT/ext3-1k.img" "$OUT/jbd-errno.img"
 poke "$OUT/jbd-errno.img" $(( $(jblk "$OUT/ext3-1k.img" 0) + 0x20 )) fffffffb
+
+mkext3 "$OUT/jcommit-1k.img" 1024 4M 1      # 1 MiB: 1024 journal blocks
+mkext3 "$OUT/jcommit-4k.img" 4096 16M 4
 rm -rf "$W"

@@ -59,6 +59,24 @@ static unsigned long group_nblocks(struct ext2_sb_info *sbi, unsigned long g)
  * Return: the block number, or 0 with *err set (-ENOSPC, -EIO).
  * The caller adds the block to i_blocks.
  */
+int ext2_group_write_access(struct super_block *sb, struct buffer_head *bm,
+                            struct buffer_head *gdbh)
+{
+    int err = ext2_journal_get_write_access(sb, bm);
+    if (!err)
+        err = ext2_journal_get_write_access(sb, gdbh);
+    if (!err)
+        err = ext2_journal_get_write_access(sb, EXT2_SB(sb)->s_sbh);
+    return err;
+}
+
+void ext2_group_dirty(struct super_block *sb, struct buffer_head *bm, struct buffer_head *gdbh)
+{
+    ext2_journal_dirty(sb, bm);
+    ext2_journal_dirty(sb, gdbh);
+    ext2_journal_dirty(sb, EXT2_SB(sb)->s_sbh);
+}
+
 unsigned long ext2_new_block(struct inode *inode, unsigned long goal, int *err)
 {
     struct super_block *sb = inode->i_sb;
@@ -106,13 +124,16 @@ unsigned long ext2_new_block(struct inode *inode, unsigned long goal, int *err)
             *err = -EIO;
             goto out;
         }
+        if ((*err = ext2_group_write_access(sb, bm, gdbh))) {
+            brelse(bm);
+            block = 0;
+            goto out;
+        }
         bm->b_data[bit >> 3] |= 1 << (bit & 7);
-        mark_buffer_dirty(bm);
-        brelse(bm);
         gd->bg_free_blocks_count--;
-        mark_buffer_dirty(gdbh);
         sbi->s_es->s_free_blocks_count--;
-        mark_buffer_dirty(sbi->s_sbh);
+        ext2_group_dirty(sb, bm, gdbh);
+        brelse(bm);
         *err = 0;
         break;
     }
@@ -144,13 +165,14 @@ void ext2_free_blocks(struct inode *inode, unsigned long block, unsigned long co
             continue;
         if (!(bm->b_data[bit >> 3] & (1 << (bit & 7)))) {
             ext2_error(sb, "inode %lu: freeing already free block %lu", inode->i_ino, b);
-        } else {
+        } else if (!ext2_group_write_access(sb, bm, gdbh)) {   /* else: aborted, logged */
             bm->b_data[bit >> 3] &= ~(1 << (bit & 7));
-            mark_buffer_dirty(bm);
             gd->bg_free_blocks_count++;
-            mark_buffer_dirty(gdbh);
             sbi->s_es->s_free_blocks_count++;
-            mark_buffer_dirty(sbi->s_sbh);
+            ext2_group_dirty(sb, bm, gdbh);
+            if (!S_ISREG(inode->i_mode))
+                ext2_journal_revoke(sb, b);   /* ext3: a directory's or symlink's
+                                                 blocks were logged (metadata) */
             if (inode->i_blocks >= (sb->s_blocksize >> 9))
                 inode->i_blocks -= sb->s_blocksize >> 9;
         }

@@ -169,17 +169,21 @@ static int add_fn(struct inode *dir, struct buffer_head *bh, struct ext2_dir_ent
 {
     struct name_arg *a = arg;
     size_t used = EXT2_DIR_REC_LEN(de_name_len(dir->i_sb, de));
-    if (!de->inode && de->rec_len >= a->need) {
+    bool in_free = !de->inode && de->rec_len >= a->need;
+    if (!in_free && !(de->inode && de->rec_len >= used + a->need))
+        return 0;
+    int err = ext2_journal_get_write_access(dir->i_sb, bh);
+    if (err)
+        return err;
+    if (in_free) {
         set_de(dir, de, a->name, a->len, a->inode);
-    } else if (de->inode && de->rec_len >= used + a->need) {
+    } else {
         struct ext2_dir_entry_2 *n = (struct ext2_dir_entry_2 *)((char *)de + used);
         n->rec_len = de->rec_len - used;
         de->rec_len = used;
         set_de(dir, n, a->name, a->len, a->inode);
-    } else {
-        return 0;
     }
-    mark_buffer_dirty(bh);
+    ext2_journal_dirty(dir->i_sb, bh);
     return 1;
 }
 
@@ -204,7 +208,7 @@ int ext2_add_link(struct inode *dir, const char *name, size_t len, struct inode 
         struct ext2_dir_entry_2 *de = (struct ext2_dir_entry_2 *)bh->b_data;
         de->rec_len = dir->i_sb->s_blocksize;
         set_de(dir, de, name, len, inode);
-        mark_buffer_dirty(bh);
+        ext2_journal_dirty(dir->i_sb, bh);     /* write access: ext2_bread's */
         brelse(bh);
         dir->i_size += dir->i_sb->s_blocksize;
     }
@@ -217,11 +221,14 @@ static int del_fn(struct inode *dir, struct buffer_head *bh, struct ext2_dir_ent
 {
     if (!name_matches(dir, de, arg))
         return 0;
+    int err = ext2_journal_get_write_access(dir->i_sb, bh);
+    if (err)
+        return err;
     if (prev)
         prev->rec_len += de->rec_len;  /* merge into the previous entry */
     else
         de->inode = 0;                 /* first in its block: mark unused */
-    mark_buffer_dirty(bh);
+    ext2_journal_dirty(dir->i_sb, bh);
     return 1;
 }
 
@@ -255,10 +262,13 @@ static int set_fn(struct inode *dir, struct buffer_head *bh, struct ext2_dir_ent
     struct name_arg *a = arg;
     if (!name_matches(dir, de, a))
         return 0;
+    int err = ext2_journal_get_write_access(dir->i_sb, bh);
+    if (err)
+        return err;
     de->inode = a->inode->i_ino;
     if (ext2_has_filetype(dir->i_sb))
         de->file_type = ext2_type_of(a->inode->i_mode);
-    mark_buffer_dirty(bh);
+    ext2_journal_dirty(dir->i_sb, bh);
     return 1;
 }
 
@@ -330,7 +340,7 @@ int ext2_make_empty(struct inode *inode, struct inode *parent)
     de = (struct ext2_dir_entry_2 *)(bh->b_data + EXT2_DIR_REC_LEN(1));
     de->rec_len = inode->i_sb->s_blocksize - EXT2_DIR_REC_LEN(1);
     set_de(inode, de, "..", 2, parent);
-    mark_buffer_dirty(bh);
+    ext2_journal_dirty(inode->i_sb, bh);     /* write access: ext2_bread's */
     brelse(bh);
     inode->i_size = inode->i_sb->s_blocksize;
     mark_inode_dirty(inode);

@@ -11,6 +11,8 @@
  *   dir.c     directory blocks: lookup, readdir, add/delete entries
  *   namei.c   the inode_operations: create, mkdir, rmdir, unlink, rename,
  *             link, symlink, readlink
+ *   ext3_journal.c  ext3: the handle calls around each metadata change
+ *             (ext2's own calls when there is no journal)
  */
 #ifndef _FS_EXT2_EXT2_H
 #define _FS_EXT2_EXT2_H
@@ -31,6 +33,11 @@ int ext2_data_block_valid(struct super_block *sb, unsigned long block);
 unsigned long ext2_new_block(struct inode *inode, unsigned long goal, int *err);
 void ext2_free_blocks(struct inode *inode, unsigned long block, unsigned long count);
 unsigned long ext2_count_free_blocks(struct super_block *sb);
+/* A bitmap, its group's descriptor block and the superblock (the free
+ * counts) are about to change / have changed (ext3_journal.c's calls). */
+int ext2_group_write_access(struct super_block *sb, struct buffer_head *bm,
+                            struct buffer_head *gdbh);
+void ext2_group_dirty(struct super_block *sb, struct buffer_head *bm, struct buffer_head *gdbh);
 
 /* ialloc.c */
 struct inode *ext2_new_inode(struct inode *dir, mode_t mode);   /* ERR_PTR */
@@ -61,6 +68,30 @@ int ext2_removed_dir_parent(struct inode *dir, unsigned long *ino);
 int ext2_empty_dir(struct inode *dir);
 int ext2_make_empty(struct inode *inode, struct inode *parent);
 extern const struct file_operations ext2_dir_operations;
+
+/* ext3_journal.c: with sbi->s_journal (ext3 mounted read-write) JBD's
+ * calls on the task's handle; without, what ext2 does.  Before a metadata
+ * buffer's bytes change: get_write_access (get_create_access for a block
+ * just allocated); after: ext2_journal_dirty (ext2: mark_buffer_dirty); a
+ * freed metadata block: ext2_journal_forget (ext2: bforget; ext3: a
+ * revoke).  ext3_journal_start returns NULL without a journal. */
+struct handle_s;
+struct handle_s *ext3_journal_start(struct super_block *sb, int nblocks);  /* or ERR_PTR */
+int ext3_journal_stop(struct handle_s *handle);
+int ext2_journal_get_write_access(struct super_block *sb, struct buffer_head *bh);
+int ext2_journal_get_create_access(struct super_block *sb, struct buffer_head *bh);
+int ext2_journal_dirty(struct super_block *sb, struct buffer_head *bh);
+void ext2_journal_forget(struct super_block *sb, struct buffer_head *bh);
+void ext2_journal_revoke(struct super_block *sb, unsigned long blocknr);   /* ext2: nothing */
+/* Credits (metadata buffers) of one operation: Linux's EXT3_DATA_TRANS_BLOCKS
+ * and friends, rounded up: a block allocation (up to three new indirect
+ * blocks and two parents, the bitmaps and descriptors of two groups, the
+ * superblock, the inode-table block: 12), a directory change (a directory
+ * block, plus an allocation if the directory grows), an inode allocation
+ * (bitmap, descriptor, superblock, inode table). */
+#define EXT3_ALLOC_CREDITS   16
+#define EXT3_OP_CREDITS      32          /* create .. rename: a few of the above */
+#define EXT3_MAX_CREDITS     1024        /* truncate, evict: as much as a transaction holds */
 
 /* namei.c */
 extern const struct inode_operations ext2_dir_inode_operations;

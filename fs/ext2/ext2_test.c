@@ -61,7 +61,9 @@ static uint8_t vpattern_byte(uint32_t seed, uint64_t i)
     return x & 0xff;
 }
 
-static void vpattern_fill(void *buf, size_t n, const char *key, uint64_t off)
+/* Not static: fs/jbd/transaction_test.c fills its blocks with it too
+ * (declared in include/ktest.h). */
+void vpattern_fill(void *buf, size_t n, const char *key, uint64_t off)
 {
     uint32_t seed = fnv1a32(key);
     for (size_t j = 0; j < n; j++)

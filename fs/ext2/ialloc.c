@@ -79,14 +79,14 @@ struct inode *ext2_new_inode(struct inode *dir, mode_t mode)
             unsigned long cand = group * sbi->s_inodes_per_group + bit + 1;
             if (cand < sbi->s_first_ino || cand > sbi->s_inodes_count)
                 continue;          /* reserved inodes are never handed out */
+            if ((err = ext2_group_write_access(sb, bm, gdbh)))
+                break;
             map[bit >> 3] |= 1 << (bit & 7);
-            mark_buffer_dirty(bm);
             gd->bg_free_inodes_count--;
             if (S_ISDIR(mode))
                 gd->bg_used_dirs_count++;
-            mark_buffer_dirty(gdbh);
             sbi->s_es->s_free_inodes_count--;
-            mark_buffer_dirty(sbi->s_sbh);
+            ext2_group_dirty(sb, bm, gdbh);
             ino = cand;
             break;
         }
@@ -141,15 +141,13 @@ void ext2_free_inode(struct inode *inode)
     if (bm) {
         if (!(bm->b_data[bit >> 3] & (1 << (bit & 7)))) {
             ext2_error(sb, "freeing already free inode %lu", ino);
-        } else {
+        } else if (!ext2_group_write_access(sb, bm, gdbh)) {   /* else: aborted, logged */
             bm->b_data[bit >> 3] &= ~(1 << (bit & 7));
-            mark_buffer_dirty(bm);
             gd->bg_free_inodes_count++;
             if (S_ISDIR(inode->i_mode) && gd->bg_used_dirs_count)
                 gd->bg_used_dirs_count--;
-            mark_buffer_dirty(gdbh);
             sbi->s_es->s_free_inodes_count++;
-            mark_buffer_dirty(sbi->s_sbh);
+            ext2_group_dirty(sb, bm, gdbh);
         }
         brelse(bm);
     }

@@ -33,6 +33,8 @@
 #include <pagemap.h>
 #include <writeback.h>
 #include <uio.h>
+#include <sched.h>
+#include <jbd.h>
 #include "ext2.h"
 
 /* ---- on-disk inode <-> struct inode ---- */
@@ -149,9 +151,21 @@ int ext2_write_inode(struct inode *inode, int sync)
 
     if (sb->s_flags & MS_RDONLY || !inode->i_ino)
         return 0;
+    /* ext3: the copy is a metadata change of its own (nested in the
+     * system call's handle when there is one, as ext3_mark_inode_dirty). */
+    handle_t *handle = ext3_journal_start(sb, 2);
+    if (IS_ERR(handle))
+        return PTR_ERR(handle);
     struct ext2_inode *raw = ext2_get_raw_inode(sb, inode->i_ino, &bh);
-    if (IS_ERR(raw))
+    if (IS_ERR(raw)) {
+        ext3_journal_stop(handle);
         return PTR_ERR(raw);
+    }
+    if ((err = ext2_journal_get_write_access(sb, bh))) {
+        brelse(bh);
+        ext3_journal_stop(handle);
+        return err;
+    }
     if (ei->i_dtime == 0 && inode->i_nlink == 0 && inode->i_mode == 0)
         memset(raw, 0, EXT2_SB(sb)->s_inode_size);
     raw->i_mode = inode->i_mode;
@@ -167,9 +181,11 @@ int ext2_write_inode(struct inode *inode, int sync)
             struct ext2_sb_info *sbi = EXT2_SB(sb);
             if (!(sbi->s_es->s_feature_ro_compat & EXT2_FEATURE_RO_COMPAT_LARGE_FILE)) {
                 mutex_lock(&sb->s_lock);
-                sbi->s_es->s_feature_ro_compat |= EXT2_FEATURE_RO_COMPAT_LARGE_FILE;
-                sbi->s_feature_ro_compat |= EXT2_FEATURE_RO_COMPAT_LARGE_FILE;
-                mark_buffer_dirty(sbi->s_sbh);
+                if (!ext2_journal_get_write_access(sb, sbi->s_sbh)) {
+                    sbi->s_es->s_feature_ro_compat |= EXT2_FEATURE_RO_COMPAT_LARGE_FILE;
+                    sbi->s_feature_ro_compat |= EXT2_FEATURE_RO_COMPAT_LARGE_FILE;
+                    ext2_journal_dirty(sb, sbi->s_sbh);
+                }
                 mutex_unlock(&sb->s_lock);
             }
         }
@@ -183,11 +199,14 @@ int ext2_write_inode(struct inode *inode, int sync)
     raw->i_file_acl = ei->i_file_acl;
     raw->i_generation = ei->i_generation;
     memcpy(raw->i_block, ei->i_data, sizeof(raw->i_block));
-    mark_buffer_dirty(bh);
-    if (sync)
+    err = ext2_journal_dirty(sb, bh);
+    if (sync && !err && !handle)
         err = sync_dirty_buffer(bh);
     brelse(bh);
-    return err;
+    int e = ext3_journal_stop(handle);
+    if (sync && !err && handle && !current->journal_info)
+        e = journal_force_commit(EXT2_SB(sb)->s_journal);  /* ext3: on disk = committed */
+    return err ? err : e;
 }
 
 /* Last reference gone (page cache already empty).  Unlinked: free it all. */
@@ -196,6 +215,9 @@ void ext2_evict_inode(struct inode *inode)
     if (!inode->i_ino || inode->i_nlink || (inode->i_sb->s_flags & MS_RDONLY))
         return;
     struct ext2_inode_info *ei = EXT2_I(inode);
+    handle_t *handle = ext3_journal_start(inode->i_sb, EXT3_MAX_CREDITS);
+    if (IS_ERR(handle))
+        return;                          /* ext3 aborted: e2fsck finds the orphan */
     ei->i_dtime = current_time();
     inode->i_size = 0;
     if (ext2_inode_is_fast_symlink(inode))
@@ -204,6 +226,7 @@ void ext2_evict_inode(struct inode *inode)
         ext2_truncate_blocks(inode, 0);
     ext2_write_inode(inode, 0);
     ext2_free_inode(inode);
+    ext3_journal_stop(handle);
 }
 
 /* ---- the block tree ---- */
@@ -250,12 +273,52 @@ static int bad_block(struct inode *inode, unsigned long block)
     return -EIO;
 }
 
+/* A new indirect block nr, zeroed through the buffer cache (ext3: in the
+ * handle, create access).  On failure nr is freed again.  0 or -errno. */
+static int ext2_zero_indirect(struct inode *inode, unsigned long nr)
+{
+    struct super_block *sb = inode->i_sb;
+    struct buffer_head *nbh = sb_getblk(sb, nr);
+    int err = nbh ? ext2_journal_get_create_access(sb, nbh) : -EIO;
+    if (err) {
+        brelse(nbh);
+        ext2_free_blocks(inode, nr, 1);
+        return err;
+    }
+    memset(nbh->b_data, 0, sb->s_blocksize);
+    set_buffer_uptodate(nbh);
+    ext2_journal_dirty(sb, nbh);
+    brelse(nbh);
+    return 0;
+}
+
+/* Point *slot (in i_data, or in the indirect block parent) at the new block
+ * nr (ext3: parent's write access first).  On failure nr is freed again. */
+static int ext2_set_slot(struct inode *inode, struct buffer_head *parent, uint32_t *slot,
+                         unsigned long nr)
+{
+    struct super_block *sb = inode->i_sb;
+    int err = parent ? ext2_journal_get_write_access(sb, parent) : 0;
+    if (err) {
+        ext2_free_blocks(inode, nr, 1);
+        return err;
+    }
+    *slot = nr;
+    if (parent)
+        ext2_journal_dirty(sb, parent);
+    return 0;
+}
+
 /**
  * ext2_get_block - the get_block_t of ext2 (see include/buffer_head.h)
  * Walks i_block[] (and indirect blocks) to iblock's pointer; with create,
  * allocates what is missing: indirect blocks are zeroed through the buffer
  * cache, the data block is returned with BH_New (its contents are garbage
  * until the caller writes or zeroes it).  i_blocks counts every block.
+ * ext3: an allocation is one handle's change (nested in the system call's;
+ * write_begin and writepage come with the page locked and no handle: page
+ * lock, then handle, as 2.6.24's ext3); mark_inode_dirty puts the inode's
+ * new i_data and i_blocks in the same transaction (ext3_dirty_inode).
  */
 int ext2_get_block(struct inode *inode, sector_t iblock, struct buffer_head *bh_result, int create)
 {
@@ -269,6 +332,9 @@ int ext2_get_block(struct inode *inode, sector_t iblock, struct buffer_head *bh_
 
     if (depth == 0)                    /* beyond the tree: a hole for reading */
         return create ? -EFBIG : 0;
+    handle_t *handle = create ? ext3_journal_start(sb, EXT3_ALLOC_CREDITS) : NULL;
+    if (IS_ERR(handle))
+        return PTR_ERR(handle);
     mutex_lock(&ei->truncate_mutex);
     uint32_t *slot = &ei->i_data[offsets[0]];
     for (int level = 0; level < depth; level++) {
@@ -285,22 +351,13 @@ int ext2_get_block(struct inode *inode, sector_t iblock, struct buffer_head *bh_
             ei->i_next_alloc_goal = nr + 1;
             inode->i_blocks += sb->s_blocksize >> 9;
             if (level < depth - 1) {   /* a new indirect block: all holes */
-                struct buffer_head *nbh = sb_getblk(sb, nr);
-                if (!nbh) {
-                    ext2_free_blocks(inode, nr, 1);
-                    err = -EIO;
-                    goto out;
-                }
-                memset(nbh->b_data, 0, sb->s_blocksize);
-                set_buffer_uptodate(nbh);
-                mark_buffer_dirty(nbh);
-                brelse(nbh);
+                if ((err = ext2_zero_indirect(inode, nr)))
+                    goto out;          /* (it freed nr) */
             } else {
                 set_buffer_new(bh_result);
             }
-            *slot = nr;
-            if (parent)
-                mark_buffer_dirty(parent);
+            if ((err = ext2_set_slot(inode, parent, slot, nr)))
+                goto out;              /* (it freed nr) */
             mark_inode_dirty(inode);
         } else {
             if (!ext2_data_block_valid(sb, nr)) {
@@ -332,7 +389,8 @@ int ext2_get_block(struct inode *inode, sector_t iblock, struct buffer_head *bh_
 out:
     brelse(parent);
     mutex_unlock(&ei->truncate_mutex);
-    return err;
+    int e = ext3_journal_stop(handle);
+    return err ? err : e;
 }
 
 /* A metadata buffer for block iblock of a directory or slow symlink; with
@@ -351,13 +409,14 @@ struct buffer_head *ext2_bread(struct inode *inode, sector_t iblock, int create,
     }
     if (buffer_new(&map)) {
         struct buffer_head *bh = sb_getblk(inode->i_sb, map.b_blocknr);
-        if (!bh) {
-            *err = -EIO;
+        if (!bh || (*err = ext2_journal_get_create_access(inode->i_sb, bh))) {
+            brelse(bh);
+            *err = *err ? *err : -EIO;
             return NULL;
         }
         memset(bh->b_data, 0, bh->b_size);
         set_buffer_uptodate(bh);
-        mark_buffer_dirty(bh);
+        ext2_journal_dirty(inode->i_sb, bh);
         return bh;
     }
     struct buffer_head *bh = sb_bread(inode->i_sb, map.b_blocknr);
@@ -384,7 +443,7 @@ static void free_branch(struct inode *inode, unsigned long nr, int level)
             for (unsigned long i = 0; i < EXT2_SB(sb)->s_addr_per_block; i++)
                 if (p[i] && p[i] != nr)          /* a self-pointer is not freed twice */
                     free_branch(inode, p[i], level - 1);
-            bforget(bh);
+            ext2_journal_forget(sb, bh);
         }
     }
     ext2_free_blocks(inode, nr, 1);
@@ -416,6 +475,10 @@ static int truncate_tree(struct inode *inode, uint32_t *slot, int level,
     struct buffer_head *bh = sb_bread(sb, nr);
     if (!bh)
         return 0;
+    if (ext2_journal_get_write_access(sb, bh)) {   /* ext3 aborted: logged */
+        brelse(bh);
+        return 0;
+    }
     uint32_t *p = (uint32_t *)bh->b_data;
     uint64_t child_span = span >> bits;
     bool changed = false, empty = true;
@@ -432,13 +495,13 @@ static int truncate_tree(struct inode *inode, uint32_t *slot, int level,
             empty = false;
     }
     if (empty) {                       /* nothing left under it: free it too */
-        bforget(bh);
+        ext2_journal_forget(sb, bh);
         ext2_free_blocks(inode, nr, 1);
         *slot = 0;
         return 1;
     }
     if (changed)
-        mark_buffer_dirty(bh);
+        ext2_journal_dirty(sb, bh);
     brelse(bh);
     return 0;
 }
@@ -471,6 +534,7 @@ void ext2_truncate_blocks(struct inode *inode, loff_t offset)
 
 int ext2_setattr(struct inode *inode, struct iattr *attr)
 {
+    handle_t *handle = NULL;
     if (attr->ia_valid & ATTR_SIZE && attr->ia_size != inode->i_size) {
         if (!S_ISREG(inode->i_mode))
             return -EINVAL;
@@ -486,7 +550,15 @@ int ext2_setattr(struct inode *inode, struct iattr *attr)
         if (err)
             return err;
         truncate_setsize(inode, attr->ia_size);
+        /* ext3: after the page locks above (page lock, then handle) */
+        handle = ext3_journal_start(inode->i_sb, EXT3_MAX_CREDITS);
+        if (IS_ERR(handle))
+            return PTR_ERR(handle);
         ext2_truncate_blocks(inode, attr->ia_size);
+    } else if (!(inode->i_sb->s_flags & MS_RDONLY)) {
+        handle = ext3_journal_start(inode->i_sb, 2);
+        if (IS_ERR(handle))
+            return PTR_ERR(handle);
     }
     /* A truncate sets mtime and ctime even to the same size, and even from
      * truncate(2), which asks for no times: so does Linux's ext4 driver
@@ -495,7 +567,9 @@ int ext2_setattr(struct inode *inode, struct iattr *attr)
     if (attr->ia_valid & ATTR_SIZE)
         inode->i_mtime = inode->i_ctime = current_time();
     setattr_copy(inode, attr);
-    return 0;
+    if (handle)
+        ext2_write_inode(inode, 0);      /* ext3: in the same transaction */
+    return ext3_journal_stop(handle);
 }
 
 /* ---- address-space operations ---- */

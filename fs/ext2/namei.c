@@ -12,6 +12,7 @@
 #include <string.h>
 #include <errno.h>
 #include <err.h>
+#include <jbd.h>
 #include "ext2.h"
 
 static int ext2_lookup(struct inode *dir, const char *name, size_t len, struct inode **res)
@@ -160,7 +161,7 @@ static int ext2_symlink(struct inode *dir, const char *name, size_t len, const c
         struct buffer_head *bh = ext2_bread(inode, 0, 1, &err);  /* slow: in a data block */
         if (bh) {
             memcpy(bh->b_data, target, tlen);
-            mark_buffer_dirty(bh);
+            ext2_journal_dirty(dir->i_sb, bh);   /* write access: ext2_bread's */
             brelse(bh);
         }
     }
@@ -263,15 +264,101 @@ out:
     return err;
 }
 
+/* ---- ext3: each operation in one handle (ext3_journal.c) ----
+ * On ext2 (no journal) ext3_journal_start returns NULL and these are the
+ * ext2 operations.  Every metadata buffer an operation changes joins the
+ * handle's transaction, and so does every inode it marks dirty
+ * (ext3_dirty_inode, super.c).  The inodes an operation may drop the last
+ * reference of (unlink's, rmdir's, rename's) are held across it and let go
+ * after journal_stop: evict truncates the page cache and may write pages,
+ * which lock pages, and a page lock is never taken under a handle (the
+ * lock order, mm/filemap.c).  Freeing the inode then takes a handle of its
+ * own (ext2_evict_inode), as Linux's final iput runs after ext3_unlink's
+ * handle stopped. */
+#define EXT3_OP(call, sb, credits) ({                                      \
+        handle_t *_h = ext3_journal_start(sb, credits);                   \
+        int _err = IS_ERR(_h) ? PTR_ERR(_h) : (call);                     \
+        if (!IS_ERR(_h)) {                                                \
+            int _e = ext3_journal_stop(_h);                               \
+            if (!_err)                                                    \
+                _err = _e;                                                \
+        }                                                                 \
+        _err; })
+
+static int ext3_create(struct inode *dir, const char *name, size_t len, mode_t mode,
+                       struct inode **res)
+{
+    return EXT3_OP(ext2_create(dir, name, len, mode, res), dir->i_sb, EXT3_OP_CREDITS);
+}
+
+static int ext3_mkdir(struct inode *dir, const char *name, size_t len, mode_t mode)
+{
+    return EXT3_OP(ext2_mkdir(dir, name, len, mode), dir->i_sb, EXT3_OP_CREDITS);
+}
+
+/* ext3: a reference on the inode dir's entry name points at (NULL if none,
+ * or on ext2), dropped by the caller after its handle stopped. */
+static struct inode *ext3_hold(struct inode *dir, const char *name, size_t len)
+{
+    unsigned long ino;
+    if (!EXT2_SB(dir->i_sb)->s_journal || ext2_inode_by_name(dir, name, len, &ino))
+        return NULL;
+    struct inode *inode = ext2_iget(dir->i_sb, ino);
+    return IS_ERR(inode) ? NULL : inode;
+}
+
+static void ext3_release(struct inode *inode)
+{
+    if (inode)
+        iput(inode);                     /* maybe the last: evict, outside the handle */
+}
+
+static int ext3_rmdir(struct inode *dir, const char *name, size_t len)
+{
+    struct inode *victim = ext3_hold(dir, name, len);
+    int err = EXT3_OP(ext2_rmdir(dir, name, len), dir->i_sb, EXT3_OP_CREDITS);
+    ext3_release(victim);
+    return err;
+}
+
+static int ext3_unlink(struct inode *dir, const char *name, size_t len)
+{
+    struct inode *victim = ext3_hold(dir, name, len);
+    int err = EXT3_OP(ext2_unlink(dir, name, len), dir->i_sb, EXT3_OP_CREDITS);
+    ext3_release(victim);
+    return err;
+}
+
+static int ext3_rename(struct inode *odir, const char *oname, size_t olen,
+                       struct inode *ndir, const char *nname, size_t nlen)
+{
+    struct inode *old = ext3_hold(odir, oname, olen), *target = ext3_hold(ndir, nname, nlen);
+    int err = EXT3_OP(ext2_rename(odir, oname, olen, ndir, nname, nlen), odir->i_sb,
+                      EXT3_OP_CREDITS);
+    ext3_release(target);
+    ext3_release(old);
+    return err;
+}
+
+static int ext3_link(struct inode *old, struct inode *dir, const char *name, size_t len)
+{
+    return EXT3_OP(ext2_link(old, dir, name, len), dir->i_sb, EXT3_OP_CREDITS);
+}
+
+static int ext3_symlink(struct inode *dir, const char *name, size_t len, const char *target)
+{
+    return EXT3_OP(ext2_symlink(dir, name, len, target), dir->i_sb, EXT3_OP_CREDITS);
+}
+
 const struct inode_operations ext2_dir_inode_operations = {
     .lookup  = ext2_lookup,
-    .create  = ext2_create,
-    .mkdir   = ext2_mkdir,
-    .rmdir   = ext2_rmdir,
-    .unlink  = ext2_unlink,
-    .rename  = ext2_rename,
-    .link    = ext2_link,
-    .symlink = ext2_symlink,
+    .create  = ext3_create,
+    .mkdir   = ext3_mkdir,
+    .rmdir   = ext3_rmdir,
+    .unlink  = ext3_unlink,
+    .rename  = ext3_rename,
+    .link    = ext3_link,
+    .symlink = ext3_symlink,
     .setattr = ext2_setattr,
 };
 

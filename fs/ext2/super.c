@@ -16,6 +16,7 @@
 #include <slab.h>
 #include <blkdev.h>
 #include <err.h>
+#include <sched.h>
 #include <jbd.h>
 #include "ext2.h"
 
@@ -33,8 +34,16 @@ void ext2_error(struct super_block *sb, const char *fmt, ...)
     if (sbi && sb->s_root && !(sb->s_flags & MS_RDONLY) &&
         !(sbi->s_es->s_state & EXT2_ERROR_FS)) {
         sbi->s_mount_state |= EXT2_ERROR_FS;
-        sbi->s_es->s_state |= EXT2_ERROR_FS;
-        mark_buffer_dirty(sbi->s_sbh);
+        /* ext3: journaled inside a handle; outside one, the unmount writes
+         * it (s_mount_state). */
+        if (!sbi->s_journal) {
+            sbi->s_es->s_state |= EXT2_ERROR_FS;
+            mark_buffer_dirty(sbi->s_sbh);
+        } else if (current->journal_info &&
+                   !ext2_journal_get_write_access(sb, sbi->s_sbh)) {
+            sbi->s_es->s_state |= EXT2_ERROR_FS;
+            ext2_journal_dirty(sb, sbi->s_sbh);
+        }
     }
 }
 
@@ -76,6 +85,12 @@ static int ext2_setup_super(struct super_block *sb)
     es->s_state &= ~EXT2_VALID_FS;
     es->s_mnt_count++;
     es->s_mtime = current_time();
+    if (sbi->s_journal) {
+        /* As Linux's ext3: while mounted read-write with a journal, the
+         * next mount must look at the log (cleared at a clean unmount). */
+        es->s_feature_incompat |= EXT3_FEATURE_INCOMPAT_RECOVER;
+        sbi->s_feature_incompat |= EXT3_FEATURE_INCOMPAT_RECOVER;
+    }
     return ext2_sync_super(sb);
 }
 
@@ -134,6 +149,22 @@ static int ext2_sync_fs(struct super_block *sb, int wait)
     int err = 0, e;
     if (sb->s_flags & MS_RDONLY)
         return 0;
+    if (sbi->s_journal) {
+        /* ext3 (Linux's ext3_sync_fs): commit the running transaction; the
+         * log is what makes it durable, checkpointing takes it home later.
+         * Without wait the commit is only started. */
+        if (!wait) {
+            journal_t *j = sbi->s_journal;
+            mutex_lock(&j->j_state_lock);
+            transaction_t *t = j->j_running_transaction;
+            tid_t tid = t ? t->t_tid : 0;
+            mutex_unlock(&j->j_state_lock);
+            if (t)
+                log_start_commit(j, tid);
+            return 0;
+        }
+        return journal_force_commit(sbi->s_journal);
+    }
     clear_buffer_dirty(sbi->s_sbh);    /* written in step 4, whatever step 3 does */
     for (unsigned long g = 0; g < sbi->s_groups_count; g++) {
         struct ext2_group_desc *gd = ext2_get_group_desc(sb, g, NULL);
@@ -170,11 +201,32 @@ static void ext2_mark_clean(struct super_block *sb)
     ext2_sync_super(sb);
 }
 
+/* ext3 going away (unmount, remount read-only): commit, checkpoint, the
+ * log left empty (journal_flush), then needs_recovery cleared; 0, or the
+ * error that leaves the log (and needs_recovery) for the next mount. */
+static int ext3_release_journal(struct super_block *sb)
+{
+    struct ext2_sb_info *sbi = EXT2_SB(sb);
+    int err = journal_flush(sbi->s_journal);
+    journal_destroy(sbi->s_journal);
+    sbi->s_journal = NULL;
+    sb->s_fs_inodes--;
+    if (!err) {
+        sbi->s_es->s_feature_incompat &= ~EXT3_FEATURE_INCOMPAT_RECOVER;
+        sbi->s_feature_incompat &= ~EXT3_FEATURE_INCOMPAT_RECOVER;
+    }
+    return err;
+}
+
 static void ext2_put_super(struct super_block *sb)
 {
     struct ext2_sb_info *sbi = EXT2_SB(sb);
-    if (!(sb->s_flags & MS_RDONLY) && !ext2_sync_fs(sb, 1))
+    if (sbi->s_journal) {
+        if (!ext3_release_journal(sb))
+            ext2_mark_clean(sb);       /* the journal aborted: leave it all for e2fsck */
+    } else if (!(sb->s_flags & MS_RDONLY) && !ext2_sync_fs(sb, 1)) {
         ext2_mark_clean(sb);           /* a write failed: leave it "not clean" */
+    }
     for (unsigned long i = 0; i < sbi->s_gdb_count; i++)
         brelse(sbi->s_group_desc[i]);
     kfree(sbi->s_group_desc);
@@ -190,7 +242,7 @@ static int ext2_remount(struct super_block *sb, int *flags, char *data)
 {
     if ((sb->s_flags & MS_RDONLY) || !(*flags & MS_RDONLY))
         return 0;
-    int err = ext2_sync_fs(sb, 1);
+    int err = EXT2_SB(sb)->s_journal ? ext3_release_journal(sb) : ext2_sync_fs(sb, 1);
     if (!err) {
         EXT2_SB(sb)->s_es->s_mtime = current_time();
         ext2_mark_clean(sb);
@@ -224,10 +276,21 @@ static int ext2_statfs(struct super_block *sb, struct kstatfs *buf)
     return 0;
 }
 
+/* Linux's ext3_dirty_inode: inside a handle, the inode's new fields join
+ * the transaction now, with the changes that made them (an allocation's
+ * i_block[], a link count); outside one (a write's i_size from write_end,
+ * times), write_inode journals them when writeback comes. */
+static void ext3_dirty_inode(struct inode *inode)
+{
+    if (EXT2_SB(inode->i_sb)->s_journal && current->journal_info)
+        ext2_write_inode(inode, 0);
+}
+
 static const struct super_operations ext2_sops = {
     .alloc_inode   = ext2_alloc_inode,
     .destroy_inode = ext2_destroy_inode,
     .write_inode   = ext2_write_inode,
+    .dirty_inode   = ext3_dirty_inode,
     .evict_inode   = ext2_evict_inode,
     .put_super     = ext2_put_super,
     .sync_fs       = ext2_sync_fs,
@@ -310,10 +373,11 @@ static int ext2_check_descriptors(struct super_block *sb)
  * says it needs recovery (INCOMPAT_RECOVER), replay the log and clear the
  * flag, all of it on disk before the mount reads the root or anything else
  * the log may have held; if it does not, forget whatever the log holds, as
- * Linux does (journal_wipe).  Vellum does not journal its own writes yet
- * (issue 24, step 2): the mount then writes the filesystem the ext2 way and
- * leaves the journal empty, as Linux's ext2 driver does when it mounts
- * ext3 (docs/journal.md).
+ * Linux does (journal_wipe).  A read-write mount keeps the journal
+ * (sbi->s_journal): ext3 journals its metadata through it (ext3_journal.c,
+ * docs/journal.md) until the unmount empties it (ext3_release_journal); a
+ * read-only mount releases it here (journal_destroy writes nothing when no
+ * transaction was started).
  *
  * Simplification, as Linux's ext3_fill_super: what the mount parsed from
  * the superblock before the replay (block and inode counts, group sizes) is
@@ -387,7 +451,12 @@ static int ext3_load_journal(struct super_block *sb)
         printk(KERN_WARNING "ext3: %s: orphan list (inode %u) not processed: Vellum does "
                "not model it; e2fsck cleans it up\n", sb->s_id, es->s_last_orphan);
 out:
-    journal_destroy(journal);
+    if (!err && !(sb->s_flags & MS_RDONLY)) {
+        sbi->s_journal = journal;        /* ext3 journals its metadata from now on */
+        sb->s_fs_inodes++;               /* its inode, until put_super */
+    } else {
+        journal_destroy(journal);
+    }
     return err;
 }
 
@@ -567,12 +636,19 @@ static int ext2_fill_super(struct super_block *sb, const char *data, int silent)
            "%lu groups%s\n", sb->s_id, sb->s_flags & MS_RDONLY ? " read-only" : "",
            es->s_rev_level, bs, sbi->s_blocks_count, sbi->s_inodes_count, sbi->s_groups_count,
            ext2_has_filetype(sb) ? ", filetype" : "");
-    if (es->s_feature_compat & EXT3_FEATURE_COMPAT_HAS_JOURNAL)
-        printk(KERN_INFO "ext3: %s: mounted without journaling (not yet): writes go "
-               "straight home, the journal stays empty\n", sb->s_id);
+    if (sbi->s_journal)
+        printk(KERN_INFO "ext3: %s: mounted with a journal: metadata journaled, "
+               "data=writeback (file data written in place, not ordered)\n", sb->s_id);
+    else if (es->s_feature_compat & EXT3_FEATURE_COMPAT_HAS_JOURNAL)
+        printk(KERN_INFO "ext3: %s: mounted read-only: the journal is not written\n",
+               sb->s_id);
     return 0;
 
 fail:
+    if (sbi->s_journal) {
+        journal_destroy(sbi->s_journal); /* nothing was journaled yet */
+        sb->s_fs_inodes--;
+    }
     if (sbi->s_group_desc) {
         for (unsigned long i = 0; i < sbi->s_gdb_count; i++)
             brelse(sbi->s_group_desc[i]);

@@ -2,19 +2,24 @@
  * loading it: reading and checking the journal superblock (journal_load),
  * recovering a log that is not empty (recovery.c), and writing the
  * superblock back marked empty; or forgetting the log unreplayed
- * (journal_wipe).  The on-disk format is include/jbd.h; the chapter is
- * docs/journal.md.
+ * (journal_wipe).  Then the journal's life while it is written: kjournald
+ * (the thread that commits), log_start_commit/log_wait_commit, the
+ * superblock's tail (journal_update_superblock), journal_flush,
+ * journal_abort, and journal_destroy.  The on-disk format is
+ * include/jbd.h; the chapter is docs/journal.md.
  *
  * Layer: JBD, between the filesystem that owns the journal inode (ext2
  * mounting ext3, fs/ext2/super.c) and the buffer cache (fs/buffer.c).  The
  * journal's blocks are found through bmap() on the inode (the filesystem's
  * get_block) and read as metadata buffers of the filesystem's block device.
  *
- * Simplification on purpose: Linux's journal_load leaves the journal ready
- * for new transactions (s_start = s_first, kjournald running) and marks it
- * empty only at unmount (journal_destroy).  Vellum does not write
- * transactions yet (issue 24, step 2), so journal_load marks it empty at
- * once: what the on-disk journal looks like after Linux's clean unmount.
+ * As Linux's, journal_load (and journal_wipe) leave the log empty on disk
+ * (s_start 0, JFS_FLUSHED) and the journal ready for new transactions,
+ * kjournald running; the first commit writes the superblock's s_start
+ * before its own blocks.  Simplification on purpose: journal_destroy
+ * writes the superblock only if a transaction was committed since the
+ * load, and leaves s_sequence at the next transaction's ID (Linux's adds
+ * one more), so that a mount that journals nothing writes nothing.
  */
 #include <kernel.h>
 #include <string.h>
@@ -22,7 +27,14 @@
 #include <slab.h>
 #include <fs.h>
 #include <buffer_head.h>
+#include <sched.h>
+#include <timer.h>
+#include <err.h>
 #include <jbd.h>
+
+#ifdef CONFIG_LOCKDEP
+static struct lock_class_key jbd_handle_key;
+#endif
 
 journal_t *journal_init_inode(struct inode *inode, unsigned long fs_nr_blocks)
 {
@@ -34,7 +46,180 @@ journal_t *journal_init_inode(struct inode *inode, unsigned long fs_nr_blocks)
     journal->j_devname = inode->i_sb->s_id;
     journal->j_blocksize = inode->i_sb->s_blocksize;
     journal->j_fs_nr_blocks = fs_nr_blocks;
+    mutex_init(&journal->j_state_lock);
+    mutex_init(&journal->j_checkpoint_mutex);
+    INIT_LIST_HEAD(&journal->j_checkpoint_transactions);
+    init_waitqueue_head(&journal->j_wait_transaction_locked);
+    init_waitqueue_head(&journal->j_wait_updates);
+    init_waitqueue_head(&journal->j_wait_commit);
+    init_waitqueue_head(&journal->j_wait_done_commit);
+#ifdef CONFIG_LOCKDEP
+    lockdep_init_map(&journal->j_handle_map, "jbd_handle", &jbd_handle_key);
+#endif
     return journal;
+}
+
+/* kjournald: commit the running transaction when asked (log_start_commit:
+ * fsync, a full transaction, the log out of room) or when it is
+ * j_commit_interval old (Linux arms a timer, j_commit_timer, at each new
+ * transaction; here the thread sleeps until the running transaction's
+ * t_expires, and start_this_handle wakes it when a new one starts); end at
+ * journal_destroy. */
+static int kjournald(void *arg)
+{
+    journal_t *journal = arg;
+    for (;;) {
+        mutex_lock(&journal->j_state_lock);
+        transaction_t *t = journal->j_running_transaction;
+        if (t && !tid_gt(journal->j_commit_request, journal->j_commit_sequence) &&
+            !time_before(jiffies, t->t_expires))
+            journal->j_commit_request = t->t_tid;     /* its time is up */
+        if (tid_gt(journal->j_commit_request, journal->j_commit_sequence) &&
+            !is_journal_aborted(journal)) {     /* aborted: nothing is committed */
+            mutex_unlock(&journal->j_state_lock);
+            journal_commit_transaction(journal);
+            continue;
+        }
+        if (journal->j_flags & JFS_UNMOUNT) {
+            mutex_unlock(&journal->j_state_lock);
+            break;
+        }
+        long timeout = t ? (long)(t->t_expires - jiffies) : (long)journal->j_commit_interval;
+        mutex_unlock(&journal->j_state_lock);
+        wait_event_idle_timeout(journal->j_wait_commit,
+            (tid_gt(journal->j_commit_request, journal->j_commit_sequence) &&
+             !is_journal_aborted(journal)) ||
+            (journal->j_flags & JFS_UNMOUNT) ||
+            journal->j_running_transaction != t,      /* a new one: its own expiry */
+            timeout > 0 ? timeout : 1);
+    }
+    /* Every transaction is committed (journal_destroy asked first); wait
+     * to be reaped. */
+    while (!kthread_should_stop())
+        wait_event_idle_timeout(journal->j_wait_commit, kthread_should_stop(), HZ);
+    return 0;
+}
+
+/* The log is empty on disk (journal_load, journal_wipe): set up the
+ * writing side in core and start kjournald (Linux's journal_reset and
+ * journal_start_thread).  The sizes are Linux's: a transaction commits at
+ * a quarter of the log. */
+static int journal_reset(journal_t *journal)
+{
+    journal->j_head = journal->j_tail = journal->j_first;
+    journal->j_free = journal->j_last - journal->j_first;
+    journal->j_tail_sequence = journal->j_transaction_sequence;
+    journal->j_commit_sequence = journal->j_transaction_sequence - 1;
+    journal->j_commit_request = journal->j_commit_sequence;
+    journal->j_loaded_sequence = journal->j_transaction_sequence;
+    journal->j_max_transaction_buffers = (journal->j_last - journal->j_first) / 4;
+    journal->j_commit_interval = JBD_DEFAULT_MAX_COMMIT_AGE * HZ;
+    journal->j_flags |= JFS_FLUSHED | JFS_WRITABLE;
+    struct task_struct *t = kthread_run(kjournald, journal, "kjournald");
+    if (IS_ERR(t)) {
+        journal->j_flags &= ~JFS_WRITABLE;
+        return PTR_ERR(t);
+    }
+    journal->j_task = t;
+    return 0;
+}
+
+void log_start_commit(journal_t *journal, tid_t tid)
+{
+    mutex_lock(&journal->j_state_lock);
+    if (tid_gt(tid, journal->j_commit_request)) {
+        journal->j_commit_request = tid;
+        wake_up(&journal->j_wait_commit);
+    }
+    mutex_unlock(&journal->j_state_lock);
+}
+
+int log_wait_commit(journal_t *journal, tid_t tid)
+{
+    wait_event(journal->j_wait_done_commit,
+               !tid_gt(tid, journal->j_commit_sequence) || is_journal_aborted(journal));
+    return is_journal_aborted(journal) ? -EIO : 0;
+}
+
+void journal_update_superblock(journal_t *journal)
+{
+    journal_superblock_t *sb = journal->j_superblock;
+    if (is_journal_aborted(journal))
+        return;
+    mutex_lock(&journal->j_state_lock);
+    sb->s_sequence = cpu_to_be32(journal->j_tail_sequence);
+    sb->s_start = cpu_to_be32(journal->j_tail);
+    journal->j_flags &= ~JFS_FLUSHED;
+    mutex_unlock(&journal->j_state_lock);
+    set_buffer_dirty(journal->j_sb_buffer);
+    if (sync_dirty_buffer(journal->j_sb_buffer) || blkdev_flush(journal->j_dev)) {
+        printk(KERN_ERR "JBD: %s: cannot write the journal superblock\n",
+               journal->j_devname);
+        journal_abort(journal, -EIO);
+    }
+}
+
+int journal_set_features(journal_t *journal, uint32_t incompat)
+{
+    journal_superblock_t *sb = journal->j_superblock;
+    if (journal->j_format_version < 2)
+        return -EINVAL;
+    mutex_lock(&journal->j_state_lock);
+    int set = (be32_to_cpu(sb->s_feature_incompat) & incompat) == incompat;
+    if (!set)
+        sb->s_feature_incompat = cpu_to_be32(be32_to_cpu(sb->s_feature_incompat) | incompat);
+    mutex_unlock(&journal->j_state_lock);
+    if (set)
+        return 0;
+    set_buffer_dirty(journal->j_sb_buffer);
+    return sync_dirty_buffer(journal->j_sb_buffer) ? -EIO : 0;
+}
+
+void journal_abort(journal_t *journal, int errno)
+{
+    mutex_lock(&journal->j_state_lock);
+    int was = journal->j_flags & JFS_ABORT;
+    journal->j_flags |= JFS_ABORT;
+    mutex_unlock(&journal->j_state_lock);
+    if (!was)
+        printk(KERN_ERR "JBD: %s: journal aborted (%d): nothing more is committed; "
+               "the log is left for recovery\n", journal->j_devname, errno);
+    wake_up_all(&journal->j_wait_transaction_locked);
+    wake_up_all(&journal->j_wait_done_commit);
+    wake_up_all(&journal->j_wait_updates);
+}
+
+static int journal_mark_empty(journal_t *journal);
+
+int journal_flush(journal_t *journal)
+{
+    BUG_ON(current->journal_info);
+    mutex_lock(&journal->j_state_lock);
+    transaction_t *t = journal->j_running_transaction;
+    tid_t tid = t ? t->t_tid : 0;
+    mutex_unlock(&journal->j_state_lock);
+    if (t) {
+        log_start_commit(journal, tid);
+        log_wait_commit(journal, tid);
+    }
+    if (is_journal_aborted(journal))
+        return -EIO;
+    mutex_lock(&journal->j_checkpoint_mutex);
+    int err = log_do_checkpoint(journal);
+    mutex_lock(&journal->j_state_lock);
+    int empty = !err && list_empty(&journal->j_checkpoint_transactions) &&
+                !journal->j_running_transaction && !journal->j_committing_transaction;
+    if (empty) {
+        /* The tail is the head: nothing left to replay.  s_start 0 says
+         * so to every reader (e2fsck, the next mount), as Linux's unmount. */
+        journal->j_tail = journal->j_head;
+        journal->j_tail_sequence = journal->j_transaction_sequence;
+    }
+    mutex_unlock(&journal->j_state_lock);
+    if (empty && !is_journal_aborted(journal))
+        err = journal_mark_empty(journal);
+    mutex_unlock(&journal->j_checkpoint_mutex);
+    return err ? err : (is_journal_aborted(journal) ? -EIO : 0);
 }
 
 void journal_destroy(journal_t *journal)
@@ -42,6 +227,45 @@ void journal_destroy(journal_t *journal)
     if (!journal)
         return;
     BUG_ON(journal->j_revoke);          /* recovery frees its table before returning */
+    if (journal->j_flags & JFS_WRITABLE) {
+        if (journal->j_transaction_sequence != journal->j_loaded_sequence ||
+            journal->j_running_transaction)
+            journal_flush(journal);      /* aborted: -EIO, nothing written */
+        mutex_lock(&journal->j_state_lock);
+        journal->j_flags |= JFS_UNMOUNT;
+        mutex_unlock(&journal->j_state_lock);
+        wake_up(&journal->j_wait_commit);
+        kthread_stop(journal->j_task);
+        /* Left only after an abort (or a failed checkpoint write):
+         * checkpoint buffers, which stay dirty in the cache, and a running
+         * transaction, whose changes are lost (reread from the disk). */
+        transaction_t *t = journal->j_running_transaction;
+        if (t) {
+            struct journal_head *jh, *n;
+            while (!list_empty(&t->t_reserved_list))
+                list_move_tail(t->t_reserved_list.next, &t->t_buffers);
+            list_for_each_entry_safe(jh, n, &t->t_buffers, b_tlist) {
+                list_del_init(&jh->b_tlist);
+                jh->b_transaction = NULL;
+                if (buffer_jbddirty(jh->b_bh)) {
+                    clear_buffer_jbddirty(jh->b_bh);
+                    clear_buffer_uptodate(jh->b_bh);
+                }
+                if (!jh->b_cp_transaction)
+                    journal_put_journal_head(jh);
+            }
+            kfree(t->t_revoke);
+            kfree(t);
+        }
+        while (!list_empty(&journal->j_checkpoint_transactions)) {
+            transaction_t *ct = list_first_entry(&journal->j_checkpoint_transactions,
+                                                 transaction_t, t_cplist);
+            struct journal_head *jh = list_first_entry(&ct->t_checkpoint_list,
+                                                       struct journal_head, b_cplist);
+            __journal_remove_checkpoint(journal, jh);   /* frees ct with its last */
+            journal_put_journal_head(jh);
+        }
+    }
     brelse(journal->j_sb_buffer);
     iput(journal->j_inode);
     kfree(journal);
@@ -167,8 +391,11 @@ fail:
 static int journal_mark_empty(journal_t *journal)
 {
     journal_superblock_t *sb = journal->j_superblock;
+    mutex_lock(&journal->j_state_lock);
     sb->s_sequence = cpu_to_be32(journal->j_transaction_sequence);
     sb->s_start = 0;
+    journal->j_flags |= JFS_FLUSHED;    /* the next commit writes s_start first */
+    mutex_unlock(&journal->j_state_lock);
     set_buffer_dirty(journal->j_sb_buffer);
     int err = sync_dirty_buffer(journal->j_sb_buffer);
     if (err)
@@ -185,12 +412,13 @@ int journal_load(journal_t *journal)
     if (!journal->j_superblock->s_start) {
         /* Empty: nothing to replay, nothing to write. */
         journal->j_transaction_sequence = be32_to_cpu(journal->j_superblock->s_sequence);
-        return 0;
+        return journal_reset(journal);
     }
     err = journal_recover(journal);
     if (err)
         return err;                     /* the log stays as it was, for e2fsck */
-    return journal_mark_empty(journal);
+    err = journal_mark_empty(journal);
+    return err ? err : journal_reset(journal);
 }
 
 int journal_wipe(journal_t *journal)
@@ -198,14 +426,17 @@ int journal_wipe(journal_t *journal)
     int err = journal_get_superblock(journal);
     if (err)
         return err;
-    if (!journal->j_superblock->s_start)
-        return 0;
+    if (!journal->j_superblock->s_start) {
+        journal->j_transaction_sequence = be32_to_cpu(journal->j_superblock->s_sequence);
+        return journal_reset(journal);
+    }
     printk(KERN_WARNING "JBD: %s: ignoring recovery information on journal\n",
            journal->j_devname);
     err = journal_skip_recovery(journal);
     if (err)
         return err;
-    return journal_mark_empty(journal);
+    err = journal_mark_empty(journal);
+    return err ? err : journal_reset(journal);
 }
 
 int journal_errno(journal_t *journal)

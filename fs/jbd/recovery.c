@@ -17,8 +17,8 @@
  *                revoked it; an escaped block gets its magic number back.
  *
  * Also the revoke table itself (Linux keeps it in fs/jbd/revoke.c, with
- * the revoke records a running transaction writes; Vellum has only
- * recovery's use of it yet).
+ * the revoke records a running transaction writes; Vellum's running
+ * transaction keeps its records in a plain array, transaction.c).
  *
  * Layer: JBD (include/jbd.h).  Called by journal_load (journal.c) at mount,
  * before the filesystem reads anything else it may replay.  Blocks are

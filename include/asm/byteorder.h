@@ -11,5 +11,6 @@
 static inline uint32_t be32_to_cpu(uint32_t x) { return __builtin_bswap32(x); }
 static inline uint32_t cpu_to_be32(uint32_t x) { return __builtin_bswap32(x); }
 static inline uint16_t be16_to_cpu(uint16_t x) { return __builtin_bswap16(x); }
+static inline uint16_t cpu_to_be16(uint16_t x) { return __builtin_bswap16(x); }
 static inline uint64_t be64_to_cpu(uint64_t x) { return __builtin_bswap64(x); }
 #endif

@@ -41,6 +41,20 @@ journal_empty() {
     fi
 }
 
+# journal_emptied NAME IMAGE: transactions were written (the next ID is past
+# 1) and the journal left empty, needs_recovery clear: a clean unmount
+journal_emptied() {
+    local out
+    out=$(debugfs -R logdump "$2" 2>/dev/null)
+    if [[ "$out" =~ ^"Journal starts at block 0, transaction "([0-9]+)$ ]] &&
+       [ "${BASH_REMATCH[1]}" -gt 1 ] &&
+       ! dumpe2fs -h "$2" 2>/dev/null | grep -q needs_recovery; then
+        echo "PASS $1"
+    else
+        echo "FAIL $1 (logdump: $(echo $out | head -c 200))"
+    fi
+}
+
 # replayed NAME IMAGE PREFIX: /a /b /e equal PREFIX.expect-{a,b,e}
 replayed() {
     local f
@@ -69,5 +83,31 @@ doc_bootlog() {
         echo "PASS $1"
     else
         echo "FAIL $1 (docs/journal.md's $2 block: not in this boot's log: ${missing:-empty block})"
+    fi
+}
+
+# commit_files NAME IMAGE A0: the files of fs/jbd/transaction_test.c's
+# workload: /a = P(A0, 0) P(t2, 0) P(a, 2) P(t2, 1) with the JBD magic in
+# its first word (A0: t1 if T10 was lost, t10 if committed), /big = P(g9)
+# (P(key, i): block i of the pattern key; the block size from dumpe2fs)
+commit_files() {
+    local bs e=$T/exp
+    bs=$(dumpe2fs -h "$2" 2>/dev/null | sed -n 's/^Block size: *//p')
+    { "$VPATTERN" $3 $bs; "$VPATTERN" t2 $bs
+      "$VPATTERN" a $((3 * bs)) | dd bs=$bs skip=2 count=1 status=none
+      printf '\xc0\x3b\x39\x98'; "$VPATTERN" t2 $((2 * bs)) | tail -c $((bs - 4)); } > $e
+    same_file $1.a "$2" /a $e
+    "$VPATTERN" g9 $((200 * bs)) > $e
+    same_file $1.big "$2" /big $e
+}
+
+# committed_escaped NAME IMAGE: logdump -a shows a block logged with the
+# ESCAPE flag (a[3], which starts with the magic)
+committed_escaped() {
+    if debugfs -R "logdump -a" "$2" 2>/dev/null |
+       grep -Eq "logged at journal block [0-9]+ \(flags 0x[0-9a-f]*[13579bdf]\)"; then
+        echo "PASS $1"
+    else
+        echo "FAIL $1 (no escaped block in the log)"
     fi
 }

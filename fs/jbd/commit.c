@@ -1,0 +1,258 @@
+/* fs/jbd/commit.c: writing a transaction to the log, as Linux 2.6.24's
+ * journal_commit_transaction (fs/jbd/commit.c): descriptor blocks, the
+ * logged copies of the metadata buffers, revoke blocks, then the commit
+ * block, each group on disk before the next; then the buffers are
+ * checkpoint-listed and released to the buffer cache's writeback.  The
+ * format written is the one recovery.c reads (include/jbd.h,
+ * docs/journal.md): 8-byte tags, the UUID after the first tag of each
+ * descriptor (SAME_UUID on the others), LAST_TAG on the last, ESCAPE for a
+ * block that starts with the magic number.
+ *
+ * Layer: JBD.  Run by kjournald only (journal.c), so one commit at a time.
+ *
+ * Simplifications on purpose: no ordered data (data=writeback: nothing is
+ * written before the metadata); every log block is written and waited for
+ * one at a time (Linux submits a batch, j_wbuf, and waits once); the
+ * barrier is blkdev_flush (the ATA CACHE FLUSH) after the log blocks and
+ * after the commit block, where Linux 2.6.24 issued the commit block as a
+ * barrier write.
+ */
+#include <kernel.h>
+#include <string.h>
+#include <errno.h>
+#include <slab.h>
+#include <sched.h>
+#include <buffer_head.h>
+#include <jbd.h>
+
+/* The next log block: its buffer (not read: it is written whole), and the
+ * head moves on, wrapping from j_last to j_first. */
+static struct buffer_head *journal_next_log_block(journal_t *journal)
+{
+    unsigned long blocknr, phys;
+    mutex_lock(&journal->j_state_lock);
+    BUG_ON(journal->j_free <= 1);        /* journal_start reserved the room */
+    blocknr = journal->j_head++;
+    if (journal->j_head == journal->j_last)
+        journal->j_head = journal->j_first;
+    journal->j_free--;
+    mutex_unlock(&journal->j_state_lock);
+    if (journal_bmap(journal, blocknr, &phys))
+        return NULL;
+    struct buffer_head *bh = __getblk(journal->j_dev, phys, journal->j_blocksize);
+    if (bh) {
+        memset(bh->b_data, 0, bh->b_size);
+        set_buffer_uptodate(bh);
+    }
+    return bh;
+}
+
+static void journal_header(struct buffer_head *bh, int type, tid_t tid)
+{
+    journal_header_t *h = (journal_header_t *)bh->b_data;
+    h->h_magic = cpu_to_be32(JFS_MAGIC_NUMBER);
+    h->h_blocktype = cpu_to_be32(type);
+    h->h_sequence = cpu_to_be32(tid);
+}
+
+/* Write bh (a log block) and drop it.  0 or -EIO. */
+static int write_log_block(struct buffer_head *bh)
+{
+    set_buffer_dirty(bh);                /* written now: no flusher clock */
+    int err = sync_dirty_buffer(bh);
+    brelse(bh);
+    return err;
+}
+
+/* Descriptor blocks and the logged copies of t's buffers.  0 or -EIO. */
+static int write_metadata(journal_t *journal, transaction_t *t)
+{
+    struct buffer_head *desc = NULL;
+    char *tagp = NULL;
+    journal_block_tag_t *last = NULL;
+    struct journal_head *jh;
+    int first = 1, err = 0;
+    unsigned bs = journal->j_blocksize;
+
+    list_for_each_entry(jh, &t->t_buffers, b_tlist) {
+        if (!desc) {
+            desc = journal_next_log_block(journal);
+            if (!desc)
+                return -EIO;
+            journal_header(desc, JFS_DESCRIPTOR_BLOCK, t->t_tid);
+            tagp = desc->b_data + sizeof(journal_header_t);
+            first = 1;
+        }
+        struct buffer_head *bh = jh->b_bh, *log = journal_next_log_block(journal);
+        if (!log) {
+            brelse(desc);
+            return -EIO;
+        }
+        memcpy(log->b_data, bh->b_data, bs);
+        journal_block_tag_t *tag = (journal_block_tag_t *)tagp;
+        uint16_t flags = first ? 0 : JFS_FLAG_SAME_UUID;
+        if (*(uint32_t *)log->b_data == cpu_to_be32(JFS_MAGIC_NUMBER)) {
+            /* Recovery would take it for a journal block: escaped. */
+            *(uint32_t *)log->b_data = 0;
+            flags |= JFS_FLAG_ESCAPE;
+        }
+        tag->t_blocknr = cpu_to_be32(bh->b_blocknr);
+        tag->t_checksum = 0;
+        tag->t_flags = cpu_to_be16(flags);
+        tagp += JFS_TAG_SIZE32;
+        if (first) {
+            memcpy(tagp, journal->j_superblock->s_uuid, JFS_UUID_SIZE);
+            tagp += JFS_UUID_SIZE;
+            first = 0;
+        }
+        last = tag;
+        /* The descriptor goes to disk before its blocks only for
+         * readability; the commit block is what makes them count. */
+        int full = (size_t)(tagp - desc->b_data) + JFS_TAG_SIZE32 + JFS_UUID_SIZE > bs ||
+                   jh->b_tlist.next == &t->t_buffers;     /* the last buffer */
+        err = write_log_block(log);
+        if (full) {
+            last->t_flags |= cpu_to_be16(JFS_FLAG_LAST_TAG);
+            int e = write_log_block(desc);
+            desc = NULL;
+            if (e && !err)
+                err = e;
+        }
+        if (err) {
+            brelse(desc);
+            return err;
+        }
+    }
+    return 0;
+}
+
+/* Revoke blocks: header, r_count (bytes used), 4-byte block numbers. */
+static int write_revoke_records(journal_t *journal, transaction_t *t)
+{
+    unsigned per = (journal->j_blocksize - JFS_REVOKE_RECORDS) / 4;
+    for (int i = 0; i < t->t_nr_revokes; i += per) {
+        struct buffer_head *bh = journal_next_log_block(journal);
+        if (!bh)
+            return -EIO;
+        journal_header(bh, JFS_REVOKE_BLOCK, t->t_tid);
+        int n = min_t(int, per, t->t_nr_revokes - i);
+        uint32_t *rec = (uint32_t *)(bh->b_data + JFS_REVOKE_RECORDS);
+        for (int k = 0; k < n; k++)
+            rec[k] = cpu_to_be32(t->t_revoke[i + k]);
+        ((journal_revoke_header_t *)bh->b_data)->r_count =
+            cpu_to_be32(JFS_REVOKE_RECORDS + 4 * n);
+        int err = write_log_block(bh);
+        if (err)
+            return err;
+    }
+    return 0;
+}
+
+void journal_commit_transaction(journal_t *journal)
+{
+    mutex_lock(&journal->j_state_lock);
+    transaction_t *t = journal->j_running_transaction;
+    if (!t || is_journal_aborted(journal)) {
+        mutex_unlock(&journal->j_state_lock);
+        return;
+    }
+    t->t_state = T_LOCKED;               /* no handle joins it from now on */
+    journal->j_committing_transaction = t;
+    journal->j_running_transaction = NULL;
+    mutex_unlock(&journal->j_state_lock);
+    wake_up_all(&journal->j_wait_transaction_locked);
+    wait_event(journal->j_wait_updates, !t->t_updates);
+
+    mutex_lock(&journal->j_state_lock);
+    BUG_ON(t->t_updates);                /* no new handle could join */
+    t->t_state = T_FLUSH;
+    t->t_log_start = journal->j_head;
+    /* Buffers reserved but never dirtied are not logged: back to the
+     * cache (a committed copy they held back goes home after all). */
+    struct journal_head *jh, *n;
+    list_for_each_entry_safe(jh, n, &t->t_reserved_list, b_tlist) {
+        list_del_init(&jh->b_tlist);
+        jh->b_transaction = NULL;
+        jh->b_jlist = BJ_None;
+        if (buffer_jbddirty(jh->b_bh)) {
+            clear_buffer_jbddirty(jh->b_bh);
+            mark_buffer_dirty(jh->b_bh);
+        }
+        journal_put_journal_head(jh);
+    }
+    int flushed = journal->j_flags & JFS_FLUSHED;
+    if (flushed) {
+        /* The log on disk is empty (s_start 0): it must name this
+         * transaction's first block before recovery can find it. */
+        journal->j_tail = t->t_log_start;
+        journal->j_tail_sequence = t->t_tid;
+    }
+    mutex_unlock(&journal->j_state_lock);
+    if (flushed)
+        journal_update_superblock(journal);
+
+    int err = write_metadata(journal, t);
+    if (!err)
+        err = write_revoke_records(journal, t);
+    if (!err)
+        err = blkdev_flush(journal->j_dev) ? -EIO : 0;
+    if (!err) {
+        struct buffer_head *cbh = journal_next_log_block(journal);
+        if (cbh) {
+            journal_header(cbh, JFS_COMMIT_BLOCK, t->t_tid);   /* the rest zeroed */
+            err = write_log_block(cbh);
+        } else {
+            err = -EIO;
+        }
+    }
+    if (!err)
+        err = blkdev_flush(journal->j_dev) ? -EIO : 0;
+    if (err) {
+        printk(KERN_ERR "JBD: %s: cannot write transaction %u to the log (%d)\n",
+               journal->j_devname, t->t_tid, err);
+        journal_abort(journal, err);
+    }
+
+    /* Committed (or aborted): the buffers go on t's checkpoint list, and
+     * their bytes are free to go home (BH_Dirty: writeback or the
+     * checkpoint writes them); an aborted transaction's changes are lost,
+     * its buffers reread from the disk. */
+    mutex_lock(&journal->j_state_lock);
+    list_for_each_entry_safe(jh, n, &t->t_buffers, b_tlist) {
+        struct buffer_head *bh = jh->b_bh;
+        list_del_init(&jh->b_tlist);
+        jh->b_transaction = NULL;
+        jh->b_jlist = BJ_None;
+        if (err) {
+            clear_buffer_jbddirty(bh);
+            clear_buffer_uptodate(bh);
+            journal_put_journal_head(jh);
+            continue;
+        }
+        if (jh->b_cp_transaction)        /* an older copy: this one supersedes it */
+            __journal_remove_checkpoint(journal, jh);   /* jh stays: it is ours */
+        jh->b_cp_transaction = t;
+        list_add_tail(&jh->b_cplist, &t->t_checkpoint_list);
+        if (buffer_jbddirty(bh)) {
+            clear_buffer_jbddirty(bh);
+            mark_buffer_dirty(bh);
+        }
+    }
+    t->t_state = T_FINISHED;
+    tid_t tid = t->t_tid;
+    if (list_empty(&t->t_checkpoint_list)) {
+        kfree(t->t_revoke);              /* nothing to write home (only revokes) */
+        kfree(t);
+    } else {
+        list_add_tail(&t->t_cplist, &journal->j_checkpoint_transactions);
+    }
+    journal->j_committing_transaction = NULL;
+    journal->j_commit_sequence = tid;
+    if (tid_gt(tid, journal->j_commit_request))
+        journal->j_commit_request = tid;
+    if (!err)
+        journal->j_nr_commits++;
+    mutex_unlock(&journal->j_state_lock);
+    wake_up_all(&journal->j_wait_done_commit);
+    wake_up_all(&journal->j_wait_transaction_locked);
+}

@@ -1,0 +1,537 @@
+/* fs/jbd/transaction_test.c: the journal's write side (transaction.c,
+ * commit.c, checkpoint.c, kjournald) driven directly, on the images
+ * jcommit-1k.img and jcommit-4k.img of tools/mkjournal.sh (a fresh ext3
+ * with a journal of 1024 blocks, the smallest, and the pattern files /a (4
+ * blocks) and /big (200 blocks)).  Here the tests change blocks of /a and
+ * /big through handles, as ext3 changes its metadata blocks, so that the
+ * host can read the result back as files.  The ext2 mount is read-only;
+ * the test opens the journal itself.  At the end, ext3crash: ext3's own
+ * writes through the journal.
+ *
+ *   jbdcommit   hda: the workload below, then a "crash": the disk is copied
+ *               whole to hdb while T10 is still running (uncommitted), the
+ *               journal aborts (nothing more written); then hdb is mounted
+ *               and Vellum's recovery replays it.  The suite's post_check
+ *               compares hdb with the host's e2fsck recovery of hda byte for
+ *               byte, reads the files back and runs e2fsck.
+ *   jbdcommit4k the same with 4 KiB blocks (jcommit-4k.img).
+ *   jbdclean    hda (1 KiB blocks), hdb (4 KiB): the same workload, every
+ *               transaction committed, then journal_destroy: the log is
+ *               checkpointed and left empty (post_check: logdump, e2fsck,
+ *               debugfs reads the files).  And the lock validator's view of
+ *               the handle (handle_then_page_lock_reported).
+ *   jbdthreads  hda: handles of several tasks and the commit (below).
+ *
+ * The workload (a[i] is the i-th block of /a, P(key, i) block i of the
+ * pattern keyed key, tools/vpattern.c; transaction IDs 1..3 for T1..T3, 4
+ * and 5 for T4 and T4b, 6..11 for T5..T10):
+ *   T1      a[0] a[1] a[2] <- P(t1, 0..2)        one block checked pinned
+ *   T2      a[1] <- P(t2, 0): logged twice, the later copy wins
+ *   T3      revoke a[2]: T1's copy must not be replayed, a[2] stays P(a, 2)
+ *   T4..T9  big[0..199] <- P(g4..g9, i): 6 x 204 log blocks in a log of
+ *           1023: checkpoints free the log and it wraps; after T4, T4b: a
+ *           handle that does not fit in T4 (T4 is committed first); T8 also
+ *           a[2] <- P(t8, 0), T9 revokes it again (T8 and T9 are still in
+ *           the log at the crash: the revoke record is what keeps T8's copy
+ *           from being replayed) and a[3] <- P(t2, 1) starting with the
+ *           JBD magic (logged escaped)
+ *   T10     a[0] <- P(t10, 0): committed by kjournald after j_commit_interval
+ *           (jbdclean, 1 s) or never (jbdcommit)
+ */
+#include <kernel.h>
+#include <string.h>
+#include <errno.h>
+#include <err.h>
+#include <ktest.h>
+#include <slab.h>
+#include <sched.h>
+#include <timer.h>
+#include <fs.h>
+#include <blkdev.h>
+#include <buffer_head.h>
+#include <jbd.h>
+#include <mm.h>
+#include <pagemap.h>
+#include <lockdep.h>
+#include "../ext2/ext2.h"            /* ext2_iget: the journal inode */
+#include "../internal.h"             /* vfs_ensure_root */
+
+#define BIG 200
+
+struct jtest {
+    struct super_block *sb;
+    journal_t *journal;
+    unsigned bs;
+    unsigned long a[4], big[BIG];
+};
+
+/* Mount dev read-only at dir, open its journal (journal_load: empty on a
+ * fresh image, kjournald started) and find the home blocks of /a, /big. */
+static int open_journal(const char *dev, const char *dir, struct jtest *jt)
+{
+    int err = vfs_ensure_root();
+    if (err)
+        return err;
+    err = vfs_mkdir(dir, 0755);
+    if (err && err != -EEXIST)
+        return err;
+    if ((err = do_mount(dev, dir, "ext2", MS_RDONLY, NULL)))
+        return err;
+    jt->sb = ktest_sb_of(dir);
+    if (!jt->sb)
+        return -ENOENT;
+    jt->bs = jt->sb->s_blocksize;
+    char path[32];
+    for (int f = 0; f < 2; f++) {
+        snprintf(path, sizeof(path), "%s/%s", dir, f ? "big" : "a");
+        struct file *file = filp_open(path, O_RDONLY, 0);
+        if (IS_ERR(file))
+            return PTR_ERR(file);
+        for (int i = 0; i < (f ? BIG : 4); i++)
+            (f ? jt->big : jt->a)[i] = bmap(file->f_inode, i);
+        filp_close(file);
+    }
+    struct inode *inode = ext2_iget(jt->sb, EXT2_SB(jt->sb)->s_es->s_journal_inum);
+    if (IS_ERR(inode))
+        return PTR_ERR(inode);
+    jt->journal = journal_init_inode(inode, EXT2_SB(jt->sb)->s_blocks_count);
+    if (!jt->journal) {
+        iput(inode);
+        return -ENOMEM;
+    }
+    if ((err = journal_load(jt->journal)))
+        return err;
+    /* Only the tests' own commits: kjournald's timer must not split a
+     * step into two transactions (the suites check the transaction IDs). */
+    jt->journal->j_commit_interval = 3600 * HZ;
+    return 0;
+}
+
+/* Change home block blocknr to P(key, idx) under handle h (the magic in
+ * its first word if magic). */
+static int jwrite(handle_t *h, struct jtest *jt, unsigned long blocknr, const char *key,
+                  unsigned idx, int magic)
+{
+    struct buffer_head *bh = __bread(jt->sb->s_bdev, blocknr, jt->bs);
+    if (!bh)
+        return -EIO;
+    int err = journal_get_write_access(h, bh);
+    if (!err) {
+        vpattern_fill(bh->b_data, jt->bs, key, (uint64_t)idx * jt->bs);
+        if (magic)
+            *(uint32_t *)bh->b_data = cpu_to_be32(JFS_MAGIC_NUMBER);
+        err = journal_dirty_metadata(h, bh);
+    }
+    brelse(bh);
+    return err;
+}
+
+/* The disk's own bytes of a block (not the cache's) equal P(key, idx)? */
+static int disk_has(struct jtest *jt, unsigned long blocknr, const char *key, unsigned idx)
+{
+    char *disk = kmalloc(jt->bs, GFP_KERNEL), *want = kmalloc(jt->bs, GFP_KERNEL);
+    int same = 0;
+    if (disk && want &&
+        !blkdev_read(jt->sb->s_bdev, blocknr * (jt->bs / SECTOR_SIZE), jt->bs / SECTOR_SIZE, disk)) {
+        vpattern_fill(want, jt->bs, key, (uint64_t)idx * jt->bs);
+        same = !memcmp(disk, want, jt->bs);
+    }
+    kfree(disk);
+    kfree(want);
+    return same;
+}
+
+/* T1..T9 (each committed), then T10 started and stopped; committed if
+ * commit_last. */
+static void workload(struct jtest *jt, int commit_last)
+{
+    journal_t *j = jt->journal;
+    tid_t first = j->j_transaction_sequence;
+
+    /* More credits than a transaction may hold: refused, not a hang. */
+    KT_EXPECT_EQ(PTR_ERR(journal_start(j, j->j_max_transaction_buffers + 1)), -ENOSPC);
+
+    /* T1, with a nested handle: the same handle, one reference more. */
+    handle_t *h = journal_start(j, 3);
+    KT_ASSERT(!IS_ERR(h));
+    KT_EXPECT(journal_start(j, 1) == h);
+    KT_EXPECT_EQ(h->h_ref, 2);
+    KT_EXPECT_EQ(journal_stop(h), 0);
+    KT_EXPECT(current->journal_info == h);
+    for (int i = 0; i < 3; i++)
+        KT_EXPECT_EQ(jwrite(h, jt, jt->a[i], "t1", i, 0), 0);
+    KT_EXPECT_EQ(h->h_buffer_credits, 0);
+    KT_EXPECT_EQ(journal_stop(h), 0);
+    KT_EXPECT(current->journal_info == NULL);
+    /* Pinned: changed in the cache, not on the disk, not dirty for the
+     * cache's writeback, until the commit. */
+    struct buffer_head *bh = __bread(jt->sb->s_bdev, jt->a[0], jt->bs);
+    KT_ASSERT(bh != NULL);
+    KT_EXPECT(buffer_jbddirty(bh) && !buffer_dirty(bh));
+    KT_EXPECT_EQ(sync_blockdev(jt->sb->s_bdev), 0);
+    KT_EXPECT(disk_has(jt, jt->a[0], "a", 0));
+    KT_EXPECT_EQ(journal_force_commit(j), 0);
+    KT_EXPECT_EQ(j->j_commit_sequence, first);
+    /* Committed: free to go home, on T1's checkpoint list. */
+    KT_EXPECT(buffer_dirty(bh) && !buffer_jbddirty(bh));
+    brelse(bh);
+    KT_EXPECT(be32_to_cpu(j->j_superblock->s_start) == j->j_first);
+    KT_EXPECT_EQ(be32_to_cpu(j->j_superblock->s_sequence), first);
+
+    /* T2: a[1] again (the later copy wins). */
+    h = journal_start(j, 1);
+    KT_ASSERT(!IS_ERR(h));
+    KT_EXPECT_EQ(jwrite(h, jt, jt->a[1], "t2", 0, 0), 0);
+    KT_EXPECT_EQ(journal_stop(h), 0);
+    KT_EXPECT_EQ(journal_force_commit(j), 0);
+
+    /* T3: a[2] freed: revoked, and its committed T1 copy never goes home. */
+    h = journal_start(j, 1);
+    KT_ASSERT(!IS_ERR(h));
+    KT_EXPECT_EQ(journal_revoke(h, jt->a[2], NULL), 0);
+    KT_EXPECT_EQ(journal_stop(h), 0);
+    KT_EXPECT_EQ(journal_force_commit(j), 0);
+    bh = __find_get_block(jt->sb->s_bdev, jt->a[2], jt->bs);
+    KT_EXPECT(!bh || (!buffer_dirty(bh) && !buffer_jbd(bh)));
+    brelse(bh);
+
+    /* T4..T9: 200 blocks each; the log (1023 blocks) fills, is
+     * checkpointed and wraps.  T9 (still in the log at the crash) also
+     * changes a[3], whose new bytes start with the magic: logged escaped. */
+    unsigned long wraps = 0, last_head = j->j_head;
+    for (int k = 4; k <= 9; k++) {
+        char key[4] = { 'g', (char)('0' + k), 0 };
+        /* T8 reserves a credit it does not use (a handle reserves for
+         * its worst case): at both block sizes the log then has no room
+         * for it, journal_start checkpoints first, and T8 and T9 are both
+         * in the log at the crash. */
+        h = journal_start(j, BIG + (k >= 8) + (k == 8) + (k == 9));
+        KT_ASSERT(!IS_ERR(h));
+        for (int i = 0; i < BIG; i++)
+            KT_EXPECT_EQ(jwrite(h, jt, jt->big[i], key, i, 0), 0);
+        if (k == 8)
+            KT_EXPECT_EQ(jwrite(h, jt, jt->a[2], "t8", 0, 0), 0);
+        if (k == 9) {
+            KT_EXPECT_EQ(jwrite(h, jt, jt->a[3], "t2", 1, 1), 0);
+            KT_EXPECT_EQ(journal_revoke(h, jt->a[2], NULL), 0);
+        }
+        KT_EXPECT_EQ(journal_stop(h), 0);
+        if (k == 4) {
+            /* T4b: a second handle that does not fit in T4 (a quarter of
+             * the log): journal_start has T4 committed first and starts
+             * the next transaction; it rewrites big[0..99] the same. */
+            tid_t t4 = first + 3;
+            h = journal_start(j, BIG / 2);
+            KT_ASSERT(!IS_ERR(h));
+            KT_EXPECT_EQ(j->j_commit_sequence, t4);
+            KT_EXPECT_EQ(h->h_transaction->t_tid, t4 + 1);
+            for (int i = 0; i < BIG / 2; i++)
+                KT_EXPECT_EQ(jwrite(h, jt, jt->big[i], key, i, 0), 0);
+            KT_EXPECT_EQ(journal_stop(h), 0);
+        }
+        KT_EXPECT_EQ(journal_force_commit(j), 0);
+        if (j->j_head < last_head)
+            wraps++;
+        last_head = j->j_head;
+    }
+    KT_EXPECT_EQ(wraps, 1);
+    KT_EXPECT_EQ(j->j_nr_commits, 10);
+    KT_EXPECT_EQ(j->j_tail_sequence, first + 8);   /* T8 and T9 in the log */
+    KT_EXPECT(j->j_nr_checkpoints > 0);
+    KT_EXPECT_EQ(j->j_commit_sequence, first + 9);
+
+    /* T10: committed by kjournald's timer (jbdclean: a commit interval of
+     * one second of guest time, nobody asks), or never (jbdcommit). */
+    if (commit_last)
+        j->j_commit_interval = HZ;
+    h = journal_start(j, 1);
+    KT_ASSERT(!IS_ERR(h));
+    KT_EXPECT_EQ(jwrite(h, jt, jt->a[0], "t10", 0, 0), 0);
+    KT_EXPECT_EQ(journal_stop(h), 0);
+    if (commit_last) {
+        unsigned long start = jiffies;
+        while (j->j_commit_sequence != first + 10 && time_before(jiffies, start + 5 * HZ))
+            msleep(50);
+        KT_EXPECT_EQ(j->j_commit_sequence, first + 10);
+        KT_EXPECT(time_after_eq(jiffies, start + HZ / 2));   /* not before its time */
+    }
+}
+
+/* Expected contents of /a, block i, after T1..T9 (and T10 if t10). */
+static int a_ok(const char *dir, unsigned bs, int t10)
+{
+    static const char *key[4] = { "t1", "t2", "a", "t2" };
+    static const unsigned idx[4] = { 0, 0, 2, 1 };
+    char path[32];
+    snprintf(path, sizeof(path), "%s/a", dir);
+    struct file *f = filp_open(path, O_RDONLY, 0);
+    if (IS_ERR(f))
+        return 0;
+    char *buf = kmalloc(bs, GFP_KERNEL), *want = kmalloc(bs, GFP_KERNEL);
+    int ok = buf && want;
+    for (int i = 0; ok && i < 4; i++) {
+        loff_t pos = (loff_t)i * bs;
+        ok = kernel_read(f, buf, bs, &pos) == (ssize_t)bs;
+        vpattern_fill(want, bs, i == 0 && t10 ? "t10" : key[i], (uint64_t)idx[i] * bs);
+        if (i == 3)
+            *(uint32_t *)want = cpu_to_be32(JFS_MAGIC_NUMBER);
+        ok = ok && !memcmp(buf, want, bs);
+    }
+    kfree(buf);
+    kfree(want);
+    filp_close(f);
+    return ok;
+}
+
+/* Copy the whole of disk from to disk to (the crash image). */
+static int copy_disk(const char *from, const char *to)
+{
+    struct block_device *src = blkdev_get(from), *dst = blkdev_get(to);
+    if (!src || !dst || dst->nr_sectors < src->nr_sectors)
+        return -ENODEV;
+    char *buf = kmalloc(64 * SECTOR_SIZE, GFP_KERNEL);
+    if (!buf)
+        return -ENOMEM;
+    int err = 0;
+    for (sector_t s = 0; !err && s < src->nr_sectors; s += 64) {
+        unsigned n = min_t(sector_t, 64, src->nr_sectors - s);
+        err = blkdev_read(src, s, n, buf);
+        if (!err)
+            err = blkdev_write(dst, s, n, buf);
+    }
+    kfree(buf);
+    return err;
+}
+
+static void crash_then_recover(const char *dev, const char *copy)
+{
+    static struct jtest jt;
+    KT_ASSERT_EQ(open_journal(dev, "/jc", &jt), 0);
+    workload(&jt, 0);
+    KT_EXPECT(jt.journal->j_running_transaction != NULL);   /* T10: not committed */
+    /* What ext3's read-write mount will set (issue 24's next step): the
+     * log must be replayed at the next mount. */
+    struct ext2_sb_info *sbi = EXT2_SB(jt.sb);
+    sbi->s_es->s_feature_incompat |= EXT3_FEATURE_INCOMPAT_RECOVER;
+    set_buffer_dirty(sbi->s_sbh);
+    KT_EXPECT_EQ(sync_dirty_buffer(sbi->s_sbh), 0);
+    /* The crash: the disk as it is now goes to hdb; hda's journal stops
+     * writing (journal_abort: the log stays for the host's e2fsck). */
+    KT_EXPECT_EQ(copy_disk(dev, copy), 0);
+    journal_abort(jt.journal, -EIO);
+    journal_destroy(jt.journal);
+    KT_EXPECT_EQ(do_umount("/jc"), 0);
+
+    /* Vellum's recovery of the crash image: T10 is lost, the rest is there. */
+    printk(KERN_INFO "jbd-test: mounting the copy\n");
+    KT_ASSERT_EQ(vfs_mkdir("/jr", 0755), 0);
+    KT_ASSERT_EQ(do_mount(copy, "/jr", "ext2", MS_RDONLY, NULL), 0);
+    const char *log = ktest_log_since("jbd-test: mounting the copy");
+    KT_EXPECT(ktest_find(log, "journal replayed") != NULL);
+    struct super_block *sb = ktest_sb_of("/jr");
+    KT_ASSERT(sb != NULL);
+    KT_EXPECT_EQ(EXT2_SB(sb)->s_es->s_feature_incompat & EXT3_FEATURE_INCOMPAT_RECOVER, 0);
+    KT_EXPECT(a_ok("/jr", jt.bs, 0));
+    KT_EXPECT_EQ(do_umount("/jr"), 0);
+}
+
+KTEST(jbdcommit, crash_then_recover) { crash_then_recover("hda", "hdb"); }
+KTEST(jbdcommit4k, crash_then_recover) { crash_then_recover("hda", "hdb"); }
+
+static void clean(const char *dev, const char *dir)
+{
+    static struct jtest jt;
+    KT_ASSERT_EQ(open_journal(dev, dir, &jt), 0);
+    workload(&jt, 1);
+    tid_t next = jt.journal->j_transaction_sequence;
+    journal_destroy(jt.journal);
+    KT_EXPECT_EQ(do_umount(dir), 0);
+    /* Remounted: the journal is empty at the next ID, the files changed. */
+    KT_ASSERT_EQ(do_mount(dev, dir, "ext2", MS_RDONLY, NULL), 0);
+    const char *log = ktest_log_since("jbd-test: clean");
+    KT_EXPECT(ktest_find(log, "journal replayed") == NULL);
+    struct super_block *sb = ktest_sb_of(dir);
+    KT_ASSERT(sb != NULL);
+    struct inode *inode = ext2_iget(sb, EXT2_SB(sb)->s_es->s_journal_inum);
+    KT_ASSERT(!IS_ERR(inode));
+    struct buffer_head *bh = __bread(sb->s_bdev, bmap(inode, 0), sb->s_blocksize);
+    iput(inode);
+    KT_ASSERT(bh != NULL);
+    journal_superblock_t *jsb = (journal_superblock_t *)bh->b_data;
+    KT_EXPECT_EQ(jsb->s_start, 0);
+    KT_EXPECT_EQ(be32_to_cpu(jsb->s_sequence), next);
+    brelse(bh);
+    KT_EXPECT(a_ok(dir, sb->s_blocksize, 1));
+    KT_EXPECT_EQ(do_umount(dir), 0);
+}
+
+KTEST(jbdclean, clean_1k) { printk(KERN_INFO "jbd-test: clean\n"); clean("hda", "/k1"); }
+KTEST(jbdclean, clean_4k) { printk(KERN_INFO "jbd-test: clean\n"); clean("hdb", "/k4"); }
+
+#ifdef CONFIG_LOCKDEP
+/* The handle is a lock class for the validator (transaction.c): the order
+ * of 2.6.24's ext3 (page lock, then handle) is quiet; a page lock taken
+ * while a handle is held is the inversion, reported once.  The journal is
+ * then aborted, so hda is not written (clean_1k's image stays as it is). */
+KTEST(jbdclean, handle_then_page_lock_reported)
+{
+    static struct jtest jt;
+    KT_ASSERT_EQ(open_journal("hda", "/kl", &jt), 0);
+    struct page *page = alloc_page(GFP_KERNEL);
+    KT_ASSERT(page != NULL);
+    ktest_lockdep_begin();
+    lock_page(page);                     /* the order: page lock -> handle */
+    handle_t *h = journal_start(jt.journal, 1);
+    KT_ASSERT(!IS_ERR(h));
+    KT_EXPECT_EQ(journal_stop(h), 0);
+    unlock_page(page);
+    unsigned long quiet = lockdep_reports;
+    printk(KERN_INFO "jbd-test: inversion follows\n");
+    h = journal_start(jt.journal, 1);    /* handle -> page lock: against it */
+    KT_ASSERT(!IS_ERR(h));
+    lock_page(page);
+    unlock_page(page);
+    KT_EXPECT_EQ(journal_stop(h), 0);
+    const char *log = ktest_log_since("jbd-test: inversion follows");
+    unsigned long made = ktest_lockdep_end();
+    KT_EXPECT_EQ(made, 1);
+    KT_EXPECT_EQ(lockdep_reports, quiet + 1);
+    KT_EXPECT(ktest_find(log, "WARNING: possible circular locking dependency detected"));
+    KT_EXPECT(ktest_find(log, "is trying to acquire lock:\n (page lock){page}, at: "));
+    KT_EXPECT(ktest_find(log, "but task is already holding lock:\n (jbd_handle){mutex}, at: "));
+    __free_page(page);
+    journal_abort(jt.journal, -EIO);     /* the empty transaction is never written */
+    journal_destroy(jt.journal);
+    KT_EXPECT_EQ(do_umount("/kl"), 0);
+}
+#endif
+
+/* ---- jbdthreads: handles of several tasks and the commit ---- */
+
+static struct jtest jth;
+static volatile int committer_done, joiner_started, joiner_done;
+static volatile tid_t joiner_tid;
+
+static int committer(void *unused)
+{
+    journal_force_commit(jth.journal);   /* waits for the test's handle */
+    committer_done = 1;
+    return 0;
+}
+
+static int joiner(void *unused)
+{
+    joiner_started = 1;
+    handle_t *h = journal_start(jth.journal, 1);   /* waits for the commit */
+    if (!IS_ERR(h)) {
+        joiner_tid = h->h_transaction->t_tid;
+        jwrite(h, &jth, jth.a[1], "t2", 0, 0);
+        journal_stop(h);
+    }
+    joiner_done = 1;
+    return 0;
+}
+
+/* The commit locks the running transaction and waits until every handle
+ * on it stopped (t_updates 0); a handle started meanwhile waits for the
+ * commit to end and joins the next transaction.  hda = jcommit-1k.img; the
+ * post_check reads /a: blocks 0 and 1 are T1's and T2's. */
+KTEST(jbdthreads, commit_waits_for_handles)
+{
+    KT_ASSERT_EQ(open_journal("hda", "/jt", &jth), 0);
+    journal_t *j = jth.journal;
+    tid_t first = j->j_transaction_sequence;
+    handle_t *h = journal_start(j, 1);
+    KT_ASSERT(!IS_ERR(h));
+    KT_EXPECT_EQ(jwrite(h, &jth, jth.a[0], "t1", 0, 0), 0);
+    struct task_struct *c = kthread_run(committer, NULL, "jbd-committer");
+    KT_ASSERT(!IS_ERR(c));
+    msleep(200);
+    /* The commit began and waits for our handle. */
+    KT_EXPECT(!committer_done);
+    KT_EXPECT(j->j_committing_transaction == h->h_transaction);
+    KT_EXPECT_EQ(h->h_transaction->t_state, T_LOCKED);
+    struct task_struct *jn = kthread_run(joiner, NULL, "jbd-joiner");
+    KT_ASSERT(!IS_ERR(jn));
+    msleep(200);
+    KT_EXPECT(joiner_started && !joiner_done);   /* no handle joins a locked one */
+    KT_EXPECT_EQ(journal_stop(h), 0);
+    unsigned long start = jiffies;
+    while ((!committer_done || !joiner_done) && time_before(jiffies, start + 5 * HZ))
+        msleep(20);
+    KT_EXPECT(committer_done && joiner_done);
+    KT_EXPECT_EQ(joiner_tid, first + 1);
+    KT_EXPECT_EQ(journal_force_commit(j), 0);
+    KT_EXPECT_EQ(j->j_commit_sequence, first + 1);
+    kthread_stop(c);
+    kthread_stop(jn);
+    journal_destroy(j);
+    KT_EXPECT_EQ(do_umount("/jt"), 0);
+}
+
+/* ---- ext3crash: ext3's own metadata through the journal, and a crash ---- */
+
+/* Write len bytes of pattern key (tools/vpattern.c) to path, from 0. */
+static int write_pattern_file(const char *path, const char *key, size_t len)
+{
+    struct file *f = filp_open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (IS_ERR(f))
+        return PTR_ERR(f);
+    char *buf = kmalloc(4096, GFP_KERNEL);
+    int err = buf ? 0 : -ENOMEM;
+    loff_t pos = 0;
+    while (!err && (size_t)pos < len) {
+        size_t n = min_t(size_t, len - pos, 4096);
+        vpattern_fill(buf, n, key, pos);
+        ssize_t w = kernel_write(f, buf, n, &pos);
+        if (w != (ssize_t)n)
+            err = w < 0 ? w : -EIO;
+    }
+    kfree(buf);
+    filp_close(f);
+    return err;
+}
+
+/* hda = ext3-1k.img (/a /b /e of tools/mkjournal.sh) mounted read-write:
+ * files, a directory, a rename, an unlink, a truncate, a 1 MiB file, then
+ * sync (the running transaction committed); the disk as it is then is
+ * copied to hdb and hda's journal aborts: hda is the crash image (the log
+ * holds the transactions, nothing is home yet).  Then Vellum recovers hdb.
+ * post_check: hdb equals hda recovered by the host's e2fsck byte for byte;
+ * e2fsck -fn is clean after either; debugfs reads the files back.  (The
+ * clean unmount of a written ext3: jbdwrite.) */
+KTEST(ext3crash, write_sync_crash)
+{
+    KT_ASSERT_EQ(vfs_mount_at("hda", "/x3", "ext2"), 0);
+    struct super_block *sb = ktest_sb_of("/x3");
+    KT_ASSERT(sb != NULL);
+    journal_t *journal = EXT2_SB(sb)->s_journal;
+    KT_ASSERT(journal != NULL);
+    KT_EXPECT(EXT2_SB(sb)->s_es->s_feature_incompat & EXT3_FEATURE_INCOMPAT_RECOVER);
+    KT_EXPECT_EQ(write_pattern_file("/x3/new", "new", 30000), 0);   /* indirect blocks */
+    KT_EXPECT_EQ(vfs_mkdir("/x3/d", 0755), 0);
+    KT_EXPECT_EQ(write_pattern_file("/x3/d/small", "small", 100), 0);
+    KT_EXPECT_EQ(vfs_rename("/x3/e", "/x3/d/e2"), 0);
+    KT_EXPECT_EQ(vfs_unlink("/x3/b"), 0);
+    KT_EXPECT_EQ(vfs_truncate("/x3/a", 1000), 0);
+    KT_EXPECT_EQ(write_pattern_file("/x3/m", "m", 1 << 20), 0);      /* double indirect */
+    ksys_sync();
+    KT_EXPECT(journal->j_running_transaction == NULL);
+    KT_EXPECT(journal->j_nr_commits > 0);
+    /* The crash: hda as it is now goes to hdb; hda's journal aborts, so
+     * the unmount writes nothing more (hda stays the crash image). */
+    KT_EXPECT_EQ(copy_disk("hda", "hdb"), 0);
+    journal_abort(journal, -EIO);
+    KT_EXPECT_EQ(do_umount("/x3"), 0);
+    /* Vellum's recovery of the copy (read-only: the replay and nothing else). */
+    printk(KERN_INFO "jbd-test: mounting the crash copy\n");
+    KT_ASSERT_EQ(vfs_mkdir("/x3r", 0755), 0);
+    KT_ASSERT_EQ(do_mount("hdb", "/x3r", "ext2", MS_RDONLY, NULL), 0);
+    const char *log = ktest_log_since("jbd-test: mounting the crash copy");
+    KT_EXPECT(ktest_find(log, "journal replayed") != NULL);
+    struct file *f = filp_open("/x3r/d/small", O_RDONLY, 0);
+    KT_EXPECT(!IS_ERR(f));
+    if (!IS_ERR(f))
+        filp_close(f);
+    KT_EXPECT_EQ(do_umount("/x3r"), 0);
+}
