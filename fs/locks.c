@@ -347,75 +347,73 @@ static void posix_test_lock(struct file *file, const struct file_lock *req,
     spin_unlock(&file_lock_lock);
 }
 
+#define IS_LK64(cmd) ((cmd) == F_GETLK64 || (cmd) == F_SETLK64 || (cmd) == F_SETLKW64)
+
+/* The user's struct flock, or flock64 for the F_*LK64 commands, as a
+ * flock64. */
+static int get_flock(unsigned int cmd, const void *arg, struct flock64 *fl)
+{
+    if (IS_LK64(cmd))
+        return copy_from_user(fl, arg, sizeof *fl) ? -EFAULT : 0;
+    struct flock f;
+    if (copy_from_user(&f, arg, sizeof f))
+        return -EFAULT;
+    *fl = (struct flock64){ .l_type = f.l_type, .l_whence = f.l_whence, .l_start = f.l_start,
+                            .l_len = f.l_len, .l_pid = f.l_pid };
+    return 0;
+}
+
+/* ... and back: a lock the 32-bit struct cannot show (past 2 GiB) is
+ * -EOVERFLOW (Linux's posix_lock_to_flock). */
+static int put_flock(unsigned int cmd, void *arg, const struct flock64 *fl)
+{
+    if (IS_LK64(cmd))
+        return copy_to_user(arg, fl, sizeof *fl) ? -EFAULT : 0;
+    if (fl->l_start > OFFT_OFFSET_MAX || fl->l_start + fl->l_len - 1 > OFFT_OFFSET_MAX)
+        return -EOVERFLOW;
+    struct flock f = { .l_type = fl->l_type, .l_whence = fl->l_whence, .l_start = fl->l_start,
+                       .l_len = fl->l_len, .l_pid = fl->l_pid };
+    return copy_to_user(arg, &f, sizeof f) ? -EFAULT : 0;
+}
+
 int fcntl_getlk(struct file *file, unsigned int cmd, void *arg)
 {
+    struct flock64 fl;
     struct file_lock req, found;
-    int err;
-    if (cmd == F_GETLK64) {
-        struct flock64 fl;
-        if (copy_from_user(&fl, arg, sizeof fl))
-            return -EFAULT;
-        if (fl.l_type != F_RDLCK && fl.l_type != F_WRLCK)
-            return -EINVAL;
-        err = posix_request(file, F_UNLCK, fl.l_whence, fl.l_start, fl.l_len, &req);
-        if (err)
-            return err;
-        req.fl_type = fl.l_type;       /* a test needs no access mode */
-        posix_test_lock(file, &req, &found);
-        fl.l_type = found.fl_type;
-        if (found.fl_type != F_UNLCK) {
-            fl.l_whence = SEEK_SET;
-            fl.l_start = found.fl_start;
-            fl.l_len = found.fl_end == OFFSET_MAX ? 0 : found.fl_end - found.fl_start + 1;
-            fl.l_pid = found.fl_pid;
-        }
-        return copy_to_user(arg, &fl, sizeof fl) ? -EFAULT : 0;
-    }
-    struct flock fl;
-    if (copy_from_user(&fl, arg, sizeof fl))
-        return -EFAULT;
+    int err = get_flock(cmd, arg, &fl);
+    if (err)
+        return err;
     if (fl.l_type != F_RDLCK && fl.l_type != F_WRLCK)
         return -EINVAL;
     err = posix_request(file, F_UNLCK, fl.l_whence, fl.l_start, fl.l_len, &req);
     if (err)
         return err;
-    req.fl_type = fl.l_type;
+    req.fl_type = fl.l_type;           /* a test needs no access mode */
     posix_test_lock(file, &req, &found);
-    fl.l_type = found.fl_type;
+    fl.l_type = found.fl_type;         /* F_UNLCK: the rest as it was */
     if (found.fl_type != F_UNLCK) {
-        /* the 32-bit struct cannot show a lock past 2 GiB (Linux's
-         * posix_lock_to_flock) */
-        if (found.fl_start > OFFT_OFFSET_MAX ||
-            (found.fl_end != OFFSET_MAX && found.fl_end > OFFT_OFFSET_MAX))
-            return -EOVERFLOW;
         fl.l_whence = SEEK_SET;
         fl.l_start = found.fl_start;
         fl.l_len = found.fl_end == OFFSET_MAX ? 0 : found.fl_end - found.fl_start + 1;
         fl.l_pid = found.fl_pid;
     }
-    return copy_to_user(arg, &fl, sizeof fl) ? -EFAULT : 0;
+    return put_flock(cmd, arg, &fl);
 }
 
 int fcntl_setlk(struct file *file, unsigned int cmd, void *arg)
 {
+    struct flock64 fl;
     struct file_lock req;
-    int err;
-    bool wait = cmd == F_SETLKW || cmd == F_SETLKW64;
-    if (cmd == F_SETLK64 || cmd == F_SETLKW64) {
-        struct flock64 fl;
-        if (copy_from_user(&fl, arg, sizeof fl))
-            return -EFAULT;
+    int err = get_flock(cmd, arg, &fl);
+    if (!err)
         err = posix_request(file, fl.l_type, fl.l_whence, fl.l_start, fl.l_len, &req);
-    } else {
-        struct flock fl;
-        if (copy_from_user(&fl, arg, sizeof fl))
-            return -EFAULT;
-        err = posix_request(file, fl.l_type, fl.l_whence, fl.l_start, fl.l_len, &req);
-    }
-    return err ? err : posix_lock_file(file, &req, wait);
+    return err ? err : posix_lock_file(file, &req, cmd == F_SETLKW || cmd == F_SETLKW64);
 }
 
-void locks_remove_posix(struct file *file, struct files_struct *owner)
+/* Remove the locks on file's inode that match(lock, key) picks, and wake
+ * the requests waiting on the inode if any went. */
+static void locks_remove_if(struct file *file, bool (*match)(const struct file_lock *, const void *),
+                            const void *key)
 {
     struct inode *inode = file->f_inode;
     if (!inode || !inode->i_flock)     /* the common case: no locks at all */
@@ -424,7 +422,7 @@ void locks_remove_posix(struct file *file, struct files_struct *owner)
     spin_lock(&file_lock_lock);
     struct file_lock **pp = &inode->i_flock;
     while (*pp) {
-        if ((*pp)->fl_flags == FL_POSIX && (*pp)->fl_owner == owner) {
+        if (match(*pp, key)) {
             locks_delete(pp);
             changed = true;
         } else {
@@ -434,6 +432,16 @@ void locks_remove_posix(struct file *file, struct files_struct *owner)
     if (changed)
         locks_wake_up(inode);
     spin_unlock(&file_lock_lock);
+}
+
+static bool posix_owned_by(const struct file_lock *fl, const void *owner)
+{
+    return fl->fl_flags == FL_POSIX && fl->fl_owner == owner;
+}
+
+void locks_remove_posix(struct file *file, struct files_struct *owner)
+{
+    locks_remove_if(file, posix_owned_by, owner);
 }
 
 /* ---- BSD flock ------------------------------------------------------------- */
@@ -513,26 +521,17 @@ long sys_flock(unsigned int fd, unsigned int cmd)
     return err;
 }
 
+/* Taken through file: its flock lock.  A POSIX lock taken through it went
+ * when its owner closed the descriptor (locks_remove_posix). */
+static bool taken_through(const struct file_lock *fl, const void *file)
+{
+    if (fl->fl_file != file)
+        return false;
+    WARN_ON(fl->fl_flags == FL_POSIX);
+    return true;
+}
+
 void locks_remove_flock(struct file *file)
 {
-    struct inode *inode = file->f_inode;
-    if (!inode || !inode->i_flock)
-        return;
-    bool changed = false;
-    spin_lock(&file_lock_lock);
-    struct file_lock **pp = &inode->i_flock;
-    while (*pp) {
-        if ((*pp)->fl_file == file) {
-            /* a POSIX lock taken through this file went when its owner
-             * closed the descriptor (locks_remove_posix) */
-            WARN_ON((*pp)->fl_flags == FL_POSIX);
-            locks_delete(pp);
-            changed = true;
-        } else {
-            pp = &(*pp)->fl_next;
-        }
-    }
-    if (changed)
-        locks_wake_up(inode);
-    spin_unlock(&file_lock_lock);
+    locks_remove_if(file, taken_through, file);
 }

@@ -103,9 +103,11 @@
  *                                   wake_up_process runs under it)
  *   file_lock_lock                 (spinlock: every inode's advisory locks,
  *                                   i_flock, and the blocked requests,
- *                                   fs/locks.c.  Taken with no other lock held,
- *                                   from fcntl, flock and a close; user memory
- *                                   is copied before and after, never under it.
+ *                                   fs/locks.c.  Taken under no spinlock: by
+ *                                   fcntl and flock with no lock held (user
+ *                                   memory is copied before and after, never
+ *                                   under it), by a close, and by a file's last
+ *                                   fput, which munmap makes under mmap_sem.
  *                                   Only wait-queue locks nest in it)
  * Spinlocks are leaves: nothing that sleeps, and no other spinlock except
  * as nested above (tree_lock -> page_hash_lock, i_mmap_lock ->
