@@ -209,3 +209,25 @@ KTEST(smp, proc_interrupts_has_a_column_per_cpu_and_the_counts)
     KT_EXPECT(find_str(kb, irq_get_chip()->name) == kb + 5 + 11 * num_online_cpus() + 1);
     KT_EXPECT(find_str(buf, "SPU: ") && find_str(buf, "RES: ") && find_str(buf, "TLB: "));
 }
+
+/* smp_send_stop (panic, the oops): every other CPU leaves cpu_online_mask
+ * and stops ticking.  The boot has lost its APs afterwards, so this test
+ * runs only when named in full (tools/tests/smp_stop.sh boots it). */
+KTEST_ENDS_BOOT(smp, send_stop_halts_the_others)
+{
+    unsigned long loc[NR_CPUS];
+    int cpu, was = num_online_cpus();
+    for (cpu = 0; cpu < NR_CPUS; cpu++)
+        loc[cpu] = per_cpu(irq_stat, cpu).apic_timer_irqs;
+    smp_send_stop();
+    KT_EXPECT_EQ(num_online_cpus(), 1);
+    KT_EXPECT(cpu_online(0));
+    for (cpu = 1; cpu < was; cpu++)
+        loc[cpu] = per_cpu(irq_stat, cpu).apic_timer_irqs;
+    unsigned long loc0 = per_cpu(irq_stat, 0).apic_timer_irqs;
+    mdelay(100);
+    for (cpu = 1; cpu < was; cpu++)               /* halted, timer masked */
+        KT_EXPECT_EQ(per_cpu(irq_stat, cpu).apic_timer_irqs, loc[cpu]);
+    KT_EXPECT(per_cpu(irq_stat, 0).apic_timer_irqs - loc0 >= 9);   /* we still tick */
+    KT_EXPECT_EQ(smp_call_function(count_call, NULL, 1), 0);    /* nobody left to ask */
+}
