@@ -43,15 +43,15 @@
 DEFINE_PER_CPU(irq_cpustat_t, irq_stat);
 DEFINE_PER_CPU(pgd_t *, cpu_loaded_pgd);
 
-/* Wait until *v >= want: at most 1 s of guest time (the PIT's counter,
- * through udelay); true if it got there. */
+/* Wait until *v >= want: at most 1 s of guest time, in 10 us steps of the
+ * PIT's counter (udelay); true if it got there. */
 static bool wait_for_count(atomic_t *v, int want)
 {
-    for (long us = 0; us < 1000000; us++) {
+    for (long i = 0; i < 100000; i++) {
         barrier();
         if (atomic_read(v) >= want)
             return true;
-        udelay(1);
+        udelay(10);
     }
     return atomic_read(v) >= want;
 }
@@ -202,9 +202,8 @@ static void flush_tlb_others(unsigned long mask, pgd_t *pgd, unsigned long va)
     flush_cpumask = mask;
     smp_mb();
     send_IPI_mask(mask, INVALIDATE_TLB_VECTOR);
-    long us = 0;
-    while (flush_cpumask && us++ < 1000000)
-        udelay(1);
+    for (long i = 0; flush_cpumask && i < 100000; i++)     /* 1 s */
+        udelay(10);
     WARN(flush_cpumask, "flush_tlb_others: CPUs %#lx did not answer in 1 s", flush_cpumask);
     flush_cpumask = 0;
     spin_unlock_irqrestore(&tlbstate_lock, flags);
@@ -245,8 +244,8 @@ void smp_send_stop(void)
     if (!others_online())
         return;
     send_IPI_mask(others_online(), REBOOT_VECTOR);
-    for (int us = 0; others_online() && us < 100000; us++)   /* 100 ms */
-        udelay(1);
+    for (int i = 0; others_online() && i < 10000; i++)     /* 100 ms */
+        udelay(10);
 }
 
 /* ---- the local APIC's vectors ----------------------------------------- */
