@@ -17,6 +17,7 @@
  */
 #include <kernel.h>
 #include <asm/processor.h>       /* show_cpuinfo */
+#include <irq.h>                 /* show_interrupts */
 #include <string.h>
 #include <errno.h>
 #include <slab.h>
@@ -369,6 +370,7 @@ static const struct pseudo_entry proc_entries[] = {
     { "fs",        11, S_IFDIR | 0555, 0, NULL },                 /* 14 */
     { "pipe-max-size", 14, S_IFREG | 0444, 0, show_pipe_max_size },
     { "cpuinfo",    0, S_IFREG | 0444, 0, show_cpuinfo },       /* kernel/x86/cpu.c */
+    { "interrupts", 0, S_IFREG | 0444, 0, show_interrupts },    /* kernel/x86/smp.c */
 };
 static const struct pseudo_fs procfs = { proc_entries, ARRAY_SIZE(proc_entries), 0x9fa0, true };
 

@@ -1,10 +1,12 @@
-/* include/smp.h: which CPU am I, which CPUs are up (Linux's <linux/smp.h>
- * and <linux/cpumask.h>, in the small).
+/* include/smp.h: which CPU am I, which CPUs are up, and asking the others
+ * to do something (Linux's <linux/smp.h> and <linux/cpumask.h>, in the
+ * small).
  *
- * Step 1 of SMP (docs/smp.md): the boot CPU finds the others (the Intel MP
- * table, kernel/x86/mpparse.c), starts them (kernel/x86/smpboot.c) and each
- * marks itself online and parks; only the boot CPU runs tasks, takes
- * interrupts and ticks.  cpu_online_mask is a bitmap of NR_CPUS bits
+ * SMP steps 1 and 2 (docs/smp.md): the boot CPU finds the others (ACPI's
+ * MADT or the MP table), starts them (kernel/x86/smpboot.c) and each marks
+ * itself online and idles in hlt with interrupts on, taking its own local
+ * APIC timer's tick and IPIs (kernel/x86/smp.c); only the boot CPU runs
+ * tasks and takes the devices' interrupts.  cpu_online_mask is a bitmap of NR_CPUS bits
  * (include/asm/percpu.h), set with the lock-prefixed bitops. */
 #ifndef _SMP_H
 #define _SMP_H
@@ -39,4 +41,33 @@ static inline int num_online_cpus(void)
  * copy of the boot CPU's; 0 or -ENOMEM.  Its cpu_number and this_cpu_off
  * are set. */
 int setup_per_cpu_area(int cpu);
+
+/* A full memory barrier (Linux i386's, where there may be no mfence). */
+#define smp_mb() __asm__ volatile("lock; addl $0,0(%%esp)" ::: "memory")
+
+/* What each CPU counts (Linux's irq_cpustat_t; /proc/interrupts' rows). */
+typedef struct {
+    unsigned long apic_timer_irqs;     /* LOC: its local APIC timer's ticks */
+    unsigned long irq_resched_count;   /* RES */
+    unsigned long irq_call_count;      /* CAL */
+    unsigned long irq_tlb_count;       /* TLB */
+    unsigned long irq_spurious_count;  /* SPU: the APIC's spurious vector */
+} irq_cpustat_t;
+DECLARE_PER_CPU(irq_cpustat_t, irq_stat);
+
+/* kernel/x86/smp.c, Linux's semantics:
+ * smp_call_function: run func(info) on every other online CPU, in its
+ *   interrupt handler (interrupts off there; func must not sleep); return
+ *   once each has started it, or with wait once each has finished it.
+ *   Call it with interrupts on.  0, or -ETIMEDOUT (and a WARN) if a CPU did
+ *   not answer within 1 s of guest time.
+ * smp_call_function_single: the same on cpu alone (this CPU: func runs
+ *   here at once, interrupts off); -ENXIO if cpu is not online.
+ * smp_send_reschedule: the RESCHEDULE IPI to cpu (counted; step 3 acts).
+ * smp_send_stop: halt every other CPU (panic, the oops); they leave
+ *   cpu_online_mask; waits at most 100 ms for them. */
+int smp_call_function(void (*func)(void *info), void *info, int wait);
+int smp_call_function_single(int cpu, void (*func)(void *info), void *info, int wait);
+void smp_send_reschedule(int cpu);
+void smp_send_stop(void);
 #endif

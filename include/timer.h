@@ -1,8 +1,12 @@
-/* include/timer.h: the system tick (kernel/x86/timer.c, 8254 PIT channel 0)
- * and the wall clock read from the RTC (kernel/x86/rtc.c, kernel/sys.c).
+/* include/timer.h: the system tick (kernel/x86/timer.c) and the wall clock
+ * read from the RTC (kernel/x86/rtc.c, kernel/sys.c).
  *
- * The PIT interrupts HZ times a second on IRQ 0.  Each tick increments
- * jiffies, then calls the tick hook (the scheduler installs one: it
+ * The tick comes HZ times a second: from the 8254 PIT's channel 0 on IRQ 0
+ * at boot, then from the boot CPU's local APIC timer once smpboot.c has
+ * calibrated it (kernel/x86/apic.c; the PIT's IRQ is given up, its counter
+ * stays the ruler of udelay), or from the PIT for good on a CPU without a
+ * local APIC.  Each tick (timer_tick) increments jiffies, then calls the
+ * tick hook (the scheduler installs one: it
  * accounts the running task and sets need_resched, or wakes sleepers whose
  * timeout expired).  The hook runs in interrupt context, interrupts off,
  * after the EOI.
@@ -39,6 +43,10 @@ void udelay(unsigned long usecs);
 void mdelay(unsigned long msecs);
 
 void timer_init(void);
+/* One tick: jiffies, then the hook; the tick source's interrupt calls it. */
+void timer_tick(struct pt_regs *regs);
+/* Give up the PIT's IRQ 0: the boot CPU's local APIC timer ticks now. */
+void pit_stop_tick(void);
 
 /* The wall clock, in seconds since the epoch.  read_persistent_clock():
  * the RTC (kernel/x86/rtc.c), read once at boot by the timekeeping code

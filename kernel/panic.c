@@ -13,6 +13,7 @@
 #include <string.h>
 #include <ksyms.h>
 #include <timer.h>
+#include <smp.h>
 #include <asm/io.h>
 #include <asm/irqflags.h>
 #include <asm/traps.h>
@@ -78,6 +79,7 @@ void bug_at(const char *file, int line, const char *cond)
 void warn_at(const char *file, int line, const char *fmt, ...)
 {
     va_list ap;
+    smp_send_stop();                   /* the other CPUs stop here, not printing on */
     va_start(ap, fmt);
     struct va_format vaf = { fmt, &ap };
     printk(KERN_WARNING "WARNING: %pV at %s:%d\n", &vaf, file, line);
@@ -96,6 +98,7 @@ void panic(const char *fmt, ...)
         for (;;)
             hlt();
     }
+    smp_send_stop();                   /* the other CPUs stop here, not printing on */
     va_start(ap, fmt);
     struct va_format vaf = { fmt, &ap };
     printk(KERN_EMERG "Kernel panic - not syncing: %pV\n", &vaf);

@@ -109,6 +109,17 @@
  *                                   under it), by a close, and by a file's last
  *                                   fput, which munmap makes under mmap_sem.
  *                                   Only wait-queue locks nest in it)
+ *   Leaves that may be taken under any lock above, nothing under them
+ *   (kernel/x86, docs/smp.md):
+ *   call_lock                      (spinlock, interrupts ON: smp_call_function's
+ *                                   data, kernel/x86/smp.c; two CPUs calling
+ *                                   each other with interrupts off would wait
+ *                                   for ever)
+ *   tlbstate_lock                  (spinlock, irqs off: the TLB shootdown's data,
+ *                                   kernel/x86/smp.c; flush_tlb_page takes it
+ *                                   under mmap_sem or i_mmap_lock)
+ *   ioapic_lock                    (spinlock, irqs off: the I/O APIC's register
+ *                                   window, kernel/x86/io_apic.c)
  * Spinlocks are leaves: nothing that sleeps, and no other spinlock except
  * as nested above (tree_lock -> page_hash_lock, i_mmap_lock ->
  * inode_wb_lock), is taken under one.

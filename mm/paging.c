@@ -70,6 +70,7 @@ void paging_init(unsigned long max_pfn_)
     if (have_pge)
         __write_cr4(__read_cr4() | X86_CR4_PGE);
     __write_cr3(virt_to_phys(swapper_pg_dir));    /* the boot directory is gone */
+    this_cpu_write(cpu_loaded_pgd, swapper_pg_dir);
     printk(KERN_INFO "paging: direct map of %lu MiB at %#x (4 MiB pages), "
            "kernel text read-only, %sglobal pages, no identity map\n",
            lowmem_end >> 20, KERNEL_BASE, have_pge ? "" : "no ");
@@ -92,6 +93,7 @@ pgd_t *current_pgd(void)
 void switch_pgd(pgd_t *pgd)
 {
     __write_cr3(virt_to_phys(pgd));
+    this_cpu_write(cpu_loaded_pgd, pgd);    /* whom a TLB shootdown asks (kernel/x86/smp.c) */
 }
 
 pgd_t *pgd_alloc(void)

@@ -15,6 +15,7 @@
 #define _ASM_PGTABLE_H
 #include <types.h>
 #include <asm/layout.h>
+#include <asm/percpu.h>
 
 typedef uint32_t pgd_t;
 typedef uint32_t pte_t;
@@ -83,7 +84,8 @@ extern pgd_t swapper_pg_dir[PTRS_PER_PGD];
  *   not free the frame (see map_page) nor the page table (pgd_free does).
  * lookup_pte: the PTE slot for va, or NULL if va has no page table (or is
  *   mapped by a 4 MiB kernel entry).  The slot may hold a non-present PTE.
- * switch_pgd: load pgd into CR3 (flushes non-global TLB entries).
+ * switch_pgd: load pgd into CR3 (flushes non-global TLB entries) and note it
+ *   in cpu_loaded_pgd, for the TLB shootdown.
  */
 pgd_t *pgd_alloc(void);
 void pgd_free(pgd_t *pgd);
@@ -101,6 +103,7 @@ void paging_init(unsigned long max_pfn);   /* mm_init(): build and load swapper_
  * from paging_init on, so a fixmap set later is seen by every process. */
 enum fixed_addresses {
     FIX_APIC_BASE,                     /* the local APIC (kernel/x86/apic.c) */
+    FIX_IO_APIC_BASE_0,                /* the first I/O APIC (kernel/x86/io_apic.c) */
     __end_of_fixed_addresses
 };
 #define fix_to_virt(idx) (FIXADDR_TOP - ((unsigned long)(idx) << PAGE_SHIFT))
@@ -119,8 +122,21 @@ static inline unsigned long __read_cr4(void)
 static inline void __write_cr4(unsigned long v)
 { __asm__ volatile("mov %0, %%cr4" :: "r"(v) : "memory"); }
 
-/* Drop the TLB entry for one virtual address on this CPU.  (SMP would need
- * a TLB shootdown IPI to the other CPUs using the same pgd.) */
-static inline void flush_tlb_page(unsigned long va)
+/* Drop the TLB entry for one virtual address on this CPU only. */
+static inline void __flush_tlb_one(unsigned long va)
 { __asm__ volatile("invlpg (%0)" :: "r"(va) : "memory"); }
+
+/* The TLB shootdown (kernel/x86/smp.c, docs/smp.md).  flush_tlb_page: drop
+ * va's entry in the address space loaded on this CPU, here and on every
+ * other online CPU that has the same page directory loaded (a kernel
+ * address: every online CPU), through the INVALIDATE_TLB IPI; it returns
+ * once they all have.  flush_tlb_all: every entry, global ones too, on
+ * every online CPU.  __flush_tlb_all: that on this CPU only.
+ * cpu_loaded_pgd: the directory each CPU has in CR3 (switch_pgd, and the
+ * APs' swapper_pg_dir), which tells the shootdown whom to ask. */
+#define TLB_FLUSH_ALL 0xFFFFFFFFul
+void flush_tlb_page(unsigned long va);
+void flush_tlb_all(void);
+void __flush_tlb_all(void);
+DECLARE_PER_CPU(pgd_t *, cpu_loaded_pgd);
 #endif

@@ -5,7 +5,10 @@
  *   vector 14 (#PF)     -> do_page_fault(regs, error_code)  (traps.c; mm/fault.c
  *                          decides what a user address fault means)
  *   other exceptions    -> kernel mode: die();  user mode: force_sig_fault()
- *   0x20-0x2F (IRQs)    -> do_IRQ() -> handlers from request_irq (irq.h)
+ *   0x20-0x2F (IRQs)    -> do_interrupt() -> do_IRQ() -> handlers from
+ *                          request_irq (irq.h)
+ *   0xEF-0xFF (local APIC) -> do_interrupt() -> smp_apic_interrupt()
+ *                          (kernel/x86/smp.c)
  *   0x80 (int $0x80)    -> syscall_handler(regs); result stored in regs->ax
  */
 #ifndef _ASM_TRAPS_H
@@ -102,10 +105,14 @@ extern const unsigned long trap_stub_table[48];   /* vectors 0x00-0x2F */
  * right under a struct pt_regs (backtraces cross it, kernel/ksyms.c). */
 extern const unsigned long trap_return_address;
 void trap_stub_syscall(void);                       /* vector 0x80 */
-/* Vector 0xFF, the local APIC's spurious interrupt: counted
- * (apic_spurious_count), no EOI, nothing else (Linux's
- * smp_spurious_interrupt). */
-void spurious_interrupt(void);
+/* The local APIC's vectors (kernel/x86/apic.h: the timer, the IPIs, the
+ * spurious vector 0xFF), one stub each (apic_stub_table, in the order of
+ * apic_vectors), dispatched by do_trap through do_interrupt (irq.h) to
+ * smp_apic_interrupt (kernel/x86/smp.c). */
+#define NR_APIC_VECTORS 6
+extern const unsigned long apic_stub_table[NR_APIC_VECTORS];
+extern const unsigned char apic_vectors[NR_APIC_VECTORS];
+void smp_apic_interrupt(unsigned vector, struct pt_regs *regs);
 /* kernel/x86/traps.c: load the IDT on this CPU (an AP: start_secondary). */
 void idt_load(void);
 void ret_from_intr(void);        /* esp = pt_regs: restore and iret */

@@ -41,7 +41,7 @@ KTEST(console, serial_rx_loopback_irq)
 {
     drain();
     serial_flush();
-    unsigned long before = irq_count[4];
+    unsigned long before = kstat_irqs(4);
     unsigned long flags = local_irq_save();
     uint8_t mcr = inb(COM1 + UART_MCR);
     outb(COM1 + UART_MCR, mcr | 0x10);             /* loopback on */
@@ -55,5 +55,5 @@ KTEST(console, serial_rx_loopback_irq)
     }
     outb(COM1 + UART_MCR, mcr);                    /* loopback off */
     KT_EXPECT_EQ(c, 'Q');
-    KT_EXPECT(irq_count[4] > before);
+    KT_EXPECT(kstat_irqs(4) > before);
 }

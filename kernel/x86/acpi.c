@@ -42,6 +42,7 @@ struct acpi_table_madt {
 
 #define ACPI_MADT_TYPE_LOCAL_APIC 0    /* u8 processor id, u8 apic id, u32 flags */
 #define ACPI_MADT_TYPE_IO_APIC    1    /* u8 id, u8 0, u32 address, u32 gsi base */
+#define ACPI_MADT_TYPE_INTERRUPT_OVERRIDE 2 /* u8 bus (0: ISA), u8 irq, u32 gsi, u16 flags */
 #define ACPI_MADT_ENABLED         1
 
 static uint8_t acpi_checksum(const void *p, size_t len)
@@ -107,6 +108,7 @@ bool acpi_parse_madt(void)
            madt->address);
 
     struct mp_info info = { .lapic_addr = madt->address };
+    mp_isa_irqs_identity(&info);
     const uint8_t *p = (const uint8_t *)(madt + 1);
     const uint8_t *end = (const uint8_t *)madt + madt->header.length;
     while (p + 2 <= end) {
@@ -136,8 +138,19 @@ bool acpi_parse_madt(void)
                        info.ioapic[info.nr_ioapics].addr);
                 info.nr_ioapics++;
             }
+        } else if (p[0] == ACPI_MADT_TYPE_INTERRUPT_OVERRIDE && p[1] >= 10) {
+            /* An ISA IRQ that is not on the pin of its number (io_apic.c). */
+            uint32_t gsi;
+            uint16_t flags;
+            memcpy(&gsi, p + 4, 4);
+            memcpy(&flags, p + 8, 2);
+            if (p[2] == 0 && p[3] < 16) {
+                info.isa_irq[p[3]].gsi = gsi;
+                info.isa_irq[p[3]].flags = flags;
+            }
+            info.nr_irqs++;
         } else {
-            info.nr_irqs++;            /* overrides, NMI sources: SMP step 2 */
+            info.nr_irqs++;            /* NMI sources and the rest: counted */
         }
         p += p[1];
     }

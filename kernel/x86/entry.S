@@ -105,16 +105,12 @@ restore_all:
     addl $8, %esp                      /* trapno, orig_ax/err */
     iret
 
-/* Vector 0xFF, the local APIC's spurious interrupt (the APIC found no
- * interrupt to deliver after all): counted, and no EOI, as the Intel SDM
- * says.  Touches no segment register: %ds is whatever the interrupted code
- * had (a user may load any of its selectors), so the increment goes
- * through %ss, which an interrupt gate always leaves __KERNEL_DS. */
-    .globl spurious_interrupt
-    .type spurious_interrupt, @function
-spurious_interrupt:
-    lock incl %ss:apic_spurious_count
-    iret
+/* The local APIC's vectors (kernel/x86/apic.h), through common_entry
+ * like any other: their handlers (kernel/x86/smp.c) count per CPU, which
+ * needs %fs.  The order is apic_vectors' below. */
+.irp n, 0xEF,0xF8,0xFB,0xFC,0xFD,0xFF
+    VECTOR \n
+.endr
 
 /* Where do_trap returns to: a backtrace that meets this return address has
  * reached a trap frame, the struct pt_regs just above it, and goes on into
@@ -133,5 +129,17 @@ trap_stub_table:
 .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47
     .long trap_stub_\n
 .endr
+
+/* The local APIC's vectors and their stubs, for the IDT (traps.c). */
+    .section .rodata
+    .align 4
+    .globl apic_stub_table
+apic_stub_table:
+.irp n, 0xEF,0xF8,0xFB,0xFC,0xFD,0xFF
+    .long trap_stub_\n
+.endr
+    .globl apic_vectors
+apic_vectors:
+    .byte 0xEF,0xF8,0xFB,0xFC,0xFD,0xFF
 
     .section .note.GNU-stack,"",@progbits

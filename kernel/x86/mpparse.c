@@ -82,6 +82,26 @@ struct mpc_config_ioapic {             /* 8 bytes */
 
 struct mp_info mp_info;
 
+void mp_isa_irqs_identity(struct mp_info *info)
+{
+    for (unsigned irq = 0; irq < 16; irq++)
+        info->isa_irq[irq].gsi = irq, info->isa_irq[irq].flags = 0;
+}
+
+struct mpc_config_bus {                /* 8 bytes */
+    uint8_t  mpc_type;
+    uint8_t  mpc_busid;
+    char     mpc_bustype[6];           /* "ISA   ", "PCI   " */
+} __attribute__((packed));
+
+struct mpc_config_intsrc {             /* 8 bytes */
+    uint8_t  mpc_type;
+    uint8_t  mpc_irqtype;              /* 0: a vectored interrupt (INT) */
+    uint16_t mpc_irqflag;              /* polarity, trigger: MP_IRQPOL_*, MP_IRQTRIG_* */
+    uint8_t  mpc_srcbus, mpc_srcbusirq;
+    uint8_t  mpc_dstapic, mpc_dstirq;  /* the I/O APIC and its pin */
+} __attribute__((packed));
+
 static uint8_t mpf_checksum(const void *p, size_t len)
 {
     const uint8_t *b = p;
@@ -151,6 +171,8 @@ static int smp_read_mpc(const struct mp_config_table *mpc)
         return -1;
     }
     mp_info.lapic_addr = mpc->mpc_lapic;
+    mp_isa_irqs_identity(&mp_info);
+    uint32_t isa_buses = 0;            /* bit n: bus n is ISA */
     const uint8_t *p = (const uint8_t *)(mpc + 1), *end = (const uint8_t *)mpc + mpc->mpc_length;
     for (unsigned i = 0; i < mpc->mpc_oemcount && p < end; i++) {
         size_t size = *p == MP_PROCESSOR ? sizeof(struct mpc_config_processor) : 8;
@@ -162,9 +184,13 @@ static int smp_read_mpc(const struct mp_config_table *mpc)
         case MP_PROCESSOR:
             mp_register_lapic((const struct mpc_config_processor *)p);
             break;
-        case MP_BUS:
+        case MP_BUS: {
+            const struct mpc_config_bus *b = (const void *)p;
+            if (b->mpc_busid < 32 && !memcmp(b->mpc_bustype, "ISA", 3))
+                isa_buses |= 1u << b->mpc_busid;
             mp_info.nr_buses++;
             break;
+        }
         case MP_IOAPIC: {
             const struct mpc_config_ioapic *io = (const void *)p;
             if ((io->mpc_flags & 1) && mp_info.nr_ioapics < MAX_IO_APICS) {
@@ -176,9 +202,18 @@ static int smp_read_mpc(const struct mp_config_table *mpc)
             }
             break;
         }
-        case MP_INTSRC:
+        case MP_INTSRC: {
+            /* An ISA IRQ's pin on the (first) I/O APIC: io_apic.c routes it. */
+            const struct mpc_config_intsrc *in = (const void *)p;
+            if (in->mpc_irqtype == 0 && in->mpc_srcbus < 32 &&
+                (isa_buses & 1u << in->mpc_srcbus) && in->mpc_srcbusirq < 16 &&
+                mp_info.nr_ioapics && in->mpc_dstapic == mp_info.ioapic[0].apicid) {
+                mp_info.isa_irq[in->mpc_srcbusirq].gsi = in->mpc_dstirq;
+                mp_info.isa_irq[in->mpc_srcbusirq].flags = in->mpc_irqflag;
+            }
             mp_info.nr_irqs++;
             break;
+        }
         case MP_LINTSRC:
             mp_info.nr_lints++;
             break;

@@ -17,8 +17,19 @@ struct mp_info {
     uint32_t lapic_addr;               /* the local APIC's physical address */
     int nr_ioapics;
     struct { uint8_t apicid; uint32_t addr; } ioapic[MAX_IO_APICS];
-    int nr_buses, nr_irqs, nr_lints;   /* counted only (SMP step 2) */
+    int nr_buses, nr_irqs, nr_lints;   /* counted (the interrupt entries, below) */
+    /* Where each ISA IRQ arrives at the first I/O APIC (io_apic.c): its pin
+     * (the GSI) and the MP-table/MADT flags (bits 1-0 polarity, 3-2
+     * trigger; 0: the bus's default, edge high for ISA).  Identity unless
+     * an interrupt source override (MADT) or an I/O interrupt entry (MP
+     * table) says otherwise: on QEMU and Bochs, IRQ 0 is pin 2. */
+    struct { uint32_t gsi; uint16_t flags; } isa_irq[16];
 };
+#define MP_IRQPOL_MASK   0x3           /* 1: active high, 3: active low */
+#define MP_IRQTRIG_MASK  0xC           /* 4: edge, 0xC: level */
+#define MP_IRQTRIG_LEVEL 0xC
+#define MP_IRQPOL_LOW    0x3
+void mp_isa_irqs_identity(struct mp_info *info);
 extern struct mp_info mp_info;
 
 /* Find and read the MP tables; true if they name at least the boot CPU

@@ -3,7 +3,11 @@
  *
  * The BIOS leaves IRQ 0-7 on vectors 8-15, on top of the CPU's exceptions;
  * pic_init() moves them to 0x20-0x2F and masks every line but the cascade
- * (IRQ 2).  request_irq() unmasks a line when its first handler arrives. */
+ * (IRQ 2).  request_irq() unmasks a line when its first handler arrives,
+ * through the current struct irq_chip: the 8259A's ("XT-PIC") from boot,
+ * the I/O APIC's once io_apic.c takes over (irq_set_chip), which keeps the
+ * same vectors.  Each CPU counts the interrupts it handled per line
+ * (kstat, /proc/interrupts). */
 #include <kernel.h>
 #include <errno.h>
 #include <irq.h>
@@ -11,6 +15,8 @@
 #include <asm/io.h>
 #include <asm/irqflags.h>
 #include <asm/traps.h>
+#include <asm/percpu.h>
+#include <smp.h>
 
 #define PIC1_CMD  0x20
 #define PIC1_DATA 0x21
@@ -29,8 +35,9 @@ struct irqaction {
 #define MAX_ACTIONS 32
 static struct irqaction action_pool[MAX_ACTIONS];
 static struct irqaction *irq_actions[NR_IRQS];
-static uint16_t irq_mask = 0xFFFF & ~(1u << 2);   /* 1 = masked; cascade open */
-unsigned long irq_count[NR_IRQS];
+static uint16_t irq_mask = 0xFFFF & ~(1u << 2);   /* the 8259A's; 1 = masked; cascade open */
+static uint16_t irq_enabled;                       /* lines with a handler */
+DEFINE_PER_CPU(struct kernel_stat, kstat);
 unsigned long irq_spurious_count;
 static unsigned long irq_unhandled[NR_IRQS];
 
@@ -38,6 +45,59 @@ static void pic_write_mask(void)
 {
     outb(PIC1_DATA, irq_mask & 0xFF);
     outb(PIC2_DATA, irq_mask >> 8);
+}
+
+static void mask_8259A_irq(unsigned irq)
+{
+    irq_mask |= 1u << irq;
+    pic_write_mask();
+}
+
+static void unmask_8259A_irq(unsigned irq)
+{
+    irq_mask &= ~(1u << irq);
+    pic_write_mask();
+}
+
+const struct irq_chip i8259A_chip = {
+    .name = "XT-PIC", .mask = mask_8259A_irq, .unmask = unmask_8259A_irq, .eoi = pic_send_eoi,
+};
+static const struct irq_chip *irq_chip = &i8259A_chip;
+
+const struct irq_chip *irq_get_chip(void)
+{
+    return irq_chip;
+}
+
+void irq_set_chip(const struct irq_chip *chip)
+{
+    unsigned long flags = local_irq_save();
+    for (unsigned irq = 0; irq < NR_IRQS; irq++)
+        if (irq_enabled & 1u << irq)
+            irq_chip->mask(irq);
+    if (irq_chip == &i8259A_chip) {
+        irq_mask = 0xFFFF;             /* every line, the cascade too */
+        pic_write_mask();
+    }
+    irq_chip = chip;
+    for (unsigned irq = 0; irq < NR_IRQS; irq++)
+        if (irq_enabled & 1u << irq)
+            irq_chip->unmask(irq);
+    local_irq_restore(flags);
+}
+
+unsigned long kstat_irqs(unsigned irq)
+{
+    unsigned long sum = 0;
+    for (int cpu = 0; cpu < NR_CPUS; cpu++)
+        if (cpu_online(cpu))
+            sum += per_cpu(kstat, cpu).irqs[irq];
+    return sum;
+}
+
+irq_handler_t irq_first_handler(unsigned irq)
+{
+    return irq < NR_IRQS && irq_actions[irq] ? irq_actions[irq]->handler : NULL;
 }
 
 void pic_init(void)
@@ -85,8 +145,8 @@ int request_irq(unsigned irq, irq_handler_t handler, void *data)
     while (*pp)
         pp = &(*pp)->next;
     *pp = slot;
-    irq_mask &= ~(1u << irq);
-    pic_write_mask();
+    irq_enabled |= 1u << irq;
+    irq_chip->unmask(irq);
 out:
     local_irq_restore(flags);
     return ret;
@@ -105,9 +165,9 @@ void free_irq(unsigned irq, irq_handler_t handler, void *data)
             break;
         }
     }
-    if (!irq_actions[irq]) {
-        irq_mask |= 1u << irq;
-        pic_write_mask();
+    if (!irq_actions[irq] && (irq_enabled & 1u << irq)) {
+        irq_enabled &= ~(1u << irq);
+        irq_chip->mask(irq);
     }
     local_irq_restore(flags);
 }
@@ -130,15 +190,23 @@ static bool irq_is_spurious(unsigned irq)
     return true;
 }
 
+void do_interrupt(unsigned vector, struct pt_regs *regs)
+{
+    if (vector < FIRST_EXTERNAL_VECTOR + NR_IRQS)
+        do_IRQ(vector - FIRST_EXTERNAL_VECTOR, regs);
+    else
+        smp_apic_interrupt(vector, regs);
+}
+
 void do_IRQ(unsigned irq, struct pt_regs *regs)
 {
-    if (irq_is_spurious(irq))
+    if (irq_chip == &i8259A_chip && irq_is_spurious(irq))
         return;
     /* EOI first: the handlers below may switch tasks (timer -> schedule),
      * and the next interrupt must be able to arrive in the new task.
      * Interrupts stay off (interrupt gate) until the iret or a schedule. */
-    pic_send_eoi(irq);
-    irq_count[irq]++;
+    irq_chip->eoi(irq);
+    this_cpu_ptr(&kstat)->irqs[irq]++;
     struct irqaction *a = irq_actions[irq];
     if (!a && irq_unhandled[irq]++ < 3)
         printk(KERN_WARNING "irq: IRQ %u with no handler\n", irq);

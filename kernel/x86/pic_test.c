@@ -26,8 +26,15 @@ KTEST(traps, request_irq_shares_timer_line)
     for (int i = 0; i < 3; i++)
         hlt();                         /* the timer still ticks, we are gone */
     KT_EXPECT_EQ(hits, seen);
-    /* The master's mask register has line 0 open, line 3 closed. */
+    /* On the 8259A (noapic, nosmp, no I/O APIC), the master's mask
+     * register has line 0 open only if a handler is left (the PIT's tick,
+     * when there is no local APIC timer), line 3 closed; once the I/O APIC
+     * routes (io_apic_test.c checks its entries), every line is closed. */
     uint8_t mask = inb(PIC1_DATA);
-    KT_EXPECT_EQ(mask & 1, 0);
-    KT_EXPECT_EQ((mask >> 3) & 1, 1);
+    if (irq_chip == &i8259A_chip) {
+        KT_EXPECT_EQ(mask & 1, irq_actions[0] ? 0 : 1);
+        KT_EXPECT_EQ((mask >> 3) & 1, 1);
+    } else {
+        KT_EXPECT_EQ(mask, 0xFF);
+    }
 }

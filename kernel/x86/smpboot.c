@@ -11,13 +11,16 @@
  *
  *   trampoline.S (real mode) -> boot/entry.S startup_32_smp (protected
  *   mode, paging on with the boot directory, then swapper_pg_dir, its GDT,
- *   %fs, its stack) -> start_secondary() here: IDT, TSS, local APIC,
- *   cpuid, online, park.
+ *   %fs, its stack) -> start_secondary() here: IDT, TSS, local APIC and
+ *   its timer, cpuid, online, idle.
  *
- * In step 1 an AP runs nothing after that: it parks in hlt with interrupts
- * off (no interrupt is ever routed to it).  Only the boot CPU runs tasks
- * and takes interrupts.  `nosmp` or `maxcpus=1` on the command line, or no
- * MP table, boots on one CPU as before.
+ * Before the APs, the boot CPU's interrupts move to the I/O APIC
+ * (io_apic.c; the 8259A stays with `noapic`, `nosmp` or no I/O APIC) and
+ * its tick to its local APIC timer (setup_boot_APIC_clock, apic.c).  An
+ * AP starts its own APIC timer and idles in hlt with interrupts on, taking
+ * its ticks and IPIs (smp.c); it runs no task (step 3).  Only the boot CPU
+ * runs tasks and takes the devices' interrupts.  `nosmp` or `maxcpus=1`
+ * on the command line, or no MP table, boots on one CPU as before.
  * Simplifications: the BIOS's warm-reset vector and CMOS shutdown code
  * (for the 82489DX external APICs that need INIT alone) are not set; an
  * AP that does not start is reported and its memory kept (it might still
@@ -90,10 +93,13 @@ void start_secondary(void)
     c->apicid = read_apic_id();
     printk(KERN_INFO "smpboot: CPU%d: %s (family: %#x, model: %#x, stepping: %#x), APIC id %d\n",
            cpu, c->x86_model_id, c->x86, c->x86_model, c->x86_stepping, c->apicid);
+    if (lapic_timer_ticks)
+        setup_APIC_timer();            /* its own tick, at HZ */
     set_bit(cpu, &cpu_online_mask);    /* the boot CPU waits for this */
-    /* Park: step 3 gives it a scheduler and an idle loop. */
+    /* Idle with interrupts on, taking its tick and IPIs (kernel/x86/smp.c):
+     * step 3 gives it a scheduler. */
     for (;;)
-        __asm__ volatile("cli; hlt" ::: "memory");
+        __asm__ volatile("sti; hlt" ::: "memory");
 }
 
 /* INIT, then two STARTUP IPIs with the trampoline's page, with the MP spec's
@@ -137,6 +143,7 @@ static int do_boot_cpu(int cpu, unsigned apicid)
     ((struct thread_info *)stack)->task = idle;
     ((struct thread_info *)stack)->magic = STACK_END_MAGIC;
     per_cpu(current_task, cpu) = idle;
+    per_cpu(cpu_loaded_pgd, cpu) = swapper_pg_dir;     /* startup_32_smp loads it */
 
     unsigned long top = (unsigned long)stack + THREAD_SIZE;
     gdt_prepare_cpu(cpu, top);
@@ -153,6 +160,23 @@ static int do_boot_cpu(int cpu, unsigned apicid)
         return err ? err : -EIO;
     }
     return 0;
+}
+
+/* Linux's setup_boot_APIC_clock: calibrate, start the boot CPU's APIC
+ * timer, and give up the PIT's interrupt (its counter stays udelay's). */
+static void setup_boot_APIC_clock(void)
+{
+    calibrate_APIC_clock();
+    if (WARN(lapic_timer_ticks < 100, "apic: timer counts %lu per tick: the PIT keeps the tick",
+             lapic_timer_ticks)) {
+        lapic_timer_ticks = 0;
+        return;
+    }
+    unsigned long flags = local_irq_save();
+    setup_APIC_timer();
+    pit_stop_tick();
+    local_irq_restore(flags);
+    printk(KERN_INFO "apic: the tick is each CPU's local APIC timer, at %d Hz\n", HZ);
 }
 
 /* Linux's smp_init (with smp_prepare_cpus). */
@@ -185,6 +209,8 @@ static void smp_init(void)
     __typeof__(mp_info.cpu[0]) boot = mp_info.cpu[i];
     memmove(&mp_info.cpu[1], &mp_info.cpu[0], i * sizeof boot);
     mp_info.cpu[0] = boot;
+    setup_IO_APIC();
+    setup_boot_APIC_clock();
     if (max <= 1 || mp_info.nr_cpus == 1) {
         printk(KERN_INFO "smp: Brought up 1 node, 1 CPU%s\n",
                mp_info.nr_cpus > 1 ? " (nosmp or maxcpus=1)" : "");

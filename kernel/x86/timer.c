@@ -1,5 +1,7 @@
 /* kernel/x86/timer.c: the 8254 PIT as the system tick, HZ times a second,
- * plus udelay()/mdelay() (arch layer; interface in include/timer.h).
+ * until the boot CPU's local APIC timer takes the tick over (smpboot.c,
+ * pit_stop_tick), plus timer_tick() whichever source calls it, and
+ * udelay()/mdelay() (arch layer; interface in include/timer.h).
  *
  * Channel 0 runs in mode 2 (rate generator) with divisor LATCH, counting
  * LATCH..1 at 1.193182 MHz and raising IRQ 0 each time it wraps.  udelay()
@@ -28,11 +30,21 @@ tick_hook_t timer_set_tick_hook(tick_hook_t fn)
     return old;
 }
 
-static void timer_interrupt(struct pt_regs *regs, void *data)
+void timer_tick(struct pt_regs *regs)
 {
     jiffies++;
     if (tick_hook)
         tick_hook(regs);
+}
+
+static void timer_interrupt(struct pt_regs *regs, void *data)
+{
+    timer_tick(regs);
+}
+
+void pit_stop_tick(void)
+{
+    free_irq(0, timer_interrupt, NULL);
 }
 
 static unsigned pit_read_counter(void)

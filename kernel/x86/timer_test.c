@@ -7,6 +7,7 @@
 #include <asm/io.h>
 #include <asm/irqflags.h>
 #include <ktest.h>
+#include "apic.h"
 
 KTEST(timer, jiffies_advance)
 {
@@ -24,7 +25,8 @@ static volatile bool hook_saw_kernel_regs;
 static void test_tick(struct pt_regs *regs)
 {
     hook_ticks++;
-    if (regs && regs->trapno == 0x20)
+    /* the tick's own trap frame: the boot CPU's APIC timer, or the PIT's IRQ 0 */
+    if (regs && regs->trapno == (lapic_timer_ticks ? LOCAL_TIMER_VECTOR : 0x20))
         hook_saw_kernel_regs = true;
 }
 

@@ -1,7 +1,8 @@
 /* kernel/x86/traps.c: the IDT, exception handling and the oops report (arch layer).
  *
- * Sets up the 256-entry IDT (32 exceptions, 16 PIC IRQs at 0x20-0x2F, the
- * system call gate 0x80 reachable from ring 3), dispatches every trap frame
+ * Sets up the 256-entry IDT (32 exceptions, 16 ISA IRQs at 0x20-0x2F, the
+ * system call gate 0x80 reachable from ring 3, the local APIC's vectors
+ * 0xEF-0xFF), dispatches every trap frame
  * built by kernel/x86/entry.S (do_trap): system calls through the table of
  * kernel/syscall.c (syscall_handler), page faults to do_page_fault, and
  * reports fatal kernel faults (die).
@@ -47,6 +48,7 @@
 #include <asm/segment.h>
 #include <asm/traps.h>
 #include <asm/layout.h>
+#include <smp.h>
 #include <sched.h>                     /* THREAD_SIZE */
 #include <syscalls.h>                  /* the system call table */
 #include <mm.h>                        /* resolve_user_fault */
@@ -54,6 +56,7 @@
 #include <asm/uaccess.h>               /* the exception table, the fault counters */
 #include <asm/pgtable.h>               /* __read_cr2 */
 #include <asm/unistd.h>
+#include "apic.h"                      /* the local APIC's vectors */
 
 /* ---- the IDT ---------------------------------------------------------- */
 
@@ -95,8 +98,10 @@ static void idt_init(void)
      * ran out.  A task gate's offset is unused. */
     set_gate(X86_TRAP_DF, 0, GATE_TASK);
     idt[X86_TRAP_DF].selector = __DOUBLEFAULT_TSS_SEL;
-    /* The local APIC's spurious vector (kernel/x86/apic.c). */
-    set_gate(0xFF, (unsigned long)spurious_interrupt, GATE_INTR_KERNEL);
+    /* The local APIC's vectors: its timer, the IPIs, the spurious vector
+     * (kernel/x86/apic.h, smp.c). */
+    for (unsigned i = 0; i < NR_APIC_VECTORS; i++)
+        set_gate(apic_vectors[i], apic_stub_table[i], GATE_INTR_KERNEL);
     idt_load();
 }
 
@@ -133,8 +138,9 @@ static void trap_init(void)
     gdt_init();
     pic_init();
     idt_init();
-    printk(KERN_INFO "traps: IDT loaded (exceptions 0-31, IRQs %#x-%#x, syscall %#x)\n",
-           FIRST_EXTERNAL_VECTOR, FIRST_EXTERNAL_VECTOR + 15, IA32_SYSCALL_VECTOR);
+    printk(KERN_INFO "traps: IDT loaded (exceptions 0-31, IRQs %#x-%#x, syscall %#x, "
+           "local APIC %#x-%#x)\n", FIRST_EXTERNAL_VECTOR, FIRST_EXTERNAL_VECTOR + 15,
+           IA32_SYSCALL_VECTOR, LOCAL_TIMER_VECTOR, SPURIOUS_APIC_VECTOR);
 }
 arch_initcall(trap_init);
 
@@ -180,11 +186,11 @@ static const char *trap_name(unsigned long vec)
 
 /* ---- dispatch --------------------------------------------------------- */
 
-static struct pt_regs *cur_trap_regs;
+static DEFINE_PER_CPU(struct pt_regs *, cur_trap_regs);   /* each CPU's innermost frame */
 
 struct pt_regs *get_trap_regs(void)
 {
-    return cur_trap_regs;
+    return this_cpu_read(cur_trap_regs);
 }
 
 /* force_sig_fault() and exit_to_user_mode() (rescheduling, signal
@@ -225,10 +231,10 @@ static void do_exception(struct pt_regs *regs)
 void do_trap(struct pt_regs *regs)
 {
     unsigned long vec = regs->trapno;
-    struct pt_regs *prev = cur_trap_regs;
-    cur_trap_regs = regs;
-    if (vec >= FIRST_EXTERNAL_VECTOR && vec < FIRST_EXTERNAL_VECTOR + NR_IRQS) {
-        do_IRQ(vec - FIRST_EXTERNAL_VECTOR, regs);
+    struct pt_regs *prev = this_cpu_read(cur_trap_regs);
+    this_cpu_write(cur_trap_regs, regs);
+    if (vec >= FIRST_EXTERNAL_VECTOR && vec != IA32_SYSCALL_VECTOR) {
+        do_interrupt(vec, regs);       /* a device's IRQ or the local APIC's */
     } else if (vec == IA32_SYSCALL_VECTOR) {
         local_irq_enable();            /* system calls run with interrupts on */
         regs->ax = syscall_handler(regs);
@@ -238,7 +244,7 @@ void do_trap(struct pt_regs *regs)
     } else {
         do_exception(regs);
     }
-    cur_trap_regs = prev;
+    this_cpu_write(cur_trap_regs, prev);
 }
 
 /* ---- the page fault: vector 14 ---------------------------------------------
@@ -384,6 +390,7 @@ void die(const char *what, struct pt_regs *regs, unsigned long err)
         for (;;)
             hlt();
     }
+    smp_send_stop();                   /* the other CPUs: halted, silent */
     if (regs->trapno == X86_TRAP_PF)
         print_pf_reason(err);
     printk(KERN_EMERG "Oops: %s: %04lx [#%d]\n", what, err, ++oops_count);

@@ -253,7 +253,7 @@ check gdb.lx_ps "lx-ps: pid 1 init, pid 0 swapper, pid $PID sh marked running" \
           has ps "^ +$PID +1 R 0x[0-9a-f]+ 0x[0-9a-f]+ +sh \*\$"'
 
 # lx-cpus: CPU 0 (selected: thread 1) runs the writer; CPU 1 is online,
-# parked, its current its idle task (docs/smp.md)
+# idle, its current its idle task (docs/smp.md)
 check gdb.lx_cpus "lx-cpus: CPU 0 running sh[$PID] (selected), CPU 1 online with APIC id 1 and swapper/1" \
     eval 'has cpus "^ +0 yes +0 0x[0-9a-f]+ +$PID sh \*\$" && has cpus "^ +1 yes +1 0x[0-9a-f]+ +0 swapper/1\$"'
 
