@@ -193,15 +193,7 @@ static int journal_mark_empty(journal_t *journal);
 
 int journal_flush(journal_t *journal)
 {
-    BUG_ON(current->journal_info);
-    mutex_lock(&journal->j_state_lock);
-    transaction_t *t = journal->j_running_transaction;
-    tid_t tid = t ? t->t_tid : 0;
-    mutex_unlock(&journal->j_state_lock);
-    if (t) {
-        log_start_commit(journal, tid);
-        log_wait_commit(journal, tid);
-    }
+    journal_force_commit(journal);     /* a failed commit aborts: checked next */
     if (is_journal_aborted(journal))
         return -EIO;
     mutex_lock(&journal->j_checkpoint_mutex);
