@@ -187,6 +187,9 @@ struct ext2_inode_info {
     uint32_t i_generation;
     unsigned long i_block_group;       /* group holding the inode */
     unsigned long i_next_alloc_goal;   /* next block to try when allocating */
+    loff_t i_truncate_size;            /* ext3: a truncate spanning transactions, the
+                                        * size on disk until it ends (covers the blocks
+                                        * not yet freed: fs/ext2/inode.c); else 0 */
     struct mutex truncate_mutex;       /* serialises get_block and truncate_blocks */
     struct inode vfs_inode;
 };

@@ -233,7 +233,8 @@ struct transaction_s {
 /* A task's part in the running transaction (Linux's handle_t): from
  * journal_start to journal_stop, one system call's metadata changes. */
 typedef struct handle_s {
-    transaction_t *h_transaction;
+    journal_t *h_journal;
+    transaction_t *h_transaction;      /* NULL after a failed journal_restart */
     int h_buffer_credits;              /* buffers it may still add to the transaction */
     int h_ref;                         /* nested journal_start calls of the same task */
     int h_sync;                        /* journal_stop commits and waits (fsync) */
@@ -386,6 +387,20 @@ handle_t *journal_start(journal_t *journal, int nblocks);
  * (h_sync) or a transaction past its size or age asks kjournald to commit,
  * and a synchronous one waits.  0, or -EIO if the commit failed. */
 int journal_stop(handle_t *handle);
+/* Add nblocks credits to the handle, if its transaction is still running
+ * (no commit began) and has room for them, in itself and in the log.
+ * 0 if it did, 1 if it could not (journal_restart then), -EROFS (aborted).
+ * Never waits. */
+int journal_extend(handle_t *handle, int nblocks);
+/* The handle leaves its transaction, which is asked to commit, and starts
+ * again with nblocks credits, waiting as journal_start does: in the next
+ * transaction, or in the same one if its commit has not begun and it has
+ * room (as Linux's).  Either way the changes made so far may commit without
+ * those to come: the caller restarts where its changes so far are a
+ * consistent state.  The buffers it changes next need write access again.  0; -EROFS or -ENOMEM,
+ * and then the journal is aborted and the handle only good for
+ * journal_stop (which returns -EROFS). */
+int journal_restart(handle_t *handle, int nblocks);
 /* bh (a metadata buffer of the journal's device) will be changed in this
  * handle's transaction: waits for a write of it in flight; a committed
  * copy not yet home stays the log's until this transaction commits (its
@@ -403,8 +418,8 @@ int journal_dirty_metadata(handle_t *handle, struct buffer_head *bh);
  * it over what the block holds next, and the buffer leaves the journal
  * unwritten.  Costs one credit.  0, -EROFS or -ENOMEM. */
 int journal_revoke(handle_t *handle, unsigned long blocknr, struct buffer_head *bh);
-/* Commit the running transaction, if there is one, and wait for it:
- * fsync's call.  Caller holds no handle.  0, -EROFS (aborted) or -EIO. */
+/* Commit the running transaction, if there is one, and wait for it (or
+ * for the one being committed, if no other runs): fsync's call.  Caller holds no handle.  0, -EROFS (aborted) or -EIO. */
 int journal_force_commit(journal_t *journal);
 
 /* commit.c */

@@ -61,7 +61,10 @@
  *                                   transaction: it may wait for a commit)
  *           ei->truncate_mutex     (mutex: ext2 get_block vs truncate_blocks,
  *                                   fs/ext2/inode.c; get_block runs under the
- *                                   page lock)
+ *                                   page lock.  A truncate lets go of it while
+ *                                   its handle restarts, since the commit it
+ *                                   waits for may wait for a handle whose task
+ *                                   waits for this mutex)
  *             sb->s_lock           (fs allocation: bitmaps, free counts)
  *               bh->b_lock         (mutex: one metadata buffer being read in or
  *                                   written out)

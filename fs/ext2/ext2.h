@@ -91,7 +91,8 @@ void ext2_journal_revoke(struct super_block *sb, unsigned long blocknr);   /* ex
  * (bitmap, descriptor, superblock, inode table). */
 #define EXT3_ALLOC_CREDITS   16
 #define EXT3_OP_CREDITS      32          /* create .. rename: a few of the above */
-#define EXT3_MAX_CREDITS     1024        /* truncate, evict: as much as a transaction holds */
+#define EXT3_TRUNC_CREDITS   64          /* truncate, evict: to start, and each extension */
+#define EXT3_RESERVE_CREDITS 12          /* a truncate extends its handle below this */
 
 /* namei.c */
 extern const struct inode_operations ext2_dir_inode_operations;

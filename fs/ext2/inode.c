@@ -174,10 +174,11 @@ int ext2_write_inode(struct inode *inode, int sync)
     raw->i_gid = inode->i_gid & 0xffff;
     raw->l_i_gid_high = inode->i_gid >> 16;
     raw->i_links_count = inode->i_nlink;
-    raw->i_size = (uint32_t)inode->i_size;
+    loff_t size = max(inode->i_size, ei->i_truncate_size);   /* truncate_credits */
+    raw->i_size = (uint32_t)size;
     if (S_ISREG(inode->i_mode)) {
-        raw->i_size_high = (uint32_t)(inode->i_size >> 32);
-        if (inode->i_size > 0x7fffffff) {
+        raw->i_size_high = (uint32_t)(size >> 32);
+        if (size > 0x7fffffff) {
             struct ext2_sb_info *sbi = EXT2_SB(sb);
             if (!(sbi->s_es->s_feature_ro_compat & EXT2_FEATURE_RO_COMPAT_LARGE_FILE)) {
                 mutex_lock(&sb->s_lock);
@@ -215,7 +216,7 @@ void ext2_evict_inode(struct inode *inode)
     if (!inode->i_ino || inode->i_nlink || (inode->i_sb->s_flags & MS_RDONLY))
         return;
     struct ext2_inode_info *ei = EXT2_I(inode);
-    handle_t *handle = ext3_journal_start(inode->i_sb, EXT3_MAX_CREDITS);
+    handle_t *handle = ext3_journal_start(inode->i_sb, EXT3_TRUNC_CREDITS);
     if (IS_ERR(handle))
         return;                          /* ext3 aborted: e2fsck finds the orphan */
     ei->i_dtime = current_time();
@@ -293,14 +294,16 @@ static int ext2_zero_indirect(struct inode *inode, unsigned long nr)
 }
 
 /* Point *slot (in i_data, or in the indirect block parent) at the new block
- * nr (ext3: parent's write access first).  On failure nr is freed again. */
+ * nr, or clear it (nr 0: truncate).  ext3: parent's write access first; on
+ * failure a new block nr is freed again. */
 static int ext2_set_slot(struct inode *inode, struct buffer_head *parent, uint32_t *slot,
                          unsigned long nr)
 {
     struct super_block *sb = inode->i_sb;
     int err = parent ? ext2_journal_get_write_access(sb, parent) : 0;
     if (err) {
-        ext2_free_blocks(inode, nr, 1);
+        if (nr)
+            ext2_free_blocks(inode, nr, 1);
         return err;
     }
     *slot = nr;
@@ -427,86 +430,99 @@ struct buffer_head *ext2_bread(struct inode *inode, sector_t iblock, int create,
 
 /* ---- truncate ---- */
 
-/* Free the block nr and, if it is an indirect block of the given level
- * (1 = its entries are data blocks), everything below it. */
-static void free_branch(struct inode *inode, unsigned long nr, int level)
+/*
+ * ext3: a truncate frees as many blocks as the file has, more than one
+ * transaction may hold (a quarter of the log).  Before each block it frees,
+ * the handle must have room for what freeing changes (a bitmap, a group
+ * descriptor, the superblock, a revoke, the parent, the inode: 6, and
+ * EXT3_RESERVE_CREDITS to spare).  When it has not, it grows
+ * (journal_extend) or, if the transaction cannot, what the truncate did so
+ * far commits and it goes on in the next transaction (journal_restart):
+ * Linux 2.6.24's try_to_extend_transaction and ext3_journal_test_restart.
+ *
+ * What commits is consistent on its own: each freed block's pointer was
+ * cleared in the transaction that freed it, the blocks are freed from the
+ * end of the file back, and the inode goes with them, its size on disk
+ * (i_truncate_size) still covering the blocks that are left (all below
+ * block next).  A crash between the two transactions leaves the file cut
+ * to a length between the old and the new, clean to e2fsck.  (Linux keeps
+ * the new size and puts the inode on the orphan list, which the next mount
+ * finishes; Vellum has no orphan list.  An unlinked inode being freed is in
+ * the same place: a crash there leaves it to e2fsck.)
+ *
+ * truncate_mutex is let go across the restart (as ext4's
+ * ext4_truncate_restart_trans lets go of i_data_sem): a writeback task
+ * waiting for it in get_block may hold a handle the commit waits for.
+ */
+static void truncate_credits(struct inode *inode, uint64_t next)
 {
-    struct super_block *sb = inode->i_sb;
-    if (!ext2_data_block_valid(sb, nr)) {
-        bad_block(inode, nr);
+    struct ext2_inode_info *ei = EXT2_I(inode);
+    handle_t *handle = current->journal_info;
+    if (!EXT2_SB(inode->i_sb)->s_journal || handle->h_buffer_credits >= EXT3_RESERVE_CREDITS)
         return;
-    }
-    if (level > 0) {
-        struct buffer_head *bh = sb_bread(sb, nr);
-        if (bh) {
-            uint32_t *p = (uint32_t *)bh->b_data;
-            for (unsigned long i = 0; i < EXT2_SB(sb)->s_addr_per_block; i++)
-                if (p[i] && p[i] != nr)          /* a self-pointer is not freed twice */
-                    free_branch(inode, p[i], level - 1);
-            ext2_journal_forget(sb, bh);
-        }
-    }
-    ext2_free_blocks(inode, nr, 1);
+    if (journal_extend(handle, EXT3_TRUNC_CREDITS) != 1)
+        return;                          /* extended, or aborted (logged) */
+    ei->i_truncate_size = max(inode->i_size, (loff_t)(next << inode->i_blkbits));
+    ext2_write_inode(inode, 0);
+    mutex_unlock(&ei->truncate_mutex);
+    journal_restart(handle, EXT3_TRUNC_CREDITS);   /* failed: aborted, the rest is -EROFS */
+    mutex_lock(&ei->truncate_mutex);
 }
 
-/* Truncate the subtree at *slot, which maps file blocks [base, base +
- * ptrs^level), so that only blocks < first remain.  Returns 1 if *slot
- * changed (the caller marks its container dirty). */
-static int truncate_tree(struct inode *inode, uint32_t *slot, int level,
-                         uint64_t base, uint64_t first)
+/* Truncate the subtree at *slot (in the indirect block parent, or in the
+ * inode: parent NULL), which maps the file blocks [base, base +
+ * ptrs^level), so that only blocks < first remain.  A block goes when
+ * nothing is left under it; its slot is cleared in the same transaction
+ * (Linux's ext3_free_branches).  The entries are walked from the last, so
+ * that the blocks left are always a beginning of the file. */
+static void truncate_tree(struct inode *inode, struct buffer_head *parent, uint32_t *slot,
+                          int level, uint64_t base, uint64_t first)
 {
     struct super_block *sb = inode->i_sb;
     unsigned bits = EXT2_SB(sb)->s_addr_per_block_bits;
     uint64_t span = 1ULL << (bits * level);
     unsigned long nr = *slot;
+    struct buffer_head *bh = NULL;
 
     if (!nr || first >= base + span)
-        return 0;
-    if (first <= base) {               /* the whole subtree goes */
-        free_branch(inode, nr, level);
-        *slot = 0;
-        return 1;
-    }
-    /* partly kept: descend (level >= 1 here, since span > 1) */
+        return;
     if (!ext2_data_block_valid(sb, nr)) {
         bad_block(inode, nr);
-        return 0;
+        if (first <= base)             /* nothing of it is kept: cut it off */
+            ext2_set_slot(inode, parent, slot, 0);
+        return;
     }
-    struct buffer_head *bh = sb_bread(sb, nr);
-    if (!bh)
-        return 0;
-    if (ext2_journal_get_write_access(sb, bh)) {   /* ext3 aborted: logged */
-        brelse(bh);
-        return 0;
-    }
-    uint32_t *p = (uint32_t *)bh->b_data;
-    uint64_t child_span = span >> bits;
-    bool changed = false, empty = true;
-    for (unsigned long i = 0; i < EXT2_SB(sb)->s_addr_per_block; i++) {
-        if (p[i] == nr) {              /* a loop: cut it, never follow it */
-            bad_block(inode, nr);
-            p[i] = 0;
-            changed = true;
-            continue;
+    if (level > 0) {
+        if (!(bh = sb_bread(sb, nr)))
+            return;
+        uint32_t *p = (uint32_t *)bh->b_data;
+        uint64_t child_span = span >> bits;
+        for (long i = EXT2_SB(sb)->s_addr_per_block - 1; i >= 0; i--) {
+            if (p[i] == nr) {          /* a loop: cut it, never follow it */
+                bad_block(inode, nr);
+                ext2_set_slot(inode, bh, &p[i], 0);
+            } else {
+                truncate_tree(inode, bh, &p[i], level - 1, base + i * child_span, first);
+            }
         }
-        if (truncate_tree(inode, &p[i], level - 1, base + i * child_span, first))
-            changed = true;
-        if (p[i])
-            empty = false;
+        for (unsigned long i = 0; i < EXT2_SB(sb)->s_addr_per_block; i++) {
+            if (p[i]) {                /* blocks left under it: it stays */
+                brelse(bh);
+                return;
+            }
+        }
     }
-    if (empty) {                       /* nothing left under it: free it too */
-        ext2_journal_forget(sb, bh);
-        ext2_free_blocks(inode, nr, 1);
-        *slot = 0;
-        return 1;
-    }
-    if (changed)
-        ext2_journal_dirty(sb, bh);
-    brelse(bh);
-    return 0;
+    /* nr goes: a data block at or past first, or an indirect block emptied */
+    truncate_credits(inode, level ? base : base + 1);
+    if (bh)
+        ext2_journal_forget(sb, bh);   /* (drops bh) */
+    ext2_free_blocks(inode, nr, 1);
+    ext2_set_slot(inode, parent, slot, 0);
 }
 
-/* Free every block that maps file bytes at or past offset. */
+/* Free every block that maps file bytes at or past offset, from the end of
+ * the file back; ext3: in a handle of its own, or the caller's (setattr,
+ * evict), restarted as often as the blocks need (truncate_credits). */
 void ext2_truncate_blocks(struct inode *inode, loff_t offset)
 {
     if (!(S_ISREG(inode->i_mode) || S_ISDIR(inode->i_mode) || S_ISLNK(inode->i_mode)) ||
@@ -514,22 +530,26 @@ void ext2_truncate_blocks(struct inode *inode, loff_t offset)
         return;
     struct ext2_inode_info *ei = EXT2_I(inode);
     unsigned bits = inode->i_sb->s_blocksize_bits;
-    uint64_t ptrs = EXT2_SB(inode->i_sb)->s_addr_per_block;
     uint64_t first = ((uint64_t)offset + inode->i_sb->s_blocksize - 1) >> bits;
-    uint64_t base = EXT2_NDIR_BLOCKS;
+    uint64_t base[4] = { 0, EXT2_NDIR_BLOCKS };  /* where each tree level's blocks begin */
 
+    for (int level = 2; level <= 3; level++)
+        base[level] = base[level - 1] + (1ULL << ((level - 1) * (bits - 2)));
+    handle_t *handle = ext3_journal_start(inode->i_sb, EXT3_TRUNC_CREDITS);
+    if (IS_ERR(handle))
+        return;                          /* ext3 aborted: logged; e2fsck frees them */
     mutex_lock(&ei->truncate_mutex);
-    for (unsigned i = 0; i < EXT2_NDIR_BLOCKS; i++)
-        truncate_tree(inode, &ei->i_data[i], 0, i, first);
-    for (int level = 1; level <= 3; level++) {
-        truncate_tree(inode, &ei->i_data[EXT2_IND_BLOCK + level - 1], level, base, first);
-        base += 1ULL << (level * (bits - 2));
-    }
-    (void)ptrs;
+    for (int level = 3; level >= 1; level--)
+        truncate_tree(inode, NULL, &ei->i_data[EXT2_IND_BLOCK + level - 1], level,
+                      base[level], first);
+    for (int i = EXT2_NDIR_BLOCKS - 1; i >= 0; i--)
+        truncate_tree(inode, NULL, &ei->i_data[i], 0, i, first);
     ei->i_next_alloc_goal = 0;
+    ei->i_truncate_size = 0;
     mutex_unlock(&ei->truncate_mutex);
     inode->i_mtime = inode->i_ctime = current_time();
     mark_inode_dirty(inode);
+    ext3_journal_stop(handle);
 }
 
 int ext2_setattr(struct inode *inode, struct iattr *attr)
@@ -551,7 +571,7 @@ int ext2_setattr(struct inode *inode, struct iattr *attr)
             return err;
         truncate_setsize(inode, attr->ia_size);
         /* ext3: after the page locks above (page lock, then handle) */
-        handle = ext3_journal_start(inode->i_sb, EXT3_MAX_CREDITS);
+        handle = ext3_journal_start(inode->i_sb, EXT3_TRUNC_CREDITS);
         if (IS_ERR(handle))
             return PTR_ERR(handle);
         ext2_truncate_blocks(inode, attr->ia_size);

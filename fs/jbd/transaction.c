@@ -1,6 +1,7 @@
 /* fs/jbd/transaction.c: handles on the running transaction, as Linux
  * 2.6.24's fs/jbd/transaction.c: journal_start/journal_stop (nesting
- * through current->journal_info), journal_get_write_access,
+ * through current->journal_info), journal_extend and journal_restart (a
+ * long truncate's handle), journal_get_write_access,
  * journal_get_create_access, journal_dirty_metadata, journal_revoke (the
  * revoke records Linux keeps in fs/jbd/revoke.c), journal_force_commit.
  * The contract of each call is in include/jbd.h; the chapter is
@@ -64,6 +65,7 @@ static int start_this_handle(journal_t *journal, handle_t *handle)
 {
     int nblocks = handle->h_buffer_credits;
     transaction_t *new = NULL;
+    handle->h_journal = journal;
 repeat:
     mutex_lock(&journal->j_state_lock);
     BUG_ON(!(journal->j_flags & JFS_WRITABLE));     /* journal_load first */
@@ -122,7 +124,7 @@ handle_t *journal_start(journal_t *journal, int nblocks)
 {
     handle_t *handle = current->journal_info;
     if (handle) {
-        BUG_ON(handle->h_transaction->t_journal != journal);   /* one journal per task */
+        BUG_ON(handle->h_journal != journal);   /* one journal per task */
         handle->h_ref++;
         return handle;
     }
@@ -153,10 +155,16 @@ handle_t *journal_start(journal_t *journal, int nblocks)
 int journal_stop(handle_t *handle)
 {
     transaction_t *t = handle->h_transaction;
-    journal_t *journal = t->t_journal;
+    journal_t *journal = handle->h_journal;
     BUG_ON(current->journal_info != handle);
     if (--handle->h_ref > 0)
         return 0;
+    if (!t) {                            /* a failed journal_restart: aborted */
+        current->journal_info = NULL;
+        handle_release(journal);
+        kfree(handle);
+        return -EROFS;
+    }
     mutex_lock(&journal->j_state_lock);
     t->t_outstanding_credits -= handle->h_buffer_credits;   /* the unused ones */
     BUG_ON(t->t_updates <= 0);
@@ -180,21 +188,77 @@ int journal_stop(handle_t *handle)
     return err;
 }
 
+int journal_extend(handle_t *handle, int nblocks)
+{
+    transaction_t *t = handle->h_transaction;
+    journal_t *journal = handle->h_journal;
+    if (!t || is_journal_aborted(journal))
+        return -EROFS;
+    int result = 1;
+    mutex_lock(&journal->j_state_lock);
+    int wanted = t->t_outstanding_credits + nblocks;
+    /* A transaction the commit has locked takes no more (its handles are
+     * being waited for); neither does a full one, nor a full log. */
+    if (t->t_state == T_RUNNING && wanted <= journal->j_max_transaction_buffers &&
+        jbd_log_blocks(journal, wanted) + 1 <= journal->j_free) {
+        handle->h_buffer_credits += nblocks;
+        t->t_outstanding_credits += nblocks;
+        result = 0;
+    }
+    mutex_unlock(&journal->j_state_lock);
+    return result;
+}
+
+int journal_restart(handle_t *handle, int nblocks)
+{
+    transaction_t *t = handle->h_transaction;
+    journal_t *journal = handle->h_journal;
+    BUG_ON(current->journal_info != handle);
+    if (!t)
+        return -EROFS;
+    /* Leave the transaction as journal_stop does (a handle's unused credits
+     * go back), and ask for its commit: start_this_handle waits for it. */
+    mutex_lock(&journal->j_state_lock);
+    t->t_outstanding_credits -= handle->h_buffer_credits;
+    BUG_ON(t->t_updates <= 0);
+    t->t_updates--;
+    tid_t tid = t->t_tid;
+    if (!t->t_updates)
+        wake_up_all(&journal->j_wait_updates);
+    mutex_unlock(&journal->j_state_lock);
+    handle->h_transaction = NULL;
+    log_start_commit(journal, tid);
+    handle->h_buffer_credits = nblocks;
+    int err = start_this_handle(journal, handle);
+    if (err) {
+        /* The caller's change is half done and cannot go on: the journal
+         * stops here, as ext3 aborts on a failed restart, so that the
+         * half is never followed by anything on disk. */
+        journal_abort(journal, err);
+        return err;
+    }
+    return 0;
+}
+
 /* Linux 2.6.24's starts a handle with h_sync and stops it; a handle needs
  * log room, so on a full log that would commit an empty transaction of its
  * own.  This commits the running transaction, if any, directly (as JBD2's
- * jbd2_journal_force_commit_nested does). */
+ * jbd2_journal_force_commit_nested does), or waits for the committing one. */
 int journal_force_commit(journal_t *journal)
 {
     BUG_ON(current->journal_info);       /* it waits for every handle */
     mutex_lock(&journal->j_state_lock);
+    /* No running transaction: the one kjournald is committing may still
+     * hold the caller's changes (Linux's start of a handle waits for it). */
     transaction_t *t = journal->j_running_transaction;
+    if (!t)
+        t = journal->j_committing_transaction;
     tid_t tid = t ? t->t_tid : 0;
     mutex_unlock(&journal->j_state_lock);
     if (is_journal_aborted(journal))
         return -EROFS;
     if (!t)
-        return 0;                        /* nothing to commit */
+        return 0;                        /* everything is committed */
     log_start_commit(journal, tid);
     return log_wait_commit(journal, tid);
 }
@@ -216,9 +280,9 @@ static void cancel_revoke(transaction_t *t, unsigned long blocknr)
 static int do_get_access(handle_t *handle, struct buffer_head *bh, int create)
 {
     transaction_t *t = handle->h_transaction;
-    journal_t *journal = t->t_journal;
+    journal_t *journal = handle->h_journal;
     BUG_ON(bh->b_page || bh->b_bdev != journal->j_dev);    /* metadata of this fs */
-    if (is_journal_aborted(journal))
+    if (!t || is_journal_aborted(journal))
         return -EROFS;
     /* A write of the buffer in flight (a checkpoint, the flusher) holds
      * b_lock: let it finish before the bytes change (Linux waits on the
@@ -265,8 +329,8 @@ int journal_get_create_access(handle_t *handle, struct buffer_head *bh)
 int journal_dirty_metadata(handle_t *handle, struct buffer_head *bh)
 {
     transaction_t *t = handle->h_transaction;
-    journal_t *journal = t->t_journal;
-    if (is_journal_aborted(journal))
+    journal_t *journal = handle->h_journal;
+    if (!t || is_journal_aborted(journal))
         return -EROFS;
     mutex_lock(&journal->j_state_lock);
     struct journal_head *jh = bh->b_private;
@@ -287,8 +351,8 @@ int journal_dirty_metadata(handle_t *handle, struct buffer_head *bh)
 int journal_revoke(handle_t *handle, unsigned long blocknr, struct buffer_head *bh)
 {
     transaction_t *t = handle->h_transaction;
-    journal_t *journal = t->t_journal;
-    if (is_journal_aborted(journal))
+    journal_t *journal = handle->h_journal;
+    if (!t || is_journal_aborted(journal))
         return -EROFS;
     BUG_ON(handle->h_buffer_credits <= 0);
     int err = journal_set_features(journal, JFS_FEATURE_INCOMPAT_REVOKE);

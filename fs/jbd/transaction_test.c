@@ -21,6 +21,10 @@
  *               debugfs reads the files).  And the lock validator's view of
  *               the handle (handle_then_page_lock_reported).
  *   jbdthreads  hda: handles of several tasks and the commit (below).
+ *   ext3trunc   hda = ext3-1k.img: journal_extend and journal_restart, and
+ *               the truncates that need them (below).
+ *   ext3cut     hda = ext3-1k.img: a truncate over several transactions,
+ *               then a crash; the host cuts the log after each (below).
  *
  * The workload (a[i] is the i-th block of /a, P(key, i) block i of the
  * pattern keyed key, tools/vpattern.c; transaction IDs 1..3 for T1..T3, 4
@@ -534,4 +538,173 @@ KTEST(ext3crash, write_sync_crash)
     if (!IS_ERR(f))
         filp_close(f);
     KT_EXPECT_EQ(do_umount("/x3r"), 0);
+}
+
+/* ---- ext3trunc: truncates longer than a transaction ---- */
+
+static unsigned long free_blocks(struct super_block *sb)
+{
+    return EXT2_SB(sb)->s_es->s_free_blocks_count;
+}
+
+/* path: the first 8000 bytes of pattern key, then one byte ("x") in the
+ * first data block under each of n single-indirect blocks of the
+ * double-indirect tree: freeing it revokes n + 1 indirect blocks, more
+ * than a transaction of this journal (1024 blocks: 256) holds. */
+static int write_sparse(const char *path, const char *key, struct super_block *sb, int n)
+{
+    int err = write_pattern_file(path, key, 8000);
+    struct file *f = err ? ERR_PTR(err) : filp_open(path, O_WRONLY, 0);
+    if (IS_ERR(f))
+        return PTR_ERR(f);
+    unsigned long bs = sb->s_blocksize, ptrs = bs / 4;
+    for (int i = 0; i < n && !err; i++) {
+        loff_t pos = (loff_t)(EXT2_NDIR_BLOCKS + ptrs + i * ptrs) * bs;
+        if (kernel_write(f, "x", 1, &pos) != 1)
+            err = -EIO;
+    }
+    filp_close(f);
+    return err;
+}
+
+static volatile int holder_started, holder_go, holder_done;
+
+/* A second task's handle with all but 10 of a transaction's credits; let
+ * go 300 ms after holder_go (the test's journal_restart waits for it). */
+static int credit_holder(void *arg)
+{
+    journal_t *j = arg;
+    handle_t *h = journal_start(j, j->j_max_transaction_buffers - 10);
+    holder_started = IS_ERR(h) ? -1 : 1;
+    if (IS_ERR(h))
+        return 0;
+    while (!holder_go)
+        msleep(10);
+    msleep(300);
+    journal_stop(h);
+    holder_done = 1;
+    return 0;
+}
+
+/* journal_extend grows a handle while its transaction has room and says 1
+ * when it has not; journal_restart then leaves it, the commit waits for
+ * the other handle on it, and the handle goes on in the next transaction
+ * with the credits asked for. */
+KTEST(ext3trunc, extend_and_restart)
+{
+    KT_ASSERT_EQ(vfs_mount_at("hda", "/xt", "ext2"), 0);
+    journal_t *j = EXT2_SB(ktest_sb_of("/xt"))->s_journal;
+    KT_ASSERT(j != NULL);
+    struct task_struct *k = kthread_run(credit_holder, j, "jbd-holder");
+    KT_ASSERT(!IS_ERR(k));
+    while (!holder_started)
+        msleep(10);
+    KT_ASSERT_EQ(holder_started, 1);
+    handle_t *h = journal_start(j, 5);
+    KT_ASSERT(!IS_ERR(h));
+    tid_t tid = h->h_transaction->t_tid;
+    KT_EXPECT_EQ(journal_extend(h, 3), 0);
+    KT_EXPECT_EQ(h->h_buffer_credits, 8);
+    KT_EXPECT_EQ(journal_extend(h, 20), 1);           /* 10 were left: full */
+    KT_EXPECT_EQ(h->h_buffer_credits, 8);
+    holder_go = 1;
+    KT_EXPECT_EQ(journal_restart(h, 20), 0);
+    KT_EXPECT(holder_done);                           /* the commit waited for it */
+    KT_EXPECT_EQ(j->j_commit_sequence, tid);          /* the old one committed */
+    KT_EXPECT_EQ(h->h_transaction->t_tid, tid + 1);
+    KT_EXPECT_EQ(h->h_buffer_credits, 20);
+    KT_EXPECT_EQ(h->h_transaction->t_outstanding_credits, 20);
+    KT_EXPECT_EQ(journal_stop(h), 0);
+    KT_EXPECT(current->journal_info == NULL);
+    kthread_stop(k);
+    KT_EXPECT_EQ(do_umount("/xt"), 0);
+}
+
+/* A truncate and an unlink that free more metadata than a transaction
+ * holds (each used to stop at a BUG in journal_revoke), and the truncate
+ * of a failed write_end (ext2_write_failed, which had no handle on ext3).
+ * Each gives back exactly the blocks it took.  post_check: e2fsck -fn is
+ * clean, /s and /w read back, /u is gone, the journal emptied. */
+KTEST(ext3trunc, long_truncates)
+{
+    KT_ASSERT_EQ(vfs_mount_at("hda", "/xt", "ext2"), 0);
+    struct super_block *sb = ktest_sb_of("/xt");
+    journal_t *j = EXT2_SB(sb)->s_journal;
+    KT_ASSERT(j != NULL && sb->s_blocksize == 1024);
+    KT_ASSERT(j->j_max_transaction_buffers < 300);
+
+    unsigned long before = free_blocks(sb);
+    KT_ASSERT_EQ(write_sparse("/xt/s", "s", sb, 300), 0);
+    KT_EXPECT(free_blocks(sb) < before - 600);
+    unsigned long commits = j->j_nr_commits;
+    KT_EXPECT_EQ(vfs_truncate("/xt/s", 5000), 0);
+    KT_EXPECT(j->j_nr_commits > commits);             /* it restarted */
+    KT_EXPECT_EQ(free_blocks(sb), before - 5);        /* 5000 bytes: 5 blocks */
+    struct file *f = filp_open("/xt/s", O_RDONLY, 0);
+    KT_ASSERT(!IS_ERR(f));
+    KT_EXPECT_EQ(f->f_inode->i_size, 5000);
+    KT_EXPECT_EQ(f->f_inode->i_blocks, 10);
+    KT_EXPECT_EQ(EXT2_I(f->f_inode)->i_truncate_size, 0);
+    filp_close(f);
+
+    before = free_blocks(sb);
+    KT_ASSERT_EQ(write_sparse("/xt/u", "u", sb, 300), 0);
+    commits = j->j_nr_commits;
+    KT_EXPECT_EQ(vfs_unlink("/xt/u"), 0);             /* evict frees it all */
+    KT_EXPECT(j->j_nr_commits > commits);
+    KT_EXPECT_EQ(free_blocks(sb), before);
+
+    /* write_begin allocates blocks 4..7 past i_size (3000); write_end
+     * copies nothing (a short copy); ext2_write_failed frees them. */
+    KT_ASSERT_EQ(write_pattern_file("/xt/w", "w", 3000), 0);
+    before = free_blocks(sb);
+    f = filp_open("/xt/w", O_RDWR, 0);
+    KT_ASSERT(!IS_ERR(f));
+    struct inode *inode = f->f_inode;
+    struct address_space *mapping = inode->i_mapping;
+    struct page *page;
+    void *fsdata = NULL;
+    mutex_lock(&inode->i_mutex);
+    KT_EXPECT_EQ(mapping->a_ops->write_begin(f, mapping, PAGE_SIZE, PAGE_SIZE, 0, &page,
+                                             &fsdata), 0);
+    KT_EXPECT_EQ(free_blocks(sb), before - 4);
+    KT_EXPECT_EQ(mapping->a_ops->write_end(f, mapping, PAGE_SIZE, PAGE_SIZE, 0, page,
+                                           fsdata), 0);
+    mutex_unlock(&inode->i_mutex);
+    KT_EXPECT_EQ(free_blocks(sb), before);
+    KT_EXPECT_EQ(inode->i_size, 3000);
+    KT_EXPECT_EQ(inode->i_blocks, 6);
+    filp_close(f);
+    KT_EXPECT_EQ(ext2_count_free_blocks(sb), free_blocks(sb));
+    KT_EXPECT_EQ(do_umount("/xt"), 0);
+}
+
+/* ---- ext3cut: every transaction of a long truncate is a consistent disk ---- */
+
+/* hda = ext3-1k.img: /s written sparse (300 single-indirect blocks) and
+ * unmounted (the log empty), mounted again, /s truncated to 5000 bytes:
+ * the truncate spans transactions (more revokes than one holds); they are
+ * committed and the journal aborts, so the log holds exactly them and
+ * nothing of theirs went home.  post_check cuts the log after each of them
+ * in turn (the next commit block zeroed), lets the host's e2fsck replay
+ * it, and asks e2fsck -fn and debugfs: a power cut after any one of them
+ * leaves a clean filesystem and /s a beginning of the old file, at least
+ * 5000 bytes long. */
+KTEST(ext3cut, truncate_then_crash)
+{
+    KT_ASSERT_EQ(vfs_mount_at("hda", "/xc", "ext2"), 0);
+    struct super_block *sb = ktest_sb_of("/xc");
+    KT_ASSERT(sb != NULL && EXT2_SB(sb)->s_journal != NULL);
+    KT_ASSERT_EQ(write_sparse("/xc/s", "s", sb, 300), 0);
+    KT_EXPECT_EQ(do_umount("/xc"), 0);
+    KT_ASSERT_EQ(do_mount("hda", "/xc", "ext2", 0, NULL), 0);
+    journal_t *j = EXT2_SB(ktest_sb_of("/xc"))->s_journal;
+    KT_ASSERT(j != NULL);
+    unsigned long commits = j->j_nr_commits, checkpoints = j->j_nr_checkpoints;
+    KT_EXPECT_EQ(vfs_truncate("/xc/s", 5000), 0);
+    KT_EXPECT_EQ(journal_force_commit(j), 0);
+    KT_EXPECT(j->j_nr_commits >= commits + 2);        /* it spans transactions */
+    KT_EXPECT_EQ(j->j_nr_checkpoints, checkpoints);   /* all of them in the log */
+    journal_abort(j, -EIO);
+    KT_EXPECT_EQ(do_umount("/xc"), 0);
 }
