@@ -30,7 +30,7 @@ int register_chrdev(unsigned int major, const char *name, const struct file_oper
 static int chrdev_open(struct inode *inode, struct file *file)
 {
     unsigned major = MAJOR(inode->i_rdev);
-    if (major >= MAX_CHRDEV || !chrdevs[major].fops)
+    if (inode->i_rdev > 0xffff || major >= MAX_CHRDEV || !chrdevs[major].fops)
         return -ENXIO;                 /* a node for a device we do not have */
     file->f_op = chrdevs[major].fops;
     return file->f_op->open ? file->f_op->open(inode, file) : 0;
@@ -38,12 +38,22 @@ static int chrdev_open(struct inode *inode, struct file *file)
 
 const struct file_operations def_chr_fops = { .open = chrdev_open };
 
+/* A block device or a socket has no open here: Linux opens the one
+ * through the block layer (Vellum's disks have no device files) and gives
+ * -ENXIO for the other (no_open_fops). */
+static int no_open(struct inode *inode, struct file *file) { return -ENXIO; }
+static const struct file_operations no_open_fops = { .open = no_open };
+
 void init_special_inode(struct inode *inode, unsigned int mode, dev_t rdev)
 {
     inode->i_mode = mode;
-    inode->i_rdev = rdev;
+    inode->i_rdev = S_ISCHR(mode) || S_ISBLK(mode) ? rdev : 0;
     if (S_ISCHR(mode))
         inode->i_fop = &def_chr_fops;
+    else if (S_ISFIFO(mode))
+        inode->i_fop = &pipefifo_fops;     /* fs/pipe.c */
+    else
+        inode->i_fop = &no_open_fops;
 }
 
 long long no_llseek(struct file *file, long long off, int whence) { return -ESPIPE; }

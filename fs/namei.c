@@ -448,6 +448,25 @@ int vfs_mkdir(const char *path, mode_t mode)
     return err;
 }
 
+int vfs_mknod(const char *path, mode_t mode, dev_t rdev)
+{
+    struct parent_op op;
+    int err = get_parent(path, &op);
+    if (err)
+        return err;
+    struct inode *dir = op.parent.inode;
+    err = filename_create(&op, dir->i_op->mknod != NULL, 0);
+    if (!err && (S_ISCHR(mode) || S_ISBLK(mode)) && !capable(CAP_MKNOD)) {
+        done_path_create(&op);
+        err = -EPERM;                  /* after create's checks, as Linux's vfs_mknod */
+    } else if (!err) {
+        err = dir->i_op->mknod(dir, op.name, op.len, mode, rdev);
+        done_path_create(&op);
+    }
+    put_parent(&op);
+    return err;
+}
+
 /* Remove name from its directory: rmdir (isdir = 1) or unlink (0). */
 static int do_remove(const char *path, int isdir)
 {

@@ -149,8 +149,8 @@ struct file *filp_open(const char *name, int flags, mode_t mode)
     else if (S_ISDIR(inode->i_mode) && (may_write || (flags & O_TRUNC)))
         err = -EISDIR;                  /* O_TRUNC asks for writing (may_open) */
     else if ((may_write || (flags & O_TRUNC)) &&
-             (inode->i_sb->s_flags & MS_RDONLY) && !S_ISDIR(inode->i_mode))
-        err = -EROFS;
+             (inode->i_sb->s_flags & MS_RDONLY) && S_ISREG(inode->i_mode))
+        err = -EROFS;                   /* a device or FIFO there is writable (inode_permission) */
     else if (S_ISDIR(inode->i_mode) && (acc_mask & MAY_EXEC))
         err = -EACCES;                  /* execve of a directory (may_open) */
     else if (!created && (err = inode_permission(inode, acc_mask)))

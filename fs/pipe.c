@@ -24,6 +24,16 @@
  * The files are made here, not by filp_open: their f_path is empty (no
  * mount, no name), f_inode points at the inode inside struct pipe, and the
  * last release of both ends frees everything.
+ *
+ * A FIFO (mknod S_IFIFO: an inode of a real filesystem) is the same pipe
+ * reached by open(2), as Linux's fifo_open: the first open makes it and
+ * hangs it on the inode (i_pipe), the last release frees it.  Opening for
+ * reading waits for a writer and for writing waits for a reader (each
+ * counts as one when it comes: r_counter, w_counter), unless O_NONBLOCK:
+ * then a reader opens at once and a writer without a reader gets -ENXIO;
+ * O_RDWR never waits.  fifo_lock keeps i_pipe and the open counts of FIFOs
+ * together (above p->mutex in the lock order, mm/filemap.c).  The file
+ * then uses pipe_fops; its f_inode stays the filesystem's (fstat).
  */
 #include <kernel.h>
 #include <string.h>
@@ -59,6 +69,7 @@ struct pipe {
     struct pipe_buffer *bufs;          /* kmalloc'd: F_SETPIPE_SZ replaces it */
     char *tmp_page;                    /* a freed page kept for the next write */
     int readers, writers;              /* open ends */
+    unsigned int r_counter, w_counter; /* FIFO: opens for reading / writing so far */
     wait_queue_head_t rd_wait, wr_wait;
     struct inode inode;                /* S_IFIFO, for fstat; on pipe_sb */
 };
@@ -253,9 +264,14 @@ static void pipe_free(struct pipe *p)
     pipes_alive--;
 }
 
+static DEFINE_MUTEX(fifo_lock);
+
 static int pipe_release(struct inode *inode, struct file *file)
 {
     struct pipe *p = file->private_data;
+    bool fifo = inode->i_pipe == p;    /* stable: only a release of p clears it */
+    if (fifo)
+        mutex_lock(&fifo_lock);
     mutex_lock(&p->mutex);
     if (file->f_mode & FMODE_READ)
         p->readers--;
@@ -263,6 +279,10 @@ static int pipe_release(struct inode *inode, struct file *file)
         p->writers--;
     int last = !p->readers && !p->writers;
     mutex_unlock(&p->mutex);
+    if (last && fifo)
+        inode->i_pipe = NULL;          /* the next open makes a new one */
+    if (fifo)
+        mutex_unlock(&fifo_lock);
     if (last) {
         pipe_free(p);
     } else {
@@ -329,21 +349,31 @@ static struct file *pipe_file(struct pipe *p, unsigned mode, unsigned flags)
     return f;
 }
 
-/* Make a pipe: files[0] the read end, files[1] the write end. */
-int create_pipe_files(struct file **files, int flags)
+/* An empty pipe with no ends (Linux's alloc_pipe_info), or NULL. */
+static struct pipe *pipe_alloc(void)
 {
     struct pipe *p = kzalloc(sizeof *p, GFP_KERNEL);
     if (!p)
-        return -ENOMEM;
+        return NULL;
     p->bufs = kzalloc(PIPE_DEF_BUFFERS * sizeof *p->bufs, GFP_KERNEL);
     if (!p->bufs) {
         kfree(p);
-        return -ENOMEM;
+        return NULL;
     }
     p->ring_size = p->max_usage = PIPE_DEF_BUFFERS;
     mutex_init(&p->mutex);
     init_waitqueue_head(&p->rd_wait);
     init_waitqueue_head(&p->wr_wait);
+    pipes_alive++;
+    return p;
+}
+
+/* Make a pipe: files[0] the read end, files[1] the write end. */
+int create_pipe_files(struct file **files, int flags)
+{
+    struct pipe *p = pipe_alloc();
+    if (!p)
+        return -ENOMEM;
     inode_init_once(&p->inode);
     p->inode.i_sb = &pipe_sb;
     p->inode.i_mode = S_IFIFO | 0600;
@@ -354,7 +384,6 @@ int create_pipe_files(struct file **files, int flags)
     p->inode.i_ino = ++pipe_ino;
     p->inode.i_atime = p->inode.i_mtime = p->inode.i_ctime = current_time();
     p->readers = p->writers = 1;
-    pipes_alive++;
     files[0] = pipe_file(p, FMODE_READ, flags & O_NONBLOCK);
     files[1] = pipe_file(p, FMODE_WRITE, flags & O_NONBLOCK);
     if (!files[0] || !files[1]) {
@@ -395,6 +424,79 @@ long sys_pipe2(int *fildes, int flags)
 }
 
 long sys_pipe(int *fildes) { return sys_pipe2(fildes, 0); }
+
+/* Wait, with fifo_lock let go, until *counter moves on from what it was
+ * (a partner opened).  0, or -ERESTARTSYS on a signal. */
+static int wait_for_partner(wait_queue_head_t *wq, unsigned int *counter)
+{
+    unsigned int cur = *counter;
+    DEFINE_WAIT(w);
+    int err = 0;
+    while (cur == *counter) {
+        prepare_to_wait(wq, &w, TASK_INTERRUPTIBLE);
+        mutex_unlock(&fifo_lock);
+        if (signal_pending(current))
+            err = -ERESTARTSYS;
+        else
+            schedule();
+        finish_wait(wq, &w);
+        mutex_lock(&fifo_lock);
+        if (err)
+            break;
+    }
+    return err;
+}
+
+/* A FIFO's open (Linux's fifo_open); the rules are at the top. */
+static int fifo_open(struct inode *inode, struct file *file)
+{
+    int err = 0;
+    mutex_lock(&fifo_lock);
+    struct pipe *p = inode->i_pipe;
+    if (!p && !(p = inode->i_pipe = pipe_alloc())) {
+        mutex_unlock(&fifo_lock);
+        return -ENOMEM;
+    }
+    file->private_data = p;
+    file->f_op = &pipe_fops;
+    bool nonblock = file->f_flags & O_NONBLOCK;
+    int rd = !!(file->f_mode & FMODE_READ), wr = !!(file->f_mode & FMODE_WRITE);
+    if (!rd && !wr)
+        err = -EINVAL;                 /* open mode 3: neither */
+    else if (wr && !rd && nonblock && !p->readers)
+        err = -ENXIO;
+    if (!err) {
+        mutex_lock(&p->mutex);
+        p->r_counter += rd;
+        p->w_counter += wr;
+        p->readers += rd;
+        p->writers += wr;
+        mutex_unlock(&p->mutex);
+        wake_up_all(&p->rd_wait);      /* a partner waiting in its open */
+        wake_up_all(&p->wr_wait);
+        if (rd && !wr && !p->writers && !nonblock)
+            err = wait_for_partner(&p->rd_wait, &p->w_counter);
+        else if (wr && !rd && !p->readers)
+            err = wait_for_partner(&p->wr_wait, &p->r_counter);
+        if (err) {                     /* interrupted: this end goes */
+            mutex_lock(&p->mutex);
+            p->readers -= rd;
+            p->writers -= wr;
+            mutex_unlock(&p->mutex);
+        }
+    }
+    bool unused = err && !p->readers && !p->writers;
+    if (unused)
+        inode->i_pipe = NULL;
+    mutex_unlock(&fifo_lock);
+    if (unused)
+        pipe_free(p);
+    else if (err)
+        wake_up_all(&p->wr_wait);      /* a reader that gave up: writers see EPIPE */
+    return err;
+}
+
+const struct file_operations pipefifo_fops = { .open = fifo_open };
 
 /* The most bytes an unprivileged F_SETPIPE_SZ may ask for (Linux's
  * pipe_max_size, /proc/sys/fs/pipe-max-size; every Vellum task is root,

@@ -1,4 +1,4 @@
-/* fs/sys_namei.c: the name-space system calls (mkdir, rmdir, unlink,
+/* fs/sys_namei.c: the name-space system calls (mkdir, mknod, rmdir, unlink,
  * rename, link, symlink, readlink and their *at forms; chdir, fchdir,
  * getcwd; truncate, ftruncate; fsync, fdatasync, sync).  Each copies its
  * path arguments in with getname() and calls the VFS's path-based API.
@@ -72,6 +72,44 @@ static int do_truncate_path(const char *n, long len) { return vfs_truncate(n, le
 
 long sys_mkdirat(int dfd, const char *pathname, mode_t mode) { return with_name(dfd, pathname, do_mkdir, mode); }
 long sys_mkdir(const char *pathname, mode_t mode) { return sys_mkdirat(AT_FDCWD, pathname, mode); }
+/* mknod(2), as Linux's do_mknodat: the type checked first (a directory is
+ * -EPERM, an unknown type -EINVAL), the umask applied; a regular file (type
+ * 0 or S_IFREG) is made as open(O_CREAT | O_EXCL) makes it; dev (Linux's
+ * 32-bit encoding, glibc's makedev for numbers below 256) only for devices. */
+long sys_mknodat(int dfd, const char *pathname, mode_t mode, unsigned dev)
+{
+    switch (mode & S_IFMT) {
+    case 0: case S_IFREG: case S_IFCHR: case S_IFBLK: case S_IFIFO: case S_IFSOCK:
+        break;
+    case S_IFDIR:
+        return -EPERM;
+    default:
+        return -EINVAL;
+    }
+    char *name = getname(pathname);
+    if (IS_ERR(name))
+        return PTR_ERR(name);
+    struct at_ctx at;
+    long err = at_enter(dfd, name, &at);
+    mode &= ~current_umask();
+    if (!err && (mode & S_IFMT) && !S_ISREG(mode)) {
+        err = vfs_mknod(name, mode, S_ISCHR(mode) || S_ISBLK(mode) ? dev : 0);
+    } else if (!err) {
+        struct file *f = filp_open(name, O_CREAT | O_EXCL | O_RDONLY, mode & 07777);
+        err = IS_ERR(f) ? PTR_ERR(f) : 0;
+        if (!err)
+            filp_close(f);
+    }
+    at_leave(&at);
+    putname(name);
+    return err;
+}
+
+long sys_mknod(const char *pathname, mode_t mode, unsigned dev)
+{
+    return sys_mknodat(AT_FDCWD, pathname, mode, dev);
+}
+
 long sys_rmdir(const char *pathname) { return with_name(AT_FDCWD, pathname, do_rmdir, 0); }
 long sys_unlink(const char *pathname) { return with_name(AT_FDCWD, pathname, do_unlink, 0); }
 

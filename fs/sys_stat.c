@@ -11,13 +11,18 @@
 #include <slab.h>
 #include <fs.h>
 #include <fdtable.h>
-#include <chrdev.h>
 #include <fs_syscalls.h>
 #include <sched.h>
 #include <asm/uaccess.h>
 #include <asm/stat.h>
 #include <signal.h>
 #include "sys_internal.h"
+
+/* A device number's parts as statx gives them: dev_t is Linux's 32-bit
+ * encoding (new_encode_dev: the major in bits 8..19, the minor in bits
+ * 0..7 and 20..31), which for numbers below 256 is MKDEV's. */
+static unsigned int dev_major(dev_t d) { return (d & 0xfff00) >> 8; }
+static unsigned int dev_minor(dev_t d) { return (d & 0xff) | ((d >> 12) & 0xfff00); }
 
 /* struct stat64 (include/uapi/asm/stat.h), the Linux i386 layout. */
 static int cp_stat64(const struct kstat *k, void *ubuf)
@@ -182,10 +187,10 @@ long sys_statx(int dfd, const char *filename, unsigned flags, unsigned int mask,
     s.stx_atime.tv_sec = k.atime;
     s.stx_mtime.tv_sec = k.mtime;
     s.stx_ctime.tv_sec = k.ctime;
-    s.stx_rdev_major = MAJOR(k.rdev);
-    s.stx_rdev_minor = MINOR(k.rdev);
-    s.stx_dev_major = MAJOR(k.dev);
-    s.stx_dev_minor = MINOR(k.dev);
+    s.stx_rdev_major = dev_major(k.rdev);
+    s.stx_rdev_minor = dev_minor(k.rdev);
+    s.stx_dev_major = dev_major(k.dev);
+    s.stx_dev_minor = dev_minor(k.dev);
     return copy_to_user(buffer, &s, sizeof s) ? -EFAULT : 0;
 }
 

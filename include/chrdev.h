@@ -7,7 +7,9 @@
  *
  * Device numbers: MKDEV(major, minor) = major << 8 | minor (both < 256),
  * the old 16-bit encoding; for such numbers it is also what glibc's
- * major()/minor() decode from st_rdev.
+ * major()/minor() decode from st_rdev.  A node mknod made with a bigger
+ * number keeps it as Linux's 32-bit encoding (its st_rdev is Linux's) and
+ * opens no device.
  *
  * Devices: 1,3 /dev/null  1,5 /dev/zero  (fs/char_dev.c);
  *          5,0 /dev/tty   5,1 /dev/console (kernel/drivers/tty.c).
@@ -30,10 +32,13 @@ struct file;
 /* Register fops for every minor of major; 0, -EINVAL (major out of range),
  * -EBUSY (taken).  The fops' ->open may look at MINOR(inode->i_rdev). */
 int register_chrdev(unsigned int major, const char *name, const struct file_operations *fops);
-/* For filesystems creating device inodes: set i_mode, i_rdev and, for a
- * character device, i_fop = &def_chr_fops. */
+/* For filesystems making special inodes (mknod, or read from disk): set
+ * i_mode, i_rdev (devices; 0 for the others) and i_fop: def_chr_fops for a
+ * character device, pipefifo_fops for a FIFO, an open that fails with
+ * -ENXIO for a block device or a socket. */
 void init_special_inode(struct inode *inode, unsigned int mode, dev_t rdev);
 extern const struct file_operations def_chr_fops;
+extern const struct file_operations pipefifo_fops;     /* fs/pipe.c */
 /* llseek for devices that cannot seek: -ESPIPE (tty, pipes). */
 long long no_llseek(struct file *file, long long off, int whence);
 #endif

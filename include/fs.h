@@ -223,6 +223,9 @@ struct inode_operations {
     int (*create)(struct inode *dir, const char *name, size_t len, mode_t mode,
                   struct inode **res);
     int (*mkdir)(struct inode *dir, const char *name, size_t len, mode_t mode);
+    /* A device node, FIFO or socket (mode's type; rdev for a device) named
+     * name in dir (VFS: parent's i_mutex held, name absent, mode checked). */
+    int (*mknod)(struct inode *dir, const char *name, size_t len, mode_t mode, dev_t rdev);
     int (*rmdir)(struct inode *dir, const char *name, size_t len);
     int (*unlink)(struct inode *dir, const char *name, size_t len);
     int (*rename)(struct inode *odir, const char *oname, size_t olen,
@@ -259,6 +262,8 @@ struct inode {
     void *i_private;
     unsigned int i_flags;              /* S_DEAD */
     struct file_lock *i_flock;         /* advisory locks, fs/locks.c (file_lock_lock) */
+    struct pipe *i_pipe;               /* a FIFO's pipe while it is open (fs/pipe.c,
+                                          fifo_lock) */
 };
 /* i_flags.  S_DEAD: a directory that rmdir (or a rename over it) removed;
  * the VFS sets it, and nothing may be looked up or created in it any more
@@ -532,6 +537,11 @@ loff_t vfs_llseek(struct file *file, loff_t off, int whence);
 int vfs_fsync(struct file *file, int datasync);
 int iterate_dir(struct file *file, struct dir_context *ctx);
 int vfs_mkdir(const char *path, mode_t mode);
+/* mknod(2) below the system call: a node of mode's type (S_IFCHR, S_IFBLK,
+ * S_IFIFO, S_IFSOCK) at path.  -EPERM for a device without CAP_MKNOD or a
+ * directory without ->mknod, and create's errors (-EEXIST, -ENOENT,
+ * -EACCES, -EROFS ...). */
+int vfs_mknod(const char *path, mode_t mode, dev_t rdev);
 int vfs_rmdir(const char *path);
 int vfs_unlink(const char *path);
 int vfs_rename(const char *oldpath, const char *newpath);

@@ -57,6 +57,8 @@ long sys_faccessat2(int dfd, const char *filename, int mode, int flags);
 /* fs/sys_namei.c */
 long sys_mkdir(const char *pathname, mode_t mode);
 long sys_mkdirat(int dfd, const char *pathname, mode_t mode);
+long sys_mknod(const char *pathname, mode_t mode, unsigned dev);
+long sys_mknodat(int dfd, const char *pathname, mode_t mode, unsigned dev);
 long sys_rmdir(const char *pathname);
 long sys_unlink(const char *pathname);
 long sys_unlinkat(int dfd, const char *pathname, int flag);

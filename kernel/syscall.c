@@ -166,6 +166,8 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
     S(getdents64, sys_getdents64),
     S(mkdir, sys_mkdir),
     S(mkdirat, sys_mkdirat),
+    S(mknod, sys_mknod),
+    S(mknodat, sys_mknodat),
     S(rmdir, sys_rmdir),
     S(unlink, sys_unlink),
     S(unlinkat, sys_unlinkat),

@@ -31,6 +31,9 @@
  *                                   fs/namei.c; Linux's s_vfs_rename_mutex)
  *     inode->i_mutex               (mutex: directory ops; write(), truncate.
  *                                   Two directories (rename): lower address first)
+ *   fifo_lock                      (mutex: every FIFO's i_pipe and open counts,
+ *                                   fs/pipe.c; let go while an open waits for
+ *                                   its partner, never held across a copy)
  *   pipe->mutex, tty read_mutex    (mutexes: a pipe's buffer, fs/pipe.c; one tty
  *                                   reader, kernel/drivers/tty.c.  Held across
  *                                   copies to/from user space: above mmap_sem)

@@ -50,6 +50,8 @@ void ext2_evict_inode(struct inode *inode);
 int ext2_get_block(struct inode *inode, sector_t iblock, struct buffer_head *bh, int create);
 struct buffer_head *ext2_bread(struct inode *inode, sector_t iblock, int create, int *err);
 void ext2_truncate_blocks(struct inode *inode, loff_t offset);
+/* A device node's number into i_data (i_block[] on disk), as Linux's ext2. */
+void ext2_encode_dev(struct inode *inode, dev_t rdev);
 int ext2_setattr(struct inode *inode, struct iattr *attr);
 void ext2_set_inode_ops(struct inode *inode);
 int ext2_inode_is_fast_symlink(struct inode *inode);

@@ -20,6 +20,7 @@
  */
 #include <kernel.h>
 #include <string.h>
+#include <chrdev.h>
 #include <errno.h>
 #include <err.h>
 #include <ktest.h>
@@ -891,6 +892,20 @@ static void wr_names_times(void)
     KT_EXPECT_EQ(vfs_rmdir("/e/nt"), 0);
 }
 
+/* Device nodes and a FIFO (mknod): the type in the directory entry and
+ * the inode, the device number in i_block[] (post_check: debugfs, e2fsck). */
+#define BIGDEV 0x11112c70                      /* Linux's encoding of 300,70000 */
+static void wr_special_nodes(void)
+{
+    struct kstat st;
+    KT_ASSERT_EQ(vfs_mknod("/e/w/fifo", S_IFIFO | 0644, 0), 0);
+    KT_ASSERT_EQ(vfs_mknod("/e/w/null", S_IFCHR | 0666, MKDEV(1, 3)), 0);
+    KT_ASSERT_EQ(vfs_mknod("/e/w/bigdev", S_IFCHR | 0600, BIGDEV), 0);
+    KT_EXPECT_EQ(vfs_mknod("/e/w/fifo", S_IFIFO | 0644, 0), -EEXIST);
+    KT_ASSERT_EQ(vfs_stat("/e/w/null", &st), 0);
+    KT_EXPECT(S_ISCHR(st.mode) && st.rdev == MKDEV(1, 3));
+}
+
 static void wr_umount(void)
 {
     ksys_sync();
@@ -898,10 +913,35 @@ static void wr_umount(void)
     KT_EXPECT_EQ(do_umount("/s"), 0);
 }
 
+/* Read back from the disk (a fresh mount, read-only): the nodes' types
+ * and numbers; a FIFO and a device open for writing there, a regular file
+ * does not (-EROFS, as Linux's inode_permission). */
+static void wr_special_nodes_reread(void)
+{
+    struct kstat st;
+    KT_ASSERT_EQ(do_mount("hda", "/e", "ext2", MS_RDONLY, NULL), 0);
+    KT_ASSERT_EQ(vfs_stat("/e/w/fifo", &st), 0);
+    KT_EXPECT(S_ISFIFO(st.mode) && (st.mode & 07777) == 0644 && st.rdev == 0);
+    KT_ASSERT_EQ(vfs_stat("/e/w/null", &st), 0);
+    KT_EXPECT(S_ISCHR(st.mode) && st.rdev == MKDEV(1, 3));
+    KT_ASSERT_EQ(vfs_stat("/e/w/bigdev", &st), 0);
+    KT_EXPECT(S_ISCHR(st.mode) && st.rdev == BIGDEV);
+    struct file *f = filp_open("/e/w/fifo", O_RDWR | O_NONBLOCK, 0);
+    KT_EXPECT(!IS_ERR(f));
+    if (!IS_ERR(f))
+        filp_close(f);
+    f = filp_open("/e/w/null", O_WRONLY, 0);
+    KT_EXPECT(!IS_ERR(f));
+    if (!IS_ERR(f))
+        filp_close(f);
+    KT_EXPECT_EQ(PTR_ERR(filp_open("/e/w/new1", O_RDWR, 0)), -EROFS);
+    KT_EXPECT_EQ(do_umount("/e"), 0);
+}
+
 #define EXT2_WRITE_STEPS wr_mount, wr_create_extend, wr_overwrite_unaligned, wr_times_dirty_only_on_change, \
     wr_cross_indirect, wr_sparse, wr_truncate, wr_directories, wr_rename_link_unlink, \
     wr_symlinks, wr_many_entries, wr_efbig, wr_enospc, wr_enospc_writeback, wr_seek_data_hole, \
-    wr_large_open, wr_names_times, wr_umount
+    wr_large_open, wr_names_times, wr_special_nodes, wr_umount, wr_special_nodes_reread
 KTEST(ext2write, write_tree)   { RUN_STEPS(EXT2_WRITE_STEPS); }   /* hda: 1 KiB blocks */
 KTEST(ext2write4k, write_tree) { RUN_STEPS(EXT2_WRITE_STEPS); }   /* hda: 4 KiB blocks */
 

@@ -27,6 +27,7 @@
  */
 #include <kernel.h>
 #include <string.h>
+#include <chrdev.h>
 #include <errno.h>
 #include <err.h>
 #include <mm.h>
@@ -69,6 +70,21 @@ int ext2_inode_is_fast_symlink(struct inode *inode)
     return S_ISLNK(inode->i_mode) && inode->i_blocks - acl_blocks == 0;
 }
 
+/* A device's number in i_block[], as Linux's ext2: the 16-bit encoding in
+ * i_block[0] when the major and the minor fit a byte each, else the 32-bit
+ * one in i_block[1].  (A FIFO or a socket has none: all zeros.) */
+static dev_t ext2_decode_dev(const uint32_t *data)
+{
+    return data[0] ? data[0] & 0xffff : data[1];
+}
+
+void ext2_encode_dev(struct inode *inode, dev_t rdev)
+{
+    uint32_t *data = EXT2_I(inode)->i_data;
+    data[0] = rdev <= 0xffff ? rdev : 0;
+    data[1] = rdev <= 0xffff ? 0 : rdev;
+}
+
 void ext2_set_inode_ops(struct inode *inode)
 {
     inode->i_mapping->a_ops = &ext2_aops;
@@ -82,6 +98,7 @@ void ext2_set_inode_ops(struct inode *inode)
         inode->i_op = &ext2_symlink_inode_operations;
     } else {
         inode->i_op = &ext2_file_inode_operations;   /* devices, fifos: attributes only */
+        init_special_inode(inode, inode->i_mode, ext2_decode_dev(EXT2_I(inode)->i_data));
     }
 }
 

@@ -10,6 +10,7 @@
  */
 #include <kernel.h>
 #include <string.h>
+#include <chrdev.h>
 #include <errno.h>
 #include <err.h>
 #include <jbd.h>
@@ -54,6 +55,23 @@ static int ext2_create(struct inode *dir, const char *name, size_t len, mode_t m
         return err;
     }
     *res = inode;
+    return 0;
+}
+
+static int ext2_mknod(struct inode *dir, const char *name, size_t len, mode_t mode, dev_t rdev)
+{
+    struct inode *inode = ext2_new_inode(dir, mode);
+    if (IS_ERR(inode))
+        return PTR_ERR(inode);
+    init_special_inode(inode, inode->i_mode, rdev);
+    ext2_encode_dev(inode, inode->i_rdev);
+    mark_inode_dirty(inode);
+    int err = ext2_add_link(dir, name, len, inode);
+    if (err) {
+        discard_new_inode(inode);
+        return err;
+    }
+    iput(inode);
     return 0;
 }
 
@@ -291,6 +309,11 @@ static int ext3_create(struct inode *dir, const char *name, size_t len, mode_t m
     return EXT3_OP(ext2_create(dir, name, len, mode, res), dir->i_sb, EXT3_OP_CREDITS);
 }
 
+static int ext3_mknod(struct inode *dir, const char *name, size_t len, mode_t mode, dev_t rdev)
+{
+    return EXT3_OP(ext2_mknod(dir, name, len, mode, rdev), dir->i_sb, EXT3_OP_CREDITS);
+}
+
 static int ext3_mkdir(struct inode *dir, const char *name, size_t len, mode_t mode)
 {
     return EXT3_OP(ext2_mkdir(dir, name, len, mode), dir->i_sb, EXT3_OP_CREDITS);
@@ -354,6 +377,7 @@ const struct inode_operations ext2_dir_inode_operations = {
     .lookup  = ext2_lookup,
     .create  = ext3_create,
     .mkdir   = ext3_mkdir,
+    .mknod   = ext3_mknod,
     .rmdir   = ext3_rmdir,
     .unlink  = ext3_unlink,
     .rename  = ext3_rename,

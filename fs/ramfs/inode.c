@@ -1,4 +1,5 @@
-/* fs/ramfs/inode.c: ramfs, a filesystem that lives only in memory.  File
+/* fs/ramfs/inode.c: ramfs, a filesystem that lives only in memory (also
+ * mountable as "tmpfs", below).  File
  * data lives in the page cache and nowhere else (simple_readpage /
  * simple_write_begin / simple_write_end from fs/libfs.c, no writepage);
  * directories are in-memory lists of (name, inode) entries kept in the
@@ -18,14 +19,24 @@
  * only, prepare_write/commit_write, so the VFS drives them through its
  * legacy fallback (mm/filemap.c, boot option legacy_write_mode=2copy|naive).
  * It exists for the deadlock demonstration of docs/mmap.md.
+ *
+ * "tmpfs" is this filesystem under Linux's other name for a memory
+ * filesystem: its statfs says TMPFS_MAGIC, its root is 1777, and it takes
+ * tmpfs's options (mode=, uid=, gid= applied to the root; size=,
+ * nr_blocks=, nr_inodes= accepted and not enforced: a simplification, as
+ * Linux's ramfs-backed tmpfs without CONFIG_SHMEM; an unknown option is
+ * -EINVAL, as tmpfs's).  Device nodes, FIFOs and sockets are inodes of
+ * their kind (mknod), their opens those of fs/char_dev.c and fs/pipe.c.
  */
 #include <kernel.h>
 #include <string.h>
+#include <chrdev.h>
 #include <errno.h>
 #include <init.h>
 #include "../internal.h"
 
 #define RAMFS_MAGIC 0x858458f6
+#define TMPFS_MAGIC 0x01021994
 
 struct ramfs_dirent {
     struct list_head list;
@@ -53,7 +64,8 @@ static const struct address_space_operations ramfs_aops, ramfs_legacy_aops;
 static struct ramfs_dir *RDIR(struct inode *dir) { return dir->i_private; }
 
 /* A new inode, referenced once, hashed. */
-static struct inode *ramfs_get_inode(struct super_block *sb, struct inode *dir, mode_t mode)
+static struct inode *ramfs_get_inode(struct super_block *sb, struct inode *dir, mode_t mode,
+                                     dev_t rdev)
 {
     struct inode *inode = new_inode(sb);
     if (!inode)
@@ -83,6 +95,10 @@ static struct inode *ramfs_get_inode(struct super_block *sb, struct inode *dir, 
     }
     case S_IFLNK:
         inode->i_op = &ramfs_symlink_iops;
+        break;
+    case S_IFCHR: case S_IFBLK: case S_IFIFO: case S_IFSOCK:
+        inode->i_op = &ramfs_file_iops;
+        init_special_inode(inode, inode->i_mode, rdev);
         break;
     default:
         inode->i_op = &ramfs_file_iops;
@@ -138,13 +154,14 @@ static int ramfs_lookup(struct inode *dir, const char *name, size_t len, struct 
     return 0;
 }
 
-/* Make a new inode of mode and link it into dir as name; referenced in *res. */
-static int ramfs_mknod(struct inode *dir, const char *name, size_t len, mode_t mode,
-                       struct inode **res)
+/* Make a new inode of mode (a device: rdev) and link it into dir as name;
+ * referenced in *res. */
+static int ramfs_new_entry(struct inode *dir, const char *name, size_t len, mode_t mode,
+                           dev_t rdev, struct inode **res)
 {
     if (find_entry(dir, name, len))
         return -EEXIST;
-    struct inode *inode = ramfs_get_inode(dir->i_sb, dir, mode);
+    struct inode *inode = ramfs_get_inode(dir->i_sb, dir, mode, rdev);
     if (!inode)
         return -ENOSPC;
     int err = add_entry(dir, name, len, inode);
@@ -160,13 +177,22 @@ static int ramfs_mknod(struct inode *dir, const char *name, size_t len, mode_t m
 static int ramfs_create(struct inode *dir, const char *name, size_t len, mode_t mode,
                         struct inode **res)
 {
-    return ramfs_mknod(dir, name, len, (mode & ~S_IFMT) | S_IFREG, res);
+    return ramfs_new_entry(dir, name, len, (mode & ~S_IFMT) | S_IFREG, 0, res);
+}
+
+static int ramfs_mknod(struct inode *dir, const char *name, size_t len, mode_t mode, dev_t rdev)
+{
+    struct inode *inode;
+    int err = ramfs_new_entry(dir, name, len, mode, rdev, &inode);
+    if (!err)
+        iput(inode);
+    return err;
 }
 
 static int ramfs_mkdir(struct inode *dir, const char *name, size_t len, mode_t mode)
 {
     struct inode *inode;
-    int err = ramfs_mknod(dir, name, len, (mode & ~S_IFMT) | S_IFDIR, &inode);
+    int err = ramfs_new_entry(dir, name, len, (mode & ~S_IFMT) | S_IFDIR, 0, &inode);
     if (err)
         return err;
     inc_nlink(dir);                     /* the child's ".." */
@@ -177,7 +203,7 @@ static int ramfs_mkdir(struct inode *dir, const char *name, size_t len, mode_t m
 static int ramfs_symlink(struct inode *dir, const char *name, size_t len, const char *target)
 {
     struct inode *inode;
-    int err = ramfs_mknod(dir, name, len, S_IFLNK | 0777, &inode);
+    int err = ramfs_new_entry(dir, name, len, S_IFLNK | 0777, 0, &inode);
     if (err)
         return err;
     err = page_symlink(inode, target, strlen(target));
@@ -341,41 +367,85 @@ static void ramfs_put_super(struct super_block *sb)
 static int ramfs_statfs(struct super_block *sb, struct kstatfs *buf)
 {
     memset(buf, 0, sizeof *buf);
-    buf->f_type = RAMFS_MAGIC;
+    buf->f_type = sb->s_magic;          /* RAMFS_MAGIC, or TMPFS_MAGIC */
     buf->f_bsize = PAGE_SIZE;
     buf->f_namelen = NAME_MAX;
     return 0;
 }
 
-static int ramfs_fill_super(struct super_block *sb, const char *data, int silent)
+/* The superblock of a ramfs or tmpfs mount: root is its root's mode and
+ * owner (uid, gid; -1: the mounter's). */
+static int fill_super(struct super_block *sb, bool legacy, unsigned long magic, mode_t root_mode,
+                      uid_t uid, gid_t gid)
 {
     struct ramfs_sb_info *sbi = kmalloc(sizeof *sbi, GFP_KERNEL);
     if (!sbi)
         return -ENOMEM;
     sbi->next_ino = 0;
-    sbi->legacy_aops = false;
-    if (data && *data) {
-        if (strcmp(data, "legacy_aops")) {
-            printk(KERN_ERR "ramfs: unknown mount option '%s'\n", data);
-            kfree(sbi);
-            return -EINVAL;
-        }
-        sbi->legacy_aops = true;
-        printk(KERN_INFO "ramfs: legacy_aops: files use prepare_write/commit_write\n");
-    }
+    sbi->legacy_aops = legacy;
     sb->s_fs_info = sbi;
     sb->s_op = &ramfs_sops;
-    sb->s_magic = RAMFS_MAGIC;
+    sb->s_magic = magic;
     sb->s_blocksize = PAGE_SIZE;
     sb->s_blocksize_bits = PAGE_SHIFT;
     sb->s_maxbytes = (loff_t)0x7fffffff << PAGE_SHIFT;   /* page index fits 31 bits */
-    struct inode *root = ramfs_get_inode(sb, NULL, S_IFDIR | 0755);
+    struct inode *root = ramfs_get_inode(sb, NULL, S_IFDIR | root_mode, 0);
     if (!root) {
         kfree(sbi);
         return -ENOMEM;
     }
+    if (uid != (uid_t)-1)
+        root->i_uid = uid;
+    if (gid != (gid_t)-1)
+        root->i_gid = gid;
     sb->s_root = root;                  /* keeps the reference */
     return 0;
+}
+
+static int ramfs_fill_super(struct super_block *sb, const char *data, int silent)
+{
+    bool legacy = false;
+    if (data && *data) {
+        if (strcmp(data, "legacy_aops")) {
+            printk(KERN_ERR "ramfs: unknown mount option '%s'\n", data);
+            return -EINVAL;
+        }
+        legacy = true;
+        printk(KERN_INFO "ramfs: legacy_aops: files use prepare_write/commit_write\n");
+    }
+    return fill_super(sb, legacy, RAMFS_MAGIC, 0755, -1, -1);
+}
+
+/* tmpfs's options, comma-separated (Linux's shmem_parse_one). */
+static int tmpfs_fill_super(struct super_block *sb, const char *data, int silent)
+{
+    mode_t mode = 01777;
+    uid_t uid = -1;
+    gid_t gid = -1;
+    const char *opt = data ? data : "";
+    while (*opt) {
+        const char *comma = strchr(opt, ',');
+        size_t len = comma ? (size_t)(comma - opt) : strlen(opt);
+        size_t klen = 0;
+        while (klen < len && opt[klen] != '=')
+            klen++;
+        const char *eq = klen < len ? opt + klen : NULL;
+#define KEY(k) (klen == sizeof(k) - 1 && !memcmp(opt, k, klen))
+        unsigned long v = eq ? simple_strtoul(eq + 1, NULL, KEY("mode") ? 8 : 10) : 0;
+        if (KEY("mode") && eq)
+            mode = v & 07777;
+        else if (KEY("uid") && eq)
+            uid = v;
+        else if (KEY("gid") && eq)
+            gid = v;
+        else if (!((KEY("size") || KEY("nr_blocks") || KEY("nr_inodes")) && eq)) {
+            printk(KERN_ERR "tmpfs: an unknown parameter in '%s'\n", data);
+            return -EINVAL;
+        }                               /* the sizes: accepted, not enforced */
+#undef KEY
+        opt += len + (comma != NULL);
+    }
+    return fill_super(sb, false, TMPFS_MAGIC, mode, uid, gid);
 }
 
 static const struct super_operations ramfs_sops = {
@@ -388,6 +458,7 @@ static const struct inode_operations ramfs_dir_iops = {
     .lookup = ramfs_lookup,
     .create = ramfs_create,
     .mkdir = ramfs_mkdir,
+    .mknod = ramfs_mknod,
     .rmdir = ramfs_rmdir,
     .unlink = ramfs_unlink,
     .rename = ramfs_rename,
@@ -462,8 +533,15 @@ static struct file_system_type ramfs_fs_type = {
     .requires_dev = 0,
 };
 
+static struct file_system_type tmpfs_fs_type = {
+    .name = "tmpfs",
+    .fill_super = tmpfs_fill_super,
+    .requires_dev = 0,
+};
+
 static void init_ramfs(void)
 {
     register_filesystem(&ramfs_fs_type);
+    register_filesystem(&tmpfs_fs_type);
 }
 fs_initcall(init_ramfs);

@@ -176,6 +176,7 @@
 #define __NR_waitid             284
 #define __NR_openat             295
 #define __NR_mkdirat            296
+#define __NR_mknodat            297
 #define __NR_fchownat           298
 #define __NR_fstatat64          300
 #define __NR_unlinkat           301
