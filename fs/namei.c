@@ -1,7 +1,7 @@
 /* fs/namei.c: path names.  Walking a path component by component
  * (kern_path), with mounts crossed both ways, symlinks followed in the
  * middle and (with LOOKUP_FOLLOW) at the end, and the directory operations
- * built on it: mkdir, rmdir, unlink, rename, link, symlink, readlink,
+ * built on it: mkdir, mknod, rmdir, unlink, rename, link, symlink, readlink,
  * truncate, getcwd.  Sits on the inode cache and the mount table; calls the
  * filesystems' inode_operations with the parent directory's i_mutex held.
  *

@@ -138,6 +138,15 @@ struct task_struct {
      * EBADF).  Inherited by fork, kept by exec; NR_OPEN (<fdtable.h>, the
      * table's size, also the ceiling) for kernel threads and init. */
     unsigned long long rlim_nofile[2];
+    /* RLIMIT_NPROC, soft and hard: a user other than root may have at most
+     * the soft limit of tasks (kernel/fork.c).  Inherited by fork, kept by
+     * exec; max_processes (the nproc= boot option) for init. */
+    unsigned long long rlim_nproc[2];
+    /* RLIMIT_CPU, soft and hard, in seconds of the process's CPU time
+     * (kernel/sched.c check_rlimit_cpu: SIGXCPU, then SIGKILL).  Read and
+     * set on the thread group's leader (Linux: signal_struct).  Inherited
+     * by fork, kept by exec; RLIM64_INFINITY for init and kernel threads. */
+    unsigned long long rlim_cpu[2];
     /* ITIMER_REAL (alarm, setitimer: kernel/itimer.c): SIGALRM at jiffies
      * it_real_expires while it_real_armed, then every it_real_incr_us
      * microseconds (0: once).  Not inherited by fork, kept by exec. */

@@ -196,6 +196,10 @@ static struct task_struct *dup_task(struct task_struct *parent)
     t->rlim_fsize[1] = parent->rlim_fsize[1];
     t->rlim_nofile[0] = parent->rlim_nofile[0];
     t->rlim_nofile[1] = parent->rlim_nofile[1];
+    t->rlim_nproc[0] = parent->rlim_nproc[0];
+    t->rlim_nproc[1] = parent->rlim_nproc[1];
+    t->rlim_cpu[0] = tg_leader(parent)->rlim_cpu[0];
+    t->rlim_cpu[1] = tg_leader(parent)->rlim_cpu[1];
     t->cred = parent->cred;            /* include/cred.h: fork inherits the ids */
     if (parent->is_process) {
         t->pgrp = parent->pgrp;
@@ -232,6 +236,24 @@ static void setup_fork_stack(struct task_struct *t, int (*fn)(void *), void *arg
     *--sp = 0;                         /* esi */
     *--sp = (unsigned long)arg;        /* edi */
     t->sp = (unsigned long)sp;
+}
+
+/* RLIMIT_NPROC (Linux's copy_process): a user other than root may own at
+ * most the soft limit of tasks, counted by real uid (threads and zombies
+ * too, until reaped); CAP_SYS_RESOURCE and CAP_SYS_ADMIN are exempt. */
+static bool over_nproc_limit(struct task_struct *me)
+{
+    uid_t uid = me->cred.uid;
+    if (uid == 0 || capable(CAP_SYS_RESOURCE) || capable(CAP_SYS_ADMIN))
+        return false;
+    unsigned long long n = 0;
+    struct task_struct *t;
+    unsigned long flags = local_irq_save();
+    list_for_each_entry(t, &task_list, tasks)
+        if (t->is_process && t->exit_state != EXIT_DEAD && t->cred.uid == uid)
+            n++;
+    local_irq_restore(flags);
+    return n >= me->rlim_nproc[0];
 }
 
 /* Make t visible (pid, lists) and runnable.  Fails with -EAGAIN over the
@@ -332,7 +354,7 @@ long do_fork(unsigned long clone_flags, unsigned long newsp, struct pt_regs *reg
         return -EINVAL;
     if ((clone_flags & CLONE_SIGHAND) && !(clone_flags & CLONE_THREAD))
         return -EINVAL;                /* see above: handlers shared by a group only */
-    if (READ_ONCE(nr_processes) >= max_processes)
+    if (READ_ONCE(nr_processes) >= max_processes || over_nproc_limit(me))
         return -EAGAIN;
     t = dup_task(me);
     if (!t)

@@ -62,6 +62,8 @@ struct task_struct init_task = {
     .comm = "swapper",
     .rlim_fsize = { RLIM64_INFINITY, RLIM64_INFINITY },
     .rlim_nofile = { NR_OPEN, NR_OPEN },
+    .rlim_nproc = { RLIM64_INFINITY, RLIM64_INFINITY },   /* init's: rest_init */
+    .rlim_cpu = { RLIM64_INFINITY, RLIM64_INFINITY },
     .run_list = LIST_HEAD_INIT(init_task.run_list),
     .tasks = LIST_HEAD_INIT(init_task.tasks),
     .time_slice = TASK_TIMESLICE,
@@ -285,6 +287,8 @@ struct task_struct *kthread_run(int (*fn)(void *), void *data, const char *name)
     t->time_slice = TASK_TIMESLICE;
     t->rlim_fsize[0] = t->rlim_fsize[1] = RLIM64_INFINITY;
     t->rlim_nofile[0] = t->rlim_nofile[1] = NR_OPEN;
+    t->rlim_nproc[0] = t->rlim_nproc[1] = RLIM64_INFINITY;
+    t->rlim_cpu[0] = t->rlim_cpu[1] = RLIM64_INFINITY;
     INIT_LIST_HEAD(&t->run_list);
 
     /* The initial stack is what switch_to() pops: edi, esi, ebx, ebp, then
@@ -531,9 +535,34 @@ static void calc_global_load(void)
     avenrun[2] = calc_load(avenrun[2], EXP_15, active);
 }
 
+/* RLIMIT_CPU (Linux's check_process_timers): a process whose CPU time
+ * (its live threads' utime + stime; Linux also counts the threads that
+ * exited) reaches the soft limit gets SIGXCPU, and the soft limit moves on
+ * by a second, so that it gets one a second; at the hard limit, SIGKILL.
+ * Interrupts off (the tick). */
+static void check_rlimit_cpu(struct task_struct *p)
+{
+    struct task_struct *leader = tg_leader(p), *t;
+    unsigned long long soft = leader->rlim_cpu[0], hard = leader->rlim_cpu[1];
+    if (soft == RLIM64_INFINITY || !p->is_process || p->exit_state)
+        return;
+    unsigned long long ticks = leader->utime + leader->stime;
+    list_for_each_entry(t, &leader->thread_group, thread_group)
+        ticks += t->utime + t->stime;
+    const struct kern_siginfo priv = { .code = SI_KERNEL };
+    if (hard != RLIM64_INFINITY && ticks >= hard * HZ) {
+        send_group_signal(leader, SIGKILL, &priv);
+    } else if (ticks >= soft * HZ) {
+        if (soft < hard)
+            leader->rlim_cpu[0] = soft + 1;
+        send_group_signal(leader, SIGXCPU, &priv);
+    }
+}
+
 static void sched_tick_hook(struct pt_regs *regs)
 {
     account_tick(regs);
+    check_rlimit_cpu(current);
     calc_global_load();
     scheduler_tick();
     it_real_tick();

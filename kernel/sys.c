@@ -9,8 +9,8 @@
  *
  * Simplifications: the
  * wall clock is read from the CMOS RTC once at boot and advanced by
- * jiffies (no NTP, no settimeofday); rlimits other than RLIMIT_FSIZE and
- * RLIMIT_NOFILE are fixed values.
+ * jiffies (no NTP, no settimeofday); rlimits other than RLIMIT_FSIZE,
+ * RLIMIT_NOFILE, RLIMIT_NPROC and RLIMIT_CPU are fixed values.
  */
 #include <kernel.h>
 #include <string.h>
@@ -216,6 +216,7 @@ long sys_reboot(int magic1, int magic2, unsigned int cmd, void *arg)
 
 /* ---- rlimits --------------------------------------------------------------- */
 
+#define RLIMIT_CPU     0
 #define RLIMIT_FSIZE   1
 #define RLIMIT_STACK   3
 #define RLIMIT_NPROC   6
@@ -228,7 +229,8 @@ static unsigned long long rlimit_value(struct task_struct *t, unsigned int resou
     switch (resource) {
     case RLIMIT_FSIZE:  return t->rlim_fsize[hard];
     case RLIMIT_STACK:  return 8UL << 20;
-    case RLIMIT_NPROC:  return max_processes;
+    case RLIMIT_NPROC:  return t->rlim_nproc[hard];
+    case RLIMIT_CPU:    return tg_leader(t)->rlim_cpu[hard];
     case RLIMIT_NOFILE: return t->rlim_nofile[hard];
     default:            return RLIM64_INFINITY;
     }
@@ -246,9 +248,9 @@ long sys_getrlimit(unsigned int resource, void *rlim)
     return copy_to_user(rlim, r, sizeof r) ? -EFAULT : 0;
 }
 
-/* Reading works.  RLIMIT_FSIZE and RLIMIT_NOFILE are kept per task and
- * enforced (include/sched.h); lowering any other limit is accepted and
- * ignored (fixed limits).  No hard limit can be raised (-EPERM), so
+/* Reading works.  RLIMIT_FSIZE, RLIMIT_NOFILE, RLIMIT_NPROC and RLIMIT_CPU
+ * are kept and enforced (include/sched.h); lowering any other limit is
+ * accepted and ignored (fixed limits).  No hard limit can be raised (-EPERM), so
  * RLIMIT_NOFILE stays within the table's size, NR_OPEN. */
 long sys_prlimit64(pid_t pid, unsigned int resource, const void *new_rlim, void *old_rlim)
 {
@@ -273,6 +275,14 @@ long sys_prlimit64(pid_t pid, unsigned int resource, const void *new_rlim, void 
         if (resource == RLIMIT_NOFILE) {
             t->rlim_nofile[0] = n[0];
             t->rlim_nofile[1] = n[1];
+        }
+        if (resource == RLIMIT_NPROC) {
+            t->rlim_nproc[0] = n[0];
+            t->rlim_nproc[1] = n[1];
+        }
+        if (resource == RLIMIT_CPU) {
+            tg_leader(t)->rlim_cpu[0] = n[0];
+            tg_leader(t)->rlim_cpu[1] = n[1];
         }
         /* Lowering another limit is accepted and ignored (simplification). */
     }

@@ -95,6 +95,7 @@ static int nproc_option(const char *v, int dflt)
 void rest_init(void)
 {
     max_processes = nproc_option(cmdline_get("nproc"), max_processes);
+    current->rlim_nproc[0] = current->rlim_nproc[1] = max_processes;   /* init inherits it */
     struct task_struct *t = user_process_create(kernel_init, NULL, "init", 1);
     if (IS_ERR(t))
         panic("rest_init: cannot create init (%ld)", PTR_ERR(t));
