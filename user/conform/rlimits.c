@@ -59,17 +59,23 @@ static void cpu_default(int w)
 	spin();
 }
 
+/* fork a child that exits at once; report "key=ok" or the error, then sep */
+static void fork_once(int w, const char *key, const char *sep)
+{
+	pid_t p = fork();
+	if (p == 0)
+		_exit(0);
+	report(w, "%s=%s%s", key, p < 0 ? rv(p) : "ok", sep);
+	if (p > 0)
+		waitpid(p, NULL, 0);
+}
+
 static void nproc_user(int w)
 {
 	drop_to_user();
 	struct rlimit rl = { 1, 1 };
 	report(w, "set1=%s ", rv(setrlimit(RLIMIT_NPROC, &rl)));
-	pid_t p = fork();
-	if (p == 0)
-		_exit(0);
-	report(w, "fork_at_limit=%s ", p < 0 ? rv(p) : "ok");
-	if (p > 0)
-		waitpid(p, NULL, 0);
+	fork_once(w, "fork_at_limit", " ");
 	rl.rlim_max = 5;
 	report(w, "raise_hard=%s ", rv(setrlimit(RLIMIT_NPROC, &rl)));
 	/* a hard limit of 1 cannot be raised back: a new process for the rest */
@@ -87,32 +93,17 @@ static void nproc_user2(int w)
 		_exit(0);
 	}
 	report(w, "fork_within=%s ", p < 0 ? rv(p) : "ok");
-	pid_t q = fork();
-	if (q == 0)
-		_exit(0);
-	report(w, "fork_past=%s ", q < 0 ? rv(q) : "ok");
-	if (q > 0)
-		waitpid(q, NULL, 0);
+	fork_once(w, "fork_past", " ");
 	kill(p, SIGKILL);
 	waitpid(p, NULL, 0);
-	q = fork();
-	if (q == 0)
-		_exit(0);
-	report(w, "fork_after_reap=%s", q < 0 ? rv(q) : "ok");
-	if (q > 0)
-		waitpid(q, NULL, 0);
+	fork_once(w, "fork_after_reap", "");
 }
 
 static void nproc_root(int w)
 {
 	struct rlimit rl = { 1, 1 };
 	report(w, "set=%s ", rv(setrlimit(RLIMIT_NPROC, &rl)));
-	pid_t p = fork();
-	if (p == 0)
-		_exit(0);
-	report(w, "root_fork=%s", p < 0 ? rv(p) : "ok");
-	if (p > 0)
-		waitpid(p, NULL, 0);
+	fork_once(w, "root_fork", "");
 }
 
 int main(int argc, char **argv)
