@@ -3,7 +3,7 @@
  *
  *   /proc/PID/stat      one line, the 52 fields of Linux's proc(5) "stat"
  *                       (what ps and top parse; fields we do not keep are 0)
- *   /proc/PID/status    "Name: ... State: ... Pid: ... PPid: ... VmRSS: ..."
+ *   /proc/PID/status    "Name: ... State: ... Pid: ... PPid: ... VmLck: ... VmRSS: ..."
  *   /proc/PID/cmdline   argv, NUL-separated, read from the process's own
  *                       stack (empty for a kernel thread)
  *   /proc/self          a symbolic link to the reader's own PID
@@ -270,8 +270,9 @@ static int show_status(const struct task_info *ti, char *buf, size_t size)
                      "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n",
                      ti->comm, state_name(ti->state), ti->tgid, ti->pid, ti->ppid);
     if (ti->mm && (size_t)n < size)
-        n += snprintf(buf + n, size - n, "VmSize:\t%8lu kB\nVmRSS:\t%8lu kB\n",
-                      ti->mm->total_vm * (PAGE_SIZE / 1024), ti->mm->rss * (PAGE_SIZE / 1024));
+        n += snprintf(buf + n, size - n, "VmSize:\t%8lu kB\nVmLck:\t%8lu kB\nVmRSS:\t%8lu kB\n",
+                      ti->mm->total_vm * (PAGE_SIZE / 1024),
+                      ti->mm->locked_vm * (PAGE_SIZE / 1024), ti->mm->rss * (PAGE_SIZE / 1024));
     if ((size_t)n < size)
         n += snprintf(buf + n, size - n, "Threads:\t%d\n", ti->threads);
     return n;

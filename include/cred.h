@@ -42,6 +42,7 @@ struct cred {
 #define CAP_KILL             5
 #define CAP_SETGID           6
 #define CAP_SETUID           7
+#define CAP_IPC_LOCK         14
 #define CAP_SYS_ADMIN        21
 #define CAP_SYS_RESOURCE     24
 #define CAP_MKNOD            27
@@ -56,7 +57,8 @@ gid_t current_fsgid(void);
  * file-system capabilities (CHOWN, DAC_OVERRIDE, DAC_READ_SEARCH, FOWNER,
  * FSETID) follow the fsuid being 0 (Linux's cap_task_fix_setuid drops and
  * raises exactly these when the fsuid leaves or returns to 0), the others
- * (KILL, SETUID, SETGID, SYS_ADMIN, SYS_RESOURCE, MKNOD) the euid being 0. */
+ * (KILL, SETUID, SETGID, IPC_LOCK, SYS_ADMIN, SYS_RESOURCE, MKNOD) the
+ * euid being 0. */
 bool capable(int cap);
 
 /* Is gid the caller's fsgid or one of its supplementary groups (Linux's

@@ -140,6 +140,9 @@ extern unsigned long kernel_image_bytes;
 #define VM_EXEC        0x0004
 #define VM_SHARED      0x0008          /* MAP_SHARED: writes shared, no COW at fork */
 #define VM_GROWSDOWN   0x0100          /* the stack: grows down on a fault below it */
+#define VM_LOCKED      0x2000          /* mlock: counted in locked_vm, populated (mm/mmap.c) */
+#define VM_LOCKONFAULT 0x08000000      /* mlock2(MLOCK_ONFAULT): locked as faulted in */
+#define VM_LOCKED_MASK (VM_LOCKED | VM_LOCKONFAULT)
 #define VM_ACCESS_FLAGS (VM_READ | VM_WRITE | VM_EXEC)
 
 #define STACK_TOP          TASK_SIZE             /* the stack VMA ends here */
@@ -267,6 +270,14 @@ long sys_mmap2(unsigned long addr, unsigned long len, unsigned long prot,
                unsigned long flags, unsigned long fd, unsigned long pgoff);
 long sys_munmap(unsigned long addr, unsigned long len);
 long sys_mprotect(unsigned long start, unsigned long len, unsigned long prot);
+/* Memory locks (mm/mmap.c, "memory locks"): Linux's calls and errors. */
+long sys_mlock(unsigned long start, size_t len);
+long sys_mlock2(unsigned long start, size_t len, int flags);
+long sys_munlock(unsigned long start, size_t len);
+long sys_mlockall(int flags);
+long sys_munlockall(void);
+/* May the caller lock memory at all (RLIMIT_MEMLOCK not 0, or CAP_IPC_LOCK)? */
+bool can_do_mlock(void);
 long sys_msync(unsigned long start, unsigned long len, int flags);
 /* cachestat(2), Linux 6.5's number 451 (mm/filemap.c): page-cache counts
  * of a file range; the structures are ABI (include/uapi/linux/mman.h). */

@@ -147,6 +147,10 @@ struct task_struct {
      * set on the thread group's leader (Linux: signal_struct).  Inherited
      * by fork, kept by exec; RLIM64_INFINITY for init and kernel threads. */
     unsigned long long rlim_cpu[2];
+    /* RLIMIT_MEMLOCK, soft and hard, in bytes: what mlock may lock (mm/mmap.c,
+     * "memory locks").  Inherited by fork, kept by exec; 8 MiB at boot, as
+     * Linux's MLOCK_LIMIT. */
+    unsigned long long rlim_memlock[2];
     /* ITIMER_REAL (alarm, setitimer: kernel/itimer.c): SIGALRM at jiffies
      * it_real_expires while it_real_armed, then every it_real_incr_us
      * microseconds (0: once).  Not inherited by fork, kept by exec. */
@@ -160,6 +164,7 @@ struct task_struct {
 };
 
 #define RLIM64_INFINITY (~0ULL)
+#define MLOCK_LIMIT     (8ULL << 20)   /* RLIMIT_MEMLOCK's default (Linux's, since 5.16) */
 
 /* task->flags (Linux's PF_* names and meanings) */
 #define PF_MEMALLOC   0x00000800       /* reclaiming: may use every free page, never

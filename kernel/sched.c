@@ -64,6 +64,7 @@ struct task_struct init_task = {
     .rlim_nofile = { NR_OPEN, NR_OPEN },
     .rlim_nproc = { RLIM64_INFINITY, RLIM64_INFINITY },   /* init's: rest_init */
     .rlim_cpu = { RLIM64_INFINITY, RLIM64_INFINITY },
+    .rlim_memlock = { MLOCK_LIMIT, MLOCK_LIMIT },
     .run_list = LIST_HEAD_INIT(init_task.run_list),
     .tasks = LIST_HEAD_INIT(init_task.tasks),
     .time_slice = TASK_TIMESLICE,
@@ -289,6 +290,7 @@ struct task_struct *kthread_run(int (*fn)(void *), void *data, const char *name)
     t->rlim_nofile[0] = t->rlim_nofile[1] = NR_OPEN;
     t->rlim_nproc[0] = t->rlim_nproc[1] = RLIM64_INFINITY;
     t->rlim_cpu[0] = t->rlim_cpu[1] = RLIM64_INFINITY;
+    t->rlim_memlock[0] = t->rlim_memlock[1] = MLOCK_LIMIT;
     INIT_LIST_HEAD(&t->run_list);
 
     /* The initial stack is what switch_to() pops: edi, esi, ebx, ebp, then

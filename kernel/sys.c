@@ -10,7 +10,8 @@
  * Simplifications: the
  * wall clock is read from the CMOS RTC once at boot and advanced by
  * jiffies (no NTP, no settimeofday); rlimits other than RLIMIT_FSIZE,
- * RLIMIT_NOFILE, RLIMIT_NPROC and RLIMIT_CPU are fixed values.
+ * RLIMIT_NOFILE, RLIMIT_NPROC, RLIMIT_CPU and RLIMIT_MEMLOCK are fixed
+ * values.
  */
 #include <kernel.h>
 #include <string.h>
@@ -221,6 +222,7 @@ long sys_reboot(int magic1, int magic2, unsigned int cmd, void *arg)
 #define RLIMIT_STACK   3
 #define RLIMIT_NPROC   6
 #define RLIMIT_NOFILE  7
+#define RLIMIT_MEMLOCK 8
 #define RLIMIT_NLIMITS 16
 #define RLIM_INFINITY  (~0UL)
 
@@ -231,6 +233,7 @@ static unsigned long long rlimit_value(struct task_struct *t, unsigned int resou
     case RLIMIT_STACK:  return 8UL << 20;
     case RLIMIT_NPROC:  return t->rlim_nproc[hard];
     case RLIMIT_CPU:    return tg_leader(t)->rlim_cpu[hard];
+    case RLIMIT_MEMLOCK: return t->rlim_memlock[hard];
     case RLIMIT_NOFILE: return t->rlim_nofile[hard];
     default:            return RLIM64_INFINITY;
     }
@@ -248,8 +251,8 @@ long sys_getrlimit(unsigned int resource, void *rlim)
     return copy_to_user(rlim, r, sizeof r) ? -EFAULT : 0;
 }
 
-/* Reading works.  RLIMIT_FSIZE, RLIMIT_NOFILE, RLIMIT_NPROC and RLIMIT_CPU
- * are kept and enforced (include/sched.h); lowering any other limit is
+/* Reading works.  RLIMIT_FSIZE, RLIMIT_NOFILE, RLIMIT_NPROC, RLIMIT_CPU and
+ * RLIMIT_MEMLOCK are kept and enforced (include/sched.h); lowering any other limit is
  * accepted and ignored (fixed limits).  No hard limit can be raised (-EPERM), so
  * RLIMIT_NOFILE stays within the table's size, NR_OPEN. */
 long sys_prlimit64(pid_t pid, unsigned int resource, const void *new_rlim, void *old_rlim)
@@ -279,6 +282,10 @@ long sys_prlimit64(pid_t pid, unsigned int resource, const void *new_rlim, void 
         if (resource == RLIMIT_NPROC) {
             t->rlim_nproc[0] = n[0];
             t->rlim_nproc[1] = n[1];
+        }
+        if (resource == RLIMIT_MEMLOCK) {
+            t->rlim_memlock[0] = n[0];
+            t->rlim_memlock[1] = n[1];
         }
         if (resource == RLIMIT_CPU) {
             tg_leader(t)->rlim_cpu[0] = n[0];

@@ -129,6 +129,8 @@ static void vma_link(struct mm_struct *mm, struct vm_area_struct *v)
     list_add_tail(&v->vm_list, next ? &next->vm_list : &mm->mmap);
     mm->map_count++;
     mm->total_vm += vma_pages(v);
+    if (v->vm_flags & VM_LOCKED)
+        mm->locked_vm += vma_pages(v);
     vma_link_file(v);
 }
 
@@ -148,6 +150,8 @@ static void vma_remove(struct mm_struct *mm, struct vm_area_struct *v)
     if (v->vm_ops && v->vm_ops->close)
         v->vm_ops->close(v);
     mm->total_vm -= vma_pages(v);
+    if (v->vm_flags & VM_LOCKED)
+        mm->locked_vm -= vma_pages(v);
     vma_free(mm, v);
 }
 
@@ -266,10 +270,13 @@ struct mm_struct *dup_mm(struct mm_struct *oldmm)
     mm->map_count = 0;
     mm->total_vm = 0;
     mm->rss = 0;
+    mm->locked_vm = 0;                  /* memory locks are not inherited (mlock(2)) */
+    mm->def_flags = 0;
 
     struct vm_area_struct *v;
     list_for_each_entry(v, &oldmm->mmap, vm_list) {
-        struct vm_area_struct *n = vma_alloc(mm, v->vm_start, v->vm_end, v->vm_flags);
+        struct vm_area_struct *n = vma_alloc(mm, v->vm_start, v->vm_end,
+                                             v->vm_flags & ~VM_LOCKED_MASK);
         if (!n)
             goto fail;
         n->vm_file = v->vm_file ? get_file(v->vm_file) : NULL;
@@ -366,6 +373,8 @@ static int populate_range(struct vm_area_struct *v, unsigned long start, unsigne
     return 0;
 }
 
+static bool mlock_future_ok(struct mm_struct *mm, unsigned long len);
+
 long do_mmap(struct mm_struct *mm, struct file *file, unsigned long addr, unsigned long len,
              unsigned long prot, unsigned long flags, unsigned long pgoff)
 {
@@ -399,6 +408,16 @@ long do_mmap(struct mm_struct *mm, struct file *file, unsigned long addr, unsign
             return -EOVERFLOW;
     }
 
+    /* MAP_LOCKED and mlockall(MCL_FUTURE): as mlock, within RLIMIT_MEMLOCK */
+    unsigned long vmf = calc_vm_flags(prot, flags) | mm->def_flags;
+    if (flags & MAP_LOCKED) {
+        if (!can_do_mlock())
+            return -EPERM;
+        vmf |= VM_LOCKED;
+    }
+    if ((vmf & VM_LOCKED) && !mlock_future_ok(mm, len))
+        return -EAGAIN;
+
     if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) {
         if (addr & ~PAGE_MASK)
             return -EINVAL;
@@ -417,7 +436,6 @@ long do_mmap(struct mm_struct *mm, struct file *file, unsigned long addr, unsign
             return -ENOMEM;
     }
 
-    unsigned long vmf = calc_vm_flags(prot, flags);
     struct vm_area_struct *v = vma_alloc(mm, addr, addr + len, vmf);
     if (!v)
         return -ENOMEM;
@@ -437,7 +455,8 @@ long do_mmap(struct mm_struct *mm, struct file *file, unsigned long addr, unsign
      * faulted in after the fork are shared too).  A shared FILE mapping
      * needs no such thing: its pages are the page cache's, found again by
      * every fault. */
-    bool populate = (!file && (vmf & VM_SHARED)) || (flags & MAP_POPULATE);
+    bool populate = (!file && (vmf & VM_SHARED)) || (flags & MAP_POPULATE) ||
+                    (vmf & (VM_LOCKED | VM_LOCKONFAULT)) == VM_LOCKED;
     if (!(vmf & VM_SHARED))
         v = vma_merge(mm, v);
     if (populate && populate_range(v, addr, addr + len) && !file) {
@@ -481,6 +500,58 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
     return 0;
 }
 
+/* Where the mapped part of [start, end) that begins at start ends (start
+ * itself if start is not mapped, end or past it if all is). */
+static unsigned long mapped_prefix_end(struct mm_struct *mm, unsigned long start,
+                                       unsigned long end)
+{
+    unsigned long covered = start;
+    for (struct vm_area_struct *v = find_vma(mm, start); v && covered < end; v = vma_next(mm, v)) {
+        if (v->vm_start > covered)
+            break;
+        covered = v->vm_end;
+    }
+    return covered;
+}
+
+/* Apply fn(v, arg) to each VMA of [start, end), split first so that it lies
+ * inside the range, merged with its neighbours after (mprotect, mlock).
+ * 0, -ENOMEM, or fn's error (the VMAs before keep their change). */
+static int change_vma_range(struct mm_struct *mm, unsigned long start, unsigned long end,
+                            int (*fn)(struct vm_area_struct *v, unsigned long arg),
+                            unsigned long arg)
+{
+    struct vm_area_struct *v = find_vma(mm, start);
+    while (v && v->vm_start < end) {
+        if (v->vm_start < start) {
+            v = split_vma(mm, v, start);
+            if (!v)
+                return -ENOMEM;
+            continue;
+        }
+        if (v->vm_end > end && !split_vma(mm, v, end))
+            return -ENOMEM;
+        int err = fn(v, arg);
+        if (err)
+            return err;
+        v = vma_merge(mm, v);
+        v = vma_next(mm, v);
+    }
+    return 0;
+}
+
+static int mprotect_vma(struct vm_area_struct *v, unsigned long access)
+{
+    if ((access & VM_WRITE) && (v->vm_flags & VM_SHARED) && v->vm_file &&
+        !(v->vm_file->f_mode & FMODE_WRITE))
+        return -EACCES;            /* shared mapping of a file opened read-only
+                                    * (Linux: no VM_MAYWRITE) */
+    unsigned long newflags = (v->vm_flags & ~VM_ACCESS_FLAGS) | access;
+    change_protection(v, v->vm_start, v->vm_end, newflags);
+    v->vm_flags = newflags;
+    return 0;
+}
+
 int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
                 unsigned long prot)
 {
@@ -492,42 +563,149 @@ int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
         return 0;
     if (!user_range_fits(start, &len))
         return -ENOMEM;
-    unsigned long end = start + len;
-
-    /* The whole range must be mapped; check before changing anything
+    /* The whole range must be mapped; checked before changing anything
      * (Linux may change a prefix before it finds the hole). */
-    unsigned long covered = start;
-    for (struct vm_area_struct *v = find_vma(mm, start); v && covered < end; v = vma_next(mm, v)) {
-        if (v->vm_start > covered)
-            break;
-        covered = v->vm_end;
-    }
-    if (covered < end)
+    if (mapped_prefix_end(mm, start, start + len) < start + len)
         return -ENOMEM;
+    return change_vma_range(mm, start, start + len, mprotect_vma, calc_vm_flags(prot, 0));
+}
 
-    unsigned long access = calc_vm_flags(prot, 0);
-    struct vm_area_struct *v = find_vma(mm, start);
-    while (v && v->vm_start < end) {
-        if (v->vm_start < start) {
-            v = split_vma(mm, v, start);
-            if (!v)
-                return -ENOMEM;
-            continue;
-        }
-        if ((access & VM_WRITE) && (v->vm_flags & VM_SHARED) && v->vm_file &&
-            !(v->vm_file->f_mode & FMODE_WRITE))
-            return -EACCES;        /* shared mapping of a file opened read-only
-                                    * (Linux: no VM_MAYWRITE) */
-        if (v->vm_end > end && !split_vma(mm, v, end))
-            return -ENOMEM;
-        unsigned long newflags = (v->vm_flags & ~VM_ACCESS_FLAGS) | access;
-        change_protection(v, v->vm_start, v->vm_end, newflags);
-        v->vm_flags = newflags;
-        v = vma_merge(mm, v);
-        v = vma_next(mm, v);
-    }
+/* ---- memory locks (Linux's mm/mlock.c) ------------------------------------
+ *
+ * mlock, mlock2, munlock, mlockall, munlockall and MAP_LOCKED give VMAs
+ * VM_LOCKED (VM_LOCKONFAULT too for MLOCK_ONFAULT and MCL_ONFAULT), counted
+ * in mm->locked_vm (/proc/PID/status VmLck), and fault their pages in now
+ * (not for ONFAULT).  Vellum never swaps anonymous memory, and reclaim
+ * takes only page-cache pages no PTE maps, so a locked page already stays;
+ * what locking adds is the residency now, the accounting, and Linux's
+ * errors: EPERM without RLIMIT_MEMLOCK (and not CAP_IPC_LOCK), ENOMEM past
+ * it or over a hole, EAGAIN for MAP_LOCKED past it, EBUSY from
+ * msync(MS_INVALIDATE).  Locks are not inherited by fork nor kept by exec.
+ * Simplification: a page that cannot be faulted in (past EOF) is left out
+ * silently (Linux's mlock says ENOMEM).
+ */
+static unsigned long memlock_limit_pages(void)
+{
+    unsigned long long lim = current->rlim_memlock[0];
+    return lim >= (unsigned long long)TASK_SIZE ? ~0UL : (unsigned long)(lim >> PAGE_SHIFT);
+}
+
+bool can_do_mlock(void)
+{
+    return current->rlim_memlock[0] != 0 || capable(CAP_IPC_LOCK);
+}
+
+/* May len more bytes be locked (MAP_LOCKED, MCL_FUTURE's new mappings)? */
+static bool mlock_future_ok(struct mm_struct *mm, unsigned long len)
+{
+    return capable(CAP_IPC_LOCK) ||
+           mm->locked_vm + (len >> PAGE_SHIFT) <= memlock_limit_pages();
+}
+
+/* Pages of [start, end) already locked (so not counted twice). */
+static unsigned long locked_pages_in(struct mm_struct *mm, unsigned long start, unsigned long end)
+{
+    unsigned long n = 0;
+    for (struct vm_area_struct *v = find_vma(mm, start); v && v->vm_start < end; v = vma_next(mm, v))
+        if (v->vm_flags & VM_LOCKED)
+            n += (min(end, v->vm_end) - max(start, v->vm_start)) >> PAGE_SHIFT;
+    return n;
+}
+
+/* Set v's lock flags to lockflags (0: unlock); fault in what it locks. */
+static int mlock_vma(struct vm_area_struct *v, unsigned long lockflags)
+{
+    struct mm_struct *mm = v->vm_mm;
+    unsigned long old = v->vm_flags;
+    if ((old & VM_LOCKED) && !(lockflags & VM_LOCKED))
+        mm->locked_vm -= vma_pages(v);
+    else if (!(old & VM_LOCKED) && (lockflags & VM_LOCKED))
+        mm->locked_vm += vma_pages(v);
+    v->vm_flags = (old & ~VM_LOCKED_MASK) | lockflags;
+    if ((lockflags & VM_LOCKED) && !(lockflags & VM_LOCKONFAULT) && (old & VM_ACCESS_FLAGS))
+        for (unsigned long va = v->vm_start; va < v->vm_end; va += PAGE_SIZE)
+            /* a write fault only where it breaks COW: a shared page is
+             * not dirtied for nothing (Linux's populate_vma_page_range);
+             * failures: see above */
+            handle_mm_fault(v, va, (old & (VM_WRITE | VM_SHARED)) == VM_WRITE ?
+                                   FAULT_FLAG_WRITE : 0);
     return 0;
 }
+
+static long do_mlock(unsigned long start, unsigned long len, unsigned long lockflags)
+{
+    struct mm_struct *mm = current->mm;
+    if (!mm)
+        return -EINVAL;
+    if (lockflags && !can_do_mlock())
+        return -EPERM;
+    len = PAGE_ALIGN(len + (start & ~PAGE_MASK));
+    start &= PAGE_MASK;
+    unsigned long end = start + len;
+    if (end < start)
+        return -EINVAL;
+    if (end == start)
+        return 0;
+    mutex_lock(&mm->mmap_sem);
+    long err = 0;
+    if (lockflags && !capable(CAP_IPC_LOCK) &&
+        mm->locked_vm + (len >> PAGE_SHIFT) - locked_pages_in(mm, start, end) >
+        memlock_limit_pages())
+        err = -ENOMEM;
+    else {
+        /* Linux's apply_vma_lock_flags: the mapped run from start changes,
+         * then a hole after it is -ENOMEM (nothing at start: no change). */
+        unsigned long mapped = min(mapped_prefix_end(mm, start, end), end);
+        err = mapped > start ? change_vma_range(mm, start, mapped, mlock_vma, lockflags) : 0;
+        if (!err && mapped < end)
+            err = -ENOMEM;
+    }
+    mutex_unlock(&mm->mmap_sem);
+    return err;
+}
+
+long sys_mlock(unsigned long start, size_t len) { return do_mlock(start, len, VM_LOCKED); }
+long sys_munlock(unsigned long start, size_t len) { return do_mlock(start, len, 0); }
+
+long sys_mlock2(unsigned long start, size_t len, int flags)
+{
+    if (flags & ~MLOCK_ONFAULT)
+        return -EINVAL;
+    return do_mlock(start, len, VM_LOCKED | (flags & MLOCK_ONFAULT ? VM_LOCKONFAULT : 0));
+}
+
+/* MCL_FUTURE goes to def_flags (do_mmap adds them); MCL_CURRENT locks
+ * every VMA now; 0 (munlockall) unlocks them all. */
+static long do_mlockall(int flags)
+{
+    struct mm_struct *mm = current->mm;
+    if (!mm)
+        return -EINVAL;
+    unsigned long lockflags = VM_LOCKED | (flags & MCL_ONFAULT ? VM_LOCKONFAULT : 0);
+    mutex_lock(&mm->mmap_sem);
+    if ((flags & MCL_CURRENT) && !capable(CAP_IPC_LOCK) && mm->total_vm > memlock_limit_pages()) {
+        mutex_unlock(&mm->mmap_sem);
+        return -ENOMEM;
+    }
+    mm->def_flags = flags & MCL_FUTURE ? lockflags : 0;
+    struct vm_area_struct *v;
+    if (flags & MCL_CURRENT || !flags)
+        list_for_each_entry(v, &mm->mmap, vm_list)
+            mlock_vma(v, flags ? lockflags : 0);
+    mutex_unlock(&mm->mmap_sem);
+    return 0;
+}
+
+long sys_mlockall(int flags)
+{
+    if (!flags || (flags & ~(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT)) || flags == MCL_ONFAULT)
+        return -EINVAL;
+    if (!can_do_mlock())
+        return -EPERM;
+    return do_mlockall(flags);
+}
+
+long sys_munlockall(void) { return do_mlockall(0); }
 
 /* ---- the stack ----------------------------------------------------------- */
 
@@ -660,8 +838,8 @@ long sys_mprotect(unsigned long start, unsigned long len, unsigned long prot)
  * file system: generic_file_fsync), which is more than the range, never
  * less.  MS_ASYNC only marks the
  * pages dirty (the flusher writes them: Linux's behaviour since 2.6.19).
- * MS_INVALIDATE is accepted and does nothing (our mappings always show the
- * page cache).  Errors: -EINVAL (unaligned start, unknown flags, both
+ * MS_INVALIDATE over a locked VMA is -EBUSY; otherwise it does nothing (our
+ * mappings always show the page cache).  Errors: -EINVAL (unaligned start, unknown flags, both
  * MS_SYNC and MS_ASYNC), -ENOMEM (part of the range unmapped; the rest is
  * still synced), -EIO from writeback.
  */
@@ -685,6 +863,10 @@ long sys_msync(unsigned long start, unsigned long len, int flags)
             unmapped = 1;               /* a hole in the range */
             start = v->vm_start;
             continue;
+        }
+        if ((flags & MS_INVALIDATE) && (v->vm_flags & VM_LOCKED)) {
+            err = -EBUSY;               /* locked pages cannot be invalidated */
+            break;
         }
         unsigned long stop = min(end, v->vm_end);
         struct file *file = NULL;

@@ -22,7 +22,7 @@
 #define MAP_GROWSDOWN   0x0100
 #define MAP_DENYWRITE   0x0800         /* ignored, as Linux */
 #define MAP_EXECUTABLE  0x1000         /* ignored, as Linux */
-#define MAP_LOCKED      0x2000         /* accepted, no effect (nothing is swapped) */
+#define MAP_LOCKED      0x2000         /* VM_LOCKED, as mlock (mm/mmap.c) */
 #define MAP_NORESERVE   0x4000         /* accepted, no effect */
 #define MAP_POPULATE    0x8000         /* fault every page in now */
 #define MAP_STACK       0x20000        /* accepted, no effect */
@@ -32,7 +32,13 @@
 
 /* msync(2) flags */
 #define MS_ASYNC        1              /* schedule the write-back (flusher) */
-#define MS_INVALIDATE   2              /* accepted; nothing to do for us */
+#define MS_INVALIDATE   2              /* EBUSY on locked pages; else nothing to do */
 #define MS_SYNC         4              /* write back and wait */
+
+/* mlockall(2), mlock2(2) flags */
+#define MCL_CURRENT     1
+#define MCL_FUTURE      2
+#define MCL_ONFAULT     4
+#define MLOCK_ONFAULT   1
 
 #endif

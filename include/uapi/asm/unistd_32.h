@@ -106,6 +106,10 @@
 #define __NR_writev             146
 #define __NR_getsid             147
 #define __NR_fdatasync          148
+#define __NR_mlock              150
+#define __NR_munlock            151
+#define __NR_mlockall           152
+#define __NR_munlockall         153
 #define __NR_sched_yield        158
 #define __NR_nanosleep          162
 #define __NR_mremap             163
@@ -198,6 +202,7 @@
 #define __NR_prlimit64          340
 #define __NR_syncfs             344
 #define __NR_getrandom          355
+#define __NR_mlock2             376
 #define __NR_preadv2            378
 #define __NR_pwritev2           379
 #define __NR_statx              383
