@@ -221,10 +221,10 @@ console_wait() {
         sleep 0.2
     done
 }
-# console_type N LINE: wait (30 s) for prompt number N, then type LINE and
-# Enter; 1 if the prompt never came.
+# console_type N LINE: wait (backstop 30 s) for prompt number N, then type
+# LINE and Enter; 1 if the prompt never came.
 console_type() {
-    console_wait "$1" 30 || return 1
+    console_wait "$1" "$(backstop 30)" || return 1
     printf '%s\n' "$2" >&3
 }
 
