@@ -259,7 +259,8 @@ static bool over_nproc_limit(struct task_struct *me)
 }
 
 /* Make t visible (pid, lists) and runnable.  Fails with -EAGAIN over the
- * process limit (threads count, as Linux's RLIMIT_NPROC) or out of pids.
+ * system-wide task limit, max_processes (threads count, as in Linux's
+ * threads-max; the per-user RLIMIT_NPROC is over_nproc_limit's) or out of pids.
  * A task that is not a thread leads a new group: tgid = pid.  A thread
  * (t->group_leader set by copy_process) joins its leader's group and is
  * nobody's child: parent NULL, on no children list (wait() never sees it). */

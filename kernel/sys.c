@@ -226,17 +226,27 @@ long sys_reboot(int magic1, int magic2, unsigned int cmd, void *arg)
 #define RLIMIT_NLIMITS 16
 #define RLIM_INFINITY  (~0UL)
 
-static unsigned long long rlimit_value(struct task_struct *t, unsigned int resource, int hard)
+/* The {soft, hard} pair of a limit Vellum keeps (include/sched.h says where
+ * each is enforced), or NULL for one it does not: those read as fixed values
+ * (rlimit_value) and lowering them is accepted and ignored (simplification). */
+static unsigned long long *rlimit_pair(struct task_struct *t, unsigned int resource)
 {
     switch (resource) {
-    case RLIMIT_FSIZE:  return t->rlim_fsize[hard];
-    case RLIMIT_STACK:  return 8UL << 20;
-    case RLIMIT_NPROC:  return t->rlim_nproc[hard];
-    case RLIMIT_CPU:    return tg_leader(t)->rlim_cpu[hard];
-    case RLIMIT_MEMLOCK: return t->rlim_memlock[hard];
-    case RLIMIT_NOFILE: return t->rlim_nofile[hard];
-    default:            return RLIM64_INFINITY;
+    case RLIMIT_FSIZE:   return t->rlim_fsize;
+    case RLIMIT_NPROC:   return t->rlim_nproc;
+    case RLIMIT_CPU:     return tg_leader(t)->rlim_cpu;   /* per process, as Linux's signal_struct */
+    case RLIMIT_MEMLOCK: return t->rlim_memlock;
+    case RLIMIT_NOFILE:  return t->rlim_nofile;
+    default:             return NULL;
     }
+}
+
+static unsigned long long rlimit_value(struct task_struct *t, unsigned int resource, int hard)
+{
+    unsigned long long *pair = rlimit_pair(t, resource);
+    if (pair)
+        return pair[hard];
+    return resource == RLIMIT_STACK ? 8ULL << 20 : RLIM64_INFINITY;
 }
 
 long sys_getrlimit(unsigned int resource, void *rlim)
@@ -271,27 +281,11 @@ long sys_prlimit64(pid_t pid, unsigned int resource, const void *new_rlim, void 
             return -EINVAL;
         if (n[1] > v[1])
             return -EPERM;
-        if (resource == RLIMIT_FSIZE) {
-            t->rlim_fsize[0] = n[0];
-            t->rlim_fsize[1] = n[1];
+        unsigned long long *pair = rlimit_pair(t, resource);
+        if (pair) {
+            pair[0] = n[0];
+            pair[1] = n[1];
         }
-        if (resource == RLIMIT_NOFILE) {
-            t->rlim_nofile[0] = n[0];
-            t->rlim_nofile[1] = n[1];
-        }
-        if (resource == RLIMIT_NPROC) {
-            t->rlim_nproc[0] = n[0];
-            t->rlim_nproc[1] = n[1];
-        }
-        if (resource == RLIMIT_MEMLOCK) {
-            t->rlim_memlock[0] = n[0];
-            t->rlim_memlock[1] = n[1];
-        }
-        if (resource == RLIMIT_CPU) {
-            tg_leader(t)->rlim_cpu[0] = n[0];
-            tg_leader(t)->rlim_cpu[1] = n[1];
-        }
-        /* Lowering another limit is accepted and ignored (simplification). */
     }
     if (old_rlim && copy_to_user(old_rlim, v, sizeof v))
         return -EFAULT;
