@@ -142,6 +142,9 @@ extern unsigned long kernel_image_bytes;
 #define VM_GROWSDOWN   0x0100          /* the stack: grows down on a fault below it */
 #define VM_LOCKED      0x2000          /* mlock: counted in locked_vm, populated (mm/mmap.c) */
 #define VM_LOCKONFAULT 0x08000000      /* mlock2(MLOCK_ONFAULT): locked as faulted in */
+#define VM_DONTCOPY    0x00020000      /* madvise(MADV_DONTFORK): fork leaves it out */
+#define VM_WIPEONFORK  0x02000000      /* madvise(MADV_WIPEONFORK): fork's copy starts empty */
+#define VM_DONTDUMP    0x04000000      /* madvise(MADV_DONTDUMP): kept for Linux's sake (no core dumps) */
 #define VM_LOCKED_MASK (VM_LOCKED | VM_LOCKONFAULT)
 #define VM_ACCESS_FLAGS (VM_READ | VM_WRITE | VM_EXEC)
 
@@ -270,6 +273,7 @@ long sys_mmap2(unsigned long addr, unsigned long len, unsigned long prot,
                unsigned long flags, unsigned long fd, unsigned long pgoff);
 long sys_munmap(unsigned long addr, unsigned long len);
 long sys_mprotect(unsigned long start, unsigned long len, unsigned long prot);
+long sys_madvise(unsigned long start, size_t len, int advice);   /* mm/madvise.c */
 /* Memory locks (mm/mmap.c, "memory locks"): Linux's calls and errors. */
 long sys_mlock(unsigned long start, size_t len);
 long sys_mlock2(unsigned long start, size_t len, int flags);

@@ -25,7 +25,7 @@ extern const syscall_fn_t sys_call_table[];
 long ni_syscall(struct pt_regs *regs, unsigned long nr);
 
 long sys_ni_syscall(void);             /* -ENOSYS, logged once per number */
-long sys_ni_syscall_quiet(void);       /* -ENOSYS, not logged (rseq, madvise) */
+long sys_ni_syscall_quiet(void);       /* -ENOSYS, not logged (rseq) */
 
 /* kernel/fork.c, exit.c, exec.c */
 long sys_fork(void);

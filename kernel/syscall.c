@@ -133,7 +133,7 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
     S(munlockall, sys_munlockall),
     S(msync, sys_msync),
     S(cachestat, sys_cachestat),
-    S(madvise, sys_ni_syscall_quiet),
+    S(madvise, sys_madvise),
     /* files (fs/: the files layer) */
     S(read, sys_read),
     S(write, sys_write),

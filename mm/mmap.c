@@ -38,6 +38,7 @@
 #include <asm/uaccess.h>
 #include <fdtable.h>            /* fget/fput: file mappings */
 #include <pagemap.h>            /* filemap_write_and_wait: msync */
+#include "internal.h"           /* change_vma_range, declared for mm/madvise.c */
 
 #define vma_pages(v)  (((v)->vm_end - (v)->vm_start) >> PAGE_SHIFT)
 #define vma_first(mm) (list_empty(&(mm)->mmap) ? NULL : \
@@ -275,6 +276,8 @@ struct mm_struct *dup_mm(struct mm_struct *oldmm)
 
     struct vm_area_struct *v;
     list_for_each_entry(v, &oldmm->mmap, vm_list) {
+        if (v->vm_flags & VM_DONTCOPY)  /* madvise(MADV_DONTFORK): not in the child */
+            continue;
         struct vm_area_struct *n = vma_alloc(mm, v->vm_start, v->vm_end,
                                              v->vm_flags & ~VM_LOCKED_MASK);
         if (!n)
@@ -286,7 +289,8 @@ struct mm_struct *dup_mm(struct mm_struct *oldmm)
         mm->map_count++;
         mm->total_vm += vma_pages(n);
         vma_link_file(n);
-        if (copy_page_range(mm, oldmm, v))
+        /* MADV_WIPEONFORK: the child's copy starts with no pages (zeros) */
+        if (!(v->vm_flags & VM_WIPEONFORK) && copy_page_range(mm, oldmm, v))
             goto fail;
     }
     mutex_unlock(&oldmm->mmap_sem);
@@ -515,9 +519,9 @@ static unsigned long mapped_prefix_end(struct mm_struct *mm, unsigned long start
 }
 
 /* Apply fn(v, arg) to each VMA of [start, end), split first so that it lies
- * inside the range, merged with its neighbours after (mprotect, mlock).
- * 0, -ENOMEM, or fn's error (the VMAs before keep their change). */
-static int change_vma_range(struct mm_struct *mm, unsigned long start, unsigned long end,
+ * inside the range, merged with its neighbours after (mprotect, mlock,
+ * madvise).  0, -ENOMEM, or fn's error (the VMAs before keep their change). */
+int change_vma_range(struct mm_struct *mm, unsigned long start, unsigned long end,
                             int (*fn)(struct vm_area_struct *v, unsigned long arg),
                             unsigned long arg)
 {

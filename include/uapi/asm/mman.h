@@ -41,4 +41,29 @@
 #define MCL_ONFAULT     4
 #define MLOCK_ONFAULT   1
 
+/* madvise(2) advice (mm/madvise.c says what each does here) */
+#define MADV_NORMAL          0
+#define MADV_RANDOM          1
+#define MADV_SEQUENTIAL      2
+#define MADV_WILLNEED        3
+#define MADV_DONTNEED        4
+#define MADV_FREE            8
+#define MADV_REMOVE          9
+#define MADV_DONTFORK        10
+#define MADV_DOFORK          11
+#define MADV_MERGEABLE       12
+#define MADV_UNMERGEABLE     13
+#define MADV_HUGEPAGE        14
+#define MADV_NOHUGEPAGE      15
+#define MADV_DONTDUMP        16
+#define MADV_DODUMP          17
+#define MADV_WIPEONFORK      18
+#define MADV_KEEPONFORK      19
+#define MADV_COLD            20
+#define MADV_PAGEOUT         21
+#define MADV_POPULATE_READ   22
+#define MADV_POPULATE_WRITE  23
+#define MADV_DONTNEED_LOCKED 24
+#define MADV_COLLAPSE        25
+
 #endif
