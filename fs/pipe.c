@@ -305,9 +305,11 @@ static long pipe_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
     return copy_to_user((void *)arg, &n, sizeof n) ? -EFAULT : 0;
 }
 
-/* Linux's pipe_poll: readable when not empty or no writer is left (read
- * returns 0 then: POLLHUP); writable when there is room; a write end
- * without readers gets POLLERR (write would fail with EPIPE). */
+/* Linux's pipe_poll: readable when not empty; POLLHUP when no writer is
+ * left (read returns 0 then), except for a FIFO reader that opened
+ * without a writer and has seen none come since (f_pipe, the writers'
+ * count at its open); writable when there is room; a write end without
+ * readers gets POLLERR (write would fail with EPIPE). */
 static unsigned int pipe_poll(struct file *file)
 {
     struct pipe *p = file->private_data;
@@ -316,8 +318,8 @@ static unsigned int pipe_poll(struct file *file)
     if (file->f_mode & FMODE_READ) {
         if (p->head != p->tail)
             mask |= POLLIN | POLLRDNORM;
-        if (!p->writers)
-            mask |= POLLHUP;
+        if (!p->writers && file->f_pipe != p->w_counter)
+            mask |= POLLHUP;           /* not for a FIFO reader before any writer came */
     }
     if (file->f_mode & FMODE_WRITE) {
         if (!pipe_full(p->head, p->tail, p->max_usage))
@@ -384,6 +386,7 @@ int create_pipe_files(struct file **files, int flags)
     p->inode.i_ino = ++pipe_ino;
     p->inode.i_atime = p->inode.i_mtime = p->inode.i_ctime = current_time();
     p->readers = p->writers = 1;
+    p->r_counter = p->w_counter = 1;   /* as a FIFO opened once each way */
     files[0] = pipe_file(p, FMODE_READ, flags & O_NONBLOCK);
     files[1] = pipe_file(p, FMODE_WRITE, flags & O_NONBLOCK);
     if (!files[0] || !files[1]) {
@@ -474,6 +477,8 @@ static int fifo_open(struct inode *inode, struct file *file)
         mutex_unlock(&p->mutex);
         wake_up_all(&p->rd_wait);      /* a partner waiting in its open */
         wake_up_all(&p->wr_wait);
+        if (rd && !p->writers)
+            file->f_pipe = p->w_counter;   /* no POLLHUP until a writer came */
         if (rd && !wr && !p->writers && !nonblock)
             err = wait_for_partner(&p->rd_wait, &p->w_counter);
         else if (wr && !rd && !p->readers)

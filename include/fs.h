@@ -391,6 +391,7 @@ struct file {
     struct mutex f_pos_lock;           /* serialises f_pos updates */
     int f_count;
     void *private_data;
+    unsigned int f_pipe;               /* a FIFO's reader: the pipe's w_counter at open (fs/pipe.c) */
 };
 #define FMODE_READ   0x1
 #define FMODE_WRITE  0x2

@@ -585,8 +585,8 @@ int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
  * errors: EPERM without RLIMIT_MEMLOCK (and not CAP_IPC_LOCK), ENOMEM past
  * it or over a hole, EAGAIN for MAP_LOCKED past it, EBUSY from
  * msync(MS_INVALIDATE).  Locks are not inherited by fork nor kept by exec.
- * Simplification: a page that cannot be faulted in (past EOF) is left out
- * silently (Linux's mlock says ENOMEM).
+ * A page that cannot be faulted in (past EOF) leaves the range locked and
+ * makes mlock ENOMEM (mlockall and MAP_LOCKED go on without it), as Linux.
  */
 static unsigned long memlock_limit_pages(void)
 {
@@ -616,7 +616,7 @@ static unsigned long locked_pages_in(struct mm_struct *mm, unsigned long start, 
     return n;
 }
 
-/* Set v's lock flags to lockflags (0: unlock); fault in what it locks. */
+/* Set v's lock flags to lockflags (0: unlock), counted in locked_vm. */
 static int mlock_vma(struct vm_area_struct *v, unsigned long lockflags)
 {
     struct mm_struct *mm = v->vm_mm;
@@ -626,13 +626,30 @@ static int mlock_vma(struct vm_area_struct *v, unsigned long lockflags)
     else if (!(old & VM_LOCKED) && (lockflags & VM_LOCKED))
         mm->locked_vm += vma_pages(v);
     v->vm_flags = (old & ~VM_LOCKED_MASK) | lockflags;
-    if ((lockflags & VM_LOCKED) && !(lockflags & VM_LOCKONFAULT) && (old & VM_ACCESS_FLAGS))
-        for (unsigned long va = v->vm_start; va < v->vm_end; va += PAGE_SIZE)
-            /* a write fault only where it breaks COW: a shared page is
-             * not dirtied for nothing (Linux's populate_vma_page_range);
-             * failures: see above */
-            handle_mm_fault(v, va, (old & (VM_WRITE | VM_SHARED)) == VM_WRITE ?
-                                   FAULT_FLAG_WRITE : 0);
+    return 0;
+}
+
+/* Fault in the locked pages of [start, end) (Linux's __mm_populate): not
+ * those of VM_LOCKONFAULT or PROT_NONE VMAs, and a write fault only where
+ * it breaks COW (a shared page is not dirtied for nothing).  A fault that
+ * fails ends it, unless ignore_errors (mlockall): -EFAULT where an access
+ * would signal (past the end of a file), -ENOMEM out of memory. */
+static int populate_locked(struct mm_struct *mm, unsigned long start, unsigned long end,
+                           bool ignore_errors)
+{
+    for (struct vm_area_struct *v = find_vma(mm, start); v && v->vm_start < end; v = vma_next(mm, v)) {
+        if ((v->vm_flags & (VM_LOCKED | VM_LOCKONFAULT)) != VM_LOCKED ||
+            !(v->vm_flags & VM_ACCESS_FLAGS))
+            continue;
+        unsigned int flags = (v->vm_flags & (VM_WRITE | VM_SHARED)) == VM_WRITE ? FAULT_FLAG_WRITE : 0;
+        for (unsigned long va = max(start, v->vm_start); va < min(end, v->vm_end); va += PAGE_SIZE) {
+            int fault = handle_mm_fault(v, va, flags);
+            if (fault && ignore_errors)
+                break;                  /* on to the next VMA, as Linux */
+            if (fault)
+                return (fault & VM_FAULT_OOM) ? -ENOMEM : -EFAULT;
+        }
+    }
     return 0;
 }
 
@@ -663,6 +680,12 @@ static long do_mlock(unsigned long start, unsigned long len, unsigned long lockf
         err = mapped > start ? change_vma_range(mm, start, mapped, mlock_vma, lockflags) : 0;
         if (!err && mapped < end)
             err = -ENOMEM;
+        /* Then the pages: the range stays locked if one cannot come in
+         * (mlock's POSIX errors: ENOMEM for it, EAGAIN out of memory). */
+        if (!err && lockflags) {
+            err = populate_locked(mm, start, end, false);
+            err = err == -EFAULT ? -ENOMEM : err == -ENOMEM ? -EAGAIN : err;
+        }
     }
     mutex_unlock(&mm->mmap_sem);
     return err;
@@ -696,6 +719,8 @@ static long do_mlockall(int flags)
     if (flags & MCL_CURRENT || !flags)
         list_for_each_entry(v, &mm->mmap, vm_list)
             mlock_vma(v, flags ? lockflags : 0);
+    if (flags & MCL_CURRENT)
+        populate_locked(mm, 0, TASK_SIZE, true);
     mutex_unlock(&mm->mmap_sem);
     return 0;
 }

@@ -11,6 +11,7 @@
  * (conform.h).
  */
 #include "conform.h"
+#include <poll.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -114,6 +115,16 @@ static void writer_body(int w)
 
 static void on_alarm(int sig) { (void)sig; }
 
+/* poll(fd, POLLIN, no wait): the count and the events, as text */
+static const char *polled(int fd)
+{
+	static char b[48];
+	struct pollfd pf = { fd, POLLIN, 0 };
+	int n = poll(&pf, 1, 0);
+	snprintf(b, sizeof b, "%s revents=0x%x", rv(n), pf.revents);
+	return b;
+}
+
 static void fifo_cases(void)
 {
 	char buf[64];
@@ -121,6 +132,7 @@ static void fifo_cases(void)
 	/* O_NONBLOCK: a reader opens alone, a lone writer is turned away */
 	int r = open(path("p"), O_RDONLY | O_NONBLOCK);
 	say("nonblock_reader %s read_no_writer=%s", r < 0 ? rv(r) : "ok", rv(read(r, buf, 10)));
+	say("poll_no_writer_yet %s", polled(r));
 	close(r);
 	say("nonblock_lone_writer %s", opens("p", O_WRONLY | O_NONBLOCK));
 	r = open(path("p"), O_RDONLY | O_NONBLOCK);
@@ -137,8 +149,14 @@ static void fifo_cases(void)
 	say("lseek %s", rv(lseek(r, 0, SEEK_SET)));
 	say("pread %s", rv(pread(r, buf, 1, 0)));
 	say("pipe_size %s", rv(fcntl(w, F_GETPIPE_SZ)));
+	say("poll_writer_open_empty %s", polled(r));
 	close(w);
+	say("poll_writer_gone %s", polled(r));
 	say("read_after_writer_closed %s", rv(read(r, buf, 4)));
+	w = open(path("p"), O_WRONLY | O_NONBLOCK);
+	say("poll_second_writer %s", polled(r));
+	close(w);
+	say("poll_second_writer_gone %s", polled(r));
 	close(r);
 	/* the blocking opens meet */
 	char text[128];

@@ -3,8 +3,10 @@
  * each, unaligned and empty ranges, a hole (ENOMEM), bad flags (EINVAL),
  * MCL_FUTURE locking later mappings, MAP_LOCKED, locks not inherited by
  * fork, msync(MS_INVALIDATE) on locked pages (EBUSY), munmap giving the
- * count back; an ordinary user under RLIMIT_MEMLOCK (the default, 0:
- * EPERM, one page: ENOMEM past it, mlockall, MCL_FUTURE's mmap: EAGAIN).
+ * count back, a file mapping past the end of its file (mlock: ENOMEM, the
+ * range locked all the same; mlockall goes on); an ordinary user under
+ * RLIMIT_MEMLOCK (the default, 0: EPERM, one page: ENOMEM past it,
+ * mlockall, MCL_FUTURE's mmap: EAGAIN).
  * Prints observations only (conform.h): VmLck as a difference in kB.
  */
 #include "conform.h"
@@ -85,6 +87,23 @@ static void root_cases(void)
 	say("map_locked %s %s", q == MAP_FAILED ? rv(-1) : "ok", lck());
 	munmap(q, 3 * 4096);
 	say("after_munmap %s", lck());
+	/* a file mapping one page longer than the file */
+	int fd = open(path("m"), O_RDWR | O_CREAT | O_TRUNC, 0644);
+	write(fd, "x", 1);
+	q = mmap(NULL, 2 * 4096, PROT_READ, MAP_SHARED, fd, 0);
+	r = rv(mlock(q, 2 * 4096));
+	say("mlock_past_eof %s %s", r, lck());
+	r = rv(munlock(q, 2 * 4096));
+	say("munlock_past_eof %s %s", r, lck());
+	r = rv(mlock(q, 4096));
+	say("mlock_before_eof %s %s", r, lck());
+	munlock(q, 4096);
+	r = rv(mlockall(MCL_CURRENT));
+	say("mlockall_past_eof %s", r);
+	munlockall();
+	munmap(q, 2 * 4096);
+	close(fd);
+	unlink(path("m"));
 }
 
 static void fork_body(int w)
