@@ -2,8 +2,9 @@
  * (kern_path), with mounts crossed both ways, symlinks followed in the
  * middle and (with LOOKUP_FOLLOW) at the end, and the directory operations
  * built on it: mkdir, mknod, rmdir, unlink, rename, link, symlink, readlink,
- * truncate, getcwd.  Sits on the inode cache and the mount table; calls the
- * filesystems' inode_operations with the parent directory's i_mutex held.
+ * truncate, getcwd, and a file's name for /proc (file_path_name).  Sits
+ * on the inode cache and the mount table; calls the filesystems'
+ * inode_operations with the parent directory's i_mutex held.
  *
  * Errors, as POSIX and Linux:
  *   ENOENT        a component does not exist, or the path is empty
@@ -725,39 +726,87 @@ int vfs_truncate(const char *path, loff_t length)
     return err;
 }
 
-/* ---- getcwd: climb with "..", finding each name in its parent ---------- */
+/* ---- names from inodes: getcwd, and a file's name for /proc -------------
+ *
+ * Vellum keeps no dentries, so an inode knows no name of its own.  A
+ * directory's is found by climbing: look up "..", find the entry with our
+ * inode number in it, repeat up to the reader's root (crossing mounts at
+ * their roots).  A file's (file_path_name, for /proc/PID/maps) is found by
+ * searching the file system it was opened through, depth first from its
+ * root, for a directory entry with its inode number; the name of the
+ * mount's root is then the climb's.  Simplifications on purpose: a file
+ * with several hard links shows the first name the search meets (Linux:
+ * the name it was opened by), one that was unlinked "(deleted)" alone
+ * (Linux: its old name and " (deleted)"), and the search gives up below
+ * NAME_SEARCH_DEPTH directories.
+ */
 
 struct name_finder {
     struct dir_context ctx;
     unsigned long ino;
     char *name;                        /* NAME_MAX + 1 bytes */
     int found;
+    char *subdirs;                     /* if not NULL: the names of the directories */
+    size_t used, room;                 /* met, NUL-separated, up to room bytes */
 };
 
 static int find_name_actor(struct dir_context *ctx, const char *name, int len, loff_t pos,
                            unsigned long ino, unsigned int d_type)
 {
     struct name_finder *f = container_of(ctx, struct name_finder, ctx);
-    if (ino != f->ino || is_dots_name(name, len))
+    if (is_dots_name(name, len))
         return 0;
-    memcpy(f->name, name, len);
-    f->name[len] = '\0';
-    f->found = 1;
-    return 1;
+    if (ino == f->ino) {
+        memcpy(f->name, name, len);
+        f->name[len] = '\0';
+        f->found = 1;
+        return 1;
+    }
+    if (f->subdirs && (d_type == DT_DIR || d_type == DT_UNKNOWN) &&
+        f->used + len + 1 <= f->room) {
+        memcpy(f->subdirs + f->used, name, len);
+        f->subdirs[f->used + len] = '\0';
+        f->used += len + 1;
+    }
+    return 0;
 }
 
-int vfs_getcwd(char *buf, size_t size)
+/* Read the directory dir (of mount mnt) through f's actor, under its
+ * i_mutex.  0, -ENOENT (f found nothing), or the file system's error. */
+static int find_name_in(struct vfsmount *mnt, struct inode *dir, struct name_finder *f)
 {
-    struct path root, cur;
+    struct file file;
+    memset(&file, 0, sizeof file);
+    file.f_path.mnt = mnt;
+    file.f_path.inode = dir;
+    file.f_inode = dir;
+    file.f_op = dir->i_fop;
+    file.f_mapping = dir->i_mapping;
+    file.f_mode = FMODE_READ;
+    int err = -ENOTDIR;
+    if (file.f_op && file.f_op->iterate) {
+        mutex_lock(&dir->i_mutex);
+        err = file.f_op->iterate(&file, &f->ctx);
+        mutex_unlock(&dir->i_mutex);
+    }
+    return err ? err : f->found ? 0 : -ENOENT;
+}
+
+/* The name of the directory cur, climbing to the reader's root, into buf:
+ * its length with the NUL, -ENOENT (it was removed), -ERANGE (buf is too
+ * small) or -ENAMETOOLONG.  Puts cur. */
+static int climb_to_root(struct path cur, char *buf, size_t size)
+{
+    struct path root;
     char *tmp = kmalloc(PATH_MAX, GFP_KERNEL), *name = kmalloc(NAME_MAX + 1, GFP_KERNEL);
     int err = 0;
     if (!tmp || !name) {
         kfree(tmp);
         kfree(name);
+        path_put(&cur);
         return -ENOMEM;
     }
     get_fs_root(&root);
-    get_fs_pwd(&cur);
     char *p = tmp + PATH_MAX - 1;
     *p = '\0';
     while (cur.inode && !(cur.mnt == root.mnt && cur.inode == root.inode)) {
@@ -774,23 +823,8 @@ int vfs_getcwd(char *buf, size_t size)
         err = vfs_lookup_one(cur.inode, "..", 2, &parent);
         if (err)
             break;
-        struct file f;
-        memset(&f, 0, sizeof f);
-        f.f_path.mnt = cur.mnt;
-        f.f_path.inode = parent;
-        f.f_inode = parent;
-        f.f_op = parent->i_fop;
-        f.f_mapping = parent->i_mapping;
-        f.f_mode = FMODE_READ;
-        struct name_finder nf = { { find_name_actor, 0 }, cur.inode->i_ino, name, 0 };
-        err = -ENOENT;
-        if (f.f_op && f.f_op->iterate) {
-            mutex_lock(&parent->i_mutex);
-            err = f.f_op->iterate(&f, &nf.ctx);
-            mutex_unlock(&parent->i_mutex);
-        }
-        if (!err && !nf.found)
-            err = -ENOENT;              /* cwd was removed */
+        struct name_finder nf = { { find_name_actor, 0 }, cur.inode->i_ino, name, 0, NULL, 0, 0 };
+        err = find_name_in(cur.mnt, parent, &nf);    /* -ENOENT: cur was removed */
         if (err) {
             iput(parent);
             break;
@@ -823,4 +857,92 @@ int vfs_getcwd(char *buf, size_t size)
     kfree(tmp);
     kfree(name);
     return err;
+}
+
+int vfs_getcwd(char *buf, size_t size)
+{
+    struct path cur;
+    get_fs_pwd(&cur);
+    return climb_to_root(cur, buf, size);
+}
+
+#define NAME_SEARCH_DEPTH 16
+
+/* Depth first below dir for an entry numbered ino; path[0..*len) is dir's
+ * name, extended with what is found.  1 found, 0 not below dir, < 0 an
+ * error. */
+static int search_below(struct vfsmount *mnt, struct inode *dir, unsigned long ino,
+                        char *path, size_t *len, size_t size, int depth)
+{
+    if (depth > NAME_SEARCH_DEPTH)
+        return 0;
+    char *name = kmalloc(NAME_MAX + 1, GFP_KERNEL), *subdirs = kmalloc(PAGE_SIZE, GFP_KERNEL);
+    int r = -ENOMEM;
+    if (!name || !subdirs)
+        goto out;
+    struct name_finder nf = { { find_name_actor, 0 }, ino, name, 0, subdirs, 0, PAGE_SIZE };
+    r = find_name_in(mnt, dir, &nf);
+    if (r == 0 || r != -ENOENT) {
+        if (r == 0) {                  /* here: dir's name + "/" + name */
+            size_t n = strlen(name);
+            r = *len + 1 + n < size ? 1 : -ENAMETOOLONG;
+            if (r == 1) {
+                path[(*len)++] = '/';
+                memcpy(path + *len, name, n + 1);
+                *len += n;
+            }
+        }
+        goto out;
+    }
+    r = 0;
+    for (size_t i = 0; i < nf.used && r == 0; i += strlen(subdirs + i) + 1) {
+        const char *sub = subdirs + i;
+        size_t n = strlen(sub), was = *len;
+        struct inode *child;
+        if (*len + 1 + n >= size || vfs_lookup_one(dir, sub, n, &child))
+            continue;
+        if (S_ISDIR(child->i_mode)) {
+            path[(*len)++] = '/';
+            memcpy(path + *len, sub, n + 1);
+            *len += n;
+            r = search_below(mnt, child, ino, path, len, size, depth + 1);
+            if (r <= 0)
+                *len = was;            /* not there: back to dir's name */
+        }
+        iput(child);
+    }
+out:
+    kfree(name);
+    kfree(subdirs);
+    return r;
+}
+
+int file_path_name(struct file *file, char *buf, size_t size)
+{
+    struct path p = file->f_path;
+    if (!p.mnt || !p.inode)
+        return -ENOENT;                /* a pipe's: no name */
+    struct inode *inode = p.inode;
+    if (S_ISDIR(inode->i_mode)) {
+        path_get(&p);
+        return climb_to_root(p, buf, size);
+    }
+    struct path top = { p.mnt, p.mnt->mnt_sb->s_root };
+    path_get(&top);
+    int n = climb_to_root(top, buf, size);     /* the mount's own name */
+    if (n < 0)
+        return n;
+    size_t len = strcmp(buf, "/") ? (size_t)n - 1 : 0;
+    int r = search_below(p.mnt, p.mnt->mnt_sb->s_root, inode->i_ino, buf, &len, size, 0);
+    if (r < 0)
+        return r;
+    if (r == 0) {
+        if (inode->i_nlink)
+            return -ENOENT;            /* too deep to find */
+        if (size < sizeof "(deleted)")
+            return -ERANGE;
+        strcpy(buf, "(deleted)");
+        return sizeof "(deleted)";
+    }
+    return (int)len + 1;
 }

@@ -6,6 +6,9 @@
  *   /proc/PID/status    "Name: ... State: ... Pid: ... PPid: ... VmLck: ... VmRSS: ..."
  *   /proc/PID/cmdline   argv, NUL-separated, read from the process's own
  *                       stack (empty for a kernel thread)
+ *   /proc/PID/maps      one line per VMA, as Linux's show_map_vma prints it
+ *                       on i386: "start-end perms offset dev inode", then
+ *                       the file's name, [heap] or [stack] (show_maps)
  *   /proc/self          a symbolic link to the reader's own PID
  *
  * fs/pseudofs.c's proc root calls proc_pid_lookup and proc_pid_readdir for
@@ -23,9 +26,10 @@
 #include <mm.h>
 #include <mutex.h>
 #include <fs.h>
+#include <fdtable.h>            /* fput */
 #include "internal.h"
 
-enum { PID_DIR, PID_STAT, PID_STATUS, PID_CMDLINE, PID_NFILES, PROC_SELF = 7 };
+enum { PID_DIR, PID_STAT, PID_STATUS, PID_CMDLINE, PID_MAPS, PID_NFILES, PROC_SELF = 7 };
 #define PID_INO_BASE 0x10000UL                 /* above every fixed entry's number */
 #define PID_INO(pid, kind) (PID_INO_BASE + (unsigned long)(pid) * 8 + (kind))
 #define INO_PID(ino)  ((pid_t)(((ino) - PID_INO_BASE) / 8))
@@ -33,6 +37,7 @@ enum { PID_DIR, PID_STAT, PID_STATUS, PID_CMDLINE, PID_NFILES, PROC_SELF = 7 };
 
 static const char *const pid_file_name[PID_NFILES] = {
     [PID_STAT] = "stat", [PID_STATUS] = "status", [PID_CMDLINE] = "cmdline",
+    [PID_MAPS] = "maps",
 };
 
 static const struct inode_operations proc_pid_dir_iops, proc_self_iops;
@@ -191,7 +196,7 @@ static int proc_pid_dir_iterate(struct file *file, struct dir_context *ctx)
 static const struct inode_operations proc_pid_dir_iops = { .lookup = proc_pid_dir_lookup };
 static const struct file_operations proc_pid_dir_fops = { .iterate = proc_pid_dir_iterate };
 
-/* ---- /proc/PID/{stat,status,cmdline}: the text ------------------------- */
+/* ---- /proc/PID/{stat,status,cmdline,maps}: the text -------------------- */
 
 /* What a snapshot needs from the task, copied with interrupts off so the
  * task cannot exit halfway (the mm is referenced, for cmdline and sizes). */
@@ -291,6 +296,75 @@ static int show_cmdline(const struct task_info *ti, char *buf, size_t size)
     return n;
 }
 
+/* /proc/PID/maps (Linux's show_map_vma, with i386's widths): per VMA
+ * "start-end rwxp offset major:minor inode ", then, for a file, its name
+ * (file_path_name; fs/namei.c says how it is found), for anonymous memory
+ * [heap] (the VMA meets [start_brk, brk]) or [stack] (it holds
+ * start_stack), padded to column 49.  The offset and the inode of
+ * anonymous memory are 0.  The VMAs are copied under mmap_sem and named
+ * after it is let go: naming reads directories, and i_mutex comes before
+ * mmap_sem in the lock order (mm/filemap.c).  Lines that do not fit in
+ * size are left out, as a read of a short buffer would see them. */
+#define MAPS_NAME_COLUMN 48            /* Linux: 25 + sizeof(void *) * 6 - 1 */
+#define MAPS_SNAPSHOT_SIZE (4 * PAGE_SIZE)   /* about 100 lines with names */
+struct map_line { unsigned long start, end, flags, pgoff; struct file *file; };
+
+static int show_maps(const struct task_info *ti, char *buf, size_t size)
+{
+    struct mm_struct *mm = ti->mm;
+    if (!mm)
+        return 0;
+    mutex_lock(&mm->mmap_sem);
+    int count = mm->map_count, i = 0;
+    struct map_line *ml = kmalloc(count * sizeof *ml + 1, GFP_KERNEL);
+    struct vm_area_struct *v;
+    if (ml)
+        list_for_each_entry(v, &mm->mmap, vm_list) {
+            ml[i] = (struct map_line){ v->vm_start, v->vm_end, v->vm_flags, v->vm_pgoff,
+                                       v->vm_file ? get_file(v->vm_file) : NULL };
+            i++;
+        }
+    unsigned long start_brk = mm->start_brk, brk = mm->brk, start_stack = mm->start_stack;
+    mutex_unlock(&mm->mmap_sem);
+    char *name = kmalloc(PATH_MAX, GFP_KERNEL);
+    if (!ml || !name) {
+        kfree(name);
+        kfree(ml);
+        return -ENOMEM;
+    }
+    size_t len = 0;
+    for (i = 0; i < count; i++) {
+        const struct map_line *m = &ml[i];
+        struct kstat st = { 0 };
+        if (m->file)
+            generic_fillattr(m->file->f_inode, &st);
+        char pre[96];
+        int n = snprintf(pre, sizeof pre, "%08lx-%08lx %c%c%c%c %08lx %02x:%02x %lu ",
+                         m->start, m->end, m->flags & VM_READ ? 'r' : '-',
+                         m->flags & VM_WRITE ? 'w' : '-', m->flags & VM_EXEC ? 'x' : '-',
+                         m->flags & VM_SHARED ? 's' : 'p',
+                         m->file ? m->pgoff << PAGE_SHIFT : 0,
+                         (unsigned)(st.dev >> 8) & 0xfff, (unsigned)st.dev & 0xff,
+                         (unsigned long)st.ino);
+        const char *label = NULL;
+        if (m->file)
+            label = file_path_name(m->file, name, PATH_MAX) > 0 ? name : NULL;
+        else if (m->start <= brk && m->end >= start_brk)
+            label = "[heap]";
+        else if (m->start <= start_stack && m->end >= start_stack)
+            label = "[stack]";
+        int pad = !label ? 0 : n < MAPS_NAME_COLUMN ? MAPS_NAME_COLUMN - n + 1 : 1;
+        size_t whole = n + pad + (label ? strlen(label) : 0) + 1;
+        if (len + whole < size)             /* snprintf's NUL too */
+            len += snprintf(buf + len, size - len, "%s%*s%s\n", pre, pad, "", label ? label : "");
+        if (m->file)
+            fput(m->file);
+    }
+    kfree(name);
+    kfree(ml);
+    return (int)len;
+}
+
 static int proc_pid_file_open(struct inode *inode, struct file *file)
 {
     if (file->f_mode & FMODE_WRITE)
@@ -299,16 +373,19 @@ static int proc_pid_file_open(struct inode *inode, struct file *file)
     int err = get_task_info(INO_PID(inode->i_ino), &ti);
     if (err)
         return err;
-    struct snapshot *s = kmalloc(PAGE_SIZE, GFP_KERNEL);
+    int kind = INO_KIND(inode->i_ino);
+    size_t bytes = kind == PID_MAPS ? MAPS_SNAPSHOT_SIZE : PAGE_SIZE;
+    struct snapshot *s = kmalloc(bytes, GFP_KERNEL);
     if (!s) {
         mmput(ti.mm);
         return -ENOMEM;
     }
-    size_t room = PAGE_SIZE - sizeof *s;
+    size_t room = bytes - sizeof *s;
     int n;
-    switch (INO_KIND(inode->i_ino)) {
+    switch (kind) {
     case PID_STAT:   n = show_stat(&ti, s->data, room); break;
     case PID_STATUS: n = show_status(&ti, s->data, room); break;
+    case PID_MAPS:   n = show_maps(&ti, s->data, room); break;
     default:         n = show_cmdline(&ti, s->data, room); break;
     }
     mmput(ti.mm);

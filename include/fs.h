@@ -557,6 +557,10 @@ int do_truncate(struct inode *inode, loff_t length, unsigned int time_attrs);
 int vfs_chdir(const char *path);
 int vfs_getcwd(char *buf, size_t size);   /* length including the NUL, as
                                              getcwd(2); -ERANGE if size too small */
+/* file's absolute name, found by searching its file system (fs/namei.c says
+ * how, and what it simplifies): the length with the NUL, "(deleted)" for an
+ * unlinked file, -ENOENT (none found: a pipe, a file too deep), -ERANGE. */
+int file_path_name(struct file *file, char *buf, size_t size);
 
 struct kstat {
     dev_t dev;
