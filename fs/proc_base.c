@@ -9,6 +9,10 @@
  *   /proc/PID/maps      one line per VMA, as Linux's show_map_vma prints it
  *                       on i386: "start-end perms offset dev inode", then
  *                       the file's name, [heap] or [stack] (show_maps)
+ *   /proc/PID/fd/N      a symbolic link per open descriptor, to its file's
+ *                       name (file_path_name) or "pipe:[INODE]"; following
+ *                       it opens that name again (simplification: Linux's
+ *                       link reaches the open file itself, a pipe's too)
  *   /proc/self          a symbolic link to the reader's own PID
  *
  * fs/pseudofs.c's proc root calls proc_pid_lookup and proc_pid_readdir for
@@ -29,19 +33,28 @@
 #include <fdtable.h>            /* fput */
 #include "internal.h"
 
-enum { PID_DIR, PID_STAT, PID_STATUS, PID_CMDLINE, PID_MAPS, PID_NFILES, PROC_SELF = 7 };
+enum { PID_DIR, PID_STAT, PID_STATUS, PID_CMDLINE, PID_MAPS, PID_NFILES,
+       PID_FD = PID_NFILES,            /* the fd directory, after the files */
+       PROC_SELF = 7 };
 #define PID_INO_BASE 0x10000UL                 /* above every fixed entry's number */
 #define PID_INO(pid, kind) (PID_INO_BASE + (unsigned long)(pid) * 8 + (kind))
 #define INO_PID(ino)  ((pid_t)(((ino) - PID_INO_BASE) / 8))
 #define INO_KIND(ino) ((int)(((ino) - PID_INO_BASE) % 8))
+/* /proc/PID/fd/N: numbers above every PID_INO (pids stay below PID_MAX_LIMIT) */
+#define FD_INO_BASE  0x1000000UL
+#define FD_INO(pid, fd) (FD_INO_BASE + (unsigned long)(pid) * NR_OPEN + (fd))
+#define FD_INO_PID(ino) ((pid_t)(((ino) - FD_INO_BASE) / NR_OPEN))
+#define FD_INO_FD(ino)  ((int)(((ino) - FD_INO_BASE) % NR_OPEN))
 
-static const char *const pid_file_name[PID_NFILES] = {
+static const char *const pid_file_name[PID_FD + 1] = {
     [PID_STAT] = "stat", [PID_STATUS] = "status", [PID_CMDLINE] = "cmdline",
-    [PID_MAPS] = "maps",
+    [PID_MAPS] = "maps", [PID_FD] = "fd",
 };
 
 static const struct inode_operations proc_pid_dir_iops, proc_self_iops;
 static const struct file_operations proc_pid_dir_fops, proc_pid_file_fops;
+static const struct inode_operations proc_fd_dir_iops, proc_fd_link_iops;
+static const struct file_operations proc_fd_dir_fops;
 
 static struct inode *proc_pid_iget(struct super_block *sb, pid_t pid, int kind)
 {
@@ -54,6 +67,11 @@ static struct inode *proc_pid_iget(struct super_block *sb, pid_t pid, int kind)
         inode->i_nlink = 2;
         inode->i_op = &proc_pid_dir_iops;
         inode->i_fop = &proc_pid_dir_fops;
+    } else if (kind == PID_FD) {
+        inode->i_mode = S_IFDIR | 0500;    /* as Linux's (its owner: the task's) */
+        inode->i_nlink = 2;
+        inode->i_op = &proc_fd_dir_iops;
+        inode->i_fop = &proc_fd_dir_fops;
     } else if (kind == PROC_SELF) {
         inode->i_mode = S_IFLNK | 0777;
         inode->i_nlink = 1;
@@ -158,7 +176,7 @@ static int proc_pid_dir_lookup(struct inode *dir, const char *name, size_t len, 
         *res = igrab(dir->i_sb->s_root);
         return 0;
     }
-    for (int k = PID_STAT; k < PID_NFILES; k++)
+    for (int k = PID_STAT; k <= PID_FD; k++)
         if (strlen(pid_file_name[k]) == len && !memcmp(pid_file_name[k], name, len)) {
             if (!pid_visible(pid))
                 return -ENOENT;
@@ -168,7 +186,7 @@ static int proc_pid_dir_lookup(struct inode *dir, const char *name, size_t len, 
     return -ENOENT;
 }
 
-/* Positions: 0 ".", 1 "..", then 2 + k - PID_STAT for each file. */
+/* Positions: 0 ".", 1 "..", then 2 + k - PID_STAT for each file and fd. */
 static int proc_pid_dir_iterate(struct file *file, struct dir_context *ctx)
 {
     struct inode *dir = file->f_inode;
@@ -183,18 +201,145 @@ static int proc_pid_dir_iterate(struct file *file, struct dir_context *ctx)
             return 0;
         ctx->pos = 2;
     }
-    for (int k = PID_STAT + ctx->pos - 2; k < PID_NFILES; k++) {
+    for (int k = PID_STAT + ctx->pos - 2; k <= PID_FD; k++) {
         ctx->pos = 2 + k - PID_STAT;
         if (ctx->actor(ctx, pid_file_name[k], strlen(pid_file_name[k]), ctx->pos,
-                       PID_INO(pid, k), DT_REG))
+                       PID_INO(pid, k), k == PID_FD ? DT_DIR : DT_REG))
             return 0;
     }
-    ctx->pos = 2 + PID_NFILES - PID_STAT;
+    ctx->pos = 2 + PID_FD + 1 - PID_STAT;
     return 0;
 }
 
 static const struct inode_operations proc_pid_dir_iops = { .lookup = proc_pid_dir_lookup };
 static const struct file_operations proc_pid_dir_fops = { .iterate = proc_pid_dir_iterate };
+
+/* ---- /proc/PID/fd: a link per open descriptor ------------------------- */
+
+/* The file behind pid's descriptor fd, referenced (fput it), or NULL.  The
+ * task cannot go while interrupts are off (get_task_info's rule). */
+static struct file *task_fget(pid_t pid, int fd)
+{
+    struct file *f = NULL;
+    unsigned long flags = local_irq_save();
+    struct task_struct *t = find_task_by_pid(pid);
+    if (t && !t->exit_state && t->files && fd >= 0 && fd < NR_OPEN) {
+        spin_lock(&t->files->file_lock);
+        if ((f = t->files->fd[fd]))
+            get_file(f);
+        spin_unlock(&t->files->file_lock);
+    }
+    local_irq_restore(flags);
+    return f;
+}
+
+/* The descriptor at or above from that pid has open, or -1. */
+static int task_next_fd(pid_t pid, int from)
+{
+    int fd = -1;
+    unsigned long flags = local_irq_save();
+    struct task_struct *t = find_task_by_pid(pid);
+    if (t && !t->exit_state && t->files) {
+        spin_lock(&t->files->file_lock);
+        for (int i = max(from, 0); i < NR_OPEN && fd < 0; i++)
+            if (t->files->fd[i])
+                fd = i;
+        spin_unlock(&t->files->file_lock);
+    }
+    local_irq_restore(flags);
+    return fd;
+}
+
+static struct inode *proc_fd_iget(struct super_block *sb, pid_t pid, int fd, struct file *f)
+{
+    struct inode *inode = iget_locked(sb, FD_INO(pid, fd));
+    if (!inode || !(inode->i_state & I_NEW))
+        return inode;
+    inode->i_mtime = inode->i_atime = inode->i_ctime = current_time();
+    /* lr-x, l-wx or lrwx for the owner, by the open mode, as Linux */
+    inode->i_mode = S_IFLNK | (f->f_mode & FMODE_READ ? 0500 : 0) |
+                    (f->f_mode & FMODE_WRITE ? 0300 : 0);
+    inode->i_nlink = 1;
+    inode->i_op = &proc_fd_link_iops;
+    unlock_new_inode(inode);
+    return inode;
+}
+
+/* "3" -> 3; -1 for anything that is not a descriptor's number. */
+static int name_to_fd(const char *name, size_t len)
+{
+    pid_t n = (len == 1 && name[0] == '0') ? 0 : name_to_pid(name, len);
+    return n >= 0 && n < NR_OPEN ? n : -1;
+}
+
+static int proc_fd_dir_lookup(struct inode *dir, const char *name, size_t len, struct inode **res)
+{
+    pid_t pid = INO_PID(dir->i_ino);
+    if (len == 2 && !memcmp(name, "..", 2)) {
+        *res = proc_pid_iget(dir->i_sb, pid, PID_DIR);
+        return *res ? 0 : -ENOMEM;
+    }
+    struct file *f = task_fget(pid, name_to_fd(name, len));
+    if (!f)
+        return -ENOENT;
+    *res = proc_fd_iget(dir->i_sb, pid, name_to_fd(name, len), f);
+    fput(f);
+    return *res ? 0 : -ENOMEM;
+}
+
+/* Positions: 0 ".", 1 "..", then 2 + fd for each open descriptor. */
+static int proc_fd_dir_iterate(struct file *file, struct dir_context *ctx)
+{
+    struct inode *dir = file->f_inode;
+    pid_t pid = INO_PID(dir->i_ino);
+    if (ctx->pos == 0) {
+        if (ctx->actor(ctx, ".", 1, 0, dir->i_ino, DT_DIR))
+            return 0;
+        ctx->pos = 1;
+    }
+    if (ctx->pos == 1) {
+        if (ctx->actor(ctx, "..", 2, 1, PID_INO(pid, PID_DIR), DT_DIR))
+            return 0;
+        ctx->pos = 2;
+    }
+    for (int fd; (fd = task_next_fd(pid, (int)ctx->pos - 2)) >= 0; ) {
+        char name[12];
+        int n = snprintf(name, sizeof name, "%d", fd);
+        ctx->pos = 2 + fd;
+        if (ctx->actor(ctx, name, n, ctx->pos, FD_INO(pid, fd), DT_LNK))
+            return 0;
+        ctx->pos++;
+    }
+    ctx->pos = 2 + NR_OPEN;
+    return 0;
+}
+
+/* The link's text: the file's name, or "pipe:[INODE]" for a pipe (no
+ * name), as Linux's; -ENOENT once the descriptor is closed. */
+static int proc_fd_readlink(struct inode *inode, char *buf, size_t size)
+{
+    struct file *f = task_fget(FD_INO_PID(inode->i_ino), FD_INO_FD(inode->i_ino));
+    if (!f)
+        return -ENOENT;
+    char *name = kmalloc(PATH_MAX, GFP_KERNEL);
+    int n = -ENOMEM;
+    if (name) {
+        n = file_path_name(f, name, PATH_MAX);
+        if (n == -ENOENT && !f->f_path.mnt)
+            n = snprintf(name, PATH_MAX, "pipe:[%lu]", f->f_inode->i_ino) + 1;
+        if (n > 0) {
+            n = min((size_t)n - 1, size);      /* readlink: no NUL */
+            memcpy(buf, name, n);
+        }
+    }
+    kfree(name);
+    fput(f);
+    return n;
+}
+
+static const struct inode_operations proc_fd_dir_iops = { .lookup = proc_fd_dir_lookup };
+static const struct file_operations proc_fd_dir_fops = { .iterate = proc_fd_dir_iterate };
+static const struct inode_operations proc_fd_link_iops = { .readlink = proc_fd_readlink };
 
 /* ---- /proc/PID/{stat,status,cmdline,maps}: the text -------------------- */
 
