@@ -1,7 +1,8 @@
 /* fs/sys_namei.c: the name-space system calls (mkdir, mknod, rmdir, unlink,
  * rename, link, symlink, readlink and their *at forms; chdir, fchdir,
- * getcwd; truncate, ftruncate; fsync, fdatasync, sync).  Each copies its
- * path arguments in with getname() and calls the VFS's path-based API.
+ * getcwd; truncate, ftruncate, fallocate; fsync, fdatasync, sync).  Each
+ * copies its path arguments in with getname() and calls the VFS's
+ * path-based API.
  */
 #include <kernel.h>
 #include <string.h>
@@ -242,6 +243,66 @@ static long do_ftruncate(unsigned int fd, loff_t len)
 long sys_ftruncate(unsigned int fd, unsigned long length) { return do_ftruncate(fd, (long)length); }
 long sys_ftruncate64(unsigned int fd, unsigned long lo, unsigned long hi)
 { return do_ftruncate(fd, (loff_t)(((uint64_t)hi << 32) | lo)); }
+
+/* fallocate(2) (Linux's vfs_fallocate, with its checks in its order):
+ * -EINVAL for a negative offset or a length not above 0, -EOPNOTSUPP for
+ * an unknown mode bit or a combination Linux refuses so (PUNCH_HOLE with
+ * ZERO_RANGE, or without KEEP_SIZE), -EINVAL for COLLAPSE_RANGE,
+ * INSERT_RANGE or UNSHARE_RANGE with other bits, -EBADF not open for
+ * writing, -ESPIPE for a pipe, -EISDIR, -ENODEV for anything not a
+ * regular file, -EFBIG past the file system's largest size; then
+ * -EOPNOTSUPP: no file system here implements it (Linux's ext2 and ramfs
+ * do not either; glibc's posix_fallocate then writes the blocks itself).
+ * Vellum has no append-only or immutable inodes, nor swap files. */
+#define FALLOC_FL_KEEP_SIZE      0x01
+#define FALLOC_FL_PUNCH_HOLE     0x02
+#define FALLOC_FL_COLLAPSE_RANGE 0x08
+#define FALLOC_FL_ZERO_RANGE     0x10
+#define FALLOC_FL_INSERT_RANGE   0x20
+#define FALLOC_FL_UNSHARE_RANGE  0x40
+#define FALLOC_FL_SUPPORTED_MASK 0x7b
+
+static long vfs_fallocate(struct file *f, int mode, loff_t offset, loff_t len)
+{
+    struct inode *inode = f->f_inode;
+    if (offset < 0 || len <= 0)
+        return -EINVAL;
+    if (mode & ~FALLOC_FL_SUPPORTED_MASK)
+        return -EOPNOTSUPP;
+    if ((mode & (FALLOC_FL_PUNCH_HOLE | FALLOC_FL_ZERO_RANGE)) ==
+        (FALLOC_FL_PUNCH_HOLE | FALLOC_FL_ZERO_RANGE))
+        return -EOPNOTSUPP;
+    if ((mode & FALLOC_FL_PUNCH_HOLE) && !(mode & FALLOC_FL_KEEP_SIZE))
+        return -EOPNOTSUPP;
+    if (((mode & FALLOC_FL_COLLAPSE_RANGE) && (mode & ~FALLOC_FL_COLLAPSE_RANGE)) ||
+        ((mode & FALLOC_FL_INSERT_RANGE) && (mode & ~FALLOC_FL_INSERT_RANGE)) ||
+        ((mode & FALLOC_FL_UNSHARE_RANGE) &&
+         (mode & ~(FALLOC_FL_UNSHARE_RANGE | FALLOC_FL_KEEP_SIZE))))
+        return -EINVAL;
+    if (!(f->f_mode & FMODE_WRITE))
+        return -EBADF;
+    if (S_ISFIFO(inode->i_mode))
+        return -ESPIPE;
+    if (S_ISDIR(inode->i_mode))
+        return -EISDIR;
+    if (!S_ISREG(inode->i_mode))
+        return -ENODEV;
+    if ((uint64_t)offset + (uint64_t)len > (uint64_t)inode->i_sb->s_maxbytes)
+        return -EFBIG;                 /* past the largest size, or wrapping */
+    return -EOPNOTSUPP;
+}
+
+long sys_fallocate(int fd, int mode, unsigned long off_lo, unsigned long off_hi,
+                   unsigned long len_lo, unsigned long len_hi)
+{
+    struct file *f = fget(fd);
+    if (!f)
+        return -EBADF;
+    long err = vfs_fallocate(f, mode, (loff_t)(((uint64_t)off_hi << 32) | off_lo),
+                             (loff_t)(((uint64_t)len_hi << 32) | len_lo));
+    fput(f);
+    return err;
+}
 
 static long do_fsync(unsigned int fd, int datasync)
 {

@@ -95,6 +95,8 @@ long sys_truncate(const char *path, long length);
 long sys_ftruncate(unsigned int fd, unsigned long length);
 long sys_truncate64(const char *path, unsigned long len_lo, unsigned long len_hi);
 long sys_ftruncate64(unsigned int fd, unsigned long len_lo, unsigned long len_hi);
+long sys_fallocate(int fd, int mode, unsigned long off_lo, unsigned long off_hi,
+                   unsigned long len_lo, unsigned long len_hi);
 long sys_fsync(unsigned int fd);
 long sys_fdatasync(unsigned int fd);
 long sys_sync(void);

@@ -190,6 +190,7 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
     S(getcwd, sys_getcwd),
     S(truncate64, sys_truncate64),
     S(ftruncate64, sys_ftruncate64),
+    S(fallocate, sys_fallocate),
     S(statfs, sys_statfs),
     S(fstatfs, sys_fstatfs),
     S(statfs64, sys_statfs64),

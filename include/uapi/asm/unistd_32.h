@@ -195,6 +195,7 @@
 #define __NR_set_robust_list    311
 #define __NR_get_robust_list    312
 #define __NR_utimensat          320
+#define __NR_fallocate          324
 #define __NR_pipe2              331
 #define __NR_dup3               330
 #define __NR_preadv             333
