@@ -173,9 +173,11 @@ extern unsigned long kernel_image_bytes;
  * dup_mm: fork's copy.  Every VMA is copied; private pages are shared
  *   copy-on-write (both PTEs made read-only, a reference added to the
  *   frame); shared ones stay writable.  NULL when out of memory.
- * switch_mm: load next's page directory (the scheduler calls it when it
- *   switches to a task with an mm; kernel threads keep the previous one,
- *   Linux's "lazy TLB").  tsk may be NULL.
+ * switch_mm: load next's page directory, or the kernel's (swapper_pg_dir)
+ *   when next is NULL, a kernel thread's (the scheduler calls it at every
+ *   switch; Linux's "lazy TLB" keeps the previous one instead: see
+ *   arch_switch_to, kernel/fork.c).  prev and tsk are Linux's arguments,
+ *   unused here; tsk may be NULL.
  */
 struct mm_struct *mm_alloc(void);
 void mmput(struct mm_struct *mm);

@@ -53,6 +53,11 @@ struct task_struct {
     struct list_head tasks;            /* on the list of all tasks */
     unsigned long timeout;             /* jiffies at which schedule_timeout ends */
     int need_resched;
+    int on_cpu;                        /* some CPU's current (kernel/sched.c, under
+                                          runqueue_lock): never on the run queue then */
+    int cpu;                           /* the CPU it runs or last ran on (ps's PSR) */
+    int lock_depth;                    /* the big kernel lock held while switched
+                                          out (include/smp_lock.h) */
     int pagefault_disabled;            /* pagefault_disable() nesting (uaccess) */
     void *waiting_on_page;             /* struct page whose lock we sleep on (reports) */
     int (*threadfn)(void *);           /* kernel threads: entry and argument */
@@ -167,6 +172,7 @@ struct task_struct {
 #define MLOCK_LIMIT     (8ULL << 20)   /* RLIMIT_MEMLOCK's default (Linux's, since 5.16) */
 
 /* task->flags (Linux's PF_* names and meanings) */
+#define PF_IDLE       0x00000002       /* a CPU's idle task: never queued (kernel/sched.c) */
 #define PF_MEMALLOC   0x00000800       /* reclaiming: may use every free page, never
                                           reclaims recursively (kswapd) */
 #define PF_MEMDIE     0x00001000       /* chosen by the OOM killer: dying, may use the
@@ -266,9 +272,9 @@ void cpu_idle(void) __attribute__((noreturn));
 int task_backtrace(struct task_struct *t, unsigned long *out, int max);
 char task_state_char(long state);          /* 'R', 'S', 'D', 'T', 'X' */
 
-/* Called by the timer interrupt (kernel/x86/timer.c) once per tick, interrupts
- * off: charges the running task's slice (sets need_resched when it is used
- * up) and wakes the tasks whose schedule_timeout() expired. */
+/* Called by the boot CPU's tick (kernel/sched.c's tick hook), interrupts
+ * off, the big kernel lock held: wakes the tasks whose schedule_timeout()
+ * expired.  (Each CPU's tick charges its own task's slice.) */
 void scheduler_tick(void);
 struct pt_regs;
 void hung_task_tick(struct pt_regs *regs); /* kernel/hung_task.c; from the tick */

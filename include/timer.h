@@ -5,9 +5,10 @@
  * at boot, then from the boot CPU's local APIC timer once smpboot.c has
  * calibrated it (kernel/x86/apic.c; the PIT's IRQ is given up, its counter
  * stays the ruler of udelay), or from the PIT for good on a CPU without a
- * local APIC.  Each tick (timer_tick) increments jiffies, then calls the
- * tick hook (the scheduler installs one: it
- * accounts the running task and sets need_resched, or wakes sleepers whose
+ * local APIC.  Every other CPU's local APIC timer ticks too.  Each tick
+ * (timer_tick): the boot CPU's increments jiffies; then every CPU's calls
+ * the tick hook (the scheduler installs one: it accounts this CPU's running
+ * task and sets need_resched, and on the boot CPU wakes sleepers whose
  * timeout expired).  The hook runs in interrupt context, interrupts off,
  * after the EOI.
  */

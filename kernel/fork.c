@@ -135,14 +135,16 @@ pid_t alloc_pid(void)
 
 /* The process half of a context switch, called by schedule() with
  * interrupts off just before switch_to (Linux: switch_mm + __switch_to).
- * Kernel threads keep whatever directory is loaded (the kernel half is the
- * same in all), as Linux's lazy TLB mode. */
+ * A kernel thread gets the kernel's own directory, swapper_pg_dir
+ * (simplification: Linux's lazy TLB mode keeps the last process's, and
+ * then must tell the CPUs still holding it when it is freed; here a CPU
+ * has a process's directory loaded only while it runs that process's
+ * task, so freeing it needs no one else: exit_mmap). */
 void arch_switch_to(struct task_struct *prev, struct task_struct *next)
 {
     if (prev->fpu)
         save_fpregs_to_fpstate(prev->fpu);
-    if (next->mm && next->mm != prev->mm)
-        switch_mm(prev->mm, next->mm, next);
+    switch_mm(prev->mm, next->mm, next);
     if (next->is_process) {
         load_TLS(next->tls_array);
         if (next->fpu)

@@ -63,6 +63,8 @@
 #include <string.h>
 #include <lockdep.h>
 #include <sched.h>
+#include <smp.h>
+#include <asm/io.h>
 #include <ksyms.h>
 #include <mm.h>
 #include <pagemap.h>
@@ -139,10 +141,15 @@ static void lockdep_leave(unsigned long flags)
     local_irq_restore(flags);
 }
 
+/* The word holds the holder's CPU number + 1.  Another CPU's: wait (it
+ * holds it with interrupts off, briefly).  Ours: a recursion bug. */
 static void graph_lock(void)
 {
-    while (xchg(&graph_lock_word, 1))
-        BUG();                         /* UP, interrupts off: only a recursion bug */
+    unsigned int me = smp_processor_id() + 1;
+    while (!__sync_bool_compare_and_swap(&graph_lock_word, 0, me)) {
+        BUG_ON(graph_lock_word == me);
+        cpu_relax();
+    }
 }
 
 static void graph_unlock(void)

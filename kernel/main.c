@@ -4,6 +4,7 @@
  * -DCONFIG_KTEST) may instead run the kernel tests (test=) or the benchmarks
  * (bench=); the production kernel has neither. */
 #include <kernel.h>
+#include <smp_lock.h>
 #include <string.h>
 #include <console.h>
 #include <cmdline.h>
@@ -54,6 +55,7 @@ void kmain(uint32_t magic, uint32_t mbi_phys, unsigned long pgdir_va)
     printk(KERN_NOTICE "Vellum 0.1 (i386, higher half at %#x)\n", KERNEL_BASE);
     printk(KERN_INFO "command line: %s\n", saved_command_line);
 
+    lock_kernel();                     /* kmain is kernel code: include/smp_lock.h */
     run_initcalls();
 
 #ifdef CONFIG_KTEST

@@ -6,19 +6,34 @@
  *
  *  - A task is a struct task_struct plus an 8 KiB kernel stack, aligned to
  *    THREAD_SIZE, with a struct thread_info (task pointer + overflow canary)
- *    at its lowest address (the canary; `current` is current_task, set by
- *    switch_to, see sched.h).
+ *    at its lowest address (the canary; `current` is each CPU's
+ *    current_task, set by switch_to, see sched.h).
  *  - init_task (pid 0, "swapper") is kmain's own context on the boot stack;
- *    once kmain has nothing left to do it becomes the idle loop (rest_init).
- *  - Round-robin: the run queue holds the runnable tasks that are not
- *    running; schedule() puts a still-runnable prev at the tail and takes
- *    the head.  If nothing at all can run, schedule() waits with `sti; hlt`
- *    until an interrupt makes something runnable (simplification: Linux has
- *    a per-CPU idle task for that; here the sleeper's own stack idles).
+ *    once kmain has nothing left to do it becomes CPU 0's idle loop
+ *    (rest_init -> cpu_idle).  Each other CPU has its idle task from its
+ *    boot (swapper/N, kernel/x86/smpboot.c), which runs cpu_idle too.
+ *  - Round-robin over one run queue that every CPU takes from (Linux 2.4's
+ *    design, runqueue_lock; Linux 2.6 gave each CPU its own queue and
+ *    moves tasks between them, which is faster but needs balancing: one
+ *    queue keeps "who runs next" one list a student can print).  The queue
+ *    holds the runnable tasks that no CPU runs; schedule() puts a
+ *    still-runnable prev at the tail and takes the head.
+ *  - A task runs on one CPU at a time: on_cpu is set while it is some
+ *    CPU's current, and such a task is never queued (a wake-up only marks
+ *    it runnable; its CPU finds that in schedule()).  runqueue_lock is held
+ *    from the choice of next across the switch, and let go by next
+ *    (schedule_tail), so no other CPU can take prev before its registers
+ *    are saved.
+ *  - Idle: if nothing at all can run, schedule() waits with `sti; hlt` on
+ *    the sleeper's own stack until an interrupt makes something runnable
+ *    (simplification: Linux switches to the CPU's idle task for that); a
+ *    CPU that queues a task while another CPU so waits sends it a
+ *    RESCHEDULE IPI.  The idle tasks are never queued (PF_IDLE).
  *  - Not preemptible (CONFIG_PREEMPT_NONE): the tick only sets need_resched;
  *    kernel code switches only in schedule()/cond_resched()/sleeping calls.
- *  - The scheduler core runs with interrupts disabled.  On SMP this is where
- *    the run-queue spinlock (rq->lock) would be taken.
+ *  - One CPU at a time in the kernel: schedule() lets go of the big kernel
+ *    lock (include/smp_lock.h) before it takes runqueue_lock, and takes it
+ *    back once the task runs again.
  */
 #include <kernel.h>
 #include <string.h>
@@ -36,10 +51,16 @@
 #include <watchdog.h>
 #include <fdtable.h>                   /* NR_OPEN: RLIMIT_NOFILE's default */
 #include <asm/ptrace.h>
+#include <smp.h>
+#include <smp_lock.h>
 #include "sched_glue.h"
 
 LIST_HEAD(task_list);                  /* every task, for reports */
-static LIST_HEAD(runqueue);            /* runnable, not running; FIFO */
+static LIST_HEAD(runqueue);            /* runnable, no CPU's current; FIFO */
+/* The run queue, every task's state, on_cpu and run_list, and each CPU's
+ * cpu_idling.  Taken with interrupts off, never with another lock taken
+ * after it but the validator's own; the big kernel lock comes before it. */
+static DEFINE_SPINLOCK(runqueue_lock);
 /* The process layer's part of a context switch: page directory, TLS
  * entries, FPU registers (kernel/fork.c, Linux's switch_mm + __switch_to). */
 void arch_switch_to(struct task_struct *prev, struct task_struct *next);
@@ -50,9 +71,10 @@ void release_dead_process(struct task_struct *t);
  * which keeps pid 1 for init. */
 pid_t alloc_pid(void);
 static int sched_running;              /* sched_init() done */
-/* 1 while the CPU halts in `sti; hlt` because nothing can run (in
- * schedule() or cpu_idle()): the tick that ends the halt is idle time. */
-static volatile int cpu_idling;
+/* 1 while this CPU halts in `sti; hlt` because nothing can run (in
+ * schedule() or cpu_idle()): the tick that ends the halt is idle time, and
+ * a CPU that queues a task wakes it (kick_idle_cpu).  Under runqueue_lock. */
+static DEFINE_PER_CPU(int, cpu_idling);
 
 extern char boot_stack[], boot_stack_top[];   /* boot/entry.S */
 
@@ -66,6 +88,7 @@ struct task_struct init_task = {
     .rlim_cpu = { RLIM64_INFINITY, RLIM64_INFINITY },
     .rlim_memlock = { MLOCK_LIMIT, MLOCK_LIMIT },
     .run_list = LIST_HEAD_INIT(init_task.run_list),
+    .on_cpu = 1,                       /* CPU 0's current from the start */
     .tasks = LIST_HEAD_INIT(init_task.tasks),
     .time_slice = TASK_TIMESLICE,
 };
@@ -98,10 +121,24 @@ void set_current_state(long state)
     barrier();
 }
 
-/* ---- the run queue (interrupts off) ---------------------------------- */
+/* ---- the run queue (runqueue_lock) ------------------------------------ */
+
+/* A CPU waiting in `sti; hlt` for something to run: wake one (ourselves
+ * excepted: this CPU is not halted, it is here). */
+static void kick_idle_cpu(void)
+{
+    int cpu, me = smp_processor_id();
+    for_each_online_cpu(cpu)
+        if (cpu != me && per_cpu(cpu_idling, cpu)) {
+            per_cpu(cpu_idling, cpu) = 0;      /* one IPI is enough */
+            smp_send_reschedule(cpu);
+            return;
+        }
+}
 
 static void enqueue_task(struct task_struct *t)
 {
+    BUG_ON(t->flags & PF_IDLE);
     if (list_empty(&t->run_list))
         list_add_tail(&t->run_list, &runqueue);
 }
@@ -113,18 +150,23 @@ int wake_up_process(struct task_struct *t)
 
 int wake_up_state(struct task_struct *t, long state)
 {
-    unsigned long flags = local_irq_save();      /* SMP: rq->lock */
+    unsigned long flags;
     int woken = 0;
+    spin_lock_irqsave(&runqueue_lock, flags);
     if (t->state & state) {
         t->state = TASK_RUNNING;
         t->timer_pending = 0;
-        /* The running task is not on the queue: schedule() requeues it
-         * itself when it finds it runnable again. */
-        if (t != current)
+        /* A task some CPU runs (or waits in, halted) is not queued: that
+         * CPU's schedule() finds it runnable again; wake the CPU if it
+         * halts. */
+        if (!t->on_cpu) {
             enqueue_task(t);
+            kick_idle_cpu();
+        } else if (t->cpu != smp_processor_id() && per_cpu(cpu_idling, t->cpu))
+            smp_send_reschedule(t->cpu);
         woken = 1;
     }
-    local_irq_restore(flags);
+    spin_unlock_irqrestore(&runqueue_lock, flags);
     return woken;
 }
 
@@ -136,59 +178,98 @@ static void check_stack(struct task_struct *t)
 }
 
 /* Runs in the next task right after the switch (also as the first thing a
- * new kthread does, from ret_from_kthread): the stack of a task that died
- * can be freed now that nobody runs on it, and a process nobody will reap
- * (exit_state EXIT_DEAD) with it, as Linux's finish_task_switch drops the
- * last reference. */
+ * new task does, from ret_from_kthread or ret_from_fork), with
+ * runqueue_lock still held by the switch and interrupts off: prev is off
+ * its CPU now, so it may be taken by another CPU once the lock goes (Linux's
+ * finish_task_switch).  The lock was taken by prev: the validator is told
+ * it changed hands.  Then the stack of a task that died can be freed, now
+ * that nobody runs on it, and a process nobody will reap (exit_state
+ * EXIT_DEAD) with it, as Linux's finish_task_switch drops the last
+ * reference: that needs the big kernel lock. */
 void schedule_tail(struct task_struct *prev)
 {
-    if (prev && prev->state == TASK_DEAD && prev->stack) {
+    struct task_struct *me = current;
+    spin_acquire(&runqueue_lock, 0);
+    runqueue_lock.owner = me;
+    me->on_cpu = 1;
+    me->cpu = smp_processor_id();
+    if (prev && prev != me)
+        prev->on_cpu = 0;
+    spin_unlock(&runqueue_lock);
+    if (prev && prev != me && prev->state == TASK_DEAD && prev->stack) {
+        lock_kernel();
         free_thread_stack(prev->stack);
         prev->stack = NULL;
         if (prev->is_process && prev->exit_state == EXIT_DEAD)
             release_dead_process(prev);
+        unlock_kernel();
     }
+}
+
+/* Halt until an interrupt, runqueue_lock let go meanwhile (interrupts off
+ * on entry and on return, the lock held). */
+static void idle_wait(void)
+{
+    this_cpu_write(cpu_idling, 1);               /* the ticks now are idle time */
+    spin_unlock(&runqueue_lock);
+    safe_halt();
+    local_irq_disable();
+    spin_lock(&runqueue_lock);
+    this_cpu_write(cpu_idling, 0);
 }
 
 void schedule(void)
 {
-    unsigned long flags = local_irq_save();      /* SMP: spin_lock(&rq->lock) */
     struct task_struct *prev = current, *next;
+    unsigned long flags;
 
+    release_kernel_lock(prev);
+    spin_lock_irqsave(&runqueue_lock, flags);
     check_stack(prev);
     touch_softlockup_watchdog();                 /* a schedule point (kernel/watchdog.c) */
     prev->need_resched = 0;
-    /* A still-runnable prev goes to the tail of the queue.  If nothing is
-     * runnable, idle here until an interrupt wakes someone (the
-     * timer ending a timeout, the disk, ...).  `sti; hlt` is atomic: the
-     * interrupt cannot slip in between and be missed.  wake_up_process()
-     * does not queue the running task, so after every interrupt prev must
-     * be requeued here if it was woken, even when the same interrupt also
-     * queued another task: one tick can end two timeouts, and a prev left
-     * TASK_RUNNING but on no queue would never run again. */
+    /* A still-runnable prev goes to the tail of the queue (but an idle
+     * task, which is never queued, keeps the CPU if nothing else can run).
+     * If nothing is runnable, idle here until an interrupt or another CPU
+     * wakes someone (the timer ending a timeout, the disk, ...).  `sti;
+     * hlt` is atomic: the interrupt cannot slip in between and be missed.
+     * wake_up_state() does not queue a task that is a CPU's current, so
+     * after every interrupt prev must be requeued here if it was woken,
+     * even when the same interrupt also queued another task: one tick can
+     * end two timeouts, and a prev left TASK_RUNNING but on no queue would
+     * never run again. */
     for (;;) {
-        if (prev->state == TASK_RUNNING)
+        if (prev->state == TASK_RUNNING && !(prev->flags & PF_IDLE))
             enqueue_task(prev);                  /* no-op if already queued */
-        if (!list_empty(&runqueue))
+        if (!list_empty(&runqueue)) {
+            next = list_first_entry(&runqueue, struct task_struct, run_list);
+            list_del_init(&next->run_list);
+            if (!list_empty(&runqueue))
+                kick_idle_cpu();                 /* more to run than this CPU */
             break;
-        cpu_idling = 1;                          /* the ticks now are idle time */
-        safe_halt();
-        local_irq_disable();
-        cpu_idling = 0;
+        }
+        if (prev->state == TASK_RUNNING) {       /* an idle task, nothing else to do */
+            next = prev;
+            break;
+        }
+        idle_wait();
     }
-    next = list_first_entry(&runqueue, struct task_struct, run_list);
-    list_del_init(&next->run_list);
     next->time_slice = TASK_TIMESLICE;
     if (next != prev) {
+        next->on_cpu = 1;
         tss_set_kernel_stack(next->stack ? (unsigned long)next->stack + THREAD_SIZE
                                          : (unsigned long)boot_stack_top);
         arch_switch_to(prev, next);
+        spin_release(&runqueue_lock);            /* next lets it go: schedule_tail */
         prev = switch_to(prev, next);
         /* Back in the task that called schedule() above; prev is now the
-         * task that ran just before us. */
+         * task that ran just before us on this CPU. */
         schedule_tail(prev);
+    } else {
+        spin_unlock(&runqueue_lock);
     }
     local_irq_restore(flags);
+    reacquire_kernel_lock(current);
 }
 
 void yield(void)
@@ -238,17 +319,15 @@ void msleep(unsigned int ms)
     }
 }
 
-/* Timer interrupt, interrupts off.  Walking every task is O(tasks) per
+/* The boot CPU's tick, interrupts off, the big kernel lock held: wake the
+ * tasks whose schedule_timeout() expired.  (Each CPU's tick charges its own
+ * task's slice: sched_tick_hook.)  Walking every task is O(tasks) per
  * tick; Linux keeps a timer wheel instead.  A handful of kthreads is cheap. */
 void scheduler_tick(void)
 {
     struct task_struct *t, *me = current;
     if (!sched_running)
         return;
-    if (--me->time_slice <= 0) {
-        me->time_slice = TASK_TIMESLICE;
-        me->need_resched = 1;
-    }
     list_for_each_entry(t, &task_list, tasks)
         if (t->timer_pending && time_after_eq(jiffies, t->timeout)) {
             t->timer_pending = 0;
@@ -260,10 +339,12 @@ void scheduler_tick(void)
 /* ---- kernel threads --------------------------------------------------- */
 
 /* First C code of a new kthread (called from ret_from_kthread, after
- * schedule_tail()).  Interrupts are still off from schedule(). */
+ * schedule_tail()).  Interrupts are still off from schedule(); the big
+ * kernel lock is not held yet. */
 void kthread_main(void)
 {
     local_irq_enable();
+    lock_kernel();                     /* kernel code: the big kernel lock */
     struct task_struct *me = current;
     do_exit(me->threadfn(me->data));
 }
@@ -307,9 +388,9 @@ struct task_struct *kthread_run(int (*fn)(void *), void *data, const char *name)
     unsigned long flags = local_irq_save();
     t->pid = alloc_pid();
     list_add_tail(&t->tasks, &task_list);
-    t->state = TASK_RUNNING;
-    enqueue_task(t);
     local_irq_restore(flags);
+    t->state = TASK_UNINTERRUPTIBLE;   /* born asleep, woken onto the queue */
+    wake_up_process(t);
     return t;
 }
 
@@ -437,25 +518,32 @@ void show_state(void)
 
 /* ---- idle -------------------------------------------------------------- */
 
-/* The swapper (pid 0) becomes the idle loop, running whatever is runnable
- * and halting until the next interrupt otherwise.  Called at the end of
+/* A CPU's idle loop, never to return: the swapper (pid 0) at the end of
  * rest_init() (kernel/user_init.c), after pid 1 was created, as Linux's
- * cpu_startup_entry(). */
+ * cpu_startup_entry(); each other CPU's swapper/N once it is online
+ * (start_secondary, kernel/x86/smpboot.c).  It runs whatever is runnable
+ * and halts until the next interrupt otherwise.  The task is marked
+ * PF_IDLE from here on: never queued, so once schedule() has switched away
+ * from it, it stays parked, and the CPU waits in schedule() itself when
+ * nothing can run. */
 void cpu_idle(void)
 {
-    printk(KERN_INFO "sched: swapper idling (pid 0); %s\n",
-           list_empty(&runqueue) ? "nothing runnable" : "running kthreads");
+    struct task_struct *me = current;
+    me->flags |= PF_IDLE;
+    if (kernel_locked())
+        unlock_kernel();               /* kmain's: idle holds nothing */
+    if (smp_processor_id() == 0)
+        printk(KERN_INFO "sched: swapper idling (pid 0); %s\n",
+               list_empty(&runqueue) ? "nothing runnable" : "running kthreads");
     for (;;) {
-        local_irq_disable();
+        unsigned long flags;
+        spin_lock_irqsave(&runqueue_lock, flags);
         if (!list_empty(&runqueue)) {
-            local_irq_enable();
-            yield();
+            spin_unlock_irqrestore(&runqueue_lock, flags);
+            schedule();
         } else {
-            cpu_idling = 1;
-            safe_halt();
-            local_irq_disable();
-            cpu_idling = 0;
-            local_irq_enable();
+            idle_wait();
+            spin_unlock_irqrestore(&runqueue_lock, flags);
         }
     }
 }
@@ -471,18 +559,24 @@ unsigned long avenrun[3];
  * the kernel (a system call, a page fault, a kthread, an interrupt that
  * came while a task ran) is the task's stime and the CPU's system time.
  * A task that runs only between ticks is never charged, as in Linux
- * without CONFIG_VIRT_CPU_ACCOUNTING. */
+ * without CONFIG_VIRT_CPU_ACCOUNTING.  Every CPU's tick: the task is this
+ * CPU's own, the CPU times are summed over the CPUs (a locked add). */
+static void locked_inc(unsigned long *c)
+{
+    __asm__ volatile("lock; incl %0" : "+m"(*c));
+}
+
 static void account_tick(struct pt_regs *regs)
 {
     struct task_struct *p = current;
     if (user_mode(regs)) {
         p->utime++;
-        cpu_times.user++;
-    } else if (cpu_idling) {
-        cpu_times.idle++;
+        locked_inc(&cpu_times.user);
+    } else if (this_cpu_read(cpu_idling)) {
+        locked_inc(&cpu_times.idle);
     } else {
         p->stime++;
-        cpu_times.system++;
+        locked_inc(&cpu_times.system);
     }
 }
 
@@ -561,15 +655,33 @@ static void check_rlimit_cpu(struct task_struct *p)
     }
 }
 
+/* Every CPU's tick (kernel/x86/timer.c; interrupts off).  This CPU's
+ * accounting and its task's slice need no lock; the rest walks the task
+ * list or sends signals, which takes the big kernel lock, and a tick must
+ * not wait for it (the holder may want a TLB shootdown from this CPU, and
+ * ticks would be lost): if another CPU holds it, that work waits for the
+ * next tick (each one checks time_after, so a late tick loses nothing).
+ * The timeouts, itimers, load average and hung-task check are the boot
+ * CPU's; the soft-lockup check is each CPU's. */
 static void sched_tick_hook(struct pt_regs *regs)
 {
+    struct task_struct *me = current;
     account_tick(regs);
-    check_rlimit_cpu(current);
-    calc_global_load();
-    scheduler_tick();
-    it_real_tick();
-    hung_task_tick(regs);
-    softlockup_tick(regs, cpu_idling);
+    if (sched_running && --me->time_slice <= 0) {
+        me->time_slice = TASK_TIMESLICE;
+        me->need_resched = 1;
+    }
+    if (!kernel_trylock())
+        return;
+    check_rlimit_cpu(me);
+    if (smp_processor_id() == 0) {
+        calc_global_load();
+        scheduler_tick();
+        it_real_tick();
+        hung_task_tick(regs);
+    }
+    softlockup_tick(regs, this_cpu_read(cpu_idling));
+    unlock_kernel();
 }
 
 static void sched_init(void)

@@ -133,28 +133,38 @@ KTEST(sched, msleep_sleeps_long_enough)
     KT_EXPECT(dt < 50);                          /* and not forever */
 }
 
-static volatile unsigned long tick_seen;
+static volatile unsigned long tick_seen, slice_ticks;
+static volatile int slice_done;
 static int need_resched_fn(void *arg)
 {
-    /* Busy, never sleeping: only cond_resched() lets others run once the
-     * tick has used up our slice. */
-    while (!kthread_should_stop()) {
+    /* Busy, never sleeping, until the tick has used up our slice (on
+     * whichever CPU we run): then sleep until stopped. */
+    unsigned long t0 = jiffies;
+    while (!READ_ONCE(current->need_resched)) {
         tick_seen++;
-        cond_resched();
+        cpu_relax();
+    }
+    slice_ticks = jiffies - t0;
+    slice_done = 1;
+    while (!kthread_should_stop()) {
+        set_current_state(TASK_INTERRUPTIBLE);
+        if (!kthread_should_stop())
+            schedule();
+        set_current_state(TASK_RUNNING);
     }
     return 0;
 }
 
 KTEST(sched, slice_expiry_sets_need_resched)
 {
-    tick_seen = 0;
+    tick_seen = slice_ticks = 0;
+    slice_done = 0;
     struct task_struct *t = kthread_run(need_resched_fn, NULL, "spinner");
     KT_ASSERT(!IS_ERR(t));
-    unsigned long t0 = jiffies;
-    yield();                                   /* spinner runs until its slice ends */
-    unsigned long dt = jiffies - t0;
+    while (!slice_done)
+        yield();                               /* one CPU: the spinner runs now */
     KT_EXPECT(tick_seen > 0);
-    KT_EXPECT(dt >= TASK_TIMESLICE - 1 && dt <= TASK_TIMESLICE + 2);
+    KT_EXPECT(slice_ticks >= TASK_TIMESLICE - 1 && slice_ticks <= TASK_TIMESLICE + 2);
     kthread_stop(t);
 }
 

@@ -46,6 +46,7 @@
  * queue, no xsave (AVX) state: the fxsave image is all the frame holds.
  */
 #include <kernel.h>
+#include <smp_lock.h>
 #include <string.h>
 #include <errno.h>
 #include <sched.h>
@@ -1038,6 +1039,7 @@ void exit_to_user_mode(struct pt_regs *regs)
      * trip is the test's kernel thread (its private stack names it). */
     if (!t || !t->is_process)
         return;
+    lock_kernel();                     /* signals, schedule(): kernel code */
     for (;;) {
         local_irq_disable();
         if (t->need_resched) {
@@ -1057,4 +1059,6 @@ void exit_to_user_mode(struct pt_regs *regs)
         }
         break;
     }
+    unlock_kernel();                   /* interrupts off until the iret */
+    BUG_ON(kernel_locked());           /* user mode never holds it */
 }

@@ -30,10 +30,10 @@
  *
  * Simplification on purpose: Linux's hrtimer wakes a per-CPU stopper thread
  * of the highest priority every 4 s, which writes the timestamp, and checks
- * on the next expiry that the thread got to run.  One CPU and no priorities
- * here: the timestamp is written by schedule() itself, and the tick checks
+ * on the next expiry that the thread got to run.  No priorities here: the
+ * timestamp is written by schedule() itself, and the CPU's own tick checks
  * it -- the same question (did this CPU schedule lately?) without the
- * thread.  Neither sees a loop with interrupts off, which stops the tick
+ * thread; each CPU has its own timestamp.  Neither sees a loop with interrupts off, which stops the tick
  * too (Linux's hard-lockup detector uses the NMI; there is none here).
  *
  * Boot options, Linux's: watchdog_thresh=SECONDS (default 10: a report after
@@ -49,17 +49,20 @@
 #include <watchdog.h>
 #include <ktest_bug.h>
 #include <asm/ptrace.h>
+#include <smp.h>
 
 int watchdog_thresh = 10;
 int softlockup_panic;
 unsigned long softlockup_reports;
-static unsigned long watchdog_touch_ts;        /* jiffies of the last schedule point */
-static bool softlockup_reported;               /* the current lockup was reported */
+/* Each CPU's: the jiffies of its last schedule point, and whether its
+ * current lockup was reported.  Written by that CPU only. */
+static DEFINE_PER_CPU(unsigned long, watchdog_touch_ts);
+static DEFINE_PER_CPU(int, softlockup_reported);
 
 void touch_softlockup_watchdog(void)
 {
-    WRITE_ONCE(watchdog_touch_ts, jiffies);
-    softlockup_reported = false;
+    this_cpu_write(watchdog_touch_ts, jiffies);
+    this_cpu_write(softlockup_reported, false);
 }
 
 /* A soft lockup to report now: how long (jiffies) the CPU has been in the
@@ -73,18 +76,18 @@ static unsigned long is_softlockup(struct pt_regs *regs, bool idle)
         touch_softlockup_watchdog();
         return 0;
     }
-    unsigned long stuck = jiffies - READ_ONCE(watchdog_touch_ts);
-    if (softlockup_reported || stuck < 2UL * watchdog_thresh * HZ)
+    unsigned long stuck = jiffies - this_cpu_read(watchdog_touch_ts);
+    if (this_cpu_read(softlockup_reported) || stuck < 2UL * watchdog_thresh * HZ)
         return 0;
     return stuck;
 }
 
 static void softlockup_report(struct pt_regs *regs, unsigned long stuck)
 {
-    softlockup_reported = true;
+    this_cpu_write(softlockup_reported, true);
     softlockup_reports++;
-    printk(KERN_EMERG "BUG: soft lockup - CPU#0 stuck for %lus! [%s:%d]\n",
-           stuck / HZ, current->comm, current->pid);
+    printk(KERN_EMERG "BUG: soft lockup - CPU#%d stuck for %lus! [%s:%d]\n",
+           smp_processor_id(), stuck / HZ, current->comm, current->pid);
     show_regs_trace(regs);
     printk(KERN_EMERG "---[ end trace ]---\n");
 }

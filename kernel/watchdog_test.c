@@ -39,15 +39,15 @@ struct watchdog_saved {
 static void save(struct watchdog_saved *s)
 {
     s->thresh = watchdog_thresh;
-    s->touch_ts = watchdog_touch_ts;
-    s->reported = softlockup_reported;
+    s->touch_ts = *this_cpu_ptr(&watchdog_touch_ts);
+    s->reported = *this_cpu_ptr(&softlockup_reported);
 }
 
 static void restore(const struct watchdog_saved *s)
 {
     watchdog_thresh = s->thresh;
-    watchdog_touch_ts = s->touch_ts;
-    softlockup_reported = s->reported;
+    *this_cpu_ptr(&watchdog_touch_ts) = s->touch_ts;
+    *this_cpu_ptr(&softlockup_reported) = s->reported;
 }
 
 KTEST(watchdog, reports_a_long_stretch_in_the_kernel_once)
@@ -61,16 +61,16 @@ KTEST(watchdog, reports_a_long_stretch_in_the_kernel_once)
 
     touch_softlockup_watchdog();
     unsigned long fresh = is_softlockup(&regs, false);
-    watchdog_touch_ts = jiffies - (2 * HZ - 1);
+    *this_cpu_ptr(&watchdog_touch_ts) = jiffies - (2 * HZ - 1);
     unsigned long almost = is_softlockup(&regs, false);
-    watchdog_touch_ts = jiffies - (3 * HZ + 7);
+    *this_cpu_ptr(&watchdog_touch_ts) = jiffies - (3 * HZ + 7);
     unsigned long stuck = is_softlockup(&regs, false);
     unsigned long before = softlockup_reports;
     printk(KERN_INFO "watchdog_test: report follows\n");
     if (stuck)
         softlockup_report(&regs, stuck);
     unsigned long counted = softlockup_reports - before;
-    bool reported = softlockup_reported;
+    bool reported = *this_cpu_ptr(&softlockup_reported);
     unsigned long again = is_softlockup(&regs, false);   /* the same lockup */
     const char *log = ktest_log_since("watchdog_test: report follows");
     bool line = ktest_find(log, "BUG: soft lockup - CPU#0 stuck for 3s! [swapper:0]") != NULL;
@@ -103,15 +103,15 @@ KTEST(watchdog, idle_and_user_mode_are_schedule_points)
     fake_regs(&uregs, __USER_CS, 0);
     watchdog_thresh = 1;
 
-    watchdog_touch_ts = jiffies - 10 * HZ;
-    softlockup_reported = true;                 /* as after a report */
+    *this_cpu_ptr(&watchdog_touch_ts) = jiffies - 10 * HZ;
+    *this_cpu_ptr(&softlockup_reported) = true;                 /* as after a report */
     unsigned long idle = is_softlockup(&kregs, true);
-    bool idle_touched = watchdog_touch_ts == jiffies && !softlockup_reported;
-    watchdog_touch_ts = jiffies - 10 * HZ;
+    bool idle_touched = *this_cpu_ptr(&watchdog_touch_ts) == jiffies && !*this_cpu_ptr(&softlockup_reported);
+    *this_cpu_ptr(&watchdog_touch_ts) = jiffies - 10 * HZ;
     unsigned long user = is_softlockup(&uregs, false);
-    bool user_touched = watchdog_touch_ts == jiffies;
+    bool user_touched = *this_cpu_ptr(&watchdog_touch_ts) == jiffies;
     watchdog_thresh = 0;                        /* off: never a report */
-    watchdog_touch_ts = jiffies - 100 * HZ;
+    *this_cpu_ptr(&watchdog_touch_ts) = jiffies - 100 * HZ;
     unsigned long off = is_softlockup(&kregs, false);
 
     restore(&s);
@@ -126,13 +126,13 @@ KTEST(watchdog, idle_and_user_mode_are_schedule_points)
 KTEST(watchdog, schedule_touches_the_watchdog)
 {
     unsigned long flags = local_irq_save();
-    watchdog_touch_ts = jiffies - 10 * HZ;
-    softlockup_reported = true;
+    *this_cpu_ptr(&watchdog_touch_ts) = jiffies - 10 * HZ;
+    *this_cpu_ptr(&softlockup_reported) = true;
     local_irq_restore(flags);
     yield();                                    /* schedule(): nothing else may run */
     flags = local_irq_save();
-    unsigned long since = jiffies - watchdog_touch_ts;
-    bool rearmed = !softlockup_reported;
+    unsigned long since = jiffies - *this_cpu_ptr(&watchdog_touch_ts);
+    bool rearmed = !*this_cpu_ptr(&softlockup_reported);
     local_irq_restore(flags);
     KT_EXPECT(since < HZ);
     KT_EXPECT(rearmed);

@@ -57,6 +57,7 @@
  * mapping->i_mmap (Linux's "object-based rmap"); anonymous pages have none.
  */
 #include <kernel.h>
+#include <asm/cmpxchg.h>
 #include <string.h>
 #include <errno.h>
 #include <mm.h>
@@ -121,12 +122,16 @@ static void set_page_dirty_mapped(struct page *page)
     set_page_dirty(page);
 }
 
-/* Store a PTE of mm; drop the stale TLB entry if mm is the loaded one. */
-static void set_pte_at(struct mm_struct *mm, unsigned long va, pte_t *ptep, pte_t val)
+/* Store a PTE of mm and return the old one.  One atomic exchange: another
+ * CPU running mm's user code may set the old PTE's accessed and dirty bits
+ * up to that instant, and they come back in the old value (Linux's
+ * ptep_get_and_clear); callers that care for those bits read them there.
+ * Then every CPU that has mm loaded drops the stale TLB entry. */
+static pte_t set_pte_at(struct mm_struct *mm, unsigned long va, pte_t *ptep, pte_t val)
 {
-    *ptep = val;
-    if ((pgd_t *)mm->pgd == current_pgd())
-        flush_tlb_page(va);
+    pte_t old = xchg(ptep, val);
+    flush_tlb_pgd_page((pgd_t *)mm->pgd, va);
+    return old;
 }
 
 /* The PTE slot for va in mm, allocating the page table if needed (Linux's
@@ -399,7 +404,7 @@ void zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end
         pte_t pte = *ptep;
         if (pte_has_page(pte)) {
             struct page *page = vm_normal_page(pte);
-            set_pte_at(mm, va, ptep, 0);
+            pte = set_pte_at(mm, va, ptep, 0);       /* with its latest dirty bit */
             if (page) {                              /* not the zero page */
                 if ((pte & _PAGE_DIRTY) && page->mapping)
                     set_page_dirty_mapped(page);     /* written through this PTE */
@@ -510,7 +515,7 @@ void msync_pte_range(struct vm_area_struct *v, unsigned long start, unsigned lon
             continue;
         struct page *page = pte_page(*ptep);
         set_pte_at(mm, va, ptep, *ptep & ~_PAGE_DIRTY);   /* now the page's */
-        set_page_dirty_mapped(page);
+        set_page_dirty_mapped(page);   /* dirty anyway: the bit cannot be lost */
     }
 }
 
@@ -567,8 +572,8 @@ int page_mkclean(struct page *page)
         if (!ptep || !pte_present(*ptep) || pte_page(*ptep) != page)
             continue;
         if (*ptep & (_PAGE_RW | _PAGE_DIRTY)) {
-            dirty |= !!(*ptep & _PAGE_DIRTY);
-            set_pte_at(v->vm_mm, va, ptep, *ptep & ~(_PAGE_RW | _PAGE_DIRTY));
+            pte_t old = set_pte_at(v->vm_mm, va, ptep, *ptep & ~(_PAGE_RW | _PAGE_DIRTY));
+            dirty |= !!(old & _PAGE_DIRTY);
             filemap_fault_stats.mkclean++;
         }
     }
@@ -641,7 +646,7 @@ int try_to_unmap(struct page *page)
             break;
         }
         struct mm_struct *mm = v->vm_mm;
-        set_pte_at(mm, va, ptep, 0);
+        pte = set_pte_at(mm, va, ptep, 0);  /* with its latest dirty bit */
         if (pte & _PAGE_DIRTY)
             set_page_dirty_mapped(page);    /* written through this PTE: the page's now */
         page_remove_rmap(page);

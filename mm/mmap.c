@@ -35,6 +35,7 @@
 #include <slab.h>
 #include <sched.h>
 #include <asm/pgtable.h>
+#include <smp.h>
 #include <asm/uaccess.h>
 #include <fdtable.h>            /* fget/fput: file mappings */
 #include <pagemap.h>            /* filemap_write_and_wait: msync */
@@ -239,6 +240,9 @@ static void exit_mmap(struct mm_struct *mm)
     }
     if ((pgd_t *)mm->pgd == current_pgd())
         switch_pgd(swapper_pg_dir);   /* never free the directory we run on */
+    int cpu;
+    for_each_online_cpu(cpu)          /* nor one another CPU runs on (fork.c's arch_switch_to) */
+        WARN_ON(per_cpu(cpu_loaded_pgd, cpu) == (pgd_t *)mm->pgd);
     pgd_free((pgd_t *)mm->pgd);
     mm->pgd = NULL;
 }
@@ -303,8 +307,9 @@ fail:
 
 void switch_mm(struct mm_struct *prev, struct mm_struct *next, struct task_struct *tsk)
 {
-    if (next && (pgd_t *)next->pgd != current_pgd())
-        switch_pgd((pgd_t *)next->pgd);
+    pgd_t *pgd = next ? (pgd_t *)next->pgd : swapper_pg_dir;   /* a kernel thread */
+    if (pgd != this_cpu_read(cpu_loaded_pgd))
+        switch_pgd(pgd);
 }
 
 struct mm_struct *use_mm(struct mm_struct *mm)

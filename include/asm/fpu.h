@@ -41,6 +41,8 @@ bool fpu_have_fxsr(void);
 void fpu_save_sigframe(void *fsave_hdr, struct fpu_state *fx);
 /* Load the clean state (as after execve) a signal handler starts with. */
 void fpu_init_for_handler(void);
+/* An AP's FPU and SSE bits, as the boot CPU's (kernel/x86/smpboot.c). */
+void fpu_init_secondary(void);
 /* Load registers a signal frame gave back: fx (kernel copy, 16-aligned; NULL
  * for a header-only frame) then the fnsave header over the x87 part.
  * -EINVAL, and nothing loaded, if fx has MXCSR bits the CPU rejects (fxrstor

@@ -126,15 +126,17 @@ static inline void __write_cr4(unsigned long v)
 static inline void __flush_tlb_one(unsigned long va)
 { __asm__ volatile("invlpg (%0)" :: "r"(va) : "memory"); }
 
-/* The TLB shootdown (kernel/x86/smp.c, docs/smp.md).  flush_tlb_page: drop
- * va's entry in the address space loaded on this CPU, here and on every
- * other online CPU that has the same page directory loaded (a kernel
- * address: every online CPU), through the INVALIDATE_TLB IPI; it returns
- * once they all have.  flush_tlb_all: every entry, global ones too, on
+/* The TLB shootdown (kernel/x86/smp.c, docs/smp.md).  flush_tlb_pgd_page:
+ * drop va's entry in the address space of page directory pgd on every
+ * online CPU that has pgd loaded, this one included, through the
+ * INVALIDATE_TLB IPI for the others (pgd NULL, or a kernel address: every
+ * online CPU); it returns once they all have (Linux's flush_tlb_page(vma,
+ * va)).  flush_tlb_page: that for the address space loaded on this CPU.  flush_tlb_all: every entry, global ones too, on
  * every online CPU.  __flush_tlb_all: that on this CPU only.
  * cpu_loaded_pgd: the directory each CPU has in CR3 (switch_pgd, and the
  * APs' swapper_pg_dir), which tells the shootdown whom to ask. */
 #define TLB_FLUSH_ALL 0xFFFFFFFFul
+void flush_tlb_pgd_page(pgd_t *pgd, unsigned long va);
 void flush_tlb_page(unsigned long va);
 void flush_tlb_all(void);
 void __flush_tlb_all(void);

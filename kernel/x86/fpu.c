@@ -54,6 +54,14 @@ static void fpu__init_system(void)
 }
 arch_initcall(fpu__init_system);
 
+/* An AP, as it comes up (kernel/x86/smpboot.c): the same bits as the boot
+ * CPU, so that a process may run there. */
+void fpu_init_secondary(void)
+{
+    fpu__init_cpu(cpuid_edx(1));
+    __asm__ volatile("fninit");
+}
+
 /* ---- a process's saved registers (kernel/fork.c, kernel/exec.c) ---- */
 
 struct fpu_state *fpstate_alloc(void)

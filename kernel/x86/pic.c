@@ -9,6 +9,7 @@
  * same vectors.  Each CPU counts the interrupts it handled per line
  * (kstat, /proc/interrupts). */
 #include <kernel.h>
+#include <smp_lock.h>
 #include <errno.h>
 #include <irq.h>
 #include <lockdep.h>
@@ -202,9 +203,12 @@ void do_IRQ(unsigned irq, struct pt_regs *regs)
 {
     if (irq_chip == &i8259A_chip && irq_is_spurious(irq))
         return;
-    /* EOI first: the handlers below may switch tasks (timer -> schedule),
-     * and the next interrupt must be able to arrive in the new task.
-     * Interrupts stay off (interrupt gate) until the iret or a schedule. */
+    /* The handlers are kernel code: the big kernel lock (include/smp_lock.h),
+     * waited for with interrupts on (so that this CPU answers the holder's
+     * TLB shootdowns) but before the EOI, so that this line and the lower
+     * ones cannot come in again meanwhile.  Then the EOI; interrupts stay
+     * off (interrupt gate) until the iret. */
+    lock_kernel();
     irq_chip->eoi(irq);
     this_cpu_ptr(&kstat)->irqs[irq]++;
     struct irqaction *a = irq_actions[irq];
@@ -214,4 +218,5 @@ void do_IRQ(unsigned irq, struct pt_regs *regs)
     for (; a; a = a->next)
         a->handler(regs, a->data);
     lockdep_hardirq_exit();
+    unlock_kernel();
 }

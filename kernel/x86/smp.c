@@ -20,7 +20,9 @@
  * off would wait for ever: Linux's rule) and with them saved for
  * tlbstate_lock (a page-table change may be made with interrupts off; the
  * targets' handlers take no lock, so that cannot deadlock as long as only
- * one CPU changes page tables, which holds until SMP step 3).
+ * one CPU changes page tables: the one that holds the big kernel lock,
+ * include/smp_lock.h, while it does; a CPU waiting for that lock waits
+ * with interrupts on, and answers).
  * A target that does not answer within 1 s of guest time is reported (a
  * WARN) and the call returns -ETIMEDOUT: the data being static, a late
  * answer cannot write to a stack that is gone. */
@@ -209,16 +211,23 @@ static void flush_tlb_others(unsigned long mask, pgd_t *pgd, unsigned long va)
     spin_unlock_irqrestore(&tlbstate_lock, flags);
 }
 
-void flush_tlb_page(unsigned long va)
+void flush_tlb_pgd_page(pgd_t *pgd, unsigned long va)
 {
-    __flush_tlb_one(va);
-    pgd_t *pgd = va >= TASK_SIZE ? NULL : this_cpu_read(cpu_loaded_pgd);
+    if (va >= TASK_SIZE)
+        pgd = NULL;                    /* the kernel's half: in every directory */
+    if (!pgd || this_cpu_read(cpu_loaded_pgd) == pgd)
+        __flush_tlb_one(va);
     unsigned long mask = 0, others = others_online();
     for (int cpu = 0; others; cpu++, others >>= 1)
         if ((others & 1) && (!pgd || per_cpu(cpu_loaded_pgd, cpu) == pgd))
             mask |= 1ul << cpu;
     if (mask)
         flush_tlb_others(mask, pgd, va & PAGE_MASK);
+}
+
+void flush_tlb_page(unsigned long va)
+{
+    flush_tlb_pgd_page(this_cpu_read(cpu_loaded_pgd), va);
 }
 
 void flush_tlb_all(void)
@@ -264,11 +273,13 @@ void smp_apic_interrupt(unsigned vector, struct pt_regs *regs)
     switch (vector) {
     case LOCAL_TIMER_VECTOR:
         st->apic_timer_irqs++;
-        if (smp_processor_id() == 0)
-            timer_tick(regs);          /* jiffies, the scheduler's tick, the watchdogs */
+        timer_tick(regs);              /* jiffies (the boot CPU's), the scheduler's tick, the watchdogs */
         break;
     case RESCHEDULE_VECTOR:
-        st->irq_resched_count++;       /* SMP step 3 gives it work */
+        /* Only its arrival matters: it ends the hlt of a CPU waiting for
+         * work (kernel/sched.c, kick_idle_cpu), which then looks at the
+         * run queue. */
+        st->irq_resched_count++;
         break;
     case CALL_FUNCTION_VECTOR:
         st->irq_call_count++;

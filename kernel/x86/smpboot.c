@@ -17,14 +17,15 @@
  * Before the APs, the boot CPU's interrupts move to the I/O APIC
  * (io_apic.c; the 8259A stays with `noapic`, `nosmp` or no I/O APIC) and
  * its tick to its local APIC timer (setup_boot_APIC_clock, apic.c).  An
- * AP starts its own APIC timer and idles in hlt with interrupts on, taking
- * its ticks and IPIs (smp.c); it runs no task (step 3).  Only the boot CPU
- * runs tasks and takes the devices' interrupts.  `nosmp` or `maxcpus=1`
+ * AP starts its own APIC timer and its FPU, then enters its idle loop
+ * (cpu_idle, kernel/sched.c): it runs tasks from the one run queue, and
+ * halts with interrupts on, taking its ticks and IPIs (smp.c), when there
+ * are none (step 3).  Only the boot CPU takes the devices' interrupts.  `nosmp` or `maxcpus=1`
  * on the command line, or no MP table, boots on one CPU as before.
  * Simplifications: the BIOS's warm-reset vector and CMOS shutdown code
  * (for the 82489DX external APICs that need INIT alone) are not set; an
  * AP that does not start is reported and its memory kept (it might still
- * wake up and use it); the idle task is not a scheduler task (step 3). */
+ * wake up and use it). */
 #include <kernel.h>
 #include <string.h>
 #include <errno.h>
@@ -39,6 +40,8 @@
 #include <asm/processor.h>
 #include <asm/irqflags.h>
 #include <asm/traps.h>
+#include <asm/fpu.h>
+#include <smp_lock.h>
 #include "../sched_glue.h"
 #include "apic.h"
 #include "mpparse.h"
@@ -95,11 +98,13 @@ void start_secondary(void)
            cpu, c->x86_model_id, c->x86, c->x86_model, c->x86_stepping, c->apicid);
     if (lapic_timer_ticks)
         setup_APIC_timer();            /* its own tick, at HZ */
+    fpu_init_secondary();              /* user tasks may run here */
+    this_cpu_write(kernel_lock_depth, 0);  /* the copy of the boot CPU's holds kmain's */
+    current->cpu = cpu;
     set_bit(cpu, &cpu_online_mask);    /* the boot CPU waits for this */
-    /* Idle with interrupts on, taking its tick and IPIs (kernel/x86/smp.c):
-     * step 3 gives it a scheduler. */
-    for (;;)
-        __asm__ volatile("sti; hlt" ::: "memory");
+    /* Its idle loop: it runs tasks from the run queue, and halts with
+     * interrupts on, taking its tick and IPIs, when there are none. */
+    cpu_idle();
 }
 
 /* INIT, then two STARTUP IPIs with the trampoline's page, with the MP spec's
@@ -134,8 +139,11 @@ static int do_boot_cpu(int cpu, unsigned apicid)
             free_thread_stack(stack);
         return -ENOMEM;
     }
-    /* Its idle task: Linux's fork_idle, without the scheduler (step 3). */
+    /* Its idle task: Linux's fork_idle.  Never queued (PF_IDLE): the CPU runs
+     * it until the run queue has a task for it (kernel/sched.c). */
     idle->state = TASK_RUNNING;
+    idle->on_cpu = 1;                  /* its CPU's current: never queued */
+    idle->flags = PF_IDLE;
     idle->stack = stack;
     snprintf(idle->comm, sizeof idle->comm, "swapper/%d", cpu);
     INIT_LIST_HEAD(&idle->run_list);

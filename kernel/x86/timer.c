@@ -12,6 +12,7 @@
 #include <timer.h>
 #include <asm/io.h>
 #include <asm/irqflags.h>
+#include <smp.h>
 
 #define PIT_CH0  0x40
 #define PIT_CMD  0x43
@@ -32,7 +33,8 @@ tick_hook_t timer_set_tick_hook(tick_hook_t fn)
 
 void timer_tick(struct pt_regs *regs)
 {
-    jiffies++;
+    if (smp_processor_id() == 0)
+        jiffies++;                     /* the boot CPU's tick is the clock */
     if (tick_hook)
         tick_hook(regs);
 }

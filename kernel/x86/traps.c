@@ -36,6 +36,7 @@
  * machine then leaves QEMU with status 7 (qemu_exit(3)); otherwise it halts.
  */
 #include <kernel.h>
+#include <smp_lock.h>
 #include <string.h>
 #include <errno.h>
 #include <init.h>
@@ -233,16 +234,26 @@ void do_trap(struct pt_regs *regs)
     unsigned long vec = regs->trapno;
     struct pt_regs *prev = this_cpu_read(cur_trap_regs);
     this_cpu_write(cur_trap_regs, regs);
+    /* The big kernel lock (include/smp_lock.h) around everything but the
+     * local APIC's vectors (each takes what it needs: kernel/x86/smp.c),
+     * the devices' interrupts (do_IRQ takes it before its EOI), the page
+     * fault (it reads CR2 first) and the NMI (it must not wait). */
     if (vec >= FIRST_EXTERNAL_VECTOR && vec != IA32_SYSCALL_VECTOR) {
         do_interrupt(vec, regs);       /* a device's IRQ or the local APIC's */
     } else if (vec == IA32_SYSCALL_VECTOR) {
         local_irq_enable();            /* system calls run with interrupts on */
+        lock_kernel();
         regs->ax = syscall_handler(regs);
+        unlock_kernel();
         local_irq_disable();
     } else if (vec == X86_TRAP_PF) {
         do_page_fault(regs, regs->err);
-    } else {
+    } else if (vec == X86_TRAP_NMI) {
         do_exception(regs);
+    } else {
+        lock_kernel();
+        do_exception(regs);
+        unlock_kernel();
     }
     this_cpu_write(cur_trap_regs, prev);
 }
@@ -320,9 +331,9 @@ static bool handle_atomic_fault(struct pt_regs *regs, unsigned long error_code,
     return true;
 }
 
-void do_page_fault(struct pt_regs *regs, unsigned long error_code)
+static void __do_page_fault(struct pt_regs *regs, unsigned long error_code,
+                            unsigned long address)
 {
-    unsigned long address = __read_cr2();   /* first: a nested fault would overwrite it */
     struct mm_struct *mm = current->mm;
     page_fault_count++;
 
@@ -358,6 +369,14 @@ void do_page_fault(struct pt_regs *regs, unsigned long error_code)
 }
 
 /* ---- die(): the oops report ------------------------------------------ */
+
+void do_page_fault(struct pt_regs *regs, unsigned long error_code)
+{
+    unsigned long address = __read_cr2();   /* first: a nested fault would overwrite it */
+    lock_kernel();                          /* may wait with interrupts on */
+    __do_page_fault(regs, error_code, address);
+    unlock_kernel();
+}
 
 static void print_pf_reason(unsigned long err)
 {

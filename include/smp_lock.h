@@ -1,0 +1,49 @@
+/* include/smp_lock.h: the big kernel lock (kernel/smp_lock.c; docs/smp.md,
+ * "Step 3").  One CPU at a time runs kernel code, as in Linux 2.0, the
+ * first Linux on several CPUs; user code runs on every CPU at once.
+ *
+ * Who holds it: every way into the kernel takes it (do_trap: system calls,
+ * exceptions and the devices' interrupts; exit_to_user_mode; kmain and
+ * every kernel thread), so the kernel's code keeps the one-CPU rules it
+ * was written for: not preemptible, and local_irq_save() excludes the
+ * interrupt handlers (which take it too, or run on the CPU that holds it).
+ * Who does not: the scheduler's core and the idle loops (under
+ * runqueue_lock, kernel/sched.c), the IPI handlers (kernel/x86/smp.c), the
+ * tick's per-CPU part.  schedule() lets go of it for the switch and takes
+ * it back, as many times as the task held it (task_struct.lock_depth).
+ *
+ * Contract:
+ *  lock_kernel: take it, or if this CPU holds it already, hold it once
+ *    more (an interrupt taken in the kernel, a nested entry).  While it
+ *    waits it has interrupts on, whatever the caller had, so that this CPU
+ *    still answers TLB shootdowns and function calls from the holder; it
+ *    returns with the caller's interrupt flag.  Not from an IPI handler.
+ *  unlock_kernel: once less; the last one lets go.  BUG if not held here.
+ *  kernel_trylock: take it if that needs no wait (or this CPU holds it);
+ *    1 if taken.  For the tick, which must not wait (kernel/sched.c).
+ *  kernel_locked: this CPU holds it.
+ *  release_kernel_lock / reacquire_kernel_lock: schedule()'s pair: let go
+ *    entirely, keeping the depth in the task, and take it back as deep.
+ *
+ * Simplification, said where it matters: Linux 2.2 to 2.6.38 pushed this
+ * lock down into the subsystems, each getting its own lock (the LOCK ORDER
+ * in mm/filemap.c is theirs); the later steps of issue 25 do that here.
+ * The lock is a test-and-set word, not a ticket lock: a CPU may want it
+ * twice at once (a device's interrupt arriving while this CPU waits for
+ * it), and a ticket taken by the interrupted wait would never be served. */
+#ifndef _SMP_LOCK_H
+#define _SMP_LOCK_H
+struct task_struct;
+
+void lock_kernel(void);
+void unlock_kernel(void);
+int kernel_trylock(void);
+int kernel_locked(void);
+void release_kernel_lock(struct task_struct *t);
+void reacquire_kernel_lock(struct task_struct *t);
+extern volatile int kernel_flag_cpu;   /* the CPU that holds it, -1: nobody */
+/* How many times the code running on each CPU holds it (an AP zeroes its
+ * own: its per-CPU area began as a copy of the boot CPU's). */
+#include <asm/percpu.h>
+DECLARE_PER_CPU(int, kernel_lock_depth);
+#endif
