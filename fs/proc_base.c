@@ -351,6 +351,7 @@ struct task_info {
     char state;
     char comm[TASK_COMM_LEN];
     unsigned long utime, stime;
+    int cpu;                           /* the CPU it runs or last ran on */
     struct mm_struct *mm;                      /* referenced, or NULL */
 };
 
@@ -369,6 +370,7 @@ static int get_task_info(pid_t pid, struct task_info *ti)
         ti->state = t->exit_state == EXIT_ZOMBIE ? 'Z' : task_state_char(t->state);
         memcpy(ti->comm, t->comm, TASK_COMM_LEN);
         ti->comm[TASK_COMM_LEN - 1] = '\0';
+        ti->cpu = t->cpu;
         ti->utime = t->utime;
         ti->stime = t->stime;
         ti->mm = t->exit_state ? NULL : t->mm;
@@ -396,9 +398,10 @@ static int show_stat(const struct task_info *ti, char *buf, size_t size)
      * 1/100 s (USER_HZ = HZ here). */
     return snprintf(buf, size,
                     "%d (%s) %c %d %d %d 0 -1 0 0 0 0 0 %lu %lu 0 0 20 0 1 0 0 %lu %lu "
-                    "4294967295 %lu %lu %lu 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
+                    "4294967295 %lu %lu %lu 0 0 0 0 0 0 0 0 0 17 %d 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
                     ti->pid, ti->comm, ti->state, ti->ppid, ti->pgrp, ti->session,
-                    ti->utime, ti->stime, vsize, rss, start_code, end_code, start_stack);
+                    ti->utime, ti->stime, vsize, rss, start_code, end_code, start_stack,
+                    ti->cpu);
 }
 
 static const char *state_name(char s)

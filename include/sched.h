@@ -56,6 +56,8 @@ struct task_struct {
     int on_cpu;                        /* some CPU's current (kernel/sched.c, under
                                           runqueue_lock): never on the run queue then */
     int cpu;                           /* the CPU it runs or last ran on (ps's PSR) */
+    unsigned long cpus_allowed;        /* the CPUs it may run on, a bit each
+                                          (Linux's cpus_allowed): set_cpus_allowed */
     int lock_depth;                    /* the big kernel lock held while switched
                                           out (include/smp_lock.h) */
     int pagefault_disabled;            /* pagefault_disable() nesting (uaccess) */
@@ -271,6 +273,18 @@ void cpu_idle(void) __attribute__((noreturn));
  * the running or a dead task. */
 int task_backtrace(struct task_struct *t, unsigned long *out, int max);
 char task_state_char(long state);          /* 'R', 'S', 'D', 'T', 'X' */
+/* Each CPU's idle task (kernel/sched.c). */
+DECLARE_PER_CPU(struct task_struct *, idle_task);
+/* Every CPU (Linux's CPU_MASK_ALL). */
+#define CPU_MASK_ALL (~0ul)
+/* Let t run only on the CPUs in mask (bit n: CPU n; Linux's
+ * set_cpus_allowed_ptr).  If t is current and this CPU is not in mask, it
+ * moves now (schedule(): another CPU takes it).  -EINVAL if no online CPU is
+ * in mask. */
+int set_cpus_allowed(struct task_struct *t, unsigned long mask);
+/* If t runs on another CPU, interrupt it (the RESCHEDULE IPI) so that it
+ * sees a new signal before it goes on in user mode (kernel/sched.c). */
+void kick_process(struct task_struct *t);
 
 /* Called by the boot CPU's tick (kernel/sched.c's tick hook), interrupts
  * off, the big kernel lock held: wakes the tasks whose schedule_timeout()

@@ -192,6 +192,7 @@ static struct task_struct *dup_task(struct task_struct *parent)
     INIT_LIST_HEAD(&t->thread_group);
     init_waitqueue_head(&t->wait_chldexit);
     t->time_slice = TASK_TIMESLICE;
+    t->cpus_allowed = CPU_MASK_ALL;    /* no sched_setaffinity yet: nothing to inherit */
     t->is_process = 1;
     strlcpy(t->comm, parent->comm, TASK_COMM_LEN);
     t->rlim_fsize[0] = parent->rlim_fsize[0];  /* init: init_task's, unlimited */

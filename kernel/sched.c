@@ -89,6 +89,7 @@ struct task_struct init_task = {
     .rlim_memlock = { MLOCK_LIMIT, MLOCK_LIMIT },
     .run_list = LIST_HEAD_INIT(init_task.run_list),
     .on_cpu = 1,                       /* CPU 0's current from the start */
+    .cpus_allowed = 1,                 /* kmain (initcalls, ktests) on the boot CPU */
     .tasks = LIST_HEAD_INIT(init_task.tasks),
     .time_slice = TASK_TIMESLICE,
 };
@@ -102,6 +103,9 @@ extern void ret_from_kthread(void);
  * (kernel/x86/switch.S) switched to; an AP's is set by do_boot_cpu
  * (kernel/x86/smpboot.c).  Linux's per-CPU current_task. */
 DEFINE_PER_CPU(struct task_struct *, current_task) = &init_task;
+/* Each CPU's idle task: init_task on the boot CPU (kmain until it becomes
+ * the idle loop), swapper/N on the others (kernel/x86/smpboot.c). */
+DEFINE_PER_CPU(struct task_struct *, idle_task) = &init_task;
 
 char task_state_char(long state)
 {
@@ -123,13 +127,13 @@ void set_current_state(long state)
 
 /* ---- the run queue (runqueue_lock) ------------------------------------ */
 
-/* A CPU waiting in `sti; hlt` for something to run: wake one (ourselves
- * excepted: this CPU is not halted, it is here). */
-static void kick_idle_cpu(void)
+/* A CPU that t may run on, waiting in `sti; hlt` for something to run:
+ * wake one (ourselves excepted: this CPU is not halted, it is here). */
+static void kick_idle_cpu(struct task_struct *t)
 {
     int cpu, me = smp_processor_id();
     for_each_online_cpu(cpu)
-        if (cpu != me && per_cpu(cpu_idling, cpu)) {
+        if (cpu != me && per_cpu(cpu_idling, cpu) && (t->cpus_allowed & (1ul << cpu))) {
             per_cpu(cpu_idling, cpu) = 0;      /* one IPI is enough */
             smp_send_reschedule(cpu);
             return;
@@ -161,13 +165,26 @@ int wake_up_state(struct task_struct *t, long state)
          * halts. */
         if (!t->on_cpu) {
             enqueue_task(t);
-            kick_idle_cpu();
+            kick_idle_cpu(t);
         } else if (t->cpu != smp_processor_id() && per_cpu(cpu_idling, t->cpu))
             smp_send_reschedule(t->cpu);
         woken = 1;
     }
     spin_unlock_irqrestore(&runqueue_lock, flags);
     return woken;
+}
+
+/* t may be running on another CPU, in user mode: interrupt that CPU, so
+ * that t looks at its signals on the way back there (every return to user
+ * mode does: exit_to_user_mode).  Otherwise it would see them at its next
+ * tick.  (Linux's kick_process.) */
+void kick_process(struct task_struct *t)
+{
+    unsigned long flags;
+    spin_lock_irqsave(&runqueue_lock, flags);
+    if (t->on_cpu && t->cpu != smp_processor_id() && t->state == TASK_RUNNING)
+        smp_send_reschedule(t->cpu);
+    spin_unlock_irqrestore(&runqueue_lock, flags);
 }
 
 static void check_stack(struct task_struct *t)
@@ -206,6 +223,64 @@ void schedule_tail(struct task_struct *prev)
     }
 }
 
+/* The first queued task that may run on this CPU and that no CPU still
+ * runs (a task moving away is queued before its old CPU has switched from
+ * it), or NULL. */
+static struct task_struct *pick_next_task(void)
+{
+    struct task_struct *t;
+    unsigned long me = 1ul << smp_processor_id();
+    list_for_each_entry(t, &runqueue, run_list)
+        if ((t->cpus_allowed & me) && !t->on_cpu)
+            return t;
+    return NULL;
+}
+
+/* Who runs next on this CPU after prev (which called schedule()), or NULL
+ * if nobody can (then the CPU waits).  Round-robin: a still-runnable prev
+ * goes to the tail of the queue and the head runs, which is prev itself if
+ * it was alone.  A runnable prev that may not stay on this CPU
+ * (set_cpus_allowed) is queued for another and this CPU runs the next task
+ * or its idle task.  An idle task is never queued: it keeps the CPU if
+ * nothing else can run. */
+static struct task_struct *choose_next(struct task_struct *prev)
+{
+    struct task_struct *next = pick_next_task(), *idle = this_cpu_read(idle_task);
+    bool runnable = prev->state == TASK_RUNNING;
+    if (runnable && !(prev->flags & PF_IDLE)) {
+        if (!(prev->cpus_allowed & (1ul << smp_processor_id()))) {
+            enqueue_task(prev);        /* its CPU takes it once it is off this one */
+            kick_idle_cpu(prev);
+            if (!next && (idle->flags & PF_IDLE))
+                next = idle;
+            else if (!next)
+                return NULL;           /* boot: no idle task to go to yet */
+        } else if (next) {
+            enqueue_task(prev);
+        } else {
+            return prev;
+        }
+    } else if (!next) {
+        return runnable ? prev : NULL; /* an idle task with nothing to do */
+    }
+    if (!list_empty(&next->run_list)) {    /* not the idle task */
+        list_del_init(&next->run_list);
+        if (!list_empty(&runqueue))    /* more to run than this CPU */
+            kick_idle_cpu(list_first_entry(&runqueue, struct task_struct, run_list));
+    }
+    return next;
+}
+
+int set_cpus_allowed(struct task_struct *t, unsigned long mask)
+{
+    if (!(mask & cpu_online_mask))
+        return -EINVAL;
+    t->cpus_allowed = mask;
+    if (t == current && !(mask & (1ul << smp_processor_id())))
+        yield();                       /* this CPU will not take it again */
+    return 0;
+}
+
 /* Halt until an interrupt, runqueue_lock let go meanwhile (interrupts off
  * on entry and on return, the lock held). */
 static void idle_wait(void)
@@ -228,32 +303,15 @@ void schedule(void)
     check_stack(prev);
     touch_softlockup_watchdog();                 /* a schedule point (kernel/watchdog.c) */
     prev->need_resched = 0;
-    /* A still-runnable prev goes to the tail of the queue (but an idle
-     * task, which is never queued, keeps the CPU if nothing else can run).
-     * If nothing is runnable, idle here until an interrupt or another CPU
+    /* If nothing can run, idle here until an interrupt or another CPU
      * wakes someone (the timer ending a timeout, the disk, ...).  `sti;
      * hlt` is atomic: the interrupt cannot slip in between and be missed.
      * wake_up_state() does not queue a task that is a CPU's current, so
-     * after every interrupt prev must be requeued here if it was woken,
-     * even when the same interrupt also queued another task: one tick can
-     * end two timeouts, and a prev left TASK_RUNNING but on no queue would
-     * never run again. */
-    for (;;) {
-        if (prev->state == TASK_RUNNING && !(prev->flags & PF_IDLE))
-            enqueue_task(prev);                  /* no-op if already queued */
-        if (!list_empty(&runqueue)) {
-            next = list_first_entry(&runqueue, struct task_struct, run_list);
-            list_del_init(&next->run_list);
-            if (!list_empty(&runqueue))
-                kick_idle_cpu();                 /* more to run than this CPU */
-            break;
-        }
-        if (prev->state == TASK_RUNNING) {       /* an idle task, nothing else to do */
-            next = prev;
-            break;
-        }
+     * after every interrupt prev must be looked at again here: one tick
+     * can end two timeouts, and a prev left TASK_RUNNING but on no queue
+     * would never run again. */
+    while (!(next = choose_next(prev)))
         idle_wait();
-    }
     next->time_slice = TASK_TIMESLICE;
     if (next != prev) {
         next->on_cpu = 1;
@@ -367,6 +425,7 @@ struct task_struct *kthread_run(int (*fn)(void *), void *data, const char *name)
     t->threadfn = fn;
     t->data = data;
     t->time_slice = TASK_TIMESLICE;
+    t->cpus_allowed = CPU_MASK_ALL;
     t->rlim_fsize[0] = t->rlim_fsize[1] = RLIM64_INFINITY;
     t->rlim_nofile[0] = t->rlim_nofile[1] = NR_OPEN;
     t->rlim_nproc[0] = t->rlim_nproc[1] = RLIM64_INFINITY;
@@ -538,7 +597,7 @@ void cpu_idle(void)
     for (;;) {
         unsigned long flags;
         spin_lock_irqsave(&runqueue_lock, flags);
-        if (!list_empty(&runqueue)) {
+        if (pick_next_task()) {
             spin_unlock_irqrestore(&runqueue_lock, flags);
             schedule();
         } else {

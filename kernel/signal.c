@@ -177,9 +177,11 @@ int send_signal(struct task_struct *t, int sig, const struct kern_siginfo *info)
     }
     /* Wake it if it sleeps where a signal may interrupt; SIGKILL also ends
      * the sleep even if the signal was blocked (it cannot be). */
-    if (!sigismember_k(&t->blocked, sig) || sig == SIGKILL)
+    if (!sigismember_k(&t->blocked, sig) || sig == SIGKILL) {
         if (t->state == TASK_INTERRUPTIBLE)
             wake_up_process(t);
+        kick_process(t);               /* running on another CPU: look now */
+    }
     /* A stopped task wakes only for SIGKILL (SIGCONT: prepare_signal). */
     if (sig == SIGKILL)
         wake_up_state(t, TASK_STOPPED);

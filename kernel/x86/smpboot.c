@@ -144,6 +144,7 @@ static int do_boot_cpu(int cpu, unsigned apicid)
     idle->state = TASK_RUNNING;
     idle->on_cpu = 1;                  /* its CPU's current: never queued */
     idle->flags = PF_IDLE;
+    idle->cpus_allowed = 1ul << cpu;
     idle->stack = stack;
     snprintf(idle->comm, sizeof idle->comm, "swapper/%d", cpu);
     INIT_LIST_HEAD(&idle->run_list);
@@ -151,6 +152,7 @@ static int do_boot_cpu(int cpu, unsigned apicid)
     ((struct thread_info *)stack)->task = idle;
     ((struct thread_info *)stack)->magic = STACK_END_MAGIC;
     per_cpu(current_task, cpu) = idle;
+    per_cpu(idle_task, cpu) = idle;
     per_cpu(cpu_loaded_pgd, cpu) = swapper_pg_dir;     /* startup_32_smp loads it */
 
     unsigned long top = (unsigned long)stack + THREAD_SIZE;

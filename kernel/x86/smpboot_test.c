@@ -61,7 +61,7 @@ KTEST(smp, per_cpu_areas_are_distinct)
         if (a) {
             char comm[TASK_COMM_LEN];
             snprintf(comm, sizeof comm, "swapper/%d", a);
-            KT_EXPECT(!strcmp(per_cpu(current_task, a)->comm, comm));
+            KT_EXPECT(!strcmp(per_cpu(idle_task, a)->comm, comm));
             /* its GDT's per-CPU segment has its area's base */
             struct desc_struct d = per_cpu(gdt_page, a).gdt[GDT_ENTRY_PERCPU];
             unsigned long base = (d.a >> 16) | (d.b & 0xFF) << 16 | (d.b & 0xFF000000);

@@ -252,7 +252,9 @@ check_eq utils.kill_9 $? 137
 # stat's PPID field, cmdline for COMMAND); df agrees with GNU df on the
 # size of / (statfs64 through /proc/mounts).
 "$BIN/ps" > ps.out
-check_eq utils.ps_header "$(sed -n 1p ps.out)" "  PID  PPID S     TIME COMMAND"
+check_eq utils.ps_header "$(sed -n 1p ps.out)" "  PID  PPID S PSR     TIME COMMAND"
+# PSR: stat's field 39, a CPU of this host (it may move between the reads).
+check utils.ps_psr_is_a_cpu sh -c "awk -v p=$$ -v n=$(nproc) '\$1 == p && \$4 ~ /^[0-9]+\$/ && \$4 < n { ok = 1 } END { exit !ok }' ps.out"
 check_eq utils.ps_self_ppid "$(awk -v p=$$ '$1 == p { print $2 }' ps.out)" "$PPID"
 check utils.ps_self_cmdline sh -c "awk -v p=$$ '\$1 == p' ps.out | grep -q userland.sh"
 check_eq utils.ps_init "$(awk '$1 == 1 { print $2 }' ps.out)" 0

@@ -2,9 +2,10 @@
  * ps - list the processes.
  * usage: ps
  * One line per process, for every process (as `ps ax`), from /proc:
- *     PID  PPID S     TIME COMMAND
+ *     PID  PPID S PSR     TIME COMMAND
  * S is the state letter of /proc/PID/stat (R running, S sleeping, D
- * uninterruptible, T stopped, Z zombie), TIME the CPU time (user + system)
+ * uninterruptible, T stopped, Z zombie), PSR the CPU it runs or last ran
+ * on (its field 39, "processor"), TIME the CPU time (user + system)
  * as MM:SS, COMMAND the argv of /proc/PID/cmdline, or [name] for a kernel
  * thread, which has none (procps's ps does the same).
  */
@@ -56,12 +57,14 @@ static void show(const char *pid)
 		return;
 	snprintf(comm, sizeof comm, "%.*s", (int)(close_paren - open_paren - 1), open_paren + 1);
 	/* after ") ": state ppid pgrp session tty_nr tpgid flags minflt
-	 * cminflt majflt cmajflt utime stime ... (proc(5), fields 3..15) */
+	 * cminflt majflt cmajflt utime stime ... (proc(5), fields 3..15),
+	 * ... processor (field 39) */
 	const char *f = close_paren + 2;
 	char state = f[0];
 	int ppid = atoi(field(f, 1));
 	unsigned long utime = strtoul(field(f, 11), NULL, 10);
 	unsigned long stime = strtoul(field(f, 12), NULL, 10);
+	int psr = atoi(field(f, 36));
 
 	snprintf(path, sizeof path, "/proc/%s/cmdline", pid);
 	int n = read_file(path, cmd, sizeof cmd);
@@ -73,7 +76,7 @@ static void show(const char *pid)
 		snprintf(cmd, sizeof cmd, "[%s]", comm);
 	}
 	unsigned long secs = (utime + stime) / TICKS_PER_SEC;
-	printf("%5s %5d %c %5lu:%02lu %s\n", pid, ppid, state, secs / 60, secs % 60, cmd);
+	printf("%5s %5d %c %3d %5lu:%02lu %s\n", pid, ppid, state, psr, secs / 60, secs % 60, cmd);
 }
 
 int main(int argc, char **argv)
@@ -87,7 +90,7 @@ int main(int argc, char **argv)
 		perror("ps: /proc");
 		return 1;
 	}
-	printf("  PID  PPID S     TIME COMMAND\n");
+	printf("  PID  PPID S PSR     TIME COMMAND\n");
 	struct dirent *e;
 	while ((e = readdir(d)) != NULL)
 		if (e->d_name[0] >= '1' && e->d_name[0] <= '9')
