@@ -241,8 +241,8 @@ static struct task_struct *pick_next_task(void)
  * goes to the tail of the queue and the head runs, which is prev itself if
  * it was alone.  A runnable prev that may not stay on this CPU
  * (set_cpus_allowed) is queued for another and this CPU runs the next task
- * or its idle task.  An idle task is never queued: it keeps the CPU if
- * nothing else can run. */
+ * or its idle task; so does a dead prev when nothing else can run.  An
+ * idle task is never queued: it keeps the CPU if nothing else can run. */
 static struct task_struct *choose_next(struct task_struct *prev)
 {
     struct task_struct *next = pick_next_task(), *idle = this_cpu_read(idle_task);
@@ -261,7 +261,14 @@ static struct task_struct *choose_next(struct task_struct *prev)
             return prev;
         }
     } else if (!next) {
-        return runnable ? prev : NULL; /* an idle task with nothing to do */
+        if (runnable)
+            return prev;               /* an idle task with nothing to do */
+        /* A dead task's stack is freed by the next task to run on its CPU
+         * (schedule_tail), and its parent waits for that to reap it: do
+         * not idle on it, go to the idle task. */
+        if (prev->state == TASK_DEAD && (idle->flags & PF_IDLE))
+            return idle;
+        return NULL;
     }
     if (!list_empty(&next->run_list)) {    /* not the idle task */
         list_del_init(&next->run_list);
@@ -551,9 +558,15 @@ void show_task(struct task_struct *t)
                  t->waiting_what ? t->waiting_what : "object", t->waiting_on);
     if (t->timer_pending)
         snprintf(what + strlen(what), sizeof what - strlen(what), " (timeout at %lu)", t->timeout);
+    char where[24] = "";
+    if (t == current)
+        snprintf(where, sizeof where, " (running)");
+    else if (t->on_cpu)
+        snprintf(where, sizeof where, " (on CPU %d)", t->cpu);
     printk("  pid %d %-15s %c%s%s%s\n", t->pid, t->comm, task_state_char(t->state),
-           t == current ? " (running)" : "", list_empty(&t->run_list) ? "" : " (queued)",
-           what);
+           where, list_empty(&t->run_list) ? "" : " (queued)", what);
+    if (t->on_cpu && t != current)
+        return;                        /* its stack is moving: no backtrace */
     if (t == current) {
         unsigned long ebp = (unsigned long)__builtin_frame_address(0);
         unsigned long lo = t->stack ? (unsigned long)t->stack : (unsigned long)boot_stack;

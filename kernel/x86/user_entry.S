@@ -7,8 +7,8 @@
  *   fn == 0 (fork):  schedule_tail(prev), then ret_from_intr: the pt_regs
  *                    (a copy of the parent's, ax = 0) are restored and iret
  *                    enters user mode: fork() returns 0 in the child.
- *   fn != 0 (pid 1): schedule_tail(prev), interrupts on, fn(arg) in kernel
- *                    mode (it mounts the root and kernel_execve()s init,
+ *   fn != 0 (pid 1): schedule_tail(prev), interrupts on, the big kernel
+ *                    lock taken, fn(arg) in kernel mode (it mounts the root and kernel_execve()s init,
  *                    which fills the pt_regs); if it returns 0, enter user
  *                    mode the same way.  A non-zero return ends the
  *                    process with that status.  (Linux: ret_from_fork with
@@ -24,11 +24,13 @@ ret_from_fork:
     testl %ebx, %ebx
     jz 1f
     sti
+    call lock_kernel                   /* fn is kernel code (include/smp_lock.h) */
     pushl %edi
     call *%ebx
     addl $4, %esp
     testl %eax, %eax
     jnz 2f
+    call unlock_kernel                 /* user mode never holds it */
 1:  jmp ret_from_intr                  /* %esp = &pt_regs */
 2:  andl $0xff, %eax
     shll $8, %eax                      /* exit status word: (code & 0xff) << 8 */

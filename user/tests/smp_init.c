@@ -1,0 +1,300 @@
+/*
+ * smp_init.c - a tiny init for the SMP stress test (tools/tests/smp_user.sh
+ * boots the test kernel, lock validator built in, at -smp 4 with
+ * init=/tests/smp_init).  Each part runs several processes at once, so that
+ * they run on several CPUs together, and checks the data they leave:
+ *
+ *   cpus      NWORK processes busy in user mode, each noting the CPUs it
+ *             ran on (/proc/self/stat's field 39) and its user time
+ *             (times()); together they must have used more than one CPU,
+ *             and their user times must add up to more than the time that
+ *             passed (they ran at once, not in turn).
+ *   stripes   NWORK writers on ONE file of /st, each pwrite()ing its own
+ *             blocks (block b is writer b % NWORK's, all bytes 'A' + b % 26);
+ *             the file read back whole, and left for debugfs on the host.
+ *   files     NWORK writers, each its own file; each read back.
+ *   mapshare  two processes store into the same pages of one MAP_SHARED
+ *             file mapping (even words one, odd words the other); the file
+ *             read back with read() has every word.
+ *   forks     NWORK processes each fork and reap 40 children that exit at
+ *             once with their number as status.
+ *   truncmap  one process truncates a file up and down while another maps
+ *             and reads its first page (always inside the file).
+ *   fsx       three /tests/fsx runs at once on /st/fsx0..2 (seeds 1-3); the
+ *             host replays each and debugfs must find the same bytes.
+ *
+ * Output: "PASS smp.NAME" / "FAIL smp.NAME (...)" (check.h), "smp_init:
+ * PART status S" for each part, then sync and power off.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "check.h"
+#include "sc.h"
+
+#define NWORK   4
+#define BLK     4096
+#define NBLK    64                       /* the stripes file: 256 KiB */
+
+/* Wait for n children; 1 if each exited with status 0. */
+static int reap_all(int n)
+{
+	int ok = 1;
+	for (int i = 0; i < n; i++) {
+		int st = -1;
+		if (wait(&st) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+			ok = 0;
+	}
+	return ok;
+}
+
+/* The CPU this process is on now: field 39 of /proc/self/stat. */
+static int this_cpu(void)
+{
+	char buf[512];
+	int fd = open("/proc/self/stat", O_RDONLY);
+	if (fd < 0)
+		return -1;
+	int n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	char *p = strrchr(buf, ')');
+	for (int f = 2; p && f < 39; f++)       /* p is at field f's leading space */
+		p = strchr(p + 1, ' ');
+	return p ? atoi(p + 1) : -1;
+}
+
+struct tms_k { long utime, stime, cutime, cstime; };
+
+static void part_cpus(void)
+{
+	int fds[2];
+	struct tms_k t0, t1;                     /* times(): only its return value is used */
+	if (pipe(fds) < 0)
+		return;
+	long c0 = SC(43, &t0);                   /* times(): ticks since boot */
+	for (int i = 0; i < NWORK; i++) {
+		if (fork() == 0) {
+			unsigned mask = 0;
+			volatile unsigned long x = 0;
+			for (int round = 0; round < 200; round++) {
+				for (int k = 0; k < 200000; k++)
+					x += k;
+				int c = this_cpu();
+				if (c >= 0 && c < 32)
+					mask |= 1u << c;
+			}
+			struct tms_k t;
+			SC(43, &t);                      /* its own user time */
+			unsigned msg[2] = { mask, (unsigned)t.utime };
+			write(fds[1], msg, sizeof msg);
+			_exit(0);
+		}
+	}
+	close(fds[1]);
+	CHECK("cpus.workers_exit_0", reap_all(NWORK));
+	long c1 = SC(43, &t1);
+	unsigned all = 0, m[2];
+	long user = 0, wall = c1 - c0;
+	while (read(fds[0], m, sizeof m) == sizeof m) {
+		all |= m[0];
+		user += m[1];
+	}
+	close(fds[0]);
+	printf("smp: cpus used %#x, children's user time %ld ticks in %ld ticks\n", all, user, wall);
+	CHECK("cpus.more_than_one_cpu_used", __builtin_popcount(all) >= 2);
+	CHECK("cpus.user_time_exceeds_elapsed", wall > 0 && user * 2 > wall * 3);
+}
+
+static void part_stripes(void)
+{
+	int fd = open("/st/stripes.dat", O_RDWR | O_CREAT | O_TRUNC, 0644);
+	CHECK("stripes.open", fd >= 0);
+	if (fd < 0)
+		return;
+	for (int i = 0; i < NWORK; i++) {
+		if (fork() == 0) {
+			char buf[BLK];
+			int ok = 1;
+			for (int b = i; b < NBLK; b += NWORK) {
+				memset(buf, 'A' + b % 26, BLK);
+				for (int piece = 0; piece < BLK; piece += 1024)   /* 4 writes a block */
+					ok &= pwrite(fd, buf + piece, 1024, (off_t)b * BLK + piece) == 1024;
+			}
+			_exit(ok ? 0 : 1);
+		}
+	}
+	CHECK("stripes.writers_exit_0", reap_all(NWORK));
+	struct stat st;
+	CHECK("stripes.size", fstat(fd, &st) == 0 && st.st_size == (off_t)NBLK * BLK);
+	int bad = -1;
+	char buf[BLK];
+	for (int b = 0; b < NBLK && bad < 0; b++) {
+		if (pread(fd, buf, BLK, (off_t)b * BLK) != BLK)
+			bad = b;
+		for (int k = 0; k < BLK && bad < 0; k++)
+			if (buf[k] != 'A' + b % 26)
+				bad = b;
+	}
+	if (bad >= 0)
+		printf("smp: stripes block %d is wrong\n", bad);
+	CHECK("stripes.every_block_its_writers", bad < 0);
+	close(fd);
+}
+
+static void part_files(void)
+{
+	for (int i = 0; i < NWORK; i++) {
+		if (fork() == 0) {
+			char name[32], buf[1000], back[1000];
+			snprintf(name, sizeof name, "/st/w%d.dat", i);
+			int fd = open(name, O_RDWR | O_CREAT | O_TRUNC, 0644);
+			if (fd < 0)
+				_exit(2);
+			int ok = 1;
+			for (int k = 0; k < 128; k++) {          /* 128 writes of 1000 bytes */
+				memset(buf, 'a' + (i * 7 + k) % 26, sizeof buf);
+				ok &= write(fd, buf, sizeof buf) == sizeof buf;
+			}
+			for (int k = 0; k < 128 && ok; k++) {
+				ok &= pread(fd, back, sizeof back, (off_t)k * 1000) == sizeof back;
+				for (int j = 0; j < 1000 && ok; j++)
+					ok &= back[j] == 'a' + (i * 7 + k) % 26;
+			}
+			close(fd);
+			_exit(ok ? 0 : 1);
+		}
+	}
+	CHECK("files.each_writer_reads_its_own_back", reap_all(NWORK));
+}
+
+static void part_mapshare(void)
+{
+	const int len = 4 * BLK, words = len / 4;
+	int fd = open("/st/mapshare.dat", O_RDWR | O_CREAT | O_TRUNC, 0644);
+	CHECK("mapshare.open", fd >= 0 && ftruncate(fd, len) == 0);
+	if (fd < 0)
+		return;
+	for (int c = 0; c < 2; c++) {
+		if (fork() == 0) {
+			unsigned *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+			if (p == MAP_FAILED)
+				_exit(2);
+			for (int round = 0; round < 50; round++)
+				for (int w = c; w < words; w += 2)
+					p[w] = (unsigned)(w * 2 + c + round);
+			for (int w = c; w < words; w += 2)
+				p[w] = (unsigned)(w * 2 + c);            /* the last round */
+			_exit(msync(p, len, MS_SYNC) == 0 ? 0 : 1);
+		}
+	}
+	CHECK("mapshare.writers_exit_0", reap_all(2));
+	unsigned *back = malloc(len);
+	int bad = -1;
+	if (back && pread(fd, back, len, 0) == len)
+		for (int w = 0; w < words && bad < 0; w++)
+			if (back[w] != (unsigned)(w * 2 + (w & 1)))
+				bad = w;
+	CHECK("mapshare.every_word_of_both", back && bad < 0);
+	free(back);
+	close(fd);
+}
+
+static void part_forks(void)
+{
+	for (int i = 0; i < NWORK; i++) {
+		if (fork() == 0) {
+			int ok = 1;
+			for (int k = 0; k < 40; k++) {
+				pid_t p = fork();
+				if (p == 0)
+					_exit(k);
+				int st = -1;
+				ok &= p > 0 && waitpid(p, &st, 0) == p && WIFEXITED(st) && WEXITSTATUS(st) == k;
+			}
+			_exit(ok ? 0 : 1);
+		}
+	}
+	CHECK("forks.every_child_reaped_with_its_status", reap_all(NWORK));
+}
+
+static void part_truncmap(void)
+{
+	int fd = open("/st/truncmap.dat", O_RDWR | O_CREAT | O_TRUNC, 0644);
+	char page[BLK];
+	memset(page, 'T', BLK);
+	CHECK("truncmap.open", fd >= 0 && pwrite(fd, page, BLK, 0) == BLK);
+	if (fd < 0)
+		return;
+	pid_t cutter = fork();
+	if (cutter == 0) {
+		for (int k = 0; k < 300; k++)
+			if (ftruncate(fd, BLK + (k % 7) * 3000) != 0)
+				_exit(1);
+		_exit(0);
+	}
+	pid_t reader = fork();
+	if (reader == 0) {
+		for (int k = 0; k < 300; k++) {
+			char *p = mmap(NULL, BLK, PROT_READ, MAP_SHARED, fd, 0);
+			if (p == MAP_FAILED || p[0] != 'T' || p[BLK - 1] != 'T')
+				_exit(1);
+			munmap(p, BLK);
+		}
+		_exit(0);
+	}
+	CHECK("truncmap.both_exit_0", reap_all(2));
+	close(fd);
+}
+
+static void part_fsx(void)
+{
+	for (int i = 0; i < 3; i++) {
+		if (fork() == 0) {
+			char file[32], seed[8];
+			snprintf(file, sizeof file, "/st/fsx%d.dat", i);
+			snprintf(seed, sizeof seed, "%d", i + 1);
+			char *av[] = { "/tests/fsx", file, seed, "400", NULL };
+			char *ev[] = { "PATH=/bin", NULL };
+			execve(av[0], av, ev);
+			_exit(127);
+		}
+	}
+	CHECK("fsx.three_at_once_exit_0", reap_all(3));
+}
+
+static const struct { const char *name; void (*fn)(void); } parts[] = {
+	{ "cpus", part_cpus }, { "stripes", part_stripes }, { "files", part_files },
+	{ "mapshare", part_mapshare }, { "forks", part_forks },
+	{ "truncmap", part_truncmap }, { "fsx", part_fsx },
+};
+
+int main(void)
+{
+	mkdir("/st", 0755);
+	setvbuf(stdout, NULL, _IONBF, 0);        /* children's lines in order */
+	for (unsigned i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+		pid_t pid = fork();
+		if (pid == 0) {
+			check_failures = 0;
+			parts[i].fn();
+			_exit(check_summary());
+		}
+		int st = -1;
+		waitpid(pid, &st, 0);
+		printf("smp_init: %s status %d\n", parts[i].name, st);
+	}
+	sync();
+	reboot(RB_POWER_OFF);
+	return 0;
+}
