@@ -18,6 +18,7 @@
 #include <proc.h>
 #include <timer.h>
 #include <ktest.h>
+#include <smp.h>
 #include <cmdline.h>
 #include <asm/mman.h>
 #include <asm/uaccess.h>
@@ -148,8 +149,14 @@ KTEST(files, proc_stat_uptime_loadavg)
     unsigned long j = jiffies, sum = cpu_line_sum(buf, &nice);
     KT_ASSERT(strncmp(buf, "cpu  ", 5) == 0);
     KT_EXPECT_EQ(nice, 0);
-    KT_EXPECT(sum - sum0 + 2 >= j - j0 && sum - sum0 <= j - j0 + 2);
-    KT_EXPECT(find(buf, "\ncpu0 ") != NULL);
+    /* every online CPU's ticks, each within a tick or two */
+    unsigned long ncpu = num_online_cpus(), want = (j - j0) * ncpu;
+    KT_EXPECT(sum - sum0 + 2 * ncpu >= want && sum - sum0 <= want + 2 * ncpu);
+    for (unsigned long cpu = 0; cpu < ncpu; cpu++) {
+        char line[8];
+        snprintf(line, sizeof line, "\ncpu%lu ", cpu);
+        KT_EXPECT(find(buf, line) != NULL);
+    }
     char *p = find(buf, "\nbtime ");
     KT_ASSERT(p != NULL);
     unsigned long btime = simple_strtoul(p + 7, NULL, 10);

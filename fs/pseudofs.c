@@ -16,6 +16,7 @@
  * proc_pid_readdir) and whose files reuse the snapshot reader here.
  */
 #include <kernel.h>
+#include <smp.h>
 #include <asm/processor.h>       /* show_cpuinfo */
 #include <irq.h>                 /* show_interrupts */
 #include <string.h>
@@ -254,29 +255,39 @@ static int show_vmscan(char *buf, size_t size)
     return (int)vmscan_stats_show(buf, size);
 }
 
-/* Where the CPU's time went (Linux's fs/proc/stat.c): the cpu line is
+/* Where the CPUs' time went (Linux's fs/proc/stat.c): the cpu line is
  * user nice system idle iowait irq softirq steal guest guest_nice, in
- * USER_HZ ticks (1/100 s; our HZ is 100), then the same for cpu0, the
- * one CPU; the boot time in seconds since the epoch; the tasks running
- * and blocked.  What top's CPU line and ps's start times are made from. */
+ * USER_HZ ticks (1/100 s; our HZ is 100), summed over the online CPUs,
+ * then the same for each of them (cpu0, cpu1, ...); the boot time in
+ * seconds since the epoch; the tasks running and blocked.  What top's CPU
+ * line and ps's start times are made from. */
 static int show_stat(char *buf, size_t size)
 {
-    struct cpu_times t = cpu_times;
+    struct cpu_times t;
     struct task_counts c;
     size_t n = 0;
+    int cpu;
+    cpu_times_total(&t);
     count_tasks(&c);
-    for (int i = 0; i < 2; i++)
-        n += snprintf(buf + n, size - n, "cpu%s %lu 0 %lu %lu 0 0 0 0 0 0\n", i ? "0" : " ",
+    n += snprintf(buf + n, size - n, "cpu  %lu 0 %lu %lu 0 0 0 0 0 0\n",
+                  t.user * 100 / HZ, t.system * 100 / HZ, t.idle * 100 / HZ);
+    for_each_online_cpu(cpu) {
+        t = per_cpu(kernel_cpustat, cpu);
+        n += snprintf(buf + n, n < size ? size - n : 0, "cpu%d %lu 0 %lu %lu 0 0 0 0 0 0\n", cpu,
                       t.user * 100 / HZ, t.system * 100 / HZ, t.idle * 100 / HZ);
-    n += snprintf(buf + n, size - n, "btime %lu\nprocs_running %lu\nprocs_blocked %lu\n",
+    }
+    n += snprintf(buf + n, n < size ? size - n : 0, "btime %lu\nprocs_running %lu\nprocs_blocked %lu\n",
                   (unsigned long)current_time() - jiffies / HZ, c.running, c.blocked);
     return min(n, size);
 }
 
-/* Seconds since boot and seconds the CPU spent idle, to 1/100 s. */
+/* Seconds since boot and seconds the CPUs spent idle (summed, as Linux),
+ * to 1/100 s. */
 static int show_uptime(char *buf, size_t size)
 {
-    unsigned long up = jiffies, idle = cpu_times.idle;
+    struct cpu_times t;
+    cpu_times_total(&t);
+    unsigned long up = jiffies, idle = t.idle;
     return snprintf(buf, size, "%lu.%02lu %lu.%02lu\n", up / HZ, up % HZ * 100 / HZ,
                     idle / HZ, idle % HZ * 100 / HZ);
 }

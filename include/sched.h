@@ -294,13 +294,16 @@ struct pt_regs;
 void hung_task_tick(struct pt_regs *regs); /* kernel/hung_task.c; from the tick */
 void it_real_tick(void);                   /* kernel/itimer.c: SIGALRM; from the tick */
 
-/* Where the CPU's time went since boot, in ticks (1/HZ s): each tick is
+/* Where each CPU's time went since boot, in ticks (1/HZ s): each tick is
  * charged to what it interrupted (kernel/sched.c, account_tick), as is the
- * running task's utime or stime.  /proc/stat's cpu line, /proc/uptime. */
+ * running task's utime or stime.  Per CPU, written by that CPU's tick only
+ * (Linux's kernel_cpustat); cpu_times_total sums the online CPUs'.
+ * /proc/stat's cpu lines, /proc/uptime. */
 struct cpu_times {
     unsigned long user, system, idle;
 };
-extern struct cpu_times cpu_times;
+DECLARE_PER_CPU(struct cpu_times, kernel_cpustat);
+void cpu_times_total(struct cpu_times *sum);
 /* The 1, 5 and 15 minute load averages in fixed point: FIXED_1 is 1.0
  * (Linux's avenrun; /proc/loadavg, sysinfo). */
 #define FSHIFT  11

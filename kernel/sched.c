@@ -622,7 +622,18 @@ void cpu_idle(void)
 
 /* ---- CPU time and load (ps's TIME, top, /proc/stat, /proc/loadavg) ---- */
 
-struct cpu_times cpu_times;
+DEFINE_PER_CPU(struct cpu_times, kernel_cpustat);
+
+void cpu_times_total(struct cpu_times *sum)
+{
+    int cpu;
+    memset(sum, 0, sizeof *sum);
+    for_each_online_cpu(cpu) {
+        sum->user += per_cpu(kernel_cpustat, cpu).user;
+        sum->system += per_cpu(kernel_cpustat, cpu).system;
+        sum->idle += per_cpu(kernel_cpustat, cpu).idle;
+    }
+}
 unsigned long avenrun[3];
 
 /* Charge the tick to what it interrupted (Linux's account_process_tick,
@@ -631,24 +642,20 @@ unsigned long avenrun[3];
  * the kernel (a system call, a page fault, a kthread, an interrupt that
  * came while a task ran) is the task's stime and the CPU's system time.
  * A task that runs only between ticks is never charged, as in Linux
- * without CONFIG_VIRT_CPU_ACCOUNTING.  Every CPU's tick: the task is this
- * CPU's own, the CPU times are summed over the CPUs (a locked add). */
-static void locked_inc(unsigned long *c)
-{
-    __asm__ volatile("lock; incl %0" : "+m"(*c));
-}
-
+ * without CONFIG_VIRT_CPU_ACCOUNTING.  Every CPU's tick, each charging its
+ * own task and its own times: no lock. */
 static void account_tick(struct pt_regs *regs)
 {
     struct task_struct *p = current;
+    struct cpu_times *t = this_cpu_ptr(&kernel_cpustat);
     if (user_mode(regs)) {
         p->utime++;
-        locked_inc(&cpu_times.user);
+        t->user++;
     } else if (this_cpu_read(cpu_idling)) {
-        locked_inc(&cpu_times.idle);
+        t->idle++;
     } else {
         p->stime++;
-        locked_inc(&cpu_times.system);
+        t->system++;
     }
 }
 

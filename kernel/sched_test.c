@@ -226,17 +226,17 @@ KTEST(sched, ticks_are_charged_to_what_they_interrupted)
     struct task_struct *me = current;
     struct pt_regs user = { .cs = 0x1b }, kern = { .cs = 0x08 };
     unsigned long flags = local_irq_save();
-    struct cpu_times c0 = cpu_times;
+    struct cpu_times *ct = this_cpu_ptr(&kernel_cpustat), c0 = *ct;   /* kmain: CPU 0's */
     unsigned long u0 = me->utime, s0 = me->stime;
     account_tick(&user);
-    bool user_ok = me->utime == u0 + 1 && cpu_times.user == c0.user + 1 && me->stime == s0;
+    bool user_ok = me->utime == u0 + 1 && ct->user == c0.user + 1 && me->stime == s0;
     account_tick(&kern);
-    bool sys_ok = me->stime == s0 + 1 && cpu_times.system == c0.system + 1;
-    cpu_idling = 1;
+    bool sys_ok = me->stime == s0 + 1 && ct->system == c0.system + 1;
+    this_cpu_write(cpu_idling, 1);
     account_tick(&kern);
-    cpu_idling = 0;
-    bool idle_ok = cpu_times.idle == c0.idle + 1 && me->stime == s0 + 1;
-    cpu_times = c0;
+    this_cpu_write(cpu_idling, 0);
+    bool idle_ok = ct->idle == c0.idle + 1 && me->stime == s0 + 1;
+    *ct = c0;
     me->utime = u0;
     me->stime = s0;
     local_irq_restore(flags);
@@ -246,16 +246,16 @@ KTEST(sched, ticks_are_charged_to_what_they_interrupted)
 
     s0 = me->stime;
     u0 = me->utime;
-    unsigned long sys0 = cpu_times.system, j0 = jiffies;
+    unsigned long sys0 = ct->system, j0 = jiffies;
     while (jiffies - j0 < 6)                    /* busy in the kernel for 6 ticks */
         barrier();
     KT_EXPECT(me->stime - s0 >= 5);
-    KT_EXPECT(cpu_times.system - sys0 >= 5);
+    KT_EXPECT(ct->system - sys0 >= 5);
     KT_EXPECT_EQ(me->utime, u0);
-    unsigned long idle0 = cpu_times.idle;
+    unsigned long idle0 = ct->idle;
     s0 = me->stime;
     msleep(60);                                 /* nothing else to run: idle */
-    KT_EXPECT(cpu_times.idle - idle0 >= 3);
+    KT_EXPECT(ct->idle - idle0 >= 3);
     KT_EXPECT(me->stime - s0 <= 1);
 }
 

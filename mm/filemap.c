@@ -13,6 +13,15 @@
  * LOCK ORDER.  This is the one place it is written down.  Outermost first;
  * a lock may only be taken while holding locks ABOVE it in this list.
  *
+ *   the big kernel lock            (kernel_flag_cpu, include/smp_lock.h: one CPU
+ *                                   in the kernel at a time, SMP step 3.  Outside
+ *                                   everything: every entry to the kernel takes
+ *                                   it first.  Not a sleeping lock and not in
+ *                                   the validator: schedule() lets go of it
+ *                                   before it sleeps and takes it back after,
+ *                                   so a task may sleep "holding" it, and the
+ *                                   mutexes below are never waited for with it
+ *                                   held)
  *   namespace_sem                  (mutex: the mount table, fs/namespace.c)
  *     sb_list_lock                 (mutex: the super_blocks list, fs/super.c.
  *                                   umount under namespace_sem; sync and the
@@ -126,6 +135,12 @@
  *                                   under mmap_sem or i_mmap_lock)
  *   ioapic_lock                    (spinlock, irqs off: the I/O APIC's register
  *                                   window, kernel/x86/io_apic.c)
+ *   runqueue_lock                  (spinlock, irqs off: the run queue and every
+ *                                   task's state and on_cpu, kernel/sched.c.
+ *                                   wake_up_process takes it under any lock
+ *                                   above, the wait-queue locks included; it is
+ *                                   held across the context switch, taken by
+ *                                   prev and let go by next)
  * Spinlocks are leaves: nothing that sleeps, and no other spinlock except
  * as nested above (tree_lock -> page_hash_lock, i_mmap_lock ->
  * inode_wb_lock), is taken under one.
