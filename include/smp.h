@@ -2,12 +2,14 @@
  * to do something (Linux's <linux/smp.h> and <linux/cpumask.h>, in the
  * small).
  *
- * SMP steps 1 and 2 (docs/smp.md): the boot CPU finds the others (ACPI's
+ * SMP steps 1 to 3 (docs/smp.md): the boot CPU finds the others (ACPI's
  * MADT or the MP table), starts them (kernel/x86/smpboot.c) and each marks
- * itself online and idles in hlt with interrupts on, taking its own local
- * APIC timer's tick and IPIs (kernel/x86/smp.c); only the boot CPU runs
- * tasks and takes the devices' interrupts.  cpu_online_mask is a bitmap of NR_CPUS bits
- * (include/asm/percpu.h), set with the lock-prefixed bitops. */
+ * itself online, with its own local APIC timer's tick and IPIs
+ * (kernel/x86/smp.c), and runs tasks from the one run queue
+ * (kernel/sched.c), one CPU at a time in the kernel (include/smp_lock.h);
+ * only the boot CPU takes the devices' interrupts.  cpu_online_mask is a
+ * bitmap of NR_CPUS bits (include/asm/percpu.h), set with the lock-prefixed
+ * bitops. */
 #ifndef _SMP_H
 #define _SMP_H
 #include <types.h>
@@ -63,7 +65,8 @@ DECLARE_PER_CPU(irq_cpustat_t, irq_stat);
  *   not answer within 1 s of guest time.
  * smp_call_function_single: the same on cpu alone (this CPU: func runs
  *   here at once, interrupts off); -ENXIO if cpu is not online.
- * smp_send_reschedule: the RESCHEDULE IPI to cpu (counted; step 3 acts).
+ * smp_send_reschedule: the RESCHEDULE IPI to cpu (counted): it ends a
+ *   halt waiting for work, or makes a task in user mode look at its signals.
  * smp_send_stop: halt every other CPU (panic, the oops); they leave
  *   cpu_online_mask; waits at most 100 ms for them. */
 int smp_call_function(void (*func)(void *info), void *info, int wait);

@@ -1,8 +1,9 @@
 /* include/spinlock.h: spinlocks.  Vellum's kernel code is not preemptible
  * (Linux's CONFIG_PREEMPT_NONE: a task in the kernel runs until it sleeps or
- * returns to user mode), and in SMP step 1 (docs/smp.md) only the boot CPU
- * runs kernel code after boot, so today a spinlock's real work is disabling
- * interrupts (the _irqsave forms).  The lock itself is a fair ticket lock
+ * returns to user mode), and with several CPUs one CPU at a time runs
+ * kernel code under the big kernel lock (include/smp_lock.h, docs/smp.md),
+ * so most spinlocks' real work is disabling interrupts (the _irqsave
+ * forms); those taken outside it (runqueue_lock, the IPIs' locks) spin.  The lock itself is a fair ticket lock
  * (arch_spinlock_t, include/asm/spinlock.h, where "why fair" is written),
  * so that (a) the code reads as SMP code must be written and, once other
  * CPUs run kernel code, works, and (b) recursion on a held lock is a BUG

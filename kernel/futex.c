@@ -310,13 +310,15 @@ int futex_wake_address(int *uaddr, int nr)
 #define FUTEX_TID_MASK     0x3fffffffu
 #define ROBUST_LIST_LIMIT  2048
 
-/* One word of a dead thread's robust mutex (Linux's handle_futex_death).
- * A read and a write, not Linux's cmpxchg on the user word: one CPU,
- * non-preemptive, and the read has just faulted the page in
- * (simplification; an SMP kernel needs the atomic). */
+/* One word of a dead thread's robust mutex (Linux's handle_futex_death):
+ * if the dead thread owns it, mark it FUTEX_OWNER_DIED, keeping
+ * FUTEX_WAITERS, with a compare-and-store on the user word that is retried
+ * while another thread of the process, on another CPU, changes the word
+ * between our read and our store (a waiter setting FUTEX_WAITERS, which
+ * must then be woken).  A fault gives up on the word. */
 static void handle_futex_death(uint32_t *uaddr, pid_t tid, int pending)
 {
-    uint32_t uval;
+    uint32_t uval, nval;
     if ((unsigned long)uaddr % sizeof(uint32_t) || get_user(uval, uaddr))
         return;
     if (pending && !uval) {
@@ -325,10 +327,16 @@ static void handle_futex_death(uint32_t *uaddr, pid_t tid, int pending)
         futex_wake(uaddr, 0, 1, FUTEX_BITSET_MATCH_ANY);
         return;
     }
-    if ((uval & FUTEX_TID_MASK) != (uint32_t)tid)
-        return;
-    if (put_user((uval & FUTEX_WAITERS) | FUTEX_OWNER_DIED, uaddr))
-        return;
+    for (;;) {
+        if ((uval & FUTEX_TID_MASK) != (uint32_t)tid)
+            return;
+        if (futex_atomic_cmpxchg_inatomic(&nval, uaddr, uval,
+                                          (uval & FUTEX_WAITERS) | FUTEX_OWNER_DIED))
+            return;
+        if (nval == uval)
+            break;
+        uval = nval;                   /* changed meanwhile: look again */
+    }
     if (uval & FUTEX_WAITERS)
         futex_wake(uaddr, 0, 1, FUTEX_BITSET_MATCH_ANY);   /* glibc: shared futexes */
 }

@@ -1,10 +1,12 @@
 /* kernel/mutex.c: sleeping locks (include/mutex.h), on wait queues.
  *
- * On this uniprocessor, non-preemptible kernel a task runs until it sleeps,
- * so "test locked, then set it" cannot be interleaved with another task;
- * only interrupt handlers could, and they must not use mutexes.  SMP would
- * need an atomic cmpxchg on m->locked (Linux's fast path) and m->wait.lock
- * around the slow path.
+ * The kernel is not preemptible and, with several CPUs, runs under the big
+ * kernel lock (include/smp_lock.h: one CPU in the kernel at a time), so a
+ * task runs kernel code until it sleeps and "test locked, then set it"
+ * cannot be interleaved with another task; only interrupt handlers could,
+ * and they must not use mutexes.  Without the big lock (issue 25's later
+ * steps) this needs an atomic cmpxchg on m->locked (Linux's fast path) and
+ * m->wait.lock around the slow path.
  *
  * Mutex vs spinlock here: hold a mutex across anything that may sleep (disk
  * I/O, page allocation, copying from user space); a spinlock (with

@@ -15,7 +15,9 @@
 #                   headless without one; serial in $(BUILD)/bochs-serial.log)
 #   make check      install missing tools, build both kernels, run
 #                   tools/run-tests: the kernel suites on the test kernel,
-#                   the host tests (SUITES="page_alloc oops" runs only those)
+#                   each on 1 CPU and again on SMP_CPUS (4; SMP_CPUS= for
+#                   none), the host tests (SUITES="page_alloc oops" runs
+#                   only those)
 #   make bench      the benchmarks (docs/benchmarks.md): first the user-space
 #                   benchmark booted as init on the production kernel
 #                   (tools/ubench.sh: instructions per KiB, 1 KiB and 4 KiB
@@ -96,8 +98,9 @@ bochs: $(ISO)
 	@echo "*** Quit: poweroff at the shell prompt, or Ctrl-C then 'quit' at Bochs's prompt."
 	@tools/bochs.sh $(ISO) $(firstword $(DISKS)) file:$(BUILD)/bochs-serial.log
 
+SMP_CPUS ?= 4
 check: all $(TKERNEL) $(TEST_ISO)
-	$(Q)BUILD=$(BUILD) tools/run-tests $(SUITES)
+	$(Q)BUILD=$(BUILD) SMP_CPUS=$(SMP_CPUS) tools/run-tests $(SUITES)
 
 # The user-space benchmark (tools/ubench.sh), then the in-kernel benchmarks
 # against the committed baseline (tools/bench.sh).  LINUX=1: the side-by-side

@@ -219,6 +219,33 @@ static inline unsigned long __copy_from_user_inatomic(void *to, const void __use
     }                                                                        \
     __pu_err;                                                                \
 })
+
+/* futex_atomic_cmpxchg_inatomic: one `lock cmpxchg` on a user word: if
+ * *uaddr is oldval, store newval; either way *uval gets what was there.  0,
+ * or -EFAULT (not a user address, or it faulted: the exception table; the
+ * caller has faulted the page in just before, as handle_futex_death does).
+ * Another CPU running the owner's user code may change the word at any
+ * instant: only an atomic compare-and-store is safe (Linux's name, in its
+ * <asm/futex.h>). */
+static inline int futex_atomic_cmpxchg_inatomic(uint32_t *uval, uint32_t __user *uaddr,
+                                                uint32_t oldval, uint32_t newval)
+{
+    int err = 0;
+    if (!access_ok(uaddr, sizeof(*uaddr)))
+        return -EFAULT;
+    __asm__ volatile("1: lock; cmpxchgl %3, %2\n"
+                     "2:\n"
+                     " .pushsection .text.fixup, \"ax\"\n"
+                     "3: movl %4, %0\n"
+                     "   jmp 2b\n"
+                     " .popsection\n"
+                     _ASM_EXTABLE(1b, 3b)
+                     : "+r"(err), "+a"(oldval), "+m"(*uaddr)
+                     : "r"(newval), "i"(-EFAULT)
+                     : "memory");
+    *uval = oldval;
+    return err;
+}
 /* Never defined: a get_user/put_user of an odd size fails to link. */
 int __get_user_bad_size(void);
 int __put_user_bad_size(void);
