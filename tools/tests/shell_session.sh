@@ -161,9 +161,9 @@ expect glob.txt 'after.txt\ncount.txt\nempty.txt\nglob.txt\ngrep1.txt\ngrep2.txt
 # ps: init is PID 1 with parent 0; ps itself is running (R) as the
 # child of a shell that is listed too; kernel threads show as [name].
 debugfs -R "cat $H/ps.txt" "$IMG" > "$TMP/ps.txt" 2>/dev/null
-ps_ppid=$(awk '$5 == "ps" && $3 == "R" { print $2 }' "$TMP/ps.txt")
-if awk '$1 == 1 && $2 == 0 && $5 == "/sbin/init"' "$TMP/ps.txt" | grep -q . &&
-   [ -n "$ps_ppid" ] && awk -v p="$ps_ppid" '$1 == p && $5 ~ /sh$/' "$TMP/ps.txt" | grep -q . &&
+ps_ppid=$(awk '$6 == "ps" && $3 == "R" { print $2 }' "$TMP/ps.txt")
+if awk '$1 == 1 && $2 == 0 && $6 == "/sbin/init"' "$TMP/ps.txt" | grep -q . &&
+   [ -n "$ps_ppid" ] && awk -v p="$ps_ppid" '$1 == p && $6 ~ /sh$/' "$TMP/ps.txt" | grep -q . &&
    grep -q ' \[.*\]$' "$TMP/ps.txt"; then pass "$T.ps"
 else fail "$T.ps (ps.txt: $(tr '\n' '|' < "$TMP/ps.txt"))"; fi
 # df: the root filesystem's size is the image's block count less the
