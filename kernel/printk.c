@@ -8,6 +8,9 @@
 #include <string.h>
 #include <console.h>
 #include <asm/irqflags.h>
+#include <asm/spinlock.h>
+#include <asm/io.h>
+#include <smp.h>
 
 int console_loglevel = 7;              /* show everything but debug */
 volatile unsigned long printk_count;   /* messages so far (the hung_task watchdog) */
@@ -147,6 +150,40 @@ int snprintf(char *buf, size_t size, const char *fmt, ...)
 /* ---- the log ring (dmesg) and consoles ------------------------------- */
 
 #define LOG_SIZE 16384
+/* One lock for the ring and the consoles, logbuf_lock (Linux's name),
+ * taken with interrupts off: any CPU may print, with or without the big
+ * kernel lock (the scheduler's core, an AP coming up, an IPI's WARN).  A
+ * raw ticket lock that the validator does not watch: the validator prints
+ * through here.  Two ways out of a wait that would never end: this CPU
+ * already holds it (a printk from inside a console's write, an oops in
+ * one): go on without it; its holder is offline (smp_send_stop halted it
+ * for a panic while it printed): take it over (Linux's zap_locks). */
+static arch_spinlock_t logbuf_lock = __ARCH_SPIN_LOCK_UNLOCKED;
+static volatile int logbuf_owner = -1;
+
+static bool logbuf_lock_take(void)
+{
+    int me = smp_processor_id();
+    if (logbuf_owner == me)
+        return false;
+    while (!arch_spin_trylock(&logbuf_lock)) {
+        int owner = logbuf_owner;
+        if (owner >= 0 && !cpu_online(owner)) {
+            logbuf_lock = (arch_spinlock_t)__ARCH_SPIN_LOCK_UNLOCKED;
+            continue;
+        }
+        cpu_relax();
+    }
+    logbuf_owner = me;
+    return true;
+}
+
+static void logbuf_lock_give(void)
+{
+    logbuf_owner = -1;
+    arch_spin_unlock(&logbuf_lock);
+}
+
 static char log_buf[LOG_SIZE];
 static size_t log_head;                /* total bytes ever logged */
 
@@ -160,10 +197,13 @@ static void log_store(const char *s, size_t n)
 size_t log_read(char *buf, size_t size)
 {
     unsigned long flags = local_irq_save();
+    bool locked = logbuf_lock_take();
     size_t avail = log_head < LOG_SIZE ? log_head : LOG_SIZE;
     size_t start = log_head - avail, n = avail < size ? avail : size;
     for (size_t i = 0; i < n; i++)
         buf[i] = log_buf[(start + i) % LOG_SIZE];
+    if (locked)
+        logbuf_lock_give();
     local_irq_restore(flags);
     return n;
 }
@@ -211,13 +251,14 @@ int vprintk(const char *fmt, va_list ap)
     int n = vsnprintf(buf, sizeof buf, fmt, ap);
     if (n >= (int)sizeof buf)
         n = sizeof buf - 1;
-    /* One lock for the ring and the consoles: interrupts off (on SMP this
-     * would be a spinlock, logbuf_lock, taken with irqsave). */
     unsigned long flags = local_irq_save();
+    bool locked = logbuf_lock_take();
     log_store(buf, n);
     printk_count++;
     if (level < console_loglevel)
         console_write(buf, n);
+    if (locked)
+        logbuf_lock_give();
     local_irq_restore(flags);
     return n;
 }

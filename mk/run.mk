@@ -17,7 +17,7 @@
 #                   tools/run-tests: the kernel suites on the test kernel,
 #                   each on 1 CPU and again on SMP_CPUS (4; SMP_CPUS= for
 #                   none), the host tests (SUITES="page_alloc oops" runs
-#                   only those)
+#                   only those, once)
 #   make bench      the benchmarks (docs/benchmarks.md): first the user-space
 #                   benchmark booted as init on the production kernel
 #                   (tools/ubench.sh: instructions per KiB, 1 KiB and 4 KiB
@@ -98,7 +98,8 @@ bochs: $(ISO)
 	@echo "*** Quit: poweroff at the shell prompt, or Ctrl-C then 'quit' at Bochs's prompt."
 	@tools/bochs.sh $(ISO) $(firstword $(DISKS)) file:$(BUILD)/bochs-serial.log
 
-SMP_CPUS ?= 4
+# The SMP pass: a whole make check only (SUITES=... runs what it names once).
+SMP_CPUS ?= $(if $(SUITES),,4)
 check: all $(TKERNEL) $(TEST_ISO)
 	$(Q)BUILD=$(BUILD) SMP_CPUS=$(SMP_CPUS) tools/run-tests $(SUITES)
 

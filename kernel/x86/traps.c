@@ -222,22 +222,24 @@ static void do_exception(struct pt_regs *regs)
         printk(KERN_WARNING "NMI received (port 0x61 = %#x), ignored\n", inb(0x61));
         return;
     }
-    if (user_mode(regs) && vec < 32 && exceptions[vec].sig) {
+    lock_kernel();
+    if (user_mode(regs) && vec < 32 && exceptions[vec].sig)
         force_sig_fault(exceptions[vec].sig, exceptions[vec].code, (void *)regs->ip);
-        return;
-    }
-    die(trap_name(vec), regs, regs->err);
+    else
+        die(trap_name(vec), regs, regs->err);
+    unlock_kernel();
 }
 
+/* Every vector's C entry.  The big kernel lock (include/smp_lock.h) is
+ * taken for the system call here, and by the others where they can: the
+ * page fault after it has read CR2, an exception but the NMI (which must
+ * not wait), a device's interrupt before its EOI (do_IRQ); the local APIC's
+ * vectors take what they need (kernel/x86/smp.c). */
 void do_trap(struct pt_regs *regs)
 {
     unsigned long vec = regs->trapno;
     struct pt_regs *prev = this_cpu_read(cur_trap_regs);
     this_cpu_write(cur_trap_regs, regs);
-    /* The big kernel lock (include/smp_lock.h) around everything but the
-     * local APIC's vectors (each takes what it needs: kernel/x86/smp.c),
-     * the devices' interrupts (do_IRQ takes it before its EOI), the page
-     * fault (it reads CR2 first) and the NMI (it must not wait). */
     if (vec >= FIRST_EXTERNAL_VECTOR && vec != IA32_SYSCALL_VECTOR) {
         do_interrupt(vec, regs);       /* a device's IRQ or the local APIC's */
     } else if (vec == IA32_SYSCALL_VECTOR) {
@@ -248,12 +250,8 @@ void do_trap(struct pt_regs *regs)
         local_irq_disable();
     } else if (vec == X86_TRAP_PF) {
         do_page_fault(regs, regs->err);
-    } else if (vec == X86_TRAP_NMI) {
-        do_exception(regs);
     } else {
-        lock_kernel();
         do_exception(regs);
-        unlock_kernel();
     }
     this_cpu_write(cur_trap_regs, prev);
 }
@@ -331,50 +329,37 @@ static bool handle_atomic_fault(struct pt_regs *regs, unsigned long error_code,
     return true;
 }
 
-static void __do_page_fault(struct pt_regs *regs, unsigned long error_code,
-                            unsigned long address)
+void do_page_fault(struct pt_regs *regs, unsigned long error_code)
 {
+    unsigned long address = __read_cr2();   /* first: a nested fault would overwrite it */
     struct mm_struct *mm = current->mm;
+    lock_kernel();                          /* after CR2: it may wait with interrupts on */
     page_fault_count++;
-
     if (address >= TASK_SIZE || !mm) {
         /* A kernel address (or a task without user space): never resolved
          * here; the kernel's own mappings do not fault legitimately. */
         bad_area(regs, error_code, address, SIGSEGV,
                  error_code & X86_PF_PROT ? SEGV_ACCERR : SEGV_MAPERR);
-        return;
+    } else if (!handle_atomic_fault(regs, error_code, address)) {
+        /* Resolving may sleep (a file page is locked and read from disk), so,
+         * as Linux, interrupts go back on if the interrupted code had them on
+         * (user mode always; the kernel inside a system call), and the
+         * address space is locked: i_mutex -> mmap_sem -> page lock (the
+         * order in mm/filemap.c).  A kernel fault here comes from a copy with
+         * faults ENABLED; the write path copies with them disabled (above)
+         * while it holds a page lock, so we never take mmap_sem under one --
+         * except legacy_write_mode=naive, which exists to show why not. */
+        bool irqs = regs->flags & X86_EFLAGS_IF;
+        if (irqs)
+            local_irq_enable();
+        mutex_lock(&mm->mmap_sem);
+        int code, sig = resolve_user_fault(mm, address, error_code, &code);
+        mutex_unlock(&mm->mmap_sem);
+        if (irqs)
+            local_irq_disable();
+        if (sig)
+            bad_area(regs, error_code, address, sig, code);
     }
-
-    if (handle_atomic_fault(regs, error_code, address))
-        return;
-
-    /* Resolving may sleep (a file page is locked and read from disk), so,
-     * as Linux, interrupts go back on if the interrupted code had them on
-     * (user mode always; the kernel inside a system call), and the
-     * address space is locked: i_mutex -> mmap_sem -> page lock (the
-     * order in mm/filemap.c).  A kernel fault here comes from a copy with
-     * faults ENABLED; the write path copies with them disabled (above)
-     * while it holds a page lock, so we never take mmap_sem under one --
-     * except legacy_write_mode=naive, which exists to show why not. */
-    bool irqs = regs->flags & X86_EFLAGS_IF;
-    if (irqs)
-        local_irq_enable();
-    mutex_lock(&mm->mmap_sem);
-    int code, sig = resolve_user_fault(mm, address, error_code, &code);
-    mutex_unlock(&mm->mmap_sem);
-    if (irqs)
-        local_irq_disable();
-    if (sig)
-        bad_area(regs, error_code, address, sig, code);
-}
-
-/* ---- die(): the oops report ------------------------------------------ */
-
-void do_page_fault(struct pt_regs *regs, unsigned long error_code)
-{
-    unsigned long address = __read_cr2();   /* first: a nested fault would overwrite it */
-    lock_kernel();                          /* may wait with interrupts on */
-    __do_page_fault(regs, error_code, address);
     unlock_kernel();
 }
 

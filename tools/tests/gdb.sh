@@ -147,14 +147,14 @@ H=$TMP/helpers.out
 gdb_session "$DKERNEL" "$DISKQ" "$H" \
     -ex 'break ext2_write_end' -ex 'continue' \
     -ex 'echo === raw\n' -ex 'print/x page->flags' -ex 'print page->_count' -ex 'print mapping->host->i_ino' \
-    -ex 'print current_task->pid' -ex 'print page - mem_map' -ex 'print log_head' -ex 'print/x page' \
-    -ex 'print $lx_current()->mm->map_count' -ex 'print mapping->host->i_mutex.owner == current_task' \
+    -ex 'print $lx_current()->pid' -ex 'print page - mem_map' -ex 'print log_head' -ex 'print/x page' \
+    -ex 'print $lx_current()->mm->map_count' -ex 'print mapping->host->i_mutex.owner == $lx_current()' \
     -ex 'echo === page\n' -ex 'lx-page page' \
     -ex 'echo === pagevirt\n' -ex 'lx-page (char *)0xc0000000 + 4096 * (page - mem_map) + 5' \
     -ex 'echo === ps\n' -ex 'lx-ps' \
     -ex 'echo === cpus\n' -ex 'lx-cpus' \
     -ex 'echo === locks\n' -ex 'lx-locks' \
-    -ex 'echo === vmas\n' -ex 'lx-vmas current_task->pid' \
+    -ex 'echo === vmas\n' -ex 'lx-vmas $lx_current()->pid' \
     -ex 'echo === dmesg\n' -ex 'lx-dmesg' \
     -ex 'echo === extable\n' -ex 'lx-extable' \
     -ex 'echo === extable_kmain\n' -ex 'lx-extable kmain' \
@@ -247,18 +247,19 @@ check gdb.lx_file_pages_paths "lx-file-pages /tmp/t.txt (ramfs, tmpdata) and /ro
           has paths "^/root/nope: no nope in /root\$" && has paths "^/proc/meminfo: cannot read directory /proc here \(a proc directory"'
 [ $helpers_ok = 1 ] && ! grep -q '^inode [0-9]* of none (ramfs), /tmp/t.txt' "$H" && section paths | sed 's/^/    | /'
 
-# lx-ps: init is pid 1; the running task (*) is the current_task gdb reads
+# lx-ps: init is pid 1; the running task (*) is the selected CPU's current task
 check gdb.lx_ps "lx-ps: pid 1 init, pid 0 swapper, pid $PID sh marked running" \
     eval 'has ps "^ +1 +0 [RSD] 0x[0-9a-f]+ 0x[0-9a-f]+ +init" && has ps "^ +0 +0 R 0x[0-9a-f]+ - +swapper" &&
           has ps "^ +$PID +1 R 0x[0-9a-f]+ 0x[0-9a-f]+ +sh \*\$"'
 
-# lx-cpus: CPU 0 (selected: thread 1) runs the writer; CPU 1 is online,
-# idle, its current its idle task (docs/smp.md)
-check gdb.lx_cpus "lx-cpus: CPU 0 running sh[$PID] (selected), CPU 1 online with APIC id 1 and swapper/1" \
-    eval 'has cpus "^ +0 yes +0 0x[0-9a-f]+ +$PID sh \*\$" && has cpus "^ +1 yes +1 0x[0-9a-f]+ +0 swapper/1\$"'
+# lx-cpus: the CPU that stopped at the breakpoint (the thread GDB selected,
+# either CPU: both run tasks, docs/smp.md) runs the writer; both CPUs are
+# online, each with its own APIC id
+check gdb.lx_cpus "lx-cpus: CPU 0 or 1 running sh[$PID] (selected), CPUs 0 and 1 online with APIC ids 0 and 1" \
+    eval 'has cpus "^ +[01] yes +[01] 0x[0-9a-f]+ +$PID sh \*\$" && has cpus "^ +0 yes +0 0x" && has cpus "^ +1 yes +1 0x"'
 
 # lx-locks: the page lock and the inode's i_mutex, both held by the writer
-check gdb.lx_locks "lx-locks: page $PAGE and i_mutex of inode $INO held by sh[$PID] (i_mutex.owner == current_task: $IMUTEX_MINE)" \
+check gdb.lx_locks "lx-locks: page $PAGE and i_mutex of inode $INO held by sh[$PID] (i_mutex.owner == current: $IMUTEX_MINE)" \
     eval '[ "$IMUTEX_MINE" = 1 ] && has locks "^  page $PAGE \(inode $INO of hda \(ext2\), /root/gdb.txt, index 0\): held by sh\[$PID\]; waiters: none\$" &&
           has locks "^  i_mutex of inode $INO of hda \(ext2\), /root/gdb.txt \(0x[0-9a-f]+, .*\): held by sh\[$PID\]; waiters: none\$"'
 
