@@ -156,17 +156,31 @@ static void vma_remove(struct mm_struct *mm, struct vm_area_struct *v)
     vma_free(mm, v);
 }
 
+/* A new VMA like v (flags, file with a reference of its own, ops) over
+ * [start, end), mapping file page pgoff at start; not linked anywhere yet.
+ * NULL when out of memory.  (split_vma, fork's dup_mm.) */
+static struct vm_area_struct *vma_copy(struct mm_struct *mm, const struct vm_area_struct *v,
+                                       unsigned long start, unsigned long end,
+                                       unsigned long pgoff)
+{
+    struct vm_area_struct *n = vma_alloc(mm, start, end, v->vm_flags);
+    if (!n)
+        return NULL;
+    n->vm_file = v->vm_file ? get_file(v->vm_file) : NULL;
+    n->vm_ops = v->vm_ops;
+    n->vm_pgoff = pgoff;
+    return n;
+}
+
 /* Split v at addr (strictly inside it): v keeps [start, addr), the new VMA
  * (returned) gets [addr, end).  NULL when out of memory. */
 static struct vm_area_struct *split_vma(struct mm_struct *mm, struct vm_area_struct *v,
                                         unsigned long addr)
 {
-    struct vm_area_struct *n = vma_alloc(mm, addr, v->vm_end, v->vm_flags);
+    struct vm_area_struct *n = vma_copy(mm, v, addr, v->vm_end,
+                                        v->vm_pgoff + ((addr - v->vm_start) >> PAGE_SHIFT));
     if (!n)
         return NULL;
-    n->vm_file = v->vm_file ? get_file(v->vm_file) : NULL;
-    n->vm_ops = v->vm_ops;
-    n->vm_pgoff = v->vm_pgoff + ((addr - v->vm_start) >> PAGE_SHIFT);
     v->vm_end = addr;
     list_add(&n->vm_list, &v->vm_list);               /* right after v */
     mm->map_count++;
@@ -278,13 +292,10 @@ struct mm_struct *dup_mm(struct mm_struct *oldmm)
     list_for_each_entry(v, &oldmm->mmap, vm_list) {
         if (v->vm_flags & VM_DONTCOPY)  /* madvise(MADV_DONTFORK): not in the child */
             continue;
-        struct vm_area_struct *n = vma_alloc(mm, v->vm_start, v->vm_end,
-                                             v->vm_flags & ~VM_LOCKED_MASK);
+        struct vm_area_struct *n = vma_copy(mm, v, v->vm_start, v->vm_end, v->vm_pgoff);
         if (!n)
             goto fail;
-        n->vm_file = v->vm_file ? get_file(v->vm_file) : NULL;
-        n->vm_ops = v->vm_ops;
-        n->vm_pgoff = v->vm_pgoff;
+        n->vm_flags &= ~VM_LOCKED_MASK;
         list_add_tail(&n->vm_list, &mm->mmap);
         mm->map_count++;
         mm->total_vm += vma_pages(n);
