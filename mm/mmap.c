@@ -1,6 +1,7 @@
 /* mm/mmap.c: address spaces and their virtual memory areas.  Layer: mm,
  * above the user page tables (mm/memory.c), below the process layer (fork,
- * exec, exit) and the memory system calls (brk, mmap2, munmap, mprotect).
+ * exec, exit) and the memory system calls (brk, mmap2, munmap, mprotect;
+ * mremap's VMA half, copy_vma and vma_expand_to, for mm/mremap.c).
  *
  * An mm_struct owns a page directory and a sorted list of VMAs
  * (<mm_types.h>).  Mapping memory only creates or changes VMAs; the frames
@@ -38,7 +39,7 @@
 #include <asm/uaccess.h>
 #include <fdtable.h>            /* fget/fput: file mappings */
 #include <pagemap.h>            /* filemap_write_and_wait: msync */
-#include "internal.h"           /* change_vma_range, declared for mm/madvise.c */
+#include "internal.h"           /* what mm/madvise.c and mm/mremap.c use of this file */
 
 #define vma_pages(v)  (((v)->vm_end - (v)->vm_start) >> PAGE_SHIFT)
 #define vma_first(mm) (list_empty(&(mm)->mmap) ? NULL : \
@@ -158,7 +159,7 @@ static void vma_remove(struct mm_struct *mm, struct vm_area_struct *v)
 
 /* A new VMA like v (flags, file with a reference of its own, ops) over
  * [start, end), mapping file page pgoff at start; not linked anywhere yet.
- * NULL when out of memory.  (split_vma, fork's dup_mm.) */
+ * NULL when out of memory.  (split_vma, fork's dup_mm, mremap's copy_vma.) */
 static struct vm_area_struct *vma_copy(struct mm_struct *mm, const struct vm_area_struct *v,
                                        unsigned long start, unsigned long end,
                                        unsigned long pgoff)
@@ -211,6 +212,38 @@ static struct vm_area_struct *vma_merge(struct mm_struct *mm, struct vm_area_str
         v = prev;
     }
     return v;
+}
+
+/* mremap's new VMA (Linux's copy_vma): v's flags, file and ops over
+ * [addr, addr + len), mapping file page pgoff at addr, linked (counted in
+ * total_vm and locked_vm) and merged with its neighbours.  Shared
+ * anonymous memory is not merged: each mapping of it is its own object
+ * (Linux's shmem file; here the frames its PTEs share).  NULL when out of
+ * memory.  The merge may free v (the new VMA took it over): look the old
+ * range up again after. */
+struct vm_area_struct *copy_vma(struct mm_struct *mm, struct vm_area_struct *v,
+                                unsigned long addr, unsigned long len, unsigned long pgoff)
+{
+    struct vm_area_struct *n = vma_copy(mm, v, addr, addr + len, pgoff);
+    if (!n)
+        return NULL;
+    vma_link(mm, n);
+    return vma_shared_anon(n) ? n : vma_merge(mm, n);
+}
+
+/* mremap's growth in place: v now ends at end (the caller found
+ * [v->vm_end, end) free), counted, and merged with the VMA after it if they
+ * are compatible (Linux's vma_merge of the extension).  Returns the VMA
+ * now covering v's range. */
+struct vm_area_struct *vma_expand_to(struct mm_struct *mm, struct vm_area_struct *v,
+                                     unsigned long end)
+{
+    unsigned long pages = (end - v->vm_end) >> PAGE_SHIFT;
+    mm->total_vm += pages;
+    if (v->vm_flags & VM_LOCKED)
+        mm->locked_vm += pages;
+    v->vm_end = end;
+    return vma_shared_anon(v) ? v : vma_merge(mm, v);
 }
 
 /* ---- address spaces ---------------------------------------------------- */
@@ -342,8 +375,7 @@ static unsigned long mmap_limit(struct mm_struct *mm)
 
 /* A free range of len bytes: the hint if it is free, else the first gap
  * from mm->mmap_base up.  0 if there is none. */
-static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long hint,
-                                       unsigned long len)
+unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long hint, unsigned long len)
 {
     unsigned long limit = mmap_limit(mm);
     hint &= PAGE_MASK;
@@ -380,15 +412,13 @@ static unsigned long calc_vm_flags(unsigned long prot, unsigned long flags)
 
 /* Fault in every page of [start, end) of v now (MAP_POPULATE, shared
  * anonymous memory).  0 or -ENOMEM. */
-static int populate_range(struct vm_area_struct *v, unsigned long start, unsigned long end)
+int populate_range(struct vm_area_struct *v, unsigned long start, unsigned long end)
 {
     for (unsigned long va = start; va < end; va += PAGE_SIZE)
         if (handle_mm_fault(v, va, (v->vm_flags & VM_WRITE) ? FAULT_FLAG_WRITE : 0))
             return -ENOMEM;
     return 0;
 }
-
-static bool mlock_future_ok(struct mm_struct *mm, unsigned long len);
 
 long do_mmap(struct mm_struct *mm, struct file *file, unsigned long addr, unsigned long len,
              unsigned long prot, unsigned long flags, unsigned long pgoff)
@@ -611,7 +641,7 @@ bool can_do_mlock(void)
 }
 
 /* May len more bytes be locked (MAP_LOCKED, MCL_FUTURE's new mappings)? */
-static bool mlock_future_ok(struct mm_struct *mm, unsigned long len)
+bool mlock_future_ok(struct mm_struct *mm, unsigned long len)
 {
     return capable(CAP_IPC_LOCK) ||
            mm->locked_vm + (len >> PAGE_SHIFT) <= memlock_limit_pages();
@@ -628,7 +658,7 @@ static unsigned long locked_pages_in(struct mm_struct *mm, unsigned long start, 
 }
 
 /* Set v's lock flags to lockflags (0: unlock), counted in locked_vm. */
-static int mlock_vma(struct vm_area_struct *v, unsigned long lockflags)
+int mlock_vma(struct vm_area_struct *v, unsigned long lockflags)
 {
     struct mm_struct *mm = v->vm_mm;
     unsigned long old = v->vm_flags;
@@ -645,8 +675,8 @@ static int mlock_vma(struct vm_area_struct *v, unsigned long lockflags)
  * it breaks COW (a shared page is not dirtied for nothing).  A fault that
  * fails ends it, unless ignore_errors (mlockall): -EFAULT where an access
  * would signal (past the end of a file), -ENOMEM out of memory. */
-static int populate_locked(struct mm_struct *mm, unsigned long start, unsigned long end,
-                           bool ignore_errors)
+int populate_locked(struct mm_struct *mm, unsigned long start, unsigned long end,
+                    bool ignore_errors)
 {
     for (struct vm_area_struct *v = find_vma(mm, start); v && v->vm_start < end; v = vma_next(mm, v)) {
         if ((v->vm_flags & (VM_LOCKED | VM_LOCKONFAULT)) != VM_LOCKED ||
