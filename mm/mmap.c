@@ -640,7 +640,8 @@ bool can_do_mlock(void)
     return current->rlim_memlock[0] != 0 || capable(CAP_IPC_LOCK);
 }
 
-/* May len more bytes be locked (MAP_LOCKED, MCL_FUTURE's new mappings)? */
+/* May len more bytes be locked (MAP_LOCKED, MCL_FUTURE's new mappings, a
+ * locked mapping grown by mremap)? */
 bool mlock_future_ok(struct mm_struct *mm, unsigned long len)
 {
     return capable(CAP_IPC_LOCK) ||
