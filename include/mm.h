@@ -276,6 +276,8 @@ long sys_mmap2(unsigned long addr, unsigned long len, unsigned long prot,
 long sys_munmap(unsigned long addr, unsigned long len);
 long sys_mprotect(unsigned long start, unsigned long len, unsigned long prot);
 long sys_madvise(unsigned long start, size_t len, int advice);   /* mm/madvise.c */
+long sys_mremap(unsigned long addr, unsigned long old_len, unsigned long new_len,
+                unsigned long flags, unsigned long new_addr);      /* mm/mremap.c */
 /* Memory locks (mm/mmap.c, "memory locks"): Linux's calls and errors. */
 long sys_mlock(unsigned long start, size_t len);
 long sys_mlock2(unsigned long start, size_t len, int flags);

@@ -134,6 +134,7 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
     S(msync, sys_msync),
     S(cachestat, sys_cachestat),
     S(madvise, sys_madvise),
+    S(mremap, sys_mremap),
     /* files (fs/: the files layer) */
     S(read, sys_read),
     S(write, sys_write),

@@ -48,7 +48,8 @@
  *                                   copies to/from user space: above mmap_sem)
  *       mm->mmap_sem               (mutex: the VMAs and PTEs of one mm.  Taken by
  *                                   the page-fault handler for a user address,
- *                                   mmap, munmap, mprotect, brk, msync, fork)
+ *                                   mmap, munmap, mprotect, mremap, brk,
+ *                                   msync, fork)
  *         page lock (PG_locked)    (lock_page: sleeps; one page at a time.
  *                                   filemap_fault locks a page to read it in)
  *           jbd_handle             (a JBD handle, journal_start .. journal_stop,

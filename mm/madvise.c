@@ -61,7 +61,7 @@
 #include <mm.h>
 #include <asm/mman.h>
 #include <sched.h>
-#include "internal.h"
+#include "internal.h"              /* change_vma_range, vma_shared_anon */
 
 static bool advice_known(int advice)
 {
@@ -77,12 +77,6 @@ static bool advice_known(int advice)
     default:
         return false;
     }
-}
-
-/* Shared anonymous memory: Linux's shmem, not a file here (see above). */
-static bool vma_shared_anon(const struct vm_area_struct *v)
-{
-    return (v->vm_flags & VM_SHARED) && !v->vm_file;
 }
 
 /* MADV_POPULATE_READ/WRITE over [start, end) of v (Linux's

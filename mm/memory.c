@@ -68,6 +68,7 @@
 #include <buffer_head.h>
 #include <swap.h>
 #include <vmstat.h>
+#include "internal.h"            /* move_page_tables, for mm/mremap.c */
 
 struct filemap_fault_stats filemap_fault_stats;
 
@@ -500,6 +501,48 @@ int access_remote_vm(struct mm_struct *mm, unsigned long addr, void *buf, int le
         else
             memcpy((char *)buf + done, kaddr, n);
         done += n;
+    }
+    return done;
+}
+
+/* mremap's move of the PTEs of [old_addr, old_addr + len) to new_addr in
+ * the same mm (Linux's move_page_tables).  Each PTE goes as it is (frame,
+ * permission, dirty and accessed bits): the frame's reference, mapcount
+ * and rss go with it, and set_pte_at flushes the old address's TLB entry.
+ * A file page is found again through the new VMA, which has the same
+ * vm_pgoff for it (vma_address).  With share the PTE is copied instead,
+ * the frame one reference and mapping more (fork's copy_one_pte): shared
+ * anonymous memory that stays mapped at old_addr too (MREMAP_DONTUNMAP,
+ * old_len 0), whose frames are its only object here.  Simplified on
+ * purpose: one PTE at a time (Linux moves whole page tables when both
+ * ranges are PMD-aligned: only faster), and the emptied tables stay.
+ * Returns the bytes done: less than len only when a page table for
+ * new_addr could not be allocated. */
+unsigned long move_page_tables(struct mm_struct *mm, unsigned long old_addr,
+                               unsigned long new_addr, unsigned long len, bool share)
+{
+    unsigned long done;
+    for (done = 0; done < len; done += PAGE_SIZE) {
+        pte_t *oldp = lookup_pte((pgd_t *)mm->pgd, old_addr + done);
+        if (!oldp || !pte_has_page(*oldp))
+            continue;
+        pte_t *newp = pte_alloc(mm, new_addr + done);
+        if (!newp)
+            break;
+        pte_t pte = *oldp;              /* again: reclaim may have unmapped it */
+        if (!pte_has_page(pte))
+            continue;
+        if (share) {
+            struct page *page = vm_normal_page(pte);
+            if (page) {
+                get_page(page);
+                page_add_rmap(page);
+            }
+            mm->rss++;
+        } else {
+            set_pte_at(mm, old_addr + done, oldp, 0);
+        }
+        set_pte_at(mm, new_addr + done, newp, pte);
     }
     return done;
 }

@@ -1,6 +1,7 @@
 /* mm/mmap.c: address spaces and their virtual memory areas.  Layer: mm,
  * above the user page tables (mm/memory.c), below the process layer (fork,
- * exec, exit) and the memory system calls (brk, mmap2, munmap, mprotect).
+ * exec, exit) and the memory system calls (brk, mmap2, munmap, mprotect;
+ * mremap's VMA half, copy_vma and vma_expand_to, for mm/mremap.c).
  *
  * An mm_struct owns a page directory and a sorted list of VMAs
  * (<mm_types.h>).  Mapping memory only creates or changes VMAs; the frames
@@ -39,7 +40,7 @@
 #include <asm/uaccess.h>
 #include <fdtable.h>            /* fget/fput: file mappings */
 #include <pagemap.h>            /* filemap_write_and_wait: msync */
-#include "internal.h"           /* change_vma_range, declared for mm/madvise.c */
+#include "internal.h"           /* what mm/madvise.c and mm/mremap.c use of this file */
 
 #define vma_pages(v)  (((v)->vm_end - (v)->vm_start) >> PAGE_SHIFT)
 #define vma_first(mm) (list_empty(&(mm)->mmap) ? NULL : \
@@ -157,17 +158,31 @@ static void vma_remove(struct mm_struct *mm, struct vm_area_struct *v)
     vma_free(mm, v);
 }
 
+/* A new VMA like v (flags, file with a reference of its own, ops) over
+ * [start, end), mapping file page pgoff at start; not linked anywhere yet.
+ * NULL when out of memory.  (split_vma, fork's dup_mm, mremap's copy_vma.) */
+static struct vm_area_struct *vma_copy(struct mm_struct *mm, const struct vm_area_struct *v,
+                                       unsigned long start, unsigned long end,
+                                       unsigned long pgoff)
+{
+    struct vm_area_struct *n = vma_alloc(mm, start, end, v->vm_flags);
+    if (!n)
+        return NULL;
+    n->vm_file = v->vm_file ? get_file(v->vm_file) : NULL;
+    n->vm_ops = v->vm_ops;
+    n->vm_pgoff = pgoff;
+    return n;
+}
+
 /* Split v at addr (strictly inside it): v keeps [start, addr), the new VMA
  * (returned) gets [addr, end).  NULL when out of memory. */
 static struct vm_area_struct *split_vma(struct mm_struct *mm, struct vm_area_struct *v,
                                         unsigned long addr)
 {
-    struct vm_area_struct *n = vma_alloc(mm, addr, v->vm_end, v->vm_flags);
+    struct vm_area_struct *n = vma_copy(mm, v, addr, v->vm_end,
+                                        v->vm_pgoff + ((addr - v->vm_start) >> PAGE_SHIFT));
     if (!n)
         return NULL;
-    n->vm_file = v->vm_file ? get_file(v->vm_file) : NULL;
-    n->vm_ops = v->vm_ops;
-    n->vm_pgoff = v->vm_pgoff + ((addr - v->vm_start) >> PAGE_SHIFT);
     v->vm_end = addr;
     list_add(&n->vm_list, &v->vm_list);               /* right after v */
     mm->map_count++;
@@ -198,6 +213,38 @@ static struct vm_area_struct *vma_merge(struct mm_struct *mm, struct vm_area_str
         v = prev;
     }
     return v;
+}
+
+/* mremap's new VMA (Linux's copy_vma): v's flags, file and ops over
+ * [addr, addr + len), mapping file page pgoff at addr, linked (counted in
+ * total_vm and locked_vm) and merged with its neighbours.  Shared
+ * anonymous memory is not merged: each mapping of it is its own object
+ * (Linux's shmem file; here the frames its PTEs share).  NULL when out of
+ * memory.  The merge may free v (the new VMA took it over): look the old
+ * range up again after. */
+struct vm_area_struct *copy_vma(struct mm_struct *mm, struct vm_area_struct *v,
+                                unsigned long addr, unsigned long len, unsigned long pgoff)
+{
+    struct vm_area_struct *n = vma_copy(mm, v, addr, addr + len, pgoff);
+    if (!n)
+        return NULL;
+    vma_link(mm, n);
+    return vma_shared_anon(n) ? n : vma_merge(mm, n);
+}
+
+/* mremap's growth in place: v now ends at end (the caller found
+ * [v->vm_end, end) free), counted, and merged with the VMA after it if they
+ * are compatible (Linux's vma_merge of the extension).  Returns the VMA
+ * now covering v's range. */
+struct vm_area_struct *vma_expand_to(struct mm_struct *mm, struct vm_area_struct *v,
+                                     unsigned long end)
+{
+    unsigned long pages = (end - v->vm_end) >> PAGE_SHIFT;
+    mm->total_vm += pages;
+    if (v->vm_flags & VM_LOCKED)
+        mm->locked_vm += pages;
+    v->vm_end = end;
+    return vma_shared_anon(v) ? v : vma_merge(mm, v);
 }
 
 /* ---- address spaces ---------------------------------------------------- */
@@ -282,13 +329,10 @@ struct mm_struct *dup_mm(struct mm_struct *oldmm)
     list_for_each_entry(v, &oldmm->mmap, vm_list) {
         if (v->vm_flags & VM_DONTCOPY)  /* madvise(MADV_DONTFORK): not in the child */
             continue;
-        struct vm_area_struct *n = vma_alloc(mm, v->vm_start, v->vm_end,
-                                             v->vm_flags & ~VM_LOCKED_MASK);
+        struct vm_area_struct *n = vma_copy(mm, v, v->vm_start, v->vm_end, v->vm_pgoff);
         if (!n)
             goto fail;
-        n->vm_file = v->vm_file ? get_file(v->vm_file) : NULL;
-        n->vm_ops = v->vm_ops;
-        n->vm_pgoff = v->vm_pgoff;
+        n->vm_flags &= ~VM_LOCKED_MASK;
         list_add_tail(&n->vm_list, &mm->mmap);
         mm->map_count++;
         mm->total_vm += vma_pages(n);
@@ -336,8 +380,7 @@ static unsigned long mmap_limit(struct mm_struct *mm)
 
 /* A free range of len bytes: the hint if it is free, else the first gap
  * from mm->mmap_base up.  0 if there is none. */
-static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long hint,
-                                       unsigned long len)
+unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long hint, unsigned long len)
 {
     unsigned long limit = mmap_limit(mm);
     hint &= PAGE_MASK;
@@ -374,15 +417,13 @@ static unsigned long calc_vm_flags(unsigned long prot, unsigned long flags)
 
 /* Fault in every page of [start, end) of v now (MAP_POPULATE, shared
  * anonymous memory).  0 or -ENOMEM. */
-static int populate_range(struct vm_area_struct *v, unsigned long start, unsigned long end)
+int populate_range(struct vm_area_struct *v, unsigned long start, unsigned long end)
 {
     for (unsigned long va = start; va < end; va += PAGE_SIZE)
         if (handle_mm_fault(v, va, (v->vm_flags & VM_WRITE) ? FAULT_FLAG_WRITE : 0))
             return -ENOMEM;
     return 0;
 }
-
-static bool mlock_future_ok(struct mm_struct *mm, unsigned long len);
 
 long do_mmap(struct mm_struct *mm, struct file *file, unsigned long addr, unsigned long len,
              unsigned long prot, unsigned long flags, unsigned long pgoff)
@@ -604,8 +645,9 @@ bool can_do_mlock(void)
     return current->rlim_memlock[0] != 0 || capable(CAP_IPC_LOCK);
 }
 
-/* May len more bytes be locked (MAP_LOCKED, MCL_FUTURE's new mappings)? */
-static bool mlock_future_ok(struct mm_struct *mm, unsigned long len)
+/* May len more bytes be locked (MAP_LOCKED, MCL_FUTURE's new mappings, a
+ * locked mapping grown by mremap)? */
+bool mlock_future_ok(struct mm_struct *mm, unsigned long len)
 {
     return capable(CAP_IPC_LOCK) ||
            mm->locked_vm + (len >> PAGE_SHIFT) <= memlock_limit_pages();
@@ -622,7 +664,7 @@ static unsigned long locked_pages_in(struct mm_struct *mm, unsigned long start, 
 }
 
 /* Set v's lock flags to lockflags (0: unlock), counted in locked_vm. */
-static int mlock_vma(struct vm_area_struct *v, unsigned long lockflags)
+int mlock_vma(struct vm_area_struct *v, unsigned long lockflags)
 {
     struct mm_struct *mm = v->vm_mm;
     unsigned long old = v->vm_flags;
@@ -639,8 +681,8 @@ static int mlock_vma(struct vm_area_struct *v, unsigned long lockflags)
  * it breaks COW (a shared page is not dirtied for nothing).  A fault that
  * fails ends it, unless ignore_errors (mlockall): -EFAULT where an access
  * would signal (past the end of a file), -ENOMEM out of memory. */
-static int populate_locked(struct mm_struct *mm, unsigned long start, unsigned long end,
-                           bool ignore_errors)
+int populate_locked(struct mm_struct *mm, unsigned long start, unsigned long end,
+                    bool ignore_errors)
 {
     for (struct vm_area_struct *v = find_vma(mm, start); v && v->vm_start < end; v = vma_next(mm, v)) {
         if ((v->vm_flags & (VM_LOCKED | VM_LOCKONFAULT)) != VM_LOCKED ||

@@ -1,5 +1,6 @@
 /* mm/uaccess_test.c: kernel tests of user access (test=uaccess) and of
- * address spaces (test=vma).  Layer: tests of mm/.
+ * address spaces (test=vma: mmap, munmap, mprotect, mremap, fork).  Layer:
+ * tests of mm/.
  *
  * No process is needed: a test builds an mm_struct, makes it the current
  * task's address space with use_mm() (CR3 switches to its directory), maps
@@ -718,5 +719,92 @@ KTEST(vma, shared_anonymous_read_is_not_the_zero_page)
     KT_EXPECT_EQ(get_user(v, (int *)a), 0);
     KT_EXPECT_EQ(v, 9);
     mmput(child);
+    test_mm_done(mm);
+}
+
+/* ---- mremap (mm/mremap.c) ------------------------------------------------ */
+
+KTEST(vma, mremap_moves_ptes_with_their_frames)
+{
+    struct mm_struct *mm = test_mm();
+    KT_ASSERT(mm);
+    KT_ASSERT_EQ(map_anon(mm, UA, 3 * PAGE_SIZE, PROT_READ | PROT_WRITE), UA);
+    unsigned long pfn[3];
+    for (int i = 0; i < 3; i++) {
+        KT_ASSERT_EQ(put_user(0x100 + i, (int *)(UA + i * PAGE_SIZE)), 0);
+        pfn[i] = pte_pfn(pte_of(mm, UA + i * PAGE_SIZE));
+    }
+    struct page *pg0 = pfn_to_page(pfn[0]);
+    unsigned long free0 = nr_free_pages();
+    /* a move to a fixed place in the same page table: the PTEs go as they
+     * are, no frame is allocated or freed, the counts stay */
+    const unsigned long to = UA + 8 * PAGE_SIZE;
+    KT_EXPECT_EQ(sys_mremap(UA, 3 * PAGE_SIZE, 3 * PAGE_SIZE, MREMAP_MAYMOVE | MREMAP_FIXED, to),
+                 (long)to);
+    KT_EXPECT_EQ(nr_free_pages(), free0);
+    for (int i = 0; i < 3; i++) {
+        KT_EXPECT_EQ(pte_pfn(pte_of(mm, to + i * PAGE_SIZE)), pfn[i]);
+        KT_EXPECT(!pte_has_page(pte_of(mm, UA + i * PAGE_SIZE)));
+    }
+    KT_EXPECT_EQ(page_count(pg0), 1);
+    KT_EXPECT_EQ(page_mapcount(pg0), 1);
+    KT_EXPECT_EQ(mm->rss, 3);
+    KT_EXPECT_EQ(mm->total_vm, 3);
+    KT_EXPECT_EQ(count_vmas(mm), 1);
+    KT_EXPECT(find_vma_intersection(mm, UA, UA + 3 * PAGE_SIZE) == NULL);
+    int v = 0;
+    KT_EXPECT_EQ(get_user(v, (int *)(to + 2 * PAGE_SIZE)), 0);
+    KT_EXPECT_EQ(v, 0x102);
+    /* grown in place: the new page reads zeros, no frame until touched */
+    KT_EXPECT_EQ(sys_mremap(to, 3 * PAGE_SIZE, 4 * PAGE_SIZE, 0, 0), (long)to);
+    KT_EXPECT_EQ(find_vma(mm, to)->vm_end, to + 4 * PAGE_SIZE);
+    KT_EXPECT_EQ(mm->total_vm, 4);
+    KT_EXPECT_EQ(get_user(v, (int *)(to + 3 * PAGE_SIZE)), 0);
+    KT_EXPECT_EQ(v, 0);
+    /* shrunk: the tail's frames are freed */
+    KT_EXPECT_EQ(put_user(1, (int *)(to + 3 * PAGE_SIZE)), 0);
+    unsigned long free1 = nr_free_pages();
+    KT_EXPECT_EQ(sys_mremap(to, 4 * PAGE_SIZE, 2 * PAGE_SIZE, 0, 0), (long)to);
+    KT_EXPECT_EQ(nr_free_pages(), free1 + 2);
+    KT_EXPECT_EQ(mm->rss, 2);
+    KT_EXPECT_EQ(mm->total_vm, 2);
+    /* no room after it (a mapping in the way): ENOMEM without MAYMOVE */
+    KT_ASSERT_EQ(map_anon(mm, to + 2 * PAGE_SIZE, PAGE_SIZE, PROT_READ), (long)(to + 2 * PAGE_SIZE));
+    KT_EXPECT_EQ(sys_mremap(to, 2 * PAGE_SIZE, 3 * PAGE_SIZE, 0, 0), -ENOMEM);
+    KT_EXPECT_EQ(sys_mremap(UA, PAGE_SIZE, PAGE_SIZE, 0, 0), -EFAULT);
+    test_mm_done(mm);
+}
+
+KTEST(vma, mremap_dontunmap_shared_anonymous_shares_frames)
+{
+    struct mm_struct *mm = test_mm();
+    KT_ASSERT(mm);
+    long a = do_mmap(mm, NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
+                     MAP_SHARED | MAP_ANONYMOUS, 0);
+    KT_ASSERT(a > 0);
+    KT_ASSERT_EQ(put_user(5, (int *)a), 0);
+    struct page *pg = pfn_to_page(pte_pfn(pte_of(mm, a)));
+    long b = sys_mremap(a, PAGE_SIZE, PAGE_SIZE, MREMAP_MAYMOVE | MREMAP_DONTUNMAP, 0);
+    KT_ASSERT(b > 0 && b != a);
+    /* both places map the one frame (Linux: the same shmem page) */
+    KT_EXPECT_EQ(pte_pfn(pte_of(mm, b)), page_to_pfn(pg));
+    KT_EXPECT_EQ(pte_pfn(pte_of(mm, a)), page_to_pfn(pg));
+    KT_EXPECT_EQ(page_count(pg), 2);
+    KT_EXPECT_EQ(page_mapcount(pg), 2);
+    KT_EXPECT_EQ(mm->rss, 2);
+    KT_EXPECT_EQ(put_user(6, (int *)b), 0);
+    int v = 0;
+    KT_EXPECT_EQ(get_user(v, (int *)a), 0);
+    KT_EXPECT_EQ(v, 6);
+    /* private anonymous memory: the old place is empty after */
+    KT_ASSERT_EQ(map_anon(mm, UA, PAGE_SIZE, PROT_READ | PROT_WRITE), UA);
+    KT_ASSERT_EQ(put_user(7, (int *)UA), 0);
+    long c = sys_mremap(UA, PAGE_SIZE, PAGE_SIZE, MREMAP_MAYMOVE | MREMAP_DONTUNMAP, 0);
+    KT_ASSERT(c > 0 && c != (long)UA);
+    KT_EXPECT(!pte_has_page(pte_of(mm, UA)));
+    KT_EXPECT_EQ(get_user(v, (int *)UA), 0);
+    KT_EXPECT_EQ(v, 0);
+    KT_EXPECT_EQ(get_user(v, (int *)c), 0);
+    KT_EXPECT_EQ(v, 7);
     test_mm_done(mm);
 }

@@ -202,6 +202,20 @@ static inline const char *bytes(int fd, long long off, size_t len)
 	return out;
 }
 
+/* vmlck(): VmLck of this process (/proc/self/status), in kB, or -1 */
+static inline long vmlck(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[128];
+	long kb = -1;
+	while (f && fgets(line, sizeof line, f))
+		if (!strncmp(line, "VmLck:", 6))
+			kb = strtol(line + 6, NULL, 10);
+	if (f)
+		fclose(f);
+	return kb;
+}
+
 /* Start: argv[1] FS, argv[2] DIR; stdout line-buffered; DIR made. */
 /* 16 KiB of 'x' (conform_start fills it): what the programs write. */
 static char xs[16384];

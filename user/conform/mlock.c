@@ -13,20 +13,6 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 
-/* VmLck of this process, in kB, or -1 */
-static long vmlck(void)
-{
-	FILE *f = fopen("/proc/self/status", "r");
-	char line[128];
-	long kb = -1;
-	while (f && fgets(line, sizeof line, f))
-		if (!strncmp(line, "VmLck:", 6))
-			kb = strtol(line + 6, NULL, 10);
-	if (f)
-		fclose(f);
-	return kb;
-}
-
 static long base;                      /* VmLck before each case */
 static const char *lck(void)
 {

@@ -41,6 +41,11 @@
 #define MCL_ONFAULT     4
 #define MLOCK_ONFAULT   1
 
+/* mremap(2) flags (mm/mremap.c; Linux: uapi/linux/mman.h) */
+#define MREMAP_MAYMOVE   1             /* may move the mapping to grow it */
+#define MREMAP_FIXED     2             /* move it to new_addr (with MAYMOVE) */
+#define MREMAP_DONTUNMAP 4             /* move, leaving the old range mapped, empty */
+
 /* madvise(2) advice (mm/madvise.c says what each does here) */
 #define MADV_NORMAL          0
 #define MADV_RANDOM          1
