@@ -540,7 +540,7 @@ unsigned long move_page_tables(struct mm_struct *mm, unsigned long old_addr,
             }
             mm->rss++;
         } else {
-            set_pte_at(mm, old_addr + done, oldp, 0);
+            pte = set_pte_at(mm, old_addr + done, oldp, 0);   /* with its latest dirty bit */
         }
         set_pte_at(mm, new_addr + done, newp, pte);
     }
