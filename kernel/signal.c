@@ -1034,12 +1034,25 @@ void flush_signal_handlers(struct task_struct *t)
 /* entry.S calls this with interrupts off before every return to ring 3
  * (Linux's exit_to_user_mode_loop): reschedule if the tick asked for it,
  * deliver signals, and repeat until there is nothing left to do. */
+/* Anything to do before user mode: a reschedule, a signal, a restart. */
+static bool exit_work(struct task_struct *t, struct pt_regs *regs)
+{
+    return t->need_resched || has_pending_unblocked(t) || t->restore_sigmask ||
+           (in_syscall(regs) && (long)regs->ax <= -ERESTARTSYS &&
+            (long)regs->ax >= -ERESTARTNOHAND);
+}
+
 void exit_to_user_mode(struct pt_regs *regs)
 {
     struct task_struct *t = current;
     /* Only processes return to user mode; the traps test's ring 3 round
      * trip is the test's kernel thread (its private stack names it). */
     if (!t || !t->is_process)
+        return;
+    /* Nothing to do: no lock needed (interrupts are off; a signal that
+     * another CPU sends from now on interrupts us in user mode,
+     * kick_process, and we come back here). */
+    if (!exit_work(t, regs))
         return;
     lock_kernel();                     /* signals, schedule(): kernel code */
     for (;;) {
@@ -1049,9 +1062,7 @@ void exit_to_user_mode(struct pt_regs *regs)
             schedule();
             continue;
         }
-        if ((has_pending_unblocked(t) || t->restore_sigmask ||
-                              (in_syscall(regs) && (long)regs->ax <= -ERESTARTSYS &&
-                               (long)regs->ax >= -ERESTARTNOHAND))) {
+        if (exit_work(t, regs)) {
             local_irq_enable();
             do_signal(regs);
             local_irq_disable();

@@ -333,7 +333,13 @@ void do_page_fault(struct pt_regs *regs, unsigned long error_code)
 {
     unsigned long address = __read_cr2();   /* first: a nested fault would overwrite it */
     struct mm_struct *mm = current->mm;
-    lock_kernel();                          /* after CR2: it may wait with interrupts on */
+    /* From user mode, the big kernel lock (after CR2: it may wait with
+     * interrupts on); from the kernel, the code that faulted holds it. */
+    bool from_user = user_mode(regs);
+    if (from_user)
+        lock_kernel();
+    else
+        WARN_ON(!kernel_locked());
     page_fault_count++;
     if (address >= TASK_SIZE || !mm) {
         /* A kernel address (or a task without user space): never resolved
@@ -360,7 +366,8 @@ void do_page_fault(struct pt_regs *regs, unsigned long error_code)
         if (sig)
             bad_area(regs, error_code, address, sig, code);
     }
-    unlock_kernel();
+    if (from_user)
+        unlock_kernel();
 }
 
 static void print_pf_reason(unsigned long err)
