@@ -35,6 +35,7 @@
 #  busybox.df                df's 1K-blocks, Used and Available for / equal
 #                            the image's (dumpe2fs: blocks minus the
 #                            metadata, free blocks), as df -i's inodes
+# smp-pass: make check runs it again on four CPUs (tools/run-tests, SMP_CPUS)
 source "$(dirname "$0")/../testlib.sh"
 T=busybox
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-busybox.XXXXXX") || exit 1

@@ -21,6 +21,7 @@
 # The guest prints "lowmem: PASS x" / "lowmem: FAIL x (why)", counted here as
 # lowmem.x; every scenario also needs "lowmem: done", no Oops, panic or BUG,
 # and e2fsck -fn clean.  Two guests run at a time (about 40 s in all).
+# smp-pass: make check runs it again on four CPUs (tools/run-tests, SMP_CPUS)
 source "$(dirname "$0")/../testlib.sh"
 T=lowmem
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-lowmem.XXXXXX") || exit 1

@@ -17,6 +17,7 @@
 # A boot that hangs or crashes ends at the kernel's report (boot(), below),
 # shown under its power_off FAIL; if boot 1 did not finish, one FAIL stands
 # for the image checks instead of a dozen that would only repeat it.
+# smp-pass: make check runs it again on four CPUs (tools/run-tests, SMP_CPUS)
 source "$(dirname "$0")/../testlib.sh"
 T=mmap
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-mmap.XXXXXX") || exit 1

@@ -36,6 +36,7 @@
 #             with cache=directsync, so that every write sleeps, as on a real
 #             disk, and the churning process runs meanwhile.
 # host-timeout: 240
+# smp-pass: make check runs it again on four CPUs (tools/run-tests, SMP_CPUS)
 source "$(dirname "$0")/../testlib.sh"
 T=powercut
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-powercut.XXXXXX") || exit 1

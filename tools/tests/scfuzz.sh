@@ -31,6 +31,7 @@
 # Environment: FUZZ_SEED (1), SC_CHILDREN (60: the short campaign of make
 # check; make fuzz runs 2000), SC_CALLS (calls per child, 400), SC_FIRST (0),
 # FUZZ_SUMMARY=1, KEEP=1.
+# smp-pass: make check runs it again on four CPUs (tools/run-tests, SMP_CPUS)
 source "$(dirname "$0")/../testlib.sh"
 T=scfuzz
 SEED=${FUZZ_SEED:-1}

@@ -8,6 +8,7 @@
 # sys.x"; each program's exit status is checked; after the power off the
 # image must be e2fsck-clean and debugfs must read back exactly the expected
 # bytes of the files the mission test left.
+# smp-pass: make check runs it again on four CPUs (tools/run-tests, SMP_CPUS)
 source "$(dirname "$0")/../testlib.sh"
 T=sys
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-systests.XXXXXX") || exit 1
