@@ -350,7 +350,8 @@ struct task_info {
     int threads;                               /* tasks alive in its thread group */
     char state;
     char comm[TASK_COMM_LEN];
-    unsigned long utime, stime;
+    unsigned long utime, stime, cutime, cstime;   /* ticks: its group's, its children's */
+    unsigned long minflt, majflt, cminflt, cmajflt;
     int cpu;                           /* the CPU it runs or last ran on */
     struct mm_struct *mm;                      /* referenced, or NULL */
 };
@@ -371,8 +372,15 @@ static int get_task_info(pid_t pid, struct task_info *ti)
         memcpy(ti->comm, t->comm, TASK_COMM_LEN);
         ti->comm[TASK_COMM_LEN - 1] = '\0';
         ti->cpu = t->cpu;
-        ti->utime = t->utime;
-        ti->stime = t->stime;
+        struct rusage32 self, kids;    /* a process's group-wide figures (kernel/sys.c) */
+        task_rusage(t, t->is_process ? RUSAGE_SELF : RUSAGE_THREAD, &self);
+        task_rusage(t, RUSAGE_CHILDREN, &kids);
+        ti->utime = self.utime_sec * HZ + self.utime_usec / (1000000 / HZ);
+        ti->stime = self.stime_sec * HZ + self.stime_usec / (1000000 / HZ);
+        ti->cutime = kids.utime_sec * HZ + kids.utime_usec / (1000000 / HZ);
+        ti->cstime = kids.stime_sec * HZ + kids.stime_usec / (1000000 / HZ);
+        ti->minflt = self.minflt, ti->majflt = self.majflt;
+        ti->cminflt = kids.minflt, ti->cmajflt = kids.majflt;
         ti->mm = t->exit_state ? NULL : t->mm;
         if (ti->mm)
             ti->mm->mm_users++;                /* Linux's get_task_mm */
@@ -397,10 +405,12 @@ static int show_stat(const struct task_info *ti, char *buf, size_t size)
      * start_brk arg_start arg_end env_start env_end exit_code.  Ticks are
      * 1/100 s (USER_HZ = HZ here). */
     return snprintf(buf, size,
-                    "%d (%s) %c %d %d %d 0 -1 0 0 0 0 0 %lu %lu 0 0 20 0 1 0 0 %lu %lu "
+                    "%d (%s) %c %d %d %d 0 -1 0 %lu %lu %lu %lu %lu %lu %lu %lu 20 0 1 0 0 %lu %lu "
                     "4294967295 %lu %lu %lu 0 0 0 0 0 0 0 0 0 17 %d 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
                     ti->pid, ti->comm, ti->state, ti->ppid, ti->pgrp, ti->session,
-                    ti->utime, ti->stime, vsize, rss, start_code, end_code, start_stack,
+                    ti->minflt, ti->cminflt, ti->majflt, ti->cmajflt,
+                    ti->utime, ti->stime, ti->cutime, ti->cstime,
+                    vsize, rss, start_code, end_code, start_stack,
                     ti->cpu);
 }
 

@@ -139,6 +139,8 @@ struct mm_struct {
                                         * signal->rlim, we keep it here */
     unsigned long total_vm;            /* pages covered by VMAs */
     unsigned long rss;                 /* frames mapped by its PTEs (resident set) */
+    unsigned long hiwater_rss;         /* the most rss has been (getrusage's
+                                          ru_maxrss): mm_rss_inc */
     unsigned long locked_vm;           /* pages of its VM_LOCKED VMAs (VmLck) */
     unsigned long def_flags;           /* mlockall(MCL_FUTURE): VM_LOCKED for new VMAs */
     struct mutex mmap_sem;             /* the VMA list and PTEs (see above) */

@@ -61,7 +61,28 @@ void do_group_exit(int status) __attribute__((noreturn));   /* status: wait word
 /* exec in a thread group: the other tasks die, current becomes the leader
  * with its pid (Linux's de_thread).  0 or -EAGAIN. */
 int de_thread(void);
-long kernel_wait4(pid_t pid, int *status, int options);     /* status: kernel ptr */
+/* status: kernel ptr; ru (kernel ptr, may be NULL): the reaped child's
+ * struct rusage, its own use and its children's. */
+struct rusage32;
+long kernel_wait4(pid_t pid, int *status, int options, struct rusage32 *ru);
+/* An mm leaving t (exit, exec): its peak resident set is kept as the
+ * process's ru_maxrss. */
+struct mm_struct;
+void note_maxrss(struct task_struct *t, struct mm_struct *mm);
 /* sys.c */
 extern char system_utsname_release[];
+/* What a task used (getrusage): the i386 struct rusage, two timevals and
+ * 14 longs.  who: RUSAGE_SELF (its thread group), RUSAGE_THREAD,
+ * RUSAGE_CHILDREN (its waited-for children and theirs), RUSAGE_BOTH
+ * (the last two together: what wait4 reports of a child). */
+struct rusage32 {
+    long utime_sec, utime_usec, stime_sec, stime_usec;
+    long maxrss, ixrss, idrss, isrss, minflt, majflt, nswap, inblock, oublock,
+         msgsnd, msgrcv, nsignals, nvcsw, nivcsw;
+};
+#define RUSAGE_SELF     0
+#define RUSAGE_CHILDREN (-1)
+#define RUSAGE_THREAD   1
+#define RUSAGE_BOTH     (-2)
+void task_rusage(struct task_struct *t, int who, struct rusage32 *r);
 #endif

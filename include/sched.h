@@ -125,6 +125,14 @@ struct task_struct {
     unsigned long sas_ss_size;         /*   signal stack, its size (0: none) */
     unsigned int sas_ss_flags;         /*   and SS_AUTODISARM (kernel/signal.c) */
     unsigned long utime, stime;        /* ticks in user / kernel mode */
+    /* getrusage (kernel/sys.c): this task's page faults that read nothing
+     * (min_flt) and that waited for a read (maj_flt), its switches away
+     * that it asked for (nvcsw: it slept) and not (nivcsw: a yield, its
+     * slice ended); in the group leader, what its waited-for children and
+     * theirs used (the c* fields; cmaxrss in KiB), added at the reap. */
+    unsigned long min_flt, maj_flt, nvcsw, nivcsw;
+    unsigned long cutime, cstime, cmin_flt, cmaj_flt, cnvcsw, cnivcsw, cmaxrss;
+    unsigned long maxrss;              /* leader: KiB, its mm's peak, kept at exit */
     int pending_fatal;                 /* a fatal signal (SIGKILL) is pending: long
                                           kernel loops (generic_perform_write) stop.
                                           Set by send_signal(SIGKILL); VFS tests

@@ -122,6 +122,7 @@ long sys_clock_getres(int clockid, void *tp);
 long sys_gettimeofday(void *tv, void *tz);
 long sys_time(long *tloc);
 long sys_times(void *buf);
+long sys_getrusage(int who, void *ru);
 struct sysinfo;
 long sys_sysinfo(struct sysinfo *buf);
 long sys_sched_yield(void);

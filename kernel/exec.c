@@ -485,6 +485,8 @@ static int do_execve_common(const char *filename, const char *const *argv,
      * (both user memory there), and a vfork parent wakes. */
     mm_release(me, me->mm);
     struct mm_struct *old = use_mm(mm);
+    if (old)
+        note_maxrss(me, old);          /* the old image's peak: ru_maxrss */
     mmput(old);
     const char *base = strrchr(fname, '/');
     strlcpy(me->comm, base ? base + 1 : fname, TASK_COMM_LEN);

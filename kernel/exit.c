@@ -126,8 +126,10 @@ static void __attribute__((noreturn)) do_task_exit(int status)
     mm_release(me, me->mm);
     struct mm_struct *mm = use_mm(NULL);
     me->mm = NULL;
-    if (mm)
+    if (mm) {
+        note_maxrss(me, mm);
         mmput(mm);
+    }
     release_task_resources(me);
 
     unsigned long flags = local_irq_save();
@@ -286,7 +288,34 @@ void release_dead_process(struct task_struct *t)
 
 /* Any task of a group waits for the group's children (they are the
  * leader's: do_fork), on the leader's queue. */
-long kernel_wait4(pid_t pid, int *status, int options)
+/* An mm leaves its task (exit, exec): its peak stays the process's
+ * ru_maxrss (Linux's setmax_mm_hiwater_rss into signal->maxrss). */
+void note_maxrss(struct task_struct *t, struct mm_struct *mm)
+{
+    struct task_struct *leader = tg_leader(t);
+    unsigned long kib = mm->hiwater_rss * (PAGE_SIZE / 1024);
+    if (kib > leader->maxrss)
+        leader->maxrss = kib;
+}
+
+/* The reaper's group leader adds what the child it reaps used, the child's
+ * own and its children's, to its children's figures (Linux's
+ * wait_task_zombie; getrusage(RUSAGE_CHILDREN), times()'s cutime). */
+static void reap_account(struct task_struct *me, struct task_struct *c, struct rusage32 *ru)
+{
+    struct rusage32 r;
+    task_rusage(c, RUSAGE_BOTH, &r);
+    me->cutime += r.utime_sec * HZ + r.utime_usec / (1000000 / HZ);
+    me->cstime += r.stime_sec * HZ + r.stime_usec / (1000000 / HZ);
+    me->cmin_flt += r.minflt, me->cmaj_flt += r.majflt;
+    me->cnvcsw += r.nvcsw, me->cnivcsw += r.nivcsw;
+    if ((unsigned long)r.maxrss > me->cmaxrss)
+        me->cmaxrss = r.maxrss;
+    if (ru)
+        *ru = r;
+}
+
+long kernel_wait4(pid_t pid, int *status, int options, struct rusage32 *ru)
 {
     struct task_struct *me = tg_leader(current), *c;
     DEFINE_WAIT(w);
@@ -335,6 +364,7 @@ long kernel_wait4(pid_t pid, int *status, int options)
             ret = found->pid;
             if (status)
                 *status = found->exit_status;
+            reap_account(me, found, ru);
             release_task(found);
             local_irq_restore(flags);
             break;
@@ -369,15 +399,15 @@ long sys_wait4(pid_t pid, int *ustatus, int options, void *rusage)
     int status = 0;
     if (ustatus && !access_ok(ustatus, sizeof(int)))
         return -EFAULT;
-    long ret = kernel_wait4(pid, &status, options);
+    struct rusage32 ru;
+    memset(&ru, 0, sizeof ru);
+    long ret = kernel_wait4(pid, &status, options, &ru);
     if (ret > 0 && ustatus && put_user(status, ustatus))
         return -EFAULT;
-    if (ret >= 0 && rusage) {
-        /* struct rusage (i386: 2 timevals + 14 longs = 72 bytes): no
-         * accounting kept, so all zero. */
-        if (clear_user(rusage, 72))
-            return -EFAULT;
-    }
+    /* As Linux, only when a child is reported; simplification: a stopped
+     * or continued child's report gives zeros (Linux gives its usage). */
+    if (ret > 0 && rusage && copy_to_user(rusage, &ru, sizeof ru))
+        return -EFAULT;
     return ret;
 }
 

@@ -317,9 +317,18 @@ void schedule(void)
      * after every interrupt prev must be looked at again here: one tick
      * can end two timeouts, and a prev left TASK_RUNNING but on no queue
      * would never run again. */
-    while (!(next = choose_next(prev)))
+    bool waited = false;
+    while (!(next = choose_next(prev))) {
         idle_wait();
+        waited = true;
+    }
     next->time_slice = TASK_TIMESLICE;
+    /* getrusage's context switches: prev slept (it gave the CPU up, to
+     * another task or to the halt above), or was switched out runnable. */
+    if (next != prev && prev->state == TASK_RUNNING)
+        prev->nivcsw++;
+    else if (next != prev || waited)
+        prev->nvcsw++;
     if (next != prev) {
         next->on_cpu = 1;
         tss_set_kernel_stack(next->stack ? (unsigned long)next->stack + THREAD_SIZE

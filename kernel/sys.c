@@ -479,9 +479,74 @@ long sys_time(long *tloc)
     return ts.tv_sec;
 }
 
+/* ---- what a process used: times(2), getrusage(2), wait4's rusage ----
+ * Linux's kernel/sys.c getrusage.  A process's own figures are the sum of
+ * its live threads' (simplification: Linux also keeps those of the
+ * threads that exited, in signal_struct); its children's are what the
+ * group leader added up as it reaped each (kernel/exit.c, reap_account),
+ * the child's own and the child's children's. */
+
+_Static_assert(sizeof(struct rusage32) == 72, "struct rusage is 72 bytes on i386");
+
+/* One task's counts added to r (its ticks to *ut and *st). */
+static void add_task_usage(struct rusage32 *r, unsigned long *ut, unsigned long *st,
+                           const struct task_struct *t)
+{
+    *ut += t->utime, *st += t->stime;
+    r->minflt += t->min_flt, r->majflt += t->maj_flt;
+    r->nvcsw += t->nvcsw, r->nivcsw += t->nivcsw;
+}
+
+void task_rusage(struct task_struct *t, int who, struct rusage32 *r)
+{
+    struct task_struct *leader = tg_leader(t), *th;
+    unsigned long ut = 0, st = 0;
+    memset(r, 0, sizeof *r);
+    if (who == RUSAGE_THREAD)
+        add_task_usage(r, &ut, &st, t);
+    if (who == RUSAGE_SELF || who == RUSAGE_BOTH) {
+        add_task_usage(r, &ut, &st, leader);
+        if (leader->thread_group.next)
+            list_for_each_entry(th, &leader->thread_group, thread_group)
+                add_task_usage(r, &ut, &st, th);
+    }
+    if (who != RUSAGE_CHILDREN) {      /* the peak of the mm, or of it at exit */
+        unsigned long peak = leader->maxrss;
+        if (t->mm && t->mm->hiwater_rss * (PAGE_SIZE / 1024) > peak)
+            peak = t->mm->hiwater_rss * (PAGE_SIZE / 1024);
+        r->maxrss = (long)peak;
+    }
+    if (who == RUSAGE_CHILDREN || who == RUSAGE_BOTH) {
+        ut += leader->cutime, st += leader->cstime;
+        r->minflt += leader->cmin_flt, r->majflt += leader->cmaj_flt;
+        r->nvcsw += leader->cnvcsw, r->nivcsw += leader->cnivcsw;
+        if ((long)leader->cmaxrss > r->maxrss)
+            r->maxrss = (long)leader->cmaxrss;
+    }
+    r->utime_sec = ut / HZ, r->utime_usec = ut % HZ * (1000000 / HZ);
+    r->stime_sec = st / HZ, r->stime_usec = st % HZ * (1000000 / HZ);
+}
+
+long sys_getrusage(int who, void *ru)
+{
+    struct rusage32 r;
+    if (who != RUSAGE_SELF && who != RUSAGE_CHILDREN && who != RUSAGE_THREAD)
+        return -EINVAL;
+    task_rusage(current, who, &r);
+    return copy_to_user(ru, &r, sizeof r) ? -EFAULT : 0;
+}
+
+/* times(2): the process's user and system time, its waited-for children's,
+ * in clock ticks (USER_HZ = HZ = 100); returns the ticks since boot. */
 long sys_times(void *buf)
 {
-    long t[4] = { (long)current->utime, (long)current->stime, 0, 0 };
+    struct rusage32 self, kids;
+    task_rusage(current, RUSAGE_SELF, &self);
+    task_rusage(current, RUSAGE_CHILDREN, &kids);
+#define TICKS(sec, usec) ((sec) * HZ + (usec) / (1000000 / HZ))
+    long t[4] = { TICKS(self.utime_sec, self.utime_usec), TICKS(self.stime_sec, self.stime_usec),
+                  TICKS(kids.utime_sec, kids.utime_usec), TICKS(kids.stime_sec, kids.stime_usec) };
+#undef TICKS
     if (buf && copy_to_user(buf, t, sizeof t))
         return -EFAULT;
     return (long)jiffies;

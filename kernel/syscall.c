@@ -114,6 +114,7 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
     S(gettimeofday, sys_gettimeofday),
     S(time, sys_time),
     S(times, sys_times),
+    S(getrusage, sys_getrusage),
     S(sysinfo, sys_sysinfo),
     S(sched_yield, sys_sched_yield),
     S(umask, sys_umask),

@@ -87,11 +87,15 @@ int resolve_user_fault(struct mm_struct *mm, unsigned long address,
     *code = SEGV_ACCERR;
     if (access_error(error_code, vma))
         return SIGSEGV;
+    unsigned long maj = current->maj_flt;
     int fault = handle_mm_fault(vma, address,
                                 (error_code & X86_PF_WRITE ? FAULT_FLAG_WRITE : 0) |
                                 (error_code & X86_PF_USER ? FAULT_FLAG_USER : 0));
-    if (!(fault & VM_FAULT_ERROR))
+    if (!(fault & VM_FAULT_ERROR)) {
+        if (current->maj_flt == maj)
+            current->min_flt++;        /* no read waited for (getrusage) */
         return 0;
+    }
     if (fault & VM_FAULT_SIGSEGV)
         return SIGSEGV;
     if (fault & VM_FAULT_OOM) {

@@ -981,6 +981,7 @@ int filemap_fault(struct vm_area_struct *vma, unsigned long address, struct page
                 continue;
             }
             filemap_fault_stats.reads++;
+            current->maj_flt++;            /* it waits for a read: a major fault */
             do_readpage(mapping, file, page);        /* unlocks when the read is done */
             wait_on_page_locked(page);
         } else if (!PageUptodate(page)) {
@@ -1003,6 +1004,7 @@ int filemap_fault(struct vm_area_struct *vma, unsigned long address, struct page
                 unlock_page(page);
             } else {
                 filemap_fault_stats.reads++;
+                current->maj_flt++;
                 do_readpage(mapping, file, page);
                 wait_on_page_locked(page);
             }

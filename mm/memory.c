@@ -78,6 +78,13 @@ char empty_zero_page[PAGE_SIZE] __attribute__((aligned(PAGE_SIZE)));
 
 static inline struct page *pte_page(pte_t pte) { return pfn_to_page(pte_pfn(pte)); }
 
+/* One more frame mapped in mm, and the peak that getrusage reports. */
+static void mm_rss_inc(struct mm_struct *mm)
+{
+    if (++mm->rss > mm->hiwater_rss)
+        mm->hiwater_rss = mm->rss;
+}
+
 /* The page a PTE that holds a frame maps, if it is a "normal" page, one
  * whose references and mapcount the PTE holds; NULL for the zero page
  * (Linux's vm_normal_page, which also says NULL for VM_PFNMAP mappings we
@@ -174,7 +181,7 @@ void do_set_pte(struct vm_area_struct *vma, unsigned long address, struct page *
     BUG_ON(pte_has_page(*ptep));
     set_pte_at(vma->vm_mm, address, ptep, mk_pte(page, vma->vm_flags, false));
     page_add_rmap(page);
-    vma->vm_mm->rss++;
+    mm_rss_inc(vma->vm_mm);
 }
 
 /* After a read fault at address (its PTE: ptep) was resolved: the other
@@ -286,7 +293,7 @@ static void map_new_page(struct vm_area_struct *vma, unsigned long address, pte_
     }
     set_pte_at(vma->vm_mm, address, ptep, mk_pte(page, vma->vm_flags, writable));
     page_add_rmap(page);
-    vma->vm_mm->rss++;
+    mm_rss_inc(vma->vm_mm);
     page_fault_demand_zero++;
 }
 
@@ -349,7 +356,7 @@ static int do_anonymous_page(struct vm_area_struct *vma, unsigned long address, 
 {
     if (!(flags & FAULT_FLAG_WRITE) && !(vma->vm_flags & VM_SHARED)) {
         set_pte_at(vma->vm_mm, address, ptep, mk_pte(ZERO_PAGE(address), vma->vm_flags, false));
-        vma->vm_mm->rss++;
+        mm_rss_inc(vma->vm_mm);
         page_fault_demand_zero++;
         page_fault_zero_page++;
         return 0;
@@ -456,7 +463,7 @@ static void copy_one_pte(struct mm_struct *dst, struct mm_struct *src, pte_t *dp
         page_add_rmap(page);
     }
     *dptep = *sptep;                                      /* child side: same, RO */
-    dst->rss++;
+    mm_rss_inc(dst);
 }
 
 int copy_page_range(struct mm_struct *dst, struct mm_struct *src, struct vm_area_struct *vma)
@@ -538,7 +545,7 @@ unsigned long move_page_tables(struct mm_struct *mm, unsigned long old_addr,
                 get_page(page);
                 page_add_rmap(page);
             }
-            mm->rss++;
+            mm_rss_inc(mm);
         } else {
             pte = set_pte_at(mm, old_addr + done, oldp, 0);   /* with its latest dirty bit */
         }
