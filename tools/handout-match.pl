@@ -15,7 +15,8 @@
 # offsets +0x1f/0x80, file:line, "line N", lx-page's "pfn N", the source
 # line number GDB prints before a line, "(N s)" durations, "jiffies N" and
 # "timeout at N" of the kernel's task dumps, the names of temporary
-# directories).  Small hex values (page->flags, error codes) are compared
+# directories, the free-page counts of an nr_free_pages() assertion: any
+# change in the kernel's size moves them).  Small hex values (page->flags, error codes) are compared
 # as they are.  A handout may cut a run's output: a line that is only
 # "[...]" stands for any number of lines, "[... N more WHAT ...]" for
 # exactly N lines (update rewrites N).  update keeps the block's cuts,
@@ -49,6 +50,7 @@ sub norm {
 	$s =~ s/\(\d+ s\)/(N s)/g;
 	$s =~ s/\b(jiffies|timeout at) \d+/$1 N/g;
 	$s =~ s/\b(vellum-[\w-]+)\.\w{6}\b/$1.XXXXXX/g;
+	$s =~ s/(nr_free_pages\(\).* \()\d+ != \d+\)/$1FREE != FREE)/;	# moves with the kernel's size
 	return $s;
 }
 # elision(LINE): undef for an ordinary line, -1 for "[...]", N for "[... N more ...]"
