@@ -44,6 +44,7 @@ struct cred {
 #define CAP_SETUID           7
 #define CAP_IPC_LOCK         14
 #define CAP_SYS_ADMIN        21
+#define CAP_SYS_NICE         23
 #define CAP_SYS_RESOURCE     24
 #define CAP_MKNOD            27
 

@@ -123,6 +123,8 @@ long sys_gettimeofday(void *tv, void *tz);
 long sys_time(long *tloc);
 long sys_times(void *buf);
 long sys_getrusage(int who, void *ru);
+long sys_sched_setaffinity(pid_t pid, unsigned int len, unsigned long *user_mask);
+long sys_sched_getaffinity(pid_t pid, unsigned int len, unsigned long *user_mask);
 struct sysinfo;
 long sys_sysinfo(struct sysinfo *buf);
 long sys_sched_yield(void);

@@ -283,8 +283,15 @@ int set_cpus_allowed(struct task_struct *t, unsigned long mask)
     if (!(mask & cpu_online_mask))
         return -EINVAL;
     t->cpus_allowed = mask;
-    if (t == current && !(mask & (1ul << smp_processor_id())))
+    if (t == current && !(mask & (1ul << smp_processor_id()))) {
         yield();                       /* this CPU will not take it again */
+    } else if (t->on_cpu && !(mask & (1ul << t->cpu))) {
+        /* it runs where it may not: it moves at its next schedule(),
+         * which its CPU is asked for now (simplification: Linux moves it
+         * at once, with its stopper thread) */
+        t->need_resched = 1;
+        kick_process(t);
+    }
     return 0;
 }
 

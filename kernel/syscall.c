@@ -117,6 +117,8 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
     S(getrusage, sys_getrusage),
     S(sysinfo, sys_sysinfo),
     S(sched_yield, sys_sched_yield),
+    S(sched_setaffinity, sys_sched_setaffinity),
+    S(sched_getaffinity, sys_sched_getaffinity),
     S(umask, sys_umask),
     S(rseq, sys_ni_syscall_quiet),
     S(futex, sys_futex),

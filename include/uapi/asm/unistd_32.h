@@ -166,6 +166,8 @@
 #define __NR_tkill              238
 #define __NR_sendfile64         239
 #define __NR_futex              240
+#define __NR_sched_setaffinity  241
+#define __NR_sched_getaffinity  242
 #define __NR_set_thread_area    243
 #define __NR_get_thread_area    244
 #define __NR_exit_group         252
