@@ -191,16 +191,8 @@ static int proc_pid_dir_iterate(struct file *file, struct dir_context *ctx)
 {
     struct inode *dir = file->f_inode;
     pid_t pid = INO_PID(dir->i_ino);
-    if (ctx->pos == 0) {
-        if (ctx->actor(ctx, ".", 1, 0, dir->i_ino, DT_DIR))
-            return 0;
-        ctx->pos = 1;
-    }
-    if (ctx->pos == 1) {
-        if (ctx->actor(ctx, "..", 2, 1, dir->i_sb->s_root->i_ino, DT_DIR))
-            return 0;
-        ctx->pos = 2;
-    }
+    if (!dir_emit_dots(ctx, dir->i_ino, dir->i_sb->s_root->i_ino))
+        return 0;
     for (int k = PID_STAT + ctx->pos - 2; k <= PID_FD; k++) {
         ctx->pos = 2 + k - PID_STAT;
         if (ctx->actor(ctx, pid_file_name[k], strlen(pid_file_name[k]), ctx->pos,
@@ -292,16 +284,8 @@ static int proc_fd_dir_iterate(struct file *file, struct dir_context *ctx)
 {
     struct inode *dir = file->f_inode;
     pid_t pid = INO_PID(dir->i_ino);
-    if (ctx->pos == 0) {
-        if (ctx->actor(ctx, ".", 1, 0, dir->i_ino, DT_DIR))
-            return 0;
-        ctx->pos = 1;
-    }
-    if (ctx->pos == 1) {
-        if (ctx->actor(ctx, "..", 2, 1, PID_INO(pid, PID_DIR), DT_DIR))
-            return 0;
-        ctx->pos = 2;
-    }
+    if (!dir_emit_dots(ctx, dir->i_ino, PID_INO(pid, PID_DIR)))
+        return 0;
     for (int fd; (fd = task_next_fd(pid, (int)ctx->pos - 2)) >= 0; ) {
         char name[12];
         int n = snprintf(name, sizeof name, "%d", fd);
@@ -353,6 +337,7 @@ struct task_info {
     unsigned long utime, stime, cutime, cstime;   /* ticks: its group's, its children's */
     unsigned long minflt, majflt, cminflt, cmajflt;
     int cpu;                           /* the CPU it runs or last ran on */
+    unsigned long start_time;          /* ticks since boot when it was made */
     struct mm_struct *mm;                      /* referenced, or NULL */
 };
 
@@ -372,6 +357,7 @@ static int get_task_info(pid_t pid, struct task_info *ti)
         memcpy(ti->comm, t->comm, TASK_COMM_LEN);
         ti->comm[TASK_COMM_LEN - 1] = '\0';
         ti->cpu = t->cpu;
+        ti->start_time = t->start_time;
         struct rusage32 self, kids;    /* a process's group-wide figures (kernel/sys.c) */
         task_rusage(t, t->is_process ? RUSAGE_SELF : RUSAGE_THREAD, &self);
         task_rusage(t, RUSAGE_CHILDREN, &kids);
@@ -405,11 +391,11 @@ static int show_stat(const struct task_info *ti, char *buf, size_t size)
      * start_brk arg_start arg_end env_start env_end exit_code.  Ticks are
      * 1/100 s (USER_HZ = HZ here). */
     return snprintf(buf, size,
-                    "%d (%s) %c %d %d %d 0 -1 0 %lu %lu %lu %lu %lu %lu %lu %lu 20 0 1 0 0 %lu %lu "
+                    "%d (%s) %c %d %d %d 0 -1 0 %lu %lu %lu %lu %lu %lu %lu %lu 20 0 %d 0 %lu %lu %lu "
                     "4294967295 %lu %lu %lu 0 0 0 0 0 0 0 0 0 17 %d 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
                     ti->pid, ti->comm, ti->state, ti->ppid, ti->pgrp, ti->session,
                     ti->minflt, ti->cminflt, ti->majflt, ti->cmajflt,
-                    ti->utime, ti->stime, ti->cutime, ti->cstime,
+                    ti->utime, ti->stime, ti->cutime, ti->cstime, ti->threads, ti->start_time,
                     vsize, rss, start_code, end_code, start_stack,
                     ti->cpu);
 }

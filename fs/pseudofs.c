@@ -118,17 +118,9 @@ static int pseudo_iterate(struct file *file, struct dir_context *ctx)
     struct inode *dir = file->f_inode;
     const struct pseudo_fs *fs = dir->i_sb->s_fs_info;
     int me = entry_index(dir);
-    if (ctx->pos == 0) {
-        if (ctx->actor(ctx, ".", 1, 0, dir->i_ino, DT_DIR))
-            return 0;
-        ctx->pos = 1;
-    }
-    if (ctx->pos == 1) {
-        int up = fs->e[me].parent < 0 ? me : fs->e[me].parent;
-        if (ctx->actor(ctx, "..", 2, 1, up + 1, DT_DIR))
-            return 0;
-        ctx->pos = 2;
-    }
+    int up = fs->e[me].parent < 0 ? me : fs->e[me].parent;
+    if (!dir_emit_dots(ctx, dir->i_ino, up + 1))
+        return 0;
     for (int i = ctx->pos - 2; i < fs->n; i++) {
         ctx->pos = i + 2;
         if (i == 0 || fs->e[i].parent != me)

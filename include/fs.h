@@ -317,6 +317,26 @@ struct dir_context {
     loff_t pos;                        /* the fs advances it past each entry it emits */
 };
 
+/* Every ->iterate's first two entries, Linux's dir_emit_dots: "." (position
+ * 0, inode ino) and ".." (position 1, inode parent_ino), those ctx is still
+ * before.  false if the actor is full (->iterate then returns 0).  Vellum
+ * has no dentries: the caller names both inodes. */
+static inline bool dir_emit_dots(struct dir_context *ctx, unsigned long ino,
+                                 unsigned long parent_ino)
+{
+    if (ctx->pos == 0) {
+        if (ctx->actor(ctx, ".", 1, 0, ino, DT_DIR))
+            return false;
+        ctx->pos = 1;
+    }
+    if (ctx->pos == 1) {
+        if (ctx->actor(ctx, "..", 2, 1, parent_ino, DT_DIR))
+            return false;
+        ctx->pos = 2;
+    }
+    return true;
+}
+
 /*
  * File operations.  f_pos is owned by the VFS (vfs_read/vfs_write pass a
  * pointer to it or, for pread/pwrite, to a local).

@@ -56,6 +56,8 @@ struct task_struct {
     int on_cpu;                        /* some CPU's current (kernel/sched.c, under
                                           runqueue_lock): never on the run queue then */
     int cpu;                           /* the CPU it runs or last ran on (ps's PSR) */
+    unsigned long start_time;          /* jiffies when it was made (/proc/PID/stat's
+                                          starttime) */
     unsigned long cpus_allowed;        /* the CPUs it may run on, a bit each
                                           (Linux's cpus_allowed): set_cpus_allowed */
     int lock_depth;                    /* the big kernel lock held while switched

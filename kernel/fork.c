@@ -192,7 +192,9 @@ static struct task_struct *dup_task(struct task_struct *parent)
     INIT_LIST_HEAD(&t->thread_group);
     init_waitqueue_head(&t->wait_chldexit);
     t->time_slice = TASK_TIMESLICE;
-    t->cpus_allowed = CPU_MASK_ALL;    /* no sched_setaffinity yet: nothing to inherit */
+    /* inherited, as Linux; pid 1 is not kept on CPU 0 as kmain is */
+    t->cpus_allowed = parent == &init_task ? CPU_MASK_ALL : parent->cpus_allowed;
+    t->start_time = jiffies;
     t->is_process = 1;
     strlcpy(t->comm, parent->comm, TASK_COMM_LEN);
     t->rlim_fsize[0] = parent->rlim_fsize[0];  /* init: init_task's, unlimited */

@@ -449,6 +449,7 @@ struct task_struct *kthread_run(int (*fn)(void *), void *data, const char *name)
     t->data = data;
     t->time_slice = TASK_TIMESLICE;
     t->cpus_allowed = CPU_MASK_ALL;
+    t->start_time = jiffies;
     t->rlim_fsize[0] = t->rlim_fsize[1] = RLIM64_INFINITY;
     t->rlim_nofile[0] = t->rlim_nofile[1] = NR_OPEN;
     t->rlim_nproc[0] = t->rlim_nproc[1] = RLIM64_INFINITY;

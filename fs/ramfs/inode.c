@@ -321,16 +321,8 @@ static unsigned char dt_type(mode_t mode)
 static int ramfs_iterate(struct file *file, struct dir_context *ctx)
 {
     struct inode *dir = file->f_inode;
-    if (ctx->pos == 0) {
-        if (ctx->actor(ctx, ".", 1, 0, dir->i_ino, DT_DIR))
-            return 0;
-        ctx->pos = 1;
-    }
-    if (ctx->pos == 1) {
-        if (ctx->actor(ctx, "..", 2, 1, RDIR(dir)->parent->i_ino, DT_DIR))
-            return 0;
-        ctx->pos = 2;
-    }
+    if (!dir_emit_dots(ctx, dir->i_ino, RDIR(dir)->parent->i_ino))
+        return 0;
     loff_t k = 2;
     struct ramfs_dirent *de;
     list_for_each_entry(de, &RDIR(dir)->entries, list) {
