@@ -651,18 +651,34 @@ static void report_bad_unlock(struct task_struct *t, struct task_struct *holder,
     report_end();
 }
 
+/* Does t's stack hold instance?  Read only: t may be running on another
+ * CPU, and only t changes its own stack. */
+static bool holds(const struct task_struct *t, const void *instance)
+{
+    for (int i = 0; i < t->lockdep_depth; i++)
+        if (t->held_locks[i].instance == instance)
+            return true;
+    return false;
+}
+
+/* A release is forgotten whether the validator is on or off: a lock taken
+ * while it was on and let go while it was off (a planted-bug test turns it
+ * off with its report and back on) would otherwise stay on the task's
+ * stack, and on several CPUs the next task to take and let go of the same
+ * lock would look like a bad unlock. */
 void lock_release(struct lockdep_map *map, const void *instance, unsigned long ip)
 {
     struct task_struct *t = current, *p;
-    unsigned long flags;
-    if (!lockdep_enter(&flags))
+    if (t->lockdep_recursion)
         return;
-    if (!pop_held(t, instance)) {
+    unsigned long flags = local_irq_save();
+    t->lockdep_recursion++;
+    if (!pop_held(t, instance) && debug_locks) {
         /* Not ours: whose?  A lock nobody holds was taken while the
          * validator was off (a planted-bug test turns it back on), or is
          * unlocked twice, which the lock itself reports. */
         list_for_each_entry(p, &task_list, tasks) {
-            if (p != t && pop_held(p, instance)) {
+            if (p != t && holds(p, instance)) {
                 report_bad_unlock(t, p, map, ip);
                 break;
             }
