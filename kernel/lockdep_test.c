@@ -276,6 +276,24 @@ KTEST(lockdep, planted_release_by_another_task_is_reported)
     KT_EXPECT(!mutex_is_locked(&lockdep_test_handed));
 }
 
+/* A lock let go while the validator is off (a planted bug's report turned
+ * it off) is still forgotten: no entry is left on the task's stack for the
+ * next task that takes and lets go of the same lock to trip over (on four
+ * CPUs, runqueue_lock: the jbdclean suite's SMP pass). */
+static DEFINE_SPINLOCK(lockdep_test_offline);
+KTEST(lockdep, release_while_off_is_forgotten)
+{
+    struct task_struct *me = current;
+    int depth0 = me->lockdep_depth;
+    spin_lock(&lockdep_test_offline);
+    KT_EXPECT_EQ(me->lockdep_depth, depth0 + 1);
+    int was = debug_locks;
+    debug_locks = 0;
+    spin_unlock(&lockdep_test_offline);
+    debug_locks = was;
+    KT_EXPECT_EQ(me->lockdep_depth, depth0);
+}
+
 /* Page locks: (mapping, index) order nests; the other order is reported. */
 KTEST(lockdep, page_locks_nest_in_index_order_only)
 {

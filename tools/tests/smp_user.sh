@@ -10,7 +10,8 @@
 # file (block b all 'A' + b % 26) and the three fsx files exactly as the same
 # fsx runs leave them on the host.  A hang ends the boot at the kernel's
 # report (soft lockup, hung task: panics that power off), not at a host
-# time-out.
+# time-out.  KEEP_SMP=1 keeps the temporary directory (the serial log, the
+# image) for a look afterwards.
 source "$(dirname "$0")/../testlib.sh"
 T=smp_user
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-smp-user.XXXXXX") || exit 1
