@@ -929,6 +929,22 @@ int block_write_full_page(struct page *page, get_block_t *get_block,
     return err;
 }
 
+int write_dirty_buffer(struct buffer_head *bh)
+{
+    BUG_ON(!bh->b_page);
+    if (!buffer_dirty(bh) || !buffer_mapped(bh))
+        return 0;
+    clear_buffer_dirty(bh);
+    int err = bh_submit(bh, 1);
+    if (err) {
+        set_buffer_dirty(bh);          /* writeback tries again */
+        SetPageError(bh->b_page);
+        if (bh->b_page->mapping)
+            mapping_set_error(bh->b_page->mapping, err);
+    }
+    return err;
+}
+
 void mark_page_buffers_dirty(struct page *page)
 {
     if (!PagePrivate(page))

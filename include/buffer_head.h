@@ -46,7 +46,8 @@ enum bh_state_bits {
     BH_New,           /* get_block just allocated the block: disk holds garbage */
     BH_Towrite,       /* metadata: dirty when sync_blockdev's pass began, which writes
                          it (Linux tags the bdev's pages PAGECACHE_TAG_TOWRITE) */
-    BH_JBD,           /* metadata: has a journal_head in b_private (fs/jbd/) */
+    BH_JBD,           /* has a journal_head in b_private (fs/jbd/): metadata, or
+                         a page buffer filed as ordered data */
     BH_JBDDirty,      /* metadata: changed in a transaction not yet committed; NOT
                          BH_Dirty, so no writeback takes it home before the commit
                          (the commit turns it into BH_Dirty: checkpointing) */
@@ -64,7 +65,7 @@ struct buffer_head {
     struct mutex b_lock;               /* metadata buffers: held while reading it in */
     struct list_head b_hash;           /* metadata buffers: hash chain */
     struct list_head b_lru;            /* metadata buffers: LRU of unreferenced ones */
-    void *b_private;                   /* metadata: the journal_head (BH_JBD, fs/jbd/) */
+    void *b_private;                   /* the journal_head (BH_JBD, fs/jbd/) */
 };
 
 #define BUFFER_FNS(bit, name)                                                      \
@@ -142,6 +143,11 @@ int block_write_full_page(struct page *page, get_block_t *get_block,
                           struct writeback_control *wbc);
 void block_invalidatepage(struct page *page, unsigned long offset);
 int try_to_free_buffers(struct page *page);
+/* Write bh, a page buffer, now if it is dirty and mapped, without the
+ * page lock (the commit of ordered data, fs/jbd/commit.c; Linux's
+ * write_dirty_buffer).  0, or -EIO: the buffer stays dirty and the error
+ * goes on the page and its mapping, as writepage's. */
+int write_dirty_buffer(struct buffer_head *bh);
 /* Every buffer of the page dirty (if it has buffers): the whole page was
  * (or may have been) written, e.g. through a mapping (Linux's
  * __set_page_dirty_buffers, less the page flag).  Page locked. */

@@ -38,8 +38,10 @@
  * CHECKSUM feature (v1 commit-block checksums) is ignored, as a compatible
  * feature may be.  Writing: handles and one running transaction
  * (transaction.c), the commit by kjournald (commit.c, journal.c),
- * checkpointing (checkpoint.c), revoke records; ext3 (fs/ext2/
- * ext3_journal.c) journals its metadata through them (docs/journal.md).
+ * checkpointing (checkpoint.c), revoke records, ordered data buffers
+ * written before the commit block; ext3 (fs/ext2/ext3_journal.c,
+ * ext3_ordered.c) journals its metadata and orders its data through them
+ * (docs/journal.md).
  */
 #ifndef _JBD_H
 #define _JBD_H
@@ -51,6 +53,7 @@
 #include <lockdep.h>
 
 struct inode;
+struct page;
 struct block_device;
 
 #define JFS_MAGIC_NUMBER        0xc03b3998U   /* h_magic of every journal metadata block */
@@ -180,10 +183,14 @@ struct task_struct;
 typedef struct transaction_s transaction_t;
 typedef struct journal_s journal_t;
 
-/* A metadata buffer's link to the journal (Linux's journal_head): bh->b_private,
+/* A buffer's link to the journal (Linux's journal_head): bh->b_private,
  * with BH_JBD set, while a transaction or a checkpoint list holds the buffer.
- * It holds a reference on the buffer (so the cache never evicts it).  Its
- * fields change under the journal's j_state_lock. */
+ * A metadata buffer's holds a reference on it (so the cache never evicts
+ * it).  An ordered data buffer's (a page buffer on t_sync_datalist, BJ_SyncData)
+ * holds none: page buffers live and die with their page, and the journal
+ * keeps the page's from being freed instead (journal_invalidatepage,
+ * journal_try_to_free_buffers).  Its fields change under the journal's
+ * j_state_lock. */
 struct journal_head {
     struct buffer_head *b_bh;
     transaction_t *b_transaction;      /* the running (or committing) transaction
@@ -198,6 +205,8 @@ struct journal_head {
 #define BJ_None      0                 /* in no transaction */
 #define BJ_Reserved  1                 /* journal_get_write_access: may be changed */
 #define BJ_Metadata  2                 /* journal_dirty_metadata: will be logged */
+#define BJ_SyncData  3                 /* journal_dirty_data: a file's data block,
+                                          written home before the commit block */
 
 /* One compound transaction (Linux's transaction_t): every metadata change of
  * the handles that joined it, committed to the log as a whole.
@@ -220,6 +229,7 @@ struct transaction_s {
     int t_nr_buffers;                  /* on t_buffers */
     struct list_head t_buffers;        /* BJ_Metadata: the buffers to log */
     struct list_head t_reserved_list;  /* BJ_Reserved: write access, not dirtied */
+    struct list_head t_sync_datalist;  /* BJ_SyncData: ordered data, written first */
     struct list_head t_checkpoint_list;/* after commit: buffers not yet home */
     struct list_head t_cplist;         /* on j_checkpoint_transactions */
     unsigned long *t_revoke;           /* blocks revoked in it (journal_revoke) */
@@ -418,13 +428,38 @@ int journal_dirty_metadata(handle_t *handle, struct buffer_head *bh);
  * it over what the block holds next, and the buffer leaves the journal
  * unwritten.  Costs one credit.  0, -EROFS or -ENOMEM. */
 int journal_revoke(handle_t *handle, unsigned long blocknr, struct buffer_head *bh);
+/* Ordered data (ext3's data=ordered): bh, a mapped buffer of a locked
+ * page-cache page whose block this handle's transaction may have given the
+ * file (or whose bytes past the old i_size it makes visible), goes to the
+ * disk before the transaction's commit block: a crash then never shows a
+ * file stale bytes in a block its committed metadata points at.  No
+ * credit (nothing is logged).  The buffer stays filed until the commit has
+ * written it or journal_invalidatepage takes it off.  0 or -EROFS; -ENOMEM
+ * (not filed: the caller's bytes are then only written by writeback). */
+int journal_dirty_data(handle_t *handle, struct buffer_head *bh);
+/* a_ops->invalidatepage's part (Linux's journal_invalidatepage): the
+ * buffers of page (locked) at or past offset are being truncated away, so
+ * none may stay filed as ordered data.  A buffer of the running
+ * transaction leaves its list; one of the transaction being committed is
+ * waited for (the commit writes it without the page lock).  Caller holds
+ * the page lock and no handle. */
+void journal_invalidatepage(journal_t *journal, struct page *page, unsigned long offset);
+/* a_ops->releasepage (Linux's journal_try_to_free_buffers, which also
+ * takes the journal): free the buffers of page (locked) as
+ * try_to_free_buffers does, unless one is filed as ordered data.  1 if
+ * freed. */
+int journal_try_to_free_buffers(struct page *page);
+/* Take a data buffer's journal_head off its transaction and free it
+ * (commit.c, journal_destroy).  Under j_state_lock. */
+void __journal_unfile_data(struct journal_head *jh);
 /* Commit the running transaction, if there is one, and wait for it (or
  * for the one being committed, if no other runs): fsync's call.  Caller holds no handle.  0, -EROFS (aborted) or -EIO. */
 int journal_force_commit(journal_t *journal);
 
 /* commit.c */
 /* Commit the running transaction (kjournald's work): lock it, wait for its
- * handles to stop, write descriptor blocks and the logged copies, flush,
+ * handles to stop, write its ordered data buffers home and wait for them
+ * (t_sync_datalist), write descriptor blocks and the logged copies, flush,
  * write the commit block, flush; then its buffers go on its checkpoint
  * list, dirty for writeback.  A failed log write aborts the journal. */
 void journal_commit_transaction(journal_t *journal);

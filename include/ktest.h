@@ -79,6 +79,12 @@ struct super_block *ktest_sb_of(const char *path);
 /* Bytes off .. off+n-1 of the test-file pattern keyed key (tools/vpattern.c;
  * defined in fs/ext2/ext2_test.c): what the host's vpattern writes. */
 void vpattern_fill(void *buf, size_t n, const char *key, uint64_t off);
+/* Write len bytes of that pattern to path (created or truncated), from
+ * byte 0; 0 or -errno.  And copy the whole of disk from onto disk to (a
+ * crash image: what the disk held at that moment); 0 or -errno.  Both
+ * defined in fs/jbd/transaction_test.c. */
+int ktest_write_pattern(const char *path, const char *key, size_t len);
+int ktest_copy_disk(const char *from, const char *to);
 
 #define KT_EXPECT(cond) do { if (!(cond)) \
         ktest_fail(__FILE__, __LINE__, "%s", #cond); } while (0)

@@ -67,7 +67,15 @@
  *                                   get_block and allocation run under it.  No
  *                                   user copy may fault while a handle is held.
  *                                   The validator knows it as the class
- *                                   "jbd_handle")
+ *                                   "jbd_handle".  Ordered data keeps the
+ *                                   rule: the commit writes the filed data
+ *                                   buffers without their page locks, and
+ *                                   waits for PG_writeback, not a page lock
+ *                                   (a flusher sends its plug before it
+ *                                   sleeps, and ext3's writepage before it
+ *                                   starts a handle); journal_invalidatepage
+ *                                   waits for a commit under the page lock,
+ *                                   as journal_start does)
  *             j_checkpoint_mutex   (mutex: one checkpoint of a journal at a time,
  *                                   fs/jbd/checkpoint.c; journal_start takes it
  *                                   when the log is full, before it joins a

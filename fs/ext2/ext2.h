@@ -13,6 +13,7 @@
  *             link, symlink, readlink
  *   ext3_journal.c  ext3: the handle calls around each metadata change
  *             (ext2's own calls when there is no journal)
+ *   ext3_ordered.c  ext3: a regular file's a_ops in data=ordered mode
  */
 #ifndef _FS_EXT2_EXT2_H
 #define _FS_EXT2_EXT2_H
@@ -50,6 +51,10 @@ void ext2_evict_inode(struct inode *inode);
 int ext2_get_block(struct inode *inode, sector_t iblock, struct buffer_head *bh, int create);
 struct buffer_head *ext2_bread(struct inode *inode, sector_t iblock, int create, int *err);
 void ext2_truncate_blocks(struct inode *inode, loff_t offset);
+/* A write that failed or came up short may have allocated blocks past
+ * i_size: drop them and the cached pages there.  No page lock, no handle
+ * held (it takes both). */
+void ext2_write_failed(struct address_space *mapping, loff_t to);
 /* A device node's number into i_data (i_block[] on disk), as Linux's ext2. */
 void ext2_encode_dev(struct inode *inode, dev_t rdev);
 int ext2_setattr(struct inode *inode, struct iattr *attr);
@@ -95,6 +100,12 @@ void ext2_journal_revoke(struct super_block *sb, unsigned long blocknr);   /* ex
 #define EXT3_OP_CREDITS      32          /* create .. rename: a few of the above */
 #define EXT3_TRUNC_CREDITS   64          /* truncate, evict: to start, and each extension */
 #define EXT3_RESERVE_CREDITS 12          /* a truncate extends its handle below this */
+#define EXT3_WRITE_CREDITS   (2 * EXT3_ALLOC_CREDITS)  /* a page's blocks (up to 4):
+                                            their allocations share most buffers */
+
+/* ext3_ordered.c: the a_ops of a regular file on ext3 mounted read-write
+ * (data=ordered); ext2_set_inode_ops picks them. */
+extern const struct address_space_operations ext3_ordered_aops;
 
 /* namei.c */
 extern const struct inode_operations ext2_dir_inode_operations;

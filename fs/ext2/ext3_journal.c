@@ -11,9 +11,9 @@
  * arguments.  The lock order (mm/filemap.c): page lock, then the handle,
  * then truncate_mutex and s_lock.
  *
- * Simplification on purpose: data is not journaled nor ordered (ext3's
- * data=writeback): a file's blocks go home the ext2 way, and after a crash
- * a file may hold stale bytes in blocks its committed metadata gave it.
+ * Data is not journaled: ext3 runs in data=ordered mode, whose a_ops
+ * (ext3_ordered.c) file a write's data buffers with the transaction that
+ * allocates their blocks, and the commit writes them first.
  */
 #include <kernel.h>
 #include <errno.h>

@@ -8,7 +8,8 @@
  *                        blocks that become empty
  *   ext2_setattr         size changes (truncate down or up), modes, times
  *   ext2_aops            readpage/writepage/write_begin/write_end on top of
- *                        the fs/buffer.c helpers
+ *                        the fs/buffer.c helpers (ext3 read-write: a regular
+ *                        file's are ext3_ordered.c's)
  *   ext2_file_operations open (-EOVERFLOW past 2 GiB without O_LARGEFILE;
  *                        RWF_NOWAIT reads), llseek (SEEK_DATA/SEEK_HOLE
  *                        find the holes of the block tree)
@@ -87,7 +88,9 @@ void ext2_encode_dev(struct inode *inode, dev_t rdev)
 
 void ext2_set_inode_ops(struct inode *inode)
 {
-    inode->i_mapping->a_ops = &ext2_aops;
+    /* ext3 read-write: a regular file's data is ordered (ext3_ordered.c) */
+    inode->i_mapping->a_ops = S_ISREG(inode->i_mode) && EXT2_SB(inode->i_sb)->s_journal ?
+                              &ext3_ordered_aops : &ext2_aops;
     if (S_ISREG(inode->i_mode)) {
         inode->i_op = &ext2_file_inode_operations;
         inode->i_fop = &ext2_file_operations;
@@ -335,10 +338,11 @@ static int ext2_set_slot(struct inode *inode, struct buffer_head *parent, uint32
  * allocates what is missing: indirect blocks are zeroed through the buffer
  * cache, the data block is returned with BH_New (its contents are garbage
  * until the caller writes or zeroes it).  i_blocks counts every block.
- * ext3: an allocation is one handle's change (nested in the system call's;
- * write_begin and writepage come with the page locked and no handle: page
- * lock, then handle, as 2.6.24's ext3); mark_inode_dirty puts the inode's
- * new i_data and i_blocks in the same transaction (ext3_dirty_inode).
+ * ext3: an allocation is one handle's change (nested in the system call's,
+ * or in the one ext3's write_begin or writepage started after the page
+ * lock: page lock, then handle, as 2.6.24's ext3, ext3_ordered.c);
+ * mark_inode_dirty puts the inode's new i_data and i_blocks in the same
+ * transaction (ext3_dirty_inode).
  */
 int ext2_get_block(struct inode *inode, sector_t iblock, struct buffer_head *bh_result, int create)
 {
@@ -621,10 +625,8 @@ static int ext2_writepage(struct page *page, struct writeback_control *wbc)
     return block_write_full_page(page, ext2_get_block, wbc);
 }
 
-/* A write that failed or came up short may have allocated blocks past
- * i_size: drop them (and any cached page beyond i_size).  Linux's
- * ext2_write_failed. */
-static void ext2_write_failed(struct address_space *mapping, loff_t to)
+/* Linux's ext2_write_failed (ext2.h); ext3's write path calls it too. */
+void ext2_write_failed(struct address_space *mapping, loff_t to)
 {
     struct inode *inode = mapping->host;
     if (to > inode->i_size) {

@@ -638,7 +638,8 @@ static int ext2_fill_super(struct super_block *sb, const char *data, int silent)
            ext2_has_filetype(sb) ? ", filetype" : "");
     if (sbi->s_journal)
         printk(KERN_INFO "ext3: %s: mounted with a journal: metadata journaled, "
-               "data=writeback (file data written in place, not ordered)\n", sb->s_id);
+               "data=ordered (file data written before the metadata that points at it)\n",
+               sb->s_id);
     else if (es->s_feature_compat & EXT3_FEATURE_COMPAT_HAS_JOURNAL)
         printk(KERN_INFO "ext3: %s: mounted read-only: the journal is not written\n",
                sb->s_id);

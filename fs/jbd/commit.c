@@ -1,5 +1,6 @@
 /* fs/jbd/commit.c: writing a transaction to the log, as Linux 2.6.24's
- * journal_commit_transaction (fs/jbd/commit.c): descriptor blocks, the
+ * journal_commit_transaction (fs/jbd/commit.c): first the ordered data
+ * buffers, home, waited for; then descriptor blocks, the
  * logged copies of the metadata buffers, revoke blocks, then the commit
  * block, each group on disk before the next; then the buffers are
  * checkpoint-listed and released to the buffer cache's writeback.  The
@@ -10,8 +11,7 @@
  *
  * Layer: JBD.  Run by kjournald only (journal.c), so one commit at a time.
  *
- * Simplifications on purpose: no ordered data (data=writeback: nothing is
- * written before the metadata); every log block is written and waited for
+ * Simplifications on purpose: every data buffer and every log block is written and waited for
  * one at a time (Linux submits a batch, j_wbuf, and waits once); the
  * barrier is blkdev_flush (the ATA CACHE FLUSH) after the log blocks and
  * after the commit block, where Linux 2.6.24 issued the commit block as a
@@ -23,6 +23,8 @@
 #include <slab.h>
 #include <sched.h>
 #include <buffer_head.h>
+#include <mm.h>
+#include <pagemap.h>
 #include <jbd.h>
 
 /* The next log block: its buffer (not read: it is written whole), and the
@@ -126,6 +128,42 @@ static int write_metadata(journal_t *journal, transaction_t *t)
     return 0;
 }
 
+/* Ordered data (Linux 2.6.24's journal_submit_data_buffers and the wait
+ * after it): every data buffer filed in t reaches the disk before any of
+ * t's log blocks is written, so the commit block never makes a block the
+ * file's that still holds another file's old bytes.  A dirty one is
+ * written here, without its page lock (a task holding that lock may be
+ * waiting for this commit in journal_start); a clean one was written
+ * already, or is being written by writeback (PG_writeback: waited for; a
+ * flusher sends its plug before it sleeps on anything, mm/page-writeback.c).
+ * No handle files more now (t_updates is 0) and journal_invalidatepage
+ * waits for this commit instead of taking one away, so the list is read
+ * without j_state_lock; at the end each buffer is unfiled.  A failed write
+ * stays on the file's mapping (fsync reports it) and the commit goes on,
+ * as 2.6.24's ("JBD: Detected IO errors while flushing file data"). */
+static void journal_submit_data_buffers(journal_t *journal, transaction_t *t)
+{
+    struct journal_head *jh, *n;
+    int err = 0;
+    list_for_each_entry(jh, &t->t_sync_datalist, b_tlist) {
+        struct buffer_head *bh = jh->b_bh;
+        if (buffer_dirty(bh)) {
+            int e = write_dirty_buffer(bh);
+            if (e && !err)
+                err = e;
+        } else {
+            wait_on_page_writeback(bh->b_page);
+        }
+    }
+    if (err)
+        printk(KERN_WARNING "JBD: %s: I/O error writing file data before transaction %u (%d)\n",
+               journal->j_devname, t->t_tid, err);
+    mutex_lock(&journal->j_state_lock);
+    list_for_each_entry_safe(jh, n, &t->t_sync_datalist, b_tlist)
+        __journal_unfile_data(jh);
+    mutex_unlock(&journal->j_state_lock);
+}
+
 /* Revoke blocks: header, r_count (bytes used), 4-byte block numbers. */
 static int write_revoke_records(journal_t *journal, transaction_t *t)
 {
@@ -191,6 +229,7 @@ void journal_commit_transaction(journal_t *journal)
     if (flushed)
         journal_update_superblock(journal);
 
+    journal_submit_data_buffers(journal, t);
     int err = write_metadata(journal, t);
     if (!err)
         err = write_revoke_records(journal, t);

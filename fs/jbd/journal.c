@@ -246,6 +246,11 @@ void journal_destroy(journal_t *journal)
                 if (!jh->b_cp_transaction)
                     journal_put_journal_head(jh);
             }
+            mutex_lock(&journal->j_state_lock);
+            while (!list_empty(&t->t_sync_datalist))   /* ordered data: never written */
+                __journal_unfile_data(list_first_entry(&t->t_sync_datalist,
+                                                       struct journal_head, b_tlist));
+            mutex_unlock(&journal->j_state_lock);
             kfree(t->t_revoke);
             kfree(t);
         }

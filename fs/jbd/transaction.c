@@ -3,7 +3,9 @@
  * through current->journal_info), journal_extend and journal_restart (a
  * long truncate's handle), journal_get_write_access,
  * journal_get_create_access, journal_dirty_metadata, journal_revoke (the
- * revoke records Linux keeps in fs/jbd/revoke.c), journal_force_commit.
+ * revoke records Linux keeps in fs/jbd/revoke.c), journal_force_commit,
+ * and ordered data: journal_dirty_data, journal_invalidatepage,
+ * journal_try_to_free_buffers.
  * The contract of each call is in include/jbd.h; the chapter is
  * docs/journal.md.
  *
@@ -17,8 +19,10 @@
  *    copies, b_frozen_data, are then never needed: include/jbd.h);
  *  - a revoke costs a credit of the handle (Linux reserves log space for
  *    revoke records apart);
- *  - no data buffers (journal_dirty_data, ordered mode): data is written
- *    the ext2 way, as ext3's data=writeback.
+ *  - ordered data only (no data=journal): a data buffer is filed, never
+ *    logged, and it is filed only by a write that allocates or moves
+ *    i_size (ext3_ordered.c), where Linux 2.6.24 files every buffer a
+ *    write touches.
  */
 #include <kernel.h>
 #include <string.h>
@@ -28,6 +32,8 @@
 #include <sched.h>
 #include <timer.h>
 #include <buffer_head.h>
+#include <mm.h>
+#include <pagemap.h>
 #include <jbd.h>
 
 #ifdef CONFIG_LOCKDEP
@@ -52,6 +58,7 @@ static transaction_t *new_transaction(journal_t *journal)
     t->t_state = T_RUNNING;             /* t_tid and t_expires: when it runs */
     INIT_LIST_HEAD(&t->t_buffers);
     INIT_LIST_HEAD(&t->t_reserved_list);
+    INIT_LIST_HEAD(&t->t_sync_datalist);
     INIT_LIST_HEAD(&t->t_checkpoint_list);
     INIT_LIST_HEAD(&t->t_cplist);
     return t;
@@ -403,4 +410,95 @@ int journal_revoke(handle_t *handle, unsigned long blocknr, struct buffer_head *
     if (!bh)
         brelse(cached);
     return 0;
+}
+
+/* ---- ordered data ---- */
+
+int journal_dirty_data(handle_t *handle, struct buffer_head *bh)
+{
+    transaction_t *t = handle->h_transaction;
+    journal_t *journal = handle->h_journal;
+    BUG_ON(!bh->b_page || !PageLocked(bh->b_page) || !buffer_mapped(bh));
+    if (!t || is_journal_aborted(journal))
+        return -EROFS;
+    if (buffer_jbd(bh)) {
+        /* Filed already, and in this transaction: a commit unfiles every
+         * buffer it wrote, and no handle runs until it has finished. */
+        BUG_ON(((struct journal_head *)bh->b_private)->b_transaction != t);
+        return 0;
+    }
+    struct journal_head *jh = kzalloc(sizeof(*jh), GFP_KERNEL);
+    if (!jh)
+        return -ENOMEM;
+    jh->b_bh = bh;
+    INIT_LIST_HEAD(&jh->b_cplist);
+    mutex_lock(&journal->j_state_lock);
+    jh->b_transaction = t;
+    jh->b_jlist = BJ_SyncData;
+    list_add_tail(&jh->b_tlist, &t->t_sync_datalist);
+    bh->b_private = jh;
+    set_buffer_jbd(bh);                  /* under the page lock: see journal_try_to_free_buffers */
+    mutex_unlock(&journal->j_state_lock);
+    return 0;
+}
+
+/* Take a data buffer's journal_head off its transaction and free it.
+ * Under j_state_lock. */
+void __journal_unfile_data(struct journal_head *jh)
+{
+    struct buffer_head *bh = jh->b_bh;
+    BUG_ON(jh->b_jlist != BJ_SyncData);
+    list_del(&jh->b_tlist);
+    bh->b_private = NULL;
+    clear_buffer_jbd(bh);
+    kfree(jh);
+}
+
+void journal_invalidatepage(journal_t *journal, struct page *page, unsigned long offset)
+{
+    BUG_ON(!PageLocked(page) || current->journal_info);
+    if (!PagePrivate(page))
+        return;
+repeat:
+    mutex_lock(&journal->j_state_lock);
+    struct buffer_head *head = page_buffers(page), *bh = head;
+    unsigned long start = 0;
+    do {
+        if (start >= offset && buffer_jbd(bh)) {
+            struct journal_head *jh = bh->b_private;
+            transaction_t *t = jh->b_transaction;
+            if (t != journal->j_running_transaction) {
+                BUG_ON(t != journal->j_committing_transaction);
+                /* Being committed: its data pass may be writing bh right
+                 * now, and unfiles it when the commit ends.  The commit
+                 * takes no page lock, so waiting here under ours is safe
+                 * (mm/filemap.c's LOCK ORDER). */
+                mutex_unlock(&journal->j_state_lock);
+                wait_event(journal->j_wait_done_commit,
+                           journal->j_committing_transaction != t);
+                goto repeat;
+            }
+            __journal_unfile_data(jh);
+        }
+        start += bh->b_size;
+        bh = bh->b_this_page;
+    } while (bh != head);
+    mutex_unlock(&journal->j_state_lock);
+}
+
+/* No j_state_lock (reclaim may call this from a task that holds it, in a
+ * kmalloc): BH_JBD is set only under the page lock, which the caller
+ * holds; a commit may clear it meanwhile, and then the buffers are only
+ * kept until the next try. */
+int journal_try_to_free_buffers(struct page *page)
+{
+    if (PagePrivate(page)) {
+        struct buffer_head *head = page_buffers(page), *bh = head;
+        do {
+            if (buffer_jbd(bh))
+                return 0;
+            bh = bh->b_this_page;
+        } while (bh != head);
+    }
+    return try_to_free_buffers(page);
 }

@@ -287,8 +287,8 @@ static int a_ok(const char *dir, unsigned bs, int t10)
     return ok;
 }
 
-/* Copy the whole of disk from to disk to (the crash image). */
-static int copy_disk(const char *from, const char *to)
+/* include/ktest.h */
+int ktest_copy_disk(const char *from, const char *to)
 {
     struct block_device *src = blkdev_get(from), *dst = blkdev_get(to);
     if (!src || !dst || dst->nr_sectors < src->nr_sectors)
@@ -321,7 +321,7 @@ static void crash_then_recover(const char *dev, const char *copy)
     KT_EXPECT_EQ(sync_dirty_buffer(sbi->s_sbh), 0);
     /* The crash: the disk as it is now goes to hdb; hda's journal stops
      * writing (journal_abort: the log stays for the host's e2fsck). */
-    KT_EXPECT_EQ(copy_disk(dev, copy), 0);
+    KT_EXPECT_EQ(ktest_copy_disk(dev, copy), 0);
     journal_abort(jt.journal, -EIO);
     journal_destroy(jt.journal);
     KT_EXPECT_EQ(do_umount("/jc"), 0);
@@ -475,8 +475,8 @@ KTEST(jbdthreads, commit_waits_for_handles)
 
 /* ---- ext3crash: ext3's own metadata through the journal, and a crash ---- */
 
-/* Write len bytes of pattern key (tools/vpattern.c) to path, from 0. */
-static int write_pattern_file(const char *path, const char *key, size_t len)
+/* include/ktest.h */
+int ktest_write_pattern(const char *path, const char *key, size_t len)
 {
     struct file *f = filp_open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (IS_ERR(f))
@@ -512,19 +512,19 @@ KTEST(ext3crash, write_sync_crash)
     journal_t *journal = EXT2_SB(sb)->s_journal;
     KT_ASSERT(journal != NULL);
     KT_EXPECT(EXT2_SB(sb)->s_es->s_feature_incompat & EXT3_FEATURE_INCOMPAT_RECOVER);
-    KT_EXPECT_EQ(write_pattern_file("/x3/new", "new", 30000), 0);   /* indirect blocks */
+    KT_EXPECT_EQ(ktest_write_pattern("/x3/new", "new", 30000), 0);   /* indirect blocks */
     KT_EXPECT_EQ(vfs_mkdir("/x3/d", 0755), 0);
-    KT_EXPECT_EQ(write_pattern_file("/x3/d/small", "small", 100), 0);
+    KT_EXPECT_EQ(ktest_write_pattern("/x3/d/small", "small", 100), 0);
     KT_EXPECT_EQ(vfs_rename("/x3/e", "/x3/d/e2"), 0);
     KT_EXPECT_EQ(vfs_unlink("/x3/b"), 0);
     KT_EXPECT_EQ(vfs_truncate("/x3/a", 1000), 0);
-    KT_EXPECT_EQ(write_pattern_file("/x3/m", "m", 1 << 20), 0);      /* double indirect */
+    KT_EXPECT_EQ(ktest_write_pattern("/x3/m", "m", 1 << 20), 0);      /* double indirect */
     ksys_sync();
     KT_EXPECT(journal->j_running_transaction == NULL);
     KT_EXPECT(journal->j_nr_commits > 0);
     /* The crash: hda as it is now goes to hdb; hda's journal aborts, so
      * the unmount writes nothing more (hda stays the crash image). */
-    KT_EXPECT_EQ(copy_disk("hda", "hdb"), 0);
+    KT_EXPECT_EQ(ktest_copy_disk("hda", "hdb"), 0);
     journal_abort(journal, -EIO);
     KT_EXPECT_EQ(do_umount("/x3"), 0);
     /* Vellum's recovery of the copy (read-only: the replay and nothing else). */
@@ -553,7 +553,7 @@ static unsigned long free_blocks(struct super_block *sb)
  * than a transaction of this journal (1024 blocks: 256) holds. */
 static int write_sparse(const char *path, const char *key, struct super_block *sb, int n)
 {
-    int err = write_pattern_file(path, key, 8000);
+    int err = ktest_write_pattern(path, key, 8000);
     struct file *f = err ? ERR_PTR(err) : filp_open(path, O_WRONLY, 0);
     if (IS_ERR(f))
         return PTR_ERR(f);
@@ -656,7 +656,7 @@ KTEST(ext3trunc, long_truncates)
 
     /* write_begin allocates blocks 4..7 past i_size (3000); write_end
      * copies nothing (a short copy); ext2_write_failed frees them. */
-    KT_ASSERT_EQ(write_pattern_file("/xt/w", "w", 3000), 0);
+    KT_ASSERT_EQ(ktest_write_pattern("/xt/w", "w", 3000), 0);
     before = free_blocks(sb);
     f = filp_open("/xt/w", O_RDWR, 0);
     KT_ASSERT(!IS_ERR(f));

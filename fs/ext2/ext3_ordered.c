@@ -1,0 +1,217 @@
+/* fs/ext2/ext3_ordered.c: ext3's address-space operations in data=ordered
+ * mode, the a_ops of a regular file on ext3 mounted read-write (Linux
+ * 2.6.24's fs/ext3/inode.c: ext3_write_begin, ext3_ordered_write_end,
+ * ext3_ordered_writepage, ext3_invalidatepage, ext3_releasepage).
+ *
+ * The promise of ordered mode: a file's data blocks reach the disk before
+ * the transaction that gives them to the file (or moves i_size over them)
+ * commits, so after a crash a file never shows bytes another file left in
+ * a block.  The data itself is not logged.
+ *
+ *   write_begin   page locked (grab_cache_page_write_begin), then, if the
+ *                 write allocates or goes past i_size, a handle (page
+ *                 lock, then handle: mm/filemap.c's LOCK ORDER, as
+ *                 2.6.24), then __block_write_begin with ext2_get_block,
+ *                 whose allocation joins the handle
+ *   write_end     with a handle: the page's mapped buffers in the write's
+ *                 range are filed as ordered data (journal_dirty_data),
+ *                 then generic_write_end, whose mark_inode_dirty puts the
+ *                 new i_size in the same transaction (ext3_dirty_inode),
+ *                 then the handle stops
+ *   writepage     a page with unmapped buffers (a hole written through a
+ *                 mapping) allocates in a handle, and its data is on the
+ *                 disk before the handle stops
+ *   invalidatepage, releasepage   a filed buffer is not freed under the
+ *                 journal (journal_invalidatepage,
+ *                 journal_try_to_free_buffers)
+ * The commit writes the filed buffers before its log blocks (fs/jbd/
+ * commit.c).
+ *
+ * Simplification on purpose: a write into blocks the file already has,
+ * inside i_size, starts no handle and files nothing ("a cached overwrite
+ * starts no transaction"): no metadata changes, and those bytes never
+ * belonged to another file.  Linux 2.6.24 starts a handle for every write
+ * and files every buffer it touches; ext4's ordered mode, like this one,
+ * orders only what a crash could expose.  A write to a page with no
+ * buffers yet (not cached) starts a handle that may find nothing to
+ * allocate.
+ *
+ * Layer: the filesystem (fs/ext2/), on fs/buffer.c's helpers and JBD
+ * (include/jbd.h).  Without a journal (after the read-only remount) every
+ * operation here is ext2's.
+ */
+#include <kernel.h>
+#include <errno.h>
+#include <err.h>
+#include <mm.h>
+#include <pagemap.h>
+#include <writeback.h>
+#include <sched.h>
+#include <jbd.h>
+#include "ext2.h"
+
+static journal_t *ext3_journal_of(struct address_space *mapping)
+{
+    return EXT2_SB(mapping->host->i_sb)->s_journal;
+}
+
+/* Does a write of [from, to) of the locked page change metadata: past
+ * i_size, or into buffers not mapped (a hole to allocate, or not yet
+ * looked up)? */
+static bool ext3_write_needs_handle(struct page *page, loff_t pos, unsigned from, unsigned to)
+{
+    struct inode *inode = page->mapping->host;
+    if (pos + (to - from) > inode->i_size || !PagePrivate(page))
+        return true;
+    struct buffer_head *head = page_buffers(page), *bh = head;
+    unsigned start = 0;
+    do {
+        if (start < to && start + bh->b_size > from && !buffer_mapped(bh))
+            return true;
+        start += bh->b_size;
+        bh = bh->b_this_page;
+    } while (bh != head);
+    return false;
+}
+
+/* File the mapped buffers of the locked page under [from, to) as ordered
+ * data of handle's transaction.  A buffer that could not be filed (no
+ * memory) is written now instead, so the promise holds either way. */
+static void ext3_file_data(handle_t *handle, struct page *page, unsigned from, unsigned to)
+{
+    if (!PagePrivate(page))
+        return;
+    struct buffer_head *head = page_buffers(page), *bh = head;
+    unsigned start = 0;
+    do {
+        if (start < to && start + bh->b_size > from && buffer_mapped(bh) &&
+            journal_dirty_data(handle, bh) == -ENOMEM)
+            write_dirty_buffer(bh);
+        start += bh->b_size;
+        bh = bh->b_this_page;
+    } while (bh != head);
+}
+
+static int ext3_write_begin(struct file *file, struct address_space *mapping, loff_t pos,
+                            unsigned len, unsigned flags, struct page **pagep, void **fsdata)
+{
+    struct inode *inode = mapping->host;
+    unsigned from = pos & (PAGE_SIZE - 1);
+    handle_t *handle = NULL;
+    if (pos + len > inode->i_sb->s_maxbytes)
+        return -EFBIG;
+    struct page *page = grab_cache_page_write_begin(mapping, pos >> PAGE_SHIFT);
+    if (!page)
+        return -ENOMEM;
+    if (ext3_journal_of(mapping) && ext3_write_needs_handle(page, pos, from, from + len)) {
+        handle = ext3_journal_start(inode->i_sb, EXT3_WRITE_CREDITS);
+        if (IS_ERR(handle)) {
+            unlock_page(page);
+            put_page(page);
+            return PTR_ERR(handle);
+        }
+    }
+    int err = __block_write_begin(page, pos, len, ext2_get_block);
+    if (err) {
+        /* New blocks in the range were zeroed and dirtied: a block
+         * inside i_size stays the file's, so its zeros are ordered too. */
+        if (handle)
+            ext3_file_data(handle, page, from, from + len);
+        unlock_page(page);
+        put_page(page);
+        ext3_journal_stop(handle);
+        ext2_write_failed(mapping, pos + len);    /* no page lock, no handle */
+        return err;
+    }
+    *pagep = page;
+    *fsdata = handle;
+    return 0;
+}
+
+/* With a handle: even a short copy files the whole range, since
+ * block_write_end zeroes and dirties the new blocks it did not fill. */
+static int ext3_ordered_write_end(struct file *file, struct address_space *mapping, loff_t pos,
+                                  unsigned len, unsigned copied, struct page *page, void *fsdata)
+{
+    handle_t *handle = fsdata;
+    unsigned from = pos & (PAGE_SIZE - 1);
+    if (handle)
+        ext3_file_data(handle, page, from, from + len);
+    int ret = generic_write_end(file, mapping, pos, len, copied, page, fsdata);
+    int err = ext3_journal_stop(handle);
+    if (ret < (int)len)
+        ext2_write_failed(mapping, pos + len);
+    return err ? err : ret;
+}
+
+/* Will writepage allocate: a page with no buffers yet (dirtied whole,
+ * through a mapping), or an unmapped buffer before i_size? */
+static bool ext3_writepage_allocates(struct page *page)
+{
+    if (!PagePrivate(page))
+        return true;
+    loff_t i_size = page->mapping->host->i_size;
+    loff_t start = (loff_t)page->index << PAGE_SHIFT;
+    struct buffer_head *head = page_buffers(page), *bh = head;
+    do {
+        if (start < i_size && !buffer_mapped(bh))
+            return true;
+        start += bh->b_size;
+        bh = bh->b_this_page;
+    } while (bh != head);
+    return false;
+}
+
+static int ext3_ordered_writepage(struct page *page, struct writeback_control *wbc)
+{
+    struct inode *inode = page->mapping->host;
+    if (!ext3_journal_of(page->mapping) || !ext3_writepage_allocates(page))
+        return block_write_full_page(page, ext2_get_block, wbc);
+    /* Allocating: the handle may wait for a commit, and the commit for the
+     * pages in this task's plug, so they go first. */
+    blk_flush_plug();
+    handle_t *handle = ext3_journal_start(inode->i_sb, EXT3_WRITE_CREDITS);
+    if (IS_ERR(handle)) {
+        set_page_dirty(page);          /* the data waits for a later pass */
+        unlock_page(page);
+        return PTR_ERR(handle);
+    }
+    int err = block_write_full_page(page, ext2_get_block, wbc);
+    blk_flush_plug();                  /* on the disk before the allocation commits */
+    int e = ext3_journal_stop(handle);
+    return err ? err : e;
+}
+
+static void ext3_invalidatepage(struct page *page, unsigned long offset)
+{
+    journal_t *journal = ext3_journal_of(page->mapping);
+    if (journal)
+        journal_invalidatepage(journal, page, offset);
+    block_invalidatepage(page, offset);
+}
+
+static int ext3_releasepage(struct page *page)
+{
+    return journal_try_to_free_buffers(page);
+}
+
+static int ext3_readpage(struct file *file, struct page *page)
+{
+    return block_read_full_page(page, ext2_get_block);
+}
+
+static unsigned long ext3_bmap(struct address_space *mapping, unsigned long block)
+{
+    return generic_block_bmap(mapping, block, ext2_get_block);
+}
+
+const struct address_space_operations ext3_ordered_aops = {
+    .readpage       = ext3_readpage,
+    .writepage      = ext3_ordered_writepage,
+    .write_begin    = ext3_write_begin,
+    .write_end      = ext3_ordered_write_end,
+    .invalidatepage = ext3_invalidatepage,
+    .releasepage    = ext3_releasepage,
+    .is_partially_uptodate = block_is_partially_uptodate,
+    .bmap           = ext3_bmap,
+};
