@@ -27,6 +27,9 @@
  * having ERROR_FS.  s_max_mnt_count: mounts before a check is due. */
 #define EXT2_VALID_FS        0x0001
 #define EXT2_ERROR_FS        0x0002
+#define EXT3_ORPHAN_FS       0x0004        /* in s_mount_state only: the mount is
+                                              processing the orphan list (ext2_iget
+                                              then reads inodes with no links) */
 #define EXT2_DFL_MAX_MNT_COUNT 20
 
 /* i_block[]: 12 direct pointers, then single, double, triple indirect */
@@ -177,6 +180,9 @@ struct ext2_sb_info {
                                         * what unmount writes back */
     struct journal_s *s_journal;       /* ext3 mounted read-write: its journal
                                         * (fs/jbd/); NULL for ext2 and read-only */
+    struct list_head s_orphan;         /* ext3: the in-core orphan list, newest
+                                        * first, as on disk (fs/ext2/namei.c); under
+                                        * sb->s_lock */
 };
 
 struct ext2_inode_info {
@@ -191,6 +197,8 @@ struct ext2_inode_info {
                                         * size on disk until it ends (covers the blocks
                                         * not yet freed: fs/ext2/inode.c); else 0 */
     struct mutex truncate_mutex;       /* serialises get_block and truncate_blocks */
+    struct list_head i_orphan;         /* ext3: on sbi->s_orphan while on the orphan
+                                        * list (i_dtime then names the next orphan) */
     struct inode vfs_inode;
 };
 

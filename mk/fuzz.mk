@@ -6,6 +6,10 @@
 #                   twice; each prints a summary of its outcomes
 #                   (docs/systests.md).  make check runs the same scripts
 #                   with short campaigns.  FUZZ_SEED picks the first seed.
+#   make powercut-ext3  tools/tests/ext3powercut.sh with EXT3_CUTS (100)
+#                   power cuts per block size under the busy workload
+#                   (docs/journal.md); make check runs 3 per block size.
+#                   EXT3_SEED repeats a campaign's cut points.
 FUZZ_IMAGES ?= 1500
 FUZZ_SEED   ?= 1
 SC_CHILDREN ?= 2000
@@ -17,4 +21,10 @@ fuzz: all $(TKERNEL)
 	BUILD=$(BUILD) SC_CHILDREN=$(SC_CHILDREN) SC_CALLS=$(SC_CALLS) FUZZ_SEED=$(FUZZ_SEED) \
 	    FUZZ_SUMMARY=1 bash tools/tests/scfuzz.sh
 
-.PHONY: fuzz
+EXT3_CUTS ?= 100
+
+powercut-ext3: all user
+	BUILD=$(BUILD) EXT3_CUTS=$(EXT3_CUTS) $(if $(EXT3_SEED),EXT3_SEED=$(EXT3_SEED)) \
+	    bash tools/tests/ext3powercut.sh
+
+.PHONY: fuzz powercut-ext3

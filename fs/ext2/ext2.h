@@ -107,6 +107,17 @@ void ext2_journal_revoke(struct super_block *sb, unsigned long blocknr);   /* ex
  * (data=ordered); ext2_set_inode_ops picks them. */
 extern const struct address_space_operations ext3_ordered_aops;
 
+/* namei.c: ext3's orphan list (Linux 2.6.24's ext3_orphan_add and
+ * ext3_orphan_del).  An inode whose last link goes is put at the head of
+ * the on-disk list (the superblock's s_last_orphan; each orphan's i_dtime
+ * names the next) in the handle that unlinked it, and taken off in the
+ * transaction that frees it (ext2_evict_inode): a crash in between leaves
+ * it for the next mount (ext3_orphan_cleanup, super.c).  Both run in a
+ * handle; ext2 (no journal): nothing.  ext3_orphan_add: 0 or -errno. */
+int ext3_orphan_add(struct inode *inode);
+void ext3_orphan_del(struct inode *inode);
+int ext3_set_next_orphan(struct super_block *sb, unsigned long ino, uint32_t next);  /* inode.c */
+
 /* namei.c */
 extern const struct inode_operations ext2_dir_inode_operations;
 #endif

@@ -64,6 +64,24 @@ static struct ext2_inode *ext2_get_raw_inode(struct super_block *sb, unsigned lo
     return (struct ext2_inode *)(bh->b_data + (offset & (sb->s_blocksize - 1)));
 }
 
+/* ext3's orphan list (namei.c): inode ino's i_dtime on disk becomes next,
+ * the next orphan's number, in the running handle, through the inode-table
+ * block alone: the in-core inode may be on its way out.  Under s_lock. */
+int ext3_set_next_orphan(struct super_block *sb, unsigned long ino, uint32_t next)
+{
+    struct buffer_head *bh;
+    struct ext2_inode *raw = ext2_get_raw_inode(sb, ino, &bh);
+    if (IS_ERR(raw))
+        return PTR_ERR(raw);
+    int err = ext2_journal_get_write_access(sb, bh);
+    if (!err) {
+        raw->i_dtime = next;
+        err = ext2_journal_dirty(sb, bh);
+    }
+    brelse(bh);
+    return err;
+}
+
 /* A fast symlink keeps its target in i_block[] and owns no blocks. */
 int ext2_inode_is_fast_symlink(struct inode *inode)
 {
@@ -145,7 +163,10 @@ struct inode *ext2_iget(struct super_block *sb, unsigned long ino)
     memcpy(ei->i_data, raw->i_block, sizeof(ei->i_data));
     brelse(bh);
 
-    if (inode->i_nlink == 0 && (inode->i_mode == 0 || ei->i_dtime)) {
+    /* No links: deleted, unless the mount is freeing its orphans, whose
+     * i_dtime names the next orphan (ext3_orphan_cleanup). */
+    if (inode->i_nlink == 0 && (inode->i_mode == 0 ||
+        (ei->i_dtime && !(EXT2_SB(sb)->s_mount_state & EXT3_ORPHAN_FS)))) {
         ext2_error(sb, "inode %lu is deleted (stale directory entry?)", ino);
         iget_failed(inode);
         return ERR_PTR(-EIO);
@@ -237,14 +258,17 @@ void ext2_evict_inode(struct inode *inode)
         return;
     struct ext2_inode_info *ei = EXT2_I(inode);
     handle_t *handle = ext3_journal_start(inode->i_sb, EXT3_TRUNC_CREDITS);
-    if (IS_ERR(handle))
-        return;                          /* ext3 aborted: e2fsck finds the orphan */
-    ei->i_dtime = current_time();
+    if (IS_ERR(handle)) {                /* ext3 aborted: the orphan stays on disk */
+        ext3_orphan_del(inode);
+        return;
+    }
     inode->i_size = 0;
     if (ext2_inode_is_fast_symlink(inode))
         memset(ei->i_data, 0, sizeof(ei->i_data));
     else
-        ext2_truncate_blocks(inode, 0);
+        ext2_truncate_blocks(inode, 0);  /* may span transactions: on the orphan list */
+    ext3_orphan_del(inode);              /* ext3: in the transaction that frees it */
+    ei->i_dtime = current_time();
     ext2_write_inode(inode, 0);
     ext2_free_inode(inode);
     ext3_journal_stop(handle);

@@ -13,6 +13,7 @@
 #include <chrdev.h>
 #include <errno.h>
 #include <err.h>
+#include <sched.h>
 #include <jbd.h>
 #include "ext2.h"
 
@@ -282,6 +283,71 @@ out:
     return err;
 }
 
+/* ---- ext3's orphan list (ext2.h) ---- */
+
+int ext3_orphan_add(struct inode *inode)
+{
+    struct super_block *sb = inode->i_sb;
+    struct ext2_sb_info *sbi = EXT2_SB(sb);
+    struct ext2_inode_info *ei = EXT2_I(inode);
+    int err = 0;
+    if (!sbi->s_journal || inode->i_nlink)
+        return 0;
+    mutex_lock(&sb->s_lock);
+    if (list_empty(&ei->i_orphan)) {
+        err = ext2_journal_get_write_access(sb, sbi->s_sbh);
+        if (!err)
+            err = ext3_set_next_orphan(sb, inode->i_ino, sbi->s_es->s_last_orphan);
+        if (!err) {
+            ei->i_dtime = sbi->s_es->s_last_orphan;     /* Linux's NEXT_ORPHAN */
+            sbi->s_es->s_last_orphan = inode->i_ino;
+            err = ext2_journal_dirty(sb, sbi->s_sbh);
+            list_add(&ei->i_orphan, &sbi->s_orphan);
+        }
+    }
+    mutex_unlock(&sb->s_lock);
+    return err;
+}
+
+/* The in-core list is in the on-disk order, newest first: the entry before
+ * inode's names it on disk (the superblock, for the head), and now names
+ * inode's next instead.  Without a handle (evict after the journal
+ * aborted) only the in-core list changes: the on-disk one stays for the
+ * next mount or e2fsck. */
+void ext3_orphan_del(struct inode *inode)
+{
+    struct super_block *sb = inode->i_sb;
+    struct ext2_sb_info *sbi = EXT2_SB(sb);
+    struct ext2_inode_info *ei = EXT2_I(inode);
+    mutex_lock(&sb->s_lock);
+    if (!list_empty(&ei->i_orphan)) {
+        uint32_t next = ei->i_dtime;
+        struct list_head *prev = ei->i_orphan.prev;
+        list_del_init(&ei->i_orphan);
+        ei->i_dtime = 0;
+        if (!current->journal_info) {
+            /* the journal aborted: nothing more reaches the disk */
+        } else if (prev == &sbi->s_orphan) {
+            if (!ext2_journal_get_write_access(sb, sbi->s_sbh)) {
+                sbi->s_es->s_last_orphan = next;
+                ext2_journal_dirty(sb, sbi->s_sbh);
+            }
+        } else {
+            struct ext2_inode_info *pi = list_entry(prev, struct ext2_inode_info, i_orphan);
+            pi->i_dtime = next;
+            ext3_set_next_orphan(sb, pi->vfs_inode.i_ino, next);
+        }
+    }
+    mutex_unlock(&sb->s_lock);
+}
+
+/* The victim of an unlink, rmdir or rename lost its last link in the
+ * operation's handle: onto the orphan list in it (err: the operation's). */
+static int ext3_orphan_if_unlinked(int err, struct inode *victim)
+{
+    return err || !victim ? err : ext3_orphan_add(victim);
+}
+
 /* ---- ext3: each operation in one handle (ext3_journal.c) ----
  * On ext2 (no journal) ext3_journal_start returns NULL and these are the
  * ext2 operations.  Every metadata buffer an operation changes joins the
@@ -339,7 +405,8 @@ static void ext3_release(struct inode *inode)
 static int ext3_rmdir(struct inode *dir, const char *name, size_t len)
 {
     struct inode *victim = ext3_hold(dir, name, len);
-    int err = EXT3_OP(ext2_rmdir(dir, name, len), dir->i_sb, EXT3_OP_CREDITS);
+    int err = EXT3_OP(ext3_orphan_if_unlinked(ext2_rmdir(dir, name, len), victim), dir->i_sb,
+                      EXT3_OP_CREDITS);
     ext3_release(victim);
     return err;
 }
@@ -347,7 +414,8 @@ static int ext3_rmdir(struct inode *dir, const char *name, size_t len)
 static int ext3_unlink(struct inode *dir, const char *name, size_t len)
 {
     struct inode *victim = ext3_hold(dir, name, len);
-    int err = EXT3_OP(ext2_unlink(dir, name, len), dir->i_sb, EXT3_OP_CREDITS);
+    int err = EXT3_OP(ext3_orphan_if_unlinked(ext2_unlink(dir, name, len), victim), dir->i_sb,
+                      EXT3_OP_CREDITS);
     ext3_release(victim);
     return err;
 }
@@ -356,8 +424,8 @@ static int ext3_rename(struct inode *odir, const char *oname, size_t olen,
                        struct inode *ndir, const char *nname, size_t nlen)
 {
     struct inode *old = ext3_hold(odir, oname, olen), *target = ext3_hold(ndir, nname, nlen);
-    int err = EXT3_OP(ext2_rename(odir, oname, olen, ndir, nname, nlen), odir->i_sb,
-                      EXT3_OP_CREDITS);
+    int err = EXT3_OP(ext3_orphan_if_unlinked(ext2_rename(odir, oname, olen, ndir, nname, nlen),
+                                              target), odir->i_sb, EXT3_OP_CREDITS);
     ext3_release(target);
     ext3_release(old);
     return err;

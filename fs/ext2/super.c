@@ -115,11 +115,13 @@ static struct inode *ext2_alloc_inode(struct super_block *sb)
         return NULL;
     inode_init_once(&ei->vfs_inode);
     mutex_init(&ei->truncate_mutex);
+    INIT_LIST_HEAD(&ei->i_orphan);
     return &ei->vfs_inode;
 }
 
 static void ext2_destroy_inode(struct inode *inode)
 {
+    WARN_ON(!list_empty(&EXT2_I(inode)->i_orphan));   /* evict takes it off */
     kfree(EXT2_I(inode));
 }
 
@@ -447,9 +449,9 @@ static int ext3_load_journal(struct super_block *sb)
             printk(KERN_ERR "ext3: %s: cannot write the superblock after recovery (%d)\n",
                    sb->s_id, err);
     }
-    if (!err && es->s_last_orphan)
-        printk(KERN_WARNING "ext3: %s: orphan list (inode %u) not processed: Vellum does "
-               "not model it; e2fsck cleans it up\n", sb->s_id, es->s_last_orphan);
+    if (!err && es->s_last_orphan && (sb->s_flags & MS_RDONLY))
+        printk(KERN_WARNING "ext3: %s: orphan list (inode %u) not processed on a read-only "
+               "mount\n", sb->s_id, es->s_last_orphan);
 out:
     if (!err && !(sb->s_flags & MS_RDONLY)) {
         sbi->s_journal = journal;        /* ext3 journals its metadata from now on */
@@ -458,6 +460,67 @@ out:
         journal_destroy(journal);
     }
     return err;
+}
+
+/* Linux 2.6.24's ext3_orphan_cleanup, at a read-write mount after the
+ * journal's replay: an inode on the orphan list lost its last link before
+ * the crash (or the unmount), while it was still open or before evict had
+ * freed it in a transaction of its own; free it now.  Each is read with
+ * EXT3_ORPHAN_FS set (ext2_iget takes an inode with no links then), put
+ * on the in-core list as the on-disk head, and let go: evict truncates it,
+ * takes it off the list (the superblock's head moves to its i_dtime) and
+ * frees it.  An orphan with links (Linux's truncate orphans; Vellum makes
+ * none) is truncated to its i_size instead.  A list that does not move is
+ * cut (the superblock's head zeroed) with a log line: e2fsck then finds
+ * what it held. */
+static void ext3_orphan_cleanup(struct super_block *sb)
+{
+    struct ext2_sb_info *sbi = EXT2_SB(sb);
+    struct ext2_super_block *es = sbi->s_es;
+    int deleted = 0, truncated = 0;
+
+    sbi->s_mount_state |= EXT3_ORPHAN_FS;
+    while (es->s_last_orphan) {
+        unsigned long ino = es->s_last_orphan;
+        struct inode *inode = ext2_iget(sb, ino);
+        if (!IS_ERR(inode)) {
+            mutex_lock(&sb->s_lock);
+            list_add(&EXT2_I(inode)->i_orphan, &sbi->s_orphan);
+            mutex_unlock(&sb->s_lock);
+            if (inode->i_nlink) {
+                ext2_truncate_blocks(inode, inode->i_size);   /* a handle of its own */
+                handle_t *handle = ext3_journal_start(sb, EXT3_OP_CREDITS);
+                if (!IS_ERR(handle)) {
+                    ext3_orphan_del(inode);
+                    ext3_journal_stop(handle);
+                }
+                truncated++;
+            } else {
+                deleted++;
+            }
+            iput(inode);                 /* no links: evict frees it */
+        }
+        if (es->s_last_orphan == ino) {
+            printk(KERN_ERR "ext3: %s: orphan inode %lu could not be freed (%ld): the "
+                   "orphan list is cut here\n", sb->s_id, ino,
+                   IS_ERR(inode) ? PTR_ERR(inode) : 0L);
+            handle_t *handle = ext3_journal_start(sb, 1);
+            if (!IS_ERR(handle)) {
+                mutex_lock(&sb->s_lock);
+                if (!ext2_journal_get_write_access(sb, sbi->s_sbh)) {
+                    es->s_last_orphan = 0;
+                    ext2_journal_dirty(sb, sbi->s_sbh);
+                }
+                mutex_unlock(&sb->s_lock);
+                ext3_journal_stop(handle);
+            }
+            break;
+        }
+    }
+    sbi->s_mount_state &= ~EXT3_ORPHAN_FS;
+    if (deleted || truncated)
+        printk(KERN_INFO "ext3: %s: orphan list: %d inode(s) deleted, %d truncated\n",
+               sb->s_id, deleted, truncated);
 }
 
 static int ext2_fill_super(struct super_block *sb, const char *data, int silent)
@@ -514,6 +577,7 @@ static int ext2_fill_super(struct super_block *sb, const char *data, int silent)
     sb->s_fs_info = sbi;
     sbi->s_sbh = bh;
     sbi->s_es = es;
+    INIT_LIST_HEAD(&sbi->s_orphan);
 
     if (es->s_rev_level > EXT2_DYNAMIC_REV) {
         printk(KERN_ERR "ext2: %s: revision %u is not supported\n", sb->s_id, es->s_rev_level);
@@ -636,11 +700,12 @@ static int ext2_fill_super(struct super_block *sb, const char *data, int silent)
            "%lu groups%s\n", sb->s_id, sb->s_flags & MS_RDONLY ? " read-only" : "",
            es->s_rev_level, bs, sbi->s_blocks_count, sbi->s_inodes_count, sbi->s_groups_count,
            ext2_has_filetype(sb) ? ", filetype" : "");
-    if (sbi->s_journal)
+    if (sbi->s_journal) {
         printk(KERN_INFO "ext3: %s: mounted with a journal: metadata journaled, "
                "data=ordered (file data written before the metadata that points at it)\n",
                sb->s_id);
-    else if (es->s_feature_compat & EXT3_FEATURE_COMPAT_HAS_JOURNAL)
+        ext3_orphan_cleanup(sb);
+    } else if (es->s_feature_compat & EXT3_FEATURE_COMPAT_HAS_JOURNAL)
         printk(KERN_INFO "ext3: %s: mounted read-only: the journal is not written\n",
                sb->s_id);
     return 0;
