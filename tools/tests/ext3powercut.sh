@@ -26,6 +26,7 @@
 # msync'd round's or the next one's (a store or writeback of round r+1 may
 # have begun).
 # host-timeout: 900
+# smp-pass: make check runs it again on four CPUs (tools/run-tests, SMP_CPUS)
 source "$(dirname "$0")/../testlib.sh"
 T=ext3powercut
 CUTS=${EXT3_CUTS:-3}
@@ -48,7 +49,7 @@ echo "$T: seed $SEED (EXT3_SEED=$SEED repeats these cuts), $CUTS cuts per block 
 # qemu LOG IMAGE APPEND: start QEMU in the background (QPID)
 qemu() {
     : > "$1"
-    "$QEMU" -accel tcg -display none -no-reboot -m 64M -nic none \
+    "$QEMU" -accel tcg -display none -no-reboot -m 64M -nic none -smp "${CPUS:-1}" \
         -monitor none -serial "file:$1" -kernel "$KERNEL" \
         -append "root=hda init=/tests/ext3work $3" \
         -drive "file=$2,format=raw,if=ide,index=0" </dev/null >"$1.qemu" 2>&1 &

@@ -50,7 +50,7 @@ mkimg() {
 # last resort.
 boot() {
     timeout -k 2 "$(backstop 240)" "$QEMU" -accel tcg ${ICOUNT:+-icount "$ICOUNT"} \
-        -display none -no-reboot -m 32M -nic none \
+        -display none -no-reboot -m 32M -nic none -smp "${CPUS:-1}" \
         -monitor none -serial "file:$TMP/$1.log" -kernel "$KERNEL" \
         -append "root=hda init=/tests/lowmem" \
         -drive "file=$2,format=raw,if=ide,index=0" </dev/null >"$TMP/$1.qemu" 2>&1

@@ -73,7 +73,7 @@ boot() {
     # must hit QEMU (a `timeout` killed with -9 leaves its QEMU running, an
     # orphan that keeps make check's descriptors, the check lock among them,
     # for good).  The loop's deadline bounds the boot instead.
-    "$QEMU" -accel tcg -display none -no-reboot -m 64M -nic none \
+    "$QEMU" -accel tcg -display none -no-reboot -m 64M -nic none -smp "${CPUS:-1}" \
         -monitor none -serial "file:$log" -kernel "$KERNEL" \
         -append "root=hda init=/tests/powercut $4" \
         -drive "file=$2,format=raw,if=ide,index=0${DRIVE_OPTS:+,$DRIVE_OPTS}" </dev/null >"$log.qemu" 2>&1 &
