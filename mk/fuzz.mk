@@ -8,7 +8,7 @@
 #                   with short campaigns.  FUZZ_SEED picks the first seed.
 #   make powercut-ext3  tools/tests/ext3powercut.sh with EXT3_CUTS (100)
 #                   power cuts per block size under the busy workload
-#                   (docs/journal.md); make check runs 3 per block size.
+#                   (docs/journal.md); make check runs 2 per block size.
 #                   EXT3_SEED repeats a campaign's cut points.
 FUZZ_IMAGES ?= 1500
 FUZZ_SEED   ?= 1
