@@ -79,6 +79,9 @@ struct super_block *ktest_sb_of(const char *path);
 /* Bytes off .. off+n-1 of the test-file pattern keyed key (tools/vpattern.c;
  * defined in fs/ext2/ext2_test.c): what the host's vpattern writes. */
 void vpattern_fill(void *buf, size_t n, const char *key, uint64_t off);
+/* The buddy allocator's free lists are well formed and add up to its free
+ * counts (defined in mm/page_alloc_test.c; mm/kmalloc_test.c uses it too). */
+bool free_lists_consistent(void);
 
 #define KT_EXPECT(cond) do { if (!(cond)) \
         ktest_fail(__FILE__, __LINE__, "%s", #cond); } while (0)
