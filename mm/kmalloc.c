@@ -111,8 +111,9 @@ static void object_make_free(struct page *page, struct kmem_cache *c, void *obj)
     page->freelist = obj;
 }
 
-/* A fresh slab page, every object free.  Interrupts are on or off; no
- * lock is held (the page is nobody else's until it is linked in). */
+/* A fresh slab page, every object free.  Interrupts are on or off; the
+ * cache's lock is not held (the page is nobody else's until it is linked
+ * in). */
 static struct page *new_slab(struct kmem_cache *c, gfp_t gfp)
 {
     struct page *page = alloc_page(gfp & ~__GFP_ZERO);
