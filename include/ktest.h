@@ -85,6 +85,9 @@ void vpattern_fill(void *buf, size_t n, const char *key, uint64_t off);
  * defined in fs/jbd/transaction_test.c. */
 int ktest_write_pattern(const char *path, const char *key, size_t len);
 int ktest_copy_disk(const char *from, const char *to);
+/* The buddy allocator's free lists are well formed and add up to its free
+ * counts (defined in mm/page_alloc_test.c; mm/kmalloc_test.c uses it too). */
+bool free_lists_consistent(void);
 
 #define KT_EXPECT(cond) do { if (!(cond)) \
         ktest_fail(__FILE__, __LINE__, "%s", #cond); } while (0)

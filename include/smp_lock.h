@@ -9,8 +9,10 @@
  * interrupt handlers (which take it too, or run on the CPU that holds it).
  * Who does not: the scheduler's core and the idle loops (under
  * runqueue_lock, kernel/sched.c), the IPI handlers (kernel/x86/smp.c), the
- * tick's per-CPU part.  schedule() lets go of it for the switch and takes
- * it back, as many times as the task held it (task_struct.lock_depth).
+ * tick's per-CPU part, and since SMP step 4 a kernel thread that lets go of
+ * it to call code with locks of its own: the page allocator (zone->lock) and
+ * kmalloc (cachep->spinlock).  schedule() lets go of it for the switch and
+ * takes it back, as many times as the task held it (task_struct.lock_depth).
  *
  * Contract:
  *  lock_kernel: take it, or if this CPU holds it already, hold it once
@@ -19,6 +21,15 @@
  *    still answers TLB shootdowns and function calls from the holder; it
  *    returns with the caller's interrupt flag.  Not from an IPI handler.
  *  unlock_kernel: once less; the last one lets go.  BUG if not held here.
+ *    A kernel thread holds it once (kthread_main), so unlock_kernel() lets
+ *    it run without it, as Linux 2.6's kernel threads ran, until it takes
+ *    it back with lock_kernel() (before it returns, and before it calls
+ *    anything that still needs it).  In between it may call only code that
+ *    has its own locks (docs/smp.md, "Step 4": alloc_pages, __free_pages,
+ *    kmalloc, kfree; alloc_pages takes the lock itself for reclaim), sleep
+ *    and schedule; nothing that touches user memory (a kernel-mode page
+ *    fault expects the lock held).  The SMP test of kmalloc and the page
+ *    allocator does that (mm/kmalloc_test.c).
  *  kernel_trylock: take it if that needs no wait (or this CPU holds it);
  *    1 if taken.  For the tick, which must not wait (kernel/sched.c).
  *  kernel_locked: this CPU holds it.

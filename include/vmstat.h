@@ -15,8 +15,11 @@
  *   NR_SLAB           frames owned by kmalloc (mm/kmalloc.c)
  *   NR_ISOLATED_FILE  pages reclaim has taken off the LRU for a moment
  *
- * Changed with interrupts off (the free path changes the LRU counts and runs
- * from anywhere); read without a lock (one aligned word).
+ * Changed by mod_page_state's one locked add (any CPU, any context: kmalloc
+ * changes NR_SLAB without the big kernel lock since SMP step 4, docs/smp.md;
+ * Linux's vm_stat is atomic_long_t too), the LRU counts under lru_lock with
+ * interrupts off (mm/swap.c, mm/vmscan.c); read without a lock (one aligned
+ * word).
  */
 #ifndef _VMSTAT_H
 #define _VMSTAT_H
@@ -40,9 +43,7 @@ extern long vm_stat[NR_VM_STAT_ITEMS];
 
 static inline void mod_page_state(enum node_stat_item item, long delta)
 {
-    unsigned long flags = local_irq_save();
-    vm_stat[item] += delta;
-    local_irq_restore(flags);
+    __atomic_add_fetch(&vm_stat[item], delta, __ATOMIC_RELAXED);   /* lock add */
 }
 static inline void inc_page_state(enum node_stat_item item) { mod_page_state(item, 1); }
 static inline void dec_page_state(enum node_stat_item item) { mod_page_state(item, -1); }

@@ -425,7 +425,7 @@ void scheduler_tick(void)
 void kthread_main(void)
 {
     local_irq_enable();
-    lock_kernel();                     /* kernel code: the big kernel lock */
+    lock_kernel();                     /* kernel code: the big kernel lock (until unlock_kernel) */
     struct task_struct *me = current;
     do_exit(me->threadfn(me->data));
 }

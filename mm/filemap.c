@@ -21,7 +21,10 @@
  *                                   before it sleeps and takes it back after,
  *                                   so a task may sleep "holding" it, and the
  *                                   mutexes below are never waited for with it
- *                                   held)
+ *                                   held.  A kernel thread may run without it
+ *                                   (unlock_kernel, SMP step 4); alloc_pages
+ *                                   takes it back for its slow path only when
+ *                                   the caller may sleep, so holds no spinlock)
  *   namespace_sem                  (mutex: the mount table, fs/namespace.c)
  *     sb_list_lock                 (mutex: the super_blocks list, fs/super.c.
  *                                   umount under namespace_sem; sync and the
@@ -134,7 +137,7 @@
  *                                   fput, which munmap makes under mmap_sem.
  *                                   Only wait-queue locks nest in it)
  *   Leaves that may be taken under any lock above, nothing under them
- *   (kernel/x86, docs/smp.md):
+ *   (kernel/x86, kernel/sched.c, mm/; docs/smp.md):
  *   call_lock                      (spinlock, interrupts ON: smp_call_function's
  *                                   data, kernel/x86/smp.c; two CPUs calling
  *                                   each other with interrupts off would wait
@@ -150,6 +153,25 @@
  *                                   above, the wait-queue locks included; it is
  *                                   held across the context switch, taken by
  *                                   prev and let go by next)
+ *   cachep->spinlock               (spinlock, irqs off: one kmalloc cache's partial
+ *                                   list, page count and its pages' free lists,
+ *                                   mm/kmalloc.c; Linux 2.4's SLAB name, class
+ *                                   "&cachep->spinlock".  SMP step 4: kmalloc
+ *                                   and kfree run without the big kernel lock,
+ *                                   on any CPU, with interrupts off and in
+ *                                   interrupt handlers, hence irqsave.  The
+ *                                   page allocator is called with it let go,
+ *                                   so it is never held with zone->lock)
+ *   zone->lock                     (spinlock, irqs off: the buddy allocator's free
+ *                                   lists and free counts, mm/page_alloc.c;
+ *                                   Linux's name, class "&zone->lock".  SMP step
+ *                                   4: alloc_pages and __free_pages run without
+ *                                   the big kernel lock, on any CPU, with
+ *                                   interrupts off and in interrupt handlers (a
+ *                                   last put_page anywhere), hence irqsave.
+ *                                   __free_pages lets lru_lock go before it;
+ *                                   reclaim, the OOM killer and the sleeps of
+ *                                   the slow path run without it)
  * Spinlocks are leaves: nothing that sleeps, and no other spinlock except
  * as nested above (tree_lock -> page_hash_lock, i_mmap_lock ->
  * inode_wb_lock), is taken under one.

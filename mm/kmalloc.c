@@ -28,11 +28,18 @@
  * Reports are WARN()s (the line and a backtrace), counted in
  * kmalloc_bad_free_count / kmalloc_poison_count.
  *
- * Locking: every list and page-state change runs with interrupts off
- * (local_irq_save), since kmalloc may be called from interrupt handlers.
- * SMP would need a spinlock per cache as well (spin_lock_irqsave there).
- * A new slab page is allocated with interrupts as the caller had them (so
- * the page allocator may reclaim), then linked in with them off.
+ * Locking (SMP step 4, docs/smp.md): kmalloc and kfree run on several CPUs
+ * at once without the big kernel lock, and from interrupt handlers.  Each
+ * cache has its own spinlock, cachep->spinlock (Linux 2.4's SLAB name: one
+ * lock per cache), taken with interrupts off (spin_lock_irqsave); it guards
+ * the cache's partial list and nr_pages, and the free list and in-use count
+ * (freelist, index) of each of its pages.  It is innermost (the LOCK ORDER
+ * comment, mm/filemap.c): the page allocator is called with it let go, so a
+ * new slab page is allocated with interrupts as the caller had them (the page
+ * allocator may reclaim) and then linked in under the lock, and an empty page
+ * is taken off the cache under it and freed after it; only a report prints
+ * under it.  A large object is pages of its own and takes no cache lock.
+ * The counters (NR_SLAB, the report counts) are changed by locked adds.
  *
  * Reclaim: an empty slab page goes back to the page allocator at once (in
  * kfree), so there are no empty slabs for a shrinker to free; memory comes
@@ -44,7 +51,7 @@
 #include <mm.h>
 #include <slab.h>
 #include <vmstat.h>
-#include <asm/irqflags.h>
+#include <spinlock.h>
 
 #define FREE_MARK   0xF4EEF4EEUL          /* word 1 of a free object */
 #define NR_CACHES   8                     /* 16 << 0 .. 16 << 7 = 2048 */
@@ -54,6 +61,7 @@ struct kmem_cache {
     size_t size;                          /* object size (power of two) */
     unsigned int order;                   /* large: pages are 2^order */
     bool large;                           /* whole-page allocation, no objects */
+    spinlock_t spinlock;                  /* partial, nr_pages, its pages' freelist and index */
     struct list_head partial;             /* slab pages with free objects */
     unsigned long nr_pages;               /* slab pages owned */
 };
@@ -71,9 +79,11 @@ static const char *const cache_names[NR_CACHES] = {
 void kmalloc_init(void)
 {
     for (int i = 0; i < NR_CACHES; i++) {
-        kmalloc_caches[i].name = cache_names[i];
-        kmalloc_caches[i].size = KMALLOC_MIN_SIZE << i;
-        INIT_LIST_HEAD(&kmalloc_caches[i].partial);
+        struct kmem_cache *cachep = &kmalloc_caches[i];
+        cachep->name = cache_names[i];
+        cachep->size = KMALLOC_MIN_SIZE << i;
+        spin_lock_init(&cachep->spinlock);   /* one validator class, "&cachep->spinlock" */
+        INIT_LIST_HEAD(&cachep->partial);
     }
     for (unsigned int o = 0; o < MAX_ORDER; o++) {
         large_caches[o].name = "kmalloc-large";
@@ -101,7 +111,9 @@ static void object_make_free(struct page *page, struct kmem_cache *c, void *obj)
     page->freelist = obj;
 }
 
-/* A fresh slab page, every object free.  Interrupts are on or off. */
+/* A fresh slab page, every object free.  Interrupts are on or off; the
+ * cache's lock is not held (the page is nobody else's until it is linked
+ * in). */
 static struct page *new_slab(struct kmem_cache *c, gfp_t gfp)
 {
     struct page *page = alloc_page(gfp & ~__GFP_ZERO);
@@ -126,7 +138,8 @@ static bool link_ok(struct page *page, struct kmem_cache *c, void *next)
                      ((char *)next - base) % c->size == 0);
 }
 
-/* Take the first free object of page; check its poison. */
+/* Take the first free object of page; check its poison.  Under
+ * c->spinlock. */
 static void *slab_take_object(struct page *page, struct kmem_cache *c)
 {
     unsigned char *obj = page->freelist;
@@ -141,13 +154,13 @@ static void *slab_take_object(struct page *page, struct kmem_cache *c)
     for (size_t k = 2 * sizeof(void *) / 4; k < c->size / 4 && !bad; k++)
         bad = w[k] != poison;
     if (bad) {
-        kmalloc_poison_count++;
+        __atomic_add_fetch(&kmalloc_poison_count, 1, __ATOMIC_RELAXED);
         kmalloc_report("use after free: freed object was written to", obj, c);
     }
     if (!link_ok(page, c, next)) {
         /* The free pointer itself was overwritten: drop the rest of this
          * page's free list (leaking it) rather than follow it. */
-        kmalloc_poison_count++;
+        __atomic_add_fetch(&kmalloc_poison_count, 1, __ATOMIC_RELAXED);
         kmalloc_report("free list corrupted (use after free?)", obj, c);
         next = NULL;
         page->index = PAGE_SIZE / c->size - 1;   /* treat the page as full */
@@ -184,21 +197,23 @@ void *kmalloc(size_t size, gfp_t gfp)
     }
 
     struct kmem_cache *c = &kmalloc_caches[size_index(size)];
-    unsigned long flags = local_irq_save();
+    unsigned long flags;
+    spin_lock_irqsave(&c->spinlock, flags);
     if (list_empty(&c->partial)) {
-        local_irq_restore(flags);       /* the page allocator may reclaim */
+        /* The page allocator may reclaim: not under the lock. */
+        spin_unlock_irqrestore(&c->spinlock, flags);
         struct page *page = new_slab(c, gfp);
         if (!page)
             return NULL;
-        flags = local_irq_save();
+        spin_lock_irqsave(&c->spinlock, flags);
         c->nr_pages++;
-        list_add(&page->lru, &c->partial);
+        list_add(&page->lru, &c->partial);   /* another CPU may have added one too */
     }
     struct page *page = list_first_entry(&c->partial, struct page, lru);
     void *obj = slab_take_object(page, c);
     if (!page->freelist)
         list_del_init(&page->lru);         /* full: off the partial list */
-    local_irq_restore(flags);
+    spin_unlock_irqrestore(&c->spinlock, flags);
 
     if (gfp & __GFP_ZERO)
         memset(obj, 0, c->size);
@@ -233,48 +248,54 @@ void kfree(const void *p)
 {
     if (ZERO_OR_NULL_PTR(p))
         return;
-    unsigned long flags = local_irq_save();
+    /* The page's cache is read without its lock: a live object keeps its
+     * page a slab page of that cache until this very free. */
     struct page *page;
     struct kmem_cache *c = object_cache(p, &page);
     if (!c) {
-        kmalloc_bad_free_count++;
-        goto out;
+        __atomic_add_fetch(&kmalloc_bad_free_count, 1, __ATOMIC_RELAXED);
+        return;
     }
     if (c->large) {
         __ClearPageSlab(page);
         page->private = 0;
-        vm_stat[NR_SLAB] -= 1L << c->order;
+        mod_page_state(NR_SLAB, -(1L << c->order));
         __free_pages(page, c->order);
-        goto out;
+        return;
     }
     void *obj = (void *)p;
+    unsigned long flags;
+    spin_lock_irqsave(&c->spinlock, flags);
     if (*free_mark(obj) == FREE_MARK) {
         for (void *f = page->freelist; f; f = *free_next(f))
             if (f == obj) {
-                kmalloc_bad_free_count++;
+                __atomic_add_fetch(&kmalloc_bad_free_count, 1, __ATOMIC_RELAXED);
                 kmalloc_report("double free", p, c);
-                goto out;
+                spin_unlock_irqrestore(&c->spinlock, flags);
+                return;
             }
         /* A live object that merely contains the mark: free it normally. */
     }
     bool was_full = !page->freelist;
     object_make_free(page, c, obj);
     page->index--;
-    if (!page->index) {
-        /* Empty: give the frame back (a real slab keeps a few around). */
-        if (!was_full)
-            list_del(&page->lru);
-        __ClearPageSlab(page);
-        page->private = 0;
-        page->freelist = NULL;
-        c->nr_pages--;
-        vm_stat[NR_SLAB]--;
-        __free_pages(page, 0);
-    } else if (was_full) {
-        list_add(&page->lru, &c->partial);
+    if (page->index) {
+        if (was_full)
+            list_add(&page->lru, &c->partial);
+        spin_unlock_irqrestore(&c->spinlock, flags);
+        return;
     }
-out:
-    local_irq_restore(flags);
+    /* Empty: off the cache under its lock, then the frame goes back to the
+     * page allocator after it (a real slab keeps a few around). */
+    if (!was_full)
+        list_del(&page->lru);
+    __ClearPageSlab(page);
+    page->private = 0;
+    page->freelist = NULL;
+    c->nr_pages--;
+    spin_unlock_irqrestore(&c->spinlock, flags);
+    dec_page_state(NR_SLAB);
+    __free_pages(page, 0);
 }
 
 size_t ksize(const void *p)
@@ -282,11 +303,9 @@ size_t ksize(const void *p)
     if (ZERO_OR_NULL_PTR(p))
         return 0;
     struct page *page;
-    unsigned long flags = local_irq_save();
-    struct kmem_cache *c = object_cache(p, &page);
-    local_irq_restore(flags);
+    struct kmem_cache *c = object_cache(p, &page);   /* reads only, as kfree's */
     if (!c) {
-        kmalloc_bad_free_count++;
+        __atomic_add_fetch(&kmalloc_bad_free_count, 1, __ATOMIC_RELAXED);
         return 0;
     }
     return c->size;

@@ -44,10 +44,23 @@
  * A page-cache page's last reference also takes it off its LRU list here
  * (__page_cache_release, mm/swap.c).
  *
- * Locking: local_irq_save() around the free lists (alloc_pages may be called
- * from interrupt handlers).  SMP would also need a spinlock here (Linux:
- * zone->lock).  The slow path runs with interrupts as the caller had them;
- * it reclaims only with them on, and sleeps only for __GFP_WAIT.
+ * Locking (SMP step 4, docs/smp.md): the allocator runs on several CPUs at
+ * once without the big kernel lock, and from interrupt handlers.  zone->lock
+ * (Linux's name; a spinlock, taken with interrupts off) guards the free
+ * lists, their counts (free_area[].nr_free, zone->free_pages) and the
+ * PG_buddy and private of every free frame; the watermark check and the take
+ * are one critical section.  It is innermost (the LOCK ORDER comment,
+ * mm/filemap.c): __free_pages checks the block, drops the reference and
+ * takes the page off its LRU list before it takes zone->lock, and the
+ * __GFP_ZERO clearing comes after it is let go; only a corrupted free page's
+ * report prints under it.  nr_free_pages() reads the count without it (one
+ * aligned word, a snapshot, as Linux's NR_FREE_PAGES), and so do /proc/meminfo
+ * and the reclaim heuristics that call it.  The slow path (kswapd, reclaim,
+ * the OOM killer, sleeping) never holds zone->lock.  Reclaim and what follows
+ * are one-CPU kernel code under the big kernel lock: a caller that runs
+ * without it takes it for the slow path if it may sleep (alloc_pages).  The
+ * slow path runs with interrupts as the caller had them; it reclaims only
+ * with them on, and sleeps only for __GFP_WAIT.
  */
 #include <kernel.h>
 #include <string.h>
@@ -57,6 +70,8 @@
 #include <swap.h>
 #include <oom.h>
 #include <timer.h>
+#include <spinlock.h>
+#include <smp_lock.h>
 #include <asm/irqflags.h>
 
 #define BUDDY_TAIL ((unsigned long)-1)
@@ -69,11 +84,21 @@ unsigned long mm_oom_count;
 unsigned long kernel_image_bytes;
 unsigned long min_free_pages, low_free_pages, high_free_pages;
 
-static struct free_area {
+struct free_area {
     struct list_head free_list;     /* first pages of free blocks of this order */
     unsigned long nr_free;          /* blocks on the list */
-} free_area[MAX_ORDER];
-static unsigned long nr_free;       /* free frames, all orders */
+};
+
+/* The one zone (Linux's struct zone, ZONE_NORMAL: all of lowmem), cut down to
+ * the buddy allocator's part: the free lists and the free frames' count
+ * (Linux 2.6.20's zone->free_pages), under zone->lock (the locking note
+ * above).  The watermarks are the globals min/low/high_free_pages. */
+static struct zone {
+    spinlock_t lock;
+    unsigned long free_pages;       /* free frames, all orders */
+    struct free_area free_area[MAX_ORDER];
+} normal_zone = { .lock = __SPIN_LOCK_UNLOCKED(&zone->lock) };
+static struct zone *const zone = &normal_zone;
 
 extern char _kernel_end[];
 
@@ -207,7 +232,7 @@ static phys_addr_t find_free_range(unsigned long size)
 /* The buddy allocator                                                    */
 
 /* Put the block [pfn, pfn + 2^order) on the free lists, merging with free
- * buddies.  The caller has checked the block; interrupts are off. */
+ * buddies.  The caller has checked the block and holds zone->lock. */
 static void free_one_block(unsigned long pfn, unsigned int order)
 {
     for (unsigned long i = 0; i < (1UL << order); i++) {
@@ -219,7 +244,7 @@ static void free_one_block(unsigned long pfn, unsigned int order)
         p->private = BUDDY_TAIL;
         set_page_count(p, 0);
     }
-    nr_free += 1UL << order;
+    zone->free_pages += 1UL << order;
     while (order < MAX_ORDER - 1) {
         unsigned long buddy_pfn = pfn ^ (1UL << order);
         if (buddy_pfn + (1UL << order) > max_pfn)
@@ -228,20 +253,20 @@ static void free_one_block(unsigned long pfn, unsigned int order)
         if (!PageBuddy(buddy) || buddy->private != order)
             break;                      /* buddy (partly) in use, or split smaller */
         list_del(&buddy->lru);
-        free_area[order].nr_free--;
+        zone->free_area[order].nr_free--;
         pfn_to_page(pfn | (1UL << order))->private = BUDDY_TAIL;  /* upper half's head */
         pfn &= ~(1UL << order);
         order++;
     }
     struct page *head = pfn_to_page(pfn);
     head->private = order;
-    list_add(&head->lru, &free_area[order].free_list);
-    free_area[order].nr_free++;
+    list_add(&head->lru, &zone->free_area[order].free_list);
+    zone->free_area[order].nr_free++;
 }
 
 static void bad_page(const struct page *page, const char *reason)
 {
-    mm_bad_page_count++;
+    __atomic_add_fetch(&mm_bad_page_count, 1, __ATOMIC_RELAXED);   /* any CPU */
     if (page_in_mem_map(page))
         WARN(1, "bad page state: %s: page %p pfn %#lx flags %#lx count %d mapping %p",
              reason, page, page_to_pfn(page), page->flags, page->_count, page->mapping);
@@ -251,11 +276,11 @@ static void bad_page(const struct page *page, const char *reason)
 
 static void report_oom(gfp_t gfp, unsigned int order)
 {
-    mm_oom_count++;
+    unsigned long n = __atomic_add_fetch(&mm_oom_count, 1, __ATOMIC_RELAXED);
     /* Rate limit: the first few, then one in 1024. */
-    if (!(gfp & __GFP_NOWARN) && (mm_oom_count <= 3 || !(mm_oom_count & 1023)))
+    if (!(gfp & __GFP_NOWARN) && (n <= 3 || !(n & 1023)))
         printk(KERN_WARNING "page allocation failure: order %u, %lu pages free "
-               "(%lu failures so far)\n", order, nr_free, mm_oom_count);
+               "(%lu failures so far)\n", order, nr_free_pages(), n);
 }
 
 /* Take a 2^order block if free pages stay at or above mark after it;
@@ -263,28 +288,29 @@ static void report_oom(gfp_t gfp, unsigned int order)
  * order existing is our whole check for order > 0.) */
 static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order, unsigned long mark)
 {
-    unsigned long flags = local_irq_save();
-    if (nr_free < mark + (1UL << order)) {
-        local_irq_restore(flags);
+    unsigned long flags;
+    spin_lock_irqsave(&zone->lock, flags);
+    if (zone->free_pages < mark + (1UL << order)) {
+        spin_unlock_irqrestore(&zone->lock, flags);
         return NULL;
     }
     unsigned int o = order;
-    while (o < MAX_ORDER && list_empty(&free_area[o].free_list))
+    while (o < MAX_ORDER && list_empty(&zone->free_area[o].free_list))
         o++;
     if (o == MAX_ORDER) {
-        local_irq_restore(flags);
+        spin_unlock_irqrestore(&zone->lock, flags);
         return NULL;
     }
-    struct page *page = list_first_entry(&free_area[o].free_list, struct page, lru);
+    struct page *page = list_first_entry(&zone->free_area[o].free_list, struct page, lru);
     list_del(&page->lru);
-    free_area[o].nr_free--;
+    zone->free_area[o].nr_free--;
     unsigned long pfn = page_to_pfn(page);
     while (o > order) {                 /* split: give back the upper halves */
         o--;
         struct page *upper = pfn_to_page(pfn + (1UL << o));
         upper->private = o;
-        list_add(&upper->lru, &free_area[o].free_list);
-        free_area[o].nr_free++;
+        list_add(&upper->lru, &zone->free_area[o].free_list);
+        zone->free_area[o].nr_free++;
     }
     for (unsigned long i = 0; i < (1UL << order); i++) {
         struct page *p = page + i;
@@ -296,9 +322,9 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order, unsign
         p->freelist = NULL;
         p->_mapcount = -1;
     }
-    nr_free -= 1UL << order;
+    zone->free_pages -= 1UL << order;
     set_page_count(page, 1);
-    local_irq_restore(flags);
+    spin_unlock_irqrestore(&zone->lock, flags);
 
     if (gfp & __GFP_ZERO)
         memset(page_address(page), 0, PAGE_SIZE << order);
@@ -342,9 +368,11 @@ static struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order)
     page = get_page_from_freelist(gfp, order, mark);
     if (page)
         return page;
-    /* Interrupts off (an interrupt handler, a spinlock held, kmalloc's
-     * lists): no reclaim.  Reclaim itself (PF_MEMALLOC) must not recurse. */
-    bool can_reclaim = !irqs_disabled() && !(current->flags & PF_MEMALLOC);
+    /* Interrupts off (an interrupt handler, a spinlock held): no reclaim.
+     * Reclaim itself (PF_MEMALLOC) must not recurse.  Reclaim is one-CPU
+     * kernel code: without the big kernel lock (a caller that runs without
+     * it and may not sleep, alloc_pages), none either. */
+    bool can_reclaim = !irqs_disabled() && !(current->flags & PF_MEMALLOC) && kernel_locked();
     bool can_sleep = can_reclaim && (gfp & __GFP_WAIT) && kswapd_task;
     while (can_reclaim) {
         unsigned long before = nr_free_pages();
@@ -402,6 +430,17 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
     struct page *page = get_page_from_freelist(gfp, order, low_free_pages);
     if (__builtin_expect(page != NULL, 1))
         return page;
+    /* The slow path reclaims, kills and sleeps under the big kernel lock.
+     * A caller that runs without it (a kernel thread after unlock_kernel(),
+     * include/smp_lock.h) takes it here if it may sleep: __GFP_WAIT says it
+     * holds no spinlock, so it may wait for the lock (interrupts on).  One
+     * that may not sleep goes without reclaim (can_reclaim, above). */
+    if (!kernel_locked() && (gfp & __GFP_WAIT) && !irqs_disabled()) {
+        lock_kernel();
+        page = alloc_pages_slowpath(gfp, order);
+        unlock_kernel();
+        return page;
+    }
     return alloc_pages_slowpath(gfp, order);
 }
 
@@ -454,7 +493,9 @@ void __free_pages(struct page *page, unsigned int order)
         bad_page(page, "freeing a page still in the page cache (mapping set)");
         goto out;                       /* leak it rather than corrupt the cache */
     }
+    spin_lock(&zone->lock);             /* interrupts are off already */
     free_one_block(page_to_pfn(page), order);
+    spin_unlock(&zone->lock);
 out:
     local_irq_restore(flags);
 }
@@ -503,7 +544,7 @@ void free_pages(unsigned long addr, unsigned int order)
         return;
     if (WARN((addr & (PAGE_SIZE - 1)) || !virt_addr_valid((void *)addr),
              "free_pages(%#lx): not a page-aligned direct-map address", addr)) {
-        mm_bad_page_count++;
+        __atomic_add_fetch(&mm_bad_page_count, 1, __ATOMIC_RELAXED);
         return;                        /* refused: survivable */
     }
     __free_pages(virt_to_page((void *)addr), order);
@@ -511,7 +552,7 @@ void free_pages(unsigned long addr, unsigned int order)
 
 unsigned long nr_free_pages(void)
 {
-    return READ_ONCE(nr_free);
+    return READ_ONCE(zone->free_pages);
 }
 
 /* The OOM report's memory summary (Linux's show_mem / show_free_areas,
@@ -536,12 +577,13 @@ void show_mem(void)
            global_page_state(NR_ACTIVE_FILE) * k, global_page_state(NR_INACTIVE_FILE) * k,
            global_page_state(NR_UNEVICTABLE) * k, totalram_pages * k);
     n = snprintf(line, sizeof line, "Normal:");
-    unsigned long flags = local_irq_save(), total = 0;
+    unsigned long flags, total = 0;
+    spin_lock_irqsave(&zone->lock, flags);   /* one moment's counts */
     for (unsigned int o = 0; o < MAX_ORDER && n < (int)sizeof line; o++) {
-        n += snprintf(line + n, sizeof line - n, " %lu*%lukB", free_area[o].nr_free, k << o);
-        total += free_area[o].nr_free << o;
+        n += snprintf(line + n, sizeof line - n, " %lu*%lukB", zone->free_area[o].nr_free, k << o);
+        total += zone->free_area[o].nr_free << o;
     }
-    local_irq_restore(flags);
+    spin_unlock_irqrestore(&zone->lock, flags);
     if (n < (int)sizeof line)
         snprintf(line + n, sizeof line - n, " = %lukB", total * k);
     printk(KERN_INFO "%s\n", line);
@@ -597,8 +639,12 @@ void page_alloc_init(void)
         INIT_LIST_HEAD(&p->i_pages);
     }
     for (int o = 0; o < MAX_ORDER; o++)
-        INIT_LIST_HEAD(&free_area[o].free_list);
+        INIT_LIST_HEAD(&zone->free_area[o].free_list);
 
+    /* The boot CPU alone (the others start later, smp_init), but
+     * free_one_block's contract holds here too. */
+    unsigned long flags;
+    spin_lock_irqsave(&zone->lock, flags);
     for (int r = 0; r < nr_ram; r++) {
         unsigned long first = DIV_ROUND_UP(ram[r].start, PAGE_SIZE);
         unsigned long last = ram[r].end >> PAGE_SHIFT;       /* exclusive */
@@ -612,6 +658,7 @@ void page_alloc_init(void)
             totalram_pages++;
         }
     }
+    spin_unlock_irqrestore(&zone->lock, flags);
     kernel_image_bytes = virt_to_phys(_kernel_end) - 0x100000;   /* loaded at 1 MiB */
     setup_watermarks();
     printk(KERN_DEBUG "mem_map: %lu struct pages (%lu KiB) at phys %#x\n",

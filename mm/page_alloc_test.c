@@ -6,32 +6,36 @@
 #include <ktest.h>
 
 
-/* Walk the free lists: every block well formed, the total equals nr_free. */
-static bool free_lists_consistent(void)
+/* Walk the free lists under zone->lock: every block well formed, each
+ * order's count its blocks, the total zone->free_pages.  Also the check of
+ * kmalloc's SMP test (mm/kmalloc_test.c; declared in <ktest.h>). */
+bool free_lists_consistent(void)
 {
-    unsigned long frames = 0;
-    unsigned long flags = local_irq_save();
-    for (unsigned int o = 0; o < MAX_ORDER; o++) {
+    unsigned long frames = 0, flags;
+    bool ok = true;
+    spin_lock_irqsave(&zone->lock, flags);
+    for (unsigned int o = 0; o < MAX_ORDER && ok; o++) {
         unsigned long blocks = 0;
         struct page *p;
-        list_for_each_entry(p, &free_area[o].free_list, lru) {
+        list_for_each_entry(p, &zone->free_area[o].free_list, lru) {
             unsigned long pfn = page_to_pfn(p);
-            if (!PageBuddy(p) || p->private != o || (pfn & ((1UL << o) - 1)))
-                goto bad;
-            for (unsigned long i = 1; i < (1UL << o); i++)
-                if (!PageBuddy(p + i) || p[i].private != BUDDY_TAIL)
-                    goto bad;
+            ok &= PageBuddy(p) && p->private == o && !(pfn & ((1UL << o) - 1));
+            for (unsigned long i = 1; i < (1UL << o) && ok; i++)
+                ok &= PageBuddy(p + i) && p[i].private == BUDDY_TAIL;
+            if (!ok)
+                break;
             blocks++;
             frames += 1UL << o;
+            if (frames > max_pfn) {     /* a list that loops: corrupted */
+                ok = false;
+                break;
+            }
         }
-        if (blocks != free_area[o].nr_free)
-            goto bad;
+        ok &= blocks == zone->free_area[o].nr_free;
     }
-    local_irq_restore(flags);
-    return frames == nr_free;
-bad:
-    local_irq_restore(flags);
-    return false;
+    ok &= frames == zone->free_pages;
+    spin_unlock_irqrestore(&zone->lock, flags);
+    return ok;
 }
 
 /* Free a chain of pages linked through their first word. */
