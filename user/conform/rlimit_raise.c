@@ -5,43 +5,47 @@
  * RLIM_INFINITY, through setrlimit and prlimit64; RLIMIT_NOFILE above
  * fs.nr_open (EPERM even for root); soft above hard (EINVAL); an ordinary
  * user raising a hard limit (EPERM), lowering one (0).  Prints
- * observations only (conform.h): values read back only for the limits
- * both kernels keep, and relative to the starting ones.
+ * observations only (conform.h): limits read back as "low" or "orig"
+ * (the kernels' defaults differ), each printed after its call.
  */
 #include "conform.h"
 #include <sys/resource.h>
 #include <sys/syscall.h>
 
-static const char *lim(int res, rlim_t base_max)
+/* The limit now, relative to two pairs: "low" (both what lower set),
+ * "orig" (both as at the start), or the values when below 100000. */
+static const char *lim(int res, const struct rlimit *orig, rlim_t low)
 {
 	static char b[64];
 	struct rlimit r;
 	getrlimit(res, &r);
-	snprintf(b, sizeof b, "cur=%s max=%s",
-		 r.rlim_cur == RLIM_INFINITY ? "inf" : r.rlim_cur == base_max ? "orig" : "other",
-		 r.rlim_max == RLIM_INFINITY ? "inf" : r.rlim_max == base_max ? "orig" : "other");
-	if (r.rlim_cur < 100000 && r.rlim_cur != base_max)
-		snprintf(b, sizeof b, "cur=%lu max=%s", (unsigned long)r.rlim_cur,
-			 r.rlim_max == base_max ? "orig" : r.rlim_max == RLIM_INFINITY ? "inf" : "other");
+	if (r.rlim_cur == low && r.rlim_max == low)
+		return "low";
+	if (r.rlim_cur == orig->rlim_cur && r.rlim_max == orig->rlim_max)
+		return "orig";
+	snprintf(b, sizeof b, "cur=%lu max=%lu", (unsigned long)r.rlim_cur,
+		 (unsigned long)r.rlim_max);
 	return b;
 }
 
+/* Lower both limits to low, raise them back (setrlimit), lower again,
+ * raise back with prlimit64; each result printed after the call. */
 static void lower_raise(const char *name, int res, rlim_t low)
 {
-	struct rlimit orig, r;
+	struct rlimit orig, r = { low, low };
 	getrlimit(res, &orig);
-	r.rlim_cur = r.rlim_max = low;
-	say("%s lower %s %s", name, rv(setrlimit(res, &r)), lim(res, orig.rlim_max));
-	say("%s raise_back %s %s", name, rv(setrlimit(res, &orig)), lim(res, orig.rlim_max));
-	r.rlim_cur = r.rlim_max = low;
+	long ret = setrlimit(res, &r);
+	say("%s lower %s %s", name, rv(ret), lim(res, &orig, low));
+	ret = setrlimit(res, &orig);
+	say("%s raise_back %s %s", name, rv(ret), lim(res, &orig, low));
 	setrlimit(res, &r);
 	struct { unsigned long long cur, max; } n = { orig.rlim_cur, orig.rlim_max };
 	if (orig.rlim_cur == RLIM_INFINITY)
 		n.cur = ~0ULL;
 	if (orig.rlim_max == RLIM_INFINITY)
 		n.max = ~0ULL;
-	say("%s prlimit64_raise_back %s %s", name, rv(syscall(SYS_prlimit64, 0, res, &n, NULL)),
-	    lim(res, orig.rlim_max));
+	ret = syscall(SYS_prlimit64, 0, res, &n, NULL);
+	say("%s prlimit64_raise_back %s %s", name, rv(ret), lim(res, &orig, low));
 }
 
 int main(int argc, char **argv)
@@ -62,12 +66,13 @@ int main(int argc, char **argv)
 	pid_t c = fork();
 	if (c == 0) {
 		drop_to_user();
-		struct rlimit up = { 8192, 16384 }, down = { 4096, 4096 };
-		say("user_raise_hard %s", rv(setrlimit(RLIMIT_MEMLOCK, &up)));
-		say("user_lower %s %s", rv(setrlimit(RLIMIT_MEMLOCK, &down)), lim(RLIMIT_MEMLOCK, 0));
-		say("user_raise_soft_to_hard %s", rv(setrlimit(RLIMIT_MEMLOCK, &down)));
-		struct rlimit again = { 8192, 8192 };
-		say("user_raise_back %s", rv(setrlimit(RLIMIT_MEMLOCK, &again)));
+		struct rlimit up = { 8192, 16384 }, down = { 4096, 4096 }, start = { 8192, 8192 };
+		long ret = setrlimit(RLIMIT_MEMLOCK, &up);
+		say("user_raise_hard %s", rv(ret));
+		ret = setrlimit(RLIMIT_MEMLOCK, &down);
+		say("user_lower %s %s", rv(ret), lim(RLIMIT_MEMLOCK, &start, 4096));
+		ret = setrlimit(RLIMIT_MEMLOCK, &start);
+		say("user_raise_back %s %s", rv(ret), lim(RLIMIT_MEMLOCK, &start, 4096));
 		_exit(0);
 	}
 	int st;

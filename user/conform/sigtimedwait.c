@@ -140,26 +140,34 @@ int main(int argc, char **argv)
 	signal(SIGUSR2, on_sig);
 	kill(getpid(), SIGUSR2);
 	kill(getpid(), SIGUSR1);
+	long r;
 	say("two_pending %s", state());
 	say("bad_timeout_with_pending %s", show(stw(&both, &si, &badns, 8), &si));
-	say("take_lowest %s %s", show(stw(&both, &si, &zero, 8), &si), state());
+	r = stw(&both, &si, &zero, 8);
+	say("take_lowest %s %s", show(r, &si), state());
 	say("not_in_set %s", show(stw(&usr1, &si, &zero, 8), &si));
-	say("take_next %s %s", show(stw(&both, &si, NULL, 8), &si), state());
+	r = stw(&both, &si, NULL, 8);
+	say("take_next %s %s", show(r, &si), state());
 	raise(SIGUSR1);
-	say("raised %s %s", show(stw(&usr1, &si, NULL, 8), &si), state());
+	r = stw(&usr1, &si, NULL, 8);
+	say("raised %s %s", show(r, &si), state());
 	kill(getpid(), SIGUSR1);
-	say("bad_info %s %s", show(stw(&usr1, (siginfo_t *)1, NULL, 8), &si), state());
+	r = stw(&usr1, (siginfo_t *)1, NULL, 8);
+	say("bad_info %s %s", show(r, &si), state());
 	kill(getpid(), SIGUSR1);
-	say("null_info %s %s", show(stw(&usr1, NULL, NULL, 8), &si), state());
+	memset(&si, 0, sizeof si);
+	r = stw(&usr1, NULL, NULL, 8);
+	say("null_info ret=%s %s", rv(r), state());
 	kill(getpid(), SIGUSR2);
 	int sig = 0;
-	say("sigwait ret=%d sig=%s %s", sigwait(&both, &sig), signame(sig), state());
+	r = sigwait(&both, &sig);
+	say("sigwait ret=%ld sig=%s %s", r, signame(sig), state());
 	say("handled_none=%d", handled);
 
 	/* sent while waiting (blocked) */
 	pid_t c = send_later(SIGUSR2, 100);
 	memset(&si, 0, sizeof si);
-	long r = sigwaitinfo(&usr2, &si);
+	r = sigwaitinfo(&usr2, &si);
 	say("sent_while_waiting ret=%s signo=%s code=%s from_child=%d %s", rv(r),
 	    r > 0 ? signame(r) : "-", code_name(si.si_code), si.si_pid == c, state());
 	reap(c);
@@ -178,19 +186,22 @@ int main(int argc, char **argv)
 	handled = 0;
 	struct itimerval it = { { 0, 0 }, { 0, 50000 } };
 	setitimer(ITIMER_REAL, &it, NULL);
-	say("eintr %s handled=%s %s", show(stw(&usr2, &si, NULL, 8), &si),
+	r = stw(&usr2, &si, NULL, 8);
+	say("eintr %s handled=%s %s", show(r, &si),
 	    handled ? signame(handled) : "0", state());
 	sa.sa_flags = SA_RESTART;
 	sigaction(SIGALRM, &sa, NULL);
 	handled = 0;
 	setitimer(ITIMER_REAL, &it, NULL);
 	struct ts32 sec5 = { 5, 0 };
-	say("eintr_sa_restart %s handled=%s", show(stw(&usr2, &si, &sec5, 8), &si),
+	r = stw(&usr2, &si, &sec5, 8);
+	say("eintr_sa_restart %s handled=%s", show(r, &si),
 	    handled ? signame(handled) : "0");
 	/* a blocked signal outside the set does not end the wait */
 	sigprocmask(SIG_BLOCK, &usr1, NULL);
 	kill(getpid(), SIGUSR1);
-	say("blocked_outside %s %s", show(stw(&usr2, &si, &ms50, 8), &si), state());
+	r = stw(&usr2, &si, &ms50, 8);
+	say("blocked_outside %s %s", show(r, &si), state());
 	say("blocked_outside_taken %s", show(stw(&usr1, &si, &zero, 8), &si));
 
 	/* the time64 call */
@@ -200,7 +211,8 @@ int main(int argc, char **argv)
 	say("t64_nsec_1e9 %s", show(stw64(&usr1, &si, &badns64, 8), &si));
 	say("t64_bad_timeout_ptr %s", show(stw64(&usr1, &si, (void *)1, 8), &si));
 	kill(getpid(), SIGUSR1);
-	say("t64_pending %s %s", show(stw64(&usr1, &si, &zero64, 8), &si), state());
+	r = stw64(&usr1, &si, &zero64, 8);
+	say("t64_pending %s %s", show(r, &si), state());
 	conform_end();
 	return 0;
 }
