@@ -89,10 +89,12 @@ static struct k_sigaction *sig_action(struct task_struct *t, int sig)
 }
 
 /* Would delivering sig to t do nothing at all?  (Then it is not queued,
- * as Linux's sig_ignored(), unless blocked: the mask may change later.) */
+ * as Linux's sig_ignored(), unless blocked: the mask may change later; or
+ * blocked before an rt_sigtimedwait unblocked it to wait for it: that
+ * takes it, ignored or not.) */
 static bool sig_ignored(struct task_struct *t, int sig)
 {
-    if (sigismember_k(&t->blocked, sig))
+    if (sigismember_k(&t->blocked, sig) || sigismember_k(&t->real_blocked, sig))
         return false;
     __sighandler_t h = sig_action(t, sig)->sa.sa_handler;
     return h == SIG_IGN || (h == SIG_DFL && sig_default_ignored(sig));
@@ -918,14 +920,15 @@ static void do_signal_stop(int sig)
 /* ---- delivery ------------------------------------------------------------ */
 
 /* Take the lowest-numbered pending signal not in mask (SIGKILL first):
- * delivery passes the blocked set, rt_sigtimedwait the complement of the
- * set it waits for. */
+ * delivery passes the blocked set (never SIGKILL), rt_sigtimedwait the
+ * complement of the set it waits for (always SIGKILL and SIGSTOP: a
+ * SIGKILL stays pending and kills on the way out). */
 static int dequeue_signal_mask(struct task_struct *t, const sigset_t *mask,
                                struct kern_siginfo *info)
 {
     unsigned long flags = local_irq_save();
     int sig = 0;
-    if (sigismember_k(&t->pending, SIGKILL)) {
+    if (sigismember_k(&t->pending, SIGKILL) && !sigismember_k(mask, SIGKILL)) {
         sig = SIGKILL;
     } else {
         for (int i = 0; i < _NSIG_WORDS && !sig; i++) {
@@ -955,7 +958,9 @@ static int dequeue_signal(struct task_struct *t, struct kern_siginfo *info)
  * set `which` (blocked or not; SIGKILL and SIGSTOP are never taken), or
  * sleep until one comes, at most ticks (MAX_SCHEDULE_TIMEOUT: no limit; 0:
  * do not sleep).  While asleep the set is unblocked, so a signal of it
- * wakes us; so does any other unblocked one.  Returns the signal, with its
+ * wakes us; so does any other unblocked one.  The mask from before is
+ * kept in real_blocked, so that a signal of the set that was blocked is
+ * still queued if it is ignored (sig_ignored), as Linux.  Returns the signal, with its
  * info; -EAGAIN when the time ran out (or was 0), -EINTR when another
  * signal woke us (its handler runs on the way out, and the call is not
  * restarted, whatever SA_RESTART says, as Linux). */
@@ -973,7 +978,7 @@ static long do_sigtimedwait(const sigset_t *which, struct kern_siginfo *info, lo
     if (sig || !ticks)
         return sig ? sig : -EAGAIN;
     unsigned long flags = local_irq_save();
-    saved = t->blocked;
+    saved = t->real_blocked = t->blocked;
     for (int i = 0; i < _NSIG_WORDS; i++)
         t->blocked.sig[i] &= ~mask.sig[i];
     local_irq_restore(flags);
@@ -986,6 +991,7 @@ static long do_sigtimedwait(const sigset_t *which, struct kern_siginfo *info, lo
     set_current_state(TASK_RUNNING);
     flags = local_irq_save();
     t->blocked = saved;
+    memset(&t->real_blocked, 0, sizeof t->real_blocked);
     local_irq_restore(flags);
     sig = dequeue_signal_mask(t, &others, info);
     if (sig)
