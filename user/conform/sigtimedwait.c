@@ -4,7 +4,8 @@
  * tests).  A pending signal of the set taken (blocked or not), lowest
  * number first, with its siginfo (kill: SI_USER; raise: SI_TKILL; the
  * sender's pid), no longer pending after, the mask unchanged; one sent
- * while waiting; a timeout (0: at once; 50 ms) -> EAGAIN; a handled signal
+ * while waiting; an ignored one (taken if blocked, else dropped: the wait
+ * times out); a timeout (0: at once; 50 ms) -> EAGAIN; a handled signal
  * outside the set -> EINTR (with SA_RESTART too); the errors (sigsetsize
  * other than 8, a bad timeout -> EINVAL, even with a signal pending; bad
  * pointers -> EFAULT, a bad info pointer after the signal was taken).
@@ -203,6 +204,22 @@ int main(int argc, char **argv)
 	r = stw(&usr2, &si, &ms50, 8);
 	say("blocked_outside %s %s", show(r, &si), state());
 	say("blocked_outside_taken %s", show(stw(&usr1, &si, &zero, 8), &si));
+
+	/* an ignored signal: taken if it was blocked (queued all the same),
+	 * dropped if not (no EINTR, the wait times out) */
+	signal(SIGUSR2, SIG_IGN);
+	sigprocmask(SIG_BLOCK, &usr2, NULL);
+	c = send_later(SIGUSR2, 100);
+	r = sigwaitinfo(&usr2, &si);
+	say("ignored_blocked ret=%s from_child=%d %s", rv(r), si.si_pid == c, state());
+	reap(c);
+	sigprocmask(SIG_UNBLOCK, &usr2, NULL);
+	c = send_later(SIGUSR2, 50);
+	struct ts32 ms300 = { 0, 300000000 };
+	r = stw(&usr2, &si, &ms300, 8);
+	say("ignored_unblocked %s %s", show(r, &si), state());
+	reap(c);
+	signal(SIGUSR2, on_sig);
 
 	/* the time64 call */
 	say("t64_setsize_4 %s", show(stw64(&usr1, &si, &zero64, 4), &si));
