@@ -347,9 +347,9 @@ static void wait_report(struct wait_opts *wo, struct task_struct *c, int cause, 
  *       reported only, still waitable);
  *   a stop not yet reported (WSTOPPED), a continue (WCONTINUED): reported,
  *       the report consumed unless WNOWAIT.
- * A leader zombie whose threads still run counts as a child that has
- * nothing to report; so does any zombie when WEXITED is not asked for, as
- * in Linux, except that then it does not count at all: only zombies left,
+ * A leader zombie whose threads still run counts as a child with nothing
+ * to report.  Any other zombie, when WEXITED is not asked for, does not
+ * count at all (as Linux's wait_task_zombie): with only such children,
  * -ECHILD.  Returns the child's pid (wo filled in), 0 with WNOHANG when
  * children have nothing to report, -ECHILD, or -ERESTARTSYS on a signal. */
 static long do_wait(struct wait_opts *wo)
