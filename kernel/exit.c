@@ -538,10 +538,12 @@ long sys_waitid(int which, pid_t upid, void *infop, int options, void *rusage)
     }
     if (!infop)
         return err;
-    siginfo_t *u = infop;
-    if (put_user(signo, &u->si_signo) || put_user(0, &u->si_errno) ||
-        put_user(wo.cause, &u->si_code) || put_user(wo.pid, &u->si_pid) ||
-        put_user(wo.uid, &u->si_uid) || put_user(wo.status, &u->si_status))
+    /* si_signo, si_errno, si_code, si_pid, si_uid, si_status: the first
+     * 24 bytes of the i386 siginfo_t, in this order */
+    _Static_assert(offsetof(siginfo_t, si_uid) == 16 && offsetof(siginfo_t, si_status) == 20,
+                   "waitid's six siginfo fields");
+    int head[6] = { signo, 0, wo.cause, wo.pid, (int)wo.uid, wo.status };
+    if (copy_to_user(infop, head, sizeof head))
         return -EFAULT;
     return err;
 }
