@@ -16,7 +16,12 @@ static inline struct pt_regs *task_pt_regs(struct task_struct *t)
 #define current_pt_regs() task_pt_regs(current)
 
 #define PID_MAX        32768
-#define DEFAULT_MAX_PROCESSES 64       /* fork/clone beyond this: -EAGAIN (nproc=N) */
+/* fork/clone beyond max_processes tasks: -EAGAIN.  The default is Linux's
+ * threads-max (set_max_threads): as many tasks as have their kernel
+ * stacks fit in an eighth of RAM, at least MIN_MAX_PROCESSES; the boot
+ * option nproc=N overrides it (kernel/user_init.c). */
+#define MIN_MAX_PROCESSES 20           /* Linux's MIN_THREADS */
+int default_max_processes(void);
 extern int max_processes;
 extern int nr_processes;               /* live user processes (zombies included) */
 extern struct task_struct *init_process; /* pid 1: adopts orphans */

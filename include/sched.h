@@ -103,6 +103,7 @@ struct task_struct {
     struct kern_siginfo pending_info[_NSIG];  /* info of each pending signal */
     struct k_sigaction action[_NSIG];  /* handlers (Linux: sighand_struct) */
     sigset_t saved_sigmask;            /* sigsuspend: restored after delivery */
+    sigset_t real_blocked;             /* rt_sigtimedwait: the mask while it sleeps with its set unblocked */
     int restore_sigmask;
     struct desc_struct tls_array[GDT_ENTRY_TLS_ENTRIES];  /* set_thread_area */
     unsigned long clear_child_tid;     /* set_tid_address, CLONE_CHILD_CLEARTID: at exit

@@ -37,6 +37,7 @@ long sys_exit(int code);
 long sys_exit_group(int code);
 long sys_wait4(pid_t pid, int *status, int options, void *rusage);
 long sys_waitpid(pid_t pid, int *status, int options);
+long sys_waitid(int which, pid_t upid, void *infop, int options, void *rusage);
 
 /* kernel/signal.c */
 struct sigaction;
@@ -48,6 +49,10 @@ long sys_rt_sigaction(int sig, const struct sigaction *act, struct sigaction *oa
 long sys_rt_sigprocmask(int how, const void *set, void *oset, unsigned long sigsetsize);
 long sys_rt_sigpending(void *set, unsigned long sigsetsize);
 long sys_rt_sigsuspend(const void *set, unsigned long sigsetsize);
+long sys_rt_sigtimedwait(const void *uthese, void *uinfo, const void *uts,
+                         unsigned long sigsetsize);
+long sys_rt_sigtimedwait_time64(const void *uthese, void *uinfo, const void *uts,
+                                unsigned long sigsetsize);
 long sys_sigreturn(void);
 long sys_rt_sigreturn(void);
 long sys_pause(void);

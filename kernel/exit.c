@@ -258,16 +258,28 @@ long sys_exit_group(int code)
     do_group_exit((code & 0xff) << 8);
 }
 
-/* Does child c match wait4's pid argument? */
-static bool wait_match(struct task_struct *me, struct task_struct *c, pid_t pid)
+/* One wait4/waitpid/waitid call (Linux's struct wait_opts and
+ * waitid_info): what to look for, then what do_wait found. */
+struct wait_opts {
+    int type;                          /* P_ALL, P_PID, P_PGID */
+    pid_t id;                          /* the pid or process group */
+    int flags;                         /* WEXITED, WSTOPPED, WCONTINUED, WNOHANG, WNOWAIT */
+    struct rusage32 *ru;               /* the child's usage, or NULL */
+    pid_t pid;                         /* found: the child */
+    uid_t uid;                         /* its real uid */
+    int cause;                         /* CLD_EXITED ... CLD_CONTINUED */
+    int status;                        /* exit code or signal (waitid's si_status) */
+    int word;                          /* the wait4 status word */
+};
+
+/* Does child c match the wait's idtype and id (Linux's eligible_pid)? */
+static bool wait_match(const struct wait_opts *wo, struct task_struct *c)
 {
-    if (pid > 0)
-        return c->pid == pid;
-    if (pid == -1)
-        return true;
-    if (pid == 0)
-        return c->pgrp == me->pgrp;
-    return c->pgrp == -pid;
+    switch (wo->type) {
+    case P_PID:  return c->pid == wo->id;
+    case P_PGID: return c->pgrp == wo->id;
+    default:     return true;          /* P_ALL */
+    }
 }
 
 /* Free a reaped zombie (wait4). */
@@ -315,27 +327,52 @@ static void reap_account(struct task_struct *me, struct task_struct *c, struct r
         *ru = r;
 }
 
-long kernel_wait4(pid_t pid, int *status, int options, struct rusage32 *ru)
+/* What a report says of child c, as Linux's wait_task_* fill waitid's
+ * siginfo: si_code (cause), si_status, si_uid (the child's real uid) and
+ * the wait4 status word.  Interrupts off. */
+static void wait_report(struct wait_opts *wo, struct task_struct *c, int cause, int status,
+                        int word)
+{
+    wo->pid = c->pid;
+    wo->uid = c->cred.uid;
+    wo->cause = cause;
+    wo->status = status;
+    wo->word = word;
+}
+
+/* The search wait4, waitpid and waitid share (Linux's do_wait): sleep until
+ * a child that wait_match()es has something to report, or there is no such
+ * child.  What a child reports, the first that has something:
+ *   a zombie (WEXITED): reaped, its usage added to ours (not with WNOWAIT:
+ *       reported only, still waitable);
+ *   a stop not yet reported (WSTOPPED), a continue (WCONTINUED): reported,
+ *       the report consumed unless WNOWAIT.
+ * A leader zombie whose threads still run counts as a child with nothing
+ * to report.  Any other zombie, when WEXITED is not asked for, does not
+ * count at all (as Linux's wait_task_zombie): with only such children,
+ * -ECHILD.  Returns the child's pid (wo filled in), 0 with WNOHANG when
+ * children have nothing to report, -ECHILD, or -ERESTARTSYS on a signal. */
+static long do_wait(struct wait_opts *wo)
 {
     struct task_struct *me = tg_leader(current), *c;
     DEFINE_WAIT(w);
     long ret;
 
-    if (options & ~(WNOHANG | WUNTRACED | __WALL | WCONTINUED))
-        return -EINVAL;
     for (;;) {
         prepare_to_wait(&me->wait_chldexit, &w, TASK_INTERRUPTIBLE);
         unsigned long flags = local_irq_save();
         bool any = false, busy = false;
         struct task_struct *found = NULL;
-        int jobctl_status = 0;
         list_for_each_entry(c, &me->children, sibling) {
-            if (!wait_match(me, c, pid))
+            if (!wait_match(wo, c))
                 continue;
-            any = true;
             if (c->exit_state == EXIT_ZOMBIE && c->group_live) {
-                continue;              /* a leader gone before its threads */
+                any = true;            /* a leader gone before its threads */
+                continue;
             } else if (c->exit_state == EXIT_ZOMBIE) {
+                if (!(wo->flags & WEXITED))
+                    continue;
+                any = true;
                 if (c->state == TASK_DEAD && !c->stack) {
                     found = c;
                     break;
@@ -343,29 +380,41 @@ long kernel_wait4(pid_t pid, int *status, int options, struct rusage32 *ru)
                 busy = true;           /* still switching away: look again */
                 continue;
             }
+            any = true;
             /* Linux's wait_task_stopped / wait_task_continued: report, do
-             * not reap, and consume the report. */
-            if ((options & WUNTRACED) && c->jobctl_stop && c->stop_report) {
-                jobctl_status = (c->stop_report << 8) | 0x7f;
-                c->stop_report = 0;
-            } else if ((options & WCONTINUED) && c->cont_report) {
-                jobctl_status = 0xffff;
-                c->cont_report = 0;
+             * not reap, and consume the report (not with WNOWAIT). */
+            if ((wo->flags & WSTOPPED) && c->jobctl_stop && c->stop_report) {
+                int sig = c->stop_report;
+                if (!(wo->flags & WNOWAIT))
+                    c->stop_report = 0;
+                wait_report(wo, c, CLD_STOPPED, sig, (sig << 8) | 0x7f);
+            } else if ((wo->flags & WCONTINUED) && c->cont_report) {
+                if (!(wo->flags & WNOWAIT))
+                    c->cont_report = 0;
+                wait_report(wo, c, CLD_CONTINUED, SIGCONT, 0xffff);
             } else {
                 continue;
             }
+            if (wo->ru)                /* its usage so far, as Linux */
+                task_rusage(c, RUSAGE_BOTH, wo->ru);
             ret = c->pid;
             local_irq_restore(flags);
-            if (status)
-                *status = jobctl_status;
             goto out;
         }
         if (found) {
+            int word = found->exit_status, sig = word & 0x7f;
             ret = found->pid;
-            if (status)
-                *status = found->exit_status;
-            reap_account(me, found, ru);
-            release_task(found);
+            if (!sig)
+                wait_report(wo, found, CLD_EXITED, (word >> 8) & 0xff, word);
+            else
+                wait_report(wo, found, (word & 0x80) ? CLD_DUMPED : CLD_KILLED, sig, word);
+            if (wo->flags & WNOWAIT) {
+                if (wo->ru)
+                    task_rusage(found, RUSAGE_BOTH, wo->ru);
+            } else {
+                reap_account(me, found, wo->ru);
+                release_task(found);
+            }
             local_irq_restore(flags);
             break;
         }
@@ -379,7 +428,7 @@ long kernel_wait4(pid_t pid, int *status, int options, struct rusage32 *ru)
             yield();
             continue;
         }
-        if (options & WNOHANG) {
+        if (wo->flags & WNOHANG) {
             ret = 0;
             break;
         }
@@ -394,6 +443,29 @@ out:
     return ret;
 }
 
+/* wait4's pid argument as an idtype: > 0 that child, -1 any, 0 our
+ * process group, < -1 the group -pid (Linux's kernel_wait4). */
+long kernel_wait4(pid_t pid, int *status, int options, struct rusage32 *ru)
+{
+    struct wait_opts wo = { .type = P_ALL, .ru = ru };
+
+    if (options & ~(WNOHANG | WUNTRACED | __WALL | WCONTINUED))
+        return -EINVAL;
+    if (pid == -0x7fffffff - 1)        /* INT_MIN: -pid would overflow, as Linux */
+        return -ESRCH;
+    if (pid > 0)
+        wo.type = P_PID, wo.id = pid;
+    else if (pid == 0)
+        wo.type = P_PGID, wo.id = tg_leader(current)->pgrp;
+    else if (pid < -1)
+        wo.type = P_PGID, wo.id = -pid;
+    wo.flags = options | WEXITED;      /* WUNTRACED is WSTOPPED */
+    long ret = do_wait(&wo);
+    if (ret > 0 && status)
+        *status = wo.word;
+    return ret;
+}
+
 long sys_wait4(pid_t pid, int *ustatus, int options, void *rusage)
 {
     int status = 0;
@@ -404,8 +476,8 @@ long sys_wait4(pid_t pid, int *ustatus, int options, void *rusage)
     long ret = kernel_wait4(pid, &status, options, &ru);
     if (ret > 0 && ustatus && put_user(status, ustatus))
         return -EFAULT;
-    /* As Linux, only when a child is reported; simplification: a stopped
-     * or continued child's report gives zeros (Linux gives its usage). */
+    /* As Linux, only when a child is reported (a stopped or continued
+     * one's too: its usage so far). */
     if (ret > 0 && rusage && copy_to_user(rusage, &ru, sizeof ru))
         return -EFAULT;
     return ret;
@@ -414,4 +486,64 @@ long sys_wait4(pid_t pid, int *ustatus, int options, void *rusage)
 long sys_waitpid(pid_t pid, int *status, int options)
 {
     return sys_wait4(pid, status, options, NULL);
+}
+
+/* waitid(idtype, id, infop, options, rusage), Linux's kernel_waitid and
+ * sys_waitid.  idtype P_ALL (id ignored), P_PID (id > 0), P_PGID (id >= 0,
+ * 0: our own group); options: at least one of WEXITED, WSTOPPED,
+ * WCONTINUED, with WNOHANG and WNOWAIT; anything else -EINVAL.  The result
+ * is 0 and the child in *infop: si_signo SIGCHLD, si_code CLD_EXITED,
+ * CLD_KILLED, CLD_DUMPED, CLD_STOPPED or CLD_CONTINUED, si_pid, si_uid,
+ * si_status (exit code or signal); with WNOHANG and nothing to report, 0
+ * and those fields all zero.  As Linux, infop is written even when the
+ * call fails (zeros), and only those six fields (si_errno 0 too): the rest
+ * of the siginfo_t is left as it was; an unwritable infop is -EFAULT, even
+ * after a child was reaped.  rusage (not NULL) gets the child's usage
+ * (and its reaped children's) when one is reported.  Simplification: no
+ * pidfds (P_PIDFD is an unknown idtype, -EINVAL). */
+long sys_waitid(int which, pid_t upid, void *infop, int options, void *rusage)
+{
+    struct rusage32 ru;
+    struct wait_opts wo = { .id = upid, .flags = options, .ru = rusage ? &ru : NULL };
+    long err;
+
+    memset(&ru, 0, sizeof ru);
+    if (options & ~(WNOHANG | WNOWAIT | WEXITED | WSTOPPED | WCONTINUED | __WNOTHREAD |
+                    __WCLONE | __WALL))
+        err = -EINVAL;
+    else if (!(options & (WEXITED | WSTOPPED | WCONTINUED)))
+        err = -EINVAL;
+    else if (which == P_ALL)
+        err = 0;
+    else if (which == P_PID)
+        err = upid <= 0 ? -EINVAL : 0;
+    else if (which == P_PGID)
+        err = upid < 0 ? -EINVAL : 0;
+    else
+        err = -EINVAL;
+    if (!err) {
+        wo.type = which;
+        if (which == P_PGID && upid == 0)
+            wo.id = tg_leader(current)->pgrp;
+        err = do_wait(&wo);
+    }
+    int signo = 0;
+    if (err > 0) {
+        signo = SIGCHLD;
+        err = 0;
+        if (rusage && copy_to_user(rusage, &ru, sizeof ru))
+            return -EFAULT;
+    } else {
+        wo.pid = wo.uid = wo.cause = wo.status = 0;
+    }
+    if (!infop)
+        return err;
+    /* si_signo, si_errno, si_code, si_pid, si_uid, si_status: the first
+     * 24 bytes of the i386 siginfo_t, in this order */
+    _Static_assert(offsetof(siginfo_t, si_uid) == 16 && offsetof(siginfo_t, si_status) == 20,
+                   "waitid's six siginfo fields");
+    int head[6] = { signo, 0, wo.cause, wo.pid, (int)wo.uid, wo.status };
+    if (copy_to_user(infop, head, sizeof head))
+        return -EFAULT;
+    return err;
 }

@@ -79,7 +79,22 @@ void put_fs_struct(struct fs_struct *fs)
     kfree(fs);
 }
 
-int max_processes = DEFAULT_MAX_PROCESSES;
+int max_processes = MIN_MAX_PROCESSES;  /* kmain sets the default once RAM is known */
+
+/* Linux's set_max_threads: at most an eighth of RAM in kernel stacks
+ * (THREAD_SIZE each), at least MIN_MAX_PROCESSES, and never more tasks
+ * than pids.  256 MiB gives about 4000 (a task costs its stack, page
+ * directory and tables, task_struct: roughly 16-20 KiB before any user
+ * page), 16 MiB about 250. */
+int default_max_processes(void)
+{
+    unsigned long n = totalram_pages / (8 * THREAD_SIZE / PAGE_SIZE);
+    if (n < MIN_MAX_PROCESSES)
+        n = MIN_MAX_PROCESSES;
+    if (n > PID_MAX / 2)
+        n = PID_MAX / 2;
+    return (int)n;
+}
 int nr_processes;
 struct task_struct *init_process;
 

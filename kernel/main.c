@@ -10,6 +10,7 @@
 #include <cmdline.h>
 #include <multiboot.h>
 #include <init.h>
+#include <proc.h>                      /* max_processes */
 #include <asm/layout.h>
 #include <asm/irqflags.h>
 #include <asm/io.h>
@@ -57,6 +58,7 @@ void kmain(uint32_t magic, uint32_t mbi_phys, unsigned long pgdir_va)
 
     lock_kernel();                     /* kmain is kernel code: include/smp_lock.h */
     run_initcalls();
+    max_processes = default_max_processes();   /* RAM is known: Linux's fork_init */
 
 #ifdef CONFIG_KTEST
     ktest_boot();                      /* test=/bench=: kernel/test/ktest.c */

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fs.h>
 #include <signal.h>
+#include <cmdline.h>
 #include <asm/irqflags.h>
 #include "sched_glue.h"
 
@@ -102,6 +103,25 @@ KTEST(proc, process_limit_eagain)
     struct task_struct *t = user_process_create(run_program, NULL, "over", 0);
     max_processes = saved;
     KT_EXPECT(IS_ERR(t) && PTR_ERR(t) == -EAGAIN);
+}
+
+/* The default task limit is Linux's threads-max: kernel stacks in an
+ * eighth of RAM, at least 20, at most half the pids; it is what fork
+ * enforces unless nproc= said otherwise. */
+KTEST(proc, default_process_limit_is_an_eighth_of_ram)
+{
+    int n = default_max_processes();
+    unsigned long want = totalram_pages / (8 * THREAD_SIZE / PAGE_SIZE);
+    if (want < MIN_MAX_PROCESSES)
+        want = MIN_MAX_PROCESSES;
+    if (want > PID_MAX / 2)
+        want = PID_MAX / 2;
+    KT_EXPECT_EQ(n, (int)want);
+    KT_EXPECT(n >= MIN_MAX_PROCESSES && n <= PID_MAX / 2);
+    KT_EXPECT((unsigned long)n * THREAD_SIZE <= totalram_pages * PAGE_SIZE / 8 ||
+              n == MIN_MAX_PROCESSES);
+    if (!cmdline_get("nproc"))
+        KT_EXPECT_EQ(max_processes, n);
 }
 
 /* execve needs a regular file with an execute bit: a directory or a file

@@ -52,6 +52,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <proc.h>
+#include <timer.h>                     /* HZ */
 #include <syscalls.h>
 #include <asm/ptrace.h>
 #include <asm/traps.h>
@@ -88,10 +89,12 @@ static struct k_sigaction *sig_action(struct task_struct *t, int sig)
 }
 
 /* Would delivering sig to t do nothing at all?  (Then it is not queued,
- * as Linux's sig_ignored(), unless blocked: the mask may change later.) */
+ * as Linux's sig_ignored(), unless blocked: the mask may change later; or
+ * blocked before an rt_sigtimedwait unblocked it to wait for it: that
+ * takes it, ignored or not.) */
 static bool sig_ignored(struct task_struct *t, int sig)
 {
-    if (sigismember_k(&t->blocked, sig))
+    if (sigismember_k(&t->blocked, sig) || sigismember_k(&t->real_blocked, sig))
         return false;
     __sighandler_t h = sig_action(t, sig)->sa.sa_handler;
     return h == SIG_IGN || (h == SIG_DFL && sig_default_ignored(sig));
@@ -343,10 +346,12 @@ static long do_tkill(pid_t tgid, pid_t pid, int sig)
     struct task_struct *t = find_task_by_pid(pid);
     if (!t || !t->is_process || t->exit_state || (tgid > 0 && t->tgid != tgid))
         return -ESRCH;
-    int err = check_kill_permission(sig, NULL, t);
+    /* as Linux's do_tkill: the receiver sees si_code SI_TKILL, our tgid */
+    struct kern_siginfo info = { .code = SI_TKILL, .pid = current->tgid };
+    int err = check_kill_permission(sig, &info, t);
     if (err || !sig)
         return err;
-    return send_signal(t, sig, NULL);
+    return send_signal(t, sig, &info);
 }
 
 long sys_tkill(pid_t pid, int sig)
@@ -795,6 +800,23 @@ static int setup_frame(int sig, struct k_sigaction *ka, sigset_t *oldset, struct
     return 0;
 }
 
+/* The siginfo_t user space sees for a dequeued signal (an SA_SIGINFO
+ * handler's frame, rt_sigtimedwait): si_signo, si_code, and the fields of
+ * the union the kind of signal has (si_addr, the child's pid and status,
+ * or the sender's pid); the rest zero.  info zeroed by the caller. */
+static void fill_siginfo(siginfo_t *info, int sig, const struct kern_siginfo *ki)
+{
+    info->si_signo = sig;
+    info->si_code = ki->code;
+    if (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGTRAP)
+        info->si_addr = (void *)ki->addr;
+    else if (sig == SIGCHLD) {
+        info->_sifields.chld.pid = ki->pid;
+        info->_sifields.chld.status = ki->status;
+    } else
+        info->si_pid = ki->pid;
+}
+
 static int setup_rt_frame(int sig, struct k_sigaction *ka, const struct kern_siginfo *ki,
                           sigset_t *oldset, struct pt_regs *regs)
 {
@@ -806,15 +828,7 @@ static int setup_rt_frame(int sig, struct k_sigaction *ka, const struct kern_sig
     f.sig = sig;
     f.pinfo = addr + offsetof(struct rt_sigframe, info);
     f.puc = addr + offsetof(struct rt_sigframe, uc);
-    f.info.si_signo = sig;
-    f.info.si_code = ki->code;
-    if (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGTRAP)
-        f.info.si_addr = (void *)ki->addr;
-    else if (sig == SIGCHLD) {
-        f.info._sifields.chld.pid = ki->pid;
-        f.info._sifields.chld.status = ki->status;
-    } else
-        f.info.si_pid = ki->pid;
+    fill_siginfo(&f.info, sig, ki);
     save_altstack(&f.uc.uc_stack, regs->sp);
     setup_sigcontext(&f.uc.uc_mcontext, regs, fp, oldset->sig[0], ki->addr);
     f.uc.uc_sigmask = *oldset;
@@ -905,16 +919,20 @@ static void do_signal_stop(int sig)
 
 /* ---- delivery ------------------------------------------------------------ */
 
-/* Take the lowest-numbered pending unblocked signal (SIGKILL first). */
-static int dequeue_signal(struct task_struct *t, struct kern_siginfo *info)
+/* Take the lowest-numbered pending signal not in mask (SIGKILL first):
+ * delivery passes the blocked set (never SIGKILL), rt_sigtimedwait the
+ * complement of the set it waits for (always SIGKILL and SIGSTOP: a
+ * SIGKILL stays pending and kills on the way out). */
+static int dequeue_signal_mask(struct task_struct *t, const sigset_t *mask,
+                               struct kern_siginfo *info)
 {
     unsigned long flags = local_irq_save();
     int sig = 0;
-    if (sigismember_k(&t->pending, SIGKILL)) {
+    if (sigismember_k(&t->pending, SIGKILL) && !sigismember_k(mask, SIGKILL)) {
         sig = SIGKILL;
     } else {
         for (int i = 0; i < _NSIG_WORDS && !sig; i++) {
-            unsigned long m = t->pending.sig[i] & ~t->blocked.sig[i];
+            unsigned long m = t->pending.sig[i] & ~mask->sig[i];
             if (m)
                 sig = i * 32 + __builtin_ctzl(m) + 1;
         }
@@ -926,6 +944,135 @@ static int dequeue_signal(struct task_struct *t, struct kern_siginfo *info)
     local_irq_restore(flags);
     return sig;
 }
+
+/* Take the lowest-numbered pending unblocked signal (SIGKILL first). */
+static int dequeue_signal(struct task_struct *t, struct kern_siginfo *info)
+{
+    sigset_t blocked = t->blocked;
+    return dequeue_signal_mask(t, &blocked, info);
+}
+
+/* ---- waiting for a signal: rt_sigtimedwait --------------------------------- */
+
+/* rt_sigtimedwait (Linux's do_sigtimedwait): take a pending signal of the
+ * set `which` (blocked or not; SIGKILL and SIGSTOP are never taken), or
+ * sleep until one comes, at most ticks (MAX_SCHEDULE_TIMEOUT: no limit; 0:
+ * do not sleep).  While asleep the set is unblocked, so a signal of it
+ * wakes us; so does any other unblocked one.  The mask from before is
+ * kept in real_blocked, so that a signal of the set that was blocked is
+ * still queued if it is ignored (sig_ignored), as Linux.  Returns the signal, with its
+ * info; -EAGAIN when the time ran out (or was 0), -EINTR when another
+ * signal woke us (its handler runs on the way out, and the call is not
+ * restarted, whatever SA_RESTART says, as Linux). */
+static long do_sigtimedwait(const sigset_t *which, struct kern_siginfo *info, long ticks)
+{
+    struct task_struct *t = current;
+    sigset_t mask = *which, saved;
+    sigdelset_k(&mask, SIGKILL);
+    sigdelset_k(&mask, SIGSTOP);
+    sigset_t others = mask;            /* what dequeue_signal_mask must skip */
+    for (int i = 0; i < _NSIG_WORDS; i++)
+        others.sig[i] = ~mask.sig[i];
+
+    int sig = dequeue_signal_mask(t, &others, info);
+    if (sig || !ticks)
+        return sig ? sig : -EAGAIN;
+    unsigned long flags = local_irq_save();
+    saved = t->real_blocked = t->blocked;
+    for (int i = 0; i < _NSIG_WORDS; i++)
+        t->blocked.sig[i] &= ~mask.sig[i];
+    local_irq_restore(flags);
+    for (;;) {
+        set_current_state(TASK_INTERRUPTIBLE);
+        if (signal_pending(t) || !ticks)
+            break;
+        ticks = schedule_timeout(ticks);
+    }
+    set_current_state(TASK_RUNNING);
+    flags = local_irq_save();
+    t->blocked = saved;
+    memset(&t->real_blocked, 0, sizeof t->real_blocked);
+    local_irq_restore(flags);
+    sig = dequeue_signal_mask(t, &others, info);
+    if (sig)
+        return sig;
+    return ticks ? -EINTR : -EAGAIN;
+}
+
+/* The timeout as ticks, rounded up as nanosleep's (kernel/sys.c), or
+ * -EINVAL for a negative time or tv_nsec outside 0..999999999. */
+static long timeout_ticks(long long sec, long long nsec)
+{
+    if (sec < 0 || nsec < 0 || nsec >= 1000000000LL)
+        return -EINVAL;
+    if (sec == 0 && nsec == 0)
+        return 0;
+    if (sec > MAX_SCHEDULE_TIMEOUT / HZ - 2)
+        return MAX_SCHEDULE_TIMEOUT - 1;
+    /* + 1: the current tick is partly over */
+    return (long)sec * HZ + (long)((nsec + 1000000000 / HZ - 1) / (1000000000 / HZ)) + 1;
+}
+
+/* rt_sigtimedwait(set, info, timeout, sigsetsize) and its _time64 twin
+ * (glibc's sigwaitinfo, sigtimedwait, sigwait): sigsetsize other than 8 is
+ * -EINVAL, an unreadable set or timeout -EFAULT, a bad timeout -EINVAL
+ * (only once the set was read, as Linux); no timeout (NULL) waits for
+ * ever.  The signal number is returned and, if info is not NULL, its
+ * siginfo_t (128 bytes) written there: -EFAULT if that fails, the signal
+ * being taken all the same.  ts64: struct __kernel_timespec (64-bit
+ * seconds and nanoseconds, of which only the low 32 bits count on i386),
+ * otherwise struct timespec with 32-bit fields. */
+static long sigtimedwait_common(const void *uthese, void *uinfo, const void *uts,
+                                unsigned long sigsetsize, bool ts64)
+{
+    sigset_t these;
+    long ticks = MAX_SCHEDULE_TIMEOUT;
+    if (sigsetsize != sizeof(sigset_t))
+        return -EINVAL;
+    if (copy_from_user(&these, uthese, sizeof these))
+        return -EFAULT;
+    if (uts) {
+        long long sec, nsec;
+        if (ts64) {
+            long long v[2];
+            if (copy_from_user(v, uts, sizeof v))
+                return -EFAULT;
+            sec = v[0], nsec = (int)(unsigned int)v[1];
+        } else {
+            long v[2];
+            if (copy_from_user(v, uts, sizeof v))
+                return -EFAULT;
+            sec = v[0], nsec = v[1];
+        }
+        ticks = timeout_ticks(sec, nsec);
+        if (ticks < 0)
+            return ticks;
+    }
+    struct kern_siginfo ki;
+    long ret = do_sigtimedwait(&these, &ki, ticks);
+    if (ret > 0 && uinfo) {
+        siginfo_t info;
+        memset(&info, 0, sizeof info);
+        fill_siginfo(&info, (int)ret, &ki);
+        if (copy_to_user(uinfo, &info, sizeof info))
+            return -EFAULT;
+    }
+    return ret;
+}
+
+long sys_rt_sigtimedwait(const void *uthese, void *uinfo, const void *uts,
+                         unsigned long sigsetsize)
+{
+    return sigtimedwait_common(uthese, uinfo, uts, sigsetsize, false);
+}
+
+long sys_rt_sigtimedwait_time64(const void *uthese, void *uinfo, const void *uts,
+                                unsigned long sigsetsize)
+{
+    return sigtimedwait_common(uthese, uinfo, uts, sigsetsize, true);
+}
+
+/* ---- system call restart ---------------------------------------------------- */
 
 static bool in_syscall(struct pt_regs *regs)
 {

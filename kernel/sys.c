@@ -26,6 +26,8 @@
 #include <timer.h>
 #include <mm.h>
 #include <proc.h>
+#include <cred.h>
+#include <fdtable.h>                   /* NR_OPEN */
 #include <do_mounts.h>          /* kernel_power_off: sync, unmount, power off */
 #include <syscalls.h>
 #include <asm/io.h>                     /* rdtsc */
@@ -263,9 +265,12 @@ long sys_getrlimit(unsigned int resource, void *rlim)
 }
 
 /* Reading works.  RLIMIT_FSIZE, RLIMIT_NOFILE, RLIMIT_NPROC, RLIMIT_CPU and
- * RLIMIT_MEMLOCK are kept and enforced (include/sched.h); lowering any other limit is
- * accepted and ignored (fixed limits).  No hard limit can be raised (-EPERM), so
- * RLIMIT_NOFILE stays within the table's size, NR_OPEN. */
+ * RLIMIT_MEMLOCK are kept and enforced (include/sched.h); setting any other
+ * limit is checked as below, then accepted and ignored (fixed limits:
+ * simplification).  As Linux's do_prlimit: soft above hard is -EINVAL; a hard
+ * RLIMIT_NOFILE above the table's size, NR_OPEN (Linux's fs.nr_open), is
+ * -EPERM even for root; raising any hard limit needs CAP_SYS_RESOURCE (root
+ * here), -EPERM otherwise. */
 long sys_prlimit64(pid_t pid, unsigned int resource, const void *new_rlim, void *old_rlim)
 {
     if (resource >= RLIMIT_NLIMITS)
@@ -280,7 +285,9 @@ long sys_prlimit64(pid_t pid, unsigned int resource, const void *new_rlim, void 
             return -EFAULT;
         if (n[0] > n[1])
             return -EINVAL;
-        if (n[1] > v[1])
+        if (resource == RLIMIT_NOFILE && n[1] > NR_OPEN)
+            return -EPERM;
+        if (n[1] > v[1] && !capable(CAP_SYS_RESOURCE))
             return -EPERM;
         unsigned long long *pair = rlimit_pair(t, resource);
         if (pair) {

@@ -52,6 +52,7 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
     S(execve, sys_execve),
     S(waitpid, sys_waitpid),
     S(wait4, sys_wait4),
+    S(waitid, sys_waitid),
     /* signals (kernel/signal.c) */
     S(kill, sys_kill),
     S(tkill, sys_tkill),
@@ -60,6 +61,8 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
     S(rt_sigprocmask, sys_rt_sigprocmask),
     S(rt_sigpending, sys_rt_sigpending),
     S(rt_sigsuspend, sys_rt_sigsuspend),
+    S(rt_sigtimedwait, sys_rt_sigtimedwait),
+    S(rt_sigtimedwait_time64, sys_rt_sigtimedwait_time64),
     S(sigreturn, sys_sigreturn),
     S(rt_sigreturn, sys_rt_sigreturn),
     S(pause, sys_pause),

@@ -28,6 +28,7 @@ typedef struct {
 /* si_code: who sent it, or why the trap raised it */
 #define SI_USER       0                /* kill() */
 #define SI_KERNEL     0x80
+#define SI_TKILL      (-6)             /* tkill(), tgkill() (raise) */
 #define ILL_ILLOPN    2                /* SIGILL: illegal operand */
 #define FPE_INTDIV    1                /* SIGFPE: integer divide by zero */
 #define SEGV_MAPERR   1                /* SIGSEGV: address not mapped */
@@ -37,6 +38,7 @@ typedef struct {
 #define TRAP_BRKPT    1                /* SIGTRAP: breakpoint */
 #define CLD_EXITED    1                /* SIGCHLD: the child exited */
 #define CLD_KILLED    2                /* ... was killed */
+#define CLD_DUMPED    3                /* ... was killed and dumped core */
 #define CLD_STOPPED   5                /* ... stopped */
 #define CLD_CONTINUED 6                /* ... continued */
 

@@ -212,6 +212,7 @@
 #define __NR_clock_gettime64    403
 #define __NR_clock_nanosleep_time64407
 #define __NR_utimensat_time64   412
+#define __NR_rt_sigtimedwait_time64 421
 #define __NR_futex_time64       422
 #define __NR_rseq               386
 #define __NR_faccessat2         439
