@@ -332,14 +332,11 @@ static int get_sel_timeout(struct sel_timeout *to, const void __user *utp, enum 
     }
 }
 
-/* Linux's poll_select_finish: write the time left back (not for a zero
- * time-out), and turn -ERESTARTNOHAND into -EINTR if that fails. */
-static long sel_finish(const struct sel_timeout *to, void __user *utp, enum sel_time_type type,
-                       long ret)
+/* The time left at tick now: the time-out less the ticks since the call
+ * began, 0 once past (Linux's end time less ktime_get_ts64). */
+static void sel_time_left(const struct sel_timeout *to, unsigned long now, long *secp, long *nsecp)
 {
-    if (!utp || (!to->sec && !to->nsec))
-        return ret;
-    unsigned long elapsed = jiffies - to->start;
+    unsigned long elapsed = now - to->start;
     long sec = to->sec, nsec = to->nsec;
     if (elapsed / HZ > (unsigned long)sec) {
         sec = nsec = 0;
@@ -351,6 +348,18 @@ static long sel_finish(const struct sel_timeout *to, void __user *utp, enum sel_
         if (sec < 0)
             sec = nsec = 0;
     }
+    *secp = sec, *nsecp = nsec;
+}
+
+/* Linux's poll_select_finish: write the time left back (not for a zero
+ * time-out), and turn -ERESTARTNOHAND into -EINTR if that fails. */
+static long sel_finish(const struct sel_timeout *to, void __user *utp, enum sel_time_type type,
+                       long ret)
+{
+    if (!utp || (!to->sec && !to->nsec))
+        return ret;
+    long sec, nsec;
+    sel_time_left(to, jiffies, &sec, &nsec);
     int err;
     if (type == PT_TIMEVAL) {
         long tv[2] = { sec, nsec / NSEC_PER_USEC };

@@ -24,10 +24,10 @@
  * after a mapped part gets its first bytes written before ENOMEM.
  *
  * Simplification, on purpose: nothing here swaps, so there are no swap
- * entries to look up; shared anonymous memory is not shmem (<mm.h>), so
- * its pages are found through the PTEs only (a page that one process of a
- * fork's family touched reads 0 in another that has no PTE for it yet;
- * Linux's shmem would say 1).
+ * entries to look up.  Shared anonymous memory is not shmem here (<mm.h>):
+ * mmap populates it at once, so that fork shares its frames through the
+ * PTEs (mm/mmap.c), and every page of it reads 1 from the start; Linux's
+ * shmem pages read 0 until touched (user/conform/KNOWN-DIFFERENCES).
  */
 #include <kernel.h>
 #include <errno.h>
