@@ -6,6 +6,7 @@
  *   mincore(start, len, vec): one byte per page of [start, start + len)
  *     (len rounded up to pages), bit 0 set if the page is resident:
  *       a PTE maps a frame (present, or PROT_NONE)          -> 1
+ *         (shared anonymous memory: once accessed, see below)
  *       no PTE, file VMA: the file's page in the page cache
  *         (and up to date)                                   -> 1
  *       no PTE, anonymous                                    -> 0
@@ -26,8 +27,13 @@
  * Simplification, on purpose: nothing here swaps, so there are no swap
  * entries to look up.  Shared anonymous memory is not shmem here (<mm.h>):
  * mmap populates it at once, so that fork shares its frames through the
- * PTEs (mm/mmap.c), and every page of it reads 1 from the start; Linux's
- * shmem pages read 0 until touched (user/conform/KNOWN-DIFFERENCES).
+ * PTEs (mm/mmap.c), where Linux's shmem has a page only once something
+ * touched it.  So a page of it counts as resident when its PTE's accessed
+ * or dirty bit is set: the CPU sets them on the first access, and the
+ * populates Linux makes too (MAP_POPULATE, mlock) set the accessed bit
+ * (mm/mmap.c, mark_populated).  Linux's answer but for one case: a page
+ * that another process of a fork's family touched, and this one did not,
+ * reads 0 here (1 on Linux: the shmem page exists).
  */
 #include <kernel.h>
 #include <errno.h>
@@ -79,11 +85,12 @@ static long do_mincore(struct mm_struct *mm, unsigned long addr, unsigned long p
         memset(vec, 1, nr);
         return nr;
     }
+    bool shared_anon = (v->vm_flags & VM_SHARED) && !v->vm_file;   /* populated at mmap */
     for (unsigned long i = 0; i < nr; i++) {
         unsigned long va = addr + (i << PAGE_SHIFT);
         pte_t *ptep = lookup_pte((pgd_t *)mm->pgd, va);
         if (ptep && pte_has_page(*ptep))
-            vec[i] = 1;
+            vec[i] = !shared_anon || (*ptep & (_PAGE_ACCESSED | _PAGE_DIRTY));
         else if (v->vm_file)
             vec[i] = mincore_page(v->vm_file->f_mapping,
                                   v->vm_pgoff + ((va - v->vm_start) >> PAGE_SHIFT));

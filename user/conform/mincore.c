@@ -82,7 +82,19 @@ static void anonymous(void)
 	s[PG] = 1;
 	r = mc(s, 2 * PG);
 	say("shared anon touched 1 %s vec %s", rv(r), vtext(2));
+	mlock(s, PG);
+	r = mc(s, 2 * PG);
+	say("shared anon locked 0 %s vec %s", rv(r), vtext(2));
 	munmap(s, 2 * PG);
+	s = mmap(NULL, 2 * PG, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	r = mc(s, 2 * PG);
+	say("shared anon MAP_POPULATE %s vec %s", rv(r), vtext(2));
+	munmap(s, 2 * PG);
+	s = mmap(NULL, 3 * PG, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	r = mlock2(s, 3 * PG, MLOCK_ONFAULT);
+	s[2 * PG] = 1;
+	say("shared anon MLOCK_ONFAULT %s touched 2 %s vec %s", rv(r), rv(mc(s, 3 * PG)), vtext(3));
+	munmap(s, 3 * PG);
 }
 
 static void other_user(int wfd)
