@@ -93,7 +93,8 @@ static void anonymous(void)
 	s = mmap(NULL, 3 * PG, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	r = mlock2(s, 3 * PG, MLOCK_ONFAULT);
 	s[2 * PG] = 1;
-	say("shared anon MLOCK_ONFAULT %s touched 2 %s vec %s", rv(r), rv(mc(s, 3 * PG)), vtext(3));
+	long r2 = mc(s, 3 * PG);
+	say("shared anon MLOCK_ONFAULT %s touched 2 %s vec %s", rv(r), rv(r2), vtext(3));
 	munmap(s, 3 * PG);
 }
 
