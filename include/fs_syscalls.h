@@ -111,6 +111,13 @@ long sys_syslog(int type, char *buf, int len);
 /* fs/select.c */
 struct pollfd;
 long sys_poll(struct pollfd *ufds, unsigned int nfds, int timeout_ms);
+struct sel_arg_struct;
+long sys_select(int n, unsigned long *inp, unsigned long *outp, unsigned long *exp, void *tvp);
+long sys_old_select(struct sel_arg_struct *arg);
+long sys_pselect6(int n, unsigned long *inp, unsigned long *outp, unsigned long *exp,
+                  void *tsp, const unsigned long *sig);
+long sys_pselect6_time64(int n, unsigned long *inp, unsigned long *outp, unsigned long *exp,
+                         void *tsp, const unsigned long *sig);
 /* fs/read_write.c: sendfile */
 long sys_sendfile(int out_fd, int in_fd, long *offset, size_t count);
 long sys_sendfile64(int out_fd, int in_fd, loff_t *offset, size_t count);

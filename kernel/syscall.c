@@ -140,6 +140,7 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
     S(msync, sys_msync),
     S(cachestat, sys_cachestat),
     S(madvise, sys_madvise),
+    S(mincore, sys_mincore),
     S(mremap, sys_mremap),
     /* files (fs/: the files layer) */
     S(read, sys_read),
@@ -220,6 +221,10 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
     S(umount2, sys_umount2),
     S(syslog, sys_syslog),
     S(poll, sys_poll),
+    S(select, sys_old_select),
+    S(_newselect, sys_select),
+    S(pselect6, sys_pselect6),
+    S(pselect6_time64, sys_pselect6_time64),
     S(sendfile, sys_sendfile),
     S(sendfile64, sys_sendfile64),
     /* Vellum's own (kernel/sys.c; not a Linux call) */

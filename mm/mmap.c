@@ -425,6 +425,23 @@ int populate_range(struct vm_area_struct *v, unsigned long start, unsigned long 
     return 0;
 }
 
+/* Shared anonymous memory is populated when it is mapped (do_mmap, below),
+ * where Linux's shmem has a page only once it is touched; mincore
+ * (mm/mincore.c) tells the touched ones by the accessed and dirty bits
+ * the CPU sets in their PTEs.  A populate Linux makes too (MAP_POPULATE,
+ * a lock) counts as a touch: the PTEs of [start, end) of v are marked
+ * accessed.  No TLB flush: the bit is only read by mincore. */
+static void mark_populated(struct vm_area_struct *v, unsigned long start, unsigned long end)
+{
+    if (!vma_shared_anon(v))
+        return;
+    for (unsigned long va = start; va < end; va += PAGE_SIZE) {
+        pte_t *p = lookup_pte((pgd_t *)v->vm_mm->pgd, va);
+        if (p && pte_has_page(*p))
+            *p |= _PAGE_ACCESSED;
+    }
+}
+
 long do_mmap(struct mm_struct *mm, struct file *file, unsigned long addr, unsigned long len,
              unsigned long prot, unsigned long flags, unsigned long pgoff)
 {
@@ -513,6 +530,8 @@ long do_mmap(struct mm_struct *mm, struct file *file, unsigned long addr, unsign
         do_munmap(mm, addr, len);
         return -ENOMEM;
     }
+    if ((flags & MAP_POPULATE) || (vmf & (VM_LOCKED | VM_LOCKONFAULT)) == VM_LOCKED)
+        mark_populated(v, addr, addr + len);
     return addr;
 }
 
@@ -689,13 +708,15 @@ int populate_locked(struct mm_struct *mm, unsigned long start, unsigned long end
             !(v->vm_flags & VM_ACCESS_FLAGS))
             continue;
         unsigned int flags = (v->vm_flags & (VM_WRITE | VM_SHARED)) == VM_WRITE ? FAULT_FLAG_WRITE : 0;
-        for (unsigned long va = max(start, v->vm_start); va < min(end, v->vm_end); va += PAGE_SIZE) {
+        unsigned long va;
+        for (va = max(start, v->vm_start); va < min(end, v->vm_end); va += PAGE_SIZE) {
             int fault = handle_mm_fault(v, va, flags);
             if (fault && ignore_errors)
                 break;                  /* on to the next VMA, as Linux */
             if (fault)
                 return (fault & VM_FAULT_OOM) ? -ENOMEM : -EFAULT;
         }
+        mark_populated(v, max(start, v->vm_start), va);
     }
     return 0;
 }

@@ -722,6 +722,43 @@ KTEST(vma, shared_anonymous_read_is_not_the_zero_page)
     test_mm_done(mm);
 }
 
+/* ---- mincore (mm/mincore.c) ---------------------------------------------- */
+
+/* One byte a page: 1 where a PTE maps a frame (touched, or made PROT_NONE
+ * after), 0 elsewhere; the errors in Linux's order: EINVAL (unaligned),
+ * ENOMEM (past user space), EFAULT (vec in the kernel), then ENOMEM at a
+ * hole with the bytes before it written, EFAULT for a read-only vec. */
+KTEST(vma, mincore_resident_pages_and_errors)
+{
+    struct mm_struct *mm = test_mm();
+    KT_ASSERT(mm);
+    unsigned long vec = UA + 16 * PAGE_SIZE;
+    KT_ASSERT_EQ(map_anon(mm, UA, 4 * PAGE_SIZE, PROT_READ | PROT_WRITE), UA);
+    KT_ASSERT_EQ(map_anon(mm, vec, PAGE_SIZE, PROT_READ | PROT_WRITE), vec);
+    KT_ASSERT_EQ(put_user(1, (char *)(UA + PAGE_SIZE)), 0);
+    KT_ASSERT_EQ(put_user(1, (char *)(UA + 3 * PAGE_SIZE)), 0);
+    KT_EXPECT_EQ(do_mprotect(mm, UA + 3 * PAGE_SIZE, PAGE_SIZE, PROT_NONE), 0);
+    unsigned char v[5];
+    KT_EXPECT_EQ(copy_to_user((void *)vec, "\7\7\7\7\7", 5), 0);
+    KT_EXPECT_EQ(sys_mincore(UA, 4 * PAGE_SIZE - 1, (unsigned char *)vec), 0);
+    KT_EXPECT_EQ(copy_from_user(v, (void *)vec, 5), 0);
+    KT_EXPECT(v[0] == 0 && v[1] == 1 && v[2] == 0 && v[3] == 1 && v[4] == 7);
+
+    KT_EXPECT_EQ(sys_mincore(UA + 1, PAGE_SIZE, (unsigned char *)vec), -EINVAL);
+    KT_EXPECT_EQ(sys_mincore(UA, TASK_SIZE, (unsigned char *)vec), -ENOMEM);
+    KT_EXPECT_EQ(sys_mincore(UA, PAGE_SIZE, (unsigned char *)v), -EFAULT);
+    KT_EXPECT_EQ(sys_mincore(UA + 8 * PAGE_SIZE, 0, (unsigned char *)vec), 0);
+
+    KT_EXPECT_EQ(do_munmap(mm, UA + 2 * PAGE_SIZE, PAGE_SIZE), 0);
+    KT_EXPECT_EQ(copy_to_user((void *)vec, "\7\7\7\7", 4), 0);
+    KT_EXPECT_EQ(sys_mincore(UA, 4 * PAGE_SIZE, (unsigned char *)vec), -ENOMEM);
+    KT_EXPECT_EQ(copy_from_user(v, (void *)vec, 4), 0);
+    KT_EXPECT(v[0] == 0 && v[1] == 1 && v[2] == 7);   /* the first VMA's bytes only */
+    KT_EXPECT_EQ(do_mprotect(mm, vec, PAGE_SIZE, PROT_READ), 0);
+    KT_EXPECT_EQ(sys_mincore(UA, PAGE_SIZE, (unsigned char *)vec), -EFAULT);
+    test_mm_done(mm);
+}
+
 /* ---- mremap (mm/mremap.c) ------------------------------------------------ */
 
 KTEST(vma, mremap_moves_ptes_with_their_frames)

@@ -68,6 +68,7 @@
 #define __NR_gettimeofday        78
 #define __NR_getgroups           80
 #define __NR_setgroups           81
+#define __NR_select              82
 #define __NR_symlink             83
 #define __NR_readlink            85
 #define __NR_reboot              88
@@ -159,6 +160,7 @@
 #define __NR_setgid32           214
 #define __NR_setfsuid32         215
 #define __NR_setfsgid32         216
+#define __NR_mincore            218
 #define __NR_madvise            219
 #define __NR_getdents64         220
 #define __NR_fcntl64            221
@@ -212,6 +214,7 @@
 #define __NR_clock_gettime64    403
 #define __NR_clock_nanosleep_time64407
 #define __NR_utimensat_time64   412
+#define __NR_pselect6_time64    413
 #define __NR_rt_sigtimedwait_time64 421
 #define __NR_futex_time64       422
 #define __NR_rseq               386
