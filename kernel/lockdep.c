@@ -651,13 +651,19 @@ static void report_bad_unlock(struct task_struct *t, struct task_struct *holder,
     report_end();
 }
 
-/* Does t's stack hold instance?  Read only: t may be running on another
- * CPU, and only t changes its own stack. */
-static bool holds(const struct task_struct *t, const void *instance)
+/* Does t hold instance: an entry on t's stack that the lock's owner field
+ * confirms (held_valid)?  An entry alone is not enough: the validator
+ * records a lock before spinning or sleeping for it, so a task waiting on
+ * another CPU for the very lock being let go has one (at -smp 4, the idle
+ * task of CPU 0 waiting for runqueue_lock was named the holder when CPU 2
+ * let go of it, taken while a planted-bug test had the validator off).
+ * Read only: t may be running on another CPU, and only t changes its own
+ * stack. */
+static bool holds(struct task_struct *t, const void *instance)
 {
     for (int i = 0; i < t->lockdep_depth; i++)
         if (t->held_locks[i].instance == instance)
-            return true;
+            return held_valid(t, &t->held_locks[i], true);
     return false;
 }
 
