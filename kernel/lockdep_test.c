@@ -294,6 +294,42 @@ KTEST(lockdep, release_while_off_is_forgotten)
     KT_EXPECT_EQ(me->lockdep_depth, depth0);
 }
 
+/* A lock taken while the validator was off (a planted bug's report turned
+ * it off) and let go once it is back on, while another task waits for it:
+ * the waiter's stack has an entry (pushed before it sleeps), but the lock
+ * is the releaser's, so nothing is reported (on four CPUs, runqueue_lock
+ * after the uwrite suite's planted test: CPU 2's idle loop let it go while
+ * CPU 0 spun for it). */
+static DEFINE_MUTEX(lockdep_test_waited);
+static volatile int waiter_started;
+
+static int waiter_fn(void *arg)
+{
+    waiter_started = 1;
+    mutex_lock(&lockdep_test_waited);
+    mutex_unlock(&lockdep_test_waited);
+    return 0;
+}
+
+KTEST(lockdep, release_after_off_with_a_waiter_is_quiet)
+{
+    unsigned long reports0 = lockdep_reports;
+    int was = debug_locks;
+    debug_locks = 0;
+    mutex_lock(&lockdep_test_waited);          /* not on our stack */
+    debug_locks = was;
+    waiter_started = 0;
+    struct task_struct *w = kthread_run(waiter_fn, NULL, "ld_waiter");
+    KT_ASSERT(!IS_ERR(w));
+    for (int i = 0; i < 100 && !waiter_started; i++)
+        msleep(10);
+    msleep(20);                                /* asleep in mutex_lock, its entry pushed */
+    KT_EXPECT(waiter_started && w->lockdep_depth == 1);
+    mutex_unlock(&lockdep_test_waited);
+    kthread_stop(w);
+    KT_EXPECT_EQ(lockdep_reports, reports0);
+}
+
 /* Page locks: (mapping, index) order nests; the other order is reported. */
 KTEST(lockdep, page_locks_nest_in_index_order_only)
 {
