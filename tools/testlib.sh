@@ -159,6 +159,43 @@ vellum_qemu() {
         -device isa-debug-exit,iobase=0xf4,iosize=0x04 "$@" </dev/null >"$log.qemu" 2>&1
 }
 
+# Host tests that boot a program of user/tests as init on a small root of
+# their own, and check the disk it leaves (powercut.sh, ext3powercut.sh,
+# lowmem.sh).  They set T (the test's name) and TMP (its scratch directory).
+# build_init_test: make all user, and the host's pattern tool (tools/
+# vpattern.c) as $VP.  1 after a FAIL line if either does not build.
+build_init_test() {
+    make -s --no-print-directory BUILD="$BUILD" all user >"$TMP/build.log" 2>&1 ||
+        { fail "$T.build"; show_tail "$TMP/build.log"; return 1; }
+    VP=$TMP/vpattern
+    gcc -O2 -o "$VP" tools/vpattern.c 2>"$TMP/gcc.log" ||
+        { fail "$T.vpattern_build"; show_tail "$TMP/gcc.log"; return 1; }
+}
+# init_root DIR PROG: a root tree for init=/tests/PROG: the program and the
+# mount points it uses (/etc, /dev, /proc, /tmp).
+init_root() {
+    mkdir -p "$1/tests" "$1/etc" "$1/dev" "$1/proc" "$1/tmp" &&
+    cp "$BUILD/rootfs/tests/$2" "$1/tests/"
+}
+# qemu_cut LOG IMAGE APPEND [DRIVE-OPTIONS]: the production kernel in the
+# background (its pid in QPID), COM1 in LOG, IMAGE as hda, for a power cut
+# (kill -9 "$QPID").  No -icount: the cut lands at a random instruction.
+# Not under timeout(1): a `timeout` killed with -9 leaves its QEMU running,
+# an orphan that keeps make check's descriptors, the check lock among them,
+# for good; the caller's loop bounds the boot instead (backstop).
+qemu_cut() {
+    : > "$1"
+    "$QEMU" -accel tcg -display none -no-reboot -m 64M -nic none -smp "${CPUS:-1}" \
+        -monitor none -serial "file:$1" -kernel "$KERNEL" -append "$3" \
+        -drive "file=$2,format=raw,if=ide,index=0${4:+,$4}" </dev/null >"$1.qemu" 2>&1 &
+    QPID=$!
+}
+# fsck_clean NAME IMAGE: PASS NAME if the host's e2fsck -fn finds nothing.
+fsck_clean() {
+    if e2fsck -fn "$2" >"$TMP/fsck.log" 2>&1; then pass "$1"
+    else fail "$1"; show_tail "$TMP/fsck.log" 15; fi
+}
+
 # qemu_status_text RC: what QEMU's exit status means for a Vellum test boot.
 qemu_status_text() {
     case $1 in

@@ -35,25 +35,13 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-ext3pc.XXXXXX") || exit 1
 QPID=
 trap '[ -n "$QPID" ] && kill -9 "$QPID" 2>/dev/null; [ "${KEEP:-}" = 1 ] && echo "kept $TMP" || rm -rf "$TMP"' EXIT
 
-make -s --no-print-directory BUILD="$BUILD" all user >"$TMP/build.log" 2>&1 ||
-    { fail "$T.build"; show_tail "$TMP/build.log"; exit 0; }
-VP=$TMP/vpattern
-gcc -O2 -o "$VP" tools/vpattern.c 2>"$TMP/gcc.log" ||
-    { fail "$T.vpattern_build"; show_tail "$TMP/gcc.log"; exit 0; }
+build_init_test || exit 0
 R=$TMP/root
-mkdir -p "$R/tests" "$R/etc" "$R/dev" "$R/proc" "$R/tmp"
-cp "$BUILD/rootfs/tests/ext3work" "$R/tests/"
+init_root "$R" ext3work
 echo "$T: seed $SEED (EXT3_SEED=$SEED repeats these cuts), $CUTS cuts per block size"
 
-# qemu LOG IMAGE APPEND: start QEMU in the background (QPID)
-qemu() {
-    : > "$1"
-    "$QEMU" -accel tcg -display none -no-reboot -m 64M -nic none -smp "${CPUS:-1}" \
-        -monitor none -serial "file:$1" -kernel "$KERNEL" \
-        -append "root=hda init=/tests/ext3work $3" \
-        -drive "file=$2,format=raw,if=ide,index=0" </dev/null >"$1.qemu" 2>&1 &
-    QPID=$!
-}
+# qemu LOG IMAGE APPEND: start the workload's kernel in the background (QPID)
+qemu() { qemu_cut "$1" "$2" "root=hda init=/tests/ext3work $3"; }
 # records LOG: the last "ext3work: log N" (0 if none)
 records() { tr -d '\r' < "$1" | sed -n 's/^ext3work: log \([0-9]*\)$/\1/p' | tail -1 | grep . || echo 0; }
 rounds() { tr -d '\r' < "$1" | sed -n 's/^ext3work: map \([0-9]*\)$/\1/p' | tail -1 | grep . || echo 0; }
@@ -95,10 +83,6 @@ no_fail_lines() {      # NAME LOG...
     if grep -h -m1 "ext3work: FAIL\|Oops\|Kernel panic\|BUG:\|WARNING:" "$@" >"$TMP/bad"; then
         fail "$n ($(head -1 "$TMP/bad" | tr -d '\r'))"
     else pass "$n"; fi
-}
-fsck_clean() {         # NAME IMAGE
-    if e2fsck -fn "$2" >"$TMP/fsck.log" 2>&1; then pass "$1"
-    else fail "$1"; show_tail "$TMP/fsck.log" 15; fi
 }
 # same_replay NAME A B: byte for byte but for the superblock's s_wtime
 # (bytes 48..51), s_lastcheck (64..67, debugfs's journal_run stamps it) and

@@ -27,17 +27,12 @@ T=lowmem
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-lowmem.XXXXXX") || exit 1
 trap '[ "${KEEP:-}" = 1 ] && echo "kept $TMP" || rm -rf "$TMP"' EXIT
 
-make -s --no-print-directory BUILD="$BUILD" all user >"$TMP/build.log" 2>&1 ||
-    { fail "$T.build"; show_tail "$TMP/build.log"; exit 0; }
-VP=$TMP/vpattern
-gcc -O2 -o "$VP" tools/vpattern.c 2>"$TMP/gcc.log" ||
-    { fail "$T.vpattern_build"; show_tail "$TMP/gcc.log"; exit 0; }
+build_init_test || exit 0
 
 # mkimg MODE SIZE IMAGE: a root with the program, mode in /etc/lowmem.
 mkimg() {
     local r=$TMP/root-${3##*/}
-    mkdir -p "$r/tests" "$r/etc" "$r/dev" "$r/proc" "$r/tmp"
-    cp "$BUILD/rootfs/tests/lowmem" "$r/tests/"
+    init_root "$r" lowmem
     echo "$1" > "$r/etc/lowmem"
     mke2fs -q -t ext2 -b 4096 -d "$r" "$3" "$2" >"$TMP/mkfs.log" 2>&1 ||
         { fail "$T.mkfs ($1)"; show_tail "$TMP/mkfs.log"; return 1; }
@@ -70,10 +65,6 @@ verdicts() {
         fail "$T.$1.no_errors ($(grep -m1 "Oops\|Kernel panic\|BUG:\|page allocation failure" "$log" | tr -d '\r'))"
     else pass "$T.$1.no_errors"; fi
 }
-fsck_clean() {         # NAME IMAGE
-    if e2fsck -fn "$2" >"$TMP/fsck.log" 2>&1; then pass "$T.$1.fsck"
-    else fail "$T.$1.fsck"; show_tail "$TMP/fsck.log" 15; fi
-}
 same_bytes() {         # NAME IMAGE PATH KEY LEN
     rm -f "$TMP/dump"
     debugfs -R "dump -p $3 $TMP/dump" "$2" >/dev/null 2>&1
@@ -94,11 +85,11 @@ oom_report() {         # NAME: Linux's report is in the log
 mkimg "bigfile 128" 160M "$TMP/bigfile.img" && mkimg "mmap 64" 96M "$TMP/mmap.img" || exit 0
 boot bigfile "$TMP/bigfile.img" & boot mmap "$TMP/mmap.img" & wait
 verdicts bigfile
-fsck_clean bigfile "$TMP/bigfile.img"
+fsck_clean "$T.bigfile.fsck" "$TMP/bigfile.img"
 same_bytes bigfile "$TMP/bigfile.img" /big big $((128 << 20))
 rm -f "$TMP/bigfile.img"
 verdicts mmap
-fsck_clean mmap "$TMP/mmap.img"
+fsck_clean "$T.mmap.fsck" "$TMP/mmap.img"
 same_bytes mmap "$TMP/mmap.img" /map map $((64 << 20))
 rm -f "$TMP/mmap.img"
 
@@ -107,6 +98,6 @@ boot hog "$TMP/hog.img" & boot forkbomb "$TMP/forkbomb.img" & wait
 for s in hog forkbomb; do
     verdicts $s
     oom_report $s
-    fsck_clean $s "$TMP/$s.img"
+    fsck_clean "$T.$s.fsck" "$TMP/$s.img"
 done
 exit 0

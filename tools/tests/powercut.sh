@@ -43,15 +43,10 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-powercut.XXXXXX") || exit 1
 QPID=
 trap '[ -n "$QPID" ] && kill -9 "$QPID" 2>/dev/null; [ "${KEEP:-}" = 1 ] && echo "kept $TMP" || rm -rf "$TMP"' EXIT
 
-make -s --no-print-directory BUILD="$BUILD" all user >"$TMP/build.log" 2>&1 ||
-    { fail "$T.build"; show_tail "$TMP/build.log"; exit 0; }
-VP=$TMP/vpattern
-gcc -O2 -o "$VP" tools/vpattern.c 2>"$TMP/gcc.log" ||
-    { fail "$T.vpattern_build"; show_tail "$TMP/gcc.log"; exit 0; }
+build_init_test || exit 0
 # A small root: init, the program, the mount points.
 R=$TMP/root
-mkdir -p "$R/tests" "$R/etc" "$R/dev" "$R/proc" "$R/tmp"
-cp "$BUILD/rootfs/tests/powercut" "$R/tests/"
+init_root "$R" powercut
 
 # mkimg MODE BLOCKSIZE IMAGE [MKE2FS-OPTIONS]
 mkimg() {
@@ -69,15 +64,7 @@ mkimg() {
 boot() {
     local log=$TMP/$1.log deadline=$((SECONDS + ${BOOT_SECS:-60})) ready=${5:-}
     : > "$log"
-    # QEMU itself in the background, not under timeout(1): the kill -9 below
-    # must hit QEMU (a `timeout` killed with -9 leaves its QEMU running, an
-    # orphan that keeps make check's descriptors, the check lock among them,
-    # for good).  The loop's deadline bounds the boot instead.
-    "$QEMU" -accel tcg -display none -no-reboot -m 64M -nic none -smp "${CPUS:-1}" \
-        -monitor none -serial "file:$log" -kernel "$KERNEL" \
-        -append "root=hda init=/tests/powercut $4" \
-        -drive "file=$2,format=raw,if=ide,index=0${DRIVE_OPTS:+,$DRIVE_OPTS}" </dev/null >"$log.qemu" 2>&1 &
-    QPID=$!
+    qemu_cut "$log" "$2" "root=hda init=/tests/powercut $4" "${DRIVE_OPTS:-}"
     while kill -0 "$QPID" 2>/dev/null; do
         if [ -n "$3" ] && grep -q "powercut: $3" "$log"; then
             if [ -n "$ready" ]; then
@@ -100,10 +87,6 @@ no_fail_lines() {      # NAME LOG
     if grep -q "powercut: FAIL\|Oops\|Kernel panic\|BUG:" "$2"; then
         fail "$1 ($(grep -m1 "powercut: FAIL\|Oops\|Kernel panic\|BUG:" "$2" | tr -d '\r'))"
     else pass "$1"; fi
-}
-fsck_clean() {         # NAME IMAGE
-    if e2fsck -fn "$2" >"$TMP/fsck.log" 2>&1; then pass "$1"
-    else fail "$1"; show_tail "$TMP/fsck.log" 15; fi
 }
 same_bytes() {         # NAME IMAGE PATH KEY LEN
     rm -f "$TMP/dump" "$TMP/exp"

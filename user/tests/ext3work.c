@@ -32,28 +32,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "vpattern.h"
+
 #define MAP_LEN 16384
-
-static unsigned fnv1a32(const char *s)
-{
-	unsigned h = 2166136261u;
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 16777619u;
-	}
-	return h;
-}
-
-/* Bytes off..off+n-1 of the pattern keyed key (tools/vpattern.c). */
-static void fill(unsigned char *p, const char *key, unsigned off, unsigned n)
-{
-	unsigned seed = fnv1a32(key);
-	for (unsigned i = 0; i < n; i++) {
-		unsigned x = seed + (off + i) * 0x9E3779B1u;
-		x ^= x >> 16; x *= 0x7feb352du; x ^= x >> 15; x *= 0x846ca68bu; x ^= x >> 16;
-		p[i] = x & 0xff;
-	}
-}
 
 #define SAY(...) do { printf("ext3work: " __VA_ARGS__); fflush(stdout); } while (0)
 #define CHECK(what, cond) do { if (!(cond)) \
@@ -66,7 +47,7 @@ static void appender(void)
 	int fd = open("/w/log", O_WRONLY | O_CREAT | O_APPEND, 0644);
 	CHECK("open /w/log", fd >= 0);
 	for (int i = 0;; i++) {
-		fill(buf, "log", i * 1024, 1024);
+		vpattern_fill(buf, fnv1a32("log"), i * 1024, 1024);
 		CHECK("write /w/log", write(fd, buf, 1024) == 1024);
 		CHECK("fsync /w/log", fsync(fd) == 0);
 		SAY("log %d\n", i + 1);
@@ -77,7 +58,7 @@ static void put(const char *path, unsigned len)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	CHECK("open (churn)", fd >= 0);
-	fill(buf, "churn", 0, len);
+	vpattern_fill(buf, fnv1a32("churn"), 0, len);
 	CHECK("write (churn)", write(fd, buf, len) == (ssize_t)len);
 	close(fd);
 }
@@ -114,7 +95,7 @@ static void mapper(void)
 	CHECK("mmap /w/map", p != MAP_FAILED);
 	for (int r = 1;; r++) {
 		snprintf(key, sizeof key, "map%d", r);
-		fill(p, key, 0, MAP_LEN);
+		vpattern_fill(p, fnv1a32(key), 0, MAP_LEN);
 		CHECK("msync /w/map", msync(p, MAP_LEN, MS_SYNC) == 0);
 		SAY("map %d\n", r);
 	}

@@ -38,32 +38,12 @@
 #include <time.h>
 #include <unistd.h>
 #include "check.h"
+#include "vpattern.h"
 
 #define PG        4096
 #define KILL_LEN  (40960 + 123)         /* iovecs do not end on page edges */
 #define KILL_IOVS 600                   /* 600 * 41083 = 24.6 MB */
 #define KILL_MIN  (64 * 1024)
-
-static unsigned int fnv1a32(const char *s)
-{
-	unsigned int h = 2166136261u;
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 16777619u;
-	}
-	return h;
-}
-
-static unsigned char vpattern_byte(unsigned int seed, unsigned long i)
-{
-	unsigned int x = seed + (unsigned int)i * 0x9E3779B1u;
-	x ^= x >> 16;
-	x *= 0x7feb352du;
-	x ^= x >> 15;
-	x *= 0x846ca68bu;
-	x ^= x >> 16;
-	return x & 0xff;
-}
 
 static char path[256];
 static unsigned char block[KILL_LEN];

@@ -37,34 +37,13 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-static unsigned fnv1a32(const char *s)
-{
-	unsigned h = 2166136261u;
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 16777619u;
-	}
-	return h;
-}
-
-static inline unsigned char vbyte(unsigned seed, unsigned i)
-{
-	unsigned x = seed + i * 0x9E3779B1u;
-	x ^= x >> 16; x *= 0x7feb352du; x ^= x >> 15; x *= 0x846ca68bu; x ^= x >> 16;
-	return x & 0xff;
-}
-
-static void fill(unsigned char *b, unsigned n, unsigned seed, unsigned off)
-{
-	for (unsigned i = 0; i < n; i++)
-		b[i] = vbyte(seed, off + i);
-}
+#include "vpattern.h"
 
 /* First offset in b[0..n) that is not the pattern, or -1. */
 static long check(const unsigned char *b, unsigned n, unsigned seed, unsigned off)
 {
 	for (unsigned i = 0; i < n; i++)
-		if (b[i] != vbyte(seed, off + i))
+		if (b[i] != vpattern_byte(seed, off + i))
 			return (long)i;
 	return -1;
 }
@@ -147,7 +126,7 @@ static int put(const char *path, const char *key, unsigned len, int progress)
 	}
 	for (unsigned off = 0; off < len; ) {
 		unsigned n = len - off < sizeof buf ? len - off : sizeof buf;
-		fill(buf, n, seed, off);
+		vpattern_fill(buf, seed, off, n);
 		ssize_t w = write(fd, buf, n);
 		if (w != (ssize_t)n) {
 			printf("lowmem: FAIL write %s at %u: %ld (errno %d)\n", path, off, (long)w, errno);
@@ -189,7 +168,7 @@ static int verify(const char *path, const char *key, unsigned len)
 		long bad = check(buf, n, seed, off);
 		if (bad >= 0) {
 			printf("lowmem: FAIL %s: byte %u is %#x, not %#x\n", path, off + (unsigned)bad,
-			       buf[bad], vbyte(seed, off + (unsigned)bad));
+			       buf[bad], vpattern_byte(seed, off + (unsigned)bad));
 			failures++;
 			close(fd);
 			return -1;
@@ -250,7 +229,7 @@ static void mode_mmap(unsigned mb)
 	}
 	long t0 = now_ms();
 	for (unsigned off = 0; off < len; off += 4096) {
-		fill(p + off, 4096, seed, off);
+		vpattern_fill(p + off, seed, off, 4096);
 		if (!((off + 4096) & ((16u << 20) - 1))) {
 			printf("lowmem: stored %u MiB through the mapping\n", (off + 4096) >> 20);
 			show_meminfo("storing");

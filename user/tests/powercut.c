@@ -58,32 +58,9 @@
 #include <time.h>
 #include <unistd.h>
 
-static unsigned fnv1a32(const char *s)
-{
-	unsigned h = 2166136261u;
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 16777619u;
-	}
-	return h;
-}
-
-static unsigned char vbyte(unsigned seed, unsigned i)
-{
-	unsigned x = seed + i * 0x9E3779B1u;
-	x ^= x >> 16; x *= 0x7feb352du; x ^= x >> 15; x *= 0x846ca68bu; x ^= x >> 16;
-	return x & 0xff;
-}
+#include "vpattern.h"
 
 static char buf[8192];
-
-/* The pattern bytes off..off+n-1 of key NAME into p. */
-static void fill(unsigned char *p, const char *name, unsigned off, unsigned n)
-{
-	unsigned seed = fnv1a32(name);
-	for (unsigned i = 0; i < n; i++)
-		p[i] = vbyte(seed, off + i);
-}
 
 /* Write LEN pattern bytes (key NAME) to PATH; fsync it if SYNC.  0 or -1. */
 static int put(const char *path, const char *name, unsigned len, int sync)
@@ -97,7 +74,7 @@ static int put(const char *path, const char *name, unsigned len, int sync)
 	for (unsigned off = 0; off < len; ) {
 		unsigned n = len - off < sizeof buf ? len - off : sizeof buf;
 		for (unsigned i = 0; i < n; i++)
-			buf[i] = vbyte(seed, off + i);
+			buf[i] = vpattern_byte(seed, off + i);
 		ssize_t w = write(fd, buf, n);
 		if (w != (ssize_t)n) {
 			printf("powercut: FAIL write %s at %u: %ld (%d)\n", path, off, (long)w, errno);
@@ -149,7 +126,7 @@ static void do_msync(void)
 	for (unsigned k = 0; k < sizeof pages / sizeof pages[0]; k++) {
 		unsigned off = pages[k] * 4096;
 		unsigned n = MAP_LEN - off < 4096 ? MAP_LEN - off : 4096;
-		fill(p + off, "map", off, n);
+		vpattern_fill(p + off, fnv1a32("map"), off, n);
 	}
 	CHECK("msync", msync(p, MAP_LEN, MS_SYNC) == 0);
 	wait_for_cut("msync done");
@@ -197,7 +174,7 @@ static void do_enospc(void)
 	CHECK("open /pc/filler", fd >= 0);
 	unsigned len = 0;
 	for (;;) {
-		fill((unsigned char *)buf, "filler", len, 1024);
+		vpattern_fill((unsigned char *)buf, fnv1a32("filler"), len, 1024);
 		ssize_t w = write(fd, buf, 1024);
 		if (w <= 0) {
 			CHECK("filler ends with ENOSPC", w < 0 && errno == ENOSPC);
@@ -220,7 +197,7 @@ static void do_enospc(void)
 	CHECK("mmap /pc/hole", p != MAP_FAILED);
 	if (p == MAP_FAILED)
 		return;
-	fill(p, "hole", 0, 12288);
+	vpattern_fill(p, fnv1a32("hole"), 0, 12288);
 	int r = msync(p, 12288, MS_SYNC);
 	printf("powercut: msync %d errno %d\n", r, r ? errno : 0);
 	CHECK("msync is ENOSPC", r == -1 && errno == ENOSPC);
@@ -275,7 +252,7 @@ static void do_fsyncchurn(void)
 	sleep(1);                   /* the churner under way */
 	long t0 = now_ms(), worst = 0;
 	for (int i = 0; i < CHURN_FSYNCS; i++) {
-		fill((unsigned char *)buf, "log", i * 1024, 1024);
+		vpattern_fill((unsigned char *)buf, fnv1a32("log"), i * 1024, 1024);
 		CHECK("write /pc/log", write(fd, buf, 1024) == 1024);
 		long t = now_ms();
 		CHECK("fsync /pc/log", fsync(fd) == 0);
