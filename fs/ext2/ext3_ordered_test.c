@@ -11,6 +11,9 @@
  * commits alone (journal_force_commit, no writeback of /new's pages), and
  * the disk is copied at once: under data=writeback, /new's committed
  * blocks would still read "stale" there.
+ *
+ * A write error in the commit's data pass is planted by swapping the
+ * disk's ops for ones that fail one block's sectors.
  */
 #include <kernel.h>
 #include <string.h>
@@ -164,6 +167,92 @@ KTEST(ext3ordered, writepage_allocates_in_a_handle)
     filp_close(f);
     KT_EXPECT_EQ(vfs_unlink("/o4/s"), 0);
     KT_EXPECT_EQ(do_umount("/o4"), 0);
+}
+
+/* A disk whose writes to one range of sectors fail (-EIO), every other
+ * request passed to the real driver's ops. */
+static const struct block_device_operations *real_ops;
+static sector_t bad_first, bad_end;
+static int bad_writes;
+
+static bool is_bad(sector_t sector, unsigned count)
+{
+    return sector < bad_end && sector + count > bad_first;
+}
+static int bad_read(struct block_device *bdev, sector_t sector, unsigned count, void *buf)
+{
+    return real_ops->read(bdev, sector, count, buf);
+}
+static int bad_write(struct block_device *bdev, sector_t sector, unsigned count,
+                     const void *buf)
+{
+    if (is_bad(sector, count))
+        return bad_writes++, -EIO;
+    return real_ops->write(bdev, sector, count, buf);
+}
+static int bad_writev(struct block_device *bdev, sector_t sector, unsigned count,
+                      const struct bio_vec *vec, unsigned nvec)
+{
+    if (is_bad(sector, count))
+        return bad_writes++, -EIO;
+    if (real_ops->writev)
+        return real_ops->writev(bdev, sector, count, vec, nvec);
+    for (unsigned k = 0; k < nvec; sector += vec[k].bv_len / SECTOR_SIZE, k++) {
+        int err = real_ops->write(bdev, sector, vec[k].bv_len / SECTOR_SIZE, vec[k].bv_base);
+        if (err)
+            return err;
+    }
+    return 0;
+}
+static int bad_flush(struct block_device *bdev)
+{
+    return real_ops->flush ? real_ops->flush(bdev) : 0;
+}
+static const struct block_device_operations bad_ops = {
+    .read = bad_read, .write = bad_write, .writev = bad_writev, .flush = bad_flush,
+};
+
+/* The commit's data pass meets a write error on a new block: the commit
+ * goes on (the transaction committed, the journal not aborted), the error
+ * waits on the file's mapping and the buffer stays dirty; the next fsync
+ * writes the block again and reports the error, once (commit.c says why
+ * this is Linux since 2.6.28 and not 2.6.24). */
+KTEST(ext3ordered, data_write_error_waits_for_fsync)
+{
+    struct super_block *sb;
+    journal_t *journal = mount_ext3("/o5", &sb);
+    KT_ASSERT(journal != NULL);
+    unsigned long interval = journal->j_commit_interval;
+    journal->j_commit_interval = 3600 * HZ;        /* only this test's commit */
+    KT_ASSERT_EQ(ktest_write_pattern("/o5/io", "io", PAGE_SIZE), 0);
+    struct file *f = filp_open("/o5/io", O_RDWR, 0);
+    KT_ASSERT(!IS_ERR(f));
+    unsigned long nr = file_block("/o5/io", 0), spb = sb->s_blocksize / SECTOR_SIZE;
+    KT_EXPECT(nr != 0);
+    transaction_t *t = journal->j_running_transaction;
+    KT_ASSERT(t != NULL);
+    tid_t tid = t->t_tid;
+    KT_EXPECT(nr_filed(t) >= 1);
+
+    struct block_device *bdev = sb->s_bdev;
+    real_ops = bdev->ops;
+    bad_first = nr * spb, bad_end = bad_first + spb, bad_writes = 0;
+    bdev->ops = &bad_ops;
+    KT_EXPECT_EQ(journal_force_commit(journal), 0);
+    bdev->ops = real_ops;
+    KT_EXPECT(bad_writes >= 1);                     /* the planted error was met */
+    KT_EXPECT(!is_journal_aborted(journal));
+    KT_EXPECT_EQ(journal->j_commit_sequence, tid);
+    KT_EXPECT(test_bit(AS_EIO, &f->f_mapping->flags));
+    KT_EXPECT(!disk_holds(sb, "/o5/io", "io", PAGE_SIZE));
+
+    KT_EXPECT_EQ(vfs_fsync(f, 0), -EIO);            /* reported once ... */
+    KT_EXPECT(disk_holds(sb, "/o5/io", "io", PAGE_SIZE));   /* ... the block written */
+    KT_EXPECT_EQ(vfs_fsync(f, 0), 0);
+    filp_close(f);
+    journal->j_commit_interval = interval;
+    KT_EXPECT_EQ(vfs_unlink("/o5/io"), 0);
+    KT_EXPECT_EQ(do_umount("/o5"), 0);
 }
 
 /* The stale blocks, /new written into them and filed, the commit alone,

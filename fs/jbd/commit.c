@@ -139,8 +139,11 @@ static int write_metadata(journal_t *journal, transaction_t *t)
  * No handle files more now (t_updates is 0) and journal_invalidatepage
  * waits for this commit instead of taking one away, so the list is read
  * without j_state_lock; at the end each buffer is unfiled.  A failed write
- * stays on the file's mapping (fsync reports it) and the commit goes on,
- * as 2.6.24's ("JBD: Detected IO errors while flushing file data"). */
+ * stays on the file's mapping (fsync reports it, once) and on the buffer
+ * (still dirty: writeback tries again), and the commit goes on.  That is
+ * Linux since 2.6.28 ("JBD: Detected IO errors while flushing file data",
+ * data_err=ignore, the default); 2.6.24 aborted the journal instead, which
+ * turns one bad sector of a file into a read-only file system. */
 static void journal_submit_data_buffers(journal_t *journal, transaction_t *t)
 {
     struct journal_head *jh, *n;
