@@ -111,7 +111,7 @@ static int init_revoke(journal_t *journal)
     return 0;
 }
 
-/* ---- the passes ---- */
+/* ---- the log's layout: its circle, a descriptor's tags ---- */
 
 /* The log is circular: past its last block comes its first. */
 static unsigned long wrap(journal_t *journal, unsigned long block)
