@@ -1,20 +1,22 @@
 /* fs/jbd/recovery.c: replaying a journal's log after a crash, as Linux's
  * fs/jbd/recovery.c does, in three passes over the log from s_start
- * (transaction s_sequence):
+ * (transaction s_sequence), a function each (Linux's do_one_pass does all
+ * three, told which by its pass argument):
  *
- *   PASS_SCAN    find the end of the log: follow descriptor, revoke and
- *                commit blocks while each carries the next expected
- *                transaction ID; the log ends at the first block that does
- *                not (no magic, another ID, an unknown type).  Only
- *                transactions with their commit block count: a transaction
- *                cut short by the crash is not replayed.
- *   PASS_REVOKE  read every revoke block of the committed transactions into
- *                the revoke table: block -> the highest transaction that
- *                revoked it.
- *   PASS_REPLAY  write each logged block of the committed transactions to
- *                its home location, in log order (a later copy overwrites an
- *                earlier one), unless a transaction at or after this one
- *                revoked it; an escaped block gets its magic number back.
+ *   PASS_SCAN    scan_pass: find the end of the log.  Follow descriptor,
+ *                revoke and commit blocks while each carries the next
+ *                expected transaction ID; the log ends at the first block
+ *                that does not (no magic, another ID, an unknown type).
+ *                Only transactions with their commit block count: a
+ *                transaction cut short by the crash is not replayed.
+ *   PASS_REVOKE  revoke_pass: read every revoke block of the committed
+ *                transactions into the revoke table: block -> the highest
+ *                transaction that revoked it.
+ *   PASS_REPLAY  replay_pass: write each logged block of the committed
+ *                transactions to its home location, in log order (a later
+ *                copy overwrites an earlier one), unless a transaction at
+ *                or after this one revoked it; an escaped block gets its
+ *                magic number back.
  *
  * Also the revoke table itself (Linux keeps it in fs/jbd/revoke.c, with
  * the revoke records a running transaction writes; Vellum's running
@@ -33,8 +35,6 @@
 #include <list.h>
 #include <buffer_head.h>
 #include <jbd.h>
-
-enum passtype { PASS_SCAN, PASS_REVOKE, PASS_REPLAY };
 
 /* ---- the revoke table ---- */
 #define REVOKE_HASH_SIZE 256           /* a power of two */
@@ -111,7 +111,7 @@ static int init_revoke(journal_t *journal)
     return 0;
 }
 
-/* ---- the passes ---- */
+/* ---- the log's layout: its circle, a descriptor's tags ---- */
 
 /* The log is circular: past its last block comes its first. */
 static unsigned long wrap(journal_t *journal, unsigned long block)
@@ -142,7 +142,186 @@ static int count_tags(journal_t *journal, struct buffer_head *bh)
     return nr;
 }
 
-/* Copy log block io_block home to blocknr, un-escaping it if flags say so. */
+/* ---- walking the log: what every pass does ---- */
+
+/* Where a pass is in the log: the next block to read, the transaction
+ * expected there, and how many blocks the pass has read (walk_read). */
+struct log_walk {
+    unsigned long next_log_block;
+    tid_t next_commit_ID;
+    unsigned long nr_read;
+};
+
+/* Every pass starts where the journal superblock says the log starts:
+ * block s_start, transaction s_sequence. */
+static void walk_start(journal_t *journal, struct log_walk *w)
+{
+    journal_superblock_t *sb = journal->j_superblock;
+    w->next_log_block = be32_to_cpu(sb->s_start);
+    w->next_commit_ID = be32_to_cpu(sb->s_sequence);
+    w->nr_read = 0;
+}
+
+/*
+ * Read the log block at w->next_log_block (a descriptor, commit or revoke
+ * block, or whatever lies past the log's end) and move next_log_block past
+ * it, wrapping.  The buffer, to brelse; NULL on an error (-EIO: the read
+ * failed, or the log is longer than the journal).
+ *
+ * A log is never longer than the journal (+ 1: the block after a full log,
+ * read to find its end).  A corrupt one could be: a circle of revoke blocks
+ * of one transaction, never committed, would keep a pass going round for
+ * ever.  (Linux has no such check; Vellum never hangs on a bad disk.)
+ */
+static struct buffer_head *walk_read(journal_t *journal, struct log_walk *w)
+{
+    if (++w->nr_read > journal->j_last - journal->j_first + 1) {
+        printk(KERN_ERR "JBD: %s: the log runs round the whole journal from block %u: "
+               "corrupt\n", journal->j_devname, be32_to_cpu(journal->j_superblock->s_start));
+        return NULL;
+    }
+    struct buffer_head *bh = jread(journal, w->next_log_block);
+    if (!bh)
+        return NULL;
+    w->next_log_block = wrap(journal, w->next_log_block + 1);
+    return bh;
+}
+
+/* A pass after the scan must end where the scan did: at end_transaction.
+ * The passes read the same blocks, so they can only disagree if the disk
+ * did (an I/O error, or a block that changed under us).  0 or -EIO. */
+static int walk_end(journal_t *journal, struct recovery_info *info, struct log_walk *w,
+                    const char *pass)
+{
+    if (w->next_commit_ID == info->end_transaction)
+        return 0;
+    printk(KERN_ERR "JBD: %s: the %s pass ended at transaction %u, expected %u\n",
+           journal->j_devname, pass, w->next_commit_ID, info->end_transaction);
+    return -EIO;
+}
+
+/* ---- the three passes ----
+ *
+ * Linux 2.6.24 has one function, do_one_pass(journal, info, pass), that
+ * walks the log and does what PASS_SCAN, PASS_REVOKE or PASS_REPLAY asks at
+ * each block.  Vellum gives each pass a function of its own (scan_pass,
+ * revoke_pass, replay_pass), each a walk of the log with walk_start and
+ * walk_read, so that each pass reads alone; what they do is Linux's.
+ */
+
+/*
+ * PASS_SCAN: find the end of the log.  Walk it from s_start expecting
+ * transaction s_sequence: a descriptor block is skipped together with the
+ * logged blocks its tags announce (count_tags), a revoke block is skipped,
+ * a commit block completes its transaction (the next one is expected
+ * next).  The log ends at the first block without the magic number, with
+ * another transaction's ID (left from an earlier round of the circle), or
+ * of an unknown type.  Sets info->start_transaction and
+ * info->end_transaction (one past the last transaction whose commit block
+ * was found).  0, or -EIO.
+ */
+static int scan_pass(journal_t *journal, struct recovery_info *info)
+{
+    struct log_walk w;
+
+    walk_start(journal, &w);
+    info->start_transaction = w.next_commit_ID;
+    for (;;) {
+        unsigned long this_block = w.next_log_block;
+        struct buffer_head *bh = walk_read(journal, &w);
+        if (!bh)
+            return -EIO;
+        journal_header_t *h = (journal_header_t *)bh->b_data;
+        uint32_t blocktype = be32_to_cpu(h->h_blocktype);
+        if (be32_to_cpu(h->h_magic) != JFS_MAGIC_NUMBER ||
+            be32_to_cpu(h->h_sequence) != w.next_commit_ID) {
+            brelse(bh);                 /* not part of this log: its end */
+            break;
+        }
+        if (blocktype == JFS_DESCRIPTOR_BLOCK) {
+            w.next_log_block = wrap(journal, w.next_log_block + count_tags(journal, bh));
+        } else if (blocktype == JFS_COMMIT_BLOCK) {
+            w.next_commit_ID++;
+        } else if (blocktype != JFS_REVOKE_BLOCK) {
+            /* As Linux: an unknown block type in sequence ends the log. */
+            printk(KERN_WARNING "JBD: %s: unrecognised block type %u at journal block %lu: "
+                   "end of log\n", journal->j_devname, blocktype, this_block);
+            brelse(bh);
+            break;
+        }
+        brelse(bh);
+    }
+    info->end_transaction = w.next_commit_ID;
+    return 0;
+}
+
+/* The revoke records of one revoke block, for transaction sequence, into
+ * the revoke table (set_revoke).  0, -EIO (a bad r_count) or -ENOMEM. */
+static int scan_revoke_records(journal_t *journal, struct buffer_head *bh, tid_t sequence,
+                               struct recovery_info *info)
+{
+    journal_revoke_header_t *header = (journal_revoke_header_t *)bh->b_data;
+    unsigned long max = be32_to_cpu(header->r_count);
+    if (max > journal->j_blocksize || max < JFS_REVOKE_RECORDS) {
+        printk(KERN_ERR "JBD: %s: revoke block of transaction %u has a bad r_count %lu\n",
+               journal->j_devname, sequence, max);
+        return -EIO;
+    }
+    for (unsigned long off = JFS_REVOKE_RECORDS; off + 4 <= max; off += 4) {
+        unsigned long blocknr = be32_to_cpu(*(uint32_t *)(bh->b_data + off));
+        int err = set_revoke(journal, blocknr, sequence);
+        if (err)
+            return err;
+        info->nr_revokes++;
+    }
+    return 0;
+}
+
+/*
+ * PASS_REVOKE: walk the committed transactions again (up to
+ * info->end_transaction, the scan's) and read every revoke block's records
+ * into the revoke table (scan_revoke_records).  0, or -EIO/-ENOMEM.
+ */
+static int revoke_pass(journal_t *journal, struct recovery_info *info)
+{
+    struct log_walk w;
+    int err;
+
+    walk_start(journal, &w);
+    while (tid_gt(info->end_transaction, w.next_commit_ID)) {
+        struct buffer_head *bh = walk_read(journal, &w);
+        if (!bh)
+            return -EIO;
+        journal_header_t *h = (journal_header_t *)bh->b_data;
+        uint32_t blocktype = be32_to_cpu(h->h_blocktype);
+        if (be32_to_cpu(h->h_magic) != JFS_MAGIC_NUMBER ||
+            be32_to_cpu(h->h_sequence) != w.next_commit_ID) {
+            brelse(bh);
+            break;
+        }
+        if (blocktype == JFS_DESCRIPTOR_BLOCK) {
+            w.next_log_block = wrap(journal, w.next_log_block + count_tags(journal, bh));
+        } else if (blocktype == JFS_COMMIT_BLOCK) {
+            w.next_commit_ID++;
+        } else if (blocktype == JFS_REVOKE_BLOCK) {
+            err = scan_revoke_records(journal, bh, w.next_commit_ID, info);
+            if (err) {
+                brelse(bh);
+                return err;
+            }
+        } else {
+            brelse(bh);
+            break;
+        }
+        brelse(bh);
+    }
+    return walk_end(journal, info, &w, "revoke");
+}
+
+/* Copy log block io_block home to blocknr, un-escaping it if flags say so
+ * (its first word was zeroed in the log: it is the magic number).  The
+ * home block goes through the buffer cache, dirty; journal_recover's
+ * sync_blockdev writes it.  0, or -EIO. */
 static int replay_block(journal_t *journal, unsigned long io_block, unsigned long blocknr,
                         uint16_t flags)
 {
@@ -172,78 +351,43 @@ static int replay_block(journal_t *journal, unsigned long io_block, unsigned lon
     return 0;
 }
 
-/* The revoke records of one revoke block, for transaction sequence. */
-static int scan_revoke_records(journal_t *journal, struct buffer_head *bh, tid_t sequence,
-                               struct recovery_info *info)
+/*
+ * PASS_REPLAY: walk the committed transactions a third time; for each tag
+ * of each descriptor block, the logged block that follows goes home
+ * (replay_block) unless a transaction at or after this one revoked it
+ * (test_revoke).  In log order, so a later copy of a block overwrites an
+ * earlier one.  A block that cannot be written does not stop the pass (the
+ * rest is replayed); its error is returned at the end.
+ */
+static int replay_pass(journal_t *journal, struct recovery_info *info)
 {
-    journal_revoke_header_t *header = (journal_revoke_header_t *)bh->b_data;
-    unsigned long max = be32_to_cpu(header->r_count);
-    if (max > journal->j_blocksize || max < JFS_REVOKE_RECORDS) {
-        printk(KERN_ERR "JBD: %s: revoke block of transaction %u has a bad r_count %lu\n",
-               journal->j_devname, sequence, max);
-        return -EIO;
-    }
-    for (unsigned long off = JFS_REVOKE_RECORDS; off + 4 <= max; off += 4) {
-        unsigned long blocknr = be32_to_cpu(*(uint32_t *)(bh->b_data + off));
-        int err = set_revoke(journal, blocknr, sequence);
-        if (err)
-            return err;
-        info->nr_revokes++;
-    }
-    return 0;
-}
-
-static int do_one_pass(journal_t *journal, struct recovery_info *info, enum passtype pass)
-{
-    journal_superblock_t *sb = journal->j_superblock;
-    tid_t next_commit_ID = be32_to_cpu(sb->s_sequence);
-    unsigned long next_log_block = be32_to_cpu(sb->s_start);
-    unsigned long nr_read = 0;
+    struct log_walk w;
     int err, success = 0;
 
-    if (pass == PASS_SCAN)
-        info->start_transaction = next_commit_ID;
-    for (;;) {
-        /* The scan found where the log ends; the other passes stop there. */
-        if (pass != PASS_SCAN && tid_geq(next_commit_ID, info->end_transaction))
-            break;
-        /* A log is never longer than the journal (+ 1: the block after a
-         * full log, read to find its end).  A corrupt one could be: a
-         * circle of revoke blocks of one transaction, never committed,
-         * would keep the pass going round for ever.  (Linux has no such
-         * check; Vellum never hangs on a bad disk.) */
-        if (++nr_read > journal->j_last - journal->j_first + 1) {
-            printk(KERN_ERR "JBD: %s: the log runs round the whole journal from block %u: "
-                   "corrupt\n", journal->j_devname, be32_to_cpu(sb->s_start));
-            return -EIO;
-        }
-        unsigned long this_block = next_log_block;
-        struct buffer_head *bh = jread(journal, next_log_block);
+    walk_start(journal, &w);
+    while (tid_gt(info->end_transaction, w.next_commit_ID)) {
+        struct buffer_head *bh = walk_read(journal, &w);
         if (!bh)
             return -EIO;
-        next_log_block = wrap(journal, next_log_block + 1);
         journal_header_t *h = (journal_header_t *)bh->b_data;
         uint32_t blocktype = be32_to_cpu(h->h_blocktype);
-        tid_t sequence = be32_to_cpu(h->h_sequence);
-        if (be32_to_cpu(h->h_magic) != JFS_MAGIC_NUMBER || sequence != next_commit_ID) {
-            brelse(bh);                 /* not part of this log: its end */
+        if (be32_to_cpu(h->h_magic) != JFS_MAGIC_NUMBER ||
+            be32_to_cpu(h->h_sequence) != w.next_commit_ID) {
+            brelse(bh);
             break;
         }
-        switch (blocktype) {
-        case JFS_DESCRIPTOR_BLOCK:
-            if (pass != PASS_REPLAY) {
-                next_log_block = wrap(journal, next_log_block + count_tags(journal, bh));
-                brelse(bh);
-                continue;
-            }
+        if (blocktype == JFS_COMMIT_BLOCK) {
+            w.next_commit_ID++;
+        } else if (blocktype == JFS_DESCRIPTOR_BLOCK) {
+            /* the tags, as count_tags walks them */
             char *tagp = bh->b_data + sizeof(journal_header_t);
             while ((size_t)(tagp - bh->b_data) + JFS_TAG_SIZE32 <= journal->j_blocksize) {
                 journal_block_tag_t *tag = (journal_block_tag_t *)tagp;
                 uint16_t flags = be16_to_cpu(tag->t_flags);
                 unsigned long blocknr = be32_to_cpu(tag->t_blocknr);
-                unsigned long io_block = next_log_block;
-                next_log_block = wrap(journal, next_log_block + 1);
-                if (test_revoke(journal, blocknr, next_commit_ID)) {
+                unsigned long io_block = w.next_log_block;
+                w.next_log_block = wrap(journal, w.next_log_block + 1);
+                if (test_revoke(journal, blocknr, w.next_commit_ID)) {
                     info->nr_revoke_hits++;
                 } else if ((err = replay_block(journal, io_block, blocknr, flags))) {
                     success = err;      /* replay what we can; fail at the end */
@@ -256,42 +400,14 @@ static int do_one_pass(journal_t *journal, struct recovery_info *info, enum pass
                 if (flags & JFS_FLAG_LAST_TAG)
                     break;
             }
+        } else if (blocktype != JFS_REVOKE_BLOCK) {
             brelse(bh);
-            continue;
-        case JFS_COMMIT_BLOCK:
-            brelse(bh);
-            next_commit_ID++;
-            continue;
-        case JFS_REVOKE_BLOCK:
-            if (pass == PASS_REVOKE) {
-                err = scan_revoke_records(journal, bh, next_commit_ID, info);
-                if (err) {
-                    brelse(bh);
-                    return err;
-                }
-            }
-            brelse(bh);
-            continue;
-        default:
-            /* As Linux: an unknown block type in sequence ends the log. */
-            printk(KERN_WARNING "JBD: %s: unrecognised block type %u at journal block %lu: "
-                   "end of log\n", journal->j_devname, blocktype, this_block);
-            brelse(bh);
-            goto done;
+            break;
         }
+        brelse(bh);
     }
-done:
-    if (pass == PASS_SCAN) {
-        info->end_transaction = next_commit_ID;
-    } else if (info->end_transaction != next_commit_ID) {
-        /* The passes read the same blocks: they can only disagree if the
-         * disk did (an I/O error, or a block that changed under us). */
-        printk(KERN_ERR "JBD: %s: recovery pass %d ended at transaction %u, expected %u\n",
-               journal->j_devname, pass, next_commit_ID, info->end_transaction);
-        if (!success)
-            success = -EIO;
-    }
-    return success;
+    err = walk_end(journal, info, &w, "replay");
+    return success ? success : err;
 }
 
 int journal_recover(journal_t *journal)
@@ -303,11 +419,11 @@ int journal_recover(journal_t *journal)
     err = init_revoke(journal);
     if (err)
         return err;
-    err = do_one_pass(journal, info, PASS_SCAN);
+    err = scan_pass(journal, info);
     if (!err)
-        err = do_one_pass(journal, info, PASS_REVOKE);
+        err = revoke_pass(journal, info);
     if (!err)
-        err = do_one_pass(journal, info, PASS_REPLAY);
+        err = replay_pass(journal, info);
     clear_revoke(journal);
     /* Restart the log one ID past the end (as Linux): not even the
      * uncommitted transaction end_transaction, whose blocks may still lie
@@ -327,7 +443,7 @@ int journal_skip_recovery(journal_t *journal)
 {
     struct recovery_info *info = &journal->j_recovery_info;
     memset(info, 0, sizeof(*info));
-    int err = do_one_pass(journal, info, PASS_SCAN);
+    int err = scan_pass(journal, info);
     if (err)
         return err;
     journal->j_transaction_sequence = info->end_transaction + 1;

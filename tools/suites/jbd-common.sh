@@ -66,10 +66,10 @@ unchanged() {
     if cmp -s "$2" "$3"; then echo "PASS $1"; else echo "FAIL $1 (the image was written)"; fi
 }
 
-# doc_block MARKER: the lines of docs/journal.md's fenced block between
-# "<!-- MARKER begin -->" and "<!-- MARKER end -->"
+# doc_block MARKER [FILE]: the lines of FILE's (docs/journal.md's) fenced
+# block between "<!-- MARKER begin -->" and "<!-- MARKER end -->"
 doc_block() {
-    sed -n "/<!-- $1 begin -->/,/<!-- $1 end -->/p" docs/journal.md | sed '1d;$d' | sed '1d;$d'
+    sed -n "/<!-- $1 begin -->/,/<!-- $1 end -->/p" "${2:-docs/journal.md}" | sed '1d;$d' | sed '1d;$d'
 }
 
 # doc_bootlog NAME MARKER: every line of that block is a line of this boot's
