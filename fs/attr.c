@@ -191,7 +191,7 @@ static long with_inode_at(int dfd, const char *upath, int follow, int empty_ok,
             }
             return err;
         }
-        struct file *f = fget(dfd);
+        struct file *f = fget_raw(dfd);
         if (!f)
             return -EBADF;
         long err = fn(f->f_inode, a, b);

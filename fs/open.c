@@ -102,6 +102,85 @@ out_target:
     return err;
 }
 
+/* i_writecount and i_readcount of every inode (simplified on purpose: one
+ * lock where Linux has atomics). */
+static DEFINE_SPINLOCK(inode_wc_lock);
+
+int get_write_access(struct inode *inode)
+{
+    int err = 0;
+    spin_lock(&inode_wc_lock);
+    if (inode->i_writecount < 0)
+        err = -ETXTBSY;
+    else
+        inode->i_writecount++;
+    spin_unlock(&inode_wc_lock);
+    return err;
+}
+
+void put_write_access(struct inode *inode)
+{
+    spin_lock(&inode_wc_lock);
+    WARN_ON(inode->i_writecount <= 0);
+    inode->i_writecount--;
+    spin_unlock(&inode_wc_lock);
+}
+
+int deny_write_access(struct inode *inode)
+{
+    int err = 0;
+    spin_lock(&inode_wc_lock);
+    if (inode->i_writecount > 0)
+        err = -ETXTBSY;
+    else
+        inode->i_writecount--;
+    spin_unlock(&inode_wc_lock);
+    return err;
+}
+
+void allow_write_access(struct inode *inode)
+{
+    spin_lock(&inode_wc_lock);
+    WARN_ON(inode->i_writecount >= 0);
+    inode->i_writecount++;
+    spin_unlock(&inode_wc_lock);
+}
+
+/* Undo what fmode's FMODE_WRITER, FMODE_EXEC and FMODE_READER counted. */
+static void put_open_counts(struct inode *inode, unsigned int fmode)
+{
+    if (fmode & FMODE_WRITER)
+        put_write_access(inode);
+    if (fmode & FMODE_EXEC)
+        allow_write_access(inode);
+    if (fmode & FMODE_READER) {
+        spin_lock(&inode_wc_lock);
+        inode->i_readcount--;
+        spin_unlock(&inode_wc_lock);
+    }
+}
+
+/* A struct file for path p (whose reference it takes over), not yet
+ * ->open'ed; on -ENOMEM the reference is dropped. */
+static struct file *alloc_file(struct path *p, int flags, unsigned int fmode)
+{
+    struct file *f = kmalloc(sizeof *f, GFP_KERNEL);
+    if (!f) {
+        path_put(p);
+        return ERR_PTR(-ENOMEM);
+    }
+    memset(f, 0, sizeof *f);
+    f->f_path = *p;
+    f->f_inode = p->inode;
+    f->f_op = (fmode & FMODE_PATH) ? NULL : p->inode->i_fop;
+    f->f_mapping = p->inode->i_mapping;
+    f->f_flags = flags;
+    f->f_mode = fmode;
+    f->f_count = 1;
+    mutex_init(&f->f_pos_lock);
+    return f;
+}
+
 struct file *filp_open(const char *name, int flags, mode_t mode)
 {
     struct path p;
@@ -128,6 +207,24 @@ struct file *filp_open(const char *name, int flags, mode_t mode)
         acc_mask = MAY_EXEC;
     int created = 0;
 
+    if (flags & O_PATH) {
+        /* O_PATH: only O_DIRECTORY, O_NOFOLLOW and O_CLOEXEC count
+         * (Linux's build_open_flags); the file itself is not checked nor
+         * opened, and a symlink under O_NOFOLLOW is the link itself */
+        flags &= O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+        fmode = FMODE_PATH;
+        unsigned lf = (flags & O_NOFOLLOW) ? 0 : LOOKUP_FOLLOW;
+        if (flags & O_DIRECTORY)
+            lf |= LOOKUP_DIRECTORY;
+        err = kern_path(name, lf, &p);
+        if (err)
+            return ERR_PTR(err);
+        if ((flags & O_DIRECTORY) && !S_ISDIR(p.inode->i_mode)) {
+            path_put(&p);
+            return ERR_PTR(-ENOTDIR);
+        }
+        return alloc_file(&p, flags, fmode);
+    }
     if (flags & O_CREAT) {
         err = open_create(name, flags, mode, &p, &created);
     } else {
@@ -157,35 +254,53 @@ struct file *filp_open(const char *name, int flags, mode_t mode)
         ;                               /* a file this open created is not checked */
     else if ((flags & O_NOATIME) && !inode_owner_or_capable(inode))
         err = -EPERM;
+    /* The open counts of a regular file (Linux's do_dentry_open): a
+     * writer is refused while the file runs, execve while a writer has
+     * it; then a lease of another holder is broken (may sleep). */
+    if (!err && S_ISREG(inode->i_mode)) {
+        if (fmode & FMODE_WRITE) {
+            err = get_write_access(inode);
+            fmode |= err ? 0 : FMODE_WRITER;
+        } else if (flags & __FMODE_EXEC) {
+            err = deny_write_access(inode);
+            fmode |= err ? 0 : FMODE_EXEC;
+        }
+        if (!err) {
+            err = break_lease(inode, (fmode & FMODE_WRITE) != 0, flags & O_NONBLOCK);
+            if (err)
+                put_open_counts(inode, fmode);
+        }
+    }
     if (err) {
         path_put(&p);
         return ERR_PTR(err);
     }
-    struct file *f = kmalloc(sizeof *f, GFP_KERNEL);
-    if (!f) {
-        path_put(&p);
-        return ERR_PTR(-ENOMEM);
+    struct file *f = alloc_file(&p, flags, fmode);
+    if (IS_ERR(f)) {
+        put_open_counts(inode, fmode);
+        return f;
     }
-    memset(f, 0, sizeof *f);
-    f->f_path = p;
-    f->f_inode = inode;
-    f->f_op = inode->i_fop;
-    f->f_mapping = inode->i_mapping;
-    f->f_flags = flags;
-    f->f_mode = fmode;
-    f->f_count = 1;
-    mutex_init(&f->f_pos_lock);
     if (f->f_op && f->f_op->open) {
         err = f->f_op->open(inode, f);
         if (err) {
+            put_open_counts(inode, fmode);
             path_put(&f->f_path);
             kfree(f);
             return ERR_PTR(err);
         }
     }
+    /* counted once ->open accepted it (Linux's i_readcount_inc) */
+    if (S_ISREG(inode->i_mode) && (fmode & (FMODE_READ | FMODE_WRITE)) == FMODE_READ) {
+        spin_lock(&inode_wc_lock);
+        inode->i_readcount++;
+        spin_unlock(&inode_wc_lock);
+        f->f_mode |= FMODE_READER;
+    }
     /* O_TRUNC once the open is accepted (Linux's handle_truncate after
-     * vfs_open): a file the open refused is left as it was */
-    if ((flags & O_TRUNC) && S_ISREG(inode->i_mode) && (fmode & FMODE_WRITE)) {
+     * vfs_open): a file the open refused is left as it was, and one it
+     * created is empty already: not truncated, so a non-root creator's
+     * S_ISGID stays (a truncate by non-root clears the set-ID bits) */
+    if ((flags & O_TRUNC) && !created && S_ISREG(inode->i_mode) && (fmode & FMODE_WRITE)) {
         err = do_truncate(inode, 0, ATTR_MTIME | ATTR_CTIME);
         if (err) {
             filp_close(f);
@@ -223,9 +338,17 @@ int filp_close(struct file *file)
         return -EBADF;
     if (--file->f_count > 0)
         return 0;
+    if (file->f_mode & FMODE_PATH) {
+        path_put(&file->f_path);
+        kfree(file);
+        return 0;
+    }
+    if (file->f_flags & FASYNC && file->f_op && file->f_op->fasync)
+        file->f_op->fasync(file, 0);
     locks_remove_flock(file);
     if (file->f_op && file->f_op->release)
         file->f_op->release(file->f_inode, file);
+    put_open_counts(file->f_inode, file->f_mode);
     path_put(&file->f_path);
     kfree(file);
     return 0;
