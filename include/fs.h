@@ -282,6 +282,8 @@ struct inode {
 #define I_DIRTY_PAGES 0x08             /* some page of i_data is dirty */
 #define I_FAILED    0x10               /* iget_failed: never filled; evict_inode
                                           is not called for it */
+#define I_LINKABLE  0x20               /* an O_TMPFILE file opened without O_EXCL:
+                                          linkat may give it a name (nlink 0) */
 
 /* The inode cache (fs/inode.c). */
 struct inode *iget_locked(struct super_block *sb, unsigned long ino);
@@ -628,6 +630,12 @@ int vfs_mknod(const char *path, mode_t mode, dev_t rdev);
 int vfs_rmdir(const char *path);
 int vfs_unlink(const char *path);
 int vfs_rename(const char *oldpath, const char *newpath);
+/* link(2) of an already resolved path (linkat with AT_EMPTY_PATH or
+ * AT_SYMLINK_FOLLOW): the caller keeps its reference. */
+int vfs_link_path(const struct path *old, const char *newpath);
+/* renameat2's flags: RENAME_NOREPLACE (an existing new name: -EEXIST),
+ * RENAME_EXCHANGE (both names must exist, -ENOENT; they swap). */
+int vfs_rename2(const char *oldpath, const char *newpath, unsigned int flags);
 int vfs_link(const char *oldpath, const char *newpath);
 int vfs_symlink(const char *target, const char *linkpath);
 int vfs_readlink(const char *path, char *buf, size_t size);

@@ -104,4 +104,9 @@ struct flock64 {                       /* 24 bytes: i386 aligns long long to 4 *
 #define AT_EMPTY_PATH       0x1000     /* "" names dirfd itself */
 #define AT_STATX_SYNC_TYPE  0x6000     /* statx: sync mode bits, ignored */
 
+/* renameat2's flags */
+#define RENAME_NOREPLACE    (1 << 0)   /* fail with EEXIST if the new name exists */
+#define RENAME_EXCHANGE     (1 << 1)   /* swap the two names */
+#define RENAME_WHITEOUT     (1 << 2)   /* overlayfs's whiteout: not modelled (-EINVAL) */
+
 #endif
