@@ -147,10 +147,26 @@ static char *get_link(struct nameidata *nd, const struct path *link)
     return vfs_get_link(link);
 }
 
+/* A magic link: *link becomes the path it stands for.  Counted as a link. */
+static int jump_link(struct nameidata *nd, struct path *link)
+{
+    if (++nd->total_links > MAXSYMLINKS)
+        return -ELOOP;
+    struct path to;
+    int err = link->inode->i_op->get_path(link->inode, &to);
+    if (err)
+        return err;
+    path_put(link);
+    *link = to;
+    return 0;
+}
+
 /* Replace *link (a symlink found in the middle of a name, in directory dir)
  * by what it points to. */
 static int follow_link(struct nameidata *nd, const struct path *dir, struct path *link)
 {
+    if (link->inode->i_op->get_path)
+        return jump_link(nd, link);
     if (nd->depth >= MAX_NESTED_LINKS)
         return -ELOOP;
     char *buf = get_link(nd, link);
@@ -229,6 +245,19 @@ static int link_path_walk(struct nameidata *nd, const char *name, struct path *p
                     goto out;
                 struct path np = { mntget(path->mnt), child };
                 follow_mount(&np);
+                if (S_ISLNK(np.inode->i_mode) && last && (trailing || (flags & LOOKUP_FOLLOW)) &&
+                    np.inode->i_op->get_path) {
+                    err = jump_link(nd, &np);   /* a magic link: there, and done */
+                    if (err) {
+                        path_put(&np);
+                        goto out;
+                    }
+                    path_put(path);
+                    *path = np;
+                    if ((trailing || (flags & LOOKUP_DIRECTORY)) && !S_ISDIR(path->inode->i_mode))
+                        err = -ENOTDIR;
+                    goto out;
+                }
                 if (S_ISLNK(np.inode->i_mode) && last && (trailing || (flags & LOOKUP_FOLLOW))) {
                     /* a trailing symlink: go on with its target from here */
                     char *target = get_link(nd, &np);

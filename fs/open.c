@@ -181,6 +181,54 @@ static struct file *alloc_file(struct path *p, int flags, unsigned int fmode)
     return f;
 }
 
+/* O_TMPFILE: a new regular file in the directory name, with no name
+ * (Linux's vfs_tmpfile).  Simplified on purpose: Linux's file systems
+ * make an inode that never had a name (->tmpfile); here the directory's
+ * create and unlink make it under a hidden name, both under the
+ * directory's i_mutex, so a readdir never sees it but a crash in between
+ * may leave ".vellum-tmpfile-N" behind (on ext3 the unlink puts the inode
+ * on the orphan list, as Linux's tmpfile does).  Without O_EXCL linkat may
+ * give it a name later (I_LINKABLE).  *res: the file's path. */
+static int open_tmpfile(const char *name, int flags, mode_t mode, struct path *res)
+{
+    static unsigned long tmp_seq;
+    struct path dir;
+    int err = kern_path(name, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &dir);
+    if (err)
+        return err;
+    struct inode *d = dir.inode, *inode = NULL;
+    char tmp[40];
+    mutex_lock(&d->i_mutex);
+    if (IS_DEADDIR(d))
+        err = -ENOENT;
+    else if (dir.mnt->mnt_sb->s_flags & MS_RDONLY)
+        err = -EROFS;
+    else if ((err = may_create(d)))
+        ;
+    else if (!d->i_op->create || !d->i_op->unlink)
+        err = -EOPNOTSUPP;             /* Linux: no ->tmpfile */
+    if (!err) {
+        size_t len = snprintf(tmp, sizeof tmp, ".vellum-tmpfile-%lu", ++tmp_seq);
+        err = d->i_op->create(d, tmp, len, (mode & 07777) | S_IFREG, &inode);
+        if (!err) {
+            err = d->i_op->unlink(d, tmp, len);
+            if (err) {
+                iput(inode);
+                inode = NULL;
+            }
+        }
+    }
+    mutex_unlock(&d->i_mutex);
+    if (!err) {
+        if (!(flags & O_EXCL))
+            inode->i_state |= I_LINKABLE;
+        res->mnt = mntget(dir.mnt);
+        res->inode = inode;
+    }
+    path_put(&dir);
+    return err;
+}
+
 struct file *filp_open(const char *name, int flags, mode_t mode)
 {
     struct path p;
@@ -225,7 +273,10 @@ struct file *filp_open(const char *name, int flags, mode_t mode)
         }
         return alloc_file(&p, flags, fmode);
     }
-    if (flags & O_CREAT) {
+    if (flags & __O_TMPFILE) {
+        err = open_tmpfile(name, flags, mode, &p);
+        created = 1;
+    } else if (flags & O_CREAT) {
         err = open_create(name, flags, mode, &p, &created);
     } else {
         unsigned lf = (flags & O_NOFOLLOW) ? 0 : LOOKUP_FOLLOW;
@@ -241,7 +292,7 @@ struct file *filp_open(const char *name, int flags, mode_t mode)
         err = -ELOOP;                   /* O_NOFOLLOW on a symlink */
     else if (S_ISDIR(inode->i_mode) && (flags & O_CREAT))
         err = -EISDIR;                  /* whatever the access mode (Linux's do_open) */
-    else if ((flags & O_DIRECTORY) && !S_ISDIR(inode->i_mode))
+    else if ((flags & O_DIRECTORY) && !(flags & __O_TMPFILE) && !S_ISDIR(inode->i_mode))
         err = -ENOTDIR;
     else if (S_ISDIR(inode->i_mode) && (may_write || (flags & O_TRUNC)))
         err = -EISDIR;                  /* O_TRUNC asks for writing (may_open) */

@@ -1,6 +1,6 @@
 /* fs/pseudofs.c: two tiny table-driven filesystems, "devfs" (mounted on
  * /dev: console, tty, null, zero) and "proc" (mounted on /proc: meminfo,
- * mounts, stat, uptime, loadavg, cmdline, vellum/writepath,
+ * mounts, stat, uptime, loadavg, cmdline, version, vellum/writepath,
  * vellum/pagecache, vellum/vmscan, sys/kernel/pid_max,
  * sys/fs/pipe-max-size, pipe-user-pages-soft, lease-break-time: the
  * writable ones take a number, pseudo_write).  Sits on the VFS (inode
@@ -382,6 +382,14 @@ static int show_cmdline(char *buf, size_t size)
     return snprintf(buf, size, "%s\n", saved_command_line);
 }
 
+/* /proc/version: uname's release and version, in Linux's layout
+ * ("Linux version RELEASE (BUILDER) VERSION"). */
+static int show_version(char *buf, size_t size)
+{
+    return snprintf(buf, size, "Linux version %s (vellum) #1 Vellum teaching kernel\n",
+                    system_utsname_release);
+}
+
 /* /proc/sys/kernel/pid_max: the pid numbers wrap below it (alloc_pid);
  * it only tells.  /proc/sys/fs: pipe-max-size, the largest pipe an
  * unprivileged task may make or ask for (fs/pipe.c; root writes it, and a
@@ -449,6 +457,7 @@ static const struct pseudo_entry proc_entries[] = {
     { "lease-break-time", 14, S_IFREG | 0644, 0, show_lease_break_time, store_lease_break_time },
     { "cpuinfo",    0, S_IFREG | 0444, 0, show_cpuinfo, NULL },       /* kernel/x86/cpu.c */
     { "interrupts", 0, S_IFREG | 0444, 0, show_interrupts, NULL },    /* kernel/x86/smp.c */
+    { "version",    0, S_IFREG | 0444, 0, show_version, NULL },
 };
 static const struct pseudo_fs procfs = { proc_entries, ARRAY_SIZE(proc_entries), 0x9fa0, true };
 

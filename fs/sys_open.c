@@ -96,12 +96,165 @@ int user_path_at(int dfd, const char *upath, unsigned int flags, struct path *pa
 
 #define VALID_OPEN_FLAGS (O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_APPEND | \
                           O_NONBLOCK | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_LARGEFILE | \
-                          O_DSYNC | O_SYNC | O_NOATIME | FASYNC | O_DIRECT | O_PATH)
+                          O_DSYNC | O_SYNC | O_NOATIME | FASYNC | O_DIRECT | O_PATH | \
+                          __O_TMPFILE)
 
-long sys_openat(int dfd, const char *filename, int flags, mode_t mode)
+/* Linux's build_open_flags checks of O_TMPFILE: with O_DIRECTORY, without
+ * O_CREAT, and for writing. */
+static int check_tmpfile_flags(int flags)
 {
-    if (flags & ~VALID_OPEN_FLAGS)
+    if (!(flags & __O_TMPFILE))
+        return 0;
+    if ((flags & (O_TMPFILE | O_CREAT)) != O_TMPFILE || (flags & O_ACCMODE) == O_RDONLY)
         return -EINVAL;
+    return 0;
+}
+
+/* ---- openat2's RESOLVE_* flags ------------------------------------------
+ * Simplified on purpose: Linux checks them inside its path walk; here the
+ * name is checked before the open, one prefix at a time from the start
+ * directory (each prefix looked up without following its last component):
+ *   RESOLVE_NO_SYMLINKS   a symlink anywhere: -ELOOP (exact);
+ *   RESOLVE_NO_MAGICLINKS a magic link (/proc/PID/fd/N, exe) anywhere:
+ *                         -ELOOP;
+ *   RESOLVE_NO_XDEV       a prefix on another mount than the start: -EXDEV;
+ *   RESOLVE_BENEATH       an absolute name, a ".." above the start, or a
+ *                         symlink whose text is absolute or has "..":
+ *                         -EXDEV (Linux follows the last kind when it stays
+ *                         beneath);
+ *   RESOLVE_IN_ROOT       the start directory is "/": a leading '/' and
+ *                         ".." at the top are dropped; a symlink with an
+ *                         absolute text or "..": -EXDEV (Linux resolves it
+ *                         inside the root).
+ * The check and the open are two walks: a rename between them is not seen
+ * (Linux's is one walk). */
+#define RESOLVE_NO_XDEV       0x01
+#define RESOLVE_NO_MAGICLINKS 0x02
+#define RESOLVE_NO_SYMLINKS   0x04
+#define RESOLVE_BENEATH       0x08
+#define RESOLVE_IN_ROOT       0x10
+#define RESOLVE_CACHED        0x20
+#define VALID_RESOLVE_FLAGS   0x3f
+
+struct open_how {
+    unsigned long long flags, mode, resolve;
+};
+
+/* The end of the component starting at c: the next '/' or the NUL. */
+static char *comp_end(char *c)
+{
+    while (*c && *c != '/')
+        c++;
+    return c;
+}
+
+/* May a symlink's text be followed beneath the start? */
+static bool link_stays_beneath(const struct path *link)
+{
+    char *t = vfs_get_link(link);
+    if (IS_ERR(t))
+        return false;
+    bool ok = t[0] != '/';
+    for (char *c = t; ok && *c; ) {
+        char *e = comp_end(c);
+        if (e - c == 2 && c[0] == '.' && c[1] == '.')
+            ok = false;
+        c = *e ? e + 1 : e;
+    }
+    kfree(t);
+    return ok;
+}
+
+/* Rewrite name (a PATH_MAX buffer) for RESOLVE_IN_ROOT and check the
+ * prefixes: 0 or -ELOOP / -EXDEV / -EINVAL. */
+static int resolve_check(char *name, unsigned long long resolve)
+{
+    if (resolve & RESOLVE_IN_ROOT) {
+        /* drop the leading '/' and each ".." that would climb above the top */
+        char *out = name, *c = name;
+        int depth = 0;
+        while (*c) {
+            while (*c == '/')
+                c++;
+            char *e = comp_end(c);
+            size_t n = e - c;
+            if (n == 2 && c[0] == '.' && c[1] == '.') {
+                if (depth == 0) {
+                    c = e;
+                    continue;
+                }
+                depth--;
+            } else if (n && !(n == 1 && c[0] == '.')) {
+                depth++;
+            }
+            if (n) {
+                if (out != name)
+                    *out++ = '/';
+                memmove(out, c, n);
+                out += n;
+            }
+            c = e;
+        }
+        if (out == name)
+            *out++ = '.';
+        *out = '\0';
+    }
+    if (!(resolve & (RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV |
+                     RESOLVE_BENEATH | RESOLVE_IN_ROOT)))
+        return 0;
+    if ((resolve & RESOLVE_BENEATH) && name[0] == '/')
+        return -EXDEV;
+    struct path start;
+    int err = kern_path(".", LOOKUP_FOLLOW, &start);
+    if (err)
+        return err;
+    char *pre = kmalloc(PATH_MAX, GFP_KERNEL);
+    if (!pre) {
+        path_put(&start);
+        return -ENOMEM;
+    }
+    int depth = 0;
+    for (char *c = name; !err && *c; ) {
+        while (*c == '/')
+            c++;
+        if (!*c)
+            break;
+        char *e = comp_end(c);
+        size_t n = e - c;
+        if (n == 2 && c[0] == '.' && c[1] == '.' && --depth < 0 &&
+            (resolve & RESOLVE_BENEATH)) {
+            err = -EXDEV;
+            break;
+        }
+        if (!(n == 1 && c[0] == '.') && !(n == 2 && c[0] == '.' && c[1] == '.'))
+            depth++;
+        memcpy(pre, name, e - name);
+        pre[e - name] = '\0';
+        struct path p;
+        if (kern_path(pre, 0, &p))
+            break;                     /* not there (yet): the open says what */
+        if (S_ISLNK(p.inode->i_mode)) {
+            if ((resolve & RESOLVE_NO_SYMLINKS) ||
+                ((resolve & RESOLVE_NO_MAGICLINKS) && p.inode->i_op->get_path))
+                err = -ELOOP;
+            else if ((resolve & (RESOLVE_BENEATH | RESOLVE_IN_ROOT)) && !link_stays_beneath(&p))
+                err = -EXDEV;
+        }
+        if (!err && (resolve & RESOLVE_NO_XDEV) && p.mnt != start.mnt)
+            err = -EXDEV;
+        path_put(&p);
+        c = e;
+    }
+    kfree(pre);
+    path_put(&start);
+    return err;
+}
+
+/* openat and openat2: flags checked, mode already masked; resolve 0 for
+ * openat. */
+static long do_openat(int dfd, const char *filename, int flags, mode_t mode,
+                      unsigned long long resolve)
+{
     char *name = getname(filename);
     if (IS_ERR(name))
         return PTR_ERR(name);
@@ -109,7 +262,9 @@ long sys_openat(int dfd, const char *filename, int flags, mode_t mode)
     if (fd >= 0) {
         struct at_ctx at;
         int err = at_enter(dfd, name, &at);
-        struct file *f = err ? ERR_PTR(err) : filp_open(name, flags & ~O_CLOEXEC, mode & 07777 & ~current_umask());
+        if (!err && resolve)
+            err = resolve_check(name, resolve);
+        struct file *f = err ? ERR_PTR(err) : filp_open(name, flags & ~O_CLOEXEC, mode);
         at_leave(&at);
         if (IS_ERR(f)) {
             put_unused_fd(fd);
@@ -120,6 +275,55 @@ long sys_openat(int dfd, const char *filename, int flags, mode_t mode)
     }
     putname(name);
     return fd;
+}
+
+long sys_openat(int dfd, const char *filename, int flags, mode_t mode)
+{
+    if (flags & ~VALID_OPEN_FLAGS)
+        return -EINVAL;
+    if (check_tmpfile_flags(flags))
+        return -EINVAL;
+    return do_openat(dfd, filename, flags, mode & 07777 & ~current_umask(), 0);
+}
+
+/* openat2(dfd, name, how, size): Linux's copy_struct_from_user rules for
+ * how (size below 24: -EINVAL; above a page: -E2BIG; bytes past the
+ * struct must be zero: -E2BIG), then build_open_flags's strict checks:
+ * unknown open flags, a mode without O_CREAT/O_TMPFILE or with bits
+ * outside 07777, unknown resolve flags, RESOLVE_BENEATH with
+ * RESOLVE_IN_ROOT: -EINVAL; RESOLVE_CACHED: -EAGAIN (no lookup cache here
+ * to answer from, what Linux says when the cache cannot). */
+long sys_openat2(int dfd, const char *filename, const void *uhow, size_t size)
+{
+    struct open_how how;
+    if (size < sizeof how)
+        return -EINVAL;
+    if (size > PAGE_SIZE)
+        return -E2BIG;
+    if (copy_from_user(&how, uhow, sizeof how))
+        return -EFAULT;
+    for (size_t i = sizeof how; i < size; i++) {
+        char c;
+        if (copy_from_user(&c, (const char *)uhow + i, 1))
+            return -EFAULT;
+        if (c)
+            return -E2BIG;
+    }
+    if ((how.flags >> 32) || (how.flags & ~(unsigned long long)VALID_OPEN_FLAGS))
+        return -EINVAL;
+    int flags = (int)how.flags;
+    if ((flags & (O_CREAT | __O_TMPFILE)) ? how.mode & ~07777ULL : how.mode != 0)
+        return -EINVAL;
+    if ((how.resolve & ~(unsigned long long)VALID_RESOLVE_FLAGS) ||
+        ((how.resolve & RESOLVE_BENEATH) && (how.resolve & RESOLVE_IN_ROOT)))
+        return -EINVAL;
+    if ((flags & O_PATH) && (flags & ~(O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)))
+        return -EINVAL;
+    if (check_tmpfile_flags(flags))
+        return -EINVAL;
+    if (how.resolve & RESOLVE_CACHED)
+        return -EAGAIN;
+    return do_openat(dfd, filename, flags, (mode_t)how.mode & ~current_umask(), how.resolve);
 }
 
 long sys_open(const char *filename, int flags, mode_t mode)

@@ -218,6 +218,7 @@ struct iattr {
  *                                truncate_setsize() for the page cache and
  *                                freeing blocks past the new size).
  */
+struct path;
 struct inode_operations {
     int (*lookup)(struct inode *dir, const char *name, size_t len, struct inode **res);
     int (*create)(struct inode *dir, const char *name, size_t len, mode_t mode,
@@ -234,6 +235,11 @@ struct inode_operations {
     int (*symlink)(struct inode *dir, const char *name, size_t len, const char *target);
     int (*readlink)(struct inode *inode, char *buf, size_t size);
     int (*setattr)(struct inode *inode, struct iattr *attr);
+    /* A "magic link" (/proc/PID/fd/N, /proc/PID/exe): following it goes to
+     * this path itself (referenced), not to its text: an unlinked file or
+     * one with no reachable name too (Linux's nd_jump_link).  0 or -errno;
+     * NULL: an ordinary symlink, followed by its readlink text. */
+    int (*get_path)(struct inode *inode, struct path *res);
 };
 
 struct inode {

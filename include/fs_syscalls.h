@@ -69,6 +69,7 @@ long sys_renameat2(int olddfd, const char *oldname, int newdfd, const char *newn
 long sys_linkat(int olddfd, const char *oldname, int newdfd, const char *newname, int flags);
 long sys_symlinkat(const char *oldname, int newdfd, const char *newname);
 long sys_fgetxattr(int fd, const char *name, void *value, size_t size);
+long sys_openat2(int dfd, const char *filename, const void *how, size_t size);
 long sys_link(const char *oldname, const char *newname);
 long sys_symlink(const char *oldname, const char *newname);
 long sys_readlink(const char *path, char *buf, int bufsiz);

@@ -155,6 +155,7 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
     S(pwritev2, sys_pwritev2),
     S(open, sys_open),
     S(openat, sys_openat),
+    S(openat2, sys_openat2),
     S(creat, sys_creat),
     S(close, sys_close),
     S(lseek, sys_lseek),
