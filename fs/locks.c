@@ -671,8 +671,15 @@ int fcntl_setlease(struct file *file, long type)
             goto out;
         }
     }
-    if (mine) {                        /* a change of type ends a break in progress */
-        (*mine)->fl_type = (*mine)->fl_target = type;
+    if (mine) {
+        /* a change of type; during a break it ends the break only when it
+         * is what the break asks (Linux's lease_clear_pending): a lease
+         * downgraded while it must go still must go */
+        struct file_lock *fl = *mine;
+        bool breaking = fl->fl_target != fl->fl_type;
+        fl->fl_type = type;
+        if (!breaking || (type == F_RDLCK && fl->fl_target == F_RDLCK))
+            fl->fl_target = type;
     } else {
         *new = (struct file_lock){ .fl_flags = FL_LEASE, .fl_owner = file, .fl_file = file,
                                    .fl_pid = current->tgid, .fl_type = type, .fl_target = type,

@@ -102,6 +102,16 @@ out_target:
     return err;
 }
 
+/* May inode be opened O_DIRECT?  Simplified on purpose: Vellum's direct
+ * I/O is the page cache's (docs/vfs.md), but it is offered where Linux's
+ * is, by the file systems on a block device (their a_ops map blocks:
+ * ->bmap); a ramfs file, as Linux's, is -EINVAL (no ->direct_IO). */
+bool odirect_ok(struct inode *inode)
+{
+    return !S_ISREG(inode->i_mode) || (inode->i_mapping && inode->i_mapping->a_ops &&
+                                       inode->i_mapping->a_ops->bmap);
+}
+
 /* i_writecount and i_readcount of every inode (simplified on purpose: one
  * lock where Linux has atomics). */
 static DEFINE_SPINLOCK(inode_wc_lock);
@@ -305,6 +315,8 @@ struct file *filp_open(const char *name, int flags, mode_t mode)
         ;                               /* a file this open created is not checked */
     else if ((flags & O_NOATIME) && !inode_owner_or_capable(inode))
         err = -EPERM;
+    else if ((flags & O_DIRECT) && !odirect_ok(inode))
+        err = -EINVAL;
     /* The open counts of a regular file (Linux's do_dentry_open): a
      * writer is refused while the file runs, execve while a writer has
      * it; then a lease of another holder is broken (may sleep). */

@@ -165,9 +165,9 @@ static bool link_stays_beneath(const struct path *link)
     return ok;
 }
 
-/* Rewrite name (a PATH_MAX buffer) for RESOLVE_IN_ROOT and check the
- * prefixes: 0 or -ELOOP / -EXDEV / -EINVAL. */
-static int resolve_check(char *name, unsigned long long resolve)
+/* Rewrite name (a PATH_MAX buffer) for RESOLVE_IN_ROOT: relative to the
+ * start directory, never above it.  Before at_enter. */
+static void resolve_in_root(char *name, unsigned long long resolve)
 {
     if (resolve & RESOLVE_IN_ROOT) {
         /* drop the leading '/' and each ".." that would climb above the top */
@@ -199,6 +199,12 @@ static int resolve_check(char *name, unsigned long long resolve)
             *out++ = '.';
         *out = '\0';
     }
+}
+
+/* Check the prefixes of name: 0 or -ELOOP / -EXDEV.  follow_last: the
+ * open follows a final symlink (not O_NOFOLLOW, nor O_CREAT | O_EXCL). */
+static int resolve_check(char *name, unsigned long long resolve, bool follow_last)
+{
     if (!(resolve & (RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV |
                      RESOLVE_BENEATH | RESOLVE_IN_ROOT)))
         return 0;
@@ -233,7 +239,7 @@ static int resolve_check(char *name, unsigned long long resolve)
         struct path p;
         if (kern_path(pre, 0, &p))
             break;                     /* not there (yet): the open says what */
-        if (S_ISLNK(p.inode->i_mode)) {
+        if (S_ISLNK(p.inode->i_mode) && (*e || follow_last)) {
             if ((resolve & RESOLVE_NO_SYMLINKS) ||
                 ((resolve & RESOLVE_NO_MAGICLINKS) && p.inode->i_op->get_path))
                 err = -ELOOP;
@@ -261,9 +267,11 @@ static long do_openat(int dfd, const char *filename, int flags, mode_t mode,
     int fd = get_unused_fd_flags(flags);
     if (fd >= 0) {
         struct at_ctx at;
+        resolve_in_root(name, resolve);
         int err = at_enter(dfd, name, &at);
+        bool follow_last = !(flags & O_NOFOLLOW) && (flags & (O_CREAT | O_EXCL)) != (O_CREAT | O_EXCL);
         if (!err && resolve)
-            err = resolve_check(name, resolve);
+            err = resolve_check(name, resolve, follow_last);
         struct file *f = err ? ERR_PTR(err) : filp_open(name, flags & ~O_CLOEXEC, mode);
         at_leave(&at);
         if (IS_ERR(f)) {
@@ -455,6 +463,8 @@ static long f_getown_ex(struct file *f, void *arg)
 
 static long f_setfl(struct file *f, unsigned long arg)
 {
+    if ((arg & O_DIRECT) && !odirect_ok(f->f_inode))
+        return -EINVAL;
     if (((arg ^ f->f_flags) & FASYNC) && f->f_op && f->f_op->fasync) {
         int err = f->f_op->fasync(f, (arg & FASYNC) != 0);
         if (err < 0)

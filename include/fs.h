@@ -467,6 +467,7 @@ struct file {
  * for writing: -ETXTBSY.  The running program's file stays denied while
  * any address space holds it (mm->exe_file). */
 int get_write_access(struct inode *inode);      /* 0 or -ETXTBSY */
+bool odirect_ok(struct inode *inode);           /* may it be opened O_DIRECT? */
 void put_write_access(struct inode *inode);
 int deny_write_access(struct inode *inode);     /* 0 or -ETXTBSY */
 void allow_write_access(struct inode *inode);
