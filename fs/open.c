@@ -5,6 +5,15 @@
  * system's open refuse it, truncates under O_TRUNC and returns a struct file holding a
  * reference on the path.  Sits on fs/namei.c.
  *
+ * A regular file's open counts (i_writecount, i_readcount) are kept here,
+ * for ETXTBSY (get_write_access / deny_write_access: no writer while the
+ * file runs, no execve while it has a writer) and for leases, whose break
+ * (fs/locks.c, break_lease) an open waits for once it is counted.  Two
+ * opens that are not a file's: O_PATH (a place for the *at calls, fstat
+ * and fcntl's few commands; FMODE_PATH, nothing checked or ->open'ed) and
+ * O_TMPFILE (open_tmpfile: a new file without a name).  O_DIRECT is taken
+ * where Linux takes it (odirect_ok) and served by the page cache.
+ *
  * The file keeps the flags that describe it (the access mode, O_APPEND,
  * O_NONBLOCK, O_SYNC, O_LARGEFILE...: what fcntl(F_GETFL) reports) and
  * forgets those that only steered the open (O_CREAT, O_EXCL, O_NOCTTY,

@@ -1,5 +1,8 @@
-/* fs/sys_open.c: open/openat/creat/close, dup/dup2/dup3, fcntl and ioctl:
- * the system calls that create, copy and configure descriptors.  Sits on
+/* fs/sys_open.c: open/openat/openat2/creat/close, dup/dup2/dup3, fcntl and
+ * ioctl: the system calls that create, copy and configure descriptors;
+ * fcntl's file owner (F_SETOWN, F_SETOWN_EX, F_SETSIG) and send_sigio,
+ * which signals it (a lease break, O_ASYNC I/O on a pipe); openat2's
+ * RESOLVE_* checks.  Sits on
  * the fd table (fs/fdtable.c) and the VFS's filp_open.  Also the helpers
  * every path-taking call uses: getname() (copy a path from user space) and
  * the *at() directory-descriptor handling.
