@@ -412,10 +412,15 @@ static int owner_exists(int who, int type)
         t = find_task_by_pid(who);
         return t && (type == PIDTYPE_PID || t->is_process) ? 0 : -ESRCH;
     }
+    int err = -ESRCH;
+    unsigned long flags = local_irq_save();   /* the task list holds still (find_task_by_pid's rule) */
     list_for_each_entry(t, &task_list, tasks)
-        if (t->pgrp == who)
-            return 0;
-    return -ESRCH;
+        if (t->pgrp == who) {
+            err = 0;
+            break;
+        }
+    local_irq_restore(flags);
+    return err;
 }
 
 static long f_setown(struct file *f, int who, int type)
