@@ -397,8 +397,17 @@ void send_sigio(struct fown_struct *fown, int band)
         struct task_struct *t = find_task_by_pid(fown->pid);
         if (t)
             send_signal(t, sig, &info);
+    } else if (fown->pid_type == PIDTYPE_TGID) {
+        kill_pid_info(fown->pid, sig, &info);
     } else {
-        kill_pid_info(fown->pid_type == PIDTYPE_PGID ? -fown->pid : fown->pid, sig, &info);
+        /* every live process of the group, each once, by its leader (not
+         * kill_pid_info(-pgrp): group 1 would be "everyone") */
+        unsigned long flags = local_irq_save();
+        struct task_struct *t;
+        list_for_each_entry(t, &task_list, tasks)
+            if (t->is_process && tg_leader(t) == t && t->group_live > 0 && t->pgrp == fown->pid)
+                send_group_signal(t, sig, &info);
+        local_irq_restore(flags);
     }
 }
 
