@@ -216,7 +216,20 @@ void put_unused_fd(unsigned int fd)
 }
 
 void fd_install(unsigned int fd, struct file *file) { __fd_install(current->files, fd, file); }
-struct file *fget(unsigned int fd) { return __fget(current->files, fd); }
+/* fget: a descriptor for I/O, so not an O_PATH one (-EBADF for its
+ * callers, as Linux's fdget); fget_raw: any (fstat, fchdir, *at's dirfd,
+ * fcntl, dup: Linux's fdget_raw). */
+struct file *fget(unsigned int fd)
+{
+    struct file *f = __fget(current->files, fd);
+    if (f && (f->f_mode & FMODE_PATH)) {
+        fput(f);
+        return NULL;
+    }
+    return f;
+}
+
+struct file *fget_raw(unsigned int fd) { return __fget(current->files, fd); }
 
 struct fd fdget(unsigned int fd)
 {
@@ -225,6 +238,8 @@ struct fd fdget(unsigned int fd)
         /* Only this task uses the table: nobody can close fd under us.
          * (No lock: the same reasoning, and Linux's fdget takes none.) */
         struct file *f = fd < NR_OPEN ? files->fd[fd] : NULL;
+        if (f && (f->f_mode & FMODE_PATH))
+            f = NULL;
         return (struct fd){ f, 0 };
     }
     struct file *f = fget(fd);

@@ -65,9 +65,15 @@ int create_pipe_files(struct file **files, int flags);
 /* fs/pipe.c: fcntl(F_GETPIPE_SZ or F_SETPIPE_SZ) on file: the capacity,
  * got or set, or -EBADF if it is not a pipe. */
 long pipe_fcntl(struct file *file, unsigned int cmd, unsigned long arg);
-/* fs/pipe.c: the most an unprivileged F_SETPIPE_SZ may ask for
- * (/proc/sys/fs/pipe-max-size). */
+/* fs/pipe.c: the most an unprivileged F_SETPIPE_SZ may ask for, and the
+ * most a new pipe of an unprivileged task gets (/proc/sys/fs/pipe-max-size);
+ * pipe_set_max_size is its write (0, -EINVAL).  pipe_user_pages_soft:
+ * /proc/sys/fs/pipe-user-pages-soft, told only. */
 extern unsigned int pipe_max_size;
+extern unsigned long pipe_user_pages_soft;
+int pipe_set_max_size(long val);
+/* fs/locks.c: /proc/sys/fs/lease-break-time, in seconds */
+extern int lease_break_time;
 
 /* fs/pseudofs.c: a /proc file's text, generated at open into one page
  * (file->private_data), read from there, freed at release. */

@@ -1,5 +1,6 @@
-/* fs/locks.c: advisory file locks (the VFS layer), after Linux's
- * fs/locks.c.  Two kinds, which do not see each other (as on Linux):
+/* fs/locks.c: advisory file locks and leases (the VFS layer), after
+ * Linux's fs/locks.c (6.1's rules).  Three kinds of lock, which do not see
+ * each other (as on Linux), and leases:
  *
  *   POSIX record locks   fcntl(F_GETLK, F_SETLK, F_SETLKW) and the 64-bit
  *                        F_*LK64 of fcntl64: a byte range [start, end],
@@ -7,9 +8,42 @@
  *                        share them, fork's child does not inherit them),
  *                        released when the process closes ANY descriptor of
  *                        the file (POSIX's rule, locks_remove_posix).
+ *   OFD locks            fcntl64(F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW):
+ *                        the same byte ranges, but owned by the open file
+ *                        description (FL_POSIX | FL_OFDLCK, fl_owner the
+ *                        file: dup and fork share them), released at its
+ *                        last close; they conflict with POSIX locks of any
+ *                        other owner (two descriptions of one process
+ *                        too).  l_pid must be 0 (-EINVAL); F_OFD_GETLK
+ *                        shows an OFD holder's l_pid as -1.  No deadlock
+ *                        detection for them (Linux has none either).  The
+ *                        plain fcntl call refuses them (-EINVAL), as
+ *                        Linux's compat fcntl on x86-64 does.
  *   BSD locks            flock(2): the whole file, owned by the open file
  *                        description (dup and fork share it), released at
  *                        its last close (locks_remove_flock).
+ *   leases               fcntl(F_SETLEASE, F_GETLEASE): a read lease
+ *                        (nobody else has the file open for writing) or a
+ *                        write lease (nobody else has it open at all), on
+ *                        an open file of a regular file its caller owns
+ *                        (or CAP_LEASE).  An open that conflicts with
+ *                        another file's lease (any open: a write lease; an
+ *                        open for writing or a truncate: a read lease)
+ *                        breaks it (break_lease): the holder gets SIGIO
+ *                        (or its F_SETSIG signal, send_sigio), its
+ *                        F_GETLEASE shows what the lease must become
+ *                        (F_RDLCK for a reader's open, else F_UNLCK), and
+ *                        the opener sleeps until the holder downgrades or
+ *                        removes it, or lease_break_time seconds pass
+ *                        (/proc/sys/fs/lease-break-time) and the kernel
+ *                        does it; with O_NONBLOCK the open fails
+ *                        -EWOULDBLOCK at once, the break still started.
+ *                        Counted opens: i_writecount and i_readcount
+ *                        (fs/open.c).  Simplified on purpose: no
+ *                        delegations, layouts or lease-break notification
+ *                        through fasync lists (the file's owner is
+ *                        signalled directly), and F_SETLEASE makes the
+ *                        caller the file's owner if it had none, as Linux.
  *
  * Each is shared (F_RDLCK, LOCK_SH) or exclusive (F_WRLCK, LOCK_EX); two
  * locks of different owners conflict when they overlap and one of them is
@@ -31,8 +65,7 @@
  * on one wait queue, and any change to an inode's locks takes that
  * inode's requests off the blocked list and wakes them all; each looks
  * again (Linux wakes only the requests blocked on the lock that changed).
- * Not modelled: leases (F_SETLEASE), open file description locks
- * (F_OFD_*: -EINVAL), mandatory locking.
+ * Not modelled: mandatory locking.
  */
 #include <kernel.h>
 #include <errno.h>
@@ -43,8 +76,11 @@
 #include <sched.h>
 #include <signal.h>
 #include <wait.h>
+#include <cred.h>
+#include <timer.h>
 #include <asm/uaccess.h>
 #include <uapi/linux/fcntl.h>
+#include "internal.h"
 #include <uapi/linux/fs.h>
 
 #define OFFSET_MAX ((loff_t)0x7fffffffffffffffLL)
@@ -67,12 +103,14 @@ static bool locks_conflict(const struct file_lock *a, const struct file_lock *b)
            (a->fl_type == F_WRLCK || b->fl_type == F_WRLCK);
 }
 
+#define FL_KIND (FL_POSIX | FL_FLOCK | FL_LEASE)   /* OFD locks are of the POSIX kind */
+
 /* The first lock of another owner, of req's kind, that req conflicts with.
  * Under file_lock_lock. */
 static struct file_lock *find_conflict(struct inode *inode, const struct file_lock *req)
 {
     for (struct file_lock *fl = inode->i_flock; fl; fl = fl->fl_next)
-        if (fl->fl_flags == req->fl_flags && fl->fl_owner != req->fl_owner &&
+        if ((fl->fl_flags & FL_KIND) == (req->fl_flags & FL_KIND) && fl->fl_owner != req->fl_owner &&
             locks_conflict(fl, req))
             return fl;
     return NULL;
@@ -148,7 +186,7 @@ static struct file_lock **posix_insert_point(struct inode *inode, const struct f
 {
     struct file_lock **pp, **first = NULL, **after = NULL;
     for (pp = &inode->i_flock; *pp; pp = &(*pp)->fl_next) {
-        if ((*pp)->fl_flags != FL_POSIX || (*pp)->fl_owner != req->fl_owner)
+        if (!((*pp)->fl_flags & FL_POSIX) || (*pp)->fl_owner != req->fl_owner)
             continue;
         if (!first)
             first = pp;
@@ -175,7 +213,7 @@ static void posix_lock_inode(struct inode *inode, const struct file_lock *req,
     struct file_lock **pp = &inode->i_flock;
     while (*pp) {
         struct file_lock *fl = *pp;
-        if (fl->fl_flags != FL_POSIX || fl->fl_owner != req->fl_owner) {
+        if (!(fl->fl_flags & FL_POSIX) || fl->fl_owner != req->fl_owner) {
             pp = &fl->fl_next;
             continue;
         }
@@ -253,7 +291,8 @@ static int posix_lock_file(struct file *file, struct file_lock *req, bool wait)
             err = -EAGAIN;
             break;
         }
-        if (posix_locks_deadlock(req->fl_owner, conflict->fl_owner)) {
+        if (!(req->fl_flags & FL_OFDLCK) &&
+            posix_locks_deadlock(req->fl_owner, conflict->fl_owner)) {
             err = -EDEADLK;
             break;
         }
@@ -305,15 +344,16 @@ static int flock_to_posix_lock(struct file *file, int whence, loff_t off, loff_t
 
 /* A request from a user's struct flock: the range, the type checked
  * against how the file was opened (-EBADF: a read lock needs it open for
- * reading, a write lock for writing). */
+ * reading, a write lock for writing).  ofd: an F_OFD_* request, owned by
+ * the file. */
 static int posix_request(struct file *file, int type, int whence, loff_t off, loff_t len,
-                         struct file_lock *req)
+                         bool ofd, struct file_lock *req)
 {
     memset(req, 0, sizeof *req);
     INIT_LIST_HEAD(&req->fl_link);
-    req->fl_flags = FL_POSIX;
-    req->fl_owner = current->files;
-    req->fl_pid = current->tgid;
+    req->fl_flags = ofd ? FL_POSIX | FL_OFDLCK : FL_POSIX;
+    req->fl_owner = ofd ? (void *)file : (void *)current->files;
+    req->fl_pid = ofd ? -1 : current->tgid;
     req->fl_file = file;
     switch (type) {
     case F_RDLCK:
@@ -347,13 +387,13 @@ static void posix_test_lock(struct file *file, const struct file_lock *req,
     spin_unlock(&file_lock_lock);
 }
 
-#define IS_LK64(cmd) ((cmd) == F_GETLK64 || (cmd) == F_SETLK64 || (cmd) == F_SETLKW64)
+#define IS_OFD(cmd) ((cmd) == F_OFD_GETLK || (cmd) == F_OFD_SETLK || (cmd) == F_OFD_SETLKW)
 
-/* The user's struct flock, or flock64 for the F_*LK64 commands, as a
- * flock64. */
-static int get_flock(unsigned int cmd, const void *arg, struct flock64 *fl)
+/* The user's struct flock, or flock64 for fcntl64's F_*LK64 and F_OFD_*
+ * (lk64), as a flock64. */
+static int get_flock(bool lk64, const void *arg, struct flock64 *fl)
 {
-    if (IS_LK64(cmd))
+    if (lk64)
         return copy_from_user(fl, arg, sizeof *fl) ? -EFAULT : 0;
     struct flock f;
     if (copy_from_user(&f, arg, sizeof f))
@@ -365,9 +405,9 @@ static int get_flock(unsigned int cmd, const void *arg, struct flock64 *fl)
 
 /* ... and back: a lock the 32-bit struct cannot show (past 2 GiB) is
  * -EOVERFLOW (Linux's posix_lock_to_flock). */
-static int put_flock(unsigned int cmd, void *arg, const struct flock64 *fl)
+static int put_flock(bool lk64, void *arg, const struct flock64 *fl)
 {
-    if (IS_LK64(cmd))
+    if (lk64)
         return copy_to_user(arg, fl, sizeof *fl) ? -EFAULT : 0;
     if (fl->l_start > OFFT_OFFSET_MAX || fl->l_start + fl->l_len - 1 > OFFT_OFFSET_MAX)
         return -EOVERFLOW;
@@ -376,16 +416,18 @@ static int put_flock(unsigned int cmd, void *arg, const struct flock64 *fl)
     return copy_to_user(arg, &f, sizeof f) ? -EFAULT : 0;
 }
 
-int fcntl_getlk(struct file *file, unsigned int cmd, void *arg)
+int fcntl_getlk(struct file *file, unsigned int cmd, void *arg, bool lk64)
 {
     struct flock64 fl;
     struct file_lock req, found;
-    int err = get_flock(cmd, arg, &fl);
+    int err = get_flock(lk64, arg, &fl);
     if (err)
         return err;
     if (fl.l_type != F_RDLCK && fl.l_type != F_WRLCK)
         return -EINVAL;
-    err = posix_request(file, F_UNLCK, fl.l_whence, fl.l_start, fl.l_len, &req);
+    if (IS_OFD(cmd) && fl.l_pid != 0)
+        return -EINVAL;
+    err = posix_request(file, F_UNLCK, fl.l_whence, fl.l_start, fl.l_len, IS_OFD(cmd), &req);
     if (err)
         return err;
     req.fl_type = fl.l_type;           /* a test needs no access mode */
@@ -397,17 +439,20 @@ int fcntl_getlk(struct file *file, unsigned int cmd, void *arg)
         fl.l_len = found.fl_end == OFFSET_MAX ? 0 : found.fl_end - found.fl_start + 1;
         fl.l_pid = found.fl_pid;
     }
-    return put_flock(cmd, arg, &fl);
+    return put_flock(lk64, arg, &fl);
 }
 
-int fcntl_setlk(struct file *file, unsigned int cmd, void *arg)
+int fcntl_setlk(struct file *file, unsigned int cmd, void *arg, bool lk64)
 {
     struct flock64 fl;
     struct file_lock req;
-    int err = get_flock(cmd, arg, &fl);
+    int err = get_flock(lk64, arg, &fl);
+    if (!err && IS_OFD(cmd) && fl.l_pid != 0)
+        err = -EINVAL;
     if (!err)
-        err = posix_request(file, fl.l_type, fl.l_whence, fl.l_start, fl.l_len, &req);
-    return err ? err : posix_lock_file(file, &req, cmd == F_SETLKW || cmd == F_SETLKW64);
+        err = posix_request(file, fl.l_type, fl.l_whence, fl.l_start, fl.l_len, IS_OFD(cmd), &req);
+    return err ? err : posix_lock_file(file, &req, cmd == F_SETLKW || cmd == F_SETLKW64 ||
+                                                   cmd == F_OFD_SETLKW);
 }
 
 /* Remove the locks on file's inode that match(lock, key) picks, and wake
@@ -436,7 +481,7 @@ static void locks_remove_if(struct file *file, bool (*match)(const struct file_l
 
 static bool posix_owned_by(const struct file_lock *fl, const void *owner)
 {
-    return fl->fl_flags == FL_POSIX && fl->fl_owner == owner;
+    return fl->fl_flags == FL_POSIX && fl->fl_owner == owner;   /* not OFD locks */
 }
 
 void locks_remove_posix(struct file *file, struct files_struct *owner)
@@ -521,8 +566,9 @@ long sys_flock(unsigned int fd, unsigned int cmd)
     return err;
 }
 
-/* Taken through file: its flock lock.  A POSIX lock taken through it went
- * when its owner closed the descriptor (locks_remove_posix). */
+/* Taken through file: its flock lock, its OFD locks, its lease.  A POSIX
+ * lock taken through it went when its owner closed the descriptor
+ * (locks_remove_posix). */
 static bool taken_through(const struct file_lock *fl, const void *file)
 {
     if (fl->fl_file != file)
@@ -534,4 +580,191 @@ static bool taken_through(const struct file_lock *fl, const void *file)
 void locks_remove_flock(struct file *file)
 {
     locks_remove_if(file, taken_through, file);
+}
+
+/* ---- leases ---------------------------------------------------------------- */
+
+/* /proc/sys/fs/lease-break-time: how long (s) a holder has (Linux's 45). */
+int lease_break_time = 45;
+
+/* file's lease on inode, or NULL.  Under file_lock_lock. */
+static struct file_lock **find_lease(struct inode *inode, struct file *file)
+{
+    for (struct file_lock **pp = &inode->i_flock; *pp; pp = &(*pp)->fl_next)
+        if ((*pp)->fl_flags == FL_LEASE && (*pp)->fl_file == file)
+            return pp;
+    return NULL;
+}
+
+/* Leases whose break time has passed become what they were asked to
+ * (Linux's time_out_leases).  Under file_lock_lock. */
+static void time_out_leases(struct inode *inode)
+{
+    bool changed = false;
+    struct file_lock **pp = &inode->i_flock;
+    while (*pp) {
+        struct file_lock *fl = *pp;
+        if (fl->fl_flags == FL_LEASE && fl->fl_target != fl->fl_type &&
+            !time_before(jiffies, fl->fl_break_time)) {
+            changed = true;
+            if (fl->fl_target == F_UNLCK) {
+                locks_delete(pp);
+                continue;
+            }
+            fl->fl_type = fl->fl_target;
+        }
+        pp = &fl->fl_next;
+    }
+    if (changed)
+        locks_wake_up(inode);
+}
+
+/* May file take a lease of type on its inode, given the other opens
+ * (Linux's check_conflicting_open)?  A read lease: nobody has it open for
+ * writing (nor is it executing: then i_writecount < 0 is fine); a write
+ * lease: the only open is file itself.  Under file_lock_lock. */
+static int check_conflicting_open(struct file *file, long type)
+{
+    struct inode *inode = file->f_inode;
+    if (type == F_RDLCK)
+        return inode->i_writecount > 0 ? -EAGAIN : 0;
+    int self_w = (file->f_mode & FMODE_WRITER) ? 1 : 0;
+    int self_r = (file->f_mode & FMODE_READER) ? 1 : 0;
+    return inode->i_writecount != self_w || inode->i_readcount != self_r ? -EAGAIN : 0;
+}
+
+int fcntl_setlease(struct file *file, long type)
+{
+    struct inode *inode = file->f_inode;
+    if (!S_ISREG(inode->i_mode))
+        return -EINVAL;
+    if (current_fsuid() != inode->i_uid && !capable(CAP_LEASE))
+        return -EACCES;
+    if (type != F_RDLCK && type != F_WRLCK && type != F_UNLCK)
+        return -EINVAL;
+    struct file_lock *new = type == F_UNLCK ? NULL : locks_alloc_lock();
+    if (type != F_UNLCK && !new)
+        return -ENOMEM;
+    int err = 0;
+    spin_lock(&file_lock_lock);
+    time_out_leases(inode);
+    struct file_lock **mine = find_lease(inode, file);
+    if (type == F_UNLCK) {
+        if (!mine)
+            err = -EAGAIN;             /* no lease to remove (Linux's generic_delete_lease) */
+        else {
+            locks_delete(mine);
+            locks_wake_up(inode);
+        }
+        goto out;
+    }
+    err = check_conflicting_open(file, type);
+    if (err)
+        goto out;
+    /* another file's lease: any, for a write lease; a write lease, or one
+     * being broken to nothing, for a read lease (Linux's generic_add_lease) */
+    for (struct file_lock *fl = inode->i_flock; fl; fl = fl->fl_next) {
+        if (fl->fl_flags != FL_LEASE || fl->fl_file == file)
+            continue;
+        if (type == F_WRLCK || fl->fl_type == F_WRLCK || fl->fl_target == F_UNLCK) {
+            err = -EAGAIN;
+            goto out;
+        }
+    }
+    if (mine) {
+        /* a change of type; during a break it ends the break only when it
+         * is what the break asks (Linux's lease_clear_pending): a lease
+         * downgraded while it must go still must go */
+        struct file_lock *fl = *mine;
+        bool breaking = fl->fl_target != fl->fl_type;
+        fl->fl_type = type;
+        if (!breaking || (type == F_RDLCK && fl->fl_target == F_RDLCK))
+            fl->fl_target = type;
+    } else {
+        *new = (struct file_lock){ .fl_flags = FL_LEASE, .fl_owner = file, .fl_file = file,
+                                   .fl_pid = current->tgid, .fl_type = type, .fl_target = type,
+                                   .fl_start = 0, .fl_end = OFFSET_MAX };
+        INIT_LIST_HEAD(&new->fl_link);
+        new->fl_next = inode->i_flock;
+        inode->i_flock = new;
+        new = NULL;
+    }
+    locks_wake_up(inode);
+    if (!file->f_owner.pid) {          /* the break's SIGIO comes to us (Linux's lease_setup) */
+        file->f_owner.pid = current->tgid;
+        file->f_owner.pid_type = PIDTYPE_TGID;
+    }
+out:
+    spin_unlock(&file_lock_lock);
+    kfree(new);
+    return err;
+}
+
+int fcntl_getlease(struct file *file)
+{
+    int type = F_UNLCK;
+    spin_lock(&file_lock_lock);
+    time_out_leases(file->f_inode);
+    struct file_lock **pp = find_lease(file->f_inode, file);
+    if (pp)
+        type = (*pp)->fl_target;       /* what it must become while being broken */
+    spin_unlock(&file_lock_lock);
+    return type;
+}
+
+/* Is there a lease an open for writing (want_write) or reading would
+ * break?  Under file_lock_lock. */
+static bool lease_conflicts(const struct file_lock *fl, bool want_write)
+{
+    return fl->fl_flags == FL_LEASE && (want_write || fl->fl_type == F_WRLCK);
+}
+
+int break_lease(struct inode *inode, bool want_write, bool nonblock)
+{
+    if (!inode->i_flock)               /* the common case: no locks, no leases */
+        return 0;
+    int err = 0;
+    spin_lock(&file_lock_lock);
+    for (;;) {
+        time_out_leases(inode);
+        unsigned long soonest = 0;
+        bool any = false;
+        for (struct file_lock *fl = inode->i_flock; fl; fl = fl->fl_next) {
+            if (!lease_conflicts(fl, want_write))
+                continue;
+            unsigned char target = want_write ? F_UNLCK : F_RDLCK;
+            if (fl->fl_target == fl->fl_type || (target == F_UNLCK && fl->fl_target != F_UNLCK)) {
+                /* a new break, or a reader's break that a writer deepens */
+                long t = lease_break_time > 0 ? (long)lease_break_time * HZ : 1;
+                if (fl->fl_target == fl->fl_type)
+                    fl->fl_break_time = jiffies + t;
+                fl->fl_target = target;
+                send_sigio(&fl->fl_file->f_owner, POLL_MSG);
+            }
+            if (!any || time_before(fl->fl_break_time, soonest))
+                soonest = fl->fl_break_time;
+            any = true;
+        }
+        if (!any)
+            break;
+        if (nonblock) {
+            err = -EAGAIN;              /* EWOULDBLOCK */
+            break;
+        }
+        DEFINE_WAIT(w);
+        prepare_to_wait(&file_lock_wait, &w, TASK_INTERRUPTIBLE);
+        spin_unlock(&file_lock_lock);
+        if (!signal_pending(current)) {
+            long left = (long)(soonest - jiffies);
+            schedule_timeout(left > 0 ? left : 1);
+        }
+        finish_wait(&file_lock_wait, &w);
+        spin_lock(&file_lock_lock);
+        if (signal_pending(current)) {
+            err = -ERESTARTSYS;
+            break;
+        }
+    }
+    spin_unlock(&file_lock_lock);
+    return err;
 }

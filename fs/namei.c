@@ -147,10 +147,26 @@ static char *get_link(struct nameidata *nd, const struct path *link)
     return vfs_get_link(link);
 }
 
+/* A magic link: *link becomes the path it stands for.  Counted as a link. */
+static int jump_link(struct nameidata *nd, struct path *link)
+{
+    if (++nd->total_links > MAXSYMLINKS)
+        return -ELOOP;
+    struct path to;
+    int err = link->inode->i_op->get_path(link->inode, &to);
+    if (err)
+        return err;
+    path_put(link);
+    *link = to;
+    return 0;
+}
+
 /* Replace *link (a symlink found in the middle of a name, in directory dir)
  * by what it points to. */
 static int follow_link(struct nameidata *nd, const struct path *dir, struct path *link)
 {
+    if (link->inode->i_op->get_path)
+        return jump_link(nd, link);
     if (nd->depth >= MAX_NESTED_LINKS)
         return -ELOOP;
     char *buf = get_link(nd, link);
@@ -229,6 +245,19 @@ static int link_path_walk(struct nameidata *nd, const char *name, struct path *p
                     goto out;
                 struct path np = { mntget(path->mnt), child };
                 follow_mount(&np);
+                if (S_ISLNK(np.inode->i_mode) && last && (trailing || (flags & LOOKUP_FOLLOW)) &&
+                    np.inode->i_op->get_path) {
+                    err = jump_link(nd, &np);   /* a magic link: there, and done */
+                    if (err) {
+                        path_put(&np);
+                        goto out;
+                    }
+                    path_put(path);
+                    *path = np;
+                    if ((trailing || (flags & LOOKUP_DIRECTORY)) && !S_ISDIR(path->inode->i_mode))
+                        err = -ENOTDIR;
+                    goto out;
+                }
                 if (S_ISLNK(np.inode->i_mode) && last && (trailing || (flags & LOOKUP_FOLLOW))) {
                     /* a trailing symlink: go on with its target from here */
                     char *target = get_link(nd, &np);
@@ -537,7 +566,49 @@ static int is_ancestor(struct inode *inode, struct inode *dir)
     return found;
 }
 
+/* RENAME_EXCHANGE of old (odir/oname) and target (ndir/nname), both
+ * directories' i_mutex held: three renames of the file system through a
+ * temporary name in odir (simplified on purpose: Linux asks the file
+ * system for one atomic exchange, so no other name is ever seen and a
+ * crash leaves one or the other; here a lookup in between may miss a
+ * name, and a crash in the middle leaves the temporary name, which fsck
+ * does not mind).  0 or the first failure, undone as far as it went. */
+static int rename_exchange(struct inode *odir, const char *oname, size_t olen,
+                           struct inode *ndir, const char *nname, size_t nlen,
+                           struct inode *old)
+{
+    char tmp[40];
+    size_t tlen = snprintf(tmp, sizeof tmp, ".vellum-exchange-%lu", old->i_ino);
+    struct inode *ex;
+    int err = lookup_locked(odir, tmp, tlen, &ex);
+    if (!err) {
+        iput(ex);
+        return -EBUSY;                 /* a leftover: refuse rather than lose it */
+    }
+    if (err != -ENOENT)
+        return err;
+    err = odir->i_op->rename(odir, oname, olen, odir, tmp, tlen);
+    if (err)
+        return err;
+    err = odir->i_op->rename(ndir, nname, nlen, odir, oname, olen);
+    if (err) {
+        WARN_ON(odir->i_op->rename(odir, tmp, tlen, odir, oname, olen));
+        return err;
+    }
+    err = odir->i_op->rename(odir, tmp, tlen, ndir, nname, nlen);
+    if (err) {
+        WARN_ON(odir->i_op->rename(odir, oname, olen, ndir, nname, nlen));
+        WARN_ON(odir->i_op->rename(odir, tmp, tlen, odir, oname, olen));
+    }
+    return err;
+}
+
 int vfs_rename(const char *oldpath, const char *newpath)
+{
+    return vfs_rename2(oldpath, newpath, 0);
+}
+
+int vfs_rename2(const char *oldpath, const char *newpath, unsigned int flags)
 {
     struct parent_op o, n;
     struct inode *odir, *ndir, *old = NULL, *target = NULL;
@@ -594,8 +665,26 @@ int vfs_rename(const char *oldpath, const char *newpath)
     if (err == -ENOENT && !IS_DEADDIR(ndir))
         err = 0;                        /* no target (a removed directory takes none) */
     int isdir = S_ISDIR(old->i_mode);
+    if (!err && (flags & RENAME_NOREPLACE) && target)
+        err = -EEXIST;
+    else if (!err && (flags & RENAME_EXCHANGE) && !target)
+        err = -ENOENT;
     if (err || target == old)
         ;                               /* same file: nothing to do (POSIX) */
+    else if (flags & RENAME_EXCHANGE) {
+        bool tdir = S_ISDIR(target->i_mode);
+        if ((err = may_delete(odir, old, isdir)) || (err = may_delete(ndir, target, tdir)))
+            ;
+        else if (odir != ndir && ((isdir && (err = inode_permission(old, MAY_WRITE))) ||
+                                  (tdir && (err = inode_permission(target, MAY_WRITE)))))
+            ;
+        else if (tdir && odir != ndir && is_ancestor(target, odir))
+            err = -EINVAL;              /* the target into its own subtree */
+        else if (lookup_mnt(o.parent.mnt, old) || lookup_mnt(n.parent.mnt, target))
+            err = -EBUSY;
+        else
+            err = rename_exchange(odir, o.name, o.len, ndir, n.name, n.len, old);
+    }
     else if ((err = may_delete(odir, old, isdir)))
         ;
     else if ((err = target ? may_delete(ndir, target, isdir) : may_create(ndir)))
@@ -623,15 +712,21 @@ out:
 int vfs_link(const char *oldpath, const char *newpath)
 {
     struct path oldp;
-    struct parent_op n;
     int err = kern_path(oldpath, 0, &oldp);
     if (err)
         return err;
-    err = get_parent(newpath, &n);
-    if (err) {
-        path_put(&oldp);
+    err = vfs_link_path(&oldp, newpath);
+    path_put(&oldp);
+    return err;
+}
+
+int vfs_link_path(const struct path *old, const char *newpath)
+{
+    struct path oldp = *old;
+    struct parent_op n;
+    int err = get_parent(newpath, &n);
+    if (err)
         return err;
-    }
     struct inode *dir = n.parent.inode;
     err = filename_create(&n, dir->i_op->link != NULL, 0);
     if (!err) {                         /* Linux's order: the new name, then these */
@@ -639,12 +734,15 @@ int vfs_link(const char *oldpath, const char *newpath)
             err = -EXDEV;
         else if (S_ISDIR(oldp.inode->i_mode))
             err = -EPERM;
+        else if (!oldp.inode->i_nlink && !(oldp.inode->i_state & I_LINKABLE))
+            err = -ENOENT;              /* unlinked while open (Linux's vfs_link) */
         else
             err = dir->i_op->link(oldp.inode, dir, n.name, n.len);
+        if (!err)
+            oldp.inode->i_state &= ~I_LINKABLE;   /* an O_TMPFILE file has a name now */
         done_path_create(&n);
     }
     put_parent(&n);
-    path_put(&oldp);
     return err;
 }
 
@@ -720,8 +818,19 @@ int vfs_truncate(const char *path, loff_t length)
      * instead. */
     if (length >= 0 && S_ISREG(p.inode->i_mode) && !(p.inode->i_sb->s_flags & MS_RDONLY))
         err = inode_permission(p.inode, MAY_WRITE);
+    /* a running program's file: -ETXTBSY; a lease is broken first, as an
+     * open for writing would (Linux's vfs_truncate) */
+    bool writer = !err && S_ISREG(p.inode->i_mode) && length >= 0;
+    if (writer) {
+        err = get_write_access(p.inode);
+        writer = !err;
+        if (!err)
+            err = break_lease(p.inode, true, false);
+    }
     if (!err)
         err = do_truncate(p.inode, length, 0);   /* times: the filesystem's call */
+    if (writer)
+        put_write_access(p.inode);
     path_put(&p);
     return err;
 }

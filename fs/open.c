@@ -5,6 +5,15 @@
  * system's open refuse it, truncates under O_TRUNC and returns a struct file holding a
  * reference on the path.  Sits on fs/namei.c.
  *
+ * A regular file's open counts (i_writecount, i_readcount) are kept here,
+ * for ETXTBSY (get_write_access / deny_write_access: no writer while the
+ * file runs, no execve while it has a writer) and for leases, whose break
+ * (fs/locks.c, break_lease) an open waits for once it is counted.  Two
+ * opens that are not a file's: O_PATH (a place for the *at calls, fstat
+ * and fcntl's few commands; FMODE_PATH, nothing checked or ->open'ed) and
+ * O_TMPFILE (open_tmpfile: a new file without a name).  O_DIRECT is taken
+ * where Linux takes it (odirect_ok) and served by the page cache.
+ *
  * The file keeps the flags that describe it (the access mode, O_APPEND,
  * O_NONBLOCK, O_SYNC, O_LARGEFILE...: what fcntl(F_GETFL) reports) and
  * forgets those that only steered the open (O_CREAT, O_EXCL, O_NOCTTY,
@@ -102,6 +111,143 @@ out_target:
     return err;
 }
 
+/* May inode be opened O_DIRECT?  Simplified on purpose: Vellum's direct
+ * I/O is the page cache's (docs/vfs.md), but it is offered where Linux's
+ * is, by the file systems on a block device (their a_ops map blocks:
+ * ->bmap); a ramfs file, as Linux's, is -EINVAL (no ->direct_IO). */
+bool odirect_ok(struct inode *inode)
+{
+    return !S_ISREG(inode->i_mode) || (inode->i_mapping && inode->i_mapping->a_ops &&
+                                       inode->i_mapping->a_ops->bmap);
+}
+
+/* i_writecount and i_readcount of every inode (simplified on purpose: one
+ * lock where Linux has atomics). */
+static DEFINE_SPINLOCK(inode_wc_lock);
+
+int get_write_access(struct inode *inode)
+{
+    int err = 0;
+    spin_lock(&inode_wc_lock);
+    if (inode->i_writecount < 0)
+        err = -ETXTBSY;
+    else
+        inode->i_writecount++;
+    spin_unlock(&inode_wc_lock);
+    return err;
+}
+
+void put_write_access(struct inode *inode)
+{
+    spin_lock(&inode_wc_lock);
+    WARN_ON(inode->i_writecount <= 0);
+    inode->i_writecount--;
+    spin_unlock(&inode_wc_lock);
+}
+
+int deny_write_access(struct inode *inode)
+{
+    int err = 0;
+    spin_lock(&inode_wc_lock);
+    if (inode->i_writecount > 0)
+        err = -ETXTBSY;
+    else
+        inode->i_writecount--;
+    spin_unlock(&inode_wc_lock);
+    return err;
+}
+
+void allow_write_access(struct inode *inode)
+{
+    spin_lock(&inode_wc_lock);
+    WARN_ON(inode->i_writecount >= 0);
+    inode->i_writecount++;
+    spin_unlock(&inode_wc_lock);
+}
+
+/* Undo what fmode's FMODE_WRITER, FMODE_EXEC and FMODE_READER counted. */
+static void put_open_counts(struct inode *inode, unsigned int fmode)
+{
+    if (fmode & FMODE_WRITER)
+        put_write_access(inode);
+    if (fmode & FMODE_EXEC)
+        allow_write_access(inode);
+    if (fmode & FMODE_READER) {
+        spin_lock(&inode_wc_lock);
+        inode->i_readcount--;
+        spin_unlock(&inode_wc_lock);
+    }
+}
+
+/* A struct file for path p (whose reference it takes over), not yet
+ * ->open'ed; on -ENOMEM the reference is dropped. */
+static struct file *alloc_file(struct path *p, int flags, unsigned int fmode)
+{
+    struct file *f = kmalloc(sizeof *f, GFP_KERNEL);
+    if (!f) {
+        path_put(p);
+        return ERR_PTR(-ENOMEM);
+    }
+    memset(f, 0, sizeof *f);
+    f->f_path = *p;
+    f->f_inode = p->inode;
+    f->f_op = (fmode & FMODE_PATH) ? NULL : p->inode->i_fop;
+    f->f_mapping = p->inode->i_mapping;
+    f->f_flags = flags;
+    f->f_mode = fmode;
+    f->f_count = 1;
+    mutex_init(&f->f_pos_lock);
+    return f;
+}
+
+/* O_TMPFILE: a new regular file in the directory name, with no name
+ * (Linux's vfs_tmpfile).  Simplified on purpose: Linux's file systems
+ * make an inode that never had a name (->tmpfile); here the directory's
+ * create and unlink make it under a hidden name, both under the
+ * directory's i_mutex, so a readdir never sees it but a crash in between
+ * may leave ".vellum-tmpfile-N" behind (on ext3 the unlink puts the inode
+ * on the orphan list, as Linux's tmpfile does).  Without O_EXCL linkat may
+ * give it a name later (I_LINKABLE).  *res: the file's path. */
+static int open_tmpfile(const char *name, int flags, mode_t mode, struct path *res)
+{
+    static unsigned long tmp_seq;
+    struct path dir;
+    int err = kern_path(name, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &dir);
+    if (err)
+        return err;
+    struct inode *d = dir.inode, *inode = NULL;
+    char tmp[40];
+    mutex_lock(&d->i_mutex);
+    if (IS_DEADDIR(d))
+        err = -ENOENT;
+    else if (dir.mnt->mnt_sb->s_flags & MS_RDONLY)
+        err = -EROFS;
+    else if ((err = may_create(d)))
+        ;
+    else if (!d->i_op->create || !d->i_op->unlink)
+        err = -EOPNOTSUPP;             /* Linux: no ->tmpfile */
+    if (!err) {
+        size_t len = snprintf(tmp, sizeof tmp, ".vellum-tmpfile-%lu", ++tmp_seq);
+        err = d->i_op->create(d, tmp, len, (mode & 07777) | S_IFREG, &inode);
+        if (!err) {
+            err = d->i_op->unlink(d, tmp, len);
+            if (err) {
+                iput(inode);
+                inode = NULL;
+            }
+        }
+    }
+    mutex_unlock(&d->i_mutex);
+    if (!err) {
+        if (!(flags & O_EXCL))
+            inode->i_state |= I_LINKABLE;
+        res->mnt = mntget(dir.mnt);
+        res->inode = inode;
+    }
+    path_put(&dir);
+    return err;
+}
+
 struct file *filp_open(const char *name, int flags, mode_t mode)
 {
     struct path p;
@@ -128,7 +274,28 @@ struct file *filp_open(const char *name, int flags, mode_t mode)
         acc_mask = MAY_EXEC;
     int created = 0;
 
-    if (flags & O_CREAT) {
+    if (flags & O_PATH) {
+        /* O_PATH: only O_DIRECTORY, O_NOFOLLOW and O_CLOEXEC count
+         * (Linux's build_open_flags); the file itself is not checked nor
+         * opened, and a symlink under O_NOFOLLOW is the link itself */
+        flags &= O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+        fmode = FMODE_PATH;
+        unsigned lf = (flags & O_NOFOLLOW) ? 0 : LOOKUP_FOLLOW;
+        if (flags & O_DIRECTORY)
+            lf |= LOOKUP_DIRECTORY;
+        err = kern_path(name, lf, &p);
+        if (err)
+            return ERR_PTR(err);
+        if ((flags & O_DIRECTORY) && !S_ISDIR(p.inode->i_mode)) {
+            path_put(&p);
+            return ERR_PTR(-ENOTDIR);
+        }
+        return alloc_file(&p, flags, fmode);
+    }
+    if (flags & __O_TMPFILE) {
+        err = open_tmpfile(name, flags, mode, &p);
+        created = 1;
+    } else if (flags & O_CREAT) {
         err = open_create(name, flags, mode, &p, &created);
     } else {
         unsigned lf = (flags & O_NOFOLLOW) ? 0 : LOOKUP_FOLLOW;
@@ -144,7 +311,7 @@ struct file *filp_open(const char *name, int flags, mode_t mode)
         err = -ELOOP;                   /* O_NOFOLLOW on a symlink */
     else if (S_ISDIR(inode->i_mode) && (flags & O_CREAT))
         err = -EISDIR;                  /* whatever the access mode (Linux's do_open) */
-    else if ((flags & O_DIRECTORY) && !S_ISDIR(inode->i_mode))
+    else if ((flags & O_DIRECTORY) && !(flags & __O_TMPFILE) && !S_ISDIR(inode->i_mode))
         err = -ENOTDIR;
     else if (S_ISDIR(inode->i_mode) && (may_write || (flags & O_TRUNC)))
         err = -EISDIR;                  /* O_TRUNC asks for writing (may_open) */
@@ -157,35 +324,55 @@ struct file *filp_open(const char *name, int flags, mode_t mode)
         ;                               /* a file this open created is not checked */
     else if ((flags & O_NOATIME) && !inode_owner_or_capable(inode))
         err = -EPERM;
+    else if ((flags & O_DIRECT) && !odirect_ok(inode))
+        err = -EINVAL;
+    /* The open counts of a regular file (Linux's do_dentry_open): a
+     * writer is refused while the file runs, execve while a writer has
+     * it; then a lease of another holder is broken (may sleep). */
+    if (!err && S_ISREG(inode->i_mode)) {
+        if (fmode & FMODE_WRITE) {
+            err = get_write_access(inode);
+            fmode |= err ? 0 : FMODE_WRITER;
+        } else if (flags & __FMODE_EXEC) {
+            err = deny_write_access(inode);
+            fmode |= err ? 0 : FMODE_EXEC;
+        }
+        if (!err) {
+            err = break_lease(inode, (fmode & FMODE_WRITE) != 0, flags & O_NONBLOCK);
+            if (err)
+                put_open_counts(inode, fmode);
+        }
+    }
     if (err) {
         path_put(&p);
         return ERR_PTR(err);
     }
-    struct file *f = kmalloc(sizeof *f, GFP_KERNEL);
-    if (!f) {
-        path_put(&p);
-        return ERR_PTR(-ENOMEM);
+    struct file *f = alloc_file(&p, flags, fmode);
+    if (IS_ERR(f)) {
+        put_open_counts(inode, fmode);
+        return f;
     }
-    memset(f, 0, sizeof *f);
-    f->f_path = p;
-    f->f_inode = inode;
-    f->f_op = inode->i_fop;
-    f->f_mapping = inode->i_mapping;
-    f->f_flags = flags;
-    f->f_mode = fmode;
-    f->f_count = 1;
-    mutex_init(&f->f_pos_lock);
     if (f->f_op && f->f_op->open) {
         err = f->f_op->open(inode, f);
         if (err) {
+            put_open_counts(inode, fmode);
             path_put(&f->f_path);
             kfree(f);
             return ERR_PTR(err);
         }
     }
+    /* counted once ->open accepted it (Linux's i_readcount_inc) */
+    if (S_ISREG(inode->i_mode) && (fmode & (FMODE_READ | FMODE_WRITE)) == FMODE_READ) {
+        spin_lock(&inode_wc_lock);
+        inode->i_readcount++;
+        spin_unlock(&inode_wc_lock);
+        f->f_mode |= FMODE_READER;
+    }
     /* O_TRUNC once the open is accepted (Linux's handle_truncate after
-     * vfs_open): a file the open refused is left as it was */
-    if ((flags & O_TRUNC) && S_ISREG(inode->i_mode) && (fmode & FMODE_WRITE)) {
+     * vfs_open): a file the open refused is left as it was, and one it
+     * created is empty already: not truncated, so a non-root creator's
+     * S_ISGID stays (a truncate by non-root clears the set-ID bits) */
+    if ((flags & O_TRUNC) && !created && S_ISREG(inode->i_mode) && (fmode & FMODE_WRITE)) {
         err = do_truncate(inode, 0, ATTR_MTIME | ATTR_CTIME);
         if (err) {
             filp_close(f);
@@ -223,9 +410,17 @@ int filp_close(struct file *file)
         return -EBADF;
     if (--file->f_count > 0)
         return 0;
+    if (file->f_mode & FMODE_PATH) {
+        path_put(&file->f_path);
+        kfree(file);
+        return 0;
+    }
+    if (file->f_flags & FASYNC && file->f_op && file->f_op->fasync)
+        file->f_op->fasync(file, 0);
     locks_remove_flock(file);
     if (file->f_op && file->f_op->release)
         file->f_op->release(file->f_inode, file);
+    put_open_counts(file->f_inode, file->f_mode);
     path_put(&file->f_path);
     kfree(file);
     return 0;

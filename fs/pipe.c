@@ -47,6 +47,7 @@
 #include <uio.h>
 #include <signal.h>
 #include <fdtable.h>
+#include <cred.h>
 #include <chrdev.h>
 #include <fs_syscalls.h>
 #include <poll.h>
@@ -64,10 +65,13 @@ struct pipe_buffer {
 struct pipe {
     struct mutex mutex;                /* everything below but the wait queues */
     unsigned int head, tail;           /* free-running slot numbers */
-    unsigned int max_usage;            /* slots that may be in use (= ring_size) */
+    unsigned int max_usage;            /* slots that may be in use (= ring_size, or
+                                          fewer: pipe-max-size) */
     unsigned int ring_size;            /* bufs[]'s length, a power of 2 */
     struct pipe_buffer *bufs;          /* kmalloc'd: F_SETPIPE_SZ replaces it */
     char *tmp_page;                    /* a freed page kept for the next write */
+    struct fasync_struct *fasync_readers;  /* O_ASYNC ends: SIGIO when data */
+    struct fasync_struct *fasync_writers;  /* comes, when room comes */
     int readers, writers;              /* open ends */
     unsigned int r_counter, w_counter; /* FIFO: opens for reading / writing so far */
     wait_queue_head_t rd_wait, wr_wait;
@@ -101,6 +105,56 @@ static void pipe_buf_release(struct pipe *p, struct pipe_buffer *buf)
     else
         free_page((unsigned long)buf->page);
     buf->page = NULL;
+}
+
+/* The files with O_ASYNC set on one end of a pipe (Linux's fasync_struct
+ * list and fasync_helper/kill_fasync), under the pipe's mutex. */
+struct fasync_struct {
+    struct fasync_struct *next;
+    struct file *file;
+};
+
+static int fasync_helper(struct file *file, int on, struct fasync_struct **list)
+{
+    struct fasync_struct **pp;
+    for (pp = list; *pp; pp = &(*pp)->next)
+        if ((*pp)->file == file)
+            break;
+    if (!on) {
+        if (*pp) {
+            struct fasync_struct *fa = *pp;
+            *pp = fa->next;
+            kfree(fa);
+        }
+        return 0;
+    }
+    if (*pp)
+        return 0;
+    struct fasync_struct *fa = kzalloc(sizeof *fa, GFP_KERNEL);
+    if (!fa)
+        return -ENOMEM;
+    fa->file = file;
+    *pp = fa;
+    return 0;
+}
+
+static void kill_fasync(struct fasync_struct *list, int band)
+{
+    for (; list; list = list->next)
+        send_sigio(&list->file->f_owner, band);
+}
+
+static int pipe_fasync(struct file *file, int on)
+{
+    struct pipe *p = file->private_data;
+    int err = 0;
+    mutex_lock(&p->mutex);
+    if (file->f_mode & FMODE_READ)
+        err = fasync_helper(file, on, &p->fasync_readers);
+    if (!err && (file->f_mode & FMODE_WRITE))
+        err = fasync_helper(file, on, &p->fasync_writers);
+    mutex_unlock(&p->mutex);
+    return err;
 }
 
 static ssize_t pipe_read(struct file *file, struct iov_iter *to, loff_t *pos)
@@ -152,6 +206,8 @@ static ssize_t pipe_read(struct file *file, struct iov_iter *to, loff_t *pos)
         finish_wait(&p->rd_wait, &w);
         mutex_lock(&p->mutex);
     }
+    if (ret > 0)
+        kill_fasync(p->fasync_writers, POLL_OUT);
     mutex_unlock(&p->mutex);
     return ret;
 }
@@ -243,6 +299,8 @@ static ssize_t pipe_write(struct file *file, struct iov_iter *from, loff_t *pos)
         mutex_lock(&p->mutex);
     }
 out:
+    if (ret > 0)
+        kill_fasync(p->fasync_readers, POLL_IN);
     mutex_unlock(&p->mutex);
     return ret;
 epipe:
@@ -259,6 +317,7 @@ static void pipe_free(struct pipe *p)
         free_page((unsigned long)pipe_buf(p, t)->page);
     if (p->tmp_page)
         free_page((unsigned long)p->tmp_page);
+    WARN_ON(p->fasync_readers || p->fasync_writers);   /* each end's close took its own */
     kfree(p->bufs);
     kfree(p);
     pipes_alive--;
@@ -333,7 +392,7 @@ static unsigned int pipe_poll(struct file *file)
 
 static const struct file_operations pipe_fops = {
     .read_iter = pipe_read, .write_iter = pipe_write, .release = pipe_release,
-    .ioctl = pipe_ioctl, .llseek = no_llseek, .poll = pipe_poll,
+    .ioctl = pipe_ioctl, .llseek = no_llseek, .poll = pipe_poll, .fasync = pipe_fasync,
 };
 
 static struct file *pipe_file(struct pipe *p, unsigned mode, unsigned flags)
@@ -363,6 +422,10 @@ static struct pipe *pipe_alloc(void)
         return NULL;
     }
     p->ring_size = p->max_usage = PIPE_DEF_BUFFERS;
+    /* an unprivileged task's pipe is no larger than pipe-max-size (Linux's
+     * alloc_pipe_info; it keeps the 16 slots and uses fewer) */
+    if (PIPE_DEF_BUFFERS * PAGE_SIZE > pipe_max_size && !capable(CAP_SYS_RESOURCE))
+        p->max_usage = pipe_max_size >> PAGE_SHIFT;
     mutex_init(&p->mutex);
     init_waitqueue_head(&p->rd_wait);
     init_waitqueue_head(&p->wr_wait);
@@ -503,10 +566,14 @@ static int fifo_open(struct inode *inode, struct file *file)
 
 const struct file_operations pipefifo_fops = { .open = fifo_open };
 
-/* The most bytes an unprivileged F_SETPIPE_SZ may ask for (Linux's
- * pipe_max_size, /proc/sys/fs/pipe-max-size; every Vellum task is root,
- * CAP_SYS_RESOURCE, so nothing checks it yet). */
+/* The most bytes an unprivileged F_SETPIPE_SZ may ask for, and the
+ * capacity of an unprivileged task's new pipe at most (Linux's
+ * pipe_max_size, /proc/sys/fs/pipe-max-size); CAP_SYS_RESOURCE (root)
+ * passes both.  pipe_user_pages_soft is Linux's default per-user soft
+ * limit (16384 pages); simplified on purpose: Vellum counts no pipe pages
+ * per user, so the limit is told and never applied. */
 unsigned int pipe_max_size = 1048576;
+unsigned long pipe_user_pages_soft = 16384;
 
 /* A size for F_SETPIPE_SZ: at least a page, a power of 2 pages; 0 for more
  * than 2^31 bytes (Linux's round_pipe_size). */
@@ -520,6 +587,17 @@ static unsigned long round_pipe_size(unsigned long size)
     return r;
 }
 
+/* A write to /proc/sys/fs/pipe-max-size: rounded as F_SETPIPE_SZ rounds
+ * (Linux's proc_dopipe_max_size). */
+int pipe_set_max_size(long val)
+{
+    unsigned long size = val < 0 ? 0 : round_pipe_size(val);
+    if (!size)
+        return -EINVAL;
+    pipe_max_size = size;
+    return 0;
+}
+
 /* F_SETPIPE_SZ: a ring of size / PAGE_SIZE slots, the buffers in use moved
  * to its start in order (Linux's pipe_resize_ring).  -EBUSY when more
  * buffers hold data than the new ring has slots; -ENOMEM.  Writers waiting
@@ -529,6 +607,8 @@ static long pipe_set_size(struct pipe *p, unsigned long arg)
     unsigned long size = round_pipe_size(arg);
     if (!size)
         return -EINVAL;
+    if (size > pipe_max_size && !capable(CAP_SYS_RESOURCE))
+        return -EPERM;
     unsigned int nr_slots = size >> PAGE_SHIFT;
     struct pipe_buffer *bufs = kzalloc(nr_slots * sizeof *bufs, GFP_KERNEL);
     if (!bufs)

@@ -11,8 +11,12 @@
  *                       the file's name, [heap] or [stack] (show_maps)
  *   /proc/PID/fd/N      a symbolic link per open descriptor, to its file's
  *                       name (file_path_name) or "pipe:[INODE]"; following
- *                       it opens that name again (simplification: Linux's
- *                       link reaches the open file itself, a pipe's too)
+ *                       it reaches the open file's path itself, an
+ *                       unlinked one too (a "magic link": get_path), as
+ *                       Linux; a pipe's is -ENOENT (simplification: Linux's
+ *                       reaches the pipe)
+ *   /proc/PID/exe       the same kind of link to the program the process
+ *                       runs (mm->exe_file; -ENOENT for a kernel thread)
  *   /proc/self          a symbolic link to the reader's own PID
  *
  * fs/pseudofs.c's proc root calls proc_pid_lookup and proc_pid_readdir for
@@ -35,6 +39,7 @@
 
 enum { PID_DIR, PID_STAT, PID_STATUS, PID_CMDLINE, PID_MAPS, PID_NFILES,
        PID_FD = PID_NFILES,            /* the fd directory, after the files */
+       PID_EXE,                        /* the exe link, last */
        PROC_SELF = 7 };
 #define PID_INO_BASE 0x10000UL                 /* above every fixed entry's number */
 #define PID_INO(pid, kind) (PID_INO_BASE + (unsigned long)(pid) * 8 + (kind))
@@ -46,14 +51,14 @@ enum { PID_DIR, PID_STAT, PID_STATUS, PID_CMDLINE, PID_MAPS, PID_NFILES,
 #define FD_INO_PID(ino) ((pid_t)(((ino) - FD_INO_BASE) / NR_OPEN))
 #define FD_INO_FD(ino)  ((int)(((ino) - FD_INO_BASE) % NR_OPEN))
 
-static const char *const pid_file_name[PID_FD + 1] = {
+static const char *const pid_file_name[PID_EXE + 1] = {
     [PID_STAT] = "stat", [PID_STATUS] = "status", [PID_CMDLINE] = "cmdline",
-    [PID_MAPS] = "maps", [PID_FD] = "fd",
+    [PID_MAPS] = "maps", [PID_FD] = "fd", [PID_EXE] = "exe",
 };
 
 static const struct inode_operations proc_pid_dir_iops, proc_self_iops;
 static const struct file_operations proc_pid_dir_fops, proc_pid_file_fops;
-static const struct inode_operations proc_fd_dir_iops, proc_fd_link_iops;
+static const struct inode_operations proc_fd_dir_iops, proc_fd_link_iops, proc_exe_link_iops;
 static const struct file_operations proc_fd_dir_fops;
 
 static struct inode *proc_pid_iget(struct super_block *sb, pid_t pid, int kind)
@@ -72,6 +77,10 @@ static struct inode *proc_pid_iget(struct super_block *sb, pid_t pid, int kind)
         inode->i_nlink = 2;
         inode->i_op = &proc_fd_dir_iops;
         inode->i_fop = &proc_fd_dir_fops;
+    } else if (kind == PID_EXE) {
+        inode->i_mode = S_IFLNK | 0777;
+        inode->i_nlink = 1;
+        inode->i_op = &proc_exe_link_iops;
     } else if (kind == PROC_SELF) {
         inode->i_mode = S_IFLNK | 0777;
         inode->i_nlink = 1;
@@ -176,7 +185,7 @@ static int proc_pid_dir_lookup(struct inode *dir, const char *name, size_t len, 
         *res = igrab(dir->i_sb->s_root);
         return 0;
     }
-    for (int k = PID_STAT; k <= PID_FD; k++)
+    for (int k = PID_STAT; k <= PID_EXE; k++)
         if (strlen(pid_file_name[k]) == len && !memcmp(pid_file_name[k], name, len)) {
             if (!pid_visible(pid))
                 return -ENOENT;
@@ -193,13 +202,13 @@ static int proc_pid_dir_iterate(struct file *file, struct dir_context *ctx)
     pid_t pid = INO_PID(dir->i_ino);
     if (!dir_emit_dots(ctx, dir->i_ino, dir->i_sb->s_root->i_ino))
         return 0;
-    for (int k = PID_STAT + ctx->pos - 2; k <= PID_FD; k++) {
+    for (int k = PID_STAT + ctx->pos - 2; k <= PID_EXE; k++) {
         ctx->pos = 2 + k - PID_STAT;
         if (ctx->actor(ctx, pid_file_name[k], strlen(pid_file_name[k]), ctx->pos,
-                       PID_INO(pid, k), k == PID_FD ? DT_DIR : DT_REG))
+                       PID_INO(pid, k), k == PID_FD ? DT_DIR : k == PID_EXE ? DT_LNK : DT_REG))
             return 0;
     }
-    ctx->pos = 2 + PID_FD + 1 - PID_STAT;
+    ctx->pos = 2 + PID_EXE + 1 - PID_STAT;
     return 0;
 }
 
@@ -298,11 +307,48 @@ static int proc_fd_dir_iterate(struct file *file, struct dir_context *ctx)
     return 0;
 }
 
+/* The program pid runs (mm->exe_file), referenced, or NULL.  As
+ * task_fget: the task cannot go while interrupts are off. */
+static struct file *task_exe_file(pid_t pid)
+{
+    struct file *f = NULL;
+    unsigned long flags = local_irq_save();
+    struct task_struct *t = find_task_by_pid(pid);
+    if (t && !t->exit_state && t->mm && t->mm->exe_file)
+        f = get_file(t->mm->exe_file);
+    local_irq_restore(flags);
+    return f;
+}
+
+/* A magic link's path: the open file's own (a pipe has none: -ENOENT). */
+static int file_get_path(struct file *f, struct path *res)
+{
+    if (!f)
+        return -ENOENT;
+    int err = -ENOENT;
+    if (f->f_path.mnt) {
+        *res = f->f_path;
+        path_get(res);
+        err = 0;
+    }
+    fput(f);
+    return err;
+}
+
+static int proc_fd_get_path(struct inode *inode, struct path *res)
+{
+    return file_get_path(task_fget(FD_INO_PID(inode->i_ino), FD_INO_FD(inode->i_ino)), res);
+}
+
+static int proc_exe_get_path(struct inode *inode, struct path *res)
+{
+    return file_get_path(task_exe_file(INO_PID(inode->i_ino)), res);
+}
+
 /* The link's text: the file's name, or "pipe:[INODE]" for a pipe (no
  * name), as Linux's; -ENOENT once the descriptor is closed. */
-static int proc_fd_readlink(struct inode *inode, char *buf, size_t size)
+static int file_link_text(struct file *f, char *buf, size_t size)
 {
-    struct file *f = task_fget(FD_INO_PID(inode->i_ino), FD_INO_FD(inode->i_ino));
     if (!f)
         return -ENOENT;
     char *name = kmalloc(PATH_MAX, GFP_KERNEL);
@@ -323,7 +369,22 @@ static int proc_fd_readlink(struct inode *inode, char *buf, size_t size)
 
 static const struct inode_operations proc_fd_dir_iops = { .lookup = proc_fd_dir_lookup };
 static const struct file_operations proc_fd_dir_fops = { .iterate = proc_fd_dir_iterate };
-static const struct inode_operations proc_fd_link_iops = { .readlink = proc_fd_readlink };
+static int proc_fd_readlink(struct inode *inode, char *buf, size_t size)
+{
+    return file_link_text(task_fget(FD_INO_PID(inode->i_ino), FD_INO_FD(inode->i_ino)), buf, size);
+}
+
+static int proc_exe_readlink(struct inode *inode, char *buf, size_t size)
+{
+    return file_link_text(task_exe_file(INO_PID(inode->i_ino)), buf, size);
+}
+
+static const struct inode_operations proc_fd_link_iops = {
+    .readlink = proc_fd_readlink, .get_path = proc_fd_get_path,
+};
+static const struct inode_operations proc_exe_link_iops = {
+    .readlink = proc_exe_readlink, .get_path = proc_exe_get_path,
+};
 
 /* ---- /proc/PID/{stat,status,cmdline,maps}: the text -------------------- */
 

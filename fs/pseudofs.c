@@ -1,8 +1,9 @@
 /* fs/pseudofs.c: two tiny table-driven filesystems, "devfs" (mounted on
  * /dev: console, tty, null, zero) and "proc" (mounted on /proc: meminfo,
- * mounts, stat, uptime, loadavg, cmdline, vellum/writepath,
+ * mounts, stat, uptime, loadavg, cmdline, version, vellum/writepath,
  * vellum/pagecache, vellum/vmscan, sys/kernel/pid_max,
- * sys/fs/pipe-max-size).  Sits on the VFS (inode
+ * sys/fs/pipe-max-size, pipe-user-pages-soft, lease-break-time: the
+ * writable ones take a number, pseudo_write).  Sits on the VFS (inode
  * cache, struct file) like any filesystem; nothing is stored anywhere.
  *
  * Each filesystem is a static array of entries; an entry's inode number is
@@ -46,6 +47,8 @@ struct pseudo_entry {
     mode_t mode;
     dev_t rdev;                        /* character devices */
     int (*show)(char *buf, size_t size);   /* regular files: the contents */
+    int (*store)(long val);            /* a writable /proc/sys file: takes the
+                                          number written (0 or -errno) */
 };
 
 struct pseudo_fs {
@@ -142,7 +145,7 @@ static const struct file_operations pseudo_dir_fops = { .iterate = pseudo_iterat
 static int pseudo_open(struct inode *inode, struct file *file)
 {
     const struct pseudo_entry *e = inode->i_private;
-    if (file->f_mode & FMODE_WRITE)
+    if ((file->f_mode & FMODE_WRITE) && !e->store)
         return -EACCES;
     struct snapshot *s = kmalloc(PAGE_SIZE, GFP_KERNEL);
     if (!s)
@@ -173,9 +176,46 @@ ssize_t proc_snapshot_read(struct file *file, struct iov_iter *to, loff_t *pos)
     return done;
 }
 
+/* A write to a /proc/sys file (Linux's proc_dointvec_minmax, simplified on
+ * purpose): one decimal number, optionally signed, then blanks or a
+ * newline, in one write at offset 0; anything else is -EINVAL.  The
+ * entry's store checks the range and sets the value.  Only root may open
+ * one for writing (its mode is 0644, inode_permission). */
+static ssize_t pseudo_write(struct file *file, struct iov_iter *from, loff_t *pos)
+{
+    const struct pseudo_entry *e = file->f_inode->i_private;
+    char buf[24];
+    size_t n = iov_iter_count(from);
+    if (n == 0)
+        return 0;
+    if (*pos != 0 || n >= sizeof buf)
+        return -EINVAL;
+    if (copy_from_iter(buf, n, from) != n)
+        return -EFAULT;
+    buf[n] = '\0';
+    char *s = buf, *end;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    bool neg = *s == '-';
+    if (neg)
+        s++;
+    if (*s < '0' || *s > '9')
+        return -EINVAL;
+    unsigned long v = simple_strtoul(s, &end, 10);
+    while (*end == ' ' || *end == '\t' || *end == '\n')
+        end++;
+    if (*end || v > 0x7fffffffUL)
+        return -EINVAL;
+    int err = e->store(neg ? -(long)v : (long)v);
+    if (err)
+        return err;
+    *pos += n;
+    return n;
+}
+
 static const struct file_operations pseudo_file_fops = {
     .open = pseudo_open, .release = proc_snapshot_release, .read_iter = proc_snapshot_read,
-    .llseek = generic_file_llseek,
+    .write_iter = pseudo_write, .llseek = generic_file_llseek,
 };
 
 static int pseudo_fill_super(struct super_block *sb, const struct pseudo_fs *fs)
@@ -192,11 +232,11 @@ static int pseudo_fill_super(struct super_block *sb, const struct pseudo_fs *fs)
 /* ---- devfs ------------------------------------------------------------- */
 
 static const struct pseudo_entry dev_entries[] = {
-    { "",        -1, S_IFDIR | 0755, 0, NULL },
-    { "console",  0, S_IFCHR | 0600, MKDEV(TTY_MAJOR, 1), NULL },
-    { "tty",      0, S_IFCHR | 0666, MKDEV(TTY_MAJOR, 0), NULL },
-    { "null",     0, S_IFCHR | 0666, MKDEV(MEM_MAJOR, 3), NULL },
-    { "zero",     0, S_IFCHR | 0666, MKDEV(MEM_MAJOR, 5), NULL },
+    { "",        -1, S_IFDIR | 0755, 0, NULL, NULL },
+    { "console",  0, S_IFCHR | 0600, MKDEV(TTY_MAJOR, 1), NULL, NULL },
+    { "tty",      0, S_IFCHR | 0666, MKDEV(TTY_MAJOR, 0), NULL, NULL },
+    { "null",     0, S_IFCHR | 0666, MKDEV(MEM_MAJOR, 3), NULL, NULL },
+    { "zero",     0, S_IFCHR | 0666, MKDEV(MEM_MAJOR, 5), NULL, NULL },
 };
 static const struct pseudo_fs devfs = { dev_entries, ARRAY_SIZE(dev_entries), 0x1373, false };
 
@@ -342,9 +382,21 @@ static int show_cmdline(char *buf, size_t size)
     return snprintf(buf, size, "%s\n", saved_command_line);
 }
 
+/* /proc/version: uname's release and version, in Linux's layout
+ * ("Linux version RELEASE (BUILDER) VERSION"). */
+static int show_version(char *buf, size_t size)
+{
+    return snprintf(buf, size, "Linux version %s (vellum) #1 Vellum teaching kernel\n",
+                    system_utsname_release);
+}
+
 /* /proc/sys/kernel/pid_max: the pid numbers wrap below it (alloc_pid);
- * /proc/sys/fs/pipe-max-size: F_SETPIPE_SZ's unprivileged limit.  Linux's
- * are writable (sysctl); these only tell. */
+ * it only tells.  /proc/sys/fs: pipe-max-size, the largest pipe an
+ * unprivileged task may make or ask for (fs/pipe.c; root writes it, and a
+ * value is rounded up as F_SETPIPE_SZ rounds, as Linux's
+ * proc_dopipe_max_size); pipe-user-pages-soft, Linux's per-user soft limit
+ * of pipe pages (told, not enforced: fs/pipe.c); lease-break-time, the
+ * seconds a lease holder has to give its lease up (fs/locks.c). */
 static int show_pid_max(char *buf, size_t size)
 {
     return snprintf(buf, size, "%d\n", PID_MAX);
@@ -355,25 +407,57 @@ static int show_pipe_max_size(char *buf, size_t size)
     return snprintf(buf, size, "%u\n", pipe_max_size);
 }
 
+static int store_pipe_max_size(long val)
+{
+    return pipe_set_max_size(val);
+}
+
+static int show_pipe_user_pages_soft(char *buf, size_t size)
+{
+    return snprintf(buf, size, "%lu\n", pipe_user_pages_soft);
+}
+
+static int store_pipe_user_pages_soft(long val)
+{
+    if (val < 0)
+        return -EINVAL;
+    pipe_user_pages_soft = val;
+    return 0;
+}
+
+static int show_lease_break_time(char *buf, size_t size)
+{
+    return snprintf(buf, size, "%d\n", lease_break_time);
+}
+
+static int store_lease_break_time(long val)
+{
+    lease_break_time = val;            /* any int, as Linux's proc_dointvec */
+    return 0;
+}
+
 static const struct pseudo_entry proc_entries[] = {
-    { "",          -1, S_IFDIR | 0555, 0, NULL },
-    { "meminfo",    0, S_IFREG | 0444, 0, show_meminfo },
-    { "mounts",     0, S_IFREG | 0444, 0, show_mounts },
-    { "vellum",     0, S_IFDIR | 0555, 0, NULL },
-    { "writepath",  3, S_IFREG | 0444, 0, show_writepath },
-    { "pagecache",  3, S_IFREG | 0444, 0, show_pagecache },
-    { "vmscan",     3, S_IFREG | 0444, 0, show_vmscan },
-    { "stat",       0, S_IFREG | 0444, 0, show_stat },
-    { "uptime",     0, S_IFREG | 0444, 0, show_uptime },
-    { "loadavg",    0, S_IFREG | 0444, 0, show_loadavg },
-    { "cmdline",    0, S_IFREG | 0444, 0, show_cmdline },
-    { "sys",        0, S_IFDIR | 0555, 0, NULL },                 /* 11 */
-    { "kernel",    11, S_IFDIR | 0555, 0, NULL },                 /* 12 */
-    { "pid_max",   12, S_IFREG | 0444, 0, show_pid_max },
-    { "fs",        11, S_IFDIR | 0555, 0, NULL },                 /* 14 */
-    { "pipe-max-size", 14, S_IFREG | 0444, 0, show_pipe_max_size },
-    { "cpuinfo",    0, S_IFREG | 0444, 0, show_cpuinfo },       /* kernel/x86/cpu.c */
-    { "interrupts", 0, S_IFREG | 0444, 0, show_interrupts },    /* kernel/x86/smp.c */
+    { "",          -1, S_IFDIR | 0555, 0, NULL, NULL },
+    { "meminfo",    0, S_IFREG | 0444, 0, show_meminfo, NULL },
+    { "mounts",     0, S_IFREG | 0444, 0, show_mounts, NULL },
+    { "vellum",     0, S_IFDIR | 0555, 0, NULL, NULL },
+    { "writepath",  3, S_IFREG | 0444, 0, show_writepath, NULL },
+    { "pagecache",  3, S_IFREG | 0444, 0, show_pagecache, NULL },
+    { "vmscan",     3, S_IFREG | 0444, 0, show_vmscan, NULL },
+    { "stat",       0, S_IFREG | 0444, 0, show_stat, NULL },
+    { "uptime",     0, S_IFREG | 0444, 0, show_uptime, NULL },
+    { "loadavg",    0, S_IFREG | 0444, 0, show_loadavg, NULL },
+    { "cmdline",    0, S_IFREG | 0444, 0, show_cmdline, NULL },
+    { "sys",        0, S_IFDIR | 0555, 0, NULL, NULL },                 /* 11 */
+    { "kernel",    11, S_IFDIR | 0555, 0, NULL, NULL },                 /* 12 */
+    { "pid_max",   12, S_IFREG | 0444, 0, show_pid_max, NULL },
+    { "fs",        11, S_IFDIR | 0555, 0, NULL, NULL },                 /* 14 */
+    { "pipe-max-size", 14, S_IFREG | 0644, 0, show_pipe_max_size, store_pipe_max_size },
+    { "pipe-user-pages-soft", 14, S_IFREG | 0644, 0, show_pipe_user_pages_soft, store_pipe_user_pages_soft },
+    { "lease-break-time", 14, S_IFREG | 0644, 0, show_lease_break_time, store_lease_break_time },
+    { "cpuinfo",    0, S_IFREG | 0444, 0, show_cpuinfo, NULL },       /* kernel/x86/cpu.c */
+    { "interrupts", 0, S_IFREG | 0444, 0, show_interrupts, NULL },    /* kernel/x86/smp.c */
+    { "version",    0, S_IFREG | 0444, 0, show_version, NULL },
 };
 static const struct pseudo_fs procfs = { proc_entries, ARRAY_SIZE(proc_entries), 0x9fa0, true };
 

@@ -63,7 +63,7 @@ static int statfs_common(const char *upath, int fd, struct kstatfs *k, unsigned 
         path_put(&p);
         return err;
     }
-    struct file *f = fget(fd);
+    struct file *f = fget_raw(fd);
     if (!f)
         return -EBADF;
     err = vfs_statfs(f->f_inode, k, flags, fsid);

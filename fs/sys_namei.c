@@ -33,14 +33,47 @@ static long with_name(int dfd, const char *upath, int (*fn)(const char *, long),
     return err;
 }
 
-/* Two path arguments (rename, link, symlink's link name) */
-static long with_names(int dfd1, const char *u1, int dfd2, const char *u2,
-                       int (*fn)(const char *, const char *))
+/* name relative to the directory open at dfd, made absolute in place
+ * (name is a PATH_MAX getname buffer): "<dfd's path>/<name>".  -ENOENT if
+ * that directory has no name any more, -ENAMETOOLONG. */
+static int absolute_at(int dfd, char *name)
 {
-    if (dfd1 != AT_FDCWD || dfd2 != AT_FDCWD) {
-        /* Both names relative to different directories cannot be expressed
-         * with one cwd switch; absolute names are always fine. */
+    struct file *f = fget_raw(dfd);
+    if (!f)
+        return -EBADF;
+    char *dir = kmalloc(PATH_MAX, GFP_KERNEL);
+    int err = dir ? 0 : -ENOMEM;
+    if (!err && !S_ISDIR(f->f_inode->i_mode))
+        err = -ENOTDIR;
+    int n = err ? err : file_path_name(f, dir, PATH_MAX);
+    fput(f);
+    if (n < 0) {
+        kfree(dir);
+        return n;
     }
+    size_t dl = strlen(dir), nl = strlen(name);
+    bool slash = dl && dir[dl - 1] != '/';
+    if (dl + slash + nl + 1 > PATH_MAX) {
+        kfree(dir);
+        return -ENAMETOOLONG;
+    }
+    memmove(name + dl + slash, name, nl + 1);
+    memcpy(name, dir, dl);
+    if (slash)
+        name[dl] = '/';
+    kfree(dir);
+    return 0;
+}
+
+/* Two path arguments (rename, link, symlink's link name).  The *at()
+ * calls switch the cwd to one directory (at_enter); when both names are
+ * relative to two different directories, the first is made absolute from
+ * its directory's path first (simplified on purpose: Linux walks from each
+ * directory; here a directory renamed between the two steps is missed,
+ * and one that has no name any more gives -ENOENT). */
+static long with_names(int dfd1, const char *u1, int dfd2, const char *u2,
+                       int (*fn)(const char *, const char *, unsigned int), unsigned int flags)
+{
     char *a = getname(u1);
     if (IS_ERR(a))
         return PTR_ERR(a);
@@ -52,13 +85,15 @@ static long with_names(int dfd1, const char *u1, int dfd2, const char *u2,
     long err = 0;
     struct at_ctx at = { 0 };
     if (dfd1 != AT_FDCWD && a[0] != '/' && dfd2 != AT_FDCWD && b[0] != '/' && dfd1 != dfd2)
-        err = -EINVAL;                 /* simplification: one directory for both */
+        err = absolute_at(dfd1, a);
+    if (err)
+        ;
     else if (a[0] != '/' && dfd1 != AT_FDCWD)
         err = at_enter(dfd1, a, &at);
     else if (b[0] != '/' && dfd2 != AT_FDCWD)
         err = at_enter(dfd2, b, &at);
     if (!err)
-        err = fn(a, b);
+        err = fn(a, b, flags);
     at_leave(&at);
     putname(b);
     putname(a);
@@ -121,16 +156,103 @@ long sys_unlinkat(int dfd, const char *pathname, int flag)
     return with_name(dfd, pathname, flag & AT_REMOVEDIR ? do_rmdir : do_unlink, 0);
 }
 
+static int do_rename(const char *a, const char *b, unsigned int flags) { return vfs_rename2(a, b, flags); }
+static int do_link(const char *a, const char *b, unsigned int unused) { return vfs_link(a, b); }
+static int do_symlink(const char *a, const char *b, unsigned int unused) { return vfs_symlink(a, b); }
+
+/* renameat2's flags, checked before the names as Linux: RENAME_WHITEOUT
+ * (overlayfs's) is not modelled: -EPERM without CAP_MKNOD, else -EINVAL,
+ * what Linux gives on a file system without whiteouts. */
+long sys_renameat2(int olddfd, const char *oldname, int newdfd, const char *newname,
+                   unsigned int flags)
+{
+    if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE | RENAME_WHITEOUT))
+        return -EINVAL;
+    if ((flags & (RENAME_NOREPLACE | RENAME_WHITEOUT)) && (flags & RENAME_EXCHANGE))
+        return -EINVAL;
+    if (flags & RENAME_WHITEOUT)
+        return capable(CAP_MKNOD) ? -EINVAL : -EPERM;
+    return with_names(olddfd, oldname, newdfd, newname, do_rename, flags);
+}
 long sys_renameat(int olddfd, const char *oldname, int newdfd, const char *newname)
-{ return with_names(olddfd, oldname, newdfd, newname, vfs_rename); }
+{ return sys_renameat2(olddfd, oldname, newdfd, newname, 0); }
 long sys_rename(const char *oldname, const char *newname)
 { return sys_renameat(AT_FDCWD, oldname, AT_FDCWD, newname); }
 long sys_link(const char *oldname, const char *newname)
-{ return with_names(AT_FDCWD, oldname, AT_FDCWD, newname, vfs_link); }
+{ return with_names(AT_FDCWD, oldname, AT_FDCWD, newname, do_link, 0); }
+
+/* linkat: the old name resolved from olddfd (following a final symlink
+ * with AT_SYMLINK_FOLLOW; with AT_EMPTY_PATH and "", the file olddfd is
+ * open on, which needs CAP_DAC_READ_SEARCH, else -ENOENT, as Linux), then
+ * the new one created from newdfd. */
+long sys_linkat(int olddfd, const char *oldname, int newdfd, const char *newname, int flags)
+{
+    if (flags & ~(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH))
+        return -EINVAL;
+    struct path oldp;
+    long err;
+    char c;
+    if ((flags & AT_EMPTY_PATH) && !copy_from_user(&c, oldname, 1) && c == 0) {
+        if (!capable(CAP_DAC_READ_SEARCH))
+            return -ENOENT;
+        struct file *f = olddfd == AT_FDCWD ? NULL : fget_raw(olddfd);
+        if (!f && olddfd != AT_FDCWD)
+            return -EBADF;
+        if (f) {
+            oldp = f->f_path;
+            path_get(&oldp);
+            fput(f);
+            err = 0;
+        } else {
+            err = kern_path(".", LOOKUP_FOLLOW, &oldp);
+        }
+    } else {
+        err = user_path_at(olddfd, oldname, flags & AT_SYMLINK_FOLLOW ? LOOKUP_FOLLOW : 0, &oldp);
+    }
+    if (err)
+        return err;
+    char *b = getname(newname);
+    err = IS_ERR(b) ? PTR_ERR(b) : 0;
+    if (!err) {
+        struct at_ctx at;
+        err = at_enter(newdfd, b, &at);
+        if (!err)
+            err = vfs_link_path(&oldp, b);
+        at_leave(&at);
+        putname(b);
+    }
+    path_put(&oldp);
+    return err;
+}
 
 /* symlink's target is stored as given, never resolved: only the link name is a path */
+long sys_symlinkat(const char *oldname, int newdfd, const char *newname)
+{ return with_names(AT_FDCWD, oldname, newdfd, newname, do_symlink, 0); }
 long sys_symlink(const char *oldname, const char *newname)
-{ return with_names(AT_FDCWD, oldname, AT_FDCWD, newname, vfs_symlink); }
+{ return sys_symlinkat(oldname, AT_FDCWD, newname); }
+
+/* readlinkat(fd, "", ...): the link fd itself was opened on
+ * (O_PATH | O_NOFOLLOW); anything else there is -ENOENT (Linux's
+ * do_readlinkat with an empty name). */
+static long readlink_fd(int dfd, char *buf, int bufsiz)
+{
+    struct file *f = dfd == AT_FDCWD ? NULL : fget_raw(dfd);
+    if (!f)
+        return dfd == AT_FDCWD ? -ENOENT : -EBADF;
+    long ret = -ENOENT;
+    if (S_ISLNK(f->f_inode->i_mode)) {
+        char *t = vfs_get_link(&f->f_path);
+        ret = IS_ERR(t) ? PTR_ERR(t) : 0;
+        if (!ret) {
+            ret = min(strlen(t), (size_t)bufsiz);
+            if (copy_to_user(buf, t, ret))
+                ret = -EFAULT;
+            kfree(t);
+        }
+    }
+    fput(f);
+    return ret;
+}
 
 long sys_readlinkat(int dfd, const char *path, char *buf, int bufsiz)
 {
@@ -138,6 +260,9 @@ long sys_readlinkat(int dfd, const char *path, char *buf, int bufsiz)
         return -EINVAL;
     if (!access_ok(buf, bufsiz))
         return -EFAULT;
+    char c;
+    if (!copy_from_user(&c, path, 1) && c == 0)
+        return readlink_fd(dfd, buf, bufsiz);
     char *name = getname(path);
     if (IS_ERR(name))
         return PTR_ERR(name);
@@ -166,7 +291,7 @@ long sys_chdir(const char *filename) { return with_name(AT_FDCWD, filename, do_c
 /* fchdir: the cwd becomes the directory open at fd */
 long sys_fchdir(unsigned int fd)
 {
-    struct file *f = fget(fd);
+    struct file *f = fget_raw(fd);
     if (!f)
         return -EBADF;
     long err = 0;

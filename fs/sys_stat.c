@@ -89,7 +89,7 @@ static int stat_user(int dfd, const char *filename, int follow, struct kstat *k)
 
 static int fstat_fd(unsigned int fd, struct kstat *k)
 {
-    struct file *f = fget(fd);
+    struct file *f = fget_raw(fd);
     if (!f)
         return -EBADF;
     int err = vfs_fstat(f, k);
@@ -300,7 +300,7 @@ long sys_faccessat2(int dfd, const char *filename, int mode, int flags)
     }
     int err;
     if (empty_path(filename, flags)) {
-        struct file *f = dfd == AT_FDCWD ? NULL : fget(dfd);
+        struct file *f = dfd == AT_FDCWD ? NULL : fget_raw(dfd);
         if (dfd != AT_FDCWD && !f) {
             err = -EBADF;
         } else if (f) {

@@ -898,3 +898,47 @@ KTEST(vfs, truncate_of_a_large_file_drops_every_page)
     filp_close(f);
     KT_EXPECT_EQ(vfs_unlink("/tl/large"), 0);
 }
+
+/* renameat2's RENAME_EXCHANGE of a directory and a file in two
+ * directories (fs/namei.c, rename_exchange: three renames through a
+ * temporary name): the names swapped, the link counts of both parents
+ * moved with the directory, its ".." the new parent, no temporary name
+ * left; RENAME_NOREPLACE refuses an existing name and changes nothing. */
+KTEST(vfs, rename_exchange_dir_and_file)
+{
+    KT_ASSERT_EQ(setup("/vx"), 0);
+    KT_ASSERT_EQ(vfs_mkdir("/vx/a", 0755), 0);
+    KT_ASSERT_EQ(vfs_mkdir("/vx/b", 0755), 0);
+    KT_ASSERT_EQ(vfs_mkdir("/vx/a/d", 0755), 0);
+    KT_ASSERT_EQ(open_err("/vx/b/z", O_WRONLY | O_CREAT | O_EXCL), 0);
+    struct path a, b, d0;
+    KT_ASSERT_EQ(kern_path("/vx/a", 0, &a), 0);
+    KT_ASSERT_EQ(kern_path("/vx/b", 0, &b), 0);
+    KT_ASSERT_EQ(kern_path("/vx/a/d", 0, &d0), 0);
+    KT_EXPECT_EQ(a.inode->i_nlink, 3);
+    KT_EXPECT_EQ(b.inode->i_nlink, 2);
+    KT_EXPECT_EQ(vfs_rename2("/vx/a/d", "/vx/b/z", RENAME_NOREPLACE), -EEXIST);
+    KT_EXPECT_EQ(vfs_rename2("/vx/a/d", "/vx/b/nope", RENAME_EXCHANGE), -ENOENT);
+    KT_EXPECT_EQ(vfs_rename2("/vx/a/d", "/vx/b/z", RENAME_EXCHANGE), 0);
+    struct path d1, up;
+    KT_ASSERT_EQ(kern_path("/vx/b/z", 0, &d1), 0);
+    KT_EXPECT(d1.inode == d0.inode);                 /* the directory, now b/z */
+    KT_EXPECT_EQ(kern_path("/vx/b/z/..", 0, &up), 0);
+    KT_EXPECT(up.inode == b.inode);
+    path_put(&up);
+    struct path f;
+    KT_ASSERT_EQ(kern_path("/vx/a/d", 0, &f), 0);
+    KT_EXPECT(S_ISREG(f.inode->i_mode));             /* the file, now a/d */
+    KT_EXPECT_EQ(a.inode->i_nlink, 2);
+    KT_EXPECT_EQ(b.inode->i_nlink, 3);
+    path_put(&f);
+    path_put(&d1);
+    path_put(&d0);
+    path_put(&a);
+    path_put(&b);
+    KT_EXPECT_EQ(vfs_rmdir("/vx/b/z"), 0);
+    KT_EXPECT_EQ(vfs_unlink("/vx/a/d"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/vx/a"), 0);                /* empty: no temporary name */
+    KT_EXPECT_EQ(vfs_rmdir("/vx/b"), 0);
+    KT_EXPECT_EQ(vfs_rmdir("/vx"), 0);
+}

@@ -47,6 +47,7 @@ struct cred {
 #define CAP_SYS_NICE         23
 #define CAP_SYS_RESOURCE     24
 #define CAP_MKNOD            27
+#define CAP_LEASE            28
 
 /* The calling task's credentials (Linux's current_cred()). */
 const struct cred *current_cred(void);

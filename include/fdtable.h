@@ -79,6 +79,7 @@ int get_unused_fd_flags(unsigned int flags);
 void put_unused_fd(unsigned int fd);
 void fd_install(unsigned int fd, struct file *file);
 struct file *fget(unsigned int fd);
+struct file *fget_raw(unsigned int fd);     /* O_PATH descriptors too */
 void fput(struct file *file);
 
 /* fdget(fd) / fdput(f): the file at fd for the length of one system call

@@ -218,6 +218,7 @@ struct iattr {
  *                                truncate_setsize() for the page cache and
  *                                freeing blocks past the new size).
  */
+struct path;
 struct inode_operations {
     int (*lookup)(struct inode *dir, const char *name, size_t len, struct inode **res);
     int (*create)(struct inode *dir, const char *name, size_t len, mode_t mode,
@@ -234,6 +235,11 @@ struct inode_operations {
     int (*symlink)(struct inode *dir, const char *name, size_t len, const char *target);
     int (*readlink)(struct inode *inode, char *buf, size_t size);
     int (*setattr)(struct inode *inode, struct iattr *attr);
+    /* A "magic link" (/proc/PID/fd/N, /proc/PID/exe): following it goes to
+     * this path itself (referenced), not to its text: an unlinked file or
+     * one with no reachable name too (Linux's nd_jump_link).  0 or -errno;
+     * NULL: an ordinary symlink, followed by its readlink text. */
+    int (*get_path)(struct inode *inode, struct path *res);
 };
 
 struct inode {
@@ -261,7 +267,12 @@ struct inode {
     struct list_head i_dirty;          /* on sb->s_dirty while I_DIRTY or pages dirty */
     void *i_private;
     unsigned int i_flags;              /* S_DEAD */
-    struct file_lock *i_flock;         /* advisory locks, fs/locks.c (file_lock_lock) */
+    struct file_lock *i_flock;         /* advisory locks and leases, fs/locks.c
+                                          (file_lock_lock) */
+    int i_writecount;                  /* open for writing (> 0: that many files),
+                                          or executing (< 0): fs/open.c,
+                                          inode_wc_lock; Linux's atomic_t */
+    int i_readcount;                   /* files open read-only (leases) */
     struct pipe *i_pipe;               /* a FIFO's pipe while it is open (fs/pipe.c,
                                           fifo_lock) */
 };
@@ -277,6 +288,8 @@ struct inode {
 #define I_DIRTY_PAGES 0x08             /* some page of i_data is dirty */
 #define I_FAILED    0x10               /* iget_failed: never filled; evict_inode
                                           is not called for it */
+#define I_LINKABLE  0x20               /* an O_TMPFILE file opened without O_EXCL:
+                                          linkat may give it a name (nlink 0) */
 
 /* The inode cache (fs/inode.c). */
 struct inode *iget_locked(struct super_block *sb, unsigned long ino);
@@ -393,12 +406,35 @@ struct file_operations {
      * registers no wait queue: sys_poll (fs/select.c) asks again every tick.
      * NULL means DEFAULT_POLLMASK (always readable and writable: files). */
     unsigned int (*poll)(struct file *file);
+    /* O_ASYNC (FASYNC) set (on) or cleared on file by fcntl(F_SETFL), or
+     * cleared at its last close: the driver adds it to or removes it from
+     * the files it signals (send_sigio) when data comes.  0 or -errno.
+     * NULL: O_ASYNC is kept in f_flags and nothing is signalled. */
+    int (*fasync)(struct file *file, int on);
 };
 
 struct path {
     struct vfsmount *mnt;
     struct inode *inode;               /* referenced (igrab) while the path is held */
 };
+
+/* Who a file's SIGIO goes to (fcntl F_SETOWN, F_SETOWN_EX, F_SETSIG;
+ * Linux's fown_struct): a thread (F_OWNER_TID), a process (F_OWNER_PID)
+ * or a process group (F_OWNER_PGRP), by number; 0: nobody.  signum 0 is
+ * SIGIO.  send_sigio: the signal for an I/O event (O_ASYNC) or a lease
+ * break, band the si_code for a signum set by F_SETSIG (POLL_IN...). */
+struct fown_struct {
+    int pid;
+    int pid_type;                      /* PIDTYPE_PID, _TGID, _PGID */
+    int signum;
+};
+#define PIDTYPE_PID  0
+#define PIDTYPE_TGID 1
+#define PIDTYPE_PGID 2
+#define POLL_IN  1                     /* si_code of an F_SETSIG signal: data came */
+#define POLL_OUT 2                     /* ... room came */
+#define POLL_MSG 3                     /* ... a lease is being broken */
+void send_sigio(struct fown_struct *fown, int band);
 
 struct file {
     struct path f_path;
@@ -412,10 +448,30 @@ struct file {
     int f_count;
     void *private_data;
     unsigned int f_pipe;               /* a FIFO's reader: the pipe's w_counter at open (fs/pipe.c) */
+    struct fown_struct f_owner;        /* who gets SIGIO (fcntl F_SETOWN, F_SETSIG) */
 };
 #define FMODE_READ   0x1
 #define FMODE_WRITE  0x2
 #define FMODE_NOWAIT 0x8               /* takes RWF_NOWAIT (the file system's open sets it) */
+#define FMODE_EXEC   0x20              /* opened by execve: denies writers while open
+                                          (i_writecount < 0, deny_write_access) */
+#define FMODE_WRITER 0x40              /* counted in i_writecount (a regular file
+                                          open for writing) */
+#define FMODE_READER 0x80              /* counted in i_readcount (read-only) */
+#define FMODE_PATH   0x100             /* O_PATH: a place, not an open file: no
+                                          read, write, ioctl or mapping (-EBADF) */
+
+/* The open-count rules (fs/open.c; Linux's get_write_access and
+ * deny_write_access): a regular file cannot be opened for writing (or
+ * truncated by name) while it is being executed, nor executed while open
+ * for writing: -ETXTBSY.  The running program's file stays denied while
+ * any address space holds it (mm->exe_file). */
+int get_write_access(struct inode *inode);      /* 0 or -ETXTBSY */
+bool odirect_ok(struct inode *inode);           /* may it be opened O_DIRECT? */
+void put_write_access(struct inode *inode);
+int deny_write_access(struct inode *inode);     /* 0 or -ETXTBSY */
+void allow_write_access(struct inode *inode);
+
 
 /* Advisory locks (fs/locks.c).  fcntl's record-lock commands, cmd
  * F_GETLK(64) and F_SETLK(W)(64), arg a user struct flock or flock64:
@@ -432,14 +488,29 @@ struct file_lock {
     struct inode *fl_inode;            /* a blocked request: the inode */
     struct file *fl_file;              /* the file the lock was taken through */
     pid_t fl_pid;                      /* POSIX: the owner's tgid, for F_GETLK */
-    unsigned char fl_flags;            /* FL_POSIX or FL_FLOCK */
+    unsigned char fl_flags;            /* FL_POSIX (| FL_OFDLCK), FL_FLOCK or FL_LEASE */
     unsigned char fl_type;             /* F_RDLCK, F_WRLCK (a request: or F_UNLCK) */
+    unsigned char fl_target;           /* a lease being broken: the type it must
+                                          become (F_RDLCK or F_UNLCK); else fl_type */
+    unsigned long fl_break_time;       /* ... and the jiffies it has until then */
     loff_t fl_start, fl_end;           /* inclusive; fl_end OFFSET_MAX: to the end */
 };
-#define FL_POSIX 1
-#define FL_FLOCK 2
-int fcntl_getlk(struct file *file, unsigned int cmd, void *arg);
-int fcntl_setlk(struct file *file, unsigned int cmd, void *arg);
+#define FL_POSIX  1
+#define FL_FLOCK  2
+#define FL_LEASE  4
+#define FL_OFDLCK 8                    /* with FL_POSIX: owned by the open file
+                                          description (F_OFD_*), not the process */
+/* lk64: the call was fcntl64 (struct flock64 for F_*LK64 and F_OFD_*). */
+int fcntl_getlk(struct file *file, unsigned int cmd, void *arg, bool lk64);
+int fcntl_setlk(struct file *file, unsigned int cmd, void *arg, bool lk64);
+/* Leases (fcntl F_SETLEASE, F_GETLEASE).  break_lease: an open (mode
+ * for writing (want_write, a truncate too) or for reading that conflicts
+ * with another file's lease sends its holder SIGIO and waits until the
+ * lease is given up or lease_break_time passes (nonblock: -EWOULDBLOCK at
+ * once); 0, -EWOULDBLOCK or -ERESTARTSYS. */
+int fcntl_setlease(struct file *file, long type);
+int fcntl_getlease(struct file *file);
+int break_lease(struct inode *inode, bool want_write, bool nonblock);
 /* A descriptor of file was closed by owner: its POSIX locks on the file
  * go (every one, whichever descriptor took it: POSIX's rule). */
 void locks_remove_posix(struct file *file, struct files_struct *owner);
@@ -566,6 +637,12 @@ int vfs_mknod(const char *path, mode_t mode, dev_t rdev);
 int vfs_rmdir(const char *path);
 int vfs_unlink(const char *path);
 int vfs_rename(const char *oldpath, const char *newpath);
+/* link(2) of an already resolved path (linkat with AT_EMPTY_PATH or
+ * AT_SYMLINK_FOLLOW): the caller keeps its reference. */
+int vfs_link_path(const struct path *old, const char *newpath);
+/* renameat2's flags: RENAME_NOREPLACE (an existing new name: -EEXIST),
+ * RENAME_EXCHANGE (both names must exist, -ENOENT; they swap). */
+int vfs_rename2(const char *oldpath, const char *newpath, unsigned int flags);
 int vfs_link(const char *oldpath, const char *newpath);
 int vfs_symlink(const char *target, const char *linkpath);
 int vfs_readlink(const char *path, char *buf, size_t size);

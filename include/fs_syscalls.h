@@ -64,6 +64,12 @@ long sys_unlink(const char *pathname);
 long sys_unlinkat(int dfd, const char *pathname, int flag);
 long sys_rename(const char *oldname, const char *newname);
 long sys_renameat(int olddfd, const char *oldname, int newdfd, const char *newname);
+long sys_renameat2(int olddfd, const char *oldname, int newdfd, const char *newname,
+                   unsigned int flags);
+long sys_linkat(int olddfd, const char *oldname, int newdfd, const char *newname, int flags);
+long sys_symlinkat(const char *oldname, int newdfd, const char *newname);
+long sys_fgetxattr(int fd, const char *name, void *value, size_t size);
+long sys_openat2(int dfd, const char *filename, const void *how, size_t size);
 long sys_link(const char *oldname, const char *newname);
 long sys_symlink(const char *oldname, const char *newname);
 long sys_readlink(const char *path, char *buf, int bufsiz);

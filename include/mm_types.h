@@ -144,5 +144,8 @@ struct mm_struct {
     unsigned long locked_vm;           /* pages of its VM_LOCKED VMAs (VmLck) */
     unsigned long def_flags;           /* mlockall(MCL_FUTURE): VM_LOCKED for new VMAs */
     struct mutex mmap_sem;             /* the VMA list and PTEs (see above) */
+    struct file *exe_file;             /* the program exec loaded (referenced; it
+                                          denies writers while held: -ETXTBSY,
+                                          fs/open.c), or NULL */
 };
 #endif

@@ -480,7 +480,9 @@ static int do_execve_common(const char *filename, const char *const *argv,
 
     /* ---- point of no return ---- */
     me->cred = b->cred;                /* set-ID bits applied (include/cred.h) */
-    exec_close(&ef);
+    mm->exe_file = ef.file;            /* the new image keeps its file (and with it
+                                          the deny-write, FMODE_EXEC) until mmput */
+    ef.file = NULL;
     /* mm_release in the old address space: robust mutexes, clear_child_tid
      * (both user memory there), and a vfork parent wakes. */
     mm_release(me, me->mm);

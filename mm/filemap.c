@@ -135,9 +135,9 @@
  *                                   memory is copied before and after, never
  *                                   under it), by a close, and by a file's last
  *                                   fput, which munmap makes under mmap_sem.
- *                                   Only wait-queue locks nest in it)
+ *                                   Nested: wait queues, send_sigio's signal)
  *   Leaves that may be taken under any lock above, nothing under them
- *   (kernel/x86, kernel/sched.c, mm/; docs/smp.md):
+ *   (kernel/x86, kernel/sched.c, mm/, fs/open.c's inode_wc_lock; smp.md):
  *   call_lock                      (spinlock, interrupts ON: smp_call_function's
  *                                   data, kernel/x86/smp.c; two CPUs calling
  *                                   each other with interrupts off would wait

@@ -302,6 +302,8 @@ void mmput(struct mm_struct *mm)
     if (--mm->mm_users)
         return;
     exit_mmap(mm);
+    if (mm->exe_file)
+        fput(mm->exe_file);            /* its writers may come back */
     kfree(mm);
 }
 
@@ -324,6 +326,8 @@ struct mm_struct *dup_mm(struct mm_struct *oldmm)
     mm->rss = 0;
     mm->locked_vm = 0;                  /* memory locks are not inherited (mlock(2)) */
     mm->def_flags = 0;
+    if (mm->exe_file)
+        get_file(mm->exe_file);        /* the child runs the same program */
 
     struct vm_area_struct *v;
     list_for_each_entry(v, &oldmm->mmap, vm_list) {

@@ -7,6 +7,8 @@
  *   crash_cleanup hda: a file unlinked while open, committed, then the
  *                 crash (hda copied to hdb, hda's journal aborted); hdb
  *                 mounted read-write frees it
+ *   tmpfile_linked hdb: an O_TMPFILE file is an orphan until linkat names
+ *                 it (then off the list); one opened O_EXCL never is
  * tools/suites/ext3orphan.conf checks hdb on the host: fsck-clean, no
  * orphan list, the files gone.
  */
@@ -78,5 +80,42 @@ KTEST(ext3orphan, crash_cleanup)
     KT_ASSERT(sb3 != NULL);
     KT_EXPECT_EQ(last_orphan(sb3), 0);
     KT_EXPECT_EQ(EXT2_SB(sb3)->s_es->s_free_blocks_count, free_before);   /* all back */
+    KT_EXPECT_EQ(do_umount("/q3"), 0);
+}
+
+/* An O_TMPFILE file (fs/open.c: created and unlinked at once) is on the
+ * orphan list from its open; linkat naming it takes it off in its handle;
+ * one never named is freed at its close, off the list. */
+KTEST(ext3orphan, tmpfile_linked)
+{
+    KT_ASSERT_EQ(vfs_mount_at("hdb", "/q3", "ext2"), 0);
+    struct super_block *sb = ktest_sb_of("/q3");
+    KT_ASSERT(sb && EXT2_SB(sb)->s_journal);
+    KT_EXPECT_EQ(last_orphan(sb), 0);
+    struct file *t = filp_open("/q3", O_TMPFILE | O_RDWR, 0600);
+    KT_ASSERT(!IS_ERR(t));
+    KT_EXPECT_EQ(t->f_inode->i_nlink, 0);
+    KT_EXPECT_EQ(last_orphan(sb), t->f_inode->i_ino);
+    KT_EXPECT_EQ(vfs_link_path(&t->f_path, "/q3/named"), 0);
+    KT_EXPECT_EQ(t->f_inode->i_nlink, 1);
+    KT_EXPECT_EQ(last_orphan(sb), 0);
+    KT_EXPECT(list_empty(&EXT2_SB(sb)->s_orphan));
+    KT_EXPECT_EQ(vfs_link_path(&t->f_path, "/q3/named2"), 0);   /* an ordinary link now */
+    filp_close(t);
+    /* O_EXCL: never linkable; closed, it goes */
+    struct file *x = filp_open("/q3", O_TMPFILE | O_RDWR | O_EXCL, 0600);
+    KT_ASSERT(!IS_ERR(x));
+    KT_EXPECT_EQ(vfs_link_path(&x->f_path, "/q3/never"), -ENOENT);
+    KT_EXPECT_EQ(last_orphan(sb), x->f_inode->i_ino);
+    filp_close(x);
+    KT_EXPECT_EQ(last_orphan(sb), 0);
+    struct path p;
+    KT_EXPECT_EQ(kern_path("/q3/named", 0, &p), 0);
+    if (!IS_ERR_OR_NULL(p.inode)) {
+        KT_EXPECT_EQ(p.inode->i_nlink, 2);
+        path_put(&p);
+    }
+    KT_EXPECT_EQ(vfs_unlink("/q3/named"), 0);
+    KT_EXPECT_EQ(vfs_unlink("/q3/named2"), 0);
     KT_EXPECT_EQ(do_umount("/q3"), 0);
 }

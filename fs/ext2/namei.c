@@ -431,9 +431,20 @@ static int ext3_rename(struct inode *odir, const char *oname, size_t olen,
     return err;
 }
 
+/* An O_TMPFILE file (no links, on the orphan list since its unlink) that
+ * linkat names leaves the orphan list in the same handle. */
+static int ext2_link_orphan(struct inode *old, struct inode *dir, const char *name, size_t len)
+{
+    bool orphan = old->i_nlink == 0;
+    int err = ext2_link(old, dir, name, len);
+    if (!err && orphan)
+        ext3_orphan_del(old);
+    return err;
+}
+
 static int ext3_link(struct inode *old, struct inode *dir, const char *name, size_t len)
 {
-    return EXT3_OP(ext2_link(old, dir, name, len), dir->i_sb, EXT3_OP_CREDITS);
+    return EXT3_OP(ext2_link_orphan(old, dir, name, len), dir->i_sb, EXT3_OP_CREDITS);
 }
 
 static int ext3_symlink(struct inode *dir, const char *name, size_t len, const char *target)

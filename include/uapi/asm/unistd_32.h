@@ -180,6 +180,7 @@
 #define __NR_clock_nanosleep    267
 #define __NR_statfs64           268
 #define __NR_fstatfs64          269
+#define __NR_fgetxattr          231
 #define __NR_tgkill             270
 #define __NR_waitid             284
 #define __NR_openat             295
@@ -206,6 +207,7 @@
 #define __NR_pwritev            334
 #define __NR_prlimit64          340
 #define __NR_syncfs             344
+#define __NR_renameat2          353
 #define __NR_getrandom          355
 #define __NR_mlock2             376
 #define __NR_preadv2            378
@@ -218,6 +220,7 @@
 #define __NR_rt_sigtimedwait_time64 421
 #define __NR_futex_time64       422
 #define __NR_rseq               386
+#define __NR_openat2            437
 #define __NR_faccessat2         439
 #define __NR_cachestat          451
 

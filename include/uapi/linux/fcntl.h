@@ -17,6 +17,8 @@
 #define O_APPEND    00002000
 #define O_NONBLOCK  00004000
 #define O_DSYNC     00010000           /* write(2) returns once the data is on disk */
+#define FASYNC      00020000           /* O_ASYNC: SIGIO to the owner on I/O (F_SETFL) */
+#define O_DIRECT    00040000           /* accepted; the I/O goes through the page cache */
 #define O_LARGEFILE 00100000           /* sizes past 2 GiB - 1 (libc passes it) */
 #define O_DIRECTORY 00200000
 #define O_NOFOLLOW  00400000
@@ -24,6 +26,9 @@
 #define O_CLOEXEC   02000000
 #define __O_SYNC    04000000
 #define O_SYNC      (__O_SYNC | O_DSYNC) /* ... and the inode too */
+#define O_PATH      010000000          /* a place in the tree, not an open file */
+#define __O_TMPFILE 020000000
+#define O_TMPFILE   (__O_TMPFILE | O_DIRECTORY)  /* an unnamed file in the directory */
 
 /* fcntl(2) commands */
 #define F_DUPFD          0
@@ -31,6 +36,21 @@
 #define F_SETFD          2
 #define F_GETFL          3
 #define F_SETFL          4
+#define F_SETOWN         8             /* SIGIO's receiver: a pid, or -pgrp */
+#define F_GETOWN         9
+#define F_SETSIG         10            /* the signal sent instead of SIGIO (0: SIGIO) */
+#define F_GETSIG         11
+#define F_SETOWN_EX      15            /* ... as a struct f_owner_ex */
+#define F_GETOWN_EX      16
+#define F_OWNER_TID      0
+#define F_OWNER_PID      1
+#define F_OWNER_PGRP     2
+struct f_owner_ex {
+    int type;                          /* F_OWNER_TID, F_OWNER_PID, F_OWNER_PGRP */
+    int pid;
+};
+#define F_SETLEASE       1024          /* F_RDLCK, F_WRLCK or F_UNLCK (fs/locks.c) */
+#define F_GETLEASE       1025
 #define F_DUPFD_CLOEXEC  1030
 #define F_SETPIPE_SZ     1031          /* set a pipe's capacity */
 #define F_GETPIPE_SZ     1032          /* a pipe's capacity in bytes */
@@ -45,6 +65,9 @@
 #define F_GETLK64        12
 #define F_SETLK64        13
 #define F_SETLKW64       14
+#define F_OFD_GETLK      36            /* open file description locks: owned */
+#define F_OFD_SETLK      37            /* by the open file, l_pid 0 */
+#define F_OFD_SETLKW     38
 #define F_RDLCK          0
 #define F_WRLCK          1
 #define F_UNLCK          2
@@ -80,5 +103,10 @@ struct flock64 {                       /* 24 bytes: i386 aligns long long to 4 *
 #define AT_NO_AUTOMOUNT     0x800      /* no automounts here: accepted, ignored */
 #define AT_EMPTY_PATH       0x1000     /* "" names dirfd itself */
 #define AT_STATX_SYNC_TYPE  0x6000     /* statx: sync mode bits, ignored */
+
+/* renameat2's flags */
+#define RENAME_NOREPLACE    (1 << 0)   /* fail with EEXIST if the new name exists */
+#define RENAME_EXCHANGE     (1 << 1)   /* swap the two names */
+#define RENAME_WHITEOUT     (1 << 2)   /* overlayfs's whiteout: not modelled (-EINVAL) */
 
 #endif
