@@ -276,6 +276,10 @@ long sys_mmap2(unsigned long addr, unsigned long len, unsigned long prot,
 long sys_munmap(unsigned long addr, unsigned long len);
 long sys_mprotect(unsigned long start, unsigned long len, unsigned long prot);
 long sys_madvise(unsigned long start, size_t len, int advice);   /* mm/madvise.c */
+long sys_fadvise64(int fd, unsigned long off_lo, unsigned long off_hi, size_t len,
+                   int advice);                                  /* mm/fadvise.c */
+long sys_fadvise64_64(int fd, unsigned long off_lo, unsigned long off_hi,
+                      unsigned long len_lo, unsigned long len_hi, int advice);
 long sys_mincore(unsigned long start, size_t len, unsigned char *vec);   /* mm/mincore.c */
 long sys_mremap(unsigned long addr, unsigned long old_len, unsigned long new_len,
                 unsigned long flags, unsigned long new_addr);      /* mm/mremap.c */

@@ -452,6 +452,15 @@ static int do_execve_common(const char *filename, const char *const *argv,
     err = bprm_copy_strings(b, argv, user, &b->argc);
     if (err)
         goto out_free;
+    /* An empty argv (or NULL) gives the program argc 1 and argv[0] "", as
+     * Linux since 5.18: too many programs take argv[0] on trust, and
+     * argv[1] would then be the first environment string. */
+    if (b->argc == 0) {
+        err = bprm_add(b, "", false);
+        if (err)
+            goto out_free;
+        b->argc = 1;
+    }
     b->argbytes = b->used;
     err = bprm_copy_strings(b, envp, user, &b->envc);
     if (err)
@@ -480,6 +489,7 @@ static int do_execve_common(const char *filename, const char *const *argv,
 
     /* ---- point of no return ---- */
     me->cred = b->cred;                /* set-ID bits applied (include/cred.h) */
+    me->did_exec = 1;                  /* setpgid from the parent: -EACCES now */
     exec_close(&ef);
     /* mm_release in the old address space: robust mutexes, clear_child_tid
      * (both user memory there), and a vfork parent wakes. */

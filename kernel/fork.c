@@ -222,6 +222,8 @@ static struct task_struct *dup_task(struct task_struct *parent)
     t->rlim_cpu[1] = tg_leader(parent)->rlim_cpu[1];
     t->rlim_memlock[0] = parent->rlim_memlock[0];
     t->rlim_memlock[1] = parent->rlim_memlock[1];
+    t->rlim_sigpending[0] = tg_leader(parent)->rlim_sigpending[0];
+    t->rlim_sigpending[1] = tg_leader(parent)->rlim_sigpending[1];
     t->cred = parent->cred;            /* include/cred.h: fork inherits the ids */
     if (parent->is_process) {
         t->pgrp = parent->pgrp;

@@ -128,6 +128,8 @@
 #define __NR_rt_sigqueueinfo    178
 #define __NR_rt_sigsuspend      179
 #define __NR_pread64            180
+#define __NR_capget             184
+#define __NR_capset             185
 #define __NR_pwrite64           181
 #define __NR_chown              182
 #define __NR_getcwd             183
@@ -173,7 +175,9 @@
 #define __NR_set_thread_area    243
 #define __NR_get_thread_area    244
 #define __NR_exit_group         252
+#define __NR_fadvise64          250
 #define __NR_set_tid_address    258
+#define __NR_fadvise64_64       272
 #define __NR_clock_settime      264
 #define __NR_clock_gettime      265
 #define __NR_clock_getres       266
@@ -204,6 +208,7 @@
 #define __NR_dup3               330
 #define __NR_preadv             333
 #define __NR_pwritev            334
+#define __NR_rt_tgsigqueueinfo  335
 #define __NR_prlimit64          340
 #define __NR_syncfs             344
 #define __NR_getrandom          355
@@ -212,6 +217,7 @@
 #define __NR_pwritev2           379
 #define __NR_statx              383
 #define __NR_clock_gettime64    403
+#define __NR_clock_getres_time64 406
 #define __NR_clock_nanosleep_time64407
 #define __NR_utimensat_time64   412
 #define __NR_pselect6_time64    413
