@@ -1,8 +1,9 @@
 /* fs/pseudofs.c: two tiny table-driven filesystems, "devfs" (mounted on
  * /dev: console, tty, null, zero) and "proc" (mounted on /proc: meminfo,
  * mounts, stat, uptime, loadavg, cmdline, vellum/writepath,
- * vellum/pagecache, vellum/vmscan, sys/kernel/pid_max,
- * sys/fs/pipe-max-size).  Sits on the VFS (inode
+ * vellum/pagecache, vellum/vmscan, sys/kernel/pid_max, sys/kernel/tainted,
+ * sys/kernel/core_pattern, sys/fs/pipe-max-size; the sys/ files root may
+ * write are sysctls, each with its store).  Sits on the VFS (inode
  * cache, struct file) like any filesystem; nothing is stored anywhere.
  *
  * Each filesystem is a static array of entries; an entry's inode number is
@@ -47,6 +48,12 @@ struct pseudo_entry {
     dev_t rdev;                        /* character devices */
     int (*show)(char *buf, size_t size);   /* regular files: the contents */
 };
+
+/* A writable /proc file (a sysctl: mode 0644, root's) has a store beside
+ * its show (proc_sysctls, below the proc table): what a write of the text
+ * buf (len bytes, NUL-terminated) at offset 0 does; 0 or -errno. */
+typedef int (*pseudo_store_t)(const char *buf, size_t len);
+static pseudo_store_t entry_store(const struct pseudo_entry *e);
 
 struct pseudo_fs {
     const struct pseudo_entry *e;
@@ -142,7 +149,7 @@ static const struct file_operations pseudo_dir_fops = { .iterate = pseudo_iterat
 static int pseudo_open(struct inode *inode, struct file *file)
 {
     const struct pseudo_entry *e = inode->i_private;
-    if (file->f_mode & FMODE_WRITE)
+    if ((file->f_mode & FMODE_WRITE) && !entry_store(e))
         return -EACCES;
     struct snapshot *s = kmalloc(PAGE_SIZE, GFP_KERNEL);
     if (!s)
@@ -173,9 +180,67 @@ ssize_t proc_snapshot_read(struct file *file, struct iov_iter *to, loff_t *pos)
     return done;
 }
 
+/* A write to a sysctl file (Linux's proc_sys_write): the text is taken
+ * whole from offset 0 (at most a page), handed to the entry's store, and
+ * counted as written; a write at another offset changes nothing (Linux's
+ * default sysctl_writes_strict for numbers).  The open snapshot is not
+ * refreshed: a new open reads the new value. */
+static ssize_t pseudo_write(struct file *file, struct iov_iter *from, loff_t *pos)
+{
+    pseudo_store_t store = entry_store(file->f_inode->i_private);
+    size_t n = iov_iter_count(from);
+    if (!store)
+        return -EINVAL;
+    if (*pos != 0 || !n)
+        return n;
+    if (n > PAGE_SIZE - 1)
+        return -EINVAL;
+    char *buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
+    if (!buf)
+        return -ENOMEM;
+    if (copy_from_iter(buf, n, from) != n) {
+        kfree(buf);
+        return -EFAULT;
+    }
+    buf[n] = '\0';
+    int err = store(buf, n);
+    kfree(buf);
+    if (err)
+        return err;
+    *pos += n;
+    return n;
+}
+
+/* A sysctl integer as Linux's proc_dointvec reads one: blanks, an
+ * optional sign, decimal digits, blanks (a newline); anything else is
+ * -EINVAL. */
+int proc_parse_int(const char *buf, long *val)
+{
+    const char *p = buf;
+    bool neg = false;
+    long v = 0;
+    while (*p == ' ' || *p == '\t' || *p == '\n')
+        p++;
+    if (*p == '-' || *p == '+')
+        neg = *p++ == '-';
+    if (*p < '0' || *p > '9')
+        return -EINVAL;
+    while (*p >= '0' && *p <= '9') {
+        if (v > 0x7fffffffL / 10)
+            return -EINVAL;
+        v = v * 10 + (*p++ - '0');
+    }
+    while (*p == ' ' || *p == '\t' || *p == '\n')
+        p++;
+    if (*p)
+        return -EINVAL;
+    *val = neg ? -v : v;
+    return 0;
+}
+
 static const struct file_operations pseudo_file_fops = {
     .open = pseudo_open, .release = proc_snapshot_release, .read_iter = proc_snapshot_read,
-    .llseek = generic_file_llseek,
+    .write_iter = pseudo_write, .llseek = generic_file_llseek,
 };
 
 static int pseudo_fill_super(struct super_block *sb, const struct pseudo_fs *fs)
@@ -342,12 +407,66 @@ static int show_cmdline(char *buf, size_t size)
     return snprintf(buf, size, "%s\n", saved_command_line);
 }
 
-/* /proc/sys/kernel/pid_max: the pid numbers wrap below it (alloc_pid);
- * /proc/sys/fs/pipe-max-size: F_SETPIPE_SZ's unprivileged limit.  Linux's
- * are writable (sysctl); these only tell. */
+/* /proc/sys/kernel/pid_max: the pid numbers wrap below it (alloc_pid,
+ * kernel/fork.c); root may set it from 301 (Linux's RESERVED_PIDS + 1) to
+ * PID_MAX (i386 Linux's PID_MAX_LIMIT), -EINVAL outside.
+ * /proc/sys/fs/pipe-max-size: F_SETPIPE_SZ's unprivileged limit (it only
+ * tells).  */
 static int show_pid_max(char *buf, size_t size)
 {
-    return snprintf(buf, size, "%d\n", PID_MAX);
+    return snprintf(buf, size, "%d\n", pid_max);
+}
+
+static int store_pid_max(const char *buf, size_t len)
+{
+    long v;
+    if (proc_parse_int(buf, &v) || v < 301 || v > PID_MAX)
+        return -EINVAL;
+    pid_max = (int)v;
+    return 0;
+}
+
+/* /proc/sys/kernel/tainted: why the kernel is not to be trusted, Linux's
+ * taint bits.  Vellum sets none itself (an oops panics, a WARN_ON goes on
+ * untainted: simplification); root may add bits, as Linux, never clear
+ * them. */
+static unsigned long tainted_mask;
+
+static int show_tainted(char *buf, size_t size)
+{
+    return snprintf(buf, size, "%lu\n", tainted_mask);
+}
+
+static int store_tainted(const char *buf, size_t len)
+{
+    long v;
+    if (proc_parse_int(buf, &v) || v < 0)
+        return -EINVAL;
+    tainted_mask |= (unsigned long)v;
+    return 0;
+}
+
+/* /proc/sys/kernel/core_pattern: where a core dump would go, "core" by
+ * default, up to 127 characters (Linux's CORENAME_MAX_SIZE, longer text is
+ * cut), a trailing newline dropped.  Kept and shown only: Vellum writes no
+ * core dumps (as Linux without CONFIG_COREDUMP, which keeps the file;
+ * docs/processes.md, "Out on purpose"). */
+#define CORENAME_MAX_SIZE 128
+static char core_pattern[CORENAME_MAX_SIZE] = "core";
+
+static int show_core_pattern(char *buf, size_t size)
+{
+    return snprintf(buf, size, "%s\n", core_pattern);
+}
+
+static int store_core_pattern(const char *buf, size_t len)
+{
+    size_t n = strnlen(buf, CORENAME_MAX_SIZE - 1);
+    memcpy(core_pattern, buf, n);
+    core_pattern[n] = '\0';
+    if (n && core_pattern[n - 1] == '\n')
+        core_pattern[n - 1] = '\0';
+    return 0;
 }
 
 static int show_pipe_max_size(char *buf, size_t size)
@@ -369,12 +488,29 @@ static const struct pseudo_entry proc_entries[] = {
     { "cmdline",    0, S_IFREG | 0444, 0, show_cmdline },
     { "sys",        0, S_IFDIR | 0555, 0, NULL },                 /* 11 */
     { "kernel",    11, S_IFDIR | 0555, 0, NULL },                 /* 12 */
-    { "pid_max",   12, S_IFREG | 0444, 0, show_pid_max },
-    { "fs",        11, S_IFDIR | 0555, 0, NULL },                 /* 14 */
-    { "pipe-max-size", 14, S_IFREG | 0444, 0, show_pipe_max_size },
+    { "pid_max",   12, S_IFREG | 0644, 0, show_pid_max },
+    { "tainted",   12, S_IFREG | 0644, 0, show_tainted },
+    { "core_pattern", 12, S_IFREG | 0644, 0, show_core_pattern },
+    { "fs",        11, S_IFDIR | 0555, 0, NULL },                 /* 16 */
+    { "pipe-max-size", 16, S_IFREG | 0444, 0, show_pipe_max_size },
     { "cpuinfo",    0, S_IFREG | 0444, 0, show_cpuinfo },       /* kernel/x86/cpu.c */
     { "interrupts", 0, S_IFREG | 0444, 0, show_interrupts },    /* kernel/x86/smp.c */
 };
+/* The stores of the writable files, by their show. */
+static const struct { int (*show)(char *, size_t); pseudo_store_t store; } proc_sysctls[] = {
+    { show_pid_max, store_pid_max },
+    { show_tainted, store_tainted },
+    { show_core_pattern, store_core_pattern },
+};
+
+static pseudo_store_t entry_store(const struct pseudo_entry *e)
+{
+    for (unsigned i = 0; e->show && i < ARRAY_SIZE(proc_sysctls); i++)
+        if (proc_sysctls[i].show == e->show)
+            return proc_sysctls[i].store;
+    return NULL;
+}
+
 static const struct pseudo_fs procfs = { proc_entries, ARRAY_SIZE(proc_entries), 0x9fa0, true };
 
 static int proc_fill_super(struct super_block *sb, const char *data, int silent)
