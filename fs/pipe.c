@@ -503,9 +503,8 @@ static int fifo_open(struct inode *inode, struct file *file)
 
 const struct file_operations pipefifo_fops = { .open = fifo_open };
 
-/* The most bytes an unprivileged F_SETPIPE_SZ may ask for (Linux's
- * pipe_max_size, /proc/sys/fs/pipe-max-size; every Vellum task is root,
- * CAP_SYS_RESOURCE, so nothing checks it yet). */
+/* The most bytes an F_SETPIPE_SZ that grows the pipe may ask for without
+ * CAP_SYS_RESOURCE (Linux's pipe_max_size, /proc/sys/fs/pipe-max-size). */
 unsigned int pipe_max_size = 1048576;
 
 /* A size for F_SETPIPE_SZ: at least a page, a power of 2 pages; 0 for more
@@ -530,6 +529,8 @@ static long pipe_set_size(struct pipe *p, unsigned long arg)
     if (!size)
         return -EINVAL;
     unsigned int nr_slots = size >> PAGE_SHIFT;
+    if (nr_slots > p->max_usage && size > pipe_max_size && !capable(CAP_SYS_RESOURCE))
+        return -EPERM;
     struct pipe_buffer *bufs = kzalloc(nr_slots * sizeof *bufs, GFP_KERNEL);
     if (!bufs)
         return -ENOMEM;

@@ -128,7 +128,9 @@ struct vm_area_struct {
 struct mm_struct {
     uint32_t *pgd;                     /* page directory (pgd_t *, <asm/pgtable.h>) */
     struct list_head mmap;             /* VMAs, sorted, non-overlapping */
-    int map_count;                     /* number of VMAs */
+    int map_count;                     /* number of VMAs (at most sysctl_max_map_count + 1) */
+    struct vm_area_struct *mmap_cache; /* the VMA find_vma found or vma_link linked
+                                          last, or NULL: where find_vma looks first */
     int mm_users;                      /* references (tasks using it); mmput drops */
     unsigned long start_code, end_code, start_data, end_data;   /* set by exec */
     unsigned long start_brk, brk;      /* heap: [start_brk, brk) */
