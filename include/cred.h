@@ -51,6 +51,7 @@ struct cred {
 #define CAP_KILL             5
 #define CAP_SETGID           6
 #define CAP_SETUID           7
+#define CAP_SETPCAP          8
 #define CAP_IPC_LOCK         14
 #define CAP_SYS_ADMIN        21
 #define CAP_SYS_NICE         23

@@ -177,7 +177,9 @@ long sys_capget(void *header, void *dataptr)
 /* capset(hdr, data): the caller's own sets only (-EPERM for another pid),
  * and only inside Linux's bounds (cap_capset): the new permitted set
  * within the old one, the effective within the new permitted, the
- * inheritable within the old inheritable and permitted; -EPERM otherwise. */
+ * inheritable within the old inheritable and permitted unless CAP_SETPCAP
+ * is effective (the bounding set, the other limit, is full here); -EPERM
+ * otherwise. */
 long sys_capset(void *header, const void *data)
 {
     struct cap_user_header *uh = header;
@@ -199,7 +201,8 @@ long sys_capset(void *header, const void *data)
     struct cred *c = &current->cred;
     uint64_t e, p, i;
     cap_sets(c, &e, &p, &i);
-    if ((ni & ~(i | p)) || (np & ~p) || (ne & ~np))
+    bool setpcap = e & (1ULL << CAP_SETPCAP);
+    if ((!setpcap && (ni & ~(i | p))) || (np & ~p) || (ne & ~np))
         return -EPERM;
     c->cap_dropped_perm |= p & ~np;
     c->cap_dropped_eff = CAP_FULL_SET & ~ne;

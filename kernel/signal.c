@@ -405,7 +405,13 @@ static long copy_given_siginfo(struct kern_siginfo *ki, pid_t target, const void
     ki->errno_val = u.si_errno;
     ki->code = u.si_code;
     ki->pid = u.si_pid;
-    for (int i = 0; i < 4; i++)
+    /* Which union fields the code says there are (Linux's siginfo_layout,
+     * as its 32-bit entry on a 64-bit kernel copies them): a kill-like
+     * code (SI_USER, SI_KERNEL and above) has the pid and uid only; the
+     * queued ones (negative codes: SI_QUEUE, SI_TKILL...) and the rest the
+     * value too. */
+    int words = (ki->code == SI_USER || ki->code >= SI_KERNEL) ? 2 : 4;
+    for (int i = 0; i < words; i++)
         ki->words[i] = (unsigned long)u._sifields._pad[i];
     if ((ki->code >= 0 || ki->code == SI_TKILL) && target != current->pid)
         return -EPERM;
