@@ -568,22 +568,26 @@ struct map_line {
  * mapped once is private, more than once shared; dirty if the PTE or the
  * page says so; anonymous if no file's page cache holds it and the VMA is
  * private (Vellum's shared anonymous memory is Linux's shmem: not
- * "Anonymous" there either).  PROT_NONE PTEs keep their frame: resident. */
+ * "Anonymous" there either).  PROT_NONE PTEs keep their frame: resident.
+ * The zero page (a read fault's) is not counted, as Linux's. */
 static void smaps_account(struct mm_struct *mm, struct vm_area_struct *v,
                           struct mem_size_stats *mss)
 {
     memset(mss, 0, sizeof *mss);
     for (unsigned long a = v->vm_start; a < v->vm_end; a += PAGE_SIZE) {
         pte_t *pte = lookup_pte((pgd_t *)mm->pgd, a);
-        if (!pte || !pte_has_page(*pte))
-            continue;
+        if (!pte || !pte_has_page(*pte) || is_zero_pfn(pte_pfn(*pte)))
+            continue;                  /* the zero page is nobody's (vm_normal_page) */
         struct page *page = pfn_to_page(pte_pfn(*pte));
         int mapcount = page_mapcount(page);
-        bool dirty = (*pte & _PAGE_DIRTY) || PageDirty(page);
+        bool anon = !page->mapping && !(v->vm_flags & VM_SHARED);
+        /* An anonymous page has nowhere to be written back: dirty from its
+         * first fault (Linux's do_anonymous_page makes the PTE dirty). */
+        bool dirty = (*pte & _PAGE_DIRTY) || PageDirty(page) || anon;
         mss->resident += PAGE_SIZE;
         if (*pte & _PAGE_ACCESSED)
             mss->referenced += PAGE_SIZE;
-        if (!page->mapping && !(v->vm_flags & VM_SHARED))
+        if (anon)
             mss->anonymous += PAGE_SIZE;
         unsigned long long pss = ((unsigned long long)PAGE_SIZE << PSS_SHIFT) /
                                  (mapcount > 0 ? mapcount : 1);
@@ -804,6 +808,8 @@ static uint64_t pagemap_word(struct mm_struct *mm, unsigned long addr, bool show
     uint64_t w = PM_PRESENT;
     if (show_pfn)
         w |= pte_pfn(*pte) & PM_PFRAME_MASK;
+    if (is_zero_pfn(pte_pfn(*pte)))
+        return w;                      /* present, nobody's: no flags (vm_normal_page) */
     if (page->mapping || (v->vm_flags & VM_SHARED))
         w |= PM_FILE;
     if (page_mapcount(page) == 1)
