@@ -71,35 +71,50 @@ static void sysctls(void)
 	char saved[64];
 	snprintf(saved, sizeof saved, "%s", first_line(pm));
 	say("pid_max_readable %d", atoi(saved) > 300);
-	say("pid_max_write_32768 %s now=%s", write_text(pm, "32768\n"), first_line(pm));
-	say("pid_max_write_300 %s now=%s", write_text(pm, "300"), first_line(pm));
-	say("pid_max_write_301 %s now=%s", write_text(pm, "301"), first_line(pm));
+	const char *r = write_text(pm, "32768\n");
+	say("pid_max_write_32768 %s now=%s", r, first_line(pm));
+	r = write_text(pm, "300");
+	say("pid_max_write_300 %s now=%s", r, first_line(pm));
+	r = write_text(pm, "301");
+	say("pid_max_write_301 %s now=%s", r, first_line(pm));
+	r = write_text(pm, "1000 ");
+	say("pid_max_write_1000_blank %s now=%s", r, first_line(pm));
 	say("pid_max_write_junk %s", write_text(pm, "12x"));
 	say("pid_max_write_neg %s", write_text(pm, "-5"));
-	/* new pids stay below it */
-	write_text(pm, "2000");
-	int below = 1;
+	/* new pids stay below it: with pid_max just above the last pid, the
+	 * next ones wrap to low numbers */
+	pid_t c = fork();
+	if (c == 0)
+		_exit(0);
+	waitpid(c, NULL, 0);
+	char lim[16];
+	snprintf(lim, sizeof lim, "%d", c + 5 > 301 ? c + 5 : 301);
+	write_text(pm, lim);
+	int below = 1, wrapped = 0;
 	for (int i = 0; i < 40; i++) {
-		pid_t c = fork();
-		if (c == 0)
+		pid_t k = fork();
+		if (k == 0)
 			_exit(0);
-		if (c < 0 || c >= 2000)
+		if (k < 0 || k >= atoi(lim))
 			below = 0;
-		waitpid(c, NULL, 0);
+		if (k > 0 && k < c)
+			wrapped = 1;
+		waitpid(k, NULL, 0);
 	}
-	say("pids_below_2000 %d", below);
+	say("pids_below_limit %d wrapped=%d", below, wrapped);
 	write_text(pm, saved);
 	say("pid_max_restored %d", !strcmp(first_line(pm), saved));
 
 	say("tainted %s", first_line("/proc/sys/kernel/tainted"));
 	const char *cp = "/proc/sys/kernel/core_pattern";
 	snprintf(saved, sizeof saved, "%s", first_line(cp));
-	say("core_pattern_write %s now=%s", write_text(cp, "/tmp/dump-%p\n"), first_line(cp));
+	r = write_text(cp, "/tmp/dump-%p\n");
+	say("core_pattern_write %s now=%s", r, first_line(cp));
 	write_text(cp, saved);
 	say("core_pattern_restored %d", !strcmp(first_line(cp), saved));
 
 	/* a user may read them, not write them */
-	pid_t c = fork();
+	c = fork();
 	if (c == 0) {
 		drop_to_user();
 		printf("procsys %s: user_read_pid_max %d\n", c_fs, atoi(first_line(pm)) > 300);

@@ -72,6 +72,7 @@ static const char *got(void)
 
 static void queueinfo(void)
 {
+	long r;
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_sigaction = on_info;
@@ -79,11 +80,14 @@ static void queueinfo(void)
 	sigaction(SIGUSR1, &sa, NULL);
 
 	siginfo_t si = info(SIGUSR1, SI_QUEUE, 777);
-	say("self_queue %s %s", rv(sqi(getpid(), SIGUSR1, &si)), got());
+	r = sqi(getpid(), SIGUSR1, &si);
+	say("self_queue %s %s", rv(r), got());
 	si = info(SIGUSR1, SI_USER, 5);
-	say("self_code_user %s %s", rv(sqi(getpid(), SIGUSR1, &si)), got());
+	r = sqi(getpid(), SIGUSR1, &si);
+	say("self_code_user %s %s", rv(r), got());
 	si = info(SIGUSR1, 0x80 /* SI_KERNEL */, 6);
-	say("self_code_kernel %s %s", rv(sqi(getpid(), SIGUSR1, &si)), got());
+	r = sqi(getpid(), SIGUSR1, &si);
+	say("self_code_kernel %s %s", rv(r), got());
 	si = info(SIGUSR1, SI_QUEUE, 7);
 	say("sig_0 %s", rv(sqi(getpid(), 0, &si)));
 	say("sig_bad %s", rv(sqi(getpid(), -1, &si)));
@@ -139,14 +143,16 @@ static void queueinfo(void)
 
 	/* rt_tgsigqueueinfo: one thread (here the only one) */
 	si = info(SIGUSR1, SI_QUEUE, 99);
-	say("tg_self %s %s", rv(tgsqi(getpid(), gettid_(), SIGUSR1, &si)), got());
+	r = tgsqi(getpid(), gettid_(), SIGUSR1, &si);
+	say("tg_self %s %s", rv(r), got());
 	say("tg_tgid_0 %s", rv(tgsqi(0, gettid_(), SIGUSR1, &si)));
 	say("tg_tid_0 %s", rv(tgsqi(getpid(), 0, SIGUSR1, &si)));
 	say("tg_wrong_tgid %s", rv(tgsqi(getppid(), gettid_(), SIGUSR1, &si)));
 	say("tg_sig_bad %s", rv(tgsqi(getpid(), gettid_(), 100, &si)));
 	say("tg_bad_info %s", rv(tgsqi(getpid(), gettid_(), SIGUSR1, (siginfo_t *)1)));
 	si = info(SIGUSR1, SI_TKILL, 9);
-	say("tg_self_code_tkill %s %s", rv(tgsqi(getpid(), gettid_(), SIGUSR1, &si)), got());
+	r = tgsqi(getpid(), gettid_(), SIGUSR1, &si);
+	say("tg_self_code_tkill %s %s", rv(r), got());
 	signal(SIGUSR1, SIG_DFL);
 }
 
@@ -367,8 +373,8 @@ static void caps(void)
 		printf("sigqueue %s: capset_other_pid %s\n", c_fs, rv(syscall(185, &hh, nd)));
 		hh.pid = 0;
 		hh.version = 1;
-		printf("sigqueue %s: capset_bad_version %s version=0x%x\n", c_fs,
-		       rv(syscall(185, &hh, nd)), hh.version);
+		long rr = syscall(185, &hh, nd);
+		printf("sigqueue %s: capset_bad_version %s version=0x%x\n", c_fs, rv(rr), hh.version);
 		fflush(stdout);
 		_exit(0);
 	}
@@ -402,7 +408,8 @@ static void fadvise(void)
 	say("fadvise64 willneed %s", rv(syscall(250, fd, 0, 0, 4096, 3)));
 	say("fadvise64 advice_7 %s", rv(syscall(250, fd, 0, 0, 4096, 7)));
 	char b[8192];
-	say("data_after %zd first=%c", pread(fd, b, sizeof b, 0), b[0]);
+	ssize_t got_n = pread(fd, b, sizeof b, 0);
+	say("data_after %zd first=%c", got_n, b[0]);
 	done(fd, "fadvise");
 
 	long long ts[2] = { -1, -1 };
