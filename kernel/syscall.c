@@ -235,6 +235,22 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
     S(pselect6_time64, sys_pselect6_time64),
     S(sendfile, sys_sendfile),
     S(sendfile64, sys_sendfile64),
+    /* Out on purpose, as a Linux kernel built without them (docs/processes.md,
+     * "Out on purpose"): -ENOSYS (logged once, as any).  Sockets (no
+     * CONFIG_NET): socketcall and i386's direct socket calls.  System V IPC
+     * (no CONFIG_SYSVIPC): ipc and the direct sem/shm/msg calls.  The LDT
+     * (no CONFIG_MODIFY_LDT_SYSCALL): modify_ldt. */
+    S(socketcall, sys_ni_syscall), S(socket, sys_ni_syscall),
+    S(socketpair, sys_ni_syscall), S(bind, sys_ni_syscall), S(connect, sys_ni_syscall),
+    S(listen, sys_ni_syscall), S(accept4, sys_ni_syscall), S(getsockopt, sys_ni_syscall),
+    S(setsockopt, sys_ni_syscall), S(getsockname, sys_ni_syscall),
+    S(getpeername, sys_ni_syscall), S(sendto, sys_ni_syscall), S(sendmsg, sys_ni_syscall),
+    S(recvfrom, sys_ni_syscall), S(recvmsg, sys_ni_syscall), S(shutdown, sys_ni_syscall),
+    S(ipc, sys_ni_syscall), S(semget, sys_ni_syscall), S(semctl, sys_ni_syscall),
+    S(shmget, sys_ni_syscall), S(shmctl, sys_ni_syscall), S(shmat, sys_ni_syscall),
+    S(shmdt, sys_ni_syscall), S(msgget, sys_ni_syscall), S(msgsnd, sys_ni_syscall),
+    S(msgrcv, sys_ni_syscall), S(msgctl, sys_ni_syscall),
+    S(modify_ldt, sys_ni_syscall),
     /* Vellum's own (kernel/sys.c; not a Linux call) */
     S(vellum_debug, sys_vellum_debug),
 };

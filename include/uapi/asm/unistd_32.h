@@ -227,6 +227,37 @@
 #define __NR_faccessat2         439
 #define __NR_cachestat          451
 
+/* Out on purpose (docs/processes.md): sockets, System V IPC, modify_ldt;
+ * named so that kernel/syscall.c can say they are -ENOSYS. */
+#define __NR_socketcall      102
+#define __NR_ipc             117
+#define __NR_modify_ldt      123
+#define __NR_socket          359
+#define __NR_socketpair      360
+#define __NR_bind            361
+#define __NR_connect         362
+#define __NR_listen          363
+#define __NR_accept4         364
+#define __NR_getsockopt      365
+#define __NR_setsockopt      366
+#define __NR_getsockname     367
+#define __NR_getpeername     368
+#define __NR_sendto          369
+#define __NR_sendmsg         370
+#define __NR_recvfrom        371
+#define __NR_recvmsg         372
+#define __NR_shutdown        373
+#define __NR_semget          393
+#define __NR_semctl          394
+#define __NR_shmget          395
+#define __NR_shmctl          396
+#define __NR_shmat           397
+#define __NR_shmdt           398
+#define __NR_msgget          399
+#define __NR_msgsnd          400
+#define __NR_msgrcv          401
+#define __NR_msgctl          402
+
 /* Vellum's own debugging call, in a range Linux leaves unused (Linux's
  * numbers stop below 500 on i386): vellum_debug(op, arg).
  *   VDBG_NR_FREE_PAGES  returns nr_free_pages() (leak tests)
