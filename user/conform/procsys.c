@@ -81,14 +81,18 @@ static void sysctls(void)
 	say("pid_max_write_1000_blank %s now=%s", r, first_line(pm));
 	say("pid_max_write_junk %s", write_text(pm, "12x"));
 	say("pid_max_write_neg %s", write_text(pm, "-5"));
-	/* new pids stay below it: with pid_max just above the last pid, the
-	 * next ones wrap to low numbers */
-	pid_t c = fork();
-	if (c == 0)
-		_exit(0);
-	waitpid(c, NULL, 0);
+	/* new pids stay below it: with pid_max just above the last pid (past
+	 * 400, whatever ran before), the next ones wrap to lower numbers */
+	pid_t c;
+	int tries = 0;
+	do {
+		c = fork();
+		if (c == 0)
+			_exit(0);
+		waitpid(c, NULL, 0);
+	} while (c > 0 && c <= 400 && ++tries < 5000);
 	char lim[16];
-	snprintf(lim, sizeof lim, "%d", c + 5 > 301 ? c + 5 : 301);
+	snprintf(lim, sizeof lim, "%d", c + 5);
 	write_text(pm, lim);
 	int below = 1, wrapped = 0;
 	for (int i = 0; i < 40; i++) {
