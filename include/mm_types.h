@@ -145,6 +145,9 @@ struct mm_struct {
                                           ru_maxrss): mm_rss_inc */
     unsigned long locked_vm;           /* pages of its VM_LOCKED VMAs (VmLck) */
     unsigned long def_flags;           /* mlockall(MCL_FUTURE): VM_LOCKED for new VMAs */
+    int not_dumpable;                  /* prctl(PR_SET_DUMPABLE, 0), or a set-ID exec:
+                                          Linux's mm->flags dumpable bits, inverted so
+                                          that a new mm (zeroed) is dumpable */
     struct mutex mmap_sem;             /* the VMA list and PTEs (see above) */
 };
 #endif

@@ -490,6 +490,9 @@ static int do_execve_common(const char *filename, const char *const *argv,
     /* ---- point of no return ---- */
     me->cred = b->cred;                /* set-ID bits applied (include/cred.h) */
     me->did_exec = 1;                  /* setpgid from the parent: -EACCES now */
+    /* A program that gained ids is not dumpable (Linux: suid_dumpable, 0
+     * by default); the new mm is otherwise. */
+    mm->not_dumpable = b->cred.euid != b->cred.uid || b->cred.egid != b->cred.gid;
     exec_close(&ef);
     /* mm_release in the old address space: robust mutexes, clear_child_tid
      * (both user memory there), and a vfork parent wakes. */

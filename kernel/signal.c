@@ -1,7 +1,9 @@
-/* kernel/signal.c: signals (process layer).  Sending (kill, faults, the
- * tty), the per-process handlers and mask (rt_sigaction, rt_sigprocmask),
- * delivery on the way back to user mode (exit_to_user_mode -> do_signal),
- * the i386 signal frames and sigreturn/rt_sigreturn.
+/* kernel/signal.c: signals (process layer).  Sending (kill, tkill and
+ * tgkill, rt_sigqueueinfo and rt_tgsigqueueinfo with the sender's own
+ * siginfo, faults, the tty), the per-process handlers and mask
+ * (rt_sigaction, rt_sigprocmask, sigpending), delivery on the way back to
+ * user mode (exit_to_user_mode -> do_signal), the i386 signal frames and
+ * sigreturn/rt_sigreturn.
  *
  * Delivery, as Linux i386:
  *
@@ -408,8 +410,9 @@ static long copy_given_siginfo(struct kern_siginfo *ki, pid_t target, const void
     /* Which union fields the code says there are (Linux's siginfo_layout,
      * as its 32-bit entry on a 64-bit kernel copies them): a kill-like
      * code (SI_USER, SI_KERNEL and above) has the pid and uid only; the
-     * queued ones (negative codes: SI_QUEUE, SI_TKILL...) and the rest the
-     * value too. */
+     * queued ones (negative codes: SI_QUEUE, SI_TKILL...) the value too,
+     * and the others their first four words (simplification: Linux
+     * copies a SIGCHLD's five). */
     int words = (ki->code == SI_USER || ki->code >= SI_KERNEL) ? 2 : 4;
     for (int i = 0; i < words; i++)
         ki->words[i] = (unsigned long)u._sifields._pad[i];

@@ -10,8 +10,8 @@
  * Simplifications: the
  * wall clock is read from the CMOS RTC once at boot and advanced by
  * jiffies (no NTP, no settimeofday); rlimits other than RLIMIT_FSIZE,
- * RLIMIT_NOFILE, RLIMIT_NPROC, RLIMIT_CPU and RLIMIT_MEMLOCK are fixed
- * values.
+ * RLIMIT_NOFILE, RLIMIT_NPROC, RLIMIT_CPU, RLIMIT_MEMLOCK and
+ * RLIMIT_SIGPENDING are fixed values.
  */
 #include <kernel.h>
 #include <smp.h>
@@ -91,9 +91,14 @@ static void set_group_ids(struct task_struct *leader, pid_t pgrp, pid_t session)
     local_irq_restore(flags);
 }
 
-/* prctl(2): only the process name (Linux's PR_SET_NAME / PR_GET_NAME, the
- * 16-byte comm that oops reports print); busybox asks for it at start-up.
- * Every other option is -EINVAL, as Linux answers an unknown one. */
+/* prctl(2): the process name (Linux's PR_SET_NAME / PR_GET_NAME, the
+ * 16-byte comm that oops reports print; busybox asks for it at start-up)
+ * and the dumpable flag (PR_GET_DUMPABLE / PR_SET_DUMPABLE, 0 or 1: kept
+ * in the mm, cleared by a set-ID exec, as Linux; Linux without core dumps
+ * keeps it too, for ptrace and /proc's ownership).  Every other option is
+ * -EINVAL, as Linux answers an unknown one. */
+#define PR_GET_DUMPABLE 3
+#define PR_SET_DUMPABLE 4
 #define PR_SET_NAME 15
 #define PR_GET_NAME 16
 long sys_prctl(int option, unsigned long arg2, unsigned long arg3,
@@ -112,6 +117,13 @@ long sys_prctl(int option, unsigned long arg2, unsigned long arg3,
     case PR_GET_NAME:
         strlcpy(name, current->comm, sizeof name);
         return copy_to_user((void __user *)arg2, name, sizeof name) ? -EFAULT : 0;
+    case PR_GET_DUMPABLE:
+        return current->mm ? !current->mm->not_dumpable : 0;
+    case PR_SET_DUMPABLE:
+        if (arg2 > 1 || !current->mm)
+            return -EINVAL;
+        current->mm->not_dumpable = !arg2;
+        return 0;
     default:
         return -EINVAL;
     }

@@ -23,8 +23,10 @@
  * see yet: exec, tests).  Lock order: i_mutex -> mmap_sem -> page lock
  * (mm/filemap.c's header).
  *
- * Simplifications: the VMA list is a sorted linked list walked linearly
- * (Linux: a maple tree); munmap leaves emptied page tables in place until
+ * Limits: at most sysctl_max_map_count VMAs (vm.max_map_count, 65530).
+ *
+ * Simplifications: the VMA list is a sorted linked list walked linearly,
+ * from mm->mmap_cache when it can (find_vma; Linux: a maple tree); munmap leaves emptied page tables in place until
  * the address space dies; mmap_sem is a mutex (<mm_types.h>).
  */
 #include <kernel.h>

@@ -10,12 +10,13 @@
  * to 0x7fffffff where ugetrlimit (191) does not; alarm's return for long
  * timers; execve with an empty argv (argc 1, argv[0] ""); setpgid of a
  * child that has exec'd -> EACCES; capget/capset's version handshake and
- * bounds; fadvise64_64 (272) and fadvise64 (250); clock_getres_time64
- * (406).  Prints observations only (conform.h); pids relative.
+ * bounds; prctl's dumpable flag; fadvise64_64 (272) and fadvise64 (250);
+ * clock_getres_time64 (406).  Prints observations only (conform.h); pids relative.
  */
 #include "conform.h"
 #include <limits.h>
 #include <time.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 
@@ -383,6 +384,24 @@ static void caps(void)
 	say("capset_child %s", wstatus(st));
 }
 
+/* ---- 6b. prctl's dumpable flag (kept without core dumps too) ---------------- */
+
+static void dumpable(void)
+{
+	say("get_dumpable %s", rv(prctl(PR_GET_DUMPABLE)));
+	say("set_dumpable_2 %s", rv(prctl(PR_SET_DUMPABLE, 2)));
+	say("set_dumpable_0 %s", rv(prctl(PR_SET_DUMPABLE, 0)));
+	say("get_dumpable_after %s", rv(prctl(PR_GET_DUMPABLE)));
+	pid_t c = fork();
+	if (c == 0)
+		_exit(prctl(PR_GET_DUMPABLE));
+	int st;
+	waitpid(c, &st, 0);
+	say("child_dumpable %s", wstatus(st));
+	say("set_dumpable_1 %s", rv(prctl(PR_SET_DUMPABLE, 1)));
+	say("get_dumpable_back %s", rv(prctl(PR_GET_DUMPABLE)));
+}
+
 /* ---- 7. fadvise, clock_getres_time64 ---------------------------------------- */
 
 static const char *fadv(int fd, long long off, long long len, int advice)
@@ -437,6 +456,7 @@ int main(int argc, char **argv)
 	alarms();
 	execs();
 	caps();
+	dumpable();
 	fadvise();
 	conform_end();
 	return 0;
