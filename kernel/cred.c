@@ -342,11 +342,35 @@ static long set_fs_id(struct ids o, uint32_t id)
     return old;
 }
 
-long sys_setuid(uid_t uid) { return set_id(uids(&current->cred), uid); }
+/* An effective uid that becomes 0 again gets the permitted set as its
+ * effective set (Linux's cap_task_fix_setuid): what capset dropped from
+ * the effective set alone comes back.  The other transitions need nothing
+ * here: the sets follow the ids (cap_sets). */
+static long fix_setuid(uid_t old_euid, long ret)
+{
+    struct cred *c = &current->cred;
+    if (!ret && old_euid != 0 && c->euid == 0)
+        c->cap_dropped_eff = c->cap_dropped_perm;
+    return ret;
+}
+
+long sys_setuid(uid_t uid)
+{
+    uid_t e = current->cred.euid;
+    return fix_setuid(e, set_id(uids(&current->cred), uid));
+}
 long sys_setgid(gid_t gid) { return set_id(gids(&current->cred), gid); }
-long sys_setreuid(uid_t r, uid_t e) { return set_re_id(uids(&current->cred), r, e); }
+long sys_setreuid(uid_t r, uid_t e)
+{
+    uid_t old = current->cred.euid;
+    return fix_setuid(old, set_re_id(uids(&current->cred), r, e));
+}
 long sys_setregid(gid_t r, gid_t e) { return set_re_id(gids(&current->cred), r, e); }
-long sys_setresuid(uid_t r, uid_t e, uid_t s) { return set_res_id(uids(&current->cred), r, e, s); }
+long sys_setresuid(uid_t r, uid_t e, uid_t s)
+{
+    uid_t old = current->cred.euid;
+    return fix_setuid(old, set_res_id(uids(&current->cred), r, e, s));
+}
 long sys_setresgid(gid_t r, gid_t e, gid_t s) { return set_res_id(gids(&current->cred), r, e, s); }
 long sys_setfsuid(uid_t uid) { return set_fs_id(uids(&current->cred), uid); }
 long sys_setfsgid(gid_t gid) { return set_fs_id(gids(&current->cred), gid); }

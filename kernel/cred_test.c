@@ -159,6 +159,12 @@ KTEST(cred, capset_drops_and_capable_follows)
     cap_sets(c, &e, &p, &i);
     KT_EXPECT(e == 0 && p == 0);
     back_to_root();
+    /* euid back to 0: the effective set is the permitted one again */
+    c->cap_dropped_eff = 1ULL << CAP_SYS_RESOURCE;
+    KT_EXPECT_EQ(sys_setresuid(-1, 1000, -1), 0);
+    KT_EXPECT_EQ(sys_setresuid(-1, 0, -1), 0);
+    KT_EXPECT(capable(CAP_SYS_RESOURCE));
+    back_to_root();
     KT_EXPECT_EQ(sys_capget(KADDR, NULL), -EFAULT);
     KT_EXPECT_EQ(sys_capset(KADDR, NULL), -EFAULT);
 }
