@@ -92,7 +92,8 @@ static struct inode *proc_pid_iget(struct super_block *sb, pid_t pid, int kind)
         inode->i_op = &proc_task_dir_iops;
         inode->i_fop = &proc_task_dir_fops;
     } else if (kind == PID_PAGEMAP) {
-        inode->i_mode = S_IFREG | 0400;    /* as Linux's: the owner only */
+        inode->i_mode = S_IFREG | 0444;    /* Linux: 0400, owned by the task; the
+                                              owner check is in proc_pagemap_open */
         inode->i_nlink = 1;
         inode->i_fop = &proc_pagemap_fops;
     } else if (kind == PROC_SELF) {
@@ -435,6 +436,8 @@ struct task_info {
     int cpu;                           /* the CPU it runs or last ran on */
     unsigned long start_time;          /* ticks since boot when it was made */
     struct mm_struct *mm;                      /* referenced, or NULL */
+    uid_t euid;                                /* its /proc files' owner (Linux's
+                                                  task_dump_owner): euid, or 0 */
 };
 
 static int get_task_info(pid_t pid, struct task_info *ti)
@@ -463,6 +466,8 @@ static int get_task_info(pid_t pid, struct task_info *ti)
         ti->cstime = kids.stime_sec * HZ + kids.stime_usec / (1000000 / HZ);
         ti->minflt = self.minflt, ti->majflt = self.majflt;
         ti->cminflt = kids.minflt, ti->cmajflt = kids.majflt;
+        /* the owner of its /proc files: root once it is not dumpable */
+        ti->euid = t->mm && t->mm->not_dumpable ? 0 : t->cred.euid;
         ti->mm = t->exit_state ? NULL : t->mm;
         if (ti->mm)
             ti->mm->mm_users++;                /* Linux's get_task_mm */
@@ -786,6 +791,13 @@ static int proc_pagemap_open(struct inode *inode, struct file *file)
     int err = get_task_info(INO_PID(inode->i_ino), &ti);
     if (err)
         return err;
+    /* Linux's file is 0400 and owned by the task's euid (root's once the
+     * task is not dumpable: it changed ids): its owner (or root,
+     * CAP_DAC_OVERRIDE) may read it, nobody else. */
+    if (ti.euid != current_fsuid() && !capable(CAP_DAC_OVERRIDE)) {
+        mmput(ti.mm);
+        return -EACCES;
+    }
     file->private_data = ti.mm;        /* its reference, dropped at release */
     return 0;
 }

@@ -342,38 +342,42 @@ static long set_fs_id(struct ids o, uint32_t id)
     return old;
 }
 
-/* An effective uid that becomes 0 again gets the permitted set as its
- * effective set (Linux's cap_task_fix_setuid): what capset dropped from
- * the effective set alone comes back.  The other transitions need nothing
- * here: the sets follow the ids (cap_sets). */
-static long fix_setuid(uid_t old_euid, long ret)
+/* What a change of ids does besides (Linux's commit_creds and
+ * cap_task_fix_setuid), given the ids from before and the call's result:
+ *  - an effective uid that becomes 0 again gets the permitted set as its
+ *    effective set: what capset dropped from the effective set alone
+ *    comes back (the other transitions need nothing: the sets follow the
+ *    ids, cap_sets);
+ *  - a changed effective or file-system uid or gid makes the process not
+ *    dumpable (Linux's suid_dumpable, 0 by default): prctl(PR_GET_DUMPABLE)
+ *    says 0 and its /proc/PID/pagemap is root's (fs/proc_base.c). */
+static long after_set_ids(uid_t euid, uid_t fsuid, gid_t egid, gid_t fsgid, long ret)
 {
     struct cred *c = &current->cred;
-    if (!ret && old_euid != 0 && c->euid == 0)
+    if (ret < 0)
+        return ret;
+    if (euid != 0 && c->euid == 0)
         c->cap_dropped_eff = c->cap_dropped_perm;
+    if ((euid != c->euid || fsuid != c->fsuid || egid != c->egid || fsgid != c->fsgid) &&
+        current->mm)
+        current->mm->not_dumpable = 1;
     return ret;
 }
 
-long sys_setuid(uid_t uid)
-{
-    uid_t e = current->cred.euid;
-    return fix_setuid(e, set_id(uids(&current->cred), uid));
-}
-long sys_setgid(gid_t gid) { return set_id(gids(&current->cred), gid); }
-long sys_setreuid(uid_t r, uid_t e)
-{
-    uid_t old = current->cred.euid;
-    return fix_setuid(old, set_re_id(uids(&current->cred), r, e));
-}
-long sys_setregid(gid_t r, gid_t e) { return set_re_id(gids(&current->cred), r, e); }
+#define SET_IDS(call) ({ const struct cred *o_ = current_cred();                \
+        uid_t eu_ = o_->euid, fu_ = o_->fsuid; gid_t eg_ = o_->egid, fg_ = o_->fsgid; \
+        after_set_ids(eu_, fu_, eg_, fg_, (call)); })
+
+long sys_setuid(uid_t uid) { return SET_IDS(set_id(uids(&current->cred), uid)); }
+long sys_setgid(gid_t gid) { return SET_IDS(set_id(gids(&current->cred), gid)); }
+long sys_setreuid(uid_t r, uid_t e) { return SET_IDS(set_re_id(uids(&current->cred), r, e)); }
+long sys_setregid(gid_t r, gid_t e) { return SET_IDS(set_re_id(gids(&current->cred), r, e)); }
 long sys_setresuid(uid_t r, uid_t e, uid_t s)
-{
-    uid_t old = current->cred.euid;
-    return fix_setuid(old, set_res_id(uids(&current->cred), r, e, s));
-}
-long sys_setresgid(gid_t r, gid_t e, gid_t s) { return set_res_id(gids(&current->cred), r, e, s); }
-long sys_setfsuid(uid_t uid) { return set_fs_id(uids(&current->cred), uid); }
-long sys_setfsgid(gid_t gid) { return set_fs_id(gids(&current->cred), gid); }
+{ return SET_IDS(set_res_id(uids(&current->cred), r, e, s)); }
+long sys_setresgid(gid_t r, gid_t e, gid_t s)
+{ return SET_IDS(set_res_id(gids(&current->cred), r, e, s)); }
+long sys_setfsuid(uid_t uid) { return SET_IDS(set_fs_id(uids(&current->cred), uid)); }
+long sys_setfsgid(gid_t gid) { return SET_IDS(set_fs_id(gids(&current->cred), gid)); }
 
 /* The 16-bit entries: old_uid_t arguments arrive as 32-bit registers, of
  * which Linux reads the low 16 bits. */

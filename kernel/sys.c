@@ -94,7 +94,8 @@ static void set_group_ids(struct task_struct *leader, pid_t pgrp, pid_t session)
 /* prctl(2): the process name (Linux's PR_SET_NAME / PR_GET_NAME, the
  * 16-byte comm that oops reports print; busybox asks for it at start-up)
  * and the dumpable flag (PR_GET_DUMPABLE / PR_SET_DUMPABLE, 0 or 1: kept
- * in the mm, cleared by a set-ID exec, as Linux; Linux without core dumps
+ * in the mm, cleared by a set-ID exec and by a change of ids (kernel/cred.c
+ * after_set_ids), as Linux; Linux without core dumps
  * keeps it too, for ptrace and /proc's ownership).  Every other option is
  * -EINVAL, as Linux answers an unknown one. */
 #define PR_GET_DUMPABLE 3

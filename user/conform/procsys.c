@@ -6,7 +6,8 @@
  * (one directory per thread); /proc/self/smaps (a VMA's Size, Rss, Pss,
  * Locked, Anonymous and Private_Dirty for a locked anonymous mapping);
  * /proc/self/pagemap (present bit for populated pages, not for untouched
- * ones, -EINVAL for a misaligned read); MAP_SHARED_VALIDATE (-EOPNOTSUPP
+ * ones, -EINVAL for a misaligned read; a user's, no frame numbers, only
+ * while it is dumpable: dropping ids makes it root's); MAP_SHARED_VALIDATE (-EOPNOTSUPP
  * for an unknown flag or MAP_SYNC, -EINVAL for anonymous memory);
  * /dev/zero mapped shared (seen by a forked child's writes) and private;
  * mprotect(PROT_WRITE) of a shared mapping of a read-only /dev/zero
@@ -22,6 +23,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <linux/futex.h>
 
@@ -238,6 +240,31 @@ static void smaps(void)
 	say("pagemap_misaligned %s", rv(pread(fd, w, 8, off + 4)));
 	say("pagemap_short_count %s", rv(pread(fd, w, 4, off)));
 	close(fd);
+	/* a user reads its own (no frame numbers), not root's */
+	pid_t c = fork();
+	if (c == 0) {
+		char pp[64];
+		snprintf(pp, sizeof pp, "/proc/%d/pagemap", getppid());
+		drop_to_user();
+		int f = open("/proc/self/pagemap", O_RDONLY);
+		uint64_t u[4] = { 0 };
+		ssize_t k = f >= 0 ? pread(f, u, sizeof u, off) : -1;
+		printf("procsys %s: user_pagemap open=%s read=%zd present=%d%d pfn_zero=%d\n", c_fs,
+		       f >= 0 ? "ok" : rv(f), k, !!(u[0] >> 63), !!(u[2] >> 63),
+		       (u[0] & ((1ULL << 55) - 1)) == 0);
+		printf("procsys %s: user_pagemap_of_root %s\n", c_fs, rv(open(pp, O_RDONLY)));
+		printf("procsys %s: user_dumpable %d\n", c_fs, prctl(PR_GET_DUMPABLE));
+		prctl(PR_SET_DUMPABLE, 1);
+		f = open("/proc/self/pagemap", O_RDONLY);
+		memset(u, 0, sizeof u);
+		k = f >= 0 ? pread(f, u, sizeof u, off) : -1;
+		printf("procsys %s: user_pagemap_dumpable open=%s read=%zd present=%d%d pfn_zero=%d\n",
+		       c_fs, f >= 0 ? "ok" : rv(f), k, !!(u[0] >> 63), !!(u[2] >> 63),
+		       (u[0] & ((1ULL << 55) - 1)) == 0);
+		fflush(stdout);
+		_exit(0);
+	}
+	waitpid(c, NULL, 0);
 	munmap(q, 4 * 4096);
 	munmap(p, len);
 }
