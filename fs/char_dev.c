@@ -10,6 +10,8 @@
 #include <uio.h>
 #include <init.h>
 #include <chrdev.h>
+#include <fdtable.h>             /* fput: /dev/zero's mmap */
+#include <mm.h>
 
 static struct {
     const char *name;
@@ -87,8 +89,22 @@ static loff_t mem_llseek(struct file *f, loff_t off, int whence) { return 0; }
 static const struct file_operations null_fops = {
     .read_iter = null_read, .write_iter = null_write, .llseek = mem_llseek,
 };
+/* mmap of /dev/zero: anonymous memory (Linux's mmap_zero).  A private
+ * mapping is private anonymous memory, a shared one shared anonymous
+ * memory (Linux: a shmem object, shmem_zero_setup); the VMA drops the file
+ * (simplification: Linux's private mapping keeps /dev/zero as its file, so
+ * /proc/PID/maps names it).  do_mmap already set VM_MAYWRITE by the open
+ * mode: a shared mapping of a read-only /dev/zero cannot become writable. */
+static int zero_mmap(struct file *file, struct vm_area_struct *vma)
+{
+    vma->vm_file = NULL;
+    vma->vm_pgoff = 0;
+    fput(file);                        /* do_mmap's reference for the VMA */
+    return 0;
+}
+
 static const struct file_operations zero_fops = {
-    .read_iter = zero_read, .write_iter = null_write, .llseek = mem_llseek,
+    .read_iter = zero_read, .write_iter = null_write, .llseek = mem_llseek, .mmap = zero_mmap,
 };
 
 static int mem_open(struct inode *inode, struct file *file)

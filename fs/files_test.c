@@ -327,3 +327,53 @@ KTEST(files, utimensat_omit_omit_and_null_path)
     use_mm(prev);
     mmput(mm);
 }
+
+/* The sysctls: a number is read as Linux's proc_dointvec reads one, a
+ * write of pid_max inside its range sets it and alloc_pid wraps below
+ * it, outside is -EINVAL and changes nothing; core_pattern keeps a text
+ * without its newline; tainted only gains bits. */
+static long write_file(const char *name, const char *text)
+{
+    struct file *f = filp_open(name, O_WRONLY, 0);
+    if (IS_ERR(f))
+        return PTR_ERR(f);
+    loff_t pos = 0;
+    long n = kernel_write(f, text, strlen(text), &pos);
+    filp_close(f);
+    return n;
+}
+
+KTEST(files, proc_sysctls_written_and_honoured)
+{
+    static char buf[256];
+    long v;
+    setup_tree();
+    KT_EXPECT_EQ(proc_parse_int(" 42\n", &v), 0);
+    KT_EXPECT_EQ(v, 42);
+    KT_EXPECT_EQ(proc_parse_int("-7", &v), 0);
+    KT_EXPECT_EQ(v, -7);
+    KT_EXPECT_EQ(proc_parse_int("4 2", &v), -EINVAL);
+    KT_EXPECT_EQ(proc_parse_int("", &v), -EINVAL);
+    KT_EXPECT_EQ(proc_parse_int("99999999999", &v), -EINVAL);
+    int saved = pid_max;
+    KT_EXPECT_EQ(write_file("/proc/sys/kernel/pid_max", "300"), -EINVAL);
+    KT_EXPECT_EQ(pid_max, saved);
+    KT_EXPECT_EQ(write_file("/proc/sys/kernel/pid_max", "400\n"), 4);
+    KT_EXPECT_EQ(pid_max, 400);
+    KT_ASSERT(slurp("/proc/sys/kernel/pid_max", buf, sizeof buf) > 0);
+    KT_EXPECT(!strcmp(buf, "400\n"));
+    for (int i = 0; i < 500; i++) {                  /* every pid handed out is below it */
+        pid_t p = alloc_pid();
+        KT_EXPECT(p > 0 && p < 400);
+        if (p <= 0 || p >= 400)
+            break;
+    }
+    pid_max = saved;
+    KT_EXPECT_EQ(write_file("/proc/sys/kernel/core_pattern", "|/bin/x %p\n"), 11);
+    KT_ASSERT(slurp("/proc/sys/kernel/core_pattern", buf, sizeof buf) > 0);
+    KT_EXPECT(!strcmp(buf, "|/bin/x %p\n"));
+    KT_EXPECT_EQ(write_file("/proc/sys/kernel/core_pattern", "core"), 4);
+    KT_ASSERT(slurp("/proc/sys/kernel/tainted", buf, sizeof buf) > 0);
+    KT_EXPECT(!strcmp(buf, "0\n"));
+    KT_EXPECT(IS_ERR(filp_open("/proc/uptime", O_WRONLY, 0)));   /* not a sysctl */
+}

@@ -80,6 +80,7 @@ extern int lease_break_time;
 struct snapshot { size_t len; char data[]; };
 int proc_snapshot_release(struct inode *inode, struct file *file);
 ssize_t proc_snapshot_read(struct file *file, struct iov_iter *to, loff_t *pos);
+int proc_parse_int(const char *buf, long *val);   /* a sysctl number (fs/pseudofs.c) */
 /* fs/proc_base.c: /proc/PID and /proc/self, below proc's root */
 int proc_pid_lookup(struct inode *root, const char *name, size_t len, struct inode **res);
 int proc_pid_readdir(struct dir_context *ctx, loff_t base);

@@ -566,12 +566,12 @@ static int fifo_open(struct inode *inode, struct file *file)
 
 const struct file_operations pipefifo_fops = { .open = fifo_open };
 
-/* The most bytes an unprivileged F_SETPIPE_SZ may ask for, and the
- * capacity of an unprivileged task's new pipe at most (Linux's
- * pipe_max_size, /proc/sys/fs/pipe-max-size); CAP_SYS_RESOURCE (root)
- * passes both.  pipe_user_pages_soft is Linux's default per-user soft
- * limit (16384 pages); simplified on purpose: Vellum counts no pipe pages
- * per user, so the limit is told and never applied. */
+/* The most bytes an F_SETPIPE_SZ that grows a pipe may ask for without
+ * CAP_SYS_RESOURCE, and the capacity of an unprivileged task's new pipe at
+ * most (Linux's pipe_max_size, /proc/sys/fs/pipe-max-size).
+ * pipe_user_pages_soft is Linux's default per-user soft limit (16384
+ * pages); simplified on purpose: Vellum counts no pipe pages per user, so
+ * the limit is told and never applied. */
 unsigned int pipe_max_size = 1048576;
 unsigned long pipe_user_pages_soft = 16384;
 
@@ -607,9 +607,9 @@ static long pipe_set_size(struct pipe *p, unsigned long arg)
     unsigned long size = round_pipe_size(arg);
     if (!size)
         return -EINVAL;
-    if (size > pipe_max_size && !capable(CAP_SYS_RESOURCE))
-        return -EPERM;
     unsigned int nr_slots = size >> PAGE_SHIFT;
+    if (nr_slots > p->max_usage && size > pipe_max_size && !capable(CAP_SYS_RESOURCE))
+        return -EPERM;
     struct pipe_buffer *bufs = kzalloc(nr_slots * sizeof *bufs, GFP_KERNEL);
     if (!bufs)
         return -ENOMEM;

@@ -9,6 +9,11 @@
  *   /proc/PID/maps      one line per VMA, as Linux's show_map_vma prints it
  *                       on i386: "start-end perms offset dev inode", then
  *                       the file's name, [heap] or [stack] (show_maps)
+ *   /proc/PID/smaps     maps, each VMA's line followed by its sizes (Rss,
+ *                       Pss, Locked...), as Linux's show_smap
+ *   /proc/PID/pagemap   a 64-bit word per virtual page (present, frame),
+ *                       read at any offset, as Linux's pagemap_read
+ *   /proc/PID/task/TID  a directory per thread of the group (/proc/TID)
  *   /proc/PID/fd/N      a symbolic link per open descriptor, to its file's
  *                       name (file_path_name) or "pipe:[INODE]"; following
  *                       it reaches the open file's path itself, an
@@ -35,16 +40,22 @@
 #include <mutex.h>
 #include <fs.h>
 #include <fdtable.h>            /* fput */
+#include <uio.h>
+#include <cred.h>               /* capable */
+#include <asm/pgtable.h>
 #include "internal.h"
 
-enum { PID_DIR, PID_STAT, PID_STATUS, PID_CMDLINE, PID_MAPS, PID_NFILES,
+enum { PID_DIR, PID_STAT, PID_STATUS, PID_CMDLINE, PID_MAPS, PID_SMAPS, PID_PAGEMAP,
+       PID_NFILES,
        PID_FD = PID_NFILES,            /* the fd directory, after the files */
+       PID_TASK,                       /* the task directory, after it */
        PID_EXE,                        /* the exe link, last */
-       PROC_SELF = 7 };
+       PROC_SELF = 15 };
+#define PID_KINDS 16
 #define PID_INO_BASE 0x10000UL                 /* above every fixed entry's number */
-#define PID_INO(pid, kind) (PID_INO_BASE + (unsigned long)(pid) * 8 + (kind))
-#define INO_PID(ino)  ((pid_t)(((ino) - PID_INO_BASE) / 8))
-#define INO_KIND(ino) ((int)(((ino) - PID_INO_BASE) % 8))
+#define PID_INO(pid, kind) (PID_INO_BASE + (unsigned long)(pid) * PID_KINDS + (kind))
+#define INO_PID(ino)  ((pid_t)(((ino) - PID_INO_BASE) / PID_KINDS))
+#define INO_KIND(ino) ((int)(((ino) - PID_INO_BASE) % PID_KINDS))
 /* /proc/PID/fd/N: numbers above every PID_INO (pids stay below PID_MAX_LIMIT) */
 #define FD_INO_BASE  0x1000000UL
 #define FD_INO(pid, fd) (FD_INO_BASE + (unsigned long)(pid) * NR_OPEN + (fd))
@@ -53,11 +64,14 @@ enum { PID_DIR, PID_STAT, PID_STATUS, PID_CMDLINE, PID_MAPS, PID_NFILES,
 
 static const char *const pid_file_name[PID_EXE + 1] = {
     [PID_STAT] = "stat", [PID_STATUS] = "status", [PID_CMDLINE] = "cmdline",
-    [PID_MAPS] = "maps", [PID_FD] = "fd", [PID_EXE] = "exe",
+    [PID_MAPS] = "maps", [PID_SMAPS] = "smaps", [PID_PAGEMAP] = "pagemap",
+    [PID_FD] = "fd", [PID_TASK] = "task", [PID_EXE] = "exe",
 };
 
 static const struct inode_operations proc_pid_dir_iops, proc_self_iops;
 static const struct file_operations proc_pid_dir_fops, proc_pid_file_fops;
+static const struct inode_operations proc_task_dir_iops;
+static const struct file_operations proc_task_dir_fops, proc_pagemap_fops;
 static const struct inode_operations proc_fd_dir_iops, proc_fd_link_iops, proc_exe_link_iops;
 static const struct file_operations proc_fd_dir_fops;
 
@@ -77,6 +91,16 @@ static struct inode *proc_pid_iget(struct super_block *sb, pid_t pid, int kind)
         inode->i_nlink = 2;
         inode->i_op = &proc_fd_dir_iops;
         inode->i_fop = &proc_fd_dir_fops;
+    } else if (kind == PID_TASK) {
+        inode->i_mode = S_IFDIR | 0555;
+        inode->i_nlink = 2;
+        inode->i_op = &proc_task_dir_iops;
+        inode->i_fop = &proc_task_dir_fops;
+    } else if (kind == PID_PAGEMAP) {
+        inode->i_mode = S_IFREG | 0444;    /* Linux: 0400, owned by the task; the
+                                              owner check is in proc_pagemap_open */
+        inode->i_nlink = 1;
+        inode->i_fop = &proc_pagemap_fops;
     } else if (kind == PID_EXE) {
         inode->i_mode = S_IFLNK | 0777;
         inode->i_nlink = 1;
@@ -204,8 +228,8 @@ static int proc_pid_dir_iterate(struct file *file, struct dir_context *ctx)
         return 0;
     for (int k = PID_STAT + ctx->pos - 2; k <= PID_EXE; k++) {
         ctx->pos = 2 + k - PID_STAT;
-        if (ctx->actor(ctx, pid_file_name[k], strlen(pid_file_name[k]), ctx->pos,
-                       PID_INO(pid, k), k == PID_FD ? DT_DIR : k == PID_EXE ? DT_LNK : DT_REG))
+        if (ctx->actor(ctx, pid_file_name[k], strlen(pid_file_name[k]), ctx->pos, PID_INO(pid, k),
+                       k == PID_FD || k == PID_TASK ? DT_DIR : k == PID_EXE ? DT_LNK : DT_REG))
             return 0;
     }
     ctx->pos = 2 + PID_EXE + 1 - PID_STAT;
@@ -214,6 +238,79 @@ static int proc_pid_dir_iterate(struct file *file, struct dir_context *ctx)
 
 static const struct inode_operations proc_pid_dir_iops = { .lookup = proc_pid_dir_lookup };
 static const struct file_operations proc_pid_dir_fops = { .iterate = proc_pid_dir_iterate };
+
+/* ---- /proc/PID/task: a directory per thread of the group --------------- */
+
+/* The smallest tid >= from of a live task in pid's thread group (its
+ * leader even as a zombie, as Linux lists it), or 0. */
+static pid_t next_tid(pid_t pid, pid_t from)
+{
+    pid_t best = 0;
+    unsigned long flags = local_irq_save();
+    struct task_struct *t = find_task_by_pid(pid);
+    if (t) {
+        struct task_struct *leader = tg_leader(t), *m = leader;
+        do {
+            if (m->pid >= from && m->exit_state != EXIT_DEAD &&
+                (m == leader || !m->exit_state) && (!best || m->pid < best))
+                best = m->pid;
+            if (!leader->thread_group.next)
+                break;
+            m = list_entry(m->thread_group.next, struct task_struct, thread_group);
+        } while (m != leader);
+    }
+    local_irq_restore(flags);
+    return best;
+}
+
+/* Is tid a thread of pid's group? */
+static bool tid_in_group(pid_t pid, pid_t tid)
+{
+    unsigned long flags = local_irq_save();
+    struct task_struct *t = find_task_by_pid(pid), *u = find_task_by_pid(tid);
+    bool yes = t && u && tg_leader(t) == tg_leader(u);
+    local_irq_restore(flags);
+    return yes;
+}
+
+/* /proc/PID/task/TID is /proc/TID itself, the same directory and files
+ * (simplification: Linux makes a directory of its own, whose ".." is the
+ * task directory; here ".." from it is /proc). */
+static int proc_task_dir_lookup(struct inode *dir, const char *name, size_t len,
+                                struct inode **res)
+{
+    pid_t pid = INO_PID(dir->i_ino);
+    if (len == 2 && !memcmp(name, "..", 2)) {
+        *res = proc_pid_iget(dir->i_sb, pid, PID_DIR);
+        return *res ? 0 : -ENOMEM;
+    }
+    pid_t tid = name_to_pid(name, len);
+    if (tid <= 0 || !tid_in_group(pid, tid))
+        return -ENOENT;
+    *res = proc_pid_iget(dir->i_sb, tid, PID_DIR);
+    return *res ? 0 : -ENOMEM;
+}
+
+/* Positions: 0 ".", 1 "..", then 2 + tid for each thread. */
+static int proc_task_dir_iterate(struct file *file, struct dir_context *ctx)
+{
+    struct inode *dir = file->f_inode;
+    pid_t pid = INO_PID(dir->i_ino);
+    if (!dir_emit_dots(ctx, dir->i_ino, PID_INO(pid, PID_DIR)))
+        return 0;
+    for (pid_t tid; (tid = next_tid(pid, (pid_t)ctx->pos - 2)) != 0; ) {
+        char name[12];
+        int n = snprintf(name, sizeof name, "%d", tid);
+        ctx->pos = 2 + tid;
+        if (ctx->actor(ctx, name, n, ctx->pos, PID_INO(tid, PID_DIR), DT_DIR))
+            return 0;
+        ctx->pos++;
+    }
+    return 0;
+}
+
+static const struct inode_operations proc_task_dir_iops = { .lookup = proc_task_dir_lookup };
+static const struct file_operations proc_task_dir_fops = { .iterate = proc_task_dir_iterate };
 
 /* ---- /proc/PID/fd: a link per open descriptor ------------------------- */
 
@@ -400,6 +497,8 @@ struct task_info {
     int cpu;                           /* the CPU it runs or last ran on */
     unsigned long start_time;          /* ticks since boot when it was made */
     struct mm_struct *mm;                      /* referenced, or NULL */
+    uid_t euid;                                /* its /proc files' owner (Linux's
+                                                  task_dump_owner): euid, or 0 */
 };
 
 static int get_task_info(pid_t pid, struct task_info *ti)
@@ -428,6 +527,8 @@ static int get_task_info(pid_t pid, struct task_info *ti)
         ti->cstime = kids.stime_sec * HZ + kids.stime_usec / (1000000 / HZ);
         ti->minflt = self.minflt, ti->majflt = self.majflt;
         ti->cminflt = kids.minflt, ti->cmajflt = kids.majflt;
+        /* the owner of its /proc files: root once it is not dumpable */
+        ti->euid = t->mm && t->mm->not_dumpable ? 0 : t->cred.euid;
         ti->mm = t->exit_state ? NULL : t->mm;
         if (ti->mm)
             ti->mm->mm_users++;                /* Linux's get_task_mm */
@@ -512,9 +613,116 @@ static int show_cmdline(const struct task_info *ti, char *buf, size_t size)
  * size are left out, as a read of a short buffer would see them. */
 #define MAPS_NAME_COLUMN 48            /* Linux: 25 + sizeof(void *) * 6 - 1 */
 #define MAPS_SNAPSHOT_SIZE (4 * PAGE_SIZE)   /* about 100 lines with names */
-struct map_line { unsigned long start, end, flags, pgoff; struct file *file; };
+#define SMAPS_SNAPSHOT_SIZE (16 * PAGE_SIZE) /* about 60 VMAs' blocks */
 
-static int show_maps(const struct task_info *ti, char *buf, size_t size)
+/* /proc/PID/smaps's counts for one VMA (Linux's struct mem_size_stats), in
+ * bytes; pss in bytes << PSS_SHIFT, each page's share of the mappers. */
+#define PSS_SHIFT 12
+struct mem_size_stats {
+    unsigned long resident, shared_clean, shared_dirty, private_clean, private_dirty;
+    unsigned long referenced, anonymous;
+    unsigned long long pss, pss_dirty;
+};
+
+struct map_line {
+    unsigned long start, end, flags, pgoff;
+    struct file *file;
+    struct mem_size_stats mss;         /* smaps only */
+};
+
+/* Walk v's PTEs (mmap_sem held): what smaps_pte_entry counts.  A page
+ * mapped once is private, more than once shared; dirty if the PTE or the
+ * page says so; anonymous if no file's page cache holds it and the VMA is
+ * private (Vellum's shared anonymous memory is Linux's shmem: not
+ * "Anonymous" there either).  PROT_NONE PTEs keep their frame: resident.
+ * The zero page (a read fault's) is not counted, as Linux's. */
+static void smaps_account(struct mm_struct *mm, struct vm_area_struct *v,
+                          struct mem_size_stats *mss)
+{
+    memset(mss, 0, sizeof *mss);
+    for (unsigned long a = v->vm_start; a < v->vm_end; a += PAGE_SIZE) {
+        pte_t *pte = lookup_pte((pgd_t *)mm->pgd, a);
+        if (!pte || !pte_has_page(*pte) || is_zero_pfn(pte_pfn(*pte)))
+            continue;                  /* the zero page is nobody's (vm_normal_page) */
+        struct page *page = pfn_to_page(pte_pfn(*pte));
+        int mapcount = page_mapcount(page);
+        bool anon = !page->mapping && !(v->vm_flags & VM_SHARED);
+        /* An anonymous page has nowhere to be written back: dirty from its
+         * first fault (Linux's do_anonymous_page makes the PTE dirty). */
+        bool dirty = (*pte & _PAGE_DIRTY) || PageDirty(page) || anon;
+        mss->resident += PAGE_SIZE;
+        if (*pte & _PAGE_ACCESSED)
+            mss->referenced += PAGE_SIZE;
+        if (anon)
+            mss->anonymous += PAGE_SIZE;
+        unsigned long long pss = ((unsigned long long)PAGE_SIZE << PSS_SHIFT) /
+                                 (mapcount > 0 ? mapcount : 1);
+        mss->pss += pss;
+        if (dirty)
+            mss->pss_dirty += pss;
+        if (mapcount >= 2) {
+            if (dirty)
+                mss->shared_dirty += PAGE_SIZE;
+            else
+                mss->shared_clean += PAGE_SIZE;
+        } else if (dirty) {
+            mss->private_dirty += PAGE_SIZE;
+        } else {
+            mss->private_clean += PAGE_SIZE;
+        }
+    }
+}
+
+/* The lines after a VMA's maps line in smaps (Linux 6.1's __show_smap and
+ * show_smap_vma_flags): each name padded to 16 columns, the value to 8, in
+ * kB.  Huge pages, swap and KSM do not exist here: 0.  VmFlags names the
+ * flags Vellum's VMAs have, in Linux's order. */
+static int show_smap_block(const struct map_line *m, char *buf, size_t size)
+{
+    const struct mem_size_stats *ms = &m->mss;
+    unsigned long locked = m->flags & VM_LOCKED ? (unsigned long)(ms->pss >> PSS_SHIFT) : 0;
+    const struct { const char *name; unsigned long bytes; } f[] = {
+        { "Size:", m->end - m->start },
+        { "KernelPageSize:", PAGE_SIZE },
+        { "MMUPageSize:", PAGE_SIZE },
+        { "Rss:", ms->resident },
+        { "Pss:", (unsigned long)(ms->pss >> PSS_SHIFT) },
+        { "Pss_Dirty:", (unsigned long)(ms->pss_dirty >> PSS_SHIFT) },
+        { "Shared_Clean:", ms->shared_clean },
+        { "Shared_Dirty:", ms->shared_dirty },
+        { "Private_Clean:", ms->private_clean },
+        { "Private_Dirty:", ms->private_dirty },
+        { "Referenced:", ms->referenced },
+        { "Anonymous:", ms->anonymous },
+        { "LazyFree:", 0 },
+        { "AnonHugePages:", 0 },
+        { "ShmemPmdMapped:", 0 },
+        { "FilePmdMapped:", 0 },
+        { "Shared_Hugetlb:", 0 },
+        { "Private_Hugetlb:", 0 },
+        { "Swap:", 0 },
+        { "SwapPss:", 0 },
+        { "Locked:", locked },
+    };
+    size_t n = 0;
+    for (unsigned i = 0; i < ARRAY_SIZE(f) && n < size; i++)
+        n += snprintf(buf + n, size - n, "%-16s%8lu kB\n", f[i].name, f[i].bytes / 1024);
+    if (n < size)
+        n += snprintf(buf + n, size - n, "THPeligible:    0\nVmFlags:");
+    const struct { unsigned long flag; const char *name; } vf[] = {
+        { VM_READ, "rd" }, { VM_WRITE, "wr" }, { VM_EXEC, "ex" }, { VM_SHARED, "sh" },
+        { VM_GROWSDOWN, "gd" }, { VM_LOCKED, "lo" }, { VM_DONTCOPY, "dc" },
+        { VM_WIPEONFORK, "wf" }, { VM_DONTDUMP, "dd" },
+    };
+    for (unsigned i = 0; i < ARRAY_SIZE(vf) && n < size; i++)
+        if (m->flags & vf[i].flag)
+            n += snprintf(buf + n, size - n, " %s", vf[i].name);
+    if (n < size)
+        n += snprintf(buf + n, size - n, " \n");
+    return (int)min(n, size);
+}
+
+static int show_maps(const struct task_info *ti, char *buf, size_t size, bool smaps)
 {
     struct mm_struct *mm = ti->mm;
     if (!mm)
@@ -526,7 +734,9 @@ static int show_maps(const struct task_info *ti, char *buf, size_t size)
     if (ml)
         list_for_each_entry(v, &mm->mmap, vm_list) {
             ml[i] = (struct map_line){ v->vm_start, v->vm_end, v->vm_flags, v->vm_pgoff,
-                                       v->vm_file ? get_file(v->vm_file) : NULL };
+                                       v->vm_file ? get_file(v->vm_file) : NULL, { 0 } };
+            if (smaps)
+                smaps_account(mm, v, &ml[i].mss);
             i++;
         }
     unsigned long start_brk = mm->start_brk, brk = mm->brk, start_stack = mm->start_stack;
@@ -560,8 +770,15 @@ static int show_maps(const struct task_info *ti, char *buf, size_t size)
             label = "[stack]";
         int pad = !label ? 0 : n < MAPS_NAME_COLUMN ? MAPS_NAME_COLUMN - n + 1 : 1;
         size_t whole = n + pad + (label ? strlen(label) : 0) + 1;
-        if (len + whole < size)             /* snprintf's NUL too */
+        if (len + whole < size) {           /* snprintf's NUL too */
             len += snprintf(buf + len, size - len, "%s%*s%s\n", pre, pad, "", label ? label : "");
+            if (smaps) {
+                size_t before = len;
+                len += show_smap_block(m, buf + len, size - len);
+                if (len >= size - 1)
+                    len = before;      /* a block that does not fit: left out whole */
+            }
+        }
         if (m->file)
             fput(m->file);
     }
@@ -579,7 +796,8 @@ static int proc_pid_file_open(struct inode *inode, struct file *file)
     if (err)
         return err;
     int kind = INO_KIND(inode->i_ino);
-    size_t bytes = kind == PID_MAPS ? MAPS_SNAPSHOT_SIZE : PAGE_SIZE;
+    size_t bytes = kind == PID_MAPS ? MAPS_SNAPSHOT_SIZE :
+                   kind == PID_SMAPS ? SMAPS_SNAPSHOT_SIZE : PAGE_SIZE;
     struct snapshot *s = kmalloc(bytes, GFP_KERNEL);
     if (!s) {
         mmput(ti.mm);
@@ -590,7 +808,8 @@ static int proc_pid_file_open(struct inode *inode, struct file *file)
     switch (kind) {
     case PID_STAT:   n = show_stat(&ti, s->data, room); break;
     case PID_STATUS: n = show_status(&ti, s->data, room); break;
-    case PID_MAPS:   n = show_maps(&ti, s->data, room); break;
+    case PID_MAPS:   n = show_maps(&ti, s->data, room, false); break;
+    case PID_SMAPS:  n = show_maps(&ti, s->data, room, true); break;
     default:         n = show_cmdline(&ti, s->data, room); break;
     }
     mmput(ti.mm);
@@ -602,4 +821,113 @@ static int proc_pid_file_open(struct inode *inode, struct file *file)
 static const struct file_operations proc_pid_file_fops = {
     .open = proc_pid_file_open, .release = proc_snapshot_release,
     .read_iter = proc_snapshot_read, .llseek = generic_file_llseek,
+};
+
+/* ---- /proc/PID/pagemap: a 64-bit word per virtual page ------------------ */
+
+/* Linux's fs/proc/task_mmu.c pagemap: the word of the page at virtual
+ * address A is at offset A / PAGE_SIZE * 8.  Bit 63: present (a PROT_NONE
+ * page that keeps its frame too); bit 61: a file page or shared memory;
+ * bit 56: mapped by this PTE only; bits 0-54: the frame number, for a
+ * reader with CAP_SYS_ADMIN (0 for others, as Linux since 4.2).  Offsets
+ * and counts must be multiples of 8 (-EINVAL); past TASK_SIZE is the end.
+ * Simplification: bit 55 (soft-dirty) is never set (Linux with
+ * CONFIG_MEM_SOFT_DIRTY sets it on pages and holes written since the last
+ * clear_refs), nor 62 (swapped: Vellum does not swap anonymous memory).
+ *
+ * The words are made in a kernel buffer under the mm's mmap_sem and copied
+ * out after it is let go: the reader's own buffer may fault, and the fault
+ * takes its mmap_sem (a reader of /proc/self/pagemap would deadlock). */
+#define PM_PRESENT      (1ULL << 63)
+#define PM_FILE         (1ULL << 61)
+#define PM_MMAP_EXCL    (1ULL << 56)
+#define PM_PFRAME_MASK  ((1ULL << 55) - 1)
+#define PM_CHUNK        512            /* words per pass: one page's worth */
+
+static int proc_pagemap_open(struct inode *inode, struct file *file)
+{
+    if (file->f_mode & FMODE_WRITE)
+        return -EACCES;
+    struct task_info ti;
+    int err = get_task_info(INO_PID(inode->i_ino), &ti);
+    if (err)
+        return err;
+    /* Linux's file is 0400 and owned by the task's euid (root's once the
+     * task is not dumpable: it changed ids): its owner (or root,
+     * CAP_DAC_OVERRIDE) may read it, nobody else. */
+    if (ti.euid != current_fsuid() && !capable(CAP_DAC_OVERRIDE)) {
+        mmput(ti.mm);
+        return -EACCES;
+    }
+    file->private_data = ti.mm;        /* its reference, dropped at release */
+    return 0;
+}
+
+static int proc_pagemap_release(struct inode *inode, struct file *file)
+{
+    mmput(file->private_data);
+    return 0;
+}
+
+static uint64_t pagemap_word(struct mm_struct *mm, unsigned long addr, bool show_pfn)
+{
+    struct vm_area_struct *v = find_vma(mm, addr);
+    if (!v || v->vm_start > addr)
+        return 0;
+    pte_t *pte = lookup_pte((pgd_t *)mm->pgd, addr);
+    if (!pte || !pte_has_page(*pte))
+        return 0;
+    struct page *page = pfn_to_page(pte_pfn(*pte));
+    uint64_t w = PM_PRESENT;
+    if (show_pfn)
+        w |= pte_pfn(*pte) & PM_PFRAME_MASK;
+    if (is_zero_pfn(pte_pfn(*pte)))
+        return w;                      /* present, nobody's: no flags (vm_normal_page) */
+    if (page->mapping || (v->vm_flags & VM_SHARED))
+        w |= PM_FILE;
+    if (page_mapcount(page) == 1)
+        w |= PM_MMAP_EXCL;
+    return w;
+}
+
+static ssize_t proc_pagemap_read(struct file *file, struct iov_iter *to, loff_t *pos)
+{
+    struct mm_struct *mm = file->private_data;
+    size_t count = iov_iter_count(to);
+    if (*pos % 8 || count % 8)
+        return -EINVAL;
+    if (!mm)
+        return 0;                      /* a kernel thread, or gone: nothing */
+    uint64_t *words = kmalloc(PM_CHUNK * sizeof *words, GFP_KERNEL);
+    if (!words)
+        return -ENOMEM;
+    bool show_pfn = capable(CAP_SYS_ADMIN);
+    size_t done = 0;
+    while (done < count) {
+        unsigned long long vpn = (unsigned long long)*pos / 8;
+        if (vpn >= TASK_SIZE / PAGE_SIZE)
+            break;
+        size_t n = min((size_t)PM_CHUNK, (count - done) / 8);
+        if (n > TASK_SIZE / PAGE_SIZE - vpn)
+            n = TASK_SIZE / PAGE_SIZE - vpn;
+        mutex_lock(&mm->mmap_sem);
+        for (size_t i = 0; i < n; i++)
+            words[i] = pagemap_word(mm, (unsigned long)(vpn + i) * PAGE_SIZE, show_pfn);
+        mutex_unlock(&mm->mmap_sem);
+        size_t got = copy_to_iter(words, n * 8, to);
+        done += got;
+        *pos += got;
+        if (got < n * 8) {
+            if (!done)
+                done = (size_t)-EFAULT;
+            break;
+        }
+    }
+    kfree(words);
+    return (ssize_t)done;
+}
+
+static const struct file_operations proc_pagemap_fops = {
+    .open = proc_pagemap_open, .release = proc_pagemap_release,
+    .read_iter = proc_pagemap_read, .llseek = generic_file_llseek,
 };

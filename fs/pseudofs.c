@@ -1,9 +1,10 @@
 /* fs/pseudofs.c: two tiny table-driven filesystems, "devfs" (mounted on
  * /dev: console, tty, null, zero) and "proc" (mounted on /proc: meminfo,
  * mounts, stat, uptime, loadavg, cmdline, version, vellum/writepath,
- * vellum/pagecache, vellum/vmscan, sys/kernel/pid_max,
- * sys/fs/pipe-max-size, pipe-user-pages-soft, lease-break-time: the
- * writable ones take a number, pseudo_write).  Sits on the VFS (inode
+ * vellum/pagecache, vellum/vmscan, sys/kernel/pid_max, sys/kernel/tainted,
+ * sys/kernel/core_pattern, sys/fs/pipe-max-size, pipe-user-pages-soft,
+ * lease-break-time; the sys/ files root may write are sysctls, each with
+ * its store).  Sits on the VFS (inode
  * cache, struct file) like any filesystem; nothing is stored anywhere.
  *
  * Each filesystem is a static array of entries; an entry's inode number is
@@ -47,8 +48,10 @@ struct pseudo_entry {
     mode_t mode;
     dev_t rdev;                        /* character devices */
     int (*show)(char *buf, size_t size);   /* regular files: the contents */
-    int (*store)(long val);            /* a writable /proc/sys file: takes the
-                                          number written (0 or -errno) */
+    /* A writable /proc file (a sysctl: mode 0644, root's): what a write
+     * of the text buf (len bytes, NUL-terminated) at offset 0 does; 0 or
+     * -errno.  NULL: read-only. */
+    int (*store)(const char *buf, size_t len);
 };
 
 struct pseudo_fs {
@@ -176,41 +179,62 @@ ssize_t proc_snapshot_read(struct file *file, struct iov_iter *to, loff_t *pos)
     return done;
 }
 
-/* A write to a /proc/sys file (Linux's proc_dointvec_minmax, simplified on
- * purpose): one decimal number, optionally signed, then blanks or a
- * newline, in one write at offset 0; anything else is -EINVAL.  The
- * entry's store checks the range and sets the value.  Only root may open
- * one for writing (its mode is 0644, inode_permission). */
+/* A write to a sysctl file (Linux's proc_sys_write): the text is taken
+ * whole from offset 0 (at most a page), handed to the entry's store, and
+ * counted as written; a write at another offset changes nothing (Linux's
+ * default sysctl_writes_strict for numbers).  The open snapshot is not
+ * refreshed: a new open reads the new value. */
 static ssize_t pseudo_write(struct file *file, struct iov_iter *from, loff_t *pos)
 {
     const struct pseudo_entry *e = file->f_inode->i_private;
-    char buf[24];
     size_t n = iov_iter_count(from);
-    if (n == 0)
-        return 0;
-    if (*pos != 0 || n >= sizeof buf)
+    if (!e->store)
         return -EINVAL;
-    if (copy_from_iter(buf, n, from) != n)
+    if (*pos != 0 || !n)
+        return n;
+    if (n > PAGE_SIZE - 1)
+        return -EINVAL;
+    char *buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
+    if (!buf)
+        return -ENOMEM;
+    if (copy_from_iter(buf, n, from) != n) {
+        kfree(buf);
         return -EFAULT;
+    }
     buf[n] = '\0';
-    char *s = buf, *end;
-    while (*s == ' ' || *s == '\t')
-        s++;
-    bool neg = *s == '-';
-    if (neg)
-        s++;
-    if (*s < '0' || *s > '9')
-        return -EINVAL;
-    unsigned long v = simple_strtoul(s, &end, 10);
-    while (*end == ' ' || *end == '\t' || *end == '\n')
-        end++;
-    if (*end || v > 0x7fffffffUL)
-        return -EINVAL;
-    int err = e->store(neg ? -(long)v : (long)v);
+    int err = e->store(buf, n);
+    kfree(buf);
     if (err)
         return err;
     *pos += n;
     return n;
+}
+
+/* A sysctl integer as Linux's proc_dointvec reads one: blanks, an
+ * optional sign, decimal digits, blanks (a newline); anything else is
+ * -EINVAL. */
+int proc_parse_int(const char *buf, long *val)
+{
+    const char *p = buf;
+    bool neg = false;
+    long v = 0;
+    while (*p == ' ' || *p == '\t' || *p == '\n')
+        p++;
+    if (*p == '-' || *p == '+')
+        neg = *p++ == '-';
+    if (*p < '0' || *p > '9')
+        return -EINVAL;
+    while (*p >= '0' && *p <= '9') {
+        if (v > 0x7fffffffL / 10)
+            return -EINVAL;
+        v = v * 10 + (*p++ - '0');
+    }
+    while (*p == ' ' || *p == '\t' || *p == '\n')
+        p++;
+    if (*p)
+        return -EINVAL;
+    *val = neg ? -v : v;
+    return 0;
 }
 
 static const struct file_operations pseudo_file_fops = {
@@ -390,16 +414,64 @@ static int show_version(char *buf, size_t size)
                     system_utsname_release);
 }
 
-/* /proc/sys/kernel/pid_max: the pid numbers wrap below it (alloc_pid);
- * it only tells.  /proc/sys/fs: pipe-max-size, the largest pipe an
- * unprivileged task may make or ask for (fs/pipe.c; root writes it, and a
- * value is rounded up as F_SETPIPE_SZ rounds, as Linux's
- * proc_dopipe_max_size); pipe-user-pages-soft, Linux's per-user soft limit
- * of pipe pages (told, not enforced: fs/pipe.c); lease-break-time, the
- * seconds a lease holder has to give its lease up (fs/locks.c). */
+/* /proc/sys/kernel/pid_max: the pid numbers wrap below it (alloc_pid,
+ * kernel/fork.c); root may set it from 301 (Linux's RESERVED_PIDS + 1) to
+ * PID_MAX (i386 Linux's PID_MAX_LIMIT), -EINVAL outside. */
 static int show_pid_max(char *buf, size_t size)
 {
-    return snprintf(buf, size, "%d\n", PID_MAX);
+    return snprintf(buf, size, "%d\n", pid_max);
+}
+
+static int store_pid_max(const char *buf, size_t len)
+{
+    long v;
+    if (proc_parse_int(buf, &v) || v < 301 || v > PID_MAX)
+        return -EINVAL;
+    pid_max = (int)v;
+    return 0;
+}
+
+/* /proc/sys/kernel/tainted: why the kernel is not to be trusted, Linux's
+ * taint bits.  Vellum sets none itself (an oops panics, a WARN_ON goes on
+ * untainted: simplification); root may add bits, as Linux, never clear
+ * them. */
+static unsigned long tainted_mask;
+
+static int show_tainted(char *buf, size_t size)
+{
+    return snprintf(buf, size, "%lu\n", tainted_mask);
+}
+
+static int store_tainted(const char *buf, size_t len)
+{
+    long v;
+    if (proc_parse_int(buf, &v) || v < 0)
+        return -EINVAL;
+    tainted_mask |= (unsigned long)v;
+    return 0;
+}
+
+/* /proc/sys/kernel/core_pattern: where a core dump would go, "core" by
+ * default, up to 127 characters (Linux's CORENAME_MAX_SIZE, longer text is
+ * cut), a trailing newline dropped.  Kept and shown only: Vellum writes no
+ * core dumps (as Linux without CONFIG_COREDUMP, which keeps the file;
+ * docs/processes.md, "Out on purpose"). */
+#define CORENAME_MAX_SIZE 128
+static char core_pattern[CORENAME_MAX_SIZE] = "core";
+
+static int show_core_pattern(char *buf, size_t size)
+{
+    return snprintf(buf, size, "%s\n", core_pattern);
+}
+
+static int store_core_pattern(const char *buf, size_t len)
+{
+    size_t n = strnlen(buf, CORENAME_MAX_SIZE - 1);
+    memcpy(core_pattern, buf, n);
+    core_pattern[n] = '\0';
+    if (n && core_pattern[n - 1] == '\n')
+        core_pattern[n - 1] = '\0';
+    return 0;
 }
 
 static int show_pipe_max_size(char *buf, size_t size)
@@ -407,9 +479,15 @@ static int show_pipe_max_size(char *buf, size_t size)
     return snprintf(buf, size, "%u\n", pipe_max_size);
 }
 
-static int store_pipe_max_size(long val)
+/* /proc/sys/fs/pipe-max-size: the largest pipe an unprivileged task may
+ * make or grow one to (fs/pipe.c); a value is rounded up as F_SETPIPE_SZ
+ * rounds, as Linux's proc_dopipe_max_size. */
+static int store_pipe_max_size(const char *buf, size_t len)
 {
-    return pipe_set_max_size(val);
+    long v;
+    if (proc_parse_int(buf, &v))
+        return -EINVAL;
+    return pipe_set_max_size(v);
 }
 
 static int show_pipe_user_pages_soft(char *buf, size_t size)
@@ -417,11 +495,14 @@ static int show_pipe_user_pages_soft(char *buf, size_t size)
     return snprintf(buf, size, "%lu\n", pipe_user_pages_soft);
 }
 
-static int store_pipe_user_pages_soft(long val)
+/* pipe-user-pages-soft: Linux's per-user soft limit of pipe pages (told,
+ * not enforced: fs/pipe.c). */
+static int store_pipe_user_pages_soft(const char *buf, size_t len)
 {
-    if (val < 0)
+    long v;
+    if (proc_parse_int(buf, &v) || v < 0)
         return -EINVAL;
-    pipe_user_pages_soft = val;
+    pipe_user_pages_soft = v;
     return 0;
 }
 
@@ -430,9 +511,14 @@ static int show_lease_break_time(char *buf, size_t size)
     return snprintf(buf, size, "%d\n", lease_break_time);
 }
 
-static int store_lease_break_time(long val)
+/* lease-break-time: the seconds a lease holder has to give its lease up
+ * (fs/locks.c); any int, as Linux's proc_dointvec. */
+static int store_lease_break_time(const char *buf, size_t len)
 {
-    lease_break_time = val;            /* any int, as Linux's proc_dointvec */
+    long v;
+    if (proc_parse_int(buf, &v))
+        return -EINVAL;
+    lease_break_time = (int)v;
     return 0;
 }
 
@@ -450,11 +536,13 @@ static const struct pseudo_entry proc_entries[] = {
     { "cmdline",    0, S_IFREG | 0444, 0, show_cmdline, NULL },
     { "sys",        0, S_IFDIR | 0555, 0, NULL, NULL },                 /* 11 */
     { "kernel",    11, S_IFDIR | 0555, 0, NULL, NULL },                 /* 12 */
-    { "pid_max",   12, S_IFREG | 0444, 0, show_pid_max, NULL },
-    { "fs",        11, S_IFDIR | 0555, 0, NULL, NULL },                 /* 14 */
-    { "pipe-max-size", 14, S_IFREG | 0644, 0, show_pipe_max_size, store_pipe_max_size },
-    { "pipe-user-pages-soft", 14, S_IFREG | 0644, 0, show_pipe_user_pages_soft, store_pipe_user_pages_soft },
-    { "lease-break-time", 14, S_IFREG | 0644, 0, show_lease_break_time, store_lease_break_time },
+    { "pid_max",   12, S_IFREG | 0644, 0, show_pid_max, store_pid_max },
+    { "tainted",   12, S_IFREG | 0644, 0, show_tainted, store_tainted },
+    { "core_pattern", 12, S_IFREG | 0644, 0, show_core_pattern, store_core_pattern },
+    { "fs",        11, S_IFDIR | 0555, 0, NULL, NULL },                 /* 16 */
+    { "pipe-max-size", 16, S_IFREG | 0644, 0, show_pipe_max_size, store_pipe_max_size },
+    { "pipe-user-pages-soft", 16, S_IFREG | 0644, 0, show_pipe_user_pages_soft, store_pipe_user_pages_soft },
+    { "lease-break-time", 16, S_IFREG | 0644, 0, show_lease_break_time, store_lease_break_time },
     { "cpuinfo",    0, S_IFREG | 0444, 0, show_cpuinfo, NULL },       /* kernel/x86/cpu.c */
     { "interrupts", 0, S_IFREG | 0444, 0, show_interrupts, NULL },    /* kernel/x86/smp.c */
     { "version",    0, S_IFREG | 0444, 0, show_version, NULL },

@@ -12,7 +12,8 @@
  *   - no capability sets and no user namespaces.  "root" is the whole
  *     privilege model: capable() below answers from the ids, as Linux's
  *     capabilities do for a process that never calls capset(2) (see
- *     capable()).
+ *     capable()); capset(2) may only take capabilities away from that
+ *     (cap_dropped_eff, cap_dropped_perm), as Linux's permits.
  *   - the supplementary groups are a small fixed array of NGROUPS_SMALL,
  *     kept sorted as Linux's groups_sort() keeps them; setgroups(2) of more
  *     is -EINVAL (Linux's NGROUPS_MAX is 65536).
@@ -31,9 +32,17 @@ struct cred {
     gid_t gid, egid, sgid, fsgid;
     int ngroups;                       /* supplementary groups, ascending */
     gid_t groups[NGROUPS_SMALL];
+    /* What capset(2) took away from root's rule (kernel/cred.c): the
+     * capabilities dropped from the effective and the permitted set, and
+     * the inheritable set as given.  Zero but for a process that called
+     * capset; execve clears the two dropped sets (root's program starts
+     * with every capability again, as Linux). */
+    uint64_t cap_dropped_eff, cap_dropped_perm, cap_inheritable;
 };
 
-/* The capabilities Vellum checks (Linux's numbers, <uapi/linux/capability.h>). */
+/* The capabilities Vellum checks (Linux's numbers, <uapi/linux/capability.h>);
+ * capget(2) reports all of Linux 6.1's, 0 to CAP_LAST_CAP. */
+#define CAP_LAST_CAP         40
 #define CAP_CHOWN            0
 #define CAP_DAC_OVERRIDE     1
 #define CAP_DAC_READ_SEARCH  2
@@ -42,6 +51,7 @@ struct cred {
 #define CAP_KILL             5
 #define CAP_SETGID           6
 #define CAP_SETUID           7
+#define CAP_SETPCAP          8
 #define CAP_IPC_LOCK         14
 #define CAP_SYS_ADMIN        21
 #define CAP_SYS_NICE         23

@@ -7,6 +7,8 @@
 
 #define FUTEX_WAIT              0
 #define FUTEX_WAKE              1
+#define FUTEX_REQUEUE           3
+#define FUTEX_CMP_REQUEUE       4
 #define FUTEX_WAIT_BITSET       9
 #define FUTEX_WAKE_BITSET       10
 #define FUTEX_PRIVATE_FLAG      128
@@ -27,7 +29,9 @@ struct task_struct;
 void exit_robust_list(struct task_struct *t);
 
 /* The futex system call; timeout is a user struct timespec (32-bit
- * fields, or 64-bit if time64: futex_time64), val3 the bitset. */
+ * fields, or 64-bit if time64: futex_time64) or, for the requeue
+ * operations, nr_requeue; uaddr2 their second word; val3 the bitset or
+ * CMP_REQUEUE's expected value. */
 long do_futex(uint32_t *uaddr, int op, uint32_t val, const void *timeout,
-              uint32_t val3, int time64);
+              uint32_t *uaddr2, uint32_t val3, int time64);
 #endif

@@ -140,6 +140,8 @@ extern unsigned long kernel_image_bytes;
 #define VM_EXEC        0x0004
 #define VM_SHARED      0x0008          /* MAP_SHARED: writes shared, no COW at fork */
 #define VM_GROWSDOWN   0x0100          /* the stack: grows down on a fault below it */
+#define VM_MAYWRITE    0x0020          /* shared: mprotect may add VM_WRITE (Linux's; only
+                                          MAP_SHARED VMAs carry it here, mm/mmap.c) */
 #define VM_LOCKED      0x2000          /* mlock: counted in locked_vm, populated (mm/mmap.c) */
 #define VM_LOCKONFAULT 0x08000000      /* mlock2(MLOCK_ONFAULT): locked as faulted in */
 #define VM_DONTCOPY    0x00020000      /* madvise(MADV_DONTFORK): fork leaves it out */
@@ -147,6 +149,9 @@ extern unsigned long kernel_image_bytes;
 #define VM_DONTDUMP    0x04000000      /* madvise(MADV_DONTDUMP): kept for Linux's sake (no core dumps) */
 #define VM_LOCKED_MASK (VM_LOCKED | VM_LOCKONFAULT)
 #define VM_ACCESS_FLAGS (VM_READ | VM_WRITE | VM_EXEC)
+/* The most VMAs an address space may hold (vm.max_map_count, mm/mmap.c). */
+#define DEFAULT_MAX_MAP_COUNT 65530
+extern int sysctl_max_map_count;
 
 #define STACK_TOP          TASK_SIZE             /* the stack VMA ends here */
 #define TASK_UNMAPPED_BASE (TASK_SIZE / 3)      /* 0x40000000: mmap searches up from here */
@@ -276,6 +281,10 @@ long sys_mmap2(unsigned long addr, unsigned long len, unsigned long prot,
 long sys_munmap(unsigned long addr, unsigned long len);
 long sys_mprotect(unsigned long start, unsigned long len, unsigned long prot);
 long sys_madvise(unsigned long start, size_t len, int advice);   /* mm/madvise.c */
+long sys_fadvise64(int fd, unsigned long off_lo, unsigned long off_hi, size_t len,
+                   int advice);                                  /* mm/fadvise.c */
+long sys_fadvise64_64(int fd, unsigned long off_lo, unsigned long off_hi,
+                      unsigned long len_lo, unsigned long len_hi, int advice);
 long sys_mincore(unsigned long start, size_t len, unsigned char *vec);   /* mm/mincore.c */
 long sys_mremap(unsigned long addr, unsigned long old_len, unsigned long new_len,
                 unsigned long flags, unsigned long new_addr);      /* mm/mremap.c */

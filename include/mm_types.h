@@ -128,7 +128,9 @@ struct vm_area_struct {
 struct mm_struct {
     uint32_t *pgd;                     /* page directory (pgd_t *, <asm/pgtable.h>) */
     struct list_head mmap;             /* VMAs, sorted, non-overlapping */
-    int map_count;                     /* number of VMAs */
+    int map_count;                     /* number of VMAs (at most sysctl_max_map_count + 1) */
+    struct vm_area_struct *mmap_cache; /* the VMA find_vma found or vma_link linked
+                                          last, or NULL: where find_vma looks first */
     int mm_users;                      /* references (tasks using it); mmput drops */
     unsigned long start_code, end_code, start_data, end_data;   /* set by exec */
     unsigned long start_brk, brk;      /* heap: [start_brk, brk) */
@@ -143,6 +145,9 @@ struct mm_struct {
                                           ru_maxrss): mm_rss_inc */
     unsigned long locked_vm;           /* pages of its VM_LOCKED VMAs (VmLck) */
     unsigned long def_flags;           /* mlockall(MCL_FUTURE): VM_LOCKED for new VMAs */
+    int not_dumpable;                  /* prctl(PR_SET_DUMPABLE, 0), or a set-ID exec:
+                                          Linux's mm->flags dumpable bits, inverted so
+                                          that a new mm (zeroed) is dumpable */
     struct mutex mmap_sem;             /* the VMA list and PTEs (see above) */
     struct file *exe_file;             /* the program exec loaded (referenced; it
                                           denies writers while held: -ETXTBSY,

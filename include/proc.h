@@ -15,7 +15,10 @@ static inline struct pt_regs *task_pt_regs(struct task_struct *t)
 }
 #define current_pt_regs() task_pt_regs(current)
 
-#define PID_MAX        32768
+#define PID_MAX        32768           /* i386 Linux's PID_MAX_LIMIT: pids stay below */
+/* Pids wrap below pid_max (/proc/sys/kernel/pid_max, root may set it from
+ * 301 to PID_MAX; kernel/fork.c alloc_pid). */
+extern int pid_max;
 /* fork/clone beyond max_processes tasks: -EAGAIN.  The default is Linux's
  * threads-max (set_max_threads): as many tasks as have their kernel
  * stacks fit in an eighth of RAM, at least MIN_MAX_PROCESSES; the boot

@@ -92,6 +92,8 @@ struct task_struct {
     struct list_head children;         /* our children (their ->sibling) */
     struct list_head sibling;          /* in parent->children */
     int is_process;                    /* 1: made by fork/user_process_create */
+    int did_exec;                      /* 1 once it ran execve (Linux: !PF_FORKNOEXEC):
+                                          its parent may no longer setpgid it */
     pid_t pgrp;                        /* process group id (job control) */
     pid_t session;                     /* session id */
     int exit_state;                    /* 0, EXIT_ZOMBIE, EXIT_DEAD */
@@ -169,11 +171,18 @@ struct task_struct {
      * "memory locks").  Inherited by fork, kept by exec; 8 MiB at boot, as
      * Linux's MLOCK_LIMIT. */
     unsigned long long rlim_memlock[2];
+    /* RLIMIT_SIGPENDING, soft and hard: how many signals may be pending on
+     * a task before a real-time one sent with its own info is refused
+     * (kernel/signal.c send_signal: -EAGAIN).  Read and set on the thread
+     * group's leader (Linux: signal_struct).  Inherited by fork, kept by
+     * exec; init's is Linux's default for the memory (kernel/user_init.c). */
+    unsigned long long rlim_sigpending[2];
     /* ITIMER_REAL (alarm, setitimer: kernel/itimer.c): SIGALRM at jiffies
      * it_real_expires while it_real_armed, then every it_real_incr_us
      * microseconds (0: once).  Not inherited by fork, kept by exec. */
     int it_real_armed;
     unsigned long it_real_expires;
+    unsigned long long it_real_far;    /* ticks still to run after it_real_expires */
     unsigned long long it_real_incr_us;
     /* Credentials (include/cred.h, kernel/cred.c): inherited by fork,
      * changed by the set*id calls and by exec of a set-ID file.  Zero

@@ -79,6 +79,14 @@ struct kern_siginfo {
     int status;                        /* SIGCHLD: exit code or signal */
     int force;                         /* a fault forced on the task (force_sig):
                                           init is not spared (kernel/signal.c) */
+    /* rt_sigqueueinfo, rt_tgsigqueueinfo: the sender's own siginfo, handed
+     * on as given (si_signo, si_errno and the union's first words: the
+     * pid, uid and si_value of SI_QUEUE, a timer's id, overrun and value).
+     * Simplification: Linux hands on all 128 bytes; the union's later words
+     * are zero here. */
+    int given;                         /* 1: signo, errno and words are the sender's */
+    int signo, errno_val;
+    unsigned long words[4];
 };
 
 /* ---- kernel interface (kernel/signal.c) ---- */

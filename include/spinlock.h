@@ -61,6 +61,15 @@ void spin_lock_init(spinlock_t *lock);
 #define spin_release(lock) do { } while (0)
 #endif
 void spin_lock(spinlock_t *lock);
+/* A second lock of the same class, taken in an order the caller
+ * guarantees (two futex hash buckets by address): the validator files it
+ * under subclass (< MAX_LOCKDEP_SUBCLASSES) instead of reporting the
+ * nesting (Linux's spin_lock_nested, SINGLE_DEPTH_NESTING). */
+#ifdef CONFIG_LOCKDEP
+void spin_lock_nested(spinlock_t *lock, unsigned int subclass);
+#else
+#define spin_lock_nested(lock, subclass) spin_lock(lock)
+#endif
 void spin_unlock(spinlock_t *lock);
 int spin_trylock(spinlock_t *lock);
 static inline int spin_is_locked(const spinlock_t *lock) { return arch_spin_is_locked(&lock->raw); }

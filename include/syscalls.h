@@ -48,6 +48,9 @@ long sys_rt_sigaction(int sig, const struct sigaction *act, struct sigaction *oa
                       unsigned long sigsetsize);
 long sys_rt_sigprocmask(int how, const void *set, void *oset, unsigned long sigsetsize);
 long sys_rt_sigpending(void *set, unsigned long sigsetsize);
+long sys_sigpending(unsigned long *set);
+long sys_rt_sigqueueinfo(pid_t pid, int sig, const void *uinfo);
+long sys_rt_tgsigqueueinfo(pid_t tgid, pid_t pid, int sig, const void *uinfo);
 long sys_rt_sigsuspend(const void *set, unsigned long sigsetsize);
 long sys_rt_sigtimedwait(const void *uthese, void *uinfo, const void *uts,
                          unsigned long sigsetsize);
@@ -113,6 +116,9 @@ long sys_newuname(void *name);
 long sys_reboot(int magic1, int magic2, unsigned int cmd, void *arg);
 long sys_getrandom(void *buf, size_t count, unsigned int flags);
 long sys_getrlimit(unsigned int resource, void *rlim);
+long sys_old_getrlimit(unsigned int resource, void *rlim);
+long sys_capget(void *header, void *dataptr);
+long sys_capset(void *header, const void *data);
 long sys_prlimit64(pid_t pid, unsigned int resource, const void *new_rlim, void *old_rlim);
 long sys_set_tid_address(int *tidptr);
 long sys_set_robust_list(void *head, size_t len);
@@ -124,6 +130,7 @@ long sys_clock_nanosleep(int clockid, int flags, const void *req, void *rem);
 long sys_clock_gettime(int clockid, void *tp);
 long sys_clock_gettime64(int clockid, void *tp);
 long sys_clock_getres(int clockid, void *tp);
+long sys_clock_getres_time64(int clockid, void *tp);
 long sys_gettimeofday(void *tv, void *tz);
 long sys_time(long *tloc);
 long sys_times(void *buf);

@@ -4,7 +4,8 @@
  * effective, saved and file-system variants, setuid, setgid, setreuid,
  * setregid, setresuid, setresgid, setfsuid, setfsgid, getgroups and
  * setgroups, each in its 32-bit form (what glibc calls on i386) and its old
- * 16-bit one.  Process layer; fs/ reads the ids through current_cred(),
+ * 16-bit one; capget and capset (Linux's kernel/capability.c), over the
+ * root rule of include/cred.h.  Process layer; fs/ reads the ids through current_cred(),
  * capable() and in_group_p().
  *
  * Who may change what is Linux's rule, with "privileged" meaning
@@ -36,6 +37,7 @@
 #include <string.h>
 #include <errno.h>
 #include <sched.h>
+#include <proc.h>                /* find_task_by_pid */
 #include <fs.h>
 #include <syscalls.h>
 #include <asm/uaccess.h>
@@ -44,9 +46,8 @@ const struct cred *current_cred(void) { return &current->cred; }
 uid_t current_fsuid(void) { return current->cred.fsuid; }
 gid_t current_fsgid(void) { return current->cred.fsgid; }
 
-bool capable(int cap)
+static bool cap_by_ids(const struct cred *c, int cap)
 {
-    const struct cred *c = current_cred();
     switch (cap) {
     case CAP_KILL:
     case CAP_SETUID:
@@ -69,6 +70,12 @@ bool capable(int cap)
     return false;
 }
 
+bool capable(int cap)
+{
+    const struct cred *c = current_cred();
+    return cap_by_ids(c, cap) && !(c->cap_dropped_eff & (1ULL << cap));
+}
+
 bool in_group_p(gid_t gid)
 {
     const struct cred *c = current_cred();
@@ -88,6 +95,120 @@ void exec_creds(struct cred *c, const struct inode *inode)
         c->egid = inode->i_gid;
     c->suid = c->fsuid = c->euid;
     c->sgid = c->fsgid = c->egid;
+    c->cap_dropped_eff = c->cap_dropped_perm = 0;
+}
+
+/* ---- capget, capset ----------------------------------------------------- */
+
+/* The sets as Linux would hold them for these ids (a process that never
+ * called capset): root's euid has every capability in its effective set,
+ * the file-system ones following the fsuid (capable()); any root id
+ * keeps them all permitted (Linux drops the permitted set only when real,
+ * effective and saved uid all leave 0).  Minus what capset dropped. */
+#define CAP_FULL_SET ((1ULL << (CAP_LAST_CAP + 1)) - 1)
+#define CAP_FS_MASK  ((1ULL << CAP_CHOWN) | (1ULL << CAP_DAC_OVERRIDE) | \
+                      (1ULL << CAP_DAC_READ_SEARCH) | (1ULL << CAP_FOWNER) | \
+                      (1ULL << CAP_FSETID))
+
+static void cap_sets(const struct cred *c, uint64_t *eff, uint64_t *perm, uint64_t *inh)
+{
+    uint64_t p = (c->uid == 0 || c->euid == 0 || c->suid == 0) ? CAP_FULL_SET : 0;
+    uint64_t e = c->euid == 0 ? CAP_FULL_SET & ~CAP_FS_MASK : 0;
+    if (c->fsuid == 0)
+        e |= CAP_FS_MASK;
+    *perm = p & ~c->cap_dropped_perm;
+    *eff = e & *perm & ~c->cap_dropped_eff;
+    *inh = c->cap_inheritable;
+}
+
+struct cap_user_header { uint32_t version; int pid; };
+struct cap_user_data { uint32_t effective, permitted, inheritable; };
+
+#define LINUX_CAPABILITY_VERSION_1 0x19980330   /* one 32-bit word per set */
+#define LINUX_CAPABILITY_VERSION_2 0x20071026   /* two (deprecated) */
+#define LINUX_CAPABILITY_VERSION_3 0x20080522   /* two */
+
+/* The version handshake (Linux's cap_validate_magic): a version the kernel
+ * does not know gets the one it prefers written back, and -EINVAL. */
+static long cap_validate_magic(struct cap_user_header *uh, int *words)
+{
+    uint32_t version;
+    if (get_user(version, &uh->version))
+        return -EFAULT;
+    switch (version) {
+    case LINUX_CAPABILITY_VERSION_1:
+        *words = 1;
+        return 0;
+    case LINUX_CAPABILITY_VERSION_2:
+    case LINUX_CAPABILITY_VERSION_3:
+        *words = 2;
+        return 0;
+    }
+    if (put_user((uint32_t)LINUX_CAPABILITY_VERSION_3, &uh->version))
+        return -EFAULT;
+    return -EINVAL;
+}
+
+/* capget(hdr, data): a NULL data only probes the version (0, even for a
+ * bad one, which is written back); pid 0 is the caller, another pid any
+ * thread (-ESRCH if none, -EINVAL if negative). */
+long sys_capget(void *header, void *dataptr)
+{
+    struct cap_user_header *uh = header;
+    int words, pid;
+    long ret = cap_validate_magic(uh, &words);
+    if (!dataptr || ret)
+        return !dataptr && ret == -EINVAL ? 0 : ret;
+    if (get_user(pid, &uh->pid))
+        return -EFAULT;
+    if (pid < 0)
+        return -EINVAL;
+    struct task_struct *t = pid ? find_task_by_pid(pid) : current;
+    if (!t || !t->is_process)
+        return -ESRCH;
+    uint64_t e, p, i;
+    cap_sets(&t->cred, &e, &p, &i);
+    struct cap_user_data d[2] = {
+        { (uint32_t)e, (uint32_t)p, (uint32_t)i },
+        { (uint32_t)(e >> 32), (uint32_t)(p >> 32), (uint32_t)(i >> 32) },
+    };
+    return copy_to_user(dataptr, d, words * sizeof d[0]) ? -EFAULT : 0;
+}
+
+/* capset(hdr, data): the caller's own sets only (-EPERM for another pid),
+ * and only inside Linux's bounds (cap_capset): the new permitted set
+ * within the old one, the effective within the new permitted, the
+ * inheritable within the old inheritable and permitted unless CAP_SETPCAP
+ * is effective (the bounding set, the other limit, is full here); -EPERM
+ * otherwise. */
+long sys_capset(void *header, const void *data)
+{
+    struct cap_user_header *uh = header;
+    int words, pid;
+    long ret = cap_validate_magic(uh, &words);
+    if (ret)
+        return ret;
+    if (get_user(pid, &uh->pid))
+        return -EFAULT;
+    if (pid != 0 && pid != current->pid)
+        return -EPERM;
+    struct cap_user_data d[2];
+    memset(d, 0, sizeof d);
+    if (copy_from_user(d, data, words * sizeof d[0]))
+        return -EFAULT;
+    uint64_t ne = (d[0].effective | (uint64_t)d[1].effective << 32) & CAP_FULL_SET;
+    uint64_t np = (d[0].permitted | (uint64_t)d[1].permitted << 32) & CAP_FULL_SET;
+    uint64_t ni = (d[0].inheritable | (uint64_t)d[1].inheritable << 32) & CAP_FULL_SET;
+    struct cred *c = &current->cred;
+    uint64_t e, p, i;
+    cap_sets(c, &e, &p, &i);
+    bool setpcap = e & (1ULL << CAP_SETPCAP);
+    if ((!setpcap && (ni & ~(i | p))) || (np & ~p) || (ne & ~np))
+        return -EPERM;
+    c->cap_dropped_perm |= p & ~np;
+    c->cap_dropped_eff = CAP_FULL_SET & ~ne;
+    c->cap_inheritable = ni;
+    return 0;
 }
 
 /* ---- reading ----------------------------------------------------------- */
@@ -222,14 +343,42 @@ static long set_fs_id(struct ids o, uint32_t id)
     return old;
 }
 
-long sys_setuid(uid_t uid) { return set_id(uids(&current->cred), uid); }
-long sys_setgid(gid_t gid) { return set_id(gids(&current->cred), gid); }
-long sys_setreuid(uid_t r, uid_t e) { return set_re_id(uids(&current->cred), r, e); }
-long sys_setregid(gid_t r, gid_t e) { return set_re_id(gids(&current->cred), r, e); }
-long sys_setresuid(uid_t r, uid_t e, uid_t s) { return set_res_id(uids(&current->cred), r, e, s); }
-long sys_setresgid(gid_t r, gid_t e, gid_t s) { return set_res_id(gids(&current->cred), r, e, s); }
-long sys_setfsuid(uid_t uid) { return set_fs_id(uids(&current->cred), uid); }
-long sys_setfsgid(gid_t gid) { return set_fs_id(gids(&current->cred), gid); }
+/* What a change of ids does besides (Linux's commit_creds and
+ * cap_task_fix_setuid), given the ids from before and the call's result:
+ *  - an effective uid that becomes 0 again gets the permitted set as its
+ *    effective set: what capset dropped from the effective set alone
+ *    comes back (the other transitions need nothing: the sets follow the
+ *    ids, cap_sets);
+ *  - a changed effective or file-system uid or gid makes the process not
+ *    dumpable (Linux's suid_dumpable, 0 by default): prctl(PR_GET_DUMPABLE)
+ *    says 0 and its /proc/PID/pagemap is root's (fs/proc_base.c). */
+static long after_set_ids(uid_t euid, uid_t fsuid, gid_t egid, gid_t fsgid, long ret)
+{
+    struct cred *c = &current->cred;
+    if (ret < 0)
+        return ret;
+    if (euid != 0 && c->euid == 0)
+        c->cap_dropped_eff = c->cap_dropped_perm;
+    if ((euid != c->euid || fsuid != c->fsuid || egid != c->egid || fsgid != c->fsgid) &&
+        current->mm)
+        current->mm->not_dumpable = 1;
+    return ret;
+}
+
+#define SET_IDS(call) ({ const struct cred *o_ = current_cred();                \
+        uid_t eu_ = o_->euid, fu_ = o_->fsuid; gid_t eg_ = o_->egid, fg_ = o_->fsgid; \
+        after_set_ids(eu_, fu_, eg_, fg_, (call)); })
+
+long sys_setuid(uid_t uid) { return SET_IDS(set_id(uids(&current->cred), uid)); }
+long sys_setgid(gid_t gid) { return SET_IDS(set_id(gids(&current->cred), gid)); }
+long sys_setreuid(uid_t r, uid_t e) { return SET_IDS(set_re_id(uids(&current->cred), r, e)); }
+long sys_setregid(gid_t r, gid_t e) { return SET_IDS(set_re_id(gids(&current->cred), r, e)); }
+long sys_setresuid(uid_t r, uid_t e, uid_t s)
+{ return SET_IDS(set_res_id(uids(&current->cred), r, e, s)); }
+long sys_setresgid(gid_t r, gid_t e, gid_t s)
+{ return SET_IDS(set_res_id(gids(&current->cred), r, e, s)); }
+long sys_setfsuid(uid_t uid) { return SET_IDS(set_fs_id(uids(&current->cred), uid)); }
+long sys_setfsgid(gid_t gid) { return SET_IDS(set_fs_id(gids(&current->cred), gid)); }
 
 /* The 16-bit entries: old_uid_t arguments arrive as 32-bit registers, of
  * which Linux reads the low 16 bits. */

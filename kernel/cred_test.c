@@ -131,3 +131,40 @@ KTEST(cred, capable_follows_fsuid_and_euid)
     KT_EXPECT(!capable(CAP_SETGID) && capable(CAP_FOWNER));
     back_to_root();
 }
+
+/* The capability sets capget reports follow the ids (root's euid: all of
+ * them; fs ones with the fsuid; a user: none), less what capset dropped;
+ * a dropped effective capability makes capable() say no until it is
+ * raised again, which needs it permitted; execve's creds clear the drops. */
+KTEST(cred, capset_drops_and_capable_follows)
+{
+    struct cred *c = &current->cred;
+    uint64_t e, p, i;
+    cap_sets(c, &e, &p, &i);
+    KT_EXPECT(e == CAP_FULL_SET && p == CAP_FULL_SET && i == 0);
+    KT_EXPECT(capable(CAP_SYS_RESOURCE));
+    c->cap_dropped_eff = 1ULL << CAP_SYS_RESOURCE;
+    KT_EXPECT(!capable(CAP_SYS_RESOURCE));
+    KT_EXPECT(capable(CAP_SYS_ADMIN));
+    cap_sets(c, &e, &p, &i);
+    KT_EXPECT(e == (CAP_FULL_SET & ~(1ULL << CAP_SYS_RESOURCE)) && p == CAP_FULL_SET);
+    struct cred n = *c;
+    exec_creds(&n, NULL);
+    KT_EXPECT(n.cap_dropped_eff == 0 && n.cap_dropped_perm == 0);
+    set_all(0, 0, 0, 1000);                          /* fsuid not root: no fs capabilities */
+    c->cap_dropped_eff = 0;
+    cap_sets(c, &e, &p, &i);
+    KT_EXPECT(e == (CAP_FULL_SET & ~CAP_FS_MASK) && p == CAP_FULL_SET);
+    set_all(1000, 1000, 1000, 1000);
+    cap_sets(c, &e, &p, &i);
+    KT_EXPECT(e == 0 && p == 0);
+    back_to_root();
+    /* euid back to 0: the effective set is the permitted one again */
+    c->cap_dropped_eff = 1ULL << CAP_SYS_RESOURCE;
+    KT_EXPECT_EQ(sys_setresuid(-1, 1000, -1), 0);
+    KT_EXPECT_EQ(sys_setresuid(-1, 0, -1), 0);
+    KT_EXPECT(capable(CAP_SYS_RESOURCE));
+    back_to_root();
+    KT_EXPECT_EQ(sys_capget(KADDR, NULL), -EFAULT);
+    KT_EXPECT_EQ(sys_capset(KADDR, NULL), -EFAULT);
+}

@@ -452,6 +452,15 @@ static int do_execve_common(const char *filename, const char *const *argv,
     err = bprm_copy_strings(b, argv, user, &b->argc);
     if (err)
         goto out_free;
+    /* An empty argv (or NULL) gives the program argc 1 and argv[0] "", as
+     * Linux since 5.18: too many programs take argv[0] on trust, and
+     * argv[1] would then be the first environment string. */
+    if (b->argc == 0) {
+        err = bprm_add(b, "", false);
+        if (err)
+            goto out_free;
+        b->argc = 1;
+    }
     b->argbytes = b->used;
     err = bprm_copy_strings(b, envp, user, &b->envc);
     if (err)
@@ -480,6 +489,10 @@ static int do_execve_common(const char *filename, const char *const *argv,
 
     /* ---- point of no return ---- */
     me->cred = b->cred;                /* set-ID bits applied (include/cred.h) */
+    me->did_exec = 1;                  /* setpgid from the parent: -EACCES now */
+    /* A program that gained ids is not dumpable (Linux: suid_dumpable, 0
+     * by default); the new mm is otherwise. */
+    mm->not_dumpable = b->cred.euid != b->cred.uid || b->cred.egid != b->cred.gid;
     mm->exe_file = ef.file;            /* the new image keeps its file (and with it
                                           the deny-write, FMODE_EXEC) until mmput */
     ef.file = NULL;

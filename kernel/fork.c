@@ -125,18 +125,20 @@ static bool pid_in_use(pid_t pid)
     return false;
 }
 
-/* Next free pid after the last one handed out, wrapping at PID_MAX to 2
+/* Next free pid after the last one handed out, wrapping at pid_max to 2
  * (Linux wraps to 300 to skip daemons' low pids; we have none).  A pid is
  * not reused while it still names a process group or session.  O(tasks)
  * per try: fine for a few hundred tasks. */
 pid_t last_pid = 1;                    /* the pid handed out last (/proc/loadavg) */
+int pid_max = PID_MAX;                 /* /proc/sys/kernel/pid_max (fs/pseudofs.c) */
 
 pid_t alloc_pid(void)
 {
     unsigned long flags = local_irq_save();
-    for (int tries = 0; tries < PID_MAX; tries++) {
+    int limit = READ_ONCE(pid_max);
+    for (int tries = 0; tries < limit; tries++) {
         pid_t p = last_pid + 1;
-        if (p >= PID_MAX)
+        if (p >= limit)
             p = 2;
         last_pid = p;
         if (!pid_in_use(p)) {
@@ -222,6 +224,8 @@ static struct task_struct *dup_task(struct task_struct *parent)
     t->rlim_cpu[1] = tg_leader(parent)->rlim_cpu[1];
     t->rlim_memlock[0] = parent->rlim_memlock[0];
     t->rlim_memlock[1] = parent->rlim_memlock[1];
+    t->rlim_sigpending[0] = tg_leader(parent)->rlim_sigpending[0];
+    t->rlim_sigpending[1] = tg_leader(parent)->rlim_sigpending[1];
     t->cred = parent->cred;            /* include/cred.h: fork inherits the ids */
     if (parent->is_process) {
         t->pgrp = parent->pgrp;

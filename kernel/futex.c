@@ -1,7 +1,8 @@
 /* kernel/futex.c: futexes (process layer), as Linux 2.6's kernel/futex.c.
  * Owns the futex hash (its buckets and their locks), the futex keys, and
  * the futex/futex_time64 system calls: FUTEX_WAIT, FUTEX_WAKE and their
- * _BITSET forms; FUTEX_PRIVATE_FLAG and FUTEX_CLOCK_REALTIME; and the walk
+ * _BITSET forms, FUTEX_REQUEUE and FUTEX_CMP_REQUEUE; FUTEX_PRIVATE_FLAG
+ * and FUTEX_CLOCK_REALTIME; and the walk
  * of a dying thread's robust list (exit_robust_list).  Sits on the address-space layer (find_vma
  * under mmap_sem, the uaccess routines) and the scheduler.
  *
@@ -36,7 +37,9 @@
  *
  * Locks: futex_hash_bucket.lock (one per bucket, spinlock) is a leaf: only
  * the run queue (wake_up_process) is touched under it; see the LOCK ORDER
- * comment in mm/filemap.c.  The key lookup takes mm->mmap_sem and drops it
+ * comment in mm/filemap.c.  A requeue holds two buckets' locks, the one at
+ * the lower address first (double_lock_hb; the second is spin_lock_nested,
+ * subclass 1, for the validator).  The key lookup takes mm->mmap_sem and drops it
  * before any bucket lock is taken.
  */
 #include <kernel.h>
@@ -70,6 +73,8 @@ struct futex_q {
     struct task_struct *task;
     struct futex_key key;
     uint32_t bitset;                   /* FUTEX_WAIT_BITSET's mask; ~0 for FUTEX_WAIT */
+    struct futex_hash_bucket *hb;      /* the bucket it is on: a requeue moves it
+                                          (changed under both buckets' locks) */
 };
 
 struct futex_hash_bucket {
@@ -119,6 +124,12 @@ static int get_futex_key(uint32_t *uaddr, int private, struct futex_key *key)
     key->offset = 0;
     if (private)
         return 0;
+    /* A shared key needs the page (Linux's get_user_pages_fast): an
+     * address with no mapping, a PROT_NONE one, a file page past the end
+     * of the file is -EFAULT.  A private key is the address alone, as
+     * Linux's: no check. */
+    if (fault_in_readable(uaddr, sizeof(uint32_t)))
+        return -EFAULT;
     for (;;) {
         mutex_lock(&mm->mmap_sem);
         struct vm_area_struct *vma = find_vma(mm, address);
@@ -218,6 +229,7 @@ static int futex_wait(uint32_t *uaddr, int private, uint32_t val, unsigned long 
         ret = -EAGAIN;
         goto out;
     }
+    q.hb = hb;
     list_add_tail(&q.list, &hb->chain);
     set_current_state(TASK_INTERRUPTIBLE);
     spin_unlock(&hb->lock);
@@ -237,8 +249,16 @@ static int futex_wait(uint32_t *uaddr, int private, uint32_t val, unsigned long 
     }
     set_current_state(TASK_RUNNING);
     /* Unqueue (Linux's unqueue_me): a wake that came first wins over the
-     * signal or the deadline. */
-    spin_lock(&hb->lock);
+     * signal or the deadline.  A requeue may have moved us to another
+     * bucket meanwhile: lock the one q.hb names, and look again once the
+     * lock is held. */
+    for (;;) {
+        hb = READ_ONCE(q.hb);
+        spin_lock(&hb->lock);
+        if (hb == READ_ONCE(q.hb))
+            break;
+        spin_unlock(&hb->lock);
+    }
     if (list_empty(&q.list)) {
         ret = 0;
     } else {
@@ -289,6 +309,105 @@ static int futex_wake(uint32_t *uaddr, int private, int nr, uint32_t bitset)
     spin_unlock(&hb->lock);
     put_futex_key(&key);
     return woken;
+}
+
+/* Both buckets' locks, the lower address first; one lock if they are the
+ * same bucket (Linux's double_lock_hb). */
+static void double_lock_hb(struct futex_hash_bucket *hb1, struct futex_hash_bucket *hb2)
+{
+    if (hb1 > hb2) {
+        struct futex_hash_bucket *t = hb1;
+        hb1 = hb2;
+        hb2 = t;
+    }
+    spin_lock(&hb1->lock);
+    if (hb1 != hb2)
+        spin_lock_nested(&hb2->lock, 1);
+}
+
+static void double_unlock_hb(struct futex_hash_bucket *hb1, struct futex_hash_bucket *hb2)
+{
+    spin_unlock(&hb1->lock);
+    if (hb1 != hb2)
+        spin_unlock(&hb2->lock);
+}
+
+/* FUTEX_REQUEUE, FUTEX_CMP_REQUEUE (Linux's futex_requeue, not the PI
+ * form): wake up to nr_wake sleepers on uaddr1 and move up to nr_requeue
+ * of the others to uaddr2's queue, where a wake of uaddr2 finds them.
+ * CMP_REQUEUE first compares *uaddr1 with val3 under both locks: -EAGAIN
+ * if it changed (so a waker and a requeuer cannot miss each other).
+ * Returns how many were woken or moved.
+ *
+ * A moved sleeper's key is now key2; the reference a file key holds (its
+ * inode) moves with it: one more on key2's inode and one less on key1's
+ * for each, taken after the locks are let go (iput may sleep) while our
+ * own references keep both inodes alive. */
+static int futex_requeue(uint32_t *uaddr1, int private, uint32_t *uaddr2, int nr_wake,
+                         int nr_requeue, const uint32_t *cmpval)
+{
+    struct futex_key key1, key2;
+    struct futex_q *q, *n;
+    int ret, woken = 0, moved = 0;
+
+    if (nr_wake < 0 || nr_requeue < 0)
+        return -EINVAL;
+    ret = get_futex_key(uaddr1, private, &key1);
+    if (ret)
+        return ret;
+    ret = get_futex_key(uaddr2, private, &key2);
+    if (ret) {
+        put_futex_key(&key1);
+        return ret;
+    }
+    struct futex_hash_bucket *hb1 = hash_futex(&key1), *hb2 = hash_futex(&key2);
+    for (;;) {
+        double_lock_hb(hb1, hb2);
+        if (!cmpval)
+            break;
+        uint32_t cur;
+        if (!get_futex_value_locked(&cur, uaddr1)) {
+            if (cur != *cmpval) {
+                double_unlock_hb(hb1, hb2);
+                ret = -EAGAIN;
+                goto out;
+            }
+            break;
+        }
+        double_unlock_hb(hb1, hb2);    /* not present: fault it in, retry */
+        if (get_user(cur, uaddr1)) {
+            ret = -EFAULT;
+            goto out;
+        }
+    }
+    list_for_each_entry_safe(q, n, &hb1->chain, list) {
+        if (!match_futex(&q->key, &key1))
+            continue;
+        if (woken < nr_wake) {
+            wake_futex(q);
+            woken++;
+            continue;
+        }
+        if (moved >= nr_requeue)
+            break;
+        q->key = key2;
+        if (hb1 != hb2) {
+            list_move_tail(&q->list, &hb2->chain);
+            WRITE_ONCE(q->hb, hb2);
+        }
+        moved++;
+    }
+    double_unlock_hb(hb1, hb2);
+    for (int i = 0; i < moved; i++) {
+        if (key2.offset & 1)
+            igrab(key2.ptr);
+        put_futex_key(&key1);          /* an extra one: ours is dropped below */
+    }
+    ret = woken + moved;
+out:
+    put_futex_key(&key2);
+    put_futex_key(&key1);
+    return ret;
 }
 
 /* mm_release's wake of a dead thread's clear_child_tid (include/futex.h). */
@@ -424,13 +543,14 @@ static int timeout_to_jiffies(const void *uts, int time64, int absolute, int rea
     return 0;
 }
 
-/* futex(uaddr, op, val, timeout, uaddr2, val3): Linux's do_futex.  The
- * other operations (FUTEX_REQUEUE, FUTEX_CMP_REQUEUE, FUTEX_WAKE_OP, the PI
- * ones) are -ENOSYS, as a kernel built without them: glibc 2.36's mutexes,
+/* futex(uaddr, op, val, timeout, uaddr2, val3): Linux's do_futex.  For the
+ * requeue operations the timeout argument is a number, nr_requeue
+ * (Linux's val2).  The other operations (FUTEX_WAKE_OP, the PI ones) are
+ * -ENOSYS, as a kernel built without them: glibc 2.36's mutexes,
  * condition variables, joins and barriers use WAIT, WAIT_BITSET, WAKE
  * only (its condvar stopped requeueing in 2.25). */
 long do_futex(uint32_t *uaddr, int op, uint32_t val, const void *timeout,
-              uint32_t val3, int time64)
+              uint32_t *uaddr2, uint32_t val3, int time64)
 {
     int cmd = op & FUTEX_CMD_MASK;
     int private = !!(op & FUTEX_PRIVATE_FLAG);
@@ -456,20 +576,23 @@ long do_futex(uint32_t *uaddr, int op, uint32_t val, const void *timeout,
         /* fall through */
     case FUTEX_WAKE_BITSET:
         return futex_wake(uaddr, private, (int)val, val3);
+    case FUTEX_REQUEUE:
+        return futex_requeue(uaddr, private, uaddr2, (int)val, (int)(long)timeout, NULL);
+    case FUTEX_CMP_REQUEUE:
+        return futex_requeue(uaddr, private, uaddr2, (int)val, (int)(long)timeout, &val3);
     default:
         return -ENOSYS;
     }
 }
 
-/* uaddr2 is the requeue operations' second word: unused (see do_futex). */
 long sys_futex(uint32_t *uaddr, int op, uint32_t val, const void *timeout,
                uint32_t *uaddr2, uint32_t val3)
 {
-    return do_futex(uaddr, op, val, timeout, val3, 0);
+    return do_futex(uaddr, op, val, timeout, uaddr2, val3, 0);
 }
 
 long sys_futex_time64(uint32_t *uaddr, int op, uint32_t val, const void *timeout,
                       uint32_t *uaddr2, uint32_t val3)
 {
-    return do_futex(uaddr, op, val, timeout, val3, 1);
+    return do_futex(uaddr, op, val, timeout, uaddr2, val3, 1);
 }

@@ -91,8 +91,8 @@ KTEST(futex, bad_arguments)
     KT_EXPECT_EQ(futex_wake(w, 1, 1, 0), -EINVAL);
     KT_EXPECT_EQ(futex_wait((uint32_t *)(FA + 2 * PAGE_SIZE), 0, 0, 0, ~0u), -EFAULT);
     KT_EXPECT_EQ(futex_wait((uint32_t *)0xC0000000, 1, 0, 0, ~0u), -EFAULT);   /* kernel */
-    KT_EXPECT_EQ(do_futex(w, FUTEX_WAKE_OP, 1, NULL, 0, 0), -ENOSYS);
-    KT_EXPECT_EQ(do_futex(w, FUTEX_WAIT | FUTEX_CLOCK_REALTIME, 0, NULL, 0, 0), -ENOSYS);
+    KT_EXPECT_EQ(do_futex(w, FUTEX_WAKE_OP, 1, NULL, NULL, 0, 0), -ENOSYS);
+    KT_EXPECT_EQ(do_futex(w, FUTEX_WAIT | FUTEX_CLOCK_REALTIME, 0, NULL, NULL, 0, 0), -ENOSYS);
     test_mm_done(mm, saved);
 }
 
@@ -149,5 +149,62 @@ KTEST(futex, wake_matches_key_bitset_and_count)
         KT_EXPECT_EQ(wt[i].result, 0);
         kthread_stop(t[i]);
     }
+    test_mm_done(mm, saved);
+}
+
+/* FUTEX_CMP_REQUEUE: a changed word is -EAGAIN and moves nobody; then
+ * nr_wake are woken, nr_requeue moved to the second word's queue (where
+ * only its wake reaches them), the rest stay; the result counts both.
+ * Negative counts are -EINVAL.  A moved waiter's futex_wait still returns
+ * 0 when the second word is woken. */
+KTEST(futex, cmp_requeue_wakes_moves_and_compares)
+{
+    struct mm_struct *saved, *mm = test_mm(&saved);
+    KT_ASSERT(mm);
+    uint32_t *w1 = (uint32_t *)FA, *w2 = (uint32_t *)(FA + 64);
+    KT_ASSERT_EQ(put_user(0u, w1), 0);
+    struct waiter wt[3] = { { mm, ~0u, 1, 0 }, { mm, ~0u, 1, 0 }, { mm, ~0u, 1, 0 } };
+    struct task_struct *t[3];
+    for (int i = 0; i < 3; i++) {
+        t[i] = kthread_run(waiter_fn, &wt[i], "futex_waiter");
+        KT_ASSERT(!IS_ERR(t[i]));
+    }
+    for (int ms = 0; ms < 2000 && queued(mm, FA) < 3; ms++)
+        msleep(1);
+    KT_ASSERT_EQ(queued(mm, FA), 3);
+    int op = FUTEX_CMP_REQUEUE | FUTEX_PRIVATE_FLAG;
+    KT_EXPECT_EQ(do_futex(w1, op, 1, (void *)1, w2, 5, 0), -EAGAIN);   /* *w1 is 0 */
+    KT_EXPECT_EQ(queued(mm, FA), 3);
+    KT_EXPECT_EQ(do_futex(w1, op, (uint32_t)-1, (void *)1, w2, 0, 0), -EINVAL);
+    KT_EXPECT_EQ(do_futex(w1, op, 1, (void *)-1, w2, 0, 0), -EINVAL);
+    KT_EXPECT_EQ(do_futex(w1, op, 1, (void *)1, w2, 0, 0), 2);   /* one woken, one moved */
+    KT_EXPECT_EQ(queued(mm, FA), 1);
+    KT_EXPECT_EQ(queued(mm, FA + 64), 1);
+    KT_EXPECT_EQ(futex_wake(w1, 1, 10, ~0u), 1);
+    KT_EXPECT_EQ(futex_wake(w2, 1, 10, ~0u), 1);
+    KT_EXPECT_EQ(queued(mm, FA + 64), 0);
+    for (int i = 0; i < 3; i++) {
+        for (int ms = 0; ms < 2000 && !READ_ONCE(wt[i].done); ms++)
+            msleep(1);
+        KT_EXPECT(wt[i].done);
+        KT_EXPECT_EQ(wt[i].result, 0);
+        kthread_stop(t[i]);
+    }
+    test_mm_done(mm, saved);
+}
+
+/* A shared key needs the page: no mapping or PROT_NONE is -EFAULT (a
+ * private key is the address alone: no check, as Linux). */
+KTEST(futex, shared_key_on_prot_none_or_unmapped_is_efault)
+{
+    struct mm_struct *saved, *mm = test_mm(&saved);
+    KT_ASSERT(mm);
+    unsigned long none = FA + 4 * PAGE_SIZE;
+    KT_ASSERT_EQ(do_mmap(mm, NULL, none, PAGE_SIZE, PROT_NONE,
+                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, 0), (long)none);
+    KT_EXPECT_EQ(futex_wake((uint32_t *)none, 0, 1, ~0u), -EFAULT);
+    KT_EXPECT_EQ(futex_wake((uint32_t *)(FA + 8 * PAGE_SIZE), 0, 1, ~0u), -EFAULT);
+    KT_EXPECT_EQ(futex_wake((uint32_t *)none, 1, 1, ~0u), 0);
+    KT_EXPECT_EQ(futex_wake((uint32_t *)FA, 0, 1, ~0u), 0);
     test_mm_done(mm, saved);
 }

@@ -19,8 +19,14 @@
  *
  * Per process (struct task_struct): not inherited by fork, kept by execve
  * (POSIX).  Simplification on purpose: ITIMER_VIRTUAL and ITIMER_PROF (user
- * and user+system CPU time) are not modelled: -EINVAL.  The longest timer
- * is IT_REAL_MAX_TICKS (about 124 days); longer values are cut to it.
+ * and user+system CPU time) are not modelled: -EINVAL.
+ *
+ * A value longer than IT_REAL_MAX_TICKS (about 124 days: time_after()
+ * compares 32-bit jiffies) is armed in steps: it_real_expires holds the
+ * first step, it_real_far the ticks after it, and the tick moves the next
+ * step in when one runs out, so alarm(INT_MAX) reads back as INT_MAX
+ * seconds, as Linux's 64-bit hrtimer does.  An interval is cut to
+ * IT_REAL_MAX_TICKS.
  */
 #include <kernel.h>
 #include <string.h>
@@ -52,9 +58,14 @@ static bool timeval_valid(long sec, long usec)
 }
 
 /* A time in microseconds as ticks, rounded up (a timer is never early). */
+static unsigned long long usecs_to_ticks64(unsigned long long usecs)
+{
+    return (usecs + USEC_PER_TICK - 1) / USEC_PER_TICK;
+}
+
 static unsigned long usecs_to_ticks(unsigned long long usecs)
 {
-    unsigned long long t = (usecs + USEC_PER_TICK - 1) / USEC_PER_TICK;
+    unsigned long long t = usecs_to_ticks64(usecs);
     return t > IT_REAL_MAX_TICKS ? IT_REAL_MAX_TICKS : (unsigned long)t;
 }
 
@@ -67,7 +78,8 @@ static void it_real_get(struct task_struct *t, unsigned long long *value,
     *value = 0;
     if (t->it_real_armed) {
         long left = (long)(t->it_real_expires - jiffies) - 1;
-        *value = left > 0 ? (unsigned long long)left * USEC_PER_TICK : 1;
+        unsigned long long ticks = (left > 0 ? (unsigned long long)left : 0) + t->it_real_far;
+        *value = ticks ? ticks * USEC_PER_TICK : 1;
     }
 }
 
@@ -81,8 +93,13 @@ static void it_real_set(unsigned long long value, unsigned long long interval,
     it_real_get(t, ovalue, ointerval);
     t->it_real_incr_us = interval;
     t->it_real_armed = value != 0;
-    if (value)
-        t->it_real_expires = jiffies + usecs_to_ticks(value) + 1;
+    t->it_real_far = 0;
+    if (value) {
+        unsigned long long ticks = usecs_to_ticks64(value);
+        unsigned long first = ticks > IT_REAL_MAX_TICKS ? IT_REAL_MAX_TICKS : (unsigned long)ticks;
+        t->it_real_expires = jiffies + first + 1;
+        t->it_real_far = ticks - first;
+    }
     local_irq_restore(flags);
 }
 
@@ -94,6 +111,13 @@ void it_real_tick(void)
     list_for_each_entry(t, &task_list, tasks) {
         if (!t->it_real_armed || time_before(jiffies, t->it_real_expires))
             continue;
+        if (t->it_real_far) {          /* a long timer: its next step */
+            unsigned long step = t->it_real_far > IT_REAL_MAX_TICKS ? IT_REAL_MAX_TICKS
+                                                                     : (unsigned long)t->it_real_far;
+            t->it_real_expires += step;
+            t->it_real_far -= step;
+            continue;
+        }
         if (t->it_real_incr_us) {
             t->it_real_expires += usecs_to_ticks(t->it_real_incr_us);
             if (!time_after(t->it_real_expires, jiffies))

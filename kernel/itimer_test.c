@@ -60,3 +60,26 @@ KTEST(itimer, tick_expires_once_or_every_interval)
     KT_EXPECT_EQ(t->it_real_armed, 0);
     KT_EXPECT_EQ(i, 20000);
 }
+
+/* A timer past IT_REAL_MAX_TICKS reads back whole (alarm(INT_MAX) gives
+ * INT_MAX, as Linux), and the tick moves its next step in instead of
+ * firing when the first step runs out. */
+KTEST(itimer, long_alarm_is_kept_whole)
+{
+    struct task_struct *t = current;
+    sys_alarm(0x7fffffffU);
+    KT_EXPECT_EQ(sys_alarm(0x3fffffffU), 0x7fffffffU);
+    KT_EXPECT_EQ(sys_alarm(0), 0x3fffffffU);
+    KT_EXPECT_EQ(t->it_real_armed, 0);
+    sys_alarm(0x7fffffffU);
+    unsigned long flags = local_irq_save();
+    unsigned long long far = t->it_real_far;
+    KT_EXPECT(far > 0);
+    t->it_real_expires = jiffies;                    /* the first step is over */
+    local_irq_restore(flags);
+    msleep(30);
+    KT_EXPECT_EQ(t->it_real_armed, 1);               /* still armed: the next step */
+    KT_EXPECT(t->it_real_far < far);
+    sys_alarm(0);
+    KT_EXPECT_EQ(t->it_real_far, 0);
+}

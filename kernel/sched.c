@@ -87,6 +87,7 @@ struct task_struct init_task = {
     .rlim_nproc = { RLIM64_INFINITY, RLIM64_INFINITY },   /* init's: rest_init */
     .rlim_cpu = { RLIM64_INFINITY, RLIM64_INFINITY },
     .rlim_memlock = { MLOCK_LIMIT, MLOCK_LIMIT },
+    .rlim_sigpending = { RLIM64_INFINITY, RLIM64_INFINITY },
     .run_list = LIST_HEAD_INIT(init_task.run_list),
     .on_cpu = 1,                       /* CPU 0's current from the start */
     .cpus_allowed = 1,                 /* kmain (initcalls, ktests) on the boot CPU */
@@ -455,6 +456,7 @@ struct task_struct *kthread_run(int (*fn)(void *), void *data, const char *name)
     t->rlim_nproc[0] = t->rlim_nproc[1] = RLIM64_INFINITY;
     t->rlim_cpu[0] = t->rlim_cpu[1] = RLIM64_INFINITY;
     t->rlim_memlock[0] = t->rlim_memlock[1] = MLOCK_LIMIT;
+    t->rlim_sigpending[0] = t->rlim_sigpending[1] = RLIM64_INFINITY;
     INIT_LIST_HEAD(&t->run_list);
 
     /* The initial stack is what switch_to() pops: edi, esi, ebx, ebp, then

@@ -1,7 +1,9 @@
-/* kernel/signal.c: signals (process layer).  Sending (kill, faults, the
- * tty), the per-process handlers and mask (rt_sigaction, rt_sigprocmask),
- * delivery on the way back to user mode (exit_to_user_mode -> do_signal),
- * the i386 signal frames and sigreturn/rt_sigreturn.
+/* kernel/signal.c: signals (process layer).  Sending (kill, tkill and
+ * tgkill, rt_sigqueueinfo and rt_tgsigqueueinfo with the sender's own
+ * siginfo, faults, the tty), the per-process handlers and mask
+ * (rt_sigaction, rt_sigprocmask, sigpending), delivery on the way back to
+ * user mode (exit_to_user_mode -> do_signal), the i386 signal frames and
+ * sigreturn/rt_sigreturn.
  *
  * Delivery, as Linux i386:
  *
@@ -43,7 +45,8 @@
  * once; a continue with wait4(WCONTINUED): 0xffff, once.
  *
  * Simplifications (each a comment where it matters): signals do not
- * queue, no xsave (AVX) state: the fxsave image is all the frame holds.
+ * queue (a second instance of a pending signal is merged with it, a
+ * real-time one too), no xsave (AVX) state: the fxsave image is all the frame holds.
  */
 #include <kernel.h>
 #include <smp_lock.h>
@@ -150,6 +153,14 @@ static void prepare_signal(struct task_struct *t, int sig)
     }
 }
 
+static unsigned long pending_count(const struct task_struct *t)
+{
+    unsigned long n = 0;
+    for (int i = 0; i < _NSIG_WORDS; i++)
+        n += __builtin_popcountl(t->pending.sig[i]);
+    return n;
+}
+
 int send_signal(struct task_struct *t, int sig, const struct kern_siginfo *info)
 {
     if (!valid_signal(sig))
@@ -165,6 +176,17 @@ int send_signal(struct task_struct *t, int sig, const struct kern_siginfo *info)
         goto out;
     if (sig_ignored(t, sig))
         goto out;
+    /* A real-time signal a process sent with its own info (sigqueue,
+     * tkill: si_code != SI_USER) needs a queue entry, which the target's
+     * RLIMIT_SIGPENDING bounds: past it, -EAGAIN (Linux's
+     * __sigqueue_alloc); kill()'s (SI_USER) and the standard signals are
+     * still delivered, without their info.  Simplification: the count is
+     * the target's pending signals, not its user's queued ones. */
+    if (sig >= SIGRTMIN && info && info->code != SI_USER &&
+        pending_count(t) >= tg_leader(t)->rlim_sigpending[0]) {
+        local_irq_restore(flags);
+        return -EAGAIN;
+    }
     if (sig == SIGKILL)
         t->pending_fatal = 1;
     if (!sigismember_k(&t->pending, sig)) {
@@ -368,6 +390,68 @@ long sys_tgkill(pid_t tgid, pid_t pid, int sig)
     return do_tkill(tgid, pid, sig);
 }
 
+/* ---- rt_sigqueueinfo, rt_tgsigqueueinfo ----------------------------------- */
+
+/* The sender's siginfo_t (sigqueue's, pthread_sigqueue's), kept as given.
+ * Not even root may pretend to be the kernel (si_code >= 0) or tkill
+ * (SI_TKILL), which add their own source, except to itself: -EPERM
+ * (Linux's do_rt_sigqueueinfo). */
+static long copy_given_siginfo(struct kern_siginfo *ki, pid_t target, const void *uinfo)
+{
+    siginfo_t u;
+    if (copy_from_user(&u, uinfo, sizeof u))
+        return -EFAULT;
+    memset(ki, 0, sizeof *ki);
+    ki->given = 1;
+    ki->signo = u.si_signo;
+    ki->errno_val = u.si_errno;
+    ki->code = u.si_code;
+    ki->pid = u.si_pid;
+    /* Which union fields the code says there are (Linux's siginfo_layout,
+     * as its 32-bit entry on a 64-bit kernel copies them): a kill-like
+     * code (SI_USER, SI_KERNEL and above) has the pid and uid only; the
+     * queued ones (negative codes: SI_QUEUE, SI_TKILL...) the value too,
+     * and the others their first four words (simplification: Linux
+     * copies a SIGCHLD's five). */
+    int words = (ki->code == SI_USER || ki->code >= SI_KERNEL) ? 2 : 4;
+    for (int i = 0; i < words; i++)
+        ki->words[i] = (unsigned long)u._sifields._pad[i];
+    if ((ki->code >= 0 || ki->code == SI_TKILL) && target != current->pid)
+        return -EPERM;
+    return 0;
+}
+
+/* To the process that has thread pid (Linux's kill_proc_info: a thread
+ * id names its process; no process groups, no -1: -ESRCH). */
+long sys_rt_sigqueueinfo(pid_t pid, int sig, const void *uinfo)
+{
+    struct kern_siginfo ki;
+    long err = copy_given_siginfo(&ki, pid, uinfo);
+    if (err)
+        return err;
+    if (pid <= 0)
+        return -ESRCH;
+    return kill_pid_info(pid, sig, &ki);
+}
+
+/* To one thread, as tgkill (Linux's do_send_specific). */
+long sys_rt_tgsigqueueinfo(pid_t tgid, pid_t pid, int sig, const void *uinfo)
+{
+    struct kern_siginfo ki;
+    if (pid <= 0 || tgid <= 0)
+        return -EINVAL;
+    long err = copy_given_siginfo(&ki, pid, uinfo);
+    if (err)
+        return err;
+    struct task_struct *t = find_task_by_pid(pid);
+    if (!t || !t->is_process || t->exit_state || t->tgid != tgid)
+        return -ESRCH;
+    err = check_kill_permission(sig, &ki, t);
+    if (err || !sig)
+        return err;
+    return send_signal(t, sig, &ki);
+}
+
 /* ---- faults -------------------------------------------------------------- */
 
 static void force_sig_info(int sig, const struct kern_siginfo *info)
@@ -519,6 +603,12 @@ long sys_rt_sigpending(void *set, unsigned long sigsetsize)
     for (int i = 0; i < _NSIG_WORDS; i++)
         p.sig[i] = current->pending.sig[i] & current->blocked.sig[i];
     return copy_to_user(set, &p, sizeof p) ? -EFAULT : 0;
+}
+
+/* The old call (73): the first word of the set only (old_sigset_t). */
+long sys_sigpending(unsigned long *set)
+{
+    return put_user(current->pending.sig[0] & current->blocked.sig[0], set) ? -EFAULT : 0;
 }
 
 /* Sleep until a signal is pending (pause, sigsuspend).  The state is set
@@ -808,7 +898,12 @@ static void fill_siginfo(siginfo_t *info, int sig, const struct kern_siginfo *ki
 {
     info->si_signo = sig;
     info->si_code = ki->code;
-    if (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGTRAP)
+    if (ki->given) {                   /* rt_sigqueueinfo's, as the sender wrote it */
+        info->si_signo = ki->signo;
+        info->si_errno = ki->errno_val;
+        for (int i = 0; i < 4; i++)
+            info->_sifields._pad[i] = (int)ki->words[i];
+    } else if (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGTRAP)
         info->si_addr = (void *)ki->addr;
     else if (sig == SIGCHLD) {
         info->_sifields.chld.pid = ki->pid;

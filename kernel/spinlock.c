@@ -53,15 +53,28 @@ static void __noipa spin_lock_contended(spinlock_t *lock, uint16_t t)
     arch_spin_wait(&lock->raw, t);
 }
 
-void spin_lock(spinlock_t *lock)
+static inline void spin_lock_raw(spinlock_t *lock)
 {
-    spin_acquire(lock, 0);             /* the validator, if built in: before we spin */
     uint16_t t = arch_spin_take_ticket(&lock->raw);
     if (lock->raw.tickets.head != t)
         spin_lock_contended(lock, t);
     lock->owner = current;
     lock->owner_cpu = smp_processor_id();
 }
+
+void spin_lock(spinlock_t *lock)
+{
+    spin_acquire(lock, 0);             /* the validator, if built in: before we spin */
+    spin_lock_raw(lock);
+}
+
+#ifdef CONFIG_LOCKDEP
+void spin_lock_nested(spinlock_t *lock, unsigned int subclass)
+{
+    lock_acquire(&lock->dep_map, lock->name, lock, LD_SPIN, subclass, 0, _RET_IP_);
+    spin_lock_raw(lock);
+}
+#endif
 
 int spin_trylock(spinlock_t *lock)
 {

@@ -10,8 +10,8 @@
  * Simplifications: the
  * wall clock is read from the CMOS RTC once at boot and advanced by
  * jiffies (no NTP, no settimeofday); rlimits other than RLIMIT_FSIZE,
- * RLIMIT_NOFILE, RLIMIT_NPROC, RLIMIT_CPU and RLIMIT_MEMLOCK are fixed
- * values.
+ * RLIMIT_NOFILE, RLIMIT_NPROC, RLIMIT_CPU, RLIMIT_MEMLOCK and
+ * RLIMIT_SIGPENDING are fixed values.
  */
 #include <kernel.h>
 #include <smp.h>
@@ -91,9 +91,15 @@ static void set_group_ids(struct task_struct *leader, pid_t pgrp, pid_t session)
     local_irq_restore(flags);
 }
 
-/* prctl(2): only the process name (Linux's PR_SET_NAME / PR_GET_NAME, the
- * 16-byte comm that oops reports print); busybox asks for it at start-up.
- * Every other option is -EINVAL, as Linux answers an unknown one. */
+/* prctl(2): the process name (Linux's PR_SET_NAME / PR_GET_NAME, the
+ * 16-byte comm that oops reports print; busybox asks for it at start-up)
+ * and the dumpable flag (PR_GET_DUMPABLE / PR_SET_DUMPABLE, 0 or 1: kept
+ * in the mm, cleared by a set-ID exec and by a change of ids (kernel/cred.c
+ * after_set_ids), as Linux; Linux without core dumps
+ * keeps it too, for ptrace and /proc's ownership).  Every other option is
+ * -EINVAL, as Linux answers an unknown one. */
+#define PR_GET_DUMPABLE 3
+#define PR_SET_DUMPABLE 4
 #define PR_SET_NAME 15
 #define PR_GET_NAME 16
 long sys_prctl(int option, unsigned long arg2, unsigned long arg3,
@@ -112,6 +118,13 @@ long sys_prctl(int option, unsigned long arg2, unsigned long arg3,
     case PR_GET_NAME:
         strlcpy(name, current->comm, sizeof name);
         return copy_to_user((void __user *)arg2, name, sizeof name) ? -EFAULT : 0;
+    case PR_GET_DUMPABLE:
+        return current->mm ? !current->mm->not_dumpable : 0;
+    case PR_SET_DUMPABLE:
+        if (arg2 > 1 || !current->mm)
+            return -EINVAL;
+        current->mm->not_dumpable = !arg2;
+        return 0;
     default:
         return -EINVAL;
     }
@@ -128,9 +141,9 @@ static bool pgrp_in_session(pid_t pgrp, pid_t sid)
 }
 
 /* setpgid(pid, pgid), Linux's rules: pid is the caller or one of its
- * children (not yet exec'd: not tracked, simplification) in the same
- * session; not a session leader; pgid names a group in that session or is
- * pid itself (a new group). */
+ * children in the same session (-EPERM) that has not exec'd (-EACCES); not
+ * a session leader; pgid names a group in that session or is pid itself
+ * (a new group). */
 long sys_setpgid(pid_t pid, pid_t pgid)
 {
     struct task_struct *me = tg_leader(current), *t;
@@ -147,6 +160,8 @@ long sys_setpgid(pid_t pid, pid_t pgid)
         return -ESRCH;
     if (t->session != me->session)
         return -EPERM;
+    if (t != me && t->did_exec)
+        return -EACCES;
     if (t->session == t->pid)
         return -EPERM;                 /* a session leader cannot move */
     if (pgid != pid && !pgrp_in_session(pgid, me->session))
@@ -226,6 +241,7 @@ long sys_reboot(int magic1, int magic2, unsigned int cmd, void *arg)
 #define RLIMIT_NPROC   6
 #define RLIMIT_NOFILE  7
 #define RLIMIT_MEMLOCK 8
+#define RLIMIT_SIGPENDING 11
 #define RLIMIT_NLIMITS 16
 #define RLIM_INFINITY  (~0UL)
 
@@ -239,6 +255,7 @@ static unsigned long long *rlimit_pair(struct task_struct *t, unsigned int resou
     case RLIMIT_NPROC:   return t->rlim_nproc;
     case RLIMIT_CPU:     return tg_leader(t)->rlim_cpu;   /* per process, as Linux's signal_struct */
     case RLIMIT_MEMLOCK: return t->rlim_memlock;
+    case RLIMIT_SIGPENDING: return tg_leader(t)->rlim_sigpending;
     case RLIMIT_NOFILE:  return t->rlim_nofile;
     default:             return NULL;
     }
@@ -252,20 +269,35 @@ static unsigned long long rlimit_value(struct task_struct *t, unsigned int resou
     return resource == RLIMIT_STACK ? 8ULL << 20 : RLIM64_INFINITY;
 }
 
-long sys_getrlimit(unsigned int resource, void *rlim)
+/* ugetrlimit (191) and the old getrlimit (76): 32-bit values.  ugetrlimit
+ * gives RLIM_INFINITY for anything past 32 bits; the old call dates from
+ * when RLIM_INFINITY was 0x7fffffff, and clamps every value to that
+ * (Linux's sys_old_getrlimit). */
+static long do_getrlimit32(unsigned int resource, void *rlim, unsigned long ceiling)
 {
     if (resource >= RLIMIT_NLIMITS)
         return -EINVAL;
     unsigned long r[2];
     for (int h = 0; h < 2; h++) {
         unsigned long long v = rlimit_value(current, resource, h);
-        r[h] = v > 0xFFFFFFFFULL ? RLIM_INFINITY : (unsigned long)v;
+        r[h] = v > ceiling ? (ceiling == 0x7fffffffUL ? ceiling : RLIM_INFINITY)
+                           : (unsigned long)v;
     }
     return copy_to_user(rlim, r, sizeof r) ? -EFAULT : 0;
 }
 
-/* Reading works.  RLIMIT_FSIZE, RLIMIT_NOFILE, RLIMIT_NPROC, RLIMIT_CPU and
- * RLIMIT_MEMLOCK are kept and enforced (include/sched.h); setting any other
+long sys_getrlimit(unsigned int resource, void *rlim)
+{
+    return do_getrlimit32(resource, rlim, 0xFFFFFFFFUL);
+}
+
+long sys_old_getrlimit(unsigned int resource, void *rlim)
+{
+    return do_getrlimit32(resource, rlim, 0x7fffffffUL);
+}
+
+/* Reading works.  RLIMIT_FSIZE, RLIMIT_NOFILE, RLIMIT_NPROC, RLIMIT_CPU,
+ * RLIMIT_MEMLOCK and RLIMIT_SIGPENDING are kept and enforced (include/sched.h); setting any other
  * limit is checked as below, then accepted and ignored (fixed limits:
  * simplification).  As Linux's do_prlimit: soft above hard is -EINVAL; a hard
  * RLIMIT_NOFILE above the table's size, NR_OPEN (Linux's fs.nr_open), is
@@ -458,6 +490,16 @@ long sys_clock_gettime64(int clockid, void *tp)
 long sys_clock_getres(int clockid, void *tp)
 {
     struct timespec32 ts = { 0, NSEC_PER_TICK };
+    if (!clock_valid(clockid))
+        return -EINVAL;
+    if (tp && copy_to_user(tp, &ts, sizeof ts))
+        return -EFAULT;
+    return 0;
+}
+
+long sys_clock_getres_time64(int clockid, void *tp)
+{
+    struct timespec64 ts = { 0, NSEC_PER_TICK };
     if (!clock_valid(clockid))
         return -EINVAL;
     if (tp && copy_to_user(tp, &ts, sizeof ts))

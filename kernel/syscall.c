@@ -60,6 +60,9 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
     S(rt_sigaction, sys_rt_sigaction),
     S(rt_sigprocmask, sys_rt_sigprocmask),
     S(rt_sigpending, sys_rt_sigpending),
+    S(sigpending, sys_sigpending),
+    S(rt_sigqueueinfo, sys_rt_sigqueueinfo),
+    S(rt_tgsigqueueinfo, sys_rt_tgsigqueueinfo),
     S(rt_sigsuspend, sys_rt_sigsuspend),
     S(rt_sigtimedwait, sys_rt_sigtimedwait),
     S(rt_sigtimedwait_time64, sys_rt_sigtimedwait_time64),
@@ -93,6 +96,8 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
     S(setfsgid, sys_setfsgid16), S(setfsgid32, sys_setfsgid),
     S(getgroups, sys_getgroups16), S(getgroups32, sys_getgroups),
     S(setgroups, sys_setgroups16), S(setgroups32, sys_setgroups),
+    S(capget, sys_capget),
+    S(capset, sys_capset),
     S(setpgid, sys_setpgid),
     S(getpgid, sys_getpgid),
     S(getpgrp, sys_getpgrp),
@@ -103,7 +108,7 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
     S(reboot, sys_reboot),
     S(getrandom, sys_getrandom),
     S(ugetrlimit, sys_getrlimit),
-    S(getrlimit, sys_getrlimit),
+    S(getrlimit, sys_old_getrlimit),
     S(prlimit64, sys_prlimit64),
     S(set_tid_address, sys_set_tid_address),
     S(set_robust_list, sys_set_robust_list),
@@ -114,6 +119,7 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
     S(clock_gettime, sys_clock_gettime),
     S(clock_gettime64, sys_clock_gettime64),
     S(clock_getres, sys_clock_getres),
+    S(clock_getres_time64, sys_clock_getres_time64),
     S(gettimeofday, sys_gettimeofday),
     S(time, sys_time),
     S(times, sys_times),
@@ -140,6 +146,8 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
     S(msync, sys_msync),
     S(cachestat, sys_cachestat),
     S(madvise, sys_madvise),
+    S(fadvise64, sys_fadvise64),
+    S(fadvise64_64, sys_fadvise64_64),
     S(mincore, sys_mincore),
     S(mremap, sys_mremap),
     /* files (fs/: the files layer) */
@@ -232,6 +240,22 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
     S(pselect6_time64, sys_pselect6_time64),
     S(sendfile, sys_sendfile),
     S(sendfile64, sys_sendfile64),
+    /* Out on purpose, as a Linux kernel built without them (docs/processes.md,
+     * "Out on purpose"): -ENOSYS (logged once, as any).  Sockets (no
+     * CONFIG_NET): socketcall and i386's direct socket calls.  System V IPC
+     * (no CONFIG_SYSVIPC): ipc and the direct sem/shm/msg calls.  The LDT
+     * (no CONFIG_MODIFY_LDT_SYSCALL): modify_ldt. */
+    S(socketcall, sys_ni_syscall), S(socket, sys_ni_syscall),
+    S(socketpair, sys_ni_syscall), S(bind, sys_ni_syscall), S(connect, sys_ni_syscall),
+    S(listen, sys_ni_syscall), S(accept4, sys_ni_syscall), S(getsockopt, sys_ni_syscall),
+    S(setsockopt, sys_ni_syscall), S(getsockname, sys_ni_syscall),
+    S(getpeername, sys_ni_syscall), S(sendto, sys_ni_syscall), S(sendmsg, sys_ni_syscall),
+    S(recvfrom, sys_ni_syscall), S(recvmsg, sys_ni_syscall), S(shutdown, sys_ni_syscall),
+    S(ipc, sys_ni_syscall), S(semget, sys_ni_syscall), S(semctl, sys_ni_syscall),
+    S(shmget, sys_ni_syscall), S(shmctl, sys_ni_syscall), S(shmat, sys_ni_syscall),
+    S(shmdt, sys_ni_syscall), S(msgget, sys_ni_syscall), S(msgsnd, sys_ni_syscall),
+    S(msgrcv, sys_ni_syscall), S(msgctl, sys_ni_syscall),
+    S(modify_ldt, sys_ni_syscall),
     /* Vellum's own (kernel/sys.c; not a Linux call) */
     S(vellum_debug, sys_vellum_debug),
 };

@@ -15,6 +15,7 @@
 #include <sched.h>
 #include <proc.h>
 #include <fs.h>
+#include <mm.h>                 /* totalram_pages */
 #include <fdtable.h>
 #include <do_mounts.h>          /* prepare_namespace, kernel_power_off */
 #include <asm/irqflags.h>
@@ -96,6 +97,10 @@ void rest_init(void)
 {
     max_processes = nproc_option(cmdline_get("nproc"), max_processes);
     current->rlim_nproc[0] = current->rlim_nproc[1] = max_processes;   /* init inherits it */
+    /* Linux's default RLIMIT_SIGPENDING (fork_init): half of max_threads,
+     * the number of 8 KiB kernel stacks an eighth of the memory holds. */
+    unsigned long max_threads = max(totalram_pages / (8 * 8192 / PAGE_SIZE), 20UL);
+    current->rlim_sigpending[0] = current->rlim_sigpending[1] = max_threads / 2;
     struct task_struct *t = user_process_create(kernel_init, NULL, "init", 1);
     if (IS_ERR(t))
         panic("rest_init: cannot create init (%ld)", PTR_ERR(t));

@@ -23,8 +23,10 @@
  * see yet: exec, tests).  Lock order: i_mutex -> mmap_sem -> page lock
  * (mm/filemap.c's header).
  *
- * Simplifications: the VMA list is a sorted linked list walked linearly
- * (Linux: a maple tree); munmap leaves emptied page tables in place until
+ * Limits: at most sysctl_max_map_count VMAs (vm.max_map_count, 65530).
+ *
+ * Simplifications: the VMA list is a sorted linked list walked linearly,
+ * from mm->mmap_cache when it can (find_vma; Linux: a maple tree); munmap leaves emptied page tables in place until
  * the address space dies; mmap_sem is a mutex (<mm_types.h>).
  */
 #include <kernel.h>
@@ -60,14 +62,37 @@ static struct vm_area_struct *vma_prev(struct mm_struct *mm, struct vm_area_stru
 
 /* ---- lookup ----------------------------------------------------------- */
 
+/* The first VMA that ends above addr.  mm->mmap_cache, the VMA found or
+ * linked last (Linux 2.6's mmap_cache), answers the common cases without a
+ * walk: addr inside it, or in the gap after it (a program that maps page
+ * after page, as one that fills its address space up to max_map_count:
+ * each mmap is then O(1), not O(VMAs)).  Otherwise the walk starts there
+ * when addr lies above it. */
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
 {
-    struct vm_area_struct *v;
+    struct vm_area_struct *v, *c;
     if (!mm)
         return NULL;
+    c = mm->mmap_cache;
+    if (c) {
+        if (c->vm_end > addr) {
+            struct vm_area_struct *prev = vma_prev(mm, c);
+            if (!prev || prev->vm_end <= addr)
+                return c;
+        } else {
+            for (v = vma_next(mm, c); v; v = vma_next(mm, v))
+                if (v->vm_end > addr) {
+                    mm->mmap_cache = v;
+                    return v;
+                }
+            return NULL;
+        }
+    }
     list_for_each_entry(v, &mm->mmap, vm_list)
-        if (v->vm_end > addr)
+        if (v->vm_end > addr) {
+            mm->mmap_cache = v;
             return v;
+        }
     return NULL;
 }
 
@@ -130,6 +155,7 @@ static void vma_link(struct mm_struct *mm, struct vm_area_struct *v)
 {
     struct vm_area_struct *next = find_vma(mm, v->vm_start);
     list_add_tail(&v->vm_list, next ? &next->vm_list : &mm->mmap);
+    mm->mmap_cache = v;
     mm->map_count++;
     mm->total_vm += vma_pages(v);
     if (v->vm_flags & VM_LOCKED)
@@ -143,6 +169,8 @@ static void vma_free(struct mm_struct *mm, struct vm_area_struct *v)
 {
     vma_unlink_file(v);
     list_del(&v->vm_list);
+    if (mm->mmap_cache == v)
+        mm->mmap_cache = NULL;
     mm->map_count--;
     kfree(v);
 }
@@ -174,11 +202,20 @@ static struct vm_area_struct *vma_copy(struct mm_struct *mm, const struct vm_are
     return n;
 }
 
+/* vm.max_map_count (/proc/sys/vm/max_map_count): the most VMAs an address
+ * space may have, Linux's DEFAULT_MAX_MAP_COUNT.  mmap refuses a new one
+ * once the count is past it, a split (munmap or mprotect of a middle
+ * part) once it is reached: -ENOMEM, as Linux. */
+int sysctl_max_map_count = DEFAULT_MAX_MAP_COUNT;
+
 /* Split v at addr (strictly inside it): v keeps [start, addr), the new VMA
- * (returned) gets [addr, end).  NULL when out of memory. */
+ * (returned) gets [addr, end).  NULL when out of memory or at
+ * max_map_count. */
 static struct vm_area_struct *split_vma(struct mm_struct *mm, struct vm_area_struct *v,
                                         unsigned long addr)
 {
+    if (mm->map_count >= sysctl_max_map_count)
+        return NULL;
     struct vm_area_struct *n = vma_copy(mm, v, addr, v->vm_end,
                                         v->vm_pgoff + ((addr - v->vm_start) >> PAGE_SHIFT));
     if (!n)
@@ -320,6 +357,7 @@ struct mm_struct *dup_mm(struct mm_struct *oldmm)
     mm->pgd = pgd;
     mm_init_mmap_sem(mm);               /* unlocked: not the parent's held state */
     INIT_LIST_HEAD(&mm->mmap);
+    mm->mmap_cache = NULL;
     mm->mm_users = 1;
     mm->map_count = 0;
     mm->total_vm = 0;
@@ -457,14 +495,25 @@ long do_mmap(struct mm_struct *mm, struct file *file, unsigned long addr, unsign
         return -ENOMEM;
     len = PAGE_ALIGN(len);
     unsigned long type = flags & MAP_TYPE;
-    if (type != MAP_SHARED && type != MAP_PRIVATE)
-        return -EINVAL;
-    if (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC))
-        return -EINVAL;
     if (flags & MAP_ANONYMOUS)
         file = NULL;
     else if (!file)
         return -EBADF;
+    /* MAP_SHARED_VALIDATE: MAP_SHARED that refuses flags it does not know
+     * (-EOPNOTSUPP: MAP_SYNC, anything new), where MAP_SHARED ignores
+     * them; a file mapping only (anonymous memory: -EINVAL), as Linux. */
+    if (type == MAP_SHARED_VALIDATE && file) {
+        if (flags & ~LEGACY_MAP_MASK)
+            return -EOPNOTSUPP;
+        type = MAP_SHARED;
+        flags = (flags & ~MAP_TYPE) | MAP_SHARED;
+    }
+    if (type != MAP_SHARED && type != MAP_PRIVATE)
+        return -EINVAL;
+    if (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC))
+        return -EINVAL;
+    if (mm->map_count > sysctl_max_map_count)
+        return -ENOMEM;
     if (file) {
         /* Linux's checks: the file must be readable; a shared writable
          * mapping needs a file opened for writing (do_mprotect refuses to
@@ -481,6 +530,10 @@ long do_mmap(struct mm_struct *mm, struct file *file, unsigned long addr, unsign
 
     /* MAP_LOCKED and mlockall(MCL_FUTURE): as mlock, within RLIMIT_MEMLOCK */
     unsigned long vmf = calc_vm_flags(prot, flags) | mm->def_flags;
+    /* A shared mapping may be made writable later (mprotect) only if
+     * it could be now: anonymous, or its file open for writing. */
+    if (type == MAP_SHARED && (!file || (file->f_mode & FMODE_WRITE)))
+        vmf |= VM_MAYWRITE;
     if (flags & MAP_LOCKED) {
         if (!can_do_mlock())
             return -EPERM;
@@ -515,10 +568,12 @@ long do_mmap(struct mm_struct *mm, struct file *file, unsigned long addr, unsign
         v->vm_pgoff = pgoff;
         int err = file->f_op->mmap(file, v);   /* sets vm_ops (generic_file_mmap) */
         if (err) {
-            fput(file);
+            fput(v->vm_file);
             kfree(v);
             return err;
         }
+        if (!v->vm_file)               /* the driver made it anonymous memory (/dev/zero) */
+            file = NULL;
     }
     vma_link(mm, v);
     /* Shared anonymous memory is populated at once: fork then shares the
@@ -615,10 +670,9 @@ int change_vma_range(struct mm_struct *mm, unsigned long start, unsigned long en
 
 static int mprotect_vma(struct vm_area_struct *v, unsigned long access)
 {
-    if ((access & VM_WRITE) && (v->vm_flags & VM_SHARED) && v->vm_file &&
-        !(v->vm_file->f_mode & FMODE_WRITE))
+    if ((access & VM_WRITE) && (v->vm_flags & VM_SHARED) && !(v->vm_flags & VM_MAYWRITE))
         return -EACCES;            /* shared mapping of a file opened read-only
-                                    * (Linux: no VM_MAYWRITE) */
+                                    * (/dev/zero's too) */
     unsigned long newflags = (v->vm_flags & ~VM_ACCESS_FLAGS) | access;
     change_protection(v, v->vm_start, v->vm_end, newflags);
     v->vm_flags = newflags;

@@ -666,3 +666,81 @@ KTEST(mmapfile, fault_around_keeps_dirty_tracking)
     mm_end(mm);
     mclose(f, "/mmt_h");
 }
+
+/* find_vma through mmap_cache gives what a walk from the head gives, for
+ * addresses below, inside, between and above VMAs, whatever the cache
+ * holds; and vm.max_map_count: mmap refuses a VMA once the count is past
+ * it, a split once it is reached (-ENOMEM), a whole unmap still works. */
+static struct vm_area_struct *find_vma_walk(struct mm_struct *mm, unsigned long addr)
+{
+    struct vm_area_struct *v;
+    list_for_each_entry(v, &mm->mmap, vm_list)
+        if (v->vm_end > addr)
+            return v;
+    return NULL;
+}
+
+KTEST(mmapfile, find_vma_cache_and_max_map_count)
+{
+    struct mm_struct *mm = mm_begin();
+    KT_ASSERT(mm);
+    mutex_lock(&mm->mmap_sem);
+    for (int i = 0; i < 8; i++)                      /* one page every four */
+        KT_ASSERT_EQ(do_mmap(mm, NULL, UADDR + i * 4 * PAGE_SIZE, PAGE_SIZE, PROT_READ,
+                             MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, 0),
+                     (long)(UADDR + i * 4 * PAGE_SIZE));
+    KT_ASSERT_EQ(mm->map_count, 8);
+    unsigned long probes[] = { 0, UADDR - 1, UADDR, UADDR + PAGE_SIZE, UADDR + 9 * PAGE_SIZE,
+                               UADDR + 28 * PAGE_SIZE, UADDR + 29 * PAGE_SIZE, TASK_SIZE - 1 };
+    for (unsigned c = 0; c < ARRAY_SIZE(probes); c++)
+        for (unsigned i = 0; i < ARRAY_SIZE(probes); i++) {
+            find_vma(mm, probes[c]);                 /* whatever the cache now holds */
+            KT_EXPECT(find_vma(mm, probes[i]) == find_vma_walk(mm, probes[i]));
+        }
+    int saved = sysctl_max_map_count;
+    sysctl_max_map_count = mm->map_count;            /* at the limit */
+    KT_EXPECT_EQ(do_munmap(mm, UADDR, PAGE_SIZE), 0);  /* whole: no split */
+    KT_EXPECT_EQ(do_mmap(mm, NULL, UADDR, 3 * PAGE_SIZE, PROT_READ,
+                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, 0), (long)UADDR);
+    KT_EXPECT_EQ(mm->map_count, 8);                 /* at the limit again */
+    KT_EXPECT_EQ(do_munmap(mm, UADDR + PAGE_SIZE, PAGE_SIZE), -ENOMEM);   /* a split */
+    KT_EXPECT_EQ(do_mprotect(mm, UADDR + PAGE_SIZE, PAGE_SIZE, PROT_NONE), -ENOMEM);
+    sysctl_max_map_count = mm->map_count - 1;        /* past it */
+    KT_EXPECT_EQ(do_mmap(mm, NULL, 0, PAGE_SIZE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, 0),
+                 -ENOMEM);
+    sysctl_max_map_count = saved;
+    KT_EXPECT_EQ(do_munmap(mm, UADDR + PAGE_SIZE, PAGE_SIZE), 0);
+    /* MAP_SHARED_VALIDATE: anonymous memory -EINVAL */
+    KT_EXPECT_EQ(do_mmap(mm, NULL, 0, PAGE_SIZE, PROT_READ,
+                         MAP_SHARED_VALIDATE | MAP_ANONYMOUS, 0), -EINVAL);
+    mutex_unlock(&mm->mmap_sem);
+    mm_end(mm);
+}
+
+/* MAP_SHARED_VALIDATE of a file: the flags MAP_SHARED knows work, any
+ * other is -EOPNOTSUPP (MAP_SHARED alone ignores it); a shared mapping of
+ * a file opened read-only cannot be made writable (VM_MAYWRITE). */
+KTEST(mmapfile, shared_validate_and_maywrite)
+{
+    struct file *f = mopen("/mmt_validate", 1);
+    KT_ASSERT(f);
+    struct mm_struct *mm = mm_begin();
+    KT_ASSERT(mm);
+    mutex_lock(&mm->mmap_sem);
+    KT_EXPECT_EQ(do_mmap(mm, f, UADDR, PAGE_SIZE, PROT_READ,
+                         MAP_SHARED_VALIDATE | MAP_FIXED | MAP_POPULATE, 0), (long)UADDR);
+    struct vm_area_struct *v = find_vma(mm, UADDR);
+    KT_EXPECT(v && (v->vm_flags & VM_SHARED) && (v->vm_flags & VM_MAYWRITE));
+    KT_EXPECT_EQ(do_mmap(mm, f, 0, PAGE_SIZE, PROT_READ, MAP_SHARED_VALIDATE | 0x400, 0),
+                 -EOPNOTSUPP);
+    KT_EXPECT_EQ(do_mmap(mm, f, 0, PAGE_SIZE, PROT_READ, MAP_SHARED_VALIDATE | MAP_SYNC, 0),
+                 -EOPNOTSUPP);
+    long a = do_mmap(mm, f, 0, PAGE_SIZE, PROT_READ, MAP_SHARED | 0x400, 0);
+    KT_EXPECT(a > 0);
+    v->vm_flags &= ~VM_MAYWRITE;                    /* as if f were open read-only */
+    KT_EXPECT_EQ(do_mprotect(mm, UADDR, PAGE_SIZE, PROT_READ | PROT_WRITE), -EACCES);
+    KT_EXPECT_EQ(do_mprotect(mm, (unsigned long)a, PAGE_SIZE, PROT_READ | PROT_WRITE), 0);
+    mutex_unlock(&mm->mmap_sem);
+    mm_end(mm);
+    mclose(f, "/mmt_validate");
+}

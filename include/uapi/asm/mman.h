@@ -15,6 +15,7 @@
 
 #define MAP_SHARED      0x01
 #define MAP_PRIVATE     0x02
+#define MAP_SHARED_VALIDATE 0x03       /* MAP_SHARED, unknown flags: -EOPNOTSUPP */
 #define MAP_TYPE        0x0f
 #define MAP_FIXED       0x10
 #define MAP_ANONYMOUS   0x20
@@ -27,6 +28,14 @@
 #define MAP_POPULATE    0x8000         /* fault every page in now */
 #define MAP_STACK       0x20000        /* accepted, no effect */
 #define MAP_FIXED_NOREPLACE 0x100000   /* like MAP_FIXED but -EEXIST over a mapping */
+#define MAP_SYNC        0x80000        /* DAX only: -EOPNOTSUPP here */
+/* The flags MAP_SHARED_VALIDATE knows (Linux 6.1's LEGACY_MAP_MASK; the
+ * huge-page size bits and MAP_32BIT, 0x40, included: accepted, no effect) */
+#define LEGACY_MAP_MASK (MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | \
+                         MAP_DENYWRITE | MAP_EXECUTABLE | 0x4000000 /* UNINITIALIZED */ | \
+                         MAP_GROWSDOWN | MAP_LOCKED | MAP_NORESERVE | MAP_POPULATE | \
+                         0x10000 /* NONBLOCK */ | MAP_STACK | 0x40000 /* HUGETLB */ | \
+                         0x40 /* 32BIT */ | (0x3fU << 26) /* HUGE_MASK */)
 
 #define MAP_FAILED      ((void *)-1)   /* what mmap returns on error */
 

@@ -16,6 +16,8 @@ typedef struct {
     union {
         int _pad[29];
         struct { int pid; unsigned int uid; } kill;               /* kill() */
+        struct { int pid; unsigned int uid; union { int sival_int; void *sival_ptr; } value; }
+            rt;                                                   /* sigqueue() */
         struct { void *addr; } fault;                             /* SIGSEGV, SIGBUS */
         struct { int pid; unsigned int uid; int status; long utime, stime; } chld;
     } _sifields;
@@ -24,10 +26,12 @@ typedef struct {
 #define si_uid    _sifields.kill.uid
 #define si_addr   _sifields.fault.addr
 #define si_status _sifields.chld.status
+#define si_value  _sifields.rt.value
 
 /* si_code: who sent it, or why the trap raised it */
 #define SI_USER       0                /* kill() */
 #define SI_KERNEL     0x80
+#define SI_QUEUE      (-1)             /* sigqueue() */
 #define SI_TKILL      (-6)             /* tkill(), tgkill() (raise) */
 #define ILL_ILLOPN    2                /* SIGILL: illegal operand */
 #define FPE_INTDIV    1                /* SIGFPE: integer divide by zero */

@@ -128,6 +128,8 @@
 #define __NR_rt_sigqueueinfo    178
 #define __NR_rt_sigsuspend      179
 #define __NR_pread64            180
+#define __NR_capget             184
+#define __NR_capset             185
 #define __NR_pwrite64           181
 #define __NR_chown              182
 #define __NR_getcwd             183
@@ -173,7 +175,9 @@
 #define __NR_set_thread_area    243
 #define __NR_get_thread_area    244
 #define __NR_exit_group         252
+#define __NR_fadvise64          250
 #define __NR_set_tid_address    258
+#define __NR_fadvise64_64       272
 #define __NR_clock_settime      264
 #define __NR_clock_gettime      265
 #define __NR_clock_getres       266
@@ -205,6 +209,7 @@
 #define __NR_dup3               330
 #define __NR_preadv             333
 #define __NR_pwritev            334
+#define __NR_rt_tgsigqueueinfo  335
 #define __NR_prlimit64          340
 #define __NR_syncfs             344
 #define __NR_renameat2          353
@@ -214,6 +219,7 @@
 #define __NR_pwritev2           379
 #define __NR_statx              383
 #define __NR_clock_gettime64    403
+#define __NR_clock_getres_time64 406
 #define __NR_clock_nanosleep_time64407
 #define __NR_utimensat_time64   412
 #define __NR_pselect6_time64    413
@@ -223,6 +229,37 @@
 #define __NR_openat2            437
 #define __NR_faccessat2         439
 #define __NR_cachestat          451
+
+/* Out on purpose (docs/processes.md): sockets, System V IPC, modify_ldt;
+ * named so that kernel/syscall.c can say they are -ENOSYS. */
+#define __NR_socketcall      102
+#define __NR_ipc             117
+#define __NR_modify_ldt      123
+#define __NR_socket          359
+#define __NR_socketpair      360
+#define __NR_bind            361
+#define __NR_connect         362
+#define __NR_listen          363
+#define __NR_accept4         364
+#define __NR_getsockopt      365
+#define __NR_setsockopt      366
+#define __NR_getsockname     367
+#define __NR_getpeername     368
+#define __NR_sendto          369
+#define __NR_sendmsg         370
+#define __NR_recvfrom        371
+#define __NR_recvmsg         372
+#define __NR_shutdown        373
+#define __NR_semget          393
+#define __NR_semctl          394
+#define __NR_shmget          395
+#define __NR_shmctl          396
+#define __NR_shmat           397
+#define __NR_shmdt           398
+#define __NR_msgget          399
+#define __NR_msgsnd          400
+#define __NR_msgrcv          401
+#define __NR_msgctl          402
 
 /* Vellum's own debugging call, in a range Linux leaves unused (Linux's
  * numbers stop below 500 on i386): vellum_debug(op, arg).
