@@ -38,7 +38,7 @@ rootfs-img: $(ROOTFS_IMG)
 
 $(ROOTFS_IMG): $(ROOTFS_TREE)/.stamp tools/mkrootfs.sh
 	@$(quiet) MKFS $@
-	$(Q)bash tools/mkrootfs.sh $(ROOTFS_TREE) $@ $(ROOTFS_SIZE)
+	$(Q)bash tools/mkrootfs.sh --ext3 $(ROOTFS_TREE) $@ $(ROOTFS_SIZE)
 
 $(ROOTFS_RUN): $(ROOTFS_IMG) tools/rundisk.sh
 	@bash tools/rundisk.sh $< $@
@@ -56,7 +56,7 @@ reset-disk:
 	@echo "*** the next make qemu starts from a fresh copy of $(ROOTFS_IMG)"
 
 rootfs-check: $(ROOTFS_IMG)
-	bash tools/mkrootfs.sh $(ROOTFS_TREE) $(BUILD)/images/rootfs-again.img $(ROOTFS_SIZE)
+	bash tools/mkrootfs.sh --ext3 $(ROOTFS_TREE) $(BUILD)/images/rootfs-again.img $(ROOTFS_SIZE)
 	cmp $(ROOTFS_IMG) $(BUILD)/images/rootfs-again.img && echo "rootfs-check: identical"
 	@rm -f $(BUILD)/images/rootfs-again.img
 
