@@ -106,6 +106,8 @@ void ext2_journal_revoke(struct super_block *sb, unsigned long blocknr);   /* ex
 /* ext3_ordered.c: the a_ops of a regular file on ext3 mounted read-write
  * (data=ordered); ext2_set_inode_ops picks them. */
 extern const struct address_space_operations ext3_ordered_aops;
+/* ... and its fsync (ext2_file_operations calls it when there is a journal) */
+int ext3_sync_file(struct file *file, int datasync);
 
 /* namei.c: ext3's orphan list (Linux 2.6.24's ext3_orphan_add and
  * ext3_orphan_del).  An inode whose last link goes is put at the head of

@@ -800,12 +800,22 @@ static ssize_t ext2_file_read_iter(struct file *file, struct iov_iter *to, loff_
     return generic_file_read_iter(file, to, ppos);
 }
 
+/* fsync of a regular file: ext2's is the whole filesystem, in order
+ * (generic_file_fsync, fs/sync.c); ext3's is the journal's (ext3_sync_file,
+ * ext3_ordered.c). */
+static int ext2_fsync(struct file *file, int datasync)
+{
+    if (EXT2_SB(file->f_mapping->host->i_sb)->s_journal)
+        return ext3_sync_file(file, datasync);
+    return generic_file_fsync(file, datasync);
+}
+
 const struct file_operations ext2_file_operations = {
     .open       = ext2_file_open,
     .llseek     = ext2_llseek,
     .read_iter  = ext2_file_read_iter,
     .write_iter = generic_file_write_iter,
-    .fsync      = generic_file_fsync,   /* fs/sync.c: the whole fs, in order */
+    .fsync      = ext2_fsync,
     .mmap       = generic_file_mmap,
 };
 
