@@ -13,6 +13,8 @@
  *                  after it started, not before (commit=8 outlives JBD's
  *                  default of 5)
  * tools/suites/ext3opts.conf checks both disks on the host: fsck-clean.
+ * And suite ext3credits (hda = ext3-1k.img, one CPU): overuse_warns, a
+ * handle that dirties more buffers than it reserved (JBD's WARN).
  */
 #include <kernel.h>
 #include <string.h>
@@ -187,4 +189,37 @@ KTEST(ext3opts, commit_timer)
     setup();
     commit_after("commit=2", 2);
     commit_after("commit=8", 8);
+}
+
+/* Suite ext3credits (one CPU: a WARN stops the other CPUs): a handle that
+ * dirties more buffers than it reserved gets JBD's WARN, not a BUG, and
+ * its changes still commit (Linux 2.6.24 asserts instead). */
+KTEST(ext3credits, overuse_warns)
+{
+    setup();
+    KT_ASSERT_EQ(mnt("hda", "/x6", NULL), 0);
+    struct super_block *sb = ktest_sb_of("/x6");
+    KT_ASSERT(sb && EXT2_SB(sb)->s_journal);
+    journal_t *j = EXT2_SB(sb)->s_journal;
+    struct ext2_sb_info *sbi = EXT2_SB(sb);
+    handle_t *h = journal_start(j, 1);
+    KT_ASSERT(!IS_ERR(h));
+    printk(KERN_INFO "credits-test: one credit, two buffers\n");
+    KT_EXPECT_EQ(journal_get_write_access(h, sbi->s_sbh), 0);
+    KT_EXPECT_EQ(journal_dirty_metadata(h, sbi->s_sbh), 0);
+    KT_EXPECT_EQ(h->h_buffer_credits, 0);
+    KT_EXPECT_EQ(journal_dirty_metadata(h, sbi->s_sbh), 0);   /* again: free */
+    const char *log = ktest_log_since("credits-test: one credit, two buffers");
+    KT_EXPECT(ktest_find(log, "more credits than it reserved") == NULL);
+    KT_EXPECT_EQ(journal_get_write_access(h, sbi->s_group_desc[0]), 0);
+    KT_EXPECT_EQ(journal_dirty_metadata(h, sbi->s_group_desc[0]), 0);
+    log = ktest_log_since("credits-test: one credit, two buffers");
+    KT_EXPECT(ktest_find(log, "WARNING: JBD: hda: a handle used more credits than it reserved")
+              != NULL);
+    tid_t tid = h->h_transaction->t_tid;
+    KT_EXPECT_EQ(journal_stop(h), 0);
+    KT_EXPECT_EQ(journal_force_commit(j), 0);
+    KT_EXPECT(!tid_gt(tid, j->j_commit_sequence));              /* committed */
+    KT_EXPECT(!is_journal_aborted(j));
+    KT_EXPECT_EQ(umount_recorded("/x6"), 0);
 }

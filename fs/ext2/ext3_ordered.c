@@ -107,7 +107,7 @@ static int ext3_write_begin(struct file *file, struct address_space *mapping, lo
     if (!page)
         return -ENOMEM;
     if (ext3_journal_of(mapping) && ext3_write_needs_handle(page, pos, from, from + len)) {
-        handle = ext3_journal_start(inode->i_sb, EXT3_WRITE_CREDITS);
+        handle = ext3_journal_start(inode->i_sb, ext3_writepage_trans_blocks(inode));
         if (IS_ERR(handle)) {
             unlock_page(page);
             put_page(page);
@@ -173,7 +173,7 @@ static int ext3_ordered_writepage(struct page *page, struct writeback_control *w
     /* Allocating: the handle may wait for a commit, and the commit for the
      * pages in this task's plug, so they go first. */
     blk_flush_plug();
-    handle_t *handle = ext3_journal_start(inode->i_sb, EXT3_WRITE_CREDITS);
+    handle_t *handle = ext3_journal_start(inode->i_sb, ext3_writepage_trans_blocks(inode));
     if (IS_ERR(handle)) {
         set_page_dirty(page);          /* the data waits for a later pass */
         unlock_page(page);

@@ -516,7 +516,7 @@ static void ext3_orphan_cleanup(struct super_block *sb)
             mutex_unlock(&sb->s_lock);
             if (inode->i_nlink) {
                 ext2_truncate_blocks(inode, inode->i_size);   /* a handle of its own */
-                handle_t *handle = ext3_journal_start(sb, EXT3_OP_CREDITS);
+                handle_t *handle = ext3_journal_start(sb, 3);   /* as Linux's setattr */
                 if (!IS_ERR(handle)) {
                     ext3_orphan_del(inode);
                     ext3_journal_stop(handle);
