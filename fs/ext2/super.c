@@ -1,9 +1,12 @@
 /* fs/ext2/super.c: mounting ext2.  Reads and validates the superblock and
  * the group descriptors (a corrupt or unsupported filesystem is refused
  * with a log line, never trusted), checks and recovers ext3's journal
- * (ext3_load_journal, through fs/jbd/), sets up struct ext2_sb_info, and
- * provides the super_operations: alloc/destroy_inode, write_inode,
- * evict_inode (inode.c), sync_fs, statfs, put_super.  Registers "ext2".
+ * (ext3_load_journal, through fs/jbd/), parses the mount options
+ * (errors=, commit=, data=ordered: parse_options), sets up struct
+ * ext2_sb_info, and provides the super_operations: alloc/destroy_inode,
+ * write_inode, evict_inode (inode.c), sync_fs, statfs, put_super,
+ * remount_fs, show_options.  ext2_error and what errors= makes it do.
+ * Registers "ext2" (which mounts ext3 too).
  *
  * Sits on: fs/buffer.c (sb_bread), fs/jbd/ (the journal), the VFS (include/fs.h).
  * Locking: sb->s_lock serialises block and inode allocation (balloc.c,
