@@ -1,6 +1,6 @@
 # mk/rootfs.mk: the bootable root disk, and booting it with `make qemu`.
 #
-#   build/images/rootfs.img       ext2 image of build/rootfs (tools/mkrootfs.sh):
+#   build/images/rootfs.img       ext3 image of build/rootfs (tools/mkrootfs.sh --ext3):
 #                                 pristine, reproducible, built by `make`
 #   build/images/rootfs-run.img   the writable copy `make qemu` boots; KEPT
 #                                 across runs, so files you write persist from
