@@ -44,14 +44,15 @@ dfs_cat() { debugfs -R "cat $2" "$1" 2>/dev/null; }
 if has "$IMG" has_journal && ! has "$IMG" needs_recovery; then pass "$T.image_is_ext3"
 else fail "$T.image_is_ext3 (features: $(features "$IMG"))"; fi
 
-# boot N: the production kernel as make qemu runs it (root=hda), under -icount
+# boot N: the production kernel as make qemu runs it (root=hda, two CPUs:
+# mk/run.mk's CPUS), under -icount
 boot() {
     console_open "$TMP/serial$1.log"
     LOG=$CONSOLE_LOG NP=0 LOST=0
     # QEMU itself in the background, not under timeout(1): the kill below
     # must reach the emulator (CONSOLE_DEADLINE bounds every wait)
     "$QEMU" -accel tcg ${ICOUNT:+-icount "$ICOUNT"} -display none \
-        -no-reboot -m 128M -nic none -monitor none -serial "$CONSOLE_SERIAL" \
+        -no-reboot -m 128M -smp 2 -nic none -monitor none -serial "$CONSOLE_SERIAL" \
         -device isa-debug-exit,iobase=0xf4,iosize=0x04 -kernel "$KERNEL" -append "root=hda" \
         -drive "file=$IMG,format=raw,if=ide,index=0" </dev/null >"$TMP/qemu$1.out" 2>&1 &
     QPID=$! CONSOLE_PID=$!
