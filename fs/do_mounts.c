@@ -1,5 +1,5 @@
 /* fs/do_mounts.c: mounting the root filesystem at boot (root=, rootfstype=,
- * ro), the kernel's own mounts on /dev, /proc and /tmp, mount(2) and
+ * rootflags=, ro), the kernel's own mounts on /dev, /proc and /tmp, mount(2) and
  * umount2(2), and the unmount at power off.  Sits on the VFS's do_mount/
  * do_umount (fs/namespace.c), as Linux's init/do_mounts.c does.
  */
@@ -115,6 +115,11 @@ void prepare_namespace(void)
     const char *root = cmdline_get("root");
     const char *type = cmdline_get("rootfstype");
     unsigned long flags = cmdline_get("ro") ? MS_RDONLY : 0;
+    /* rootflags=: the root's mount options, the data mount(2) would pass
+     * (Linux's root_mount_data: "rootflags=errors=remount-ro,commit=1") */
+    const char *rootflags = cmdline_get("rootflags");
+    if (rootflags && !*rootflags)
+        rootflags = NULL;
     if (!root || !*root)
         root = "hda";
     if (!strncmp(root, "/dev/", 5))
@@ -122,10 +127,10 @@ void prepare_namespace(void)
     if (!type || !*type)
         type = "ext2";
 
-    int err = mount_recorded(root, "/", type, flags, NULL);
+    int err = mount_recorded(root, "/", type, flags, rootflags);
     if (err) {
         printk(KERN_EMERG "VFS: Cannot mount root fs \"%s\" (%s): error %d\n", root, type, err);
-        printk(KERN_EMERG "VFS: check root= (e.g. root=hda) and rootfstype=; "
+        printk(KERN_EMERG "VFS: check root= (e.g. root=hda), rootfstype= and rootflags=; "
                "attach the disk image as the first IDE disk.  Using an empty ramfs root.\n");
         err = mount_recorded("none", "/", "ramfs", 0, NULL);
         if (err) {

@@ -365,7 +365,8 @@ static int show_loadavg(char *buf, size_t size)
 }
 
 /* One line per mount, as Linux's /proc/mounts: device, mount point, type,
- * options.  Mount points come from the table fs/do_mounts.c keeps. */
+ * options (rw or ro, then the filesystem's show_options).  Mount points come
+ * from the table fs/do_mounts.c keeps. */
 static int show_mounts(char *buf, size_t size)
 {
     struct vfsmount *m;
@@ -374,9 +375,14 @@ static int show_mounts(char *buf, size_t size)
     list_for_each_entry(m, &vfsmount_list, mnt_list) {
         if (n >= size)
             break;
-        n += snprintf(buf + n, size - n, "%s %s %s %s 0 0\n", m->mnt_sb->s_id,
-                      mount_point_name(m), m->mnt_sb->s_type->name,
-                      (m->mnt_sb->s_flags & MS_RDONLY) ? "ro" : "rw");
+        struct super_block *sb = m->mnt_sb;
+        n += snprintf(buf + n, size - n, "%s %s %s %s", sb->s_id,
+                      mount_point_name(m), sb->s_type->name,
+                      (sb->s_flags & MS_RDONLY) ? "ro" : "rw");
+        if (n < size && sb->s_op && sb->s_op->show_options)
+            n += sb->s_op->show_options(sb, buf + n, size - n);
+        if (n < size)
+            n += snprintf(buf + n, size - n, " 0 0\n");
     }
     mutex_unlock(&namespace_sem);
     return min(n, size);

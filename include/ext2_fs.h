@@ -22,7 +22,8 @@
 #define EXT2_LINK_MAX        32000
 
 /* s_state: VALID_FS is set only while the filesystem is unmounted cleanly
- * (cleared on disk by a read-write mount, set again at unmount), ERROR_FS
+ * (cleared on disk by a read-write mount of ext2, set again at unmount; ext3
+ * keeps it set, as Linux's: the journal keeps the disk consistent), ERROR_FS
  * once an error was found; e2fsck -p checks a filesystem lacking VALID_FS or
  * having ERROR_FS.  s_max_mnt_count: mounts before a check is due. */
 #define EXT2_VALID_FS        0x0001
@@ -31,6 +32,18 @@
                                               processing the orphan list (ext2_iget
                                               then reads inodes with no links) */
 #define EXT2_DFL_MAX_MNT_COUNT 20
+
+/* s_errors: what to do when an error is detected, the default of the mount
+ * option errors= (Linux's EXT2_ERRORS_*; mke2fs -e, tune2fs -e). */
+#define EXT2_ERRORS_CONTINUE 1
+#define EXT2_ERRORS_RO       2
+#define EXT2_ERRORS_PANIC    3
+
+/* sbi->s_mount_opt: the mount options (fs/ext2/super.c, parse_options). */
+#define EXT2_MOUNT_ERRORS_CONT  0x0001     /* errors=continue */
+#define EXT2_MOUNT_ERRORS_RO    0x0002     /* errors=remount-ro */
+#define EXT2_MOUNT_ERRORS_PANIC 0x0004     /* errors=panic */
+#define EXT2_MOUNT_ERRORS_MASK  0x0007
 
 /* i_block[]: 12 direct pointers, then single, double, triple indirect */
 #define EXT2_NDIR_BLOCKS     12
@@ -178,6 +191,8 @@ struct ext2_sb_info {
     uint32_t s_feature_incompat, s_feature_ro_compat;
     uint16_t s_mount_state;            /* s_state as found at mount (+ ERROR_FS):
                                         * what unmount writes back */
+    unsigned long s_mount_opt;         /* EXT2_MOUNT_*: errors= */
+    unsigned long s_commit_interval;   /* commit=N in jiffies; 0: JBD's default */
     struct journal_s *s_journal;       /* ext3 mounted read-write: its journal
                                         * (fs/jbd/); NULL for ext2 and read-only */
     struct list_head s_orphan;         /* ext3: the in-core orphan list, newest

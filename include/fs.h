@@ -554,6 +554,10 @@ struct super_operations {
     /* Linux's remount_fs, only for going read-only (power off's emergency
      * remount of the root): *flags holds the new MS_RDONLY. */
     int (*remount_fs)(struct super_block *sb, int *flags, char *data);
+    /* Linux's show_options (optional): the mount's options for /proc/mounts,
+     * each as ",name" or ",name=value" (only those not at their default, as
+     * Linux), written into buf; returns the length (snprintf's rule). */
+    int (*show_options)(struct super_block *sb, char *buf, size_t size);
 };
 
 struct super_block {

@@ -1,6 +1,6 @@
 # mk/rootfs.mk: the bootable root disk, and booting it with `make qemu`.
 #
-#   build/images/rootfs.img       ext2 image of build/rootfs (tools/mkrootfs.sh):
+#   build/images/rootfs.img       ext3 image of build/rootfs (tools/mkrootfs.sh --ext3):
 #                                 pristine, reproducible, built by `make`
 #   build/images/rootfs-run.img   the writable copy `make qemu` boots; KEPT
 #                                 across runs, so files you write persist from
@@ -38,7 +38,7 @@ rootfs-img: $(ROOTFS_IMG)
 
 $(ROOTFS_IMG): $(ROOTFS_TREE)/.stamp tools/mkrootfs.sh
 	@$(quiet) MKFS $@
-	$(Q)bash tools/mkrootfs.sh $(ROOTFS_TREE) $@ $(ROOTFS_SIZE)
+	$(Q)bash tools/mkrootfs.sh --ext3 $(ROOTFS_TREE) $@ $(ROOTFS_SIZE)
 
 $(ROOTFS_RUN): $(ROOTFS_IMG) tools/rundisk.sh
 	@bash tools/rundisk.sh $< $@
@@ -56,7 +56,7 @@ reset-disk:
 	@echo "*** the next make qemu starts from a fresh copy of $(ROOTFS_IMG)"
 
 rootfs-check: $(ROOTFS_IMG)
-	bash tools/mkrootfs.sh $(ROOTFS_TREE) $(BUILD)/images/rootfs-again.img $(ROOTFS_SIZE)
+	bash tools/mkrootfs.sh --ext3 $(ROOTFS_TREE) $(BUILD)/images/rootfs-again.img $(ROOTFS_SIZE)
 	cmp $(ROOTFS_IMG) $(BUILD)/images/rootfs-again.img && echo "rootfs-check: identical"
 	@rm -f $(BUILD)/images/rootfs-again.img
 

@@ -17,7 +17,8 @@
 # The applet list comes from running BUSYBOX on the host: directly, or
 # through qemu-i386-static where the host kernel cannot run i386 programs.
 # The image must not be in use: a QEMU running on it (its lock, in
-# /proc/locks) is refused.  Ends with e2fsck -fn; exit 1 if anything failed.
+# /proc/locks) is refused; an ext3 journal left to replay is replayed first
+# (e2fsck -E journal_only).  Ends with e2fsck -fn; exit 1 if anything failed.
 set -u
 BB=$1 IMG=$2
 export PATH=$PATH:/usr/sbin:/sbin LC_ALL=C
@@ -34,6 +35,13 @@ applets=$("$BB" --list 2>/dev/null) || applets=
 [ -n "$applets" ] || { command -v qemu-i386-static >/dev/null 2>&1 && applets=$(qemu-i386-static "$BB" --list 2>/dev/null); }
 [ -n "$applets" ] || die "cannot run $BB --list here (no i386 support, no qemu-i386-static)"
 n=$(echo "$applets" | wc -l)
+
+# An ext3 disk left by a power cut (needs_recovery: QEMU killed) has its
+# last changes in the journal only; debugfs would write under a log the
+# next boot replays over its work: the host's e2fsck replays it first.
+if dumpe2fs -h "$IMG" 2>/dev/null | grep -q '^Filesystem features:.*needs_recovery'; then
+    e2fsck -E journal_only -y "$IMG" >/dev/null 2>&1 || die "cannot replay the journal of $IMG (e2fsck)"
+fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vellum-bbinst.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT

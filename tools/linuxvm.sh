@@ -109,7 +109,8 @@ chmod 1777 /tmp
 for m in /mod/*.ko; do insmod "$m" 2>/dev/null; done
 n=0
 while [ ! -b /dev/sda ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
-if mount -t ext2 /dev/sda /mnt; then
+# ext2, or ext3 (a journal: the ext4 driver refuses it as ext2)
+if mount -t ext2 /dev/sda /mnt 2>/dev/null || mount -t ext3 /dev/sda /mnt; then
     $(sed -n 's/.*vrun=\([^ ]*\).*/\1/p' /proc/cmdline | tr , ' ')
     umount /mnt
 else

@@ -2,12 +2,14 @@
 # tools/mkrootfs.sh: the bootable root file system image, on the host.
 # Layer: host tooling (mk/rootfs.mk runs it; tests run it for their own images).
 #
-#   tools/mkrootfs.sh STAGING IMAGE [SIZE] [EXTRA-DIR...]
+#   tools/mkrootfs.sh [--ext3] STAGING IMAGE [SIZE] [EXTRA-DIR...]
 #
 # STAGING is the userland's staging tree (build/rootfs from mk/user.mk);
 # each EXTRA-DIR is copied over it (tests add programs that way).  The
 # result is an ext2 revision 1 file system with 1 KiB blocks and only the
-# filetype feature (what Vellum's ext2 implements), SIZE big (32M), every
+# filetype feature (what Vellum's ext2 implements); with --ext3 (the root
+# disk of `make qemu`, mk/rootfs.mk) it also has a journal (has_journal, a
+# 4 MiB journal in inode 8: ext3, docs/journal.md).  SIZE big (32M), every
 # file owned by root (uid and gid 0, whoever builds it), with /home, /root,
 # /tmp, /dev, /proc and /mnt present, and /bin/su set-user-ID root (su asks
 # no password: docs/vfs.md, Credentials and permissions).
@@ -15,6 +17,11 @@
 # modes (directories 755, programs 755, other files 644, /tmp 1777), so the
 # same staging tree gives the same bytes.
 set -euo pipefail
+FSTYPE=ext2 FEATURES=none,filetype JOURNAL=
+if [ "${1:-}" = --ext3 ]; then
+    FSTYPE=ext3 FEATURES=none,filetype,has_journal JOURNAL="-J size=4"
+    shift
+fi
 STAGING=$1
 IMG=$2
 SIZE=${3:-32M}
@@ -45,7 +52,7 @@ chmod 700 "$TREE/root"
 find "$TREE" -exec touch -h -d @$FAKE_TIME {} +
 
 rm -f "$IMG"
-mke2fs -q -F -t ext2 -T default -m 0 -b 1024 -r 1 -I 128 -O none,filetype \
+mke2fs -q -F -t $FSTYPE -T default -m 0 -b 1024 -r 1 -I 128 -O $FEATURES $JOURNAL \
     -U $UUID -E hash_seed=$SEED,root_owner=0:0 -L vellum-root \
     -d "$TREE" "$IMG" "$SIZE" >"$IMG.log" 2>&1 ||
     { echo "mkrootfs: mke2fs failed for $IMG:" >&2; cat "$IMG.log" >&2; exit 1; }

@@ -13,7 +13,10 @@
 #
 # The carry-over reads the old disk with debugfs (rdump) and writes the new
 # one with debugfs commands (mkdir, write, symlink, mknod, sif), so no mount
-# and no root are needed.  Simplifications: a hard-linked file arrives as
+# and no root are needed.  debugfs does not replay an ext3 journal: an old
+# disk left by a power cut (QEMU killed, needs_recovery set) is read from a
+# copy the host's e2fsck replayed first (-E journal_only), so what the log
+# held is carried too; RUN.old itself is kept as it was.  Simplifications: a hard-linked file arrives as
 # separate copies; extended attributes are not carried.  If the result is
 # not e2fsck-clean, RUN is the plain fresh copy and the old disk stays in
 # RUN.old (said so).
@@ -29,10 +32,15 @@ cp "$PRISTINE" "$RUN"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vellum-rundisk.XXXXXX") || exit 1
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/old"
+OLD=$RUN.old
+if dumpe2fs -h "$OLD" 2>/dev/null | grep -q '^Filesystem features:.*needs_recovery'; then
+    cp --sparse=always "$OLD" "$tmp/old.img" && e2fsck -E journal_only -y "$tmp/old.img" >/dev/null 2>&1
+    OLD=$tmp/old.img
+fi
 carried=
 for d in home root; do
-    debugfs -R "stat /$d" "$RUN.old" 2>/dev/null | grep -q 'Type: directory' || continue
-    debugfs -R "rdump /$d $tmp/old" "$RUN.old" >/dev/null 2>&1
+    debugfs -R "stat /$d" "$OLD" 2>/dev/null | grep -q 'Type: directory' || continue
+    debugfs -R "rdump /$d $tmp/old" "$OLD" >/dev/null 2>&1
     [ -d "$tmp/old/$d" ] && carried="$carried /$d"
 done
 
@@ -67,8 +75,8 @@ if e2fsck -fn "$RUN" > "$tmp/fsck.log" 2>&1; then
     echo "*** $PRISTINE was rebuilt (the userland changed): a fresh disk, with${carried:- nothing} carried over from the old one;"
     echo "*** the old disk is kept as $RUN.old"
     # busybox (make busybox) is put back the way it was installed
-    if debugfs -R "stat /bin/busybox" "$RUN.old" 2>/dev/null | grep -q 'Type: regular' &&
-       debugfs -R "dump /bin/busybox $tmp/busybox" "$RUN.old" >/dev/null 2>&1 && chmod 755 "$tmp/busybox"; then
+    if debugfs -R "stat /bin/busybox" "$OLD" 2>/dev/null | grep -q 'Type: regular' &&
+       debugfs -R "dump /bin/busybox $tmp/busybox" "$OLD" >/dev/null 2>&1 && chmod 755 "$tmp/busybox"; then
         if bash "$(dirname "$0")/installbusybox.sh" "$tmp/busybox" "$RUN" > "$tmp/bb.log" 2>&1; then
             echo "*** busybox was on the old disk: installed again (/bin/busybox, /usr/bin)"
         else

@@ -90,22 +90,62 @@ int ext2_journal_get_create_access(struct super_block *sb, struct buffer_head *b
 int ext2_journal_dirty(struct super_block *sb, struct buffer_head *bh);
 void ext2_journal_forget(struct super_block *sb, struct buffer_head *bh);
 void ext2_journal_revoke(struct super_block *sb, unsigned long blocknr);   /* ext2: nothing */
-/* Credits (metadata buffers) of one operation: Linux's EXT3_DATA_TRANS_BLOCKS
- * and friends, rounded up: a block allocation (up to three new indirect
- * blocks and two parents, the bitmaps and descriptors of two groups, the
- * superblock, the inode-table block: 12), a directory change (a directory
- * block, plus an allocation if the directory grows), an inode allocation
- * (bitmap, descriptor, superblock, inode table). */
+/* Credits: the metadata buffers a handle may dirty, as Linux 2.6.24's
+ * include/linux/ext3_jbd.h and fs/ext3 compute them (without quotas; the
+ * xattr term stays, as Linux counts it even for a file without xattrs).  A
+ * nested journal_start adds none: the outermost handle's reservation must
+ * cover everything done under it, and JBD WARNs when a handle dirties more
+ * buffers than it reserved (fs/jbd/transaction.c). */
+#define EXT3_SINGLEDATA_TRANS_BLOCKS  8  /* one data block: the inode, the block
+                                            bitmap, group descriptor, superblock,
+                                            three indirect blocks, and one more */
+#define EXT3_XATTR_TRANS_BLOCKS       6
+#define EXT3_DATA_TRANS_BLOCKS  (EXT3_SINGLEDATA_TRANS_BLOCKS + EXT3_XATTR_TRANS_BLOCKS - 2) /* 12 */
+#define EXT3_DELETE_TRANS_BLOCKS      (2 * EXT3_DATA_TRANS_BLOCKS + 64)                    /* 88 */
+#define EXT3_INDEX_EXTRA_TRANS_BLOCKS 8  /* a directory that grows */
+#define EXT3_MAX_TRANS_DATA           64 /* a truncate's first handle, at most */
+#define EXT3_RESERVE_TRANS_BLOCKS     12 /* a truncate extends its handle below this */
+/* each directory operation's handle (fs/ext3/namei.c's journal_start calls) */
+#define EXT3_CREATE_CREDITS  (EXT3_DATA_TRANS_BLOCKS + EXT3_INDEX_EXTRA_TRANS_BLOCKS + 3) /* 23:
+                                            create, mknod, mkdir */
+#define EXT3_SYMLINK_CREDITS (EXT3_DATA_TRANS_BLOCKS + EXT3_INDEX_EXTRA_TRANS_BLOCKS + 5) /* 25 */
+#define EXT3_LINK_CREDITS    (EXT3_DATA_TRANS_BLOCKS + EXT3_INDEX_EXTRA_TRANS_BLOCKS)     /* 20 */
+#define EXT3_UNLINK_CREDITS  EXT3_DELETE_TRANS_BLOCKS                                   /* 88:
+                                            unlink, rmdir */
+#define EXT3_RENAME_CREDITS  (2 * EXT3_DATA_TRANS_BLOCKS + EXT3_INDEX_EXTRA_TRANS_BLOCKS + 2) /* 34 */
+/* ext2_get_block's own handle, when it is not nested in one (Vellum's:
+ * Linux's get_block always runs in its caller's) */
 #define EXT3_ALLOC_CREDITS   16
-#define EXT3_OP_CREDITS      32          /* create .. rename: a few of the above */
-#define EXT3_TRUNC_CREDITS   64          /* truncate, evict: to start, and each extension */
-#define EXT3_RESERVE_CREDITS 12          /* a truncate extends its handle below this */
-#define EXT3_WRITE_CREDITS   (2 * EXT3_ALLOC_CREDITS)  /* a page's blocks (up to 4):
-                                            their allocations share most buffers */
+
+/* Linux's ext3_writepage_trans_blocks: a page's worth of blocks allocated
+ * in data=ordered mode: each block and its indirect blocks (3, or 5 when a
+ * page can straddle the direct blocks' end), the bitmaps and descriptors
+ * twice over, the inode and the superblock: 16 at 1 KiB blocks, 10 at 4 KiB. */
+static inline int ext3_writepage_trans_blocks(struct inode *inode)
+{
+    int bpp = 1 << (PAGE_SHIFT - inode->i_blkbits);
+    int indirects = (EXT2_NDIR_BLOCKS % bpp) ? 5 : 3;
+    return 2 * (bpp + indirects) + 2;
+}
+
+/* Linux's blocks_for_truncate: a truncate's (and a freed inode's) handle,
+ * and each extension of it: the file's blocks (2 to EXT3_MAX_TRANS_DATA)
+ * plus a data allocation's worth. */
+static inline int ext3_blocks_for_truncate(struct inode *inode)
+{
+    unsigned long needed = inode->i_blocks >> (inode->i_blkbits - 9);
+    if (needed < 2)
+        needed = 2;
+    if (needed > EXT3_MAX_TRANS_DATA)
+        needed = EXT3_MAX_TRANS_DATA;
+    return EXT3_DATA_TRANS_BLOCKS + needed;
+}
 
 /* ext3_ordered.c: the a_ops of a regular file on ext3 mounted read-write
  * (data=ordered); ext2_set_inode_ops picks them. */
 extern const struct address_space_operations ext3_ordered_aops;
+/* ... and its fsync (ext2_file_operations calls it when there is a journal) */
+int ext3_sync_file(struct file *file, int datasync);
 
 /* namei.c: ext3's orphan list (Linux 2.6.24's ext3_orphan_add and
  * ext3_orphan_del).  An inode whose last link goes is put at the head of

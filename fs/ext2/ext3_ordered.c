@@ -25,7 +25,8 @@
  *                 journal (journal_invalidatepage,
  *                 journal_try_to_free_buffers)
  * The commit writes the filed buffers before its log blocks (fs/jbd/
- * commit.c).
+ * commit.c).  And fsync (ext3_sync_file): the file's pages and inode, then
+ * the running transaction committed.
  *
  * Simplification on purpose: a write into blocks the file already has,
  * inside i_size, starts no handle and files nothing ("a cached overwrite
@@ -48,6 +49,8 @@
 #include <writeback.h>
 #include <sched.h>
 #include <jbd.h>
+#include <blkdev.h>
+#include <fs.h>
 #include "ext2.h"
 
 static journal_t *ext3_journal_of(struct address_space *mapping)
@@ -104,7 +107,7 @@ static int ext3_write_begin(struct file *file, struct address_space *mapping, lo
     if (!page)
         return -ENOMEM;
     if (ext3_journal_of(mapping) && ext3_write_needs_handle(page, pos, from, from + len)) {
-        handle = ext3_journal_start(inode->i_sb, EXT3_WRITE_CREDITS);
+        handle = ext3_journal_start(inode->i_sb, ext3_writepage_trans_blocks(inode));
         if (IS_ERR(handle)) {
             unlock_page(page);
             put_page(page);
@@ -170,7 +173,7 @@ static int ext3_ordered_writepage(struct page *page, struct writeback_control *w
     /* Allocating: the handle may wait for a commit, and the commit for the
      * pages in this task's plug, so they go first. */
     blk_flush_plug();
-    handle_t *handle = ext3_journal_start(inode->i_sb, EXT3_WRITE_CREDITS);
+    handle_t *handle = ext3_journal_start(inode->i_sb, ext3_writepage_trans_blocks(inode));
     if (IS_ERR(handle)) {
         set_page_dirty(page);          /* the data waits for a later pass */
         unlock_page(page);
@@ -215,3 +218,38 @@ const struct address_space_operations ext3_ordered_aops = {
     .is_partially_uptodate = block_is_partially_uptodate,
     .bmap           = ext3_bmap,
 };
+
+/*
+ * Linux 2.6.24's ext3_sync_file: write the file's dirty pages and its inode
+ * (write_inode_now: the inode's copy joins the running transaction), then
+ * commit that transaction and wait (journal_force_commit): its ordered data
+ * first, the log, and the disk's cache flushed before and after the commit
+ * block, so everything is durable when it returns.  With no transaction
+ * running, the pages just written may still be in the disk's cache: one
+ * flush.
+ *
+ * Not the other files, unlike ext2's generic_file_fsync (the whole
+ * filesystem, in the order that keeps it consistent): the journal keeps it
+ * consistent, and the commit takes whatever else the transaction holds.
+ * Nor the flushes around sync_fs that generic_file_fsync adds: the commit
+ * makes its own.
+ */
+int ext3_sync_file(struct file *file, int datasync)
+{
+    struct inode *inode = file->f_mapping->host;
+    struct super_block *sb = inode->i_sb;
+    journal_t *journal = EXT2_SB(sb)->s_journal;
+    int err = write_inode_now(inode, 1);
+    if ((sb->s_flags & MS_RDONLY) || !journal)
+        return err;                     /* remounted read-only: synced then */
+    /* A transaction still running now is committed after the pages above
+     * were written: its flushes cover them.  Without one, the commit the
+     * call may wait for could have flushed before they were written. */
+    mutex_lock(&journal->j_state_lock);
+    int running = journal->j_running_transaction != NULL;
+    mutex_unlock(&journal->j_state_lock);
+    int e = journal_force_commit(journal);
+    if (!running && !e)
+        e = blkdev_flush(sb->s_bdev);
+    return err ? err : e;
+}

@@ -257,7 +257,7 @@ void ext2_evict_inode(struct inode *inode)
     if (!inode->i_ino || inode->i_nlink || (inode->i_sb->s_flags & MS_RDONLY))
         return;
     struct ext2_inode_info *ei = EXT2_I(inode);
-    handle_t *handle = ext3_journal_start(inode->i_sb, EXT3_TRUNC_CREDITS);
+    handle_t *handle = ext3_journal_start(inode->i_sb, ext3_blocks_for_truncate(inode));
     if (IS_ERR(handle)) {                /* ext3 aborted: the orphan stays on disk */
         ext3_orphan_del(inode);
         return;
@@ -480,7 +480,7 @@ struct buffer_head *ext2_bread(struct inode *inode, sector_t iblock, int create,
  * transaction may hold (a quarter of the log).  Before each block it frees,
  * the handle must have room for what freeing changes (a bitmap, a group
  * descriptor, the superblock, a revoke, the parent, the inode: 6, and
- * EXT3_RESERVE_CREDITS to spare).  When it has not, it grows
+ * EXT3_RESERVE_TRANS_BLOCKS to spare).  When it has not, it grows
  * (journal_extend) or, if the transaction cannot, what the truncate did so
  * far commits and it goes on in the next transaction (journal_restart):
  * Linux 2.6.24's try_to_extend_transaction and ext3_journal_test_restart.
@@ -503,14 +503,14 @@ static void truncate_credits(struct inode *inode, uint64_t next)
 {
     struct ext2_inode_info *ei = EXT2_I(inode);
     handle_t *handle = current->journal_info;
-    if (!EXT2_SB(inode->i_sb)->s_journal || handle->h_buffer_credits >= EXT3_RESERVE_CREDITS)
+    if (!EXT2_SB(inode->i_sb)->s_journal || handle->h_buffer_credits >= EXT3_RESERVE_TRANS_BLOCKS)
         return;
-    if (journal_extend(handle, EXT3_TRUNC_CREDITS) != 1)
+    if (journal_extend(handle, ext3_blocks_for_truncate(inode)) != 1)
         return;                          /* extended, or aborted (logged) */
     ei->i_truncate_size = max(inode->i_size, (loff_t)(next << inode->i_blkbits));
     ext2_write_inode(inode, 0);
     mutex_unlock(&ei->truncate_mutex);
-    journal_restart(handle, EXT3_TRUNC_CREDITS);   /* failed: aborted, the rest is -EROFS */
+    journal_restart(handle, ext3_blocks_for_truncate(inode));   /* failed: aborted, the rest is -EROFS */
     mutex_lock(&ei->truncate_mutex);
 }
 
@@ -580,7 +580,7 @@ void ext2_truncate_blocks(struct inode *inode, loff_t offset)
 
     for (int level = 2; level <= 3; level++)
         base[level] = base[level - 1] + (1ULL << ((level - 1) * (bits - 2)));
-    handle_t *handle = ext3_journal_start(inode->i_sb, EXT3_TRUNC_CREDITS);
+    handle_t *handle = ext3_journal_start(inode->i_sb, ext3_blocks_for_truncate(inode));
     if (IS_ERR(handle))
         return;                          /* ext3 aborted: logged; e2fsck frees them */
     mutex_lock(&ei->truncate_mutex);
@@ -616,7 +616,7 @@ int ext2_setattr(struct inode *inode, struct iattr *attr)
             return err;
         truncate_setsize(inode, attr->ia_size);
         /* ext3: after the page locks above (page lock, then handle) */
-        handle = ext3_journal_start(inode->i_sb, EXT3_TRUNC_CREDITS);
+        handle = ext3_journal_start(inode->i_sb, ext3_blocks_for_truncate(inode));
         if (IS_ERR(handle))
             return PTR_ERR(handle);
         ext2_truncate_blocks(inode, attr->ia_size);
@@ -800,12 +800,22 @@ static ssize_t ext2_file_read_iter(struct file *file, struct iov_iter *to, loff_
     return generic_file_read_iter(file, to, ppos);
 }
 
+/* fsync of a regular file: ext2's is the whole filesystem, in order
+ * (generic_file_fsync, fs/sync.c); ext3's is the journal's (ext3_sync_file,
+ * ext3_ordered.c). */
+static int ext2_fsync(struct file *file, int datasync)
+{
+    if (EXT2_SB(file->f_mapping->host->i_sb)->s_journal)
+        return ext3_sync_file(file, datasync);
+    return generic_file_fsync(file, datasync);
+}
+
 const struct file_operations ext2_file_operations = {
     .open       = ext2_file_open,
     .llseek     = ext2_llseek,
     .read_iter  = ext2_file_read_iter,
     .write_iter = generic_file_write_iter,
-    .fsync      = generic_file_fsync,   /* fs/sync.c: the whole fs, in order */
+    .fsync      = ext2_fsync,
     .mmap       = generic_file_mmap,
 };
 

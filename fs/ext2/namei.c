@@ -372,17 +372,17 @@ static int ext3_orphan_if_unlinked(int err, struct inode *victim)
 static int ext3_create(struct inode *dir, const char *name, size_t len, mode_t mode,
                        struct inode **res)
 {
-    return EXT3_OP(ext2_create(dir, name, len, mode, res), dir->i_sb, EXT3_OP_CREDITS);
+    return EXT3_OP(ext2_create(dir, name, len, mode, res), dir->i_sb, EXT3_CREATE_CREDITS);
 }
 
 static int ext3_mknod(struct inode *dir, const char *name, size_t len, mode_t mode, dev_t rdev)
 {
-    return EXT3_OP(ext2_mknod(dir, name, len, mode, rdev), dir->i_sb, EXT3_OP_CREDITS);
+    return EXT3_OP(ext2_mknod(dir, name, len, mode, rdev), dir->i_sb, EXT3_CREATE_CREDITS);
 }
 
 static int ext3_mkdir(struct inode *dir, const char *name, size_t len, mode_t mode)
 {
-    return EXT3_OP(ext2_mkdir(dir, name, len, mode), dir->i_sb, EXT3_OP_CREDITS);
+    return EXT3_OP(ext2_mkdir(dir, name, len, mode), dir->i_sb, EXT3_CREATE_CREDITS);
 }
 
 /* ext3: a reference on the inode dir's entry name points at (NULL if none,
@@ -406,7 +406,7 @@ static int ext3_rmdir(struct inode *dir, const char *name, size_t len)
 {
     struct inode *victim = ext3_hold(dir, name, len);
     int err = EXT3_OP(ext3_orphan_if_unlinked(ext2_rmdir(dir, name, len), victim), dir->i_sb,
-                      EXT3_OP_CREDITS);
+                      EXT3_UNLINK_CREDITS);
     ext3_release(victim);
     return err;
 }
@@ -415,7 +415,7 @@ static int ext3_unlink(struct inode *dir, const char *name, size_t len)
 {
     struct inode *victim = ext3_hold(dir, name, len);
     int err = EXT3_OP(ext3_orphan_if_unlinked(ext2_unlink(dir, name, len), victim), dir->i_sb,
-                      EXT3_OP_CREDITS);
+                      EXT3_UNLINK_CREDITS);
     ext3_release(victim);
     return err;
 }
@@ -425,7 +425,7 @@ static int ext3_rename(struct inode *odir, const char *oname, size_t olen,
 {
     struct inode *old = ext3_hold(odir, oname, olen), *target = ext3_hold(ndir, nname, nlen);
     int err = EXT3_OP(ext3_orphan_if_unlinked(ext2_rename(odir, oname, olen, ndir, nname, nlen),
-                                              target), odir->i_sb, EXT3_OP_CREDITS);
+                                              target), odir->i_sb, EXT3_RENAME_CREDITS);
     ext3_release(target);
     ext3_release(old);
     return err;
@@ -444,12 +444,14 @@ static int ext2_link_orphan(struct inode *old, struct inode *dir, const char *na
 
 static int ext3_link(struct inode *old, struct inode *dir, const char *name, size_t len)
 {
-    return EXT3_OP(ext2_link_orphan(old, dir, name, len), dir->i_sb, EXT3_OP_CREDITS);
+    /* ext3_orphan_del in the same handle: the superblock or the previous
+     * orphan's inode block, well inside the link's credits */
+    return EXT3_OP(ext2_link_orphan(old, dir, name, len), dir->i_sb, EXT3_LINK_CREDITS);
 }
 
 static int ext3_symlink(struct inode *dir, const char *name, size_t len, const char *target)
 {
-    return EXT3_OP(ext2_symlink(dir, name, len, target), dir->i_sb, EXT3_OP_CREDITS);
+    return EXT3_OP(ext2_symlink(dir, name, len, target), dir->i_sb, EXT3_SYMLINK_CREDITS);
 }
 
 const struct inode_operations ext2_dir_inode_operations = {

@@ -1,9 +1,12 @@
 /* fs/ext2/super.c: mounting ext2.  Reads and validates the superblock and
  * the group descriptors (a corrupt or unsupported filesystem is refused
  * with a log line, never trusted), checks and recovers ext3's journal
- * (ext3_load_journal, through fs/jbd/), sets up struct ext2_sb_info, and
- * provides the super_operations: alloc/destroy_inode, write_inode,
- * evict_inode (inode.c), sync_fs, statfs, put_super.  Registers "ext2".
+ * (ext3_load_journal, through fs/jbd/), parses the mount options
+ * (errors=, commit=, data=ordered: parse_options), sets up struct
+ * ext2_sb_info, and provides the super_operations: alloc/destroy_inode,
+ * write_inode, evict_inode (inode.c), sync_fs, statfs, put_super,
+ * remount_fs, show_options.  ext2_error and what errors= makes it do.
+ * Registers "ext2" (which mounts ext3 too).
  *
  * Sits on: fs/buffer.c (sb_bread), fs/jbd/ (the journal), the VFS (include/fs.h).
  * Locking: sb->s_lock serialises block and inode allocation (balloc.c,
@@ -18,6 +21,7 @@
 #include <err.h>
 #include <sched.h>
 #include <jbd.h>
+#include <timer.h>
 #include "ext2.h"
 
 void ext2_error(struct super_block *sb, const char *fmt, ...)
@@ -27,9 +31,9 @@ void ext2_error(struct super_block *sb, const char *fmt, ...)
     struct va_format vaf = { fmt, &ap };
     printk(KERN_ERR "ext2: %s: %pV\n", sb->s_id, &vaf);
     va_end(ap);
-    /* As Linux (errors=continue): the filesystem is marked as having errors,
-     * so the next e2fsck -p checks it.  Only once mounted read-write; the
-     * superblock reaches the disk with the next sync. */
+    /* As Linux: the filesystem is marked as having errors, so the next
+     * e2fsck -p checks it.  Only once mounted read-write; the superblock
+     * reaches the disk with the next sync. */
     struct ext2_sb_info *sbi = EXT2_SB(sb);
     if (sbi && sb->s_root && !(sb->s_flags & MS_RDONLY) &&
         !(sbi->s_es->s_state & EXT2_ERROR_FS)) {
@@ -45,6 +49,23 @@ void ext2_error(struct super_block *sb, const char *fmt, ...)
             ext2_journal_dirty(sb, sbi->s_sbh);
         }
     }
+    /* Then what errors= asks (Linux's ext2_error, ext3_handle_error), once
+     * mounted (a mount that finds corruption fails instead).  continue:
+     * nothing more, the caller returns -EIO.  remount-ro: no more writes
+     * (-EROFS); ext3 aborts its journal, so that nothing after the error
+     * commits and the log is left for the next mount's recovery.  panic:
+     * only when asked for. */
+    if (!sbi || !sb->s_root)
+        return;
+    if (sbi->s_mount_opt & EXT2_MOUNT_ERRORS_PANIC)
+        panic("ext2: %s: panic forced after error (errors=panic)", sb->s_id);
+    if ((sbi->s_mount_opt & EXT2_MOUNT_ERRORS_RO) && !(sb->s_flags & MS_RDONLY)) {
+        printk(KERN_CRIT "ext2: %s: remounting filesystem read-only (errors=remount-ro)\n",
+               sb->s_id);
+        if (sbi->s_journal)
+            journal_abort(sbi->s_journal, -EIO);
+        sb->s_flags |= MS_RDONLY;
+    }
 }
 
 /* Write the superblock now (Linux's ext2_sync_super with wait). */
@@ -59,8 +80,9 @@ static int ext2_sync_super(struct super_block *sb)
 
 /*
  * Linux's ext2_setup_super: warn about a filesystem that needs checking;
- * on a read-write mount clear EXT2_VALID_FS on disk (so a crash leaves
- * "not clean" and e2fsck -p checks), count the mount, stamp s_mtime.
+ * on a read-write mount of ext2 clear EXT2_VALID_FS on disk (so a crash
+ * leaves "not clean" and e2fsck -p checks; ext3 leaves it set and sets
+ * needs_recovery instead), count the mount, stamp s_mtime.
  * Unmount (ext2_put_super) and the read-only remount at power off put the
  * state found here back.
  */
@@ -82,7 +104,10 @@ static int ext2_setup_super(struct super_block *sb)
                "running e2fsck is recommended\n", sb->s_id);
     if (!(int16_t)es->s_max_mnt_count)
         es->s_max_mnt_count = EXT2_DFL_MAX_MNT_COUNT;
-    es->s_state &= ~EXT2_VALID_FS;
+    /* As Linux's ext3_setup_super: with a journal the filesystem stays
+     * valid on disk (a crash is the journal's to recover, not e2fsck's). */
+    if (!sbi->s_journal)
+        es->s_state &= ~EXT2_VALID_FS;
     es->s_mnt_count++;
     es->s_mtime = current_time();
     if (sbi->s_journal) {
@@ -288,6 +313,8 @@ static void ext3_dirty_inode(struct inode *inode)
         ext2_write_inode(inode, 0);
 }
 
+static int ext2_show_options(struct super_block *sb, char *buf, size_t size);
+
 static const struct super_operations ext2_sops = {
     .alloc_inode   = ext2_alloc_inode,
     .destroy_inode = ext2_destroy_inode,
@@ -298,6 +325,7 @@ static const struct super_operations ext2_sops = {
     .sync_fs       = ext2_sync_fs,
     .statfs        = ext2_statfs,
     .remount_fs    = ext2_remount,
+    .show_options  = ext2_show_options,
 };
 
 /* Largest file: what i_block[] can address, and what i_blocks (32 bits of
@@ -454,6 +482,8 @@ static int ext3_load_journal(struct super_block *sb)
                "mount\n", sb->s_id, es->s_last_orphan);
 out:
     if (!err && !(sb->s_flags & MS_RDONLY)) {
+        if (sbi->s_commit_interval)      /* commit=N (Linux's ext3_init_journal_params) */
+            journal->j_commit_interval = sbi->s_commit_interval;
         sbi->s_journal = journal;        /* ext3 journals its metadata from now on */
         sb->s_fs_inodes++;               /* its inode, until put_super */
     } else {
@@ -489,7 +519,7 @@ static void ext3_orphan_cleanup(struct super_block *sb)
             mutex_unlock(&sb->s_lock);
             if (inode->i_nlink) {
                 ext2_truncate_blocks(inode, inode->i_size);   /* a handle of its own */
-                handle_t *handle = ext3_journal_start(sb, EXT3_OP_CREDITS);
+                handle_t *handle = ext3_journal_start(sb, 3);   /* as Linux's setattr */
                 if (!IS_ERR(handle)) {
                     ext3_orphan_del(inode);
                     ext3_journal_stop(handle);
@@ -521,6 +551,95 @@ static void ext3_orphan_cleanup(struct super_block *sb)
     if (deleted || truncated)
         printk(KERN_INFO "ext3: %s: orphan list: %d inode(s) deleted, %d truncated\n",
                sb->s_id, deleted, truncated);
+}
+
+/*
+ * The mount options, comma-separated (mount(2)'s data, the rootflags= boot
+ * option): Linux's ext3 parse_options, the ones that apply to Vellum.
+ *   errors=continue|remount-ro|panic  what ext2_error does next (default:
+ *                           the superblock's s_errors, as mke2fs -e set it)
+ *   commit=N                ext3: kjournald commits a transaction once it is
+ *                           N seconds old (0: JBD's default, 5)
+ *   data=ordered            ext3's data mode, the only one Vellum has
+ * Anything else is -EINVAL with a log line, as Linux's "Unrecognized mount
+ * option": data=journal and data=writeback name modes Vellum does not
+ * implement, and commit= and data= need a journal (plain ext2 has none; Linux's
+ * ext2 driver does not know them either).  Returns 0 or -EINVAL.
+ */
+static int parse_options(struct super_block *sb, const char *data)
+{
+    struct ext2_sb_info *sbi = EXT2_SB(sb);
+    int journal = (sbi->s_es->s_feature_compat & EXT3_FEATURE_COMPAT_HAS_JOURNAL) != 0;
+    const char *opt = data ? data : "";
+    while (*opt) {
+        const char *comma = strchr(opt, ',');
+        size_t len = comma ? (size_t)(comma - opt) : strlen(opt);
+        char o[32];
+        if (len >= sizeof o) {
+            printk(KERN_ERR "ext2: %s: unrecognized mount option \"%.*s\"\n", sb->s_id,
+                   (int)len, opt);
+            return -EINVAL;
+        }
+        memcpy(o, opt, len);
+        o[len] = 0;
+        opt += len + (comma != NULL);
+        if (!len)
+            continue;                   /* "a,,b": as Linux's strsep loop */
+        if (!strcmp(o, "errors=continue") || !strcmp(o, "errors=remount-ro") ||
+            !strcmp(o, "errors=panic")) {
+            sbi->s_mount_opt &= ~EXT2_MOUNT_ERRORS_MASK;
+            sbi->s_mount_opt |= o[7] == 'c' ? EXT2_MOUNT_ERRORS_CONT :
+                                o[7] == 'r' ? EXT2_MOUNT_ERRORS_RO : EXT2_MOUNT_ERRORS_PANIC;
+            continue;
+        }
+        if ((!strncmp(o, "commit=", 7) || !strncmp(o, "data=", 5)) && !journal) {
+            printk(KERN_ERR "ext2: %s: mount option \"%s\" needs a journal (ext3); "
+                   "this filesystem has none\n", sb->s_id, o);
+            return -EINVAL;
+        }
+        if (!strncmp(o, "commit=", 7)) {
+            char *end;
+            unsigned long secs = simple_strtoul(o + 7, &end, 10);
+            if (end == o + 7 || *end || secs > 24 * 3600) {
+                printk(KERN_ERR "ext3: %s: bad value in \"%s\" (seconds, 0 to 86400)\n",
+                       sb->s_id, o);
+                return -EINVAL;
+            }
+            sbi->s_commit_interval = secs ? secs * HZ : 0;
+            continue;
+        }
+        if (!strcmp(o, "data=ordered"))
+            continue;
+        if (!strcmp(o, "data=journal") || !strcmp(o, "data=writeback")) {
+            printk(KERN_ERR "ext3: %s: %s is not supported: Vellum's ext3 has only "
+                   "data=ordered\n", sb->s_id, o);
+            return -EINVAL;
+        }
+        printk(KERN_ERR "ext2: %s: unrecognized mount option \"%s\"\n", sb->s_id, o);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* /proc/mounts' options after rw/ro, as Linux's ext4_show_options shows an
+ * ext3: errors= when it is not the superblock's default, commit= when not
+ * JBD's default; data=ordered, the default, is not shown. */
+static int ext2_show_options(struct super_block *sb, char *buf, size_t size)
+{
+    struct ext2_sb_info *sbi = EXT2_SB(sb);
+    unsigned long def = sbi->s_es->s_errors == EXT2_ERRORS_PANIC ? EXT2_MOUNT_ERRORS_PANIC :
+                        sbi->s_es->s_errors == EXT2_ERRORS_RO ? EXT2_MOUNT_ERRORS_RO :
+                        EXT2_MOUNT_ERRORS_CONT;
+    unsigned long errors = sbi->s_mount_opt & EXT2_MOUNT_ERRORS_MASK;
+    int n = 0;
+    if (errors != def)
+        n += snprintf(buf + n, size - n, ",errors=%s",
+                      errors == EXT2_MOUNT_ERRORS_PANIC ? "panic" :
+                      errors == EXT2_MOUNT_ERRORS_RO ? "remount-ro" : "continue");
+    if (sbi->s_commit_interval && sbi->s_commit_interval != JBD_DEFAULT_MAX_COMMIT_AGE * HZ &&
+        (size_t)n < size)
+        n += snprintf(buf + n, size - n, ",commit=%lu", sbi->s_commit_interval / HZ);
+    return n;
 }
 
 static int ext2_fill_super(struct super_block *sb, const char *data, int silent)
@@ -592,6 +711,12 @@ static int ext2_fill_super(struct super_block *sb, const char *data, int silent)
         sbi->s_feature_incompat = es->s_feature_incompat;
         sbi->s_feature_ro_compat = es->s_feature_ro_compat;
     }
+    /* errors=: the superblock's default (mke2fs -e), then the options */
+    sbi->s_mount_opt = es->s_errors == EXT2_ERRORS_PANIC ? EXT2_MOUNT_ERRORS_PANIC :
+                       es->s_errors == EXT2_ERRORS_RO ? EXT2_MOUNT_ERRORS_RO :
+                       EXT2_MOUNT_ERRORS_CONT;
+    if (parse_options(sb, data))
+        goto fail;
     if (sbi->s_feature_incompat & ~EXT2_FEATURE_INCOMPAT_SUPP) {
         printk(KERN_ERR "ext2: %s: unsupported incompatible features %#x "
                "(Vellum supports only filetype); refusing to mount\n",

@@ -333,6 +333,20 @@ int journal_get_create_access(handle_t *handle, struct buffer_head *bh)
     return do_get_access(handle, bh, 1);
 }
 
+/* One of the handle's credits is used (a buffer joins the transaction, a
+ * revoke record).  A handle that uses more than it reserved is the
+ * caller's miscount (Linux 2.6.24 asserts; Vellum WARNs and counts the
+ * extra buffer against the transaction, whose log space the commit checks
+ * again: a quarter of the log is far from full).  Under j_state_lock. */
+static void use_credit(handle_t *handle)
+{
+    if (WARN(handle->h_buffer_credits <= 0, "JBD: %s: a handle used more credits than it "
+             "reserved", handle->h_journal->j_devname))
+        handle->h_transaction->t_outstanding_credits++;
+    else
+        handle->h_buffer_credits--;
+}
+
 int journal_dirty_metadata(handle_t *handle, struct buffer_head *bh)
 {
     transaction_t *t = handle->h_transaction;
@@ -345,8 +359,7 @@ int journal_dirty_metadata(handle_t *handle, struct buffer_head *bh)
     BUG_ON(!buffer_jbd(bh) || jh->b_transaction != t);
     set_buffer_jbddirty(bh);
     if (jh->b_jlist != BJ_Metadata) {
-        BUG_ON(handle->h_buffer_credits <= 0);   /* more buffers than it reserved */
-        handle->h_buffer_credits--;
+        use_credit(handle);
         list_move_tail(&jh->b_tlist, &t->t_buffers);
         jh->b_jlist = BJ_Metadata;
         t->t_nr_buffers++;
@@ -361,7 +374,6 @@ int journal_revoke(handle_t *handle, unsigned long blocknr, struct buffer_head *
     journal_t *journal = handle->h_journal;
     if (!t || is_journal_aborted(journal))
         return -EROFS;
-    BUG_ON(handle->h_buffer_credits <= 0);
     int err = journal_set_features(journal, JFS_FEATURE_INCOMPAT_REVOKE);
     if (err)
         return err;
@@ -385,7 +397,7 @@ int journal_revoke(handle_t *handle, unsigned long blocknr, struct buffer_head *
     }
     cancel_revoke(t, blocknr);           /* at most one record per block */
     t->t_revoke[t->t_nr_revokes++] = blocknr;
-    handle->h_buffer_credits--;
+    use_credit(handle);
     if (cached && buffer_jbd(cached)) {
         /* Freed: its bytes must never reach the log or home again (Linux's
          * journal_forget).  The revoke record, once committed, stops the

@@ -1,7 +1,7 @@
 #!/bin/bash
-# tools/tests/rootmount.sh: the root= / rootfstype= / ro boot options of
-# prepare_namespace (fs/do_mounts.c), booted for real (host test).
-# Builds one ext2 image from build/rootfs and boots it four times:
+# tools/tests/rootmount.sh: the root= / rootfstype= / rootflags= / ro boot
+# options of prepare_namespace (fs/do_mounts.c), booted for real (host test).
+# Builds one ext2 image from build/rootfs and boots it five times:
 #   ro        root=hda ro init=/tests/root_ro: the program checks -EROFS for
 #             every writing call and that /tmp still works; the image's
 #             checksum must be the same after the boot as before.
@@ -12,7 +12,9 @@
 #             empty ramfs root, /dev, /proc and /tmp mounted on it, the init
 #             search, a clean power off (QEMU exits 0, not a panic's 7).
 #   nodisk    root=hdc (nothing attached there): the same fallback.
-# In the last three the image must be unchanged too.
+#   badflags  rootflags=errors=continue,data=journal: the mount's options
+#             (-EINVAL: a journal option on ext2): the same fallback.
+# In the last four the image must be unchanged too.
 source "$(dirname "$0")/../testlib.sh"
 T=rootmount
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-rootmount.XXXXXX") || exit 1
@@ -74,7 +76,8 @@ if [ $SHOW = 1 ]; then show_tail "$LOG" 30; fi
 
 # ---- a wrong type and a missing disk: the documented fallback
 for c in "badtype|root=hda rootfstype=nosuchfs|VFS: Cannot mount root fs \"hda\" (nosuchfs): error -19" \
-         "nodisk|root=/dev/hdc|VFS: Cannot mount root fs \"hdc\" (ext2): error -19"; do
+         "nodisk|root=/dev/hdc|VFS: Cannot mount root fs \"hdc\" (ext2): error -19" \
+         "badflags|root=hda rootflags=errors=continue,data=journal|VFS: Cannot mount root fs \"hda\" (ext2): error -22"; do
     IFS='|' read -r name append msg <<<"$c"
     SHOW=0
     boot "$name" "$append"
