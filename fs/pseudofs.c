@@ -38,6 +38,7 @@
 #include <sched.h>
 #include <proc.h>
 #include <timer.h>
+#include <spinlock.h>             /* show_lock_stat */
 #include "internal.h"
 
 struct pseudo_entry {
@@ -374,6 +375,7 @@ static const struct pseudo_entry proc_entries[] = {
     { "pipe-max-size", 14, S_IFREG | 0444, 0, show_pipe_max_size },
     { "cpuinfo",    0, S_IFREG | 0444, 0, show_cpuinfo },       /* kernel/x86/cpu.c */
     { "interrupts", 0, S_IFREG | 0444, 0, show_interrupts },    /* kernel/x86/smp.c */
+    { "lock_stat",  0, S_IFREG | 0444, 0, show_lock_stat },     /* kernel/spinlock.c */
 };
 static const struct pseudo_fs procfs = { proc_entries, ARRAY_SIZE(proc_entries), 0x9fa0, true };
 
