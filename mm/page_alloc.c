@@ -122,11 +122,11 @@ struct free_area {
  * the buddy allocator's part: the free lists under zone->lock and the free
  * frames' count (Linux 2.6.20's zone->free_pages; atomic: the locking note
  * above).  The watermarks are the globals min/low/high_free_pages. */
-static struct zone {
+struct zone {
     spinlock_t lock;
     unsigned long free_pages;       /* free frames, all orders, buddy and pcp lists */
     struct free_area free_area[MAX_ORDER];
-} normal_zone = { .lock = __SPIN_LOCK_UNLOCKED(&zone->lock) };
+} normal_zone = { .lock = __SPIN_LOCK_UNLOCKED(&zone->lock) };    /* GDB: p normal_zone */
 static struct zone *const zone = &normal_zone;
 
 /* One CPU's list of free single pages (Linux's struct per_cpu_pages; the
@@ -145,7 +145,7 @@ struct per_cpu_pages {
     int batch;                      /* pages moved to or from the buddy lists at once */
     struct list_head list;          /* hot (last freed) first */
 } __attribute__((aligned(64)));
-static struct per_cpu_pages pcp_pages[NR_CPUS];
+struct per_cpu_pages pcp_pages[NR_CPUS];       /* GDB: p pcp_pages[1] */
 
 extern char _kernel_end[];
 
