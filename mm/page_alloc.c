@@ -42,6 +42,12 @@
  *              merge with, and a double free is still caught), linked on
  *              its CPU's pcp->list by lru; _count 0.  Free: counted in
  *              zone->free_pages.
+ *   taken      a block just taken off a list, on its way out: PG_buddy,
+ *              private = BUDDY_TAKEN on the first frame (set under the
+ *              list's lock, so that a CPU freeing its buddy meanwhile does
+ *              not merge with it) until prep_new_page clears them.
+ * A frame becomes PG_buddy only after its private says which list it is on
+ * (a free under zone->lock checks both without the pcp lists' locks).
  *   allocated  no PG_buddy; _count >= 1 on the first page of the block.
  *   reserved   PG_reserved: BIOS area, holes, kernel image, mem_map itself,
  *              Multiboot data and modules.  Never handed out or freed.
@@ -104,6 +110,7 @@
 
 #define BUDDY_TAIL ((unsigned long)-1)
 #define BUDDY_PCP ((unsigned long)-2)
+#define BUDDY_TAKEN ((unsigned long)-3)
 
 struct page *mem_map;
 unsigned long max_pfn;
@@ -353,7 +360,8 @@ static void zone_give_free(unsigned long pages)
 
 /* Take a free 2^order block off the buddy lists, splitting a larger one
  * (Linux's __rmqueue); NULL if there is none.  Its frames keep PG_buddy
- * until prep_new_page.  The caller holds zone->lock. */
+ * until prep_new_page, its first frame BUDDY_TAKEN.  The caller holds
+ * zone->lock. */
 static struct page *__rmqueue(unsigned int order)
 {
     unsigned int o = order;
@@ -364,6 +372,7 @@ static struct page *__rmqueue(unsigned int order)
     struct page *page = list_first_entry(&zone->free_area[o].free_list, struct page, lru);
     list_del(&page->lru);
     zone->free_area[o].nr_free--;
+    page->private = BUDDY_TAKEN;        /* off the lists: no buddy merges with it now */
     unsigned long pfn = page_to_pfn(page);
     while (o > order) {                 /* split: give back the upper halves */
         o--;
@@ -442,6 +451,18 @@ static struct page *rmqueue_pcplist(void)
     return page;
 }
 
+/* A page about to go on a pcp list is free: BUDDY_PCP before PG_buddy (the
+ * page-states note at the top: a CPU freeing its buddy under zone->lock
+ * must never see it PG_buddy with an allocated page's private 0, an
+ * order-0 buddy to merge with). */
+static void mark_pcp_page(struct page *page)
+{
+    set_page_count(page, 0);
+    page->private = BUDDY_PCP;
+    barrier();                          /* x86 keeps stores in order; the compiler must too */
+    page->flags = 1UL << PG_buddy;
+}
+
 /* Put a free page (checked, its last reference gone) first on this CPU's
  * list, and give a batch back to the buddy lists if the list has grown past
  * pcp->high (Linux 2.6's free_hot_cold_page).  True if it took the page;
@@ -450,9 +471,7 @@ static bool free_pcppage(struct page *page)
 {
     unsigned long flags = local_irq_save();
     struct per_cpu_pages *pcp = &pcp_pages[smp_processor_id()];
-    page->flags = 1UL << PG_buddy;      /* free: as free_one_block marks a frame */
-    page->private = BUDDY_PCP;
-    set_page_count(page, 0);
+    mark_pcp_page(page);
     spin_lock(&pcp->lock);
     list_add(&page->lru, &pcp->list);
     pcp->count++;
@@ -488,6 +507,7 @@ static void prep_new_page(struct page *page, unsigned int order)
         if (p->flags != (1UL << PG_buddy) || p->_count != 0)
             bad_page(p, "free page with unexpected state");   /* memory corruption */
         p->flags = 0;
+        barrier();                      /* not PG_buddy before private goes: mark_pcp_page */
         p->private = 0;
         p->mapping = NULL;
         p->freelist = NULL;
