@@ -143,6 +143,14 @@ KTEST(smplocks, proc_lock_stat_lists_the_allocator_locks)
     static char buf[2048];
     int n = show_lock_stat(buf, sizeof buf);
     KT_ASSERT(n > 0 && n < (int)sizeof buf);
+    for (char *l = buf, *nl; *l; l = nl + 1) {   /* docs/smp.md shows it */
+        nl = l;
+        while (*nl && *nl != '\n')
+            nl++;
+        printk(KERN_INFO "%.*s\n", (int)(nl - l), l);
+        if (!*nl)
+            break;
+    }
     KT_EXPECT(ktest_find(buf, "contentions") != NULL);
     KT_EXPECT(ktest_find(buf, "zone->lock ") != NULL);
     KT_EXPECT(ktest_find(buf, "kmalloc-32 ") != NULL);
