@@ -11,8 +11,11 @@
  *   -s N the scaling row alone, scale_N: N processes, each overwriting a
  *        cached file of its own, 4 KiB per write(), REPS times 1 MiB, all
  *        at once (tools/ubench.sh --scale boots it at -smp N: one process
- *        a CPU).  The figure is the ticks from the start signal to the last
- *        child's exit, per KiB that all of them wrote: under -icount every
+ *        a CPU).  The figure is the ticks from the first child's first
+ *        write to the last child's last, per KiB that all of them wrote
+ *        (each reads the clock itself, so the wake-ups around the run,
+ *        where an idle CPU's clock jumps to its next tick, do not count;
+ *        each checks its file after, untimed): under -icount every
  *        CPU's instructions advance the one clock, so a CPU spinning on a
  *        lock costs as much as one working.  Run as ubench-sN (a copy
  *        of the program under that name), it is ubench -s N: Vellum's
@@ -165,9 +168,9 @@ static void overwrite_row(int fd, const char *name, size_t chunk)
  * again when the last has exited. */
 static void scale_row(int n)
 {
-	int ready[2], go[2];
+	int ready[2], go[2], fin[2];
 	char name[16], c;
-	if (pipe(ready) != 0 || pipe(go) != 0)
+	if (pipe(ready) != 0 || pipe(go) != 0 || pipe(fin) != 0)
 		die("pipe");
 	for (int k = 0; k < n; k++) {
 		pid_t pid = fork();
@@ -179,13 +182,20 @@ static void scale_row(int n)
 			if (fd < 0)
 				die("open scale");
 			write_all(fd, buf, size, 65536);
+			if (fsync(fd) != 0)     /* no writeback left for the timed part */
+				die("fsync scale");
 			if (write(ready[1], "r", 1) != 1 || read(go[0], &c, 1) != 1)
 				die("pipe");
+			uint64_t when[2];
+			when[0] = rdtsc();
 			for (int r = 0; r < reps; r++) {
 				if (lseek(fd, 0, SEEK_SET) != 0)
 					die("lseek");
 				write_all(fd, buf, size, 4096);
 			}
+			when[1] = rdtsc();
+			if (write(fin[1], when, sizeof when) != sizeof when)
+				die("pipe");
 			check_file(fd, 0, name);
 			close(fd);
 			_exit(errors ? 1 : 0);
@@ -194,18 +204,25 @@ static void scale_row(int n)
 	for (int k = 0; k < n; k++)
 		if (read(ready[0], &c, 1) != 1)
 			die("pipe");
-	uint64_t t = rdtsc();
 	for (int k = 0; k < n; k++)
 		if (write(go[1], "g", 1) != 1)
 			die("pipe");
+	uint64_t first = ~0ull, last = 0;
+	for (int k = 0; k < n; k++) {
+		uint64_t when[2];
+		if (read(fin[0], when, sizeof when) != sizeof when)
+			die("pipe");
+		first = when[0] < first ? when[0] : first;
+		last = when[1] > last ? when[1] : last;
+	}
+	uint64_t t = last - first;
 	for (int k = 0; k < n; k++) {
 		int status;
 		if (wait(&status) < 0)
 			die("wait");
 		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-			error("scale child");
+			error("scale child (its file's bytes, or a call, failed)");
 	}
-	t = rdtsc() - t;
 	snprintf(name, sizeof name, "scale_%d", n);
 	fig(name, t, (size_t)n * reps * size);
 	for (int k = 0; k < n; k++) {
