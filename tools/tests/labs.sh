@@ -9,8 +9,9 @@
 # tools/run-tests runs it as 16 jobs with SLICE=1/16 .. 16/16 (docs: the
 # runner's header), two a lab: slice K of the first half takes the labs
 # whose place in the list, counted from 0, is K-1 modulo 8 (one lab a
-# slice: a tree also builds the later labs' prebuilt objects and recompiles
-# what they touch), its skeleton and the handout's runs in it; slice 8+K
+# slice, two in the first slices once there are more than eight labs: a
+# tree also builds the later labs' prebuilt objects and recompiles what
+# they touch), its skeleton and the handout's runs in it; slice 8+K
 # the same lab's handout runs in the trees made from the solution.  Slice 8
 # also grades the solution, slice 9 runs the handouts' runs on this
 # checkout and their checks, and the slice with perform_write's skeleton
