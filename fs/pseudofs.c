@@ -40,6 +40,7 @@
 #include <sched.h>
 #include <proc.h>
 #include <timer.h>
+#include <spinlock.h>             /* show_lock_stat */
 #include "internal.h"
 
 struct pseudo_entry {
@@ -552,6 +553,7 @@ static const struct pseudo_entry proc_entries[] = {
     { "cpuinfo",    0, S_IFREG | 0444, 0, show_cpuinfo, NULL },       /* kernel/x86/cpu.c */
     { "interrupts", 0, S_IFREG | 0444, 0, show_interrupts, NULL },    /* kernel/x86/smp.c */
     { "version",    0, S_IFREG | 0444, 0, show_version, NULL },
+    { "lock_stat",  0, S_IFREG | 0444, 0, show_lock_stat, NULL },     /* kernel/spinlock.c */
 };
 static const struct pseudo_fs procfs = { proc_entries, ARRAY_SIZE(proc_entries), 0x9fa0, true };
 

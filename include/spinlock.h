@@ -34,6 +34,10 @@ typedef struct spinlock {
 #ifdef CONFIG_LOCKDEP
     struct lockdep_map dep_map;        /* the validator's class (include/lockdep.h) */
 #endif
+    /* Linux's lock_stat, cut down (/proc/lock_stat, kernel/spinlock.c):
+     * both written by the holder only, so plain adds. */
+    unsigned long acquisitions;        /* times taken */
+    unsigned long contentions;         /* of those, times it was found held */
 } spinlock_t;
 
 /* Lock bugs the kernel survives, each reported with a backtrace and
@@ -44,7 +48,7 @@ typedef struct spinlock {
  * it and BUG()s (the report counts too, for what it is worth). */
 extern unsigned long lock_bug_reports;
 
-#define __SPIN_LOCK_UNLOCKED(n) { __ARCH_SPIN_LOCK_UNLOCKED, #n, NULL, -1 LOCKDEP_MAP_INIT(#n) }
+#define __SPIN_LOCK_UNLOCKED(n) { __ARCH_SPIN_LOCK_UNLOCKED, #n, NULL, -1 LOCKDEP_MAP_INIT(#n), 0, 0 }
 #define DEFINE_SPINLOCK(n) spinlock_t n = __SPIN_LOCK_UNLOCKED(n)
 
 void spin_lock_init(spinlock_t *lock);
@@ -73,6 +77,12 @@ void spin_lock_nested(spinlock_t *lock, unsigned int subclass);
 void spin_unlock(spinlock_t *lock);
 int spin_trylock(spinlock_t *lock);
 static inline int spin_is_locked(const spinlock_t *lock) { return arch_spin_is_locked(&lock->raw); }
+
+/* /proc/lock_stat lists the locks registered here, with their counters
+ * (at most LOCK_STAT_MAX; LABEL names the lock, NULL: its own name). */
+#define LOCK_STAT_MAX 24
+void lock_stat_register(spinlock_t *lock, const char *label);
+int show_lock_stat(char *buf, size_t size);
 
 #define spin_lock_irqsave(lock, flags) \
     do { (flags) = local_irq_save(); spin_lock(lock); } while (0)

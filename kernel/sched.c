@@ -787,6 +787,7 @@ static void sched_init(void)
     /* init_task is statically initialised; put it on the task list. */
     list_add_tail(&init_task.tasks, &task_list);
     timer_set_tick_hook(sched_tick_hook);
+    lock_stat_register(&runqueue_lock, "runqueue_lock");   /* /proc/lock_stat */
     sched_running = 1;
     printk(KERN_INFO "sched: round-robin, %d-tick slices, %u-byte kernel stacks\n",
            TASK_TIMESLICE, THREAD_SIZE);

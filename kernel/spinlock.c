@@ -15,6 +15,50 @@
 
 unsigned long lock_bug_reports;
 
+/* ---------------------------------------------------------------------- */
+/* The ticket lock (include/asm/spinlock.h: the layout, and why tickets)   */
+
+/* Take a ticket: the old tail, and tail + 1, in one locked instruction
+ * (lock xaddw), so that two CPUs never get the same ticket. */
+uint16_t arch_spin_take_ticket(arch_spinlock_t *lock)
+{
+    uint16_t t = 1;
+    __asm__ volatile("lock xaddw %0, %1" : "+r"(t), "+m"(lock->tickets.tail) :: "memory", "cc");
+    return t;
+}
+
+/* Spin until ticket t is served (`pause`: a hint that this is a spin). */
+void arch_spin_wait(arch_spinlock_t *lock, uint16_t t)
+{
+    while (lock->tickets.head != t)
+        __asm__ volatile("pause" ::: "memory");
+}
+
+/* Take the lock only if it is free: one cmpxchg of both counters, tail + 1
+ * (a ticket taken only when it would be served at once).  1 if taken. */
+int arch_spin_trylock(arch_spinlock_t *lock)
+{
+    uint32_t old = lock->slock;
+    if ((uint16_t)old != (uint16_t)(old >> TICKET_SHIFT))
+        return 0;
+    uint32_t prev;
+    __asm__ volatile("lock cmpxchgl %2, %1"
+                     : "=a"(prev), "+m"(lock->slock)
+                     : "r"(old + (1u << TICKET_SHIFT)), "0"(old) : "memory", "cc");
+    return prev == old;
+}
+
+/* Serve the next ticket.  Only the holder writes head: a plain add (x86
+ * keeps this store after the critical section's loads and stores), and a
+ * compiler barrier ("memory") so that the compiler does not either. */
+void arch_spin_unlock(arch_spinlock_t *lock)
+{
+    __asm__ volatile("addw $1, %0" : "+m"(lock->tickets.head) :: "memory", "cc");
+}
+
+/* ---------------------------------------------------------------------- */
+/* spinlock_t                                                             */
+
 /* (spin_lock_init): the name in parentheses is the function, not the
  * validator's macro of the same name (include/spinlock.h). */
 void (spin_lock_init)(spinlock_t *lock)
@@ -22,6 +66,7 @@ void (spin_lock_init)(spinlock_t *lock)
     lock->raw = (arch_spinlock_t)__ARCH_SPIN_LOCK_UNLOCKED;
     lock->owner = NULL;
     lock->owner_cpu = -1;
+    lock->acquisitions = lock->contentions = 0;
     if (!lock->name)
         lock->name = "spinlock";
 }
@@ -56,10 +101,13 @@ static void __noipa spin_lock_contended(spinlock_t *lock, uint16_t t)
 static inline void spin_lock_raw(spinlock_t *lock)
 {
     uint16_t t = arch_spin_take_ticket(&lock->raw);
-    if (lock->raw.tickets.head != t)
+    bool contended = lock->raw.tickets.head != t;
+    if (contended)
         spin_lock_contended(lock, t);
     lock->owner = current;
     lock->owner_cpu = smp_processor_id();
+    lock->acquisitions++;              /* held: ours alone to write */
+    lock->contentions += contended;
 }
 
 void spin_lock(spinlock_t *lock)
@@ -82,6 +130,7 @@ int spin_trylock(spinlock_t *lock)
         return 0;
     lock->owner = current;
     lock->owner_cpu = smp_processor_id();
+    lock->acquisitions++;
     spin_acquire(lock, 1);
     return 1;
 }
@@ -105,4 +154,41 @@ void spin_unlock(spinlock_t *lock)
     lock->owner = NULL;
     lock->owner_cpu = -1;
     arch_spin_unlock(&lock->raw);      /* a compiler barrier: the stores above first */
+}
+
+/* ---------------------------------------------------------------------- */
+/* /proc/lock_stat                                                        */
+
+/* Linux's lock_stat (CONFIG_LOCK_STAT, /proc/lock_stat) counts per lock
+ * class, among much else, "contentions" (the lock was found held) and
+ * "acquisitions".  Vellum counts those two per lock, in every kernel (a
+ * plain add each while the lock is held: spin_lock above), and lists the
+ * locks that asked to be listed: the page allocator's, kmalloc's, the run
+ * queue's.  A spin_trylock that fails is not counted. */
+static struct { spinlock_t *lock; const char *label; } lock_stat_locks[LOCK_STAT_MAX];
+static int nr_lock_stat;
+
+void lock_stat_register(spinlock_t *lock, const char *label)
+{
+    if (WARN_ON(nr_lock_stat >= LOCK_STAT_MAX))
+        return;
+    lock_stat_locks[nr_lock_stat].lock = lock;
+    lock_stat_locks[nr_lock_stat].label = label ? label : lock->name;
+    nr_lock_stat++;
+}
+
+/* One line a lock: its name, contentions, acquisitions (Linux's columns
+ * of those names; the counts are read without the locks, a snapshot). */
+int show_lock_stat(char *buf, size_t size)
+{
+    size_t n = 0;
+#define OUT(...) (n += snprintf(buf + n, n < size ? size - n : 0, __VA_ARGS__))
+    OUT("lock_stat version 0.1 (Vellum: contentions and acquisitions per lock)\n");
+    OUT("%-24s %12s %14s\n", "name", "contentions", "acquisitions");
+    for (int i = 0; i < nr_lock_stat; i++)
+        OUT("%-24s %12lu %14lu\n", lock_stat_locks[i].label,
+            READ_ONCE(lock_stat_locks[i].lock->contentions),
+            READ_ONCE(lock_stat_locks[i].lock->acquisitions));
+#undef OUT
+    return n < size ? (int)n : (int)size;
 }

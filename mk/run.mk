@@ -21,7 +21,8 @@
 #   make bench      the benchmarks (docs/benchmarks.md): first the user-space
 #                   benchmark booted as init on the production kernel
 #                   (tools/ubench.sh: instructions per KiB, 1 KiB and 4 KiB
-#                   blocks), then the in-kernel ones
+#                   blocks, and the scaling row: N writers at -smp N, N = 1,
+#                   2, 4), then the in-kernel ones
 #                   (tools/bench.sh, on the test kernel: the production one
 #                   has no benchmarks): bench=all under -icount shift=0 twice,
 #                   checks the figures repeat exactly and stay within
@@ -110,11 +111,11 @@ ifneq ($(LINUX),)
 bench: bench-linux
 else
 bench: $(KERNEL) $(TKERNEL) $(UBENCH)
-	@BUILD=$(BUILD) KERNEL=$(KERNEL) UBENCH=$(UBENCH) bash tools/ubench.sh
+	@BUILD=$(BUILD) KERNEL=$(KERNEL) UBENCH=$(UBENCH) bash tools/ubench.sh --scale
 	@BUILD=$(BUILD) bash tools/bench.sh $(TKERNEL) --tol $(or $(BENCH_TOL),10)
 endif
 bench-linux: $(KERNEL) $(UBENCH)
-	@BUILD=$(BUILD) KERNEL=$(KERNEL) UBENCH=$(UBENCH) bash tools/ubench.sh --linux
+	@BUILD=$(BUILD) KERNEL=$(KERNEL) UBENCH=$(UBENCH) bash tools/ubench.sh --linux --scale
 
 conformance: all
 	@BUILD=$(BUILD) bash tools/conform.sh

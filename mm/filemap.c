@@ -162,8 +162,14 @@
  *                                   interrupt handlers, hence irqsave.  The
  *                                   page allocator is called with it let go,
  *                                   so it is never held with zone->lock)
+ *   pcp->lock                      (spinlock, irqs off: one CPU's list of free
+ *                                   single pages, struct per_cpu_pages,
+ *                                   mm/page_alloc.c; Linux's since 5.19, class
+ *                                   "&pcp->lock", one for every CPU's.  Its CPU
+ *                                   takes it; another only to drain the list.
+ *                                   Never two at once)
  *   zone->lock                     (spinlock, irqs off: the buddy allocator's free
- *                                   lists and free counts, mm/page_alloc.c;
+ *                                   lists, mm/page_alloc.c;
  *                                   Linux's name, class "&zone->lock".  SMP step
  *                                   4: alloc_pages and __free_pages run without
  *                                   the big kernel lock, on any CPU, with
@@ -174,7 +180,7 @@
  *                                   the slow path run without it)
  * Spinlocks are leaves: nothing that sleeps, and no other spinlock except
  * as nested above (tree_lock -> page_hash_lock, i_mmap_lock ->
- * inode_wb_lock), is taken under one.
+ * inode_wb_lock, pcp->lock -> zone->lock), is taken under one.
  * The lock validator (kernel/lockdep.c, docs/lockdep.md; the test kernel
  * and DEBUG=1) learns the order the code really follows and reports any
  * cycle in it, a sleep under a spinlock, a spinlock that an interrupt

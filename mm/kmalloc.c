@@ -83,6 +83,7 @@ void kmalloc_init(void)
         cachep->name = cache_names[i];
         cachep->size = KMALLOC_MIN_SIZE << i;
         spin_lock_init(&cachep->spinlock);   /* one validator class, "&cachep->spinlock" */
+        lock_stat_register(&cachep->spinlock, cachep->name);   /* /proc/lock_stat */
         INIT_LIST_HEAD(&cachep->partial);
     }
     for (unsigned int o = 0; o < MAX_ORDER; o++) {

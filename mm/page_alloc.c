@@ -4,8 +4,8 @@
  * direct map that mm/paging.c sets up; kmalloc, page tables, the page cache
  * and kernel stacks all take their frames from here.
  *
- * Buddy allocator (Knuth; Linux's mm/page_alloc.c without zones, per-cpu
- * lists or migrate types):
+ * Buddy allocator (Knuth; Linux's mm/page_alloc.c without zones or
+ * migrate types), with per-CPU lists of single pages in front of it:
  *
  *   free_area[0]  -> 4 KiB blocks          a block of order k is 2^k frames,
  *   free_area[1]  -> 8 KiB blocks          its first pfn a multiple of 2^k.
@@ -17,10 +17,37 @@
  *   free:  while the buddy is a free block of the same order, unlink it and
  *          merge; put the result on its list.
  *
+ * Per-CPU page lists (Linux's struct per_cpu_pages, "pcp", since 2.5):
+ * most allocations are one page, and most of those are freed soon after on
+ * the same CPU.  Each CPU keeps a short list of free single pages; an
+ * order-0 allocation takes the list's first page and an order-0 free puts
+ * the page first (hot: its cache lines may still be in this CPU's cache,
+ * Linux 2.6's free_hot_cold_page).  Only when the list is empty does the
+ * CPU take zone->lock, to move pcp->batch pages from the buddy lists onto
+ * it at once (rmqueue_bulk); only when it grows past pcp->high does it
+ * give pcp->batch pages back, from the cold end (free_pcppages_bulk).  So
+ * zone->lock is taken once per batch instead of once per page, and CPUs
+ * that allocate at once mostly do not meet there (/proc/lock_stat shows
+ * it; docs/smp.md, "Per-CPU page lists").  Each list has a lock of its own,
+ * pcp->lock (Linux's since 5.19): its CPU takes it, uncontended, with
+ * interrupts off; another CPU takes it only to drain the list back into
+ * the buddy lists (drain_all_pages: when an allocation finds no block,
+ * pages may be sitting on other CPUs' lists).
+ *
  * Page states, as seen in struct page:
  *   free       PG_buddy on every frame of the block; private = order on the
  *              first one (linked on free_area[order] by lru), BUDDY_TAIL on
  *              the rest; _count 0.
+ *   on a pcp   PG_buddy, private = BUDDY_PCP (so never taken for a buddy to
+ *              merge with, and a double free is still caught), linked on
+ *              its CPU's pcp->list by lru; _count 0.  Free: counted in
+ *              zone->free_pages.
+ *   taken      a block just taken off a list, on its way out: PG_buddy,
+ *              private = BUDDY_TAKEN on the first frame (set under the
+ *              list's lock, so that a CPU freeing its buddy meanwhile does
+ *              not merge with it) until prep_new_page clears them.
+ * A frame becomes PG_buddy only after its private says which list it is on
+ * (a free under zone->lock checks both without the pcp lists' locks).
  *   allocated  no PG_buddy; _count >= 1 on the first page of the block.
  *   reserved   PG_reserved: BIOS area, holes, kernel image, mem_map itself,
  *              Multiboot data and modules.  Never handed out or freed.
@@ -46,10 +73,16 @@
  *
  * Locking (SMP step 4, docs/smp.md): the allocator runs on several CPUs at
  * once without the big kernel lock, and from interrupt handlers.  zone->lock
- * (Linux's name; a spinlock, taken with interrupts off) guards the free
- * lists, their counts (free_area[].nr_free, zone->free_pages) and the
- * PG_buddy and private of every free frame; the watermark check and the take
- * are one critical section.  It is innermost (the LOCK ORDER comment,
+ * (Linux's name; a spinlock, taken with interrupts off) guards the buddy
+ * free lists, their counts (free_area[].nr_free) and the PG_buddy and
+ * private of every frame on them; pcp->lock guards its CPU's list, count
+ * and pages, and is taken before zone->lock when both are (a refill, a
+ * drain).  zone->free_pages, every free frame (buddy and pcp lists), is
+ * one atomic word: an allocation takes its frames off the count first, by a
+ * compare-and-swap that fails if the count would go below the watermark
+ * (zone_take_free: check and take are one step, with no lock), and then
+ * finds the frames, which are there; a free puts them on a list first and
+ * adds them to the count after.  zone->lock is innermost (the LOCK ORDER comment,
  * mm/filemap.c): __free_pages checks the block, drops the reference and
  * takes the page off its LRU list before it takes zone->lock, and the
  * __GFP_ZERO clearing comes after it is let go; only a corrupted free page's
@@ -71,10 +104,13 @@
 #include <oom.h>
 #include <timer.h>
 #include <spinlock.h>
+#include <smp.h>
 #include <smp_lock.h>
 #include <asm/irqflags.h>
 
 #define BUDDY_TAIL ((unsigned long)-1)
+#define BUDDY_PCP ((unsigned long)-2)
+#define BUDDY_TAKEN ((unsigned long)-3)
 
 struct page *mem_map;
 unsigned long max_pfn;
@@ -90,15 +126,33 @@ struct free_area {
 };
 
 /* The one zone (Linux's struct zone, ZONE_NORMAL: all of lowmem), cut down to
- * the buddy allocator's part: the free lists and the free frames' count
- * (Linux 2.6.20's zone->free_pages), under zone->lock (the locking note
+ * the buddy allocator's part: the free lists under zone->lock and the free
+ * frames' count (Linux 2.6.20's zone->free_pages; atomic: the locking note
  * above).  The watermarks are the globals min/low/high_free_pages. */
-static struct zone {
+struct zone {
     spinlock_t lock;
-    unsigned long free_pages;       /* free frames, all orders */
+    unsigned long free_pages;       /* free frames, all orders, buddy and pcp lists */
     struct free_area free_area[MAX_ORDER];
-} normal_zone = { .lock = __SPIN_LOCK_UNLOCKED(&zone->lock) };
+} normal_zone = { .lock = __SPIN_LOCK_UNLOCKED(&zone->lock) };    /* GDB: p normal_zone */
 static struct zone *const zone = &normal_zone;
+
+/* One CPU's list of free single pages (Linux's struct per_cpu_pages; the
+ * header comment says how it is used).  An array indexed by CPU, not a
+ * DEFINE_PER_CPU variable: an AP's per-CPU area starts as a copy of the
+ * boot CPU's (include/asm/percpu.h), which would copy the list's pointers;
+ * each entry has a cache line of its own, so that CPUs do not write one
+ * line.  PCP_BATCH and PCP_HIGH are Linux 2.6's proportions (high = 6 *
+ * batch) for a small zone. */
+#define PCP_BATCH 16
+#define PCP_HIGH  (6 * PCP_BATCH)
+struct per_cpu_pages {
+    spinlock_t lock;                /* its CPU's, or a drain's */
+    int count;                      /* pages on list */
+    int high;                       /* more than this: give batch back */
+    int batch;                      /* pages moved to or from the buddy lists at once */
+    struct list_head list;          /* hot (last freed) first */
+} __attribute__((aligned(64)));
+struct per_cpu_pages pcp_pages[NR_CPUS];       /* GDB: p pcp_pages[1] */
 
 extern char _kernel_end[];
 
@@ -232,7 +286,9 @@ static phys_addr_t find_free_range(unsigned long size)
 /* The buddy allocator                                                    */
 
 /* Put the block [pfn, pfn + 2^order) on the free lists, merging with free
- * buddies.  The caller has checked the block and holds zone->lock. */
+ * buddies.  The caller has checked the block and holds zone->lock; it adds
+ * the frames to zone->free_pages (zone_give_free), unless they were
+ * counted free already (a pcp list's). */
 static void free_one_block(unsigned long pfn, unsigned int order)
 {
     for (unsigned long i = 0; i < (1UL << order); i++) {
@@ -244,7 +300,6 @@ static void free_one_block(unsigned long pfn, unsigned int order)
         p->private = BUDDY_TAIL;
         set_page_count(p, 0);
     }
-    zone->free_pages += 1UL << order;
     while (order < MAX_ORDER - 1) {
         unsigned long buddy_pfn = pfn ^ (1UL << order);
         if (buddy_pfn + (1UL << order) > max_pfn)
@@ -283,27 +338,41 @@ static void report_oom(gfp_t gfp, unsigned int order)
                "(%lu failures so far)\n", order, nr_free_pages(), n);
 }
 
-/* Take a 2^order block if free pages stay at or above mark after it;
- * NULL otherwise.  (Linux checks the mark per order too; a block of the
- * order existing is our whole check for order > 0.) */
-static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order, unsigned long mark)
+/* Take pages frames off the free count if at least mark stay free after
+ * it (the watermark check and the take in one step: two CPUs cannot both
+ * pass it for the last frames above a mark); false if they would not. */
+static bool zone_take_free(unsigned long pages, unsigned long mark)
 {
-    unsigned long flags;
-    spin_lock_irqsave(&zone->lock, flags);
-    if (zone->free_pages < mark + (1UL << order)) {
-        spin_unlock_irqrestore(&zone->lock, flags);
-        return NULL;
-    }
+    unsigned long old = __atomic_load_n(&zone->free_pages, __ATOMIC_RELAXED);
+    do {
+        if (old < mark + pages)
+            return false;
+    } while (!__atomic_compare_exchange_n(&zone->free_pages, &old, old - pages, false,
+                                          __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+    return true;
+}
+
+/* Frames are back on a list: count them free. */
+static void zone_give_free(unsigned long pages)
+{
+    __atomic_add_fetch(&zone->free_pages, pages, __ATOMIC_SEQ_CST);
+}
+
+/* Take a free 2^order block off the buddy lists, splitting a larger one
+ * (Linux's __rmqueue); NULL if there is none.  Its frames keep PG_buddy
+ * until prep_new_page, its first frame BUDDY_TAKEN.  The caller holds
+ * zone->lock. */
+static struct page *__rmqueue(unsigned int order)
+{
     unsigned int o = order;
     while (o < MAX_ORDER && list_empty(&zone->free_area[o].free_list))
         o++;
-    if (o == MAX_ORDER) {
-        spin_unlock_irqrestore(&zone->lock, flags);
+    if (o == MAX_ORDER)
         return NULL;
-    }
     struct page *page = list_first_entry(&zone->free_area[o].free_list, struct page, lru);
     list_del(&page->lru);
     zone->free_area[o].nr_free--;
+    page->private = BUDDY_TAKEN;        /* off the lists: no buddy merges with it now */
     unsigned long pfn = page_to_pfn(page);
     while (o > order) {                 /* split: give back the upper halves */
         o--;
@@ -312,20 +381,164 @@ static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order, unsign
         list_add(&upper->lru, &zone->free_area[o].free_list);
         zone->free_area[o].nr_free++;
     }
+    return page;
+}
+
+/* A 2^order block from the buddy lists, under zone->lock. */
+static struct page *rmqueue_buddy(unsigned int order)
+{
+    unsigned long flags;
+    spin_lock_irqsave(&zone->lock, flags);
+    struct page *page = __rmqueue(order);
+    spin_unlock_irqrestore(&zone->lock, flags);
+    return page;
+}
+
+/* Move up to count single pages from the buddy lists onto pcp's list, in
+ * one hold of zone->lock (Linux's rmqueue_bulk); how many it moved (fewer
+ * if the buddy lists ran out).  The caller holds pcp->lock.  The pages
+ * stay free (and counted so): PG_buddy, private BUDDY_PCP. */
+static int rmqueue_bulk(struct per_cpu_pages *pcp, int count)
+{
+    int n = 0;
+    spin_lock(&zone->lock);             /* interrupts are off: pcp->lock's irqsave */
+    for (; n < count; n++) {
+        struct page *page = __rmqueue(0);
+        if (!page)
+            break;
+        page->private = BUDDY_PCP;
+        list_add_tail(&page->lru, &pcp->list);   /* in the buddy lists' order */
+    }
+    spin_unlock(&zone->lock);
+    pcp->count += n;
+    return n;
+}
+
+/* Give count pages from the cold end of pcp's list back to the buddy lists,
+ * in one hold of zone->lock (Linux's free_pcppages_bulk).  The caller holds
+ * pcp->lock.  They were counted free and stay so. */
+static void free_pcppages_bulk(struct per_cpu_pages *pcp, int count)
+{
+    spin_lock(&zone->lock);             /* interrupts are off: pcp->lock's irqsave */
+    while (count-- > 0 && !list_empty(&pcp->list)) {
+        struct page *page = list_last_entry(&pcp->list, struct page, lru);
+        list_del(&page->lru);
+        pcp->count--;
+        free_one_block(page_to_pfn(page), 0);
+    }
+    spin_unlock(&zone->lock);
+}
+
+/* One page from this CPU's list, refilling it with a batch from the buddy
+ * lists if it is empty (the order-0 half of Linux's rmqueue); NULL if the
+ * buddy lists are empty too.  The page, still PG_buddy, leaves the list;
+ * its frame was taken off the free count already (zone_take_free). */
+static struct page *rmqueue_pcplist(void)
+{
+    unsigned long flags = local_irq_save();     /* no move to another CPU, no interrupt */
+    struct per_cpu_pages *pcp = &pcp_pages[smp_processor_id()];
+    struct page *page = NULL;
+    spin_lock(&pcp->lock);
+    if (list_empty(&pcp->list))
+        rmqueue_bulk(pcp, pcp->batch);
+    if (!list_empty(&pcp->list)) {
+        page = list_first_entry(&pcp->list, struct page, lru);   /* the hottest */
+        list_del(&page->lru);
+        pcp->count--;
+    }
+    spin_unlock(&pcp->lock);
+    local_irq_restore(flags);
+    return page;
+}
+
+/* A page about to go on a pcp list is free: BUDDY_PCP before PG_buddy (the
+ * page-states note at the top: a CPU freeing its buddy under zone->lock
+ * must never see it PG_buddy with an allocated page's private 0, an
+ * order-0 buddy to merge with). */
+static void mark_pcp_page(struct page *page)
+{
+    set_page_count(page, 0);
+    page->private = BUDDY_PCP;
+    barrier();                          /* x86 keeps stores in order; the compiler must too */
+    page->flags = 1UL << PG_buddy;
+}
+
+/* Put a free page (checked, its last reference gone) first on this CPU's
+ * list, and give a batch back to the buddy lists if the list has grown past
+ * pcp->high (Linux 2.6's free_hot_cold_page).  True if it took the page;
+ * the caller then counts it free. */
+static bool free_pcppage(struct page *page)
+{
+    unsigned long flags = local_irq_save();
+    struct per_cpu_pages *pcp = &pcp_pages[smp_processor_id()];
+    mark_pcp_page(page);
+    spin_lock(&pcp->lock);
+    list_add(&page->lru, &pcp->list);
+    pcp->count++;
+    if (pcp->count > pcp->high)
+        free_pcppages_bulk(pcp, pcp->batch);
+    spin_unlock(&pcp->lock);
+    local_irq_restore(flags);
+    return true;
+}
+
+/* Every CPU's list back into the buddy lists (Linux's drain_all_pages):
+ * an allocation found no block, and the pages may be on other CPUs' lists
+ * (and single pages there keep their buddies from merging).  Each list
+ * under its own lock, one at a time. */
+static void drain_all_pages(void)
+{
+    for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+        struct per_cpu_pages *pcp = &pcp_pages[cpu];
+        unsigned long flags;
+        spin_lock_irqsave(&pcp->lock, flags);
+        if (pcp->count)
+            free_pcppages_bulk(pcp, pcp->count);
+        spin_unlock_irqrestore(&pcp->lock, flags);
+    }
+}
+
+/* A block just taken off a list becomes an allocated block: every frame
+ * had better look free (else memory was corrupted), then loses it. */
+static void prep_new_page(struct page *page, unsigned int order)
+{
     for (unsigned long i = 0; i < (1UL << order); i++) {
         struct page *p = page + i;
         if (p->flags != (1UL << PG_buddy) || p->_count != 0)
             bad_page(p, "free page with unexpected state");   /* memory corruption */
         p->flags = 0;
+        barrier();                      /* not PG_buddy before private goes: mark_pcp_page */
         p->private = 0;
         p->mapping = NULL;
         p->freelist = NULL;
         p->_mapcount = -1;
     }
-    zone->free_pages -= 1UL << order;
     set_page_count(page, 1);
-    spin_unlock_irqrestore(&zone->lock, flags);
+}
 
+/* Take a 2^order block if free pages stay at or above mark after it;
+ * NULL otherwise.  (Linux checks the mark per order too; a block of the
+ * order existing is our whole check for order > 0.)  The frames come off
+ * the count first; then one page from this CPU's list, or a block from
+ * the buddy lists; if there is none, every CPU's list is drained into
+ * the buddy lists and they are tried again (a few times: a CPU's refill
+ * may take the drained pages first).  None at all (order > 0: the free
+ * frames are not in one block) gives the frames back to the count. */
+static struct page *get_page_from_freelist(gfp_t gfp, unsigned int order, unsigned long mark)
+{
+    if (!zone_take_free(1UL << order, mark))
+        return NULL;
+    struct page *page = order == 0 ? rmqueue_pcplist() : NULL;
+    for (int tries = 0; !page && tries < 4; tries++) {
+        page = rmqueue_buddy(order);
+        if (!page)
+            drain_all_pages();
+    }
+    if (!page) {
+        zone_give_free(1UL << order);
+        return NULL;
+    }
+    prep_new_page(page, order);
     if (gfp & __GFP_ZERO)
         memset(page_address(page), 0, PAGE_SIZE << order);
     return page;
@@ -493,9 +706,12 @@ void __free_pages(struct page *page, unsigned int order)
         bad_page(page, "freeing a page still in the page cache (mapping set)");
         goto out;                       /* leak it rather than corrupt the cache */
     }
-    spin_lock(&zone->lock);             /* interrupts are off already */
-    free_one_block(page_to_pfn(page), order);
-    spin_unlock(&zone->lock);
+    if (order != 0 || !free_pcppage(page)) {
+        spin_lock(&zone->lock);         /* interrupts are off already */
+        free_one_block(page_to_pfn(page), order);
+        spin_unlock(&zone->lock);
+    }
+    zone_give_free(1UL << order);       /* on a list: now it may be taken */
 out:
     local_irq_restore(flags);
 }
@@ -552,7 +768,7 @@ void free_pages(unsigned long addr, unsigned int order)
 
 unsigned long nr_free_pages(void)
 {
-    return READ_ONCE(zone->free_pages);
+    return __atomic_load_n(&zone->free_pages, __ATOMIC_RELAXED);
 }
 
 /* The OOM report's memory summary (Linux's show_mem / show_free_areas,
@@ -640,6 +856,15 @@ void page_alloc_init(void)
     }
     for (int o = 0; o < MAX_ORDER; o++)
         INIT_LIST_HEAD(&zone->free_area[o].free_list);
+    for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+        struct per_cpu_pages *pcp = &pcp_pages[cpu];
+        spin_lock_init(&pcp->lock);     /* one validator class: never two at once */
+        pcp->count = 0;
+        pcp->high = PCP_HIGH;
+        pcp->batch = PCP_BATCH;
+        INIT_LIST_HEAD(&pcp->list);
+    }
+    lock_stat_register(&zone->lock, "zone->lock");   /* /proc/lock_stat */
 
     /* The boot CPU alone (the others start later, smp_init), but
      * free_one_block's contract holds here too. */
@@ -655,6 +880,7 @@ void page_alloc_init(void)
                 continue;               /* overlapping map entries, or reserved */
             p->flags = 0;
             free_one_block(pfn, 0);
+            zone_give_free(1);
             totalram_pages++;
         }
     }

@@ -6,13 +6,30 @@
 #include <ktest.h>
 
 
-/* Walk the free lists under zone->lock: every block well formed, each
- * order's count its blocks, the total zone->free_pages.  Also the check of
- * kmalloc's SMP test (mm/kmalloc_test.c; declared in <ktest.h>). */
+/* Walk the free lists: every CPU's pcp list under its lock (single pages
+ * marked BUDDY_PCP, as many as its count), then the buddy lists under
+ * zone->lock (every block well formed, each order's count its blocks);
+ * the total zone->free_pages.  Also the check of kmalloc's SMP test
+ * (mm/kmalloc_test.c; declared in <ktest.h>), run when no allocation is
+ * under way. */
 bool free_lists_consistent(void)
 {
     unsigned long frames = 0, flags;
     bool ok = true;
+    for (int cpu = 0; cpu < NR_CPUS && ok; cpu++) {
+        struct per_cpu_pages *pcp = &pcp_pages[cpu];
+        struct page *p;
+        int n = 0;
+        spin_lock_irqsave(&pcp->lock, flags);
+        list_for_each_entry(p, &pcp->list, lru) {
+            ok &= PageBuddy(p) && p->private == BUDDY_PCP && page_count(p) == 0;
+            if (!ok || ++n > pcp->high + pcp->batch)
+                break;                  /* a bad page, or a list that loops */
+        }
+        ok &= n == pcp->count && n <= pcp->high;
+        frames += n;
+        spin_unlock_irqrestore(&pcp->lock, flags);
+    }
     spin_lock_irqsave(&zone->lock, flags);
     for (unsigned int o = 0; o < MAX_ORDER && ok; o++) {
         unsigned long blocks = 0;
@@ -286,5 +303,233 @@ KTEST(page_alloc, watermarks_per_gfp)
     KT_EXPECT_EQ(nr_free_pages(), 0);
     free_chain(chain);
     KT_EXPECT_EQ(nr_free_pages(), start);
+    KT_EXPECT(free_lists_consistent());
+}
+
+/* ---------------------------------------------------------------------- */
+/* Per-CPU page lists (suite smplocks, at -smp 4: tools/suites/smplocks.conf;
+ * the course lab `locks`, docs/labs/10-locks.md)                         */
+
+#include <err.h>
+#include <smp.h>
+#include <smp_lock.h>
+#include <timer.h>
+#include <asm/atomic.h>
+
+/* This CPU's list fills a batch at a time from the buddy lists, hands out
+ * the page freed last (hot) first, and gives a batch back when it grows
+ * past high.  Interrupts off: nothing else uses this CPU's list meanwhile. */
+KTEST(smplocks, pcp_refills_and_drains_in_batches)
+{
+    enum { N = PCP_HIGH + PCP_BATCH + 1 };
+    static struct page *pages[N];
+    unsigned long start = nr_free_pages();
+    unsigned long flags = local_irq_save();
+    struct per_cpu_pages *pcp = &pcp_pages[smp_processor_id()];
+    int batch = pcp->batch, high = pcp->high;
+    drain_all_pages();
+    int empty = pcp->count;
+    pages[0] = alloc_page(GFP_KERNEL);
+    int after_one = pcp->count;                 /* refilled: batch, less the one */
+    for (int i = 1; i < batch; i++)
+        pages[i] = alloc_page(GFP_KERNEL);
+    int after_batch = pcp->count;               /* used up */
+    pages[batch] = alloc_page(GFP_KERNEL);
+    int after_refill = pcp->count;
+    for (int i = batch + 1; i < N; i++)
+        pages[i] = alloc_page(GFP_KERNEL);
+    unsigned long held = start - nr_free_pages();
+    /* Free them all: count + 1 each, less batch whenever it passes high. */
+    int want = pcp->count, worst = 0;
+    bool counts_ok = true, on_list = true;
+    for (int i = 0; i < N; i++) {
+        __free_page(pages[i]);
+        if (++want > high)
+            want -= batch;
+        counts_ok &= pcp->count == want;
+        on_list &= PageBuddy(pages[i]);         /* free, and a double free is caught */
+        worst = pcp->count > worst ? pcp->count : worst;
+    }
+    struct page *last = pages[N - 1], *again = alloc_page(GFP_KERNEL);
+    local_irq_restore(flags);
+    if (again)
+        __free_page(again);
+
+    KT_EXPECT_EQ(empty, 0);
+    KT_EXPECT_EQ(after_one, batch - 1);
+    KT_EXPECT_EQ(after_batch, 0);
+    KT_EXPECT_EQ(after_refill, batch - 1);
+    KT_EXPECT_EQ(held, N);
+    KT_EXPECT(counts_ok);
+    KT_EXPECT(on_list);
+    KT_EXPECT(worst <= high);
+    KT_EXPECT(again == last);                   /* the hottest page first */
+    KT_EXPECT_EQ(nr_free_pages(), start);       /* pages on a list are free */
+    KT_EXPECT(free_lists_consistent());
+}
+
+/* Pages left on another CPU's list are free, and an allocation that finds
+ * the buddy lists empty drains every list and gets them. */
+static volatile int pcp_filled;
+static int fill_other_pcp(void *data)
+{
+    struct page *p[8];
+    set_cpus_allowed(current, 1ul << (long)data);   /* moves there now */
+    for (int i = 0; i < 8; i++)
+        p[i] = alloc_page(GFP_KERNEL);
+    for (int i = 0; i < 8; i++)
+        if (p[i])
+            __free_page(p[i]);
+    pcp_filled = 1;
+    return 0;
+}
+
+KTEST(smplocks, pcp_pages_are_free_and_drained_when_short)
+{
+    KT_ASSERT(num_online_cpus() >= 2);          /* smplocks.conf: -smp 4 */
+    unsigned long start = nr_free_pages(), oom0 = mm_oom_count, n = 0;
+    pcp_filled = 0;
+    struct task_struct *t = kthread_run(fill_other_pcp, (void *)1L, "fill-pcp/1");
+    KT_ASSERT(!IS_ERR(t));
+    KT_EXPECT_EQ(kthread_stop(t), 0);
+    KT_ASSERT(pcp_filled);
+    int on_cpu1 = pcp_pages[1].count;
+    KT_EXPECT(on_cpu1 >= 8);                    /* the eight freed there stayed there */
+    KT_EXPECT_EQ(nr_free_pages(), start);       /* and count as free */
+
+    void *chain = NULL;
+    struct page *p;
+    while ((p = alloc_pages(GFP_KERNEL | __GFP_MEMALLOC | __GFP_NOWARN, 0))) {
+        *(void **)page_address(p) = chain;
+        chain = page_address(p);
+        n++;
+    }
+    KT_EXPECT_EQ(n, start);                     /* CPU 1's pages too */
+    KT_EXPECT_EQ(pcp_pages[1].count, 0);
+    KT_EXPECT_EQ(nr_free_pages(), 0);
+    KT_EXPECT_EQ(mm_oom_count, oom0 + 1);       /* the one that found none, counted */
+    free_chain(chain);
+    KT_EXPECT_EQ(nr_free_pages(), start);
+    KT_EXPECT(free_lists_consistent());
+}
+
+/* The evidence of the lab: a worker per CPU, without the big kernel lock,
+ * takes and gives back single pages at random, first with the lists off
+ * (batch 1, high 0: every allocation and every free takes zone->lock, as
+ * before them) and then on.  zone->lock's counters (/proc/lock_stat) must
+ * show it contended at least four times less with them; every page's
+ * pattern intact, the free count back, the lists consistent. */
+#define PCP_STRESS_ROUNDS 20000
+#define PCP_STRESS_SLOTS  24
+struct pcp_worker {
+    int cpu;
+    int ran_on;
+    unsigned long changed, failed, blocks;
+};
+static atomic_t pcp_stress_ready;
+static volatile int pcp_stress_go;
+
+static int pcp_stress_fn(void *data)
+{
+    struct pcp_worker *w = data;
+    struct { uint32_t *p; uint32_t tag; } held[PCP_STRESS_SLOTS];
+    uint32_t rnd = 0x9E3779B9u * (uint32_t)(w->cpu + 1);
+    memset(held, 0, sizeof held);
+    set_cpus_allowed(current, 1ul << w->cpu);   /* moves there now */
+    unlock_kernel();                            /* kthread_main's; back below */
+    atomic_inc(&pcp_stress_ready);
+    while (!READ_ONCE(pcp_stress_go))
+        msleep(1);
+    for (int round = 0; round < PCP_STRESS_ROUNDS; round++) {
+        rnd = rnd * 1664525u + 1013904223u;     /* Numerical Recipes' LCG */
+        int s = (rnd >> 16) % PCP_STRESS_SLOTS;
+        if (held[s].p) {
+            bool intact = true;
+            for (int i = 0; i < PAGE_SIZE / 4; i += 64)
+                intact &= held[s].p[i] == (held[s].tag ^ (uint32_t)i);
+            w->changed += !intact;
+            free_page((unsigned long)held[s].p);
+            held[s].p = NULL;
+        } else {
+            held[s].p = (uint32_t *)__get_free_page(GFP_KERNEL);
+            if (!held[s].p) {
+                w->failed++;
+                continue;
+            }
+            w->blocks++;
+            held[s].tag = rnd;
+            for (int i = 0; i < PAGE_SIZE / 4; i += 64)
+                held[s].p[i] = rnd ^ (uint32_t)i;
+        }
+        if (round % 512 == 0)
+            cond_resched();
+    }
+    for (int s = 0; s < PCP_STRESS_SLOTS; s++)
+        if (held[s].p)
+            free_page((unsigned long)held[s].p);
+    w->ran_on = smp_processor_id();
+    lock_kernel();
+    return 0;
+}
+
+/* One round of the stress with every list's batch and high set so; the
+ * zone->lock counters' growth in *acq and *con. */
+static bool pcp_stress(int batch, int high, unsigned long *acq, unsigned long *con)
+{
+    static struct pcp_worker w[NR_CPUS];
+    struct task_struct *t[NR_CPUS];
+    int n = 0, cpu;
+    bool ok = true;
+    drain_all_pages();
+    for (int c = 0; c < NR_CPUS; c++) {
+        unsigned long flags;
+        spin_lock_irqsave(&pcp_pages[c].lock, flags);
+        pcp_pages[c].batch = batch;
+        pcp_pages[c].high = high;
+        spin_unlock_irqrestore(&pcp_pages[c].lock, flags);
+    }
+    atomic_set(&pcp_stress_ready, 0);
+    pcp_stress_go = 0;
+    for_each_online_cpu(cpu) {
+        memset(&w[n], 0, sizeof w[n]);
+        w[n].cpu = cpu;
+        w[n].ran_on = -1;
+        t[n] = kthread_run(pcp_stress_fn, &w[n], "pcp-stress");
+        if (IS_ERR(t[n]))
+            return false;
+        n++;
+    }
+    while (atomic_read(&pcp_stress_ready) < n)
+        msleep(1);
+    unsigned long acq0 = READ_ONCE(zone->lock.acquisitions);
+    unsigned long con0 = READ_ONCE(zone->lock.contentions);
+    pcp_stress_go = 1;
+    for (int i = 0; i < n; i++)
+        ok &= kthread_stop(t[i]) == 0;
+    *acq = READ_ONCE(zone->lock.acquisitions) - acq0;
+    *con = READ_ONCE(zone->lock.contentions) - con0;
+    for (int i = 0; i < n; i++)
+        ok &= w[i].ran_on == w[i].cpu && !w[i].changed && !w[i].failed &&
+              w[i].blocks >= PCP_STRESS_ROUNDS / 4;
+    return ok;
+}
+
+KTEST(smplocks, pcp_lists_cut_zone_lock_contention)
+{
+    KT_ASSERT(num_online_cpus() >= 2);          /* smplocks.conf: -smp 4 */
+    unsigned long start = nr_free_pages(), bad0 = mm_bad_page_count;
+    unsigned long off_acq, off_con, on_acq, on_con;
+    bool off_ok = pcp_stress(1, 0, &off_acq, &off_con);
+    bool on_ok = pcp_stress(PCP_BATCH, PCP_HIGH, &on_acq, &on_con);
+    printk(KERN_INFO "pcp stress: %d CPUs, zone->lock: lists off %lu contentions in %lu "
+           "acquisitions, lists on %lu in %lu\n",
+           num_online_cpus(), off_con, off_acq, on_con, on_acq);
+    KT_EXPECT(off_ok);                          /* patterns intact, no failure */
+    KT_EXPECT(on_ok);
+    KT_EXPECT(off_con >= 20);                   /* the workers met there */
+    KT_EXPECT(on_con * 4 <= off_con);
+    KT_EXPECT(on_acq * 4 <= off_acq);
+    KT_EXPECT_EQ(nr_free_pages(), start);
+    KT_EXPECT_EQ(mm_bad_page_count, bad0);
     KT_EXPECT(free_lists_consistent());
 }

@@ -7,7 +7,7 @@
 #                        busybox-static with apt-get download into
 #                        $VELLUM_CACHE/linux (default ~/.cache/vellum/linux),
 #                        build the initramfs; sets LINUX_KERNEL, LINUX_INITRD
-#   linux_qemu LOG TIMEOUT DISK RUN [DISK2]
+#   linux_qemu LOG TIMEOUT DISK RUN [DISK2]   (LINUX_SMP=N: -smp N, default 1)
 #                        boot it under -icount shift=0 with DISK (an ext2
 #                        image) as /dev/sda (and DISK2, if given, as
 #                        /dev/sdb, for RUN to mount); the initramfs's init mounts
@@ -131,7 +131,7 @@ linux_qemu() {   # linux_qemu LOG TIMEOUT DISK RUN [DISK2]
     fi
     cp "$LINUX_KERNEL" "$TMP/vmlinuz"; cp "$LINUX_INITRD" "$TMP/initrd.cpio"
     (cd "$TMP" && timeout -k 2 "$t" qemu-system-x86_64 -accel tcg -icount shift=0 -display none \
-        -no-reboot -m 256M -nic none -monitor none -serial "file:$log" -kernel vmlinuz \
+        -smp "${LINUX_SMP:-1}" -no-reboot -m 256M -nic none -monitor none -serial "file:$log" -kernel vmlinuz \
         -initrd initrd.cpio -append "console=ttyS0 quiet panic=-1 vrun=$4" \
         -drive file=disk.img,format=raw,if=ide,index=0 "${second[@]}" </dev/null >"$log.qemu" 2>&1)
 }

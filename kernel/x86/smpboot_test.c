@@ -1,12 +1,11 @@
 /* kernel/x86/smpboot_test.c: the ktests of SMP step 1 (test=smp): the CPUs
  * QEMU was given are online, each with its own APIC id and per-CPU area;
- * the ticket lock's arithmetic, its 16-bit wrap included; atomic_t.
+ * atomic_t (the ticket lock's tests are kernel/spinlock_test.c's).
  * Built into the test kernel only.  tools/suites/smp.conf boots the suite
  * at -smp 1 and -smp 4 with ktest_cpus=N, the count QEMU was given, and at
  * -smp 4 with maxcpus=2 and with nosmp. */
 #include "smpboot.c"
 #include <ktest.h>
-#include <asm/spinlock.h>
 #include <asm/atomic.h>
 
 /* The first occurrence of s in buf, or NULL (lib/string.c has no strstr). */
@@ -73,51 +72,6 @@ KTEST(smp, per_cpu_areas_are_distinct)
                 KT_EXPECT(per_cpu(current_task, a) != per_cpu(current_task, b));
             }
     }
-}
-
-KTEST(smp, ticket_lock_arithmetic)
-{
-    arch_spinlock_t l = __ARCH_SPIN_LOCK_UNLOCKED;
-    KT_EXPECT(!arch_spin_is_locked(&l));
-    KT_EXPECT_EQ(arch_spin_take_ticket(&l), 0);    /* lock: ticket 0, served */
-    KT_EXPECT_EQ(l.tickets.head, 0);
-    KT_EXPECT_EQ(l.tickets.tail, 1);
-    KT_EXPECT(arch_spin_is_locked(&l));
-    KT_EXPECT(!arch_spin_trylock(&l));             /* held: no ticket taken */
-    KT_EXPECT_EQ(l.tickets.tail, 1);
-    KT_EXPECT_EQ(arch_spin_take_ticket(&l), 1);    /* a waiter: next in line */
-    arch_spin_unlock(&l);                          /* serves it */
-    KT_EXPECT_EQ(l.tickets.head, 1);
-    KT_EXPECT(arch_spin_is_locked(&l));
-    arch_spin_unlock(&l);
-    KT_EXPECT(!arch_spin_is_locked(&l));
-    KT_EXPECT(arch_spin_trylock(&l));
-    KT_EXPECT_EQ(l.slock, 0x00030002u);            /* tail 3, head 2 */
-    arch_spin_unlock(&l);
-
-    /* The 16-bit wrap: tickets 0xFFFF then 0x0000, served in that order. */
-    l.slock = 0xFFFFFFFFu;                         /* head = tail = 0xFFFF: free */
-    KT_EXPECT(!arch_spin_is_locked(&l));
-    KT_EXPECT_EQ(arch_spin_take_ticket(&l), 0xFFFF);
-    KT_EXPECT_EQ(arch_spin_take_ticket(&l), 0x0000);
-    KT_EXPECT_EQ(l.tickets.tail, 1);
-    KT_EXPECT_EQ(l.tickets.head, 0xFFFF);          /* the holder's is served */
-    arch_spin_unlock(&l);
-    KT_EXPECT_EQ(l.tickets.head, 0);               /* then the wrapped one */
-    arch_spin_unlock(&l);
-    KT_EXPECT(!arch_spin_is_locked(&l));
-    l.slock = 0xFFFFFFFFu;                         /* trylock across the wrap */
-    KT_EXPECT(arch_spin_trylock(&l));
-    KT_EXPECT_EQ(l.slock, 0x0000FFFFu);
-    arch_spin_unlock(&l);
-    KT_EXPECT_EQ(l.slock, 0u);
-
-    /* spinlock_t on top: owner and CPU recorded, cleared on unlock. */
-    DEFINE_SPINLOCK(s);
-    spin_lock(&s);
-    KT_EXPECT(spin_is_locked(&s) && s.owner == current && s.owner_cpu == 0);
-    spin_unlock(&s);
-    KT_EXPECT(!spin_is_locked(&s) && !s.owner && s.owner_cpu == -1);
 }
 
 KTEST(smp, atomic_ops)

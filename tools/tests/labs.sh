@@ -4,16 +4,16 @@
 # docs/labs/README.md).  Layer: host test (bash, git, QEMU; python3 or jq
 # only to check results.json).
 # host-timeout: 600
-# host-slices: 18
+# host-slices: 20
 #
-# tools/run-tests runs it as 18 jobs with SLICE=1/18 .. 18/18 (docs: the
-# runner's header), two a lab (nine labs): slice K of the first half takes
-# the labs whose place in the list, counted from 0, is K-1 modulo 9 (one
+# tools/run-tests runs it as 20 jobs with SLICE=1/20 .. 20/20 (docs: the
+# runner's header), two a lab (ten labs): slice K of the first half takes
+# the labs whose place in the list, counted from 0, is K-1 modulo 10 (one
 # lab a slice: a tree also builds the later labs' prebuilt objects and
 # recompiles what they touch), its skeleton and the handout's runs in it;
-# slice 9+K the same lab's handout runs in the trees made from the
-# solution.  Slice 9 (the last of the first half) also grades the
-# solution, slice 10 runs the handouts' runs on this checkout and their
+# slice 10+K the same lab's handout runs in the trees made from the
+# solution.  Slice 10 (the last of the first half) also grades the
+# solution, slice 11 runs the handouts' runs on this checkout and their
 # checks, and the slice with perform_write's skeleton pastes its solution
 # back.  A lab added to tools/labs/list wants two more slices here.
 # Without SLICE it does everything.
@@ -52,7 +52,7 @@
 #   - the lab's handout (docs/labs/NN-LAB.md): every pasted grade, console
 #     and GDB walk is what a real run prints now (tools/handout-runs --lab
 #     LAB: --part skeleton on this skeleton, --part rest in the second half's
-#     slice, on trees made from the solution; slice 10 (HALF+1) also checks
+#     slice, on trees made from the solution; slice 11 (HALF+1) also checks
 #     docs/getting-started.md's page flags and every handout's markers and
 #     points).
 # Then, once:

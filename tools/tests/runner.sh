@@ -3,8 +3,8 @@
 #  runner.progress_header      each job's lines come under a header with its
 #                              time, "== kernel suite NAME (N s)", and the
 #                              closing line counts them
-#  runner.slices               tools/tests/labs.sh's "# host-slices: 18"
-#                              makes eighteen jobs, "labs@1/18" .. "labs@18/18"
+#  runner.slices               tools/tests/labs.sh's "# host-slices: 20"
+#                              makes twenty jobs, "labs@1/20" .. "labs@20/20"
 #                              (tools/run-tests -n lists the jobs)
 #  runner.interrupt_cleans_up  a run killed with SIGTERM in the middle of a
 #                              host test stops every process it started
@@ -26,8 +26,8 @@ fi
 
 # ---- the job list
 tools/run-tests -n labs cmdline > "$TMP/jobs.log" 2>&1
-if [ "$(tr '\n' ' ' < "$TMP/jobs.log")" = "$(printf 'h:labs@%d/18 ' $(seq 1 18))k:cmdline " ]; then
-    pass "$T.slices (labs: 18 jobs)"
+if [ "$(tr '\n' ' ' < "$TMP/jobs.log")" = "$(printf 'h:labs@%d/20 ' $(seq 1 20))k:cmdline " ]; then
+    pass "$T.slices (labs: 20 jobs)"
 else
     fail "$T.slices (jobs: $(tr '\n' ' ' < "$TMP/jobs.log"))"
 fi

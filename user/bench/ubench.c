@@ -4,10 +4,22 @@
  * program, built with our libc, run unchanged as Vellum's init and by a
  * script on Debian's Linux (tools/ubench.sh boots both).
  *
- * usage: ubench [-q] [DIR]
+ * usage: ubench [-q] [-s N] [DIR]
  *   DIR  where to create the files (default: the current directory)
  *   -q   quick: small sizes, one repetition (the `make check` smoke run;
  *        its figures are not meaningful)
+ *   -s N the scaling row alone, scale_N: N processes, each overwriting a
+ *        cached file of its own, 4 KiB per write(), REPS times 1 MiB, all
+ *        at once (tools/ubench.sh --scale boots it at -smp N: one process
+ *        a CPU).  The figure is the ticks from the first child's first
+ *        write to the last child's last, per KiB that all of them wrote
+ *        (each reads the clock itself, so the wake-ups around the run,
+ *        where an idle CPU's clock jumps to its next tick, do not count;
+ *        each checks its file after, untimed): under -icount every
+ *        CPU's instructions advance the one clock, so a CPU spinning on a
+ *        lock costs as much as one working.  Run as ubench-sN (a copy
+ *        of the program under that name), it is ubench -s N: Vellum's
+ *        init= gets no arguments.
  *
  * Every figure is "rdtsc ticks per KiB moved".  Under QEMU's -icount
  * shift=0 the guest's time-stamp counter advances by one per guest
@@ -32,6 +44,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/reboot.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static size_t size = 1 << 20;          /* bytes per timed repetition */
@@ -150,14 +163,90 @@ static void overwrite_row(int fd, const char *name, size_t chunk)
 	fig(name, best, size);
 }
 
+/* The scaling row: n writers at once (usage above).  Each child makes its
+ * file and writes it once (blocks allocated, pages cached) before it says
+ * it is ready; the parent reads the clock, lets them all go, and reads it
+ * again when the last has exited. */
+static void scale_row(int n)
+{
+	int ready[2], go[2], fin[2];
+	char name[16], c;
+	if (pipe(ready) != 0 || pipe(go) != 0 || pipe(fin) != 0)
+		die("pipe");
+	for (int k = 0; k < n; k++) {
+		pid_t pid = fork();
+		if (pid < 0)
+			die("fork");
+		if (pid == 0) {
+			snprintf(name, sizeof name, "scale%d", k);
+			int fd = open(name, O_CREAT | O_TRUNC | O_RDWR, 0644);
+			if (fd < 0)
+				die("open scale");
+			write_all(fd, buf, size, 65536);
+			if (write(ready[1], "r", 1) != 1 || read(go[0], &c, 1) != 1)
+				die("pipe");
+			uint64_t when[2];
+			when[0] = rdtsc();
+			for (int r = 0; r < reps; r++) {
+				if (lseek(fd, 0, SEEK_SET) != 0)
+					die("lseek");
+				write_all(fd, buf, size, 4096);
+			}
+			when[1] = rdtsc();
+			if (write(fin[1], when, sizeof when) != sizeof when)
+				die("pipe");
+			check_file(fd, 0, name);
+			close(fd);
+			_exit(errors ? 1 : 0);
+		}
+	}
+	for (int k = 0; k < n; k++)
+		if (read(ready[0], &c, 1) != 1)
+			die("pipe");
+	for (int k = 0; k < n; k++)
+		if (write(go[1], "g", 1) != 1)
+			die("pipe");
+	uint64_t first = ~0ull, last = 0;
+	for (int k = 0; k < n; k++) {
+		uint64_t when[2];
+		if (read(fin[0], when, sizeof when) != sizeof when)
+			die("pipe");
+		first = when[0] < first ? when[0] : first;
+		last = when[1] > last ? when[1] : last;
+	}
+	uint64_t t = last - first;
+	for (int k = 0; k < n; k++) {
+		int status;
+		if (wait(&status) < 0)
+			die("wait");
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			error("scale child (its file's bytes, or a call, failed)");
+	}
+	snprintf(name, sizeof name, "scale_%d", n);
+	fig(name, t, (size_t)n * reps * size);
+	for (int k = 0; k < n; k++) {
+		snprintf(name, sizeof name, "scale%d", k);
+		unlink(name);
+	}
+}
+
 int main(int argc, char **argv)
 {
-	int a = 1;
+	int a = 1, scale = 0;
+	const char *me = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+	if (!strncmp(me, "ubench-s", 8))
+		scale = atoi(me + 8);
 	if (a < argc && !strcmp(argv[a], "-q")) {
 		size = 64 << 10;
 		sync_size = 256 << 10;
 		reps = 1;
 		a++;
+	}
+	if (a + 1 < argc && !strcmp(argv[a], "-s")) {
+		scale = atoi(argv[a + 1]);
+		if (scale < 1 || scale > 64)
+			die("-s N: N from 1 to 64");
+		a += 2;
 	}
 	if (a < argc && chdir(argv[a]) != 0)
 		die("chdir");
@@ -171,6 +260,10 @@ int main(int argc, char **argv)
 		buf2[i] = 0;
 	}
 	calibrate();
+	if (scale) {
+		scale_row(scale);
+		goto done;
+	}
 
 	/* memcpy bound: the copy alone, user to user */
 	uint64_t best = ~0ull;
@@ -316,6 +409,7 @@ int main(int argc, char **argv)
 		unlink(name);
 	}
 
+done:
 	printf("ubench: done %d figures, %d errors\n", figures, errors);
 	fflush(stdout);
 	if (getpid() == 1) {
