@@ -694,6 +694,7 @@ KTEST(pagecache, lock_page_contention_sleeps_and_wakes)
     struct page *page = alloc_page(GFP_KERNEL);
     KT_ASSERT(page);
     page->flags &= ~(1UL << PG_locked);
+    page->index = 0;                    /* a fresh page's is stale: the reports print it */
     lock_test_page = page;
     nevents = 0;
     init_completion(&holder_locked);
@@ -719,6 +720,7 @@ KTEST(pagecache, long_lock_wait_reports_holder)
     struct page *page = alloc_page(GFP_KERNEL);
     KT_ASSERT(page);
     page->flags &= ~(1UL << PG_locked);
+    page->index = 0;                    /* a fresh page's is stale: the reports print it */
     lock_test_page = page;
     nevents = 0;
     hold_ms = 600;
@@ -754,6 +756,7 @@ KTEST(pagecache, self_deadlock_is_reported_and_stays_stuck)
     struct page *page = alloc_page(GFP_KERNEL);
     KT_ASSERT(page);
     page->flags &= ~(1UL << PG_locked);
+    page->index = 0;                    /* a fresh page's is stale: the reports print it */
     unsigned long sd = pagecache_stats.self_deadlocks;
     /* The try-style escape: reported, nothing taken, the lock still ours. */
     lock_page(page);
@@ -792,6 +795,7 @@ KTEST_ENDS_BOOT(pagecache, planted_self_deadlock_ends_the_boot)
     struct page *page = alloc_page(GFP_KERNEL);
     KT_ASSERT(page);
     page->flags &= ~(1UL << PG_locked);
+    page->index = 0;                    /* a fresh page's is stale: the reports print it */
     lock_page(page);
     lock_page(page);                    /* SELF-DEADLOCK: the boot ends here */
     ktest_fail(__FILE__, __LINE__, "lock_page returned: the page was ours already");
