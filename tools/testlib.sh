@@ -161,7 +161,7 @@ vellum_qemu() {
 
 # Host tests that boot a program of user/tests as init on a small root of
 # their own, and check the disk it leaves (powercut.sh, ext3powercut.sh,
-# lowmem.sh).  They set T (the test's name) and TMP (its scratch directory).
+# ext3linux.sh, lowmem.sh).  They set T (the test's name) and TMP (its scratch directory).
 # build_init_test: make all user, and the host's pattern tool (tools/
 # vpattern.c) as $VP.  1 after a FAIL line if either does not build.
 build_init_test() {
