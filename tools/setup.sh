@@ -20,7 +20,8 @@
 #     on a host kernel without IA32 emulation:
 #     tools/tests/userland.sh)
 #   ld, nm, objcopy                             binutils
-#   cpio (make bench-linux's initramfs)         cpio
+#   cpio (the Linux initramfs: make             cpio
+#     bench-linux, tools/tests/ext3linux.sh)
 #   zip, unzip (make gradescope, its test)      zip, unzip
 #   hexdump (the userland test's reference)     bsdextrautils
 #   python3, its yaml module (host tests)       python3, python3-yaml
@@ -83,7 +84,7 @@ have qemu-i386-static || need qemu-user-static qemu-i386-static
 have ld               || need binutils ld
 have nm               || need binutils nm
 have objcopy          || need binutils objcopy
-have cpio             || need cpio "cpio (the Linux initramfs of make bench-linux)"
+have cpio             || need cpio "cpio (the Linux initramfs of make bench-linux and the ext3linux test)"
 have zip              || need zip "zip (the bundle of make gradescope)"
 have unzip            || need unzip "unzip (the gradescope test opens that bundle)"
 # What some host tests compare with or read results through; a fresh

@@ -161,7 +161,7 @@ vellum_qemu() {
 
 # Host tests that boot a program of user/tests as init on a small root of
 # their own, and check the disk it leaves (powercut.sh, ext3powercut.sh,
-# lowmem.sh).  They set T (the test's name) and TMP (its scratch directory).
+# ext3linux.sh, lowmem.sh).  They set T (the test's name) and TMP (its scratch directory).
 # build_init_test: make all user, and the host's pattern tool (tools/
 # vpattern.c) as $VP.  1 after a FAIL line if either does not build.
 build_init_test() {
@@ -194,6 +194,21 @@ qemu_cut() {
 fsck_clean() {
     if e2fsck -fn "$2" >"$TMP/fsck.log" 2>&1; then pass "$1"
     else fail "$1"; show_tail "$TMP/fsck.log" 15; fi
+}
+
+# same_replay NAME A B: PASS NAME if images A and B (a journal replayed
+# two ways: Vellum's mount, the host's debugfs -w -R journal_run; the
+# ext3 tests) are equal byte for byte but for the superblock's s_wtime
+# (bytes 48..51), s_lastcheck (64..67, debugfs's journal_run stamps it) and
+# s_kbytes_written (376..383), offsets from byte 1024: the fields each side
+# stamps its own way
+same_replay() {
+    local diffs
+    diffs=$(cmp -l "$2" "$3" | awk '{ o = $1 - 1 - 1024 }
+        !((o >= 48 && o < 52) || (o >= 64 && o < 68) || (o >= 376 && o < 384)) { print }' |
+        head -5)
+    if [ -z "$diffs" ]; then pass "$1"
+    else fail "$1 (first differing bytes, 1-based offset and octal values: $(echo $diffs))"; fi
 }
 
 # qemu_status_text RC: what QEMU's exit status means for a Vellum test boot.

@@ -84,17 +84,6 @@ no_fail_lines() {      # NAME LOG...
         fail "$n ($(head -1 "$TMP/bad" | tr -d '\r'))"
     else pass "$n"; fi
 }
-# same_replay NAME A B: byte for byte but for the superblock's s_wtime
-# (bytes 48..51), s_lastcheck (64..67, debugfs's journal_run stamps it) and
-# s_kbytes_written (376..383), offsets from byte 1024
-same_replay() {
-    local diffs
-    diffs=$(cmp -l "$2" "$3" | awk '{ o = $1 - 1 - 1024 }
-        !((o >= 48 && o < 52) || (o >= 64 && o < 68) || (o >= 376 && o < 384)) { print }' |
-        head -5)
-    if [ -z "$diffs" ]; then pass "$1"
-    else fail "$1 (first differing bytes, 1-based offset and octal values: $(echo $diffs))"; fi
-}
 # log_kept NAME IMAGE N: /w/log begins with the N records
 log_kept() {
     debugfs -R "cat /w/log" "$2" 2>/dev/null > "$TMP/log"
