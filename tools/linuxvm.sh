@@ -34,6 +34,13 @@ linux_setup() {
         mkdir -p "$LINUXVM_CACHE" || exit 2
         local pkg
         pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/ { print $2; exit }')
+        if [ -z "$pkg" ] && [ "$(id -u)" = 0 ]; then
+            # a machine whose package lists were never loaded (tools/setup.sh
+            # updates them only when it has something to install): load them
+            echo "linuxvm: apt-cache knows no linux-image-amd64: apt-get update"
+            DEBIAN_FRONTEND=noninteractive apt-get update -qq </dev/null >"$TMP/apt-update.log" 2>&1
+            pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/ { print $2; exit }')
+        fi
         if [ -z "$pkg" ]; then
             echo "linuxvm: apt-cache knows no linux-image-amd64 (run apt-get update)"; exit 2
         fi
