@@ -25,6 +25,10 @@
  *               the truncates that need them (below).
  *   ext3cut     hda = ext3-1k.img: a truncate over several transactions,
  *               then a crash; the host cuts the log after each (below).
+ *   jbdbatch    hda, hdb (1 KiB, 4 KiB): the requests of a commit (its log
+ *               blocks sent together) and a write error among them (below).
+ *   ext3fsync   hda = ext3-1k.img: the requests and flushes of a small
+ *               file's fsync (below).
  *
  * The workload (a[i] is the i-th block of /a, P(key, i) block i of the
  * pattern keyed key, tools/vpattern.c; transaction IDs 1..3 for T1..T3, 4
@@ -847,4 +851,44 @@ KTEST(jbdbatch, log_write_error_aborts)
         KT_EXPECT(disk_has(&jt, jt.big[100 + i], "big", 100 + i));
     journal_destroy(j);
     KT_EXPECT_EQ(do_umount("/we"), 0);
+}
+
+/* What ubench's smallfile_fsync asks of the disk, counted (the benchmark's
+ * own figure waits for the host's disk and moves with its load): on hda =
+ * ext3-1k.img, small files created, written (4 KiB) and fsync'd one by
+ * one.  Each fsync writes the file's blocks (one request), the log
+ * (descriptor, inode table, directory, bitmaps, group descriptor,
+ * superblock: one request) and the commit block, and flushes twice
+ * (before the commit block and after). */
+KTEST(ext3fsync, smallfile_fsync_requests)
+{
+    KT_ASSERT_EQ(vfs_mount_at("hda", "/wf", "ext2"), 0);
+    struct super_block *sb = ktest_sb_of("/wf");
+    KT_ASSERT(sb != NULL && EXT2_SB(sb)->s_journal != NULL);
+    for (int i = 0; i < 4; i++) {
+        char path[24];
+        snprintf(path, sizeof(path), "/wf/small%d", i);
+        struct file *f = filp_open(path, O_RDWR | O_CREAT | O_EXCL, 0644);
+        KT_ASSERT(!IS_ERR(f));
+        loff_t pos = 0;
+        char *buf = kmalloc(4096, GFP_KERNEL);
+        KT_ASSERT(buf != NULL);
+        vpattern_fill(buf, 4096, "sf", 0);
+        KT_EXPECT_EQ(kernel_write(f, buf, 4096, &pos), 4096);
+        kfree(buf);
+        struct blkdev_stats s0, s1;
+        blkdev_stats(sb->s_bdev, &s0);
+        KT_EXPECT_EQ(vfs_fsync(f, 0), 0);
+        blkdev_stats(sb->s_bdev, &s1);
+        filp_close(f);
+        printk(KERN_INFO "jbd-test: fsync of a new 4 KiB file: %lu write requests, %lu sectors, %lu flushes\n",
+               s1.write_ios - s0.write_ios, s1.sectors_written - s0.sectors_written,
+               s1.flushes - s0.flushes);
+        /* The first also writes the journal superblock (and flushes);
+         * a log that crosses the journal inode's indirect block is two
+         * requests.  Before the batched commit: 10 requests, 3 flushes. */
+        KT_EXPECT(s1.write_ios - s0.write_ios <= (i ? 4 : 5));
+        KT_EXPECT_EQ(s1.flushes - s0.flushes, i ? 2 : 3);
+    }
+    KT_EXPECT_EQ(do_umount("/wf"), 0);
 }
