@@ -22,7 +22,8 @@
  * commit are written one at a time (fsync's filemap_write_and_wait has
  * written the file's pages already, batched); the barrier is blkdev_flush
  * (the ATA CACHE FLUSH) after the log blocks and after the commit block,
- * where Linux 2.6.24 issued the commit block as a barrier write.
+ * where Linux 2.6.24 issued the commit block as a barrier write (on a disk
+ * with a write cache and no FUA, its block layer's flush, write, flush).
  */
 #include <kernel.h>
 #include <string.h>
