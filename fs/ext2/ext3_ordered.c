@@ -220,15 +220,16 @@ const struct address_space_operations ext3_ordered_aops = {
 };
 
 /*
- * Linux 2.6.24's ext3_sync_file: write the file's dirty pages (its caller,
- * do_fsync, did that) and its inode (the inode's copy joins the running
- * transaction; ext3_write_inode, asked to wait, commits it), then commit
+ * Linux 2.6.24's ext3_sync_file: write the file's dirty pages (Linux's
+ * caller, do_fsync, wrote them; Vellum's vfs_fsync does not, so here) and
+ * its inode (the inode's copy joins the running transaction;
+ * ext3_write_inode, asked to wait, commits it), then commit
  * the running transaction and wait (journal_force_commit): its ordered data
  * first, the log, and the disk's cache flushed before and after the commit
  * block, so everything is durable when it returns.  When no commit began
  * after the pages were written (nothing of the file's changed but its
  * bytes, and no transaction was running), the pages may still be in the
- * disk's cache: one flush (as Linux since 2.6.32, blkdev_issue_flush).  A
+ * disk's cache: one flush (later Linux's blkdev_issue_flush there).  A
  * commit that began later covers them; before, this flushed whenever no
  * transaction was running at the end, so a new file's fsync, committed by
  * write_inode_now, flushed three times, not two.

@@ -93,6 +93,13 @@ static int write_wbuf(journal_t *journal, int *n)
     return err;
 }
 
+/* Gather a log block whose bytes will be final when the batch is sent. */
+static void wbuf_add(journal_t *journal, int *n, struct buffer_head *bh)
+{
+    BUG_ON(*n >= journal->j_wbufsize);   /* a descriptor's group always fits */
+    journal->j_wbuf[(*n)++] = bh;
+}
+
 /* Drop the gathered log blocks unwritten (the commit failed). */
 static void drop_wbuf(journal_t *journal, int *n)
 {
@@ -121,12 +128,12 @@ static int write_metadata(journal_t *journal, transaction_t *t, int *n)
             journal_header(desc, JFS_DESCRIPTOR_BLOCK, t->t_tid);
             tagp = desc->b_data + sizeof(journal_header_t);
             first = 1;
-            journal->j_wbuf[(*n)++] = desc;
+            wbuf_add(journal, n, desc);
         }
         struct buffer_head *bh = jh->b_bh, *log = journal_next_log_block(journal);
         if (!log)
             return -EIO;
-        journal->j_wbuf[(*n)++] = log;
+        wbuf_add(journal, n, log);
         memcpy(log->b_data, bh->b_data, bs);
         journal_block_tag_t *tag = (journal_block_tag_t *)tagp;
         uint16_t flags = first ? 0 : JFS_FLAG_SAME_UUID;
@@ -150,7 +157,6 @@ static int write_metadata(journal_t *journal, transaction_t *t, int *n)
             jh->b_tlist.next == &t->t_buffers) {
             last->t_flags |= cpu_to_be16(JFS_FLAG_LAST_TAG);
             desc = NULL;
-            BUG_ON(*n > journal->j_wbufsize);
             int err = write_wbuf(journal, n);
             if (err)
                 return err;
@@ -213,7 +219,7 @@ static int write_revoke_records(journal_t *journal, transaction_t *t, int *n)
         struct buffer_head *bh = journal_next_log_block(journal);
         if (!bh)
             return -EIO;
-        journal->j_wbuf[(*n)++] = bh;
+        wbuf_add(journal, n, bh);
         journal_header(bh, JFS_REVOKE_BLOCK, t->t_tid);
         int k, nr = min_t(int, per, t->t_nr_revokes - i);
         uint32_t *rec = (uint32_t *)(bh->b_data + JFS_REVOKE_RECORDS);
