@@ -463,8 +463,11 @@ struct blk_plug *blk_start_plug(void)
 }
 
 /* Write the run (one request), then end the writeback of the pages whose
- * buffers have all been sent.  A failed write leaves its buffers dirty and
- * the error on their pages and mappings (filemap_fdatawait reports it). */
+ * buffers have all been sent.  A failed write leaves its page buffers dirty
+ * and the error on their pages and mappings (filemap_fdatawait reports it);
+ * a metadata buffer (submit_bh_write: the journal's log blocks) gets
+ * BH_Write_EIO and loses BH_Uptodate, as Linux's end_buffer_write_sync
+ * does, and its owner checks the bit. */
 static void plug_submit(struct blk_plug *plug)
 {
     if (plug->nbh) {
@@ -476,6 +479,11 @@ static void plug_submit(struct blk_plug *plug)
                    plug->bdev->name, (unsigned long)plug->sector, plug->nr_sectors, err);
         for (unsigned k = 0; err && k < plug->nbh; k++) {
             struct page *page = plug->bh[k]->b_page;
+            if (!page) {
+                set_buffer_write_io_error(plug->bh[k]);
+                clear_buffer_uptodate(plug->bh[k]);
+                continue;
+            }
             set_buffer_dirty(plug->bh[k]);
             SetPageError(page);
             if (page->mapping)
@@ -527,6 +535,23 @@ static void plug_add_bh(struct blk_plug *plug, struct buffer_head *bh)
         plug->vec[plug->nvec++] = (struct bio_vec){ bh->b_data, bh->b_size };
     plug->bh[plug->nbh++] = bh;
     plug->nr_sectors += per;
+}
+
+void submit_bh_write(struct buffer_head *bh)
+{
+    BUG_ON(bh->b_page || bh->b_count <= 0 || !buffer_uptodate(bh));
+    clear_buffer_dirty(bh);
+    clear_buffer_write_io_error(bh);
+    if (current->plug) {
+        plug_add_bh(current->plug, bh);
+        return;
+    }
+    if (bh_submit(bh, 1)) {
+        set_buffer_write_io_error(bh);
+        clear_buffer_uptodate(bh);
+    } else {
+        buffer_cache_stats.writes++;
+    }
 }
 
 /* All of page's dirty buffers are in the run: its writeback ends with it. */

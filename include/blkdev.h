@@ -95,7 +95,8 @@ int blkdev_flush(struct block_device *bdev);
 
 /* Writeback's plug (Linux's blk_start_plug/blk_finish_plug; fs/buffer.c):
  * while a task holds one, block_write_full_page does not write a page's
- * buffers at once but adds them to the plug, which merges blocks that
+ * buffers at once (nor submit_bh_write a metadata buffer: the journal's
+ * commit) but adds them to the plug, which merges blocks that
  * follow each other on the disk into one request of up to 256 sectors
  * (Linux's elevator back-merge) and sends it when the next block does not
  * follow, the request is full, or the plug is flushed or finished.  A

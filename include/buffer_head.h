@@ -51,6 +51,8 @@ enum bh_state_bits {
     BH_JBDDirty,      /* metadata: changed in a transaction not yet committed; NOT
                          BH_Dirty, so no writeback takes it home before the commit
                          (the commit turns it into BH_Dirty: checkpointing) */
+    BH_Write_EIO,     /* its last write through submit_bh_write failed (Linux's
+                         bit of the same name, set by end_buffer_write_sync) */
 };
 
 struct buffer_head {
@@ -82,6 +84,7 @@ BUFFER_FNS(New, new)
 BUFFER_FNS(Towrite, towrite)
 BUFFER_FNS(JBD, jbd)
 BUFFER_FNS(JBDDirty, jbddirty)
+BUFFER_FNS(Write_EIO, write_io_error)
 
 static inline void map_bh(struct buffer_head *bh, struct super_block *sb, sector_t block);
 static inline void get_bh(struct buffer_head *bh) { bh->b_count++; }
@@ -100,6 +103,14 @@ void bforget(struct buffer_head *bh);          /* brelse, and the block's conten
                                                   longer matter (freed): drop it, never write it */
 void mark_buffer_dirty(struct buffer_head *bh);/* metadata or page buffer */
 int sync_dirty_buffer(struct buffer_head *bh); /* write it now if dirty; 0 or -EIO */
+/* Write a referenced metadata buffer whose bytes are final (Linux's
+ * submit_bh(WRITE, bh)): under the task's plug (include/blkdev.h) it joins
+ * the plug's run and is written when the plug is flushed or finished, so the
+ * caller keeps its reference until then; without a plug it is written now.
+ * Its dirty bit is cleared.  A failed write sets BH_Write_EIO and clears
+ * BH_Uptodate (the cache no longer claims bytes the disk may not hold): the
+ * caller checks buffer_write_io_error() after the plug is flushed. */
+void submit_bh_write(struct buffer_head *bh);
 int sync_blockdev(struct block_device *bdev);  /* write the metadata buffers of bdev dirty
                                                   when it is called, and wait for them */
 /* The cached buffer of a block, referenced, or NULL if not cached (no I/O,
@@ -118,8 +129,9 @@ struct buffer_cache_stats {
     unsigned long shrunk;              /* buffers freed by the shrinker (memory pressure) */
 };
 extern struct buffer_cache_stats buffer_cache_stats;
-/* Writeback's merged requests (the plug, include/blkdev.h): requests sent
- * and the page-cache blocks they carried. */
+/* Merged requests (the plug, include/blkdev.h): requests sent and the
+ * blocks they carried (page-cache blocks of writeback, the journal's log
+ * blocks). */
 struct plug_stats {
     unsigned long requests, blocks;
 };

@@ -298,6 +298,8 @@ struct journal_s {
     wait_queue_head_t j_wait_updates;  /* the commit: t_updates reaches 0 */
     wait_queue_head_t j_wait_commit;   /* kjournald sleeps here */
     wait_queue_head_t j_wait_done_commit;  /* log_wait_commit */
+    struct buffer_head **j_wbuf;       /* the commit's log blocks not yet sent (Linux's) */
+    int j_wbufsize;                    /* room: a descriptor and all its blocks */
     unsigned long j_nr_commits;        /* transactions committed (for the tests) */
     unsigned long j_nr_checkpoints;    /* times the tail moved (for the tests) */
 #ifdef CONFIG_LOCKDEP

@@ -220,13 +220,19 @@ const struct address_space_operations ext3_ordered_aops = {
 };
 
 /*
- * Linux 2.6.24's ext3_sync_file: write the file's dirty pages and its inode
- * (write_inode_now: the inode's copy joins the running transaction), then
- * commit that transaction and wait (journal_force_commit): its ordered data
+ * Linux 2.6.24's ext3_sync_file: write the file's dirty pages (Linux's
+ * caller, do_fsync, wrote them; Vellum's vfs_fsync does not, so here) and
+ * its inode (the inode's copy joins the running transaction;
+ * ext3_write_inode, asked to wait, commits it), then commit
+ * the running transaction and wait (journal_force_commit): its ordered data
  * first, the log, and the disk's cache flushed before and after the commit
- * block, so everything is durable when it returns.  With no transaction
- * running, the pages just written may still be in the disk's cache: one
- * flush.
+ * block, so everything is durable when it returns.  When no commit began
+ * after the pages were written (nothing of the file's changed but its
+ * bytes, and no transaction was running), the pages may still be in the
+ * disk's cache: one flush (later Linux's blkdev_issue_flush there).  A
+ * commit that began later covers them; before, this flushed whenever no
+ * transaction was running at the end, so a new file's fsync, committed by
+ * write_inode_now, flushed three times, not two.
  *
  * Not the other files, unlike ext2's generic_file_fsync (the whole
  * filesystem, in the order that keeps it consistent): the journal keeps it
@@ -239,17 +245,22 @@ int ext3_sync_file(struct file *file, int datasync)
     struct inode *inode = file->f_mapping->host;
     struct super_block *sb = inode->i_sb;
     journal_t *journal = EXT2_SB(sb)->s_journal;
-    int err = write_inode_now(inode, 1);
-    if ((sb->s_flags & MS_RDONLY) || !journal)
-        return err;                     /* remounted read-only: synced then */
-    /* A transaction still running now is committed after the pages above
-     * were written: its flushes cover them.  Without one, the commit the
-     * call may wait for could have flushed before they were written. */
+    int err = filemap_write_and_wait(inode->i_mapping);
+    if ((sb->s_flags & MS_RDONLY) || !journal) {
+        int e = write_inode_now(inode, 1);
+        return err ? err : e;           /* remounted read-only: synced then */
+    }
+    /* The pages are written: a transaction running now, or started later,
+     * commits after them, and its flushes cover them. */
     mutex_lock(&journal->j_state_lock);
-    int running = journal->j_running_transaction != NULL;
+    tid_t covers = journal->j_running_transaction ? journal->j_running_transaction->t_tid
+                                                  : journal->j_transaction_sequence;
     mutex_unlock(&journal->j_state_lock);
-    int e = journal_force_commit(journal);
-    if (!running && !e)
+    int e = write_inode_now(inode, 1);
+    if (!err)
+        err = e;
+    e = journal_force_commit(journal);
+    if (!e && !tid_geq(journal->j_commit_sequence, covers))
         e = blkdev_flush(sb->s_bdev);
     return err ? err : e;
 }

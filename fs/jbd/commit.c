@@ -1,9 +1,9 @@
 /* fs/jbd/commit.c: writing a transaction to the log, as Linux 2.6.24's
  * journal_commit_transaction (fs/jbd/commit.c): first the ordered data
- * buffers, home, waited for; then descriptor blocks, the
- * logged copies of the metadata buffers, revoke blocks, then the commit
- * block, each group on disk before the next; then the buffers are
- * checkpoint-listed and released to the buffer cache's writeback.  The
+ * buffers, home, waited for; then descriptor blocks, the logged copies of
+ * the metadata buffers and revoke blocks, sent together and waited for
+ * once; then the commit block; then the buffers are checkpoint-listed and
+ * released to the buffer cache's writeback.  The
  * format written is the one recovery.c reads (include/jbd.h,
  * docs/journal.md): 8-byte tags, the UUID after the first tag of each
  * descriptor (SAME_UUID on the others), LAST_TAG on the last, ESCAPE for a
@@ -11,11 +11,19 @@
  *
  * Layer: JBD.  Run by kjournald only (journal.c), so one commit at a time.
  *
- * Simplifications on purpose: every data buffer and every log block is written and waited for
- * one at a time (Linux submits a batch, j_wbuf, and waits once); the
- * barrier is blkdev_flush (the ATA CACHE FLUSH) after the log blocks and
- * after the commit block, where Linux 2.6.24 issued the commit block as a
- * barrier write.
+ * The log blocks are written as Linux writes them: each descriptor and
+ * its blocks gather in j_wbuf and go to the disk together (Linux
+ * submit_bh's each, the elevator merges them; here the task's plug,
+ * fs/buffer.c, merges the blocks that follow each other on the disk into
+ * one request), so a commit of N metadata blocks is about three trips to
+ * the disk (the log blocks, the commit block, the flushes), not N + 2.
+ *
+ * Simplifications on purpose: the ordered data buffers still dirty at the
+ * commit are written one at a time (fsync's filemap_write_and_wait has
+ * written the file's pages already, batched); the barrier is blkdev_flush
+ * (the ATA CACHE FLUSH) after the log blocks and after the commit block,
+ * where Linux 2.6.24 issued the commit block as a barrier write (on a disk
+ * with a write cache and no FUA, its block layer's flush, write, flush).
  */
 #include <kernel.h>
 #include <string.h>
@@ -57,23 +65,59 @@ static void journal_header(struct buffer_head *bh, int type, tid_t tid)
     h->h_sequence = cpu_to_be32(tid);
 }
 
-/* Write bh (a log block) and drop it.  0 or -EIO. */
+/* Write bh (a log block) now, wait, and drop it.  0 or -EIO. */
 static int write_log_block(struct buffer_head *bh)
 {
-    set_buffer_dirty(bh);                /* written now: no flusher clock */
-    int err = sync_dirty_buffer(bh);
+    submit_bh_write(bh);                 /* no plug held: written now */
+    int err = buffer_write_io_error(bh) ? -EIO : 0;
     brelse(bh);
     return err;
 }
 
-/* Descriptor blocks and the logged copies of t's buffers.  0 or -EIO. */
-static int write_metadata(journal_t *journal, transaction_t *t)
+/* Send the log blocks gathered in j_wbuf[0..*n) (their bytes final) through
+ * the commit's plug, wait for them, and drop them: 0, or -EIO if one failed
+ * (Linux's commit waits on each and tests buffer_uptodate).  The plug holds
+ * the buffers, not references: they are released only once it is flushed. */
+static int write_wbuf(journal_t *journal, int *n)
+{
+    int err = 0;
+    for (int i = 0; i < *n; i++)
+        submit_bh_write(journal->j_wbuf[i]);
+    blk_flush_plug();
+    for (int i = 0; i < *n; i++) {
+        if (buffer_write_io_error(journal->j_wbuf[i]))
+            err = -EIO;
+        brelse(journal->j_wbuf[i]);
+    }
+    *n = 0;
+    return err;
+}
+
+/* Gather a log block whose bytes will be final when the batch is sent. */
+static void wbuf_add(journal_t *journal, int *n, struct buffer_head *bh)
+{
+    BUG_ON(*n >= journal->j_wbufsize);   /* a descriptor's group always fits */
+    journal->j_wbuf[(*n)++] = bh;
+}
+
+/* Drop the gathered log blocks unwritten (the commit failed). */
+static void drop_wbuf(journal_t *journal, int *n)
+{
+    for (int i = 0; i < *n; i++)
+        brelse(journal->j_wbuf[i]);
+    *n = 0;
+}
+
+/* Descriptor blocks and the logged copies of t's buffers: each descriptor
+ * is filled with its tags, then sent with its blocks (it comes first on the
+ * disk, so they make one run).  0 or -EIO. */
+static int write_metadata(journal_t *journal, transaction_t *t, int *n)
 {
     struct buffer_head *desc = NULL;
     char *tagp = NULL;
     journal_block_tag_t *last = NULL;
     struct journal_head *jh;
-    int first = 1, err = 0;
+    int first = 1;
     unsigned bs = journal->j_blocksize;
 
     list_for_each_entry(jh, &t->t_buffers, b_tlist) {
@@ -84,12 +128,12 @@ static int write_metadata(journal_t *journal, transaction_t *t)
             journal_header(desc, JFS_DESCRIPTOR_BLOCK, t->t_tid);
             tagp = desc->b_data + sizeof(journal_header_t);
             first = 1;
+            wbuf_add(journal, n, desc);
         }
         struct buffer_head *bh = jh->b_bh, *log = journal_next_log_block(journal);
-        if (!log) {
-            brelse(desc);
+        if (!log)
             return -EIO;
-        }
+        wbuf_add(journal, n, log);
         memcpy(log->b_data, bh->b_data, bs);
         journal_block_tag_t *tag = (journal_block_tag_t *)tagp;
         uint16_t flags = first ? 0 : JFS_FLAG_SAME_UUID;
@@ -108,21 +152,14 @@ static int write_metadata(journal_t *journal, transaction_t *t)
             first = 0;
         }
         last = tag;
-        /* The descriptor goes to disk before its blocks only for
-         * readability; the commit block is what makes them count. */
-        int full = (size_t)(tagp - desc->b_data) + JFS_TAG_SIZE32 + JFS_UUID_SIZE > bs ||
-                   jh->b_tlist.next == &t->t_buffers;     /* the last buffer */
-        err = write_log_block(log);
-        if (full) {
+        /* A full descriptor (or the last buffer) closes the group. */
+        if ((size_t)(tagp - desc->b_data) + JFS_TAG_SIZE32 + JFS_UUID_SIZE > bs ||
+            jh->b_tlist.next == &t->t_buffers) {
             last->t_flags |= cpu_to_be16(JFS_FLAG_LAST_TAG);
-            int e = write_log_block(desc);
             desc = NULL;
-            if (e && !err)
-                err = e;
-        }
-        if (err) {
-            brelse(desc);
-            return err;
+            int err = write_wbuf(journal, n);
+            if (err)
+                return err;
         }
     }
     return 0;
@@ -167,26 +204,50 @@ static void journal_submit_data_buffers(journal_t *journal, transaction_t *t)
     mutex_unlock(&journal->j_state_lock);
 }
 
-/* Revoke blocks: header, r_count (bytes used), 4-byte block numbers. */
-static int write_revoke_records(journal_t *journal, transaction_t *t)
+/* Revoke blocks: header, r_count (bytes used), 4-byte block numbers;
+ * gathered in j_wbuf behind the last descriptor's group (the plug joins
+ * them to it when they follow it on the disk).  0 or -EIO. */
+static int write_revoke_records(journal_t *journal, transaction_t *t, int *n)
 {
     unsigned per = (journal->j_blocksize - JFS_REVOKE_RECORDS) / 4;
     for (int i = 0; i < t->t_nr_revokes; i += per) {
+        if (*n == journal->j_wbufsize) {
+            int err = write_wbuf(journal, n);
+            if (err)
+                return err;
+        }
         struct buffer_head *bh = journal_next_log_block(journal);
         if (!bh)
             return -EIO;
+        wbuf_add(journal, n, bh);
         journal_header(bh, JFS_REVOKE_BLOCK, t->t_tid);
-        int n = min_t(int, per, t->t_nr_revokes - i);
+        int k, nr = min_t(int, per, t->t_nr_revokes - i);
         uint32_t *rec = (uint32_t *)(bh->b_data + JFS_REVOKE_RECORDS);
-        for (int k = 0; k < n; k++)
+        for (k = 0; k < nr; k++)
             rec[k] = cpu_to_be32(t->t_revoke[i + k]);
         ((journal_revoke_header_t *)bh->b_data)->r_count =
-            cpu_to_be32(JFS_REVOKE_RECORDS + 4 * n);
-        int err = write_log_block(bh);
-        if (err)
-            return err;
+            cpu_to_be32(JFS_REVOKE_RECORDS + 4 * nr);
     }
-    return 0;
+    return write_wbuf(journal, n);
+}
+
+/* The log blocks, each group sent whole under one plug and waited for,
+ * then the flush that puts them all on the platter before the commit block
+ * is written (Linux 2.6.24: journal_write_metadata_buffer and submit_bh for
+ * each block, wait_on_buffer for all, then the commit block as a barrier
+ * write).  0 or -EIO; nothing is left referenced. */
+static int write_log(journal_t *journal, transaction_t *t)
+{
+    int n = 0;
+    struct blk_plug *plug = blk_start_plug();   /* NULL: each written at once */
+    int err = write_metadata(journal, t, &n);
+    if (!err)
+        err = write_revoke_records(journal, t, &n);
+    drop_wbuf(journal, &n);                     /* left over only on an error */
+    blk_finish_plug(plug);
+    if (!err)
+        err = blkdev_flush(journal->j_dev) ? -EIO : 0;
+    return err;
 }
 
 void journal_commit_transaction(journal_t *journal)
@@ -233,11 +294,7 @@ void journal_commit_transaction(journal_t *journal)
         journal_update_superblock(journal);
 
     journal_submit_data_buffers(journal, t);
-    int err = write_metadata(journal, t);
-    if (!err)
-        err = write_revoke_records(journal, t);
-    if (!err)
-        err = blkdev_flush(journal->j_dev) ? -EIO : 0;
+    int err = write_log(journal, t);
     if (!err) {
         struct buffer_head *cbh = journal_next_log_block(journal);
         if (cbh) {

@@ -46,6 +46,13 @@ journal_t *journal_init_inode(struct inode *inode, unsigned long fs_nr_blocks)
     journal->j_devname = inode->i_sb->s_id;
     journal->j_blocksize = inode->i_sb->s_blocksize;
     journal->j_fs_nr_blocks = fs_nr_blocks;
+    /* A descriptor holds fewer than blocksize / 8 tags: Linux's size. */
+    journal->j_wbufsize = journal->j_blocksize / JFS_TAG_SIZE32;
+    journal->j_wbuf = kmalloc(journal->j_wbufsize * sizeof(*journal->j_wbuf), GFP_KERNEL);
+    if (!journal->j_wbuf) {
+        kfree(journal);
+        return NULL;
+    }
     mutex_init(&journal->j_state_lock);
     mutex_init(&journal->j_checkpoint_mutex);
     INIT_LIST_HEAD(&journal->j_checkpoint_transactions);
@@ -265,6 +272,7 @@ void journal_destroy(journal_t *journal)
     }
     brelse(journal->j_sb_buffer);
     iput(journal->j_inode);
+    kfree(journal->j_wbuf);
     kfree(journal);
 }
 

@@ -25,6 +25,10 @@
  *               the truncates that need them (below).
  *   ext3cut     hda = ext3-1k.img: a truncate over several transactions,
  *               then a crash; the host cuts the log after each (below).
+ *   jbdbatch    hda, hdb (1 KiB, 4 KiB): the requests of a commit (its log
+ *               blocks sent together) and a write error among them (below).
+ *   ext3fsync   hda = ext3-1k.img: the requests and flushes of a small
+ *               file's fsync (below).
  *
  * The workload (a[i] is the i-th block of /a, P(key, i) block i of the
  * pattern keyed key, tools/vpattern.c; transaction IDs 1..3 for T1..T3, 4
@@ -707,4 +711,184 @@ KTEST(ext3cut, truncate_then_crash)
     KT_EXPECT_EQ(j->j_nr_checkpoints, checkpoints);   /* all of them in the log */
     journal_abort(j, -EIO);
     KT_EXPECT_EQ(do_umount("/xc"), 0);
+}
+
+/* jbdbatch (hda = jcommit-1k.img, hdb = jcommit-4k.img): the commit sends
+ * its log blocks together (commit.c: j_wbuf and the plug), and a write
+ * error among them still aborts the journal. */
+static const struct block_device_operations *real_ops;
+static sector_t bad_first, bad_end;
+static int bad_writes;
+static int is_bad(sector_t sector, unsigned count)
+{
+    return sector < bad_end && sector + count > bad_first;
+}
+static int bad_read(struct block_device *bdev, sector_t sector, unsigned count, void *buf)
+{
+    return real_ops->read(bdev, sector, count, buf);
+}
+static int bad_write(struct block_device *bdev, sector_t sector, unsigned count,
+                     const void *buf)
+{
+    if (is_bad(sector, count))
+        return bad_writes++, -EIO;
+    return real_ops->write(bdev, sector, count, buf);
+}
+static int bad_writev(struct block_device *bdev, sector_t sector, unsigned count,
+                      const struct bio_vec *vec, unsigned nvec)
+{
+    if (is_bad(sector, count))
+        return bad_writes++, -EIO;
+    if (real_ops->writev)
+        return real_ops->writev(bdev, sector, count, vec, nvec);
+    for (unsigned k = 0; k < nvec; sector += vec[k].bv_len / SECTOR_SIZE, k++) {
+        int err = real_ops->write(bdev, sector, vec[k].bv_len / SECTOR_SIZE, vec[k].bv_base);
+        if (err)
+            return err;
+    }
+    return 0;
+}
+static int bad_flush(struct block_device *bdev)
+{
+    return real_ops->flush ? real_ops->flush(bdev) : 0;
+}
+static const struct block_device_operations bad_ops = {
+    .read = bad_read, .write = bad_write, .writev = bad_writev, .flush = bad_flush,
+};
+
+/* The disk's own copy of log block blocknr is a commit block of tid? */
+static int log_has_commit(struct jtest *jt, unsigned long blocknr, tid_t tid)
+{
+    unsigned long phys;
+    char *disk = kmalloc(jt->bs, GFP_KERNEL);
+    int found = 0;
+    if (disk && !journal_bmap(jt->journal, blocknr, &phys) &&
+        !blkdev_read(jt->sb->s_bdev, phys * (jt->bs / SECTOR_SIZE), jt->bs / SECTOR_SIZE, disk)) {
+        journal_header_t *h = (journal_header_t *)disk;
+        found = h->h_magic == cpu_to_be32(JFS_MAGIC_NUMBER) &&
+                h->h_blocktype == cpu_to_be32(JFS_COMMIT_BLOCK) &&
+                h->h_sequence == cpu_to_be32(tid);
+    }
+    kfree(disk);
+    return found;
+}
+
+/* A transaction of NB blocks of /big: its log blocks (a descriptor, NB
+ * copies, the commit block) in a few write requests, not NB + 2 (the log
+ * is contiguous on the disk but where the journal inode's indirect blocks
+ * sit between its blocks, and where it wraps); the commit's two flushes. */
+#define NB 60
+static void batched(const char *dev, const char *dir)
+{
+    static struct jtest jt;
+    KT_ASSERT_EQ(open_journal(dev, dir, &jt), 0);
+    journal_t *j = jt.journal;
+    struct block_device *bdev = jt.sb->s_bdev;
+    for (int round = 0; round < 3; round++) {        /* the log's head moves on */
+        handle_t *h = journal_start(j, NB);
+        KT_ASSERT(!IS_ERR(h));
+        for (int i = 0; i < NB; i++)
+            KT_EXPECT_EQ(jwrite(h, &jt, jt.big[i], "wb", i + round, 0), 0);
+        KT_EXPECT_EQ(journal_stop(h), 0);
+        unsigned long commits = j->j_nr_commits;
+        struct blkdev_stats s0, s1;
+        blkdev_stats(bdev, &s0);
+        KT_EXPECT_EQ(journal_force_commit(j), 0);
+        blkdev_stats(bdev, &s1);
+        KT_EXPECT_EQ(j->j_nr_commits, commits + 1);
+        printk(KERN_INFO "jbd-test: %s: a commit of %d blocks: %lu write requests, %lu sectors, %lu flushes\n",
+               dev, NB, s1.write_ios - s0.write_ios, s1.sectors_written - s0.sectors_written,
+               s1.flushes - s0.flushes);
+        /* Round 0 also writes the journal superblock (the log was empty),
+         * with its own flush.  A request is at most 256 sectors. */
+        KT_EXPECT(s1.write_ios - s0.write_ios <= (round ? 4 : 5));
+        KT_EXPECT(s1.sectors_written - s0.sectors_written >= (NB + 2) * (jt.bs / SECTOR_SIZE));
+        KT_EXPECT_EQ(s1.flushes - s0.flushes, round ? 2 : 3);
+    }
+    KT_EXPECT_EQ(journal_flush(j), 0);
+    for (int i = 0; i < NB; i++)
+        KT_EXPECT(disk_has(&jt, jt.big[i], "wb", i + 2));
+    journal_destroy(j);
+    KT_EXPECT_EQ(do_umount(dir), 0);
+}
+KTEST(jbdbatch, log_writes_batched_1k) { batched("hda", "/w1"); }
+KTEST(jbdbatch, log_writes_batched_4k) { batched("hdb", "/w4"); }
+
+/* A write error on a logged copy (the request that carries the descriptor
+ * and the copies fails): the commit block is never written, the journal
+ * is aborted, fsync's force commit fails, the home blocks keep their old
+ * bytes. */
+KTEST(jbdbatch, log_write_error_aborts)
+{
+    static struct jtest jt;
+    KT_ASSERT_EQ(open_journal("hda", "/we", &jt), 0);
+    journal_t *j = jt.journal;
+    struct block_device *bdev = jt.sb->s_bdev;
+    handle_t *h = journal_start(j, 3);
+    KT_ASSERT(!IS_ERR(h));
+    for (int i = 0; i < 3; i++)
+        KT_EXPECT_EQ(jwrite(h, &jt, jt.big[100 + i], "we", i, 0), 0);
+    KT_EXPECT_EQ(journal_stop(h), 0);
+    tid_t tid = j->j_running_transaction->t_tid;
+    unsigned long commits = j->j_nr_commits;
+    /* The log's next blocks: descriptor, 3 copies (the second one bad), the
+     * commit block. */
+    unsigned long lb[5], phys;
+    for (int k = 0; k < 5; k++)
+        lb[k] = j->j_first + (j->j_head - j->j_first + k) % (j->j_last - j->j_first);
+    KT_ASSERT_EQ(journal_bmap(j, lb[2], &phys), 0);
+    real_ops = bdev->ops;
+    bad_first = phys * (jt.bs / SECTOR_SIZE), bad_end = bad_first + jt.bs / SECTOR_SIZE;
+    bad_writes = 0;
+    bdev->ops = &bad_ops;
+    KT_EXPECT(journal_force_commit(j) != 0);
+    bdev->ops = real_ops;
+    KT_EXPECT(bad_writes >= 1);                      /* the planted error was met */
+    KT_EXPECT(is_journal_aborted(j));
+    KT_EXPECT_EQ(j->j_nr_commits, commits);
+    KT_EXPECT(!log_has_commit(&jt, lb[4], tid));
+    for (int i = 0; i < 3; i++)
+        KT_EXPECT(disk_has(&jt, jt.big[100 + i], "big", 100 + i));
+    journal_destroy(j);
+    KT_EXPECT_EQ(do_umount("/we"), 0);
+}
+
+/* What ubench's smallfile_fsync asks of the disk, counted (the benchmark's
+ * own figure waits for the host's disk and moves with its load): on hda =
+ * ext3-1k.img, small files created, written (4 KiB) and fsync'd one by
+ * one.  Each fsync writes the file's blocks (one request), the log
+ * (descriptor, inode table, directory, bitmaps, group descriptor,
+ * superblock: one request) and the commit block, and flushes twice
+ * (before the commit block and after). */
+KTEST(ext3fsync, smallfile_fsync_requests)
+{
+    KT_ASSERT_EQ(vfs_mount_at("hda", "/wf", "ext2"), 0);
+    struct super_block *sb = ktest_sb_of("/wf");
+    KT_ASSERT(sb != NULL && EXT2_SB(sb)->s_journal != NULL);
+    for (int i = 0; i < 4; i++) {
+        char path[24];
+        snprintf(path, sizeof(path), "/wf/small%d", i);
+        struct file *f = filp_open(path, O_RDWR | O_CREAT | O_EXCL, 0644);
+        KT_ASSERT(!IS_ERR(f));
+        loff_t pos = 0;
+        char *buf = kmalloc(4096, GFP_KERNEL);
+        KT_ASSERT(buf != NULL);
+        vpattern_fill(buf, 4096, "sf", 0);
+        KT_EXPECT_EQ(kernel_write(f, buf, 4096, &pos), 4096);
+        kfree(buf);
+        struct blkdev_stats s0, s1;
+        blkdev_stats(sb->s_bdev, &s0);
+        KT_EXPECT_EQ(vfs_fsync(f, 0), 0);
+        blkdev_stats(sb->s_bdev, &s1);
+        filp_close(f);
+        printk(KERN_INFO "jbd-test: fsync of a new 4 KiB file: %lu write requests, %lu sectors, %lu flushes\n",
+               s1.write_ios - s0.write_ios, s1.sectors_written - s0.sectors_written,
+               s1.flushes - s0.flushes);
+        /* The first also writes the journal superblock (and flushes);
+         * a log that crosses the journal inode's indirect block is two
+         * requests.  Before the batched commit: 10 requests, 3 flushes. */
+        KT_EXPECT(s1.write_ios - s0.write_ios <= (i ? 4 : 5));
+        KT_EXPECT_EQ(s1.flushes - s0.flushes, i ? 2 : 3);
+    }
+    KT_EXPECT_EQ(do_umount("/wf"), 0);
 }
