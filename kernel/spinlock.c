@@ -96,18 +96,20 @@ static void __noipa spin_lock_contended(spinlock_t *lock, uint16_t t)
         BUG();
     }
     arch_spin_wait(&lock->raw, t);
+    lock->contentions++;               /* held now: ours alone to write */
 }
 
+/* The contention is counted on the slow path above, once the lock is ours,
+ * as Linux's lock_stat counts it in the slow path only (lock_contended()
+ * in __lock_acquire's wait); the fast path adds one count. */
 static inline void spin_lock_raw(spinlock_t *lock)
 {
     uint16_t t = arch_spin_take_ticket(&lock->raw);
-    bool contended = lock->raw.tickets.head != t;
-    if (contended)
+    if (lock->raw.tickets.head != t)
         spin_lock_contended(lock, t);
     lock->owner = current;
     lock->owner_cpu = smp_processor_id();
     lock->acquisitions++;              /* held: ours alone to write */
-    lock->contentions += contended;
 }
 
 void spin_lock(spinlock_t *lock)
