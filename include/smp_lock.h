@@ -44,10 +44,12 @@
  * it), and a ticket taken by the interrupted wait would never be served. */
 #ifndef _SMP_LOCK_H
 #define _SMP_LOCK_H
+#include <kernel.h>
+#include <smp.h>
+#include <asm/irqflags.h>
+#include <asm/percpu.h>
 struct task_struct;
 
-void lock_kernel(void);
-void unlock_kernel(void);
 int kernel_trylock(void);
 int kernel_locked(void);
 void release_kernel_lock(struct task_struct *t);
@@ -55,6 +57,44 @@ void reacquire_kernel_lock(struct task_struct *t);
 extern volatile int kernel_flag_cpu;   /* the CPU that holds it, -1: nobody */
 /* How many times the code running on each CPU holds it (an AP zeroes its
  * own: its per-CPU area began as a copy of the boot CPU's). */
-#include <asm/percpu.h>
 DECLARE_PER_CPU(int, kernel_lock_depth);
+void lock_kernel_wait(void);           /* kernel/smp_lock.c: the slow paths */
+void unlock_kernel_bug(void);
+void lock_kernel_asm(void);            /* out of line, for assembly */
+void unlock_kernel_asm(void);
+
+/* Every system call takes and lets go of the lock, so the two fast paths
+ * are inline here and the wait and the report are out of line (Linux
+ * 2.0's lock_kernel was inline assembly in <asm/smp_lock.h>; 2.6's keeps
+ * the depth in current->lock_depth and needs no cli, as no interrupt
+ * handler of its takes the lock).  The depth and the flag change together,
+ * with interrupts off: an interrupt handler between the two would take the
+ * lock "again" on the strength of a flag whose depth is not counted yet,
+ * and let it go entirely on the way out. */
+static inline void lock_kernel(void)
+{
+    unsigned long flags = local_irq_save();
+    int cpu = smp_processor_id();
+    if (kernel_flag_cpu == cpu || __sync_bool_compare_and_swap(&kernel_flag_cpu, -1, cpu))
+        this_cpu_write(kernel_lock_depth, this_cpu_read(kernel_lock_depth) + 1);
+    else
+        lock_kernel_wait();            /* another CPU holds it */
+    local_irq_restore(flags);
+}
+
+/* The last one lets go: the flag after the critical section's stores (a
+ * compiler barrier; x86 keeps stores in order). */
+static inline void unlock_kernel(void)
+{
+    unsigned long flags = local_irq_save();
+    int depth = this_cpu_read(kernel_lock_depth);
+    if (depth <= 0 || kernel_flag_cpu != smp_processor_id())
+        unlock_kernel_bug();           /* not held here: BUG */
+    this_cpu_write(kernel_lock_depth, depth - 1);
+    if (depth == 1) {
+        barrier();
+        WRITE_ONCE(kernel_flag_cpu, -1);
+    }
+    local_irq_restore(flags);
+}
 #endif

@@ -8,7 +8,9 @@
  * first (x86 keeps stores in order).  kernel_lock_depth is per CPU: how
  * many times the code running on this CPU has taken it; the scheduler moves
  * a task's depth into task_struct.lock_depth while the task is off the CPU
- * (Linux 2.0-2.6's lock_depth). */
+ * (Linux 2.0-2.6's lock_depth).  lock_kernel and unlock_kernel are inline
+ * in include/smp_lock.h (every system call takes them); their slow paths,
+ * the wait and the BUG, are here. */
 #include <kernel.h>
 #include <sched.h>
 #include <smp.h>
@@ -62,14 +64,11 @@ static void take(int depth)
     this_cpu_write(kernel_lock_depth, depth);
 }
 
-void lock_kernel(void)
+/* lock_kernel's slow path (include/smp_lock.h has the fast one): another
+ * CPU holds it; interrupts off. */
+void lock_kernel_wait(void)
 {
-    unsigned long flags = local_irq_save();
-    if (kernel_flag_cpu == smp_processor_id())
-        depth_add(1);
-    else
-        take(1);
-    local_irq_restore(flags);
+    take(1);
 }
 
 /* Let go entirely (interrupts off): the flag after the critical section's
@@ -81,16 +80,15 @@ static void let_go(void)
     WRITE_ONCE(kernel_flag_cpu, -1);
 }
 
-void unlock_kernel(void)
+/* The two for assembly (ret_from_fork, kernel/x86/user_entry.S), which
+ * cannot use the inline ones. */
+void lock_kernel_asm(void) { lock_kernel(); }
+void unlock_kernel_asm(void) { unlock_kernel(); }
+
+/* unlock_kernel (include/smp_lock.h) of a lock this CPU does not hold. */
+void unlock_kernel_bug(void)
 {
-    unsigned long flags = local_irq_save();
-    int depth = this_cpu_read(kernel_lock_depth);
-    BUG_ON(depth <= 0 || kernel_flag_cpu != smp_processor_id());
-    if (depth == 1)
-        let_go();
-    else
-        depth_add(-1);
-    local_irq_restore(flags);
+    BUG();
 }
 
 void release_kernel_lock(struct task_struct *t)

@@ -96,18 +96,17 @@ static void __noipa spin_lock_contended(spinlock_t *lock, uint16_t t)
         BUG();
     }
     arch_spin_wait(&lock->raw, t);
+    lock->contentions++;               /* held now; only here (lock_stat below) */
 }
 
 static inline void spin_lock_raw(spinlock_t *lock)
 {
     uint16_t t = arch_spin_take_ticket(&lock->raw);
-    bool contended = lock->raw.tickets.head != t;
-    if (contended)
+    if (lock->raw.tickets.head != t)
         spin_lock_contended(lock, t);
     lock->owner = current;
     lock->owner_cpu = smp_processor_id();
     lock->acquisitions++;              /* held: ours alone to write */
-    lock->contentions += contended;
 }
 
 void spin_lock(spinlock_t *lock)
@@ -162,7 +161,10 @@ void spin_unlock(spinlock_t *lock)
 /* Linux's lock_stat (CONFIG_LOCK_STAT, /proc/lock_stat) counts per lock
  * class, among much else, "contentions" (the lock was found held) and
  * "acquisitions".  Vellum counts those two per lock, in every kernel (a
- * plain add each while the lock is held: spin_lock above), and lists the
+ * plain add each while the lock is held: spin_lock above; a contention in
+ * the slow path only, spin_lock_contended, as Linux's lock_contended() is
+ * called only when the lock was found held, so the fast path pays one
+ * add), and lists the
  * locks that asked to be listed: the page allocator's, kmalloc's, the run
  * queue's.  A spin_trylock that fails is not counted. */
 static struct { spinlock_t *lock; const char *label; } lock_stat_locks[LOCK_STAT_MAX];

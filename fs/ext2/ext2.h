@@ -83,11 +83,39 @@ extern const struct file_operations ext2_dir_operations;
  * freed metadata block: ext2_journal_forget (ext2: bforget; ext3: a
  * revoke).  ext3_journal_start returns NULL without a journal. */
 struct handle_s;
-struct handle_s *ext3_journal_start(struct super_block *sb, int nblocks);  /* or ERR_PTR */
-int ext3_journal_stop(struct handle_s *handle);
-int ext2_journal_get_write_access(struct super_block *sb, struct buffer_head *bh);
-int ext2_journal_get_create_access(struct super_block *sb, struct buffer_head *bh);
-int ext2_journal_dirty(struct super_block *sb, struct buffer_head *bh);
+/* The journal's half of each, out of line in ext3_journal.c: */
+struct handle_s *ext3_journal_start_sb(struct super_block *sb, int nblocks);
+int ext3_journal_stop_handle(struct handle_s *handle);
+int ext3_get_write_access(struct buffer_head *bh);
+int ext3_get_create_access(struct buffer_head *bh);
+int ext3_dirty_metadata(struct buffer_head *bh);
+/* Every block a write allocates goes through six or more of these, so the
+ * test "is there a journal" is inline and ext2 pays no call for it (Linux's
+ * ext4 makes the same test, ext4_handle_valid, inline, and calls JBD2 out
+ * of line only with a journal). */
+static inline struct handle_s *ext3_journal_start(struct super_block *sb, int nblocks)
+{
+    return EXT2_SB(sb)->s_journal ? ext3_journal_start_sb(sb, nblocks) : NULL; /* or ERR_PTR */
+}
+static inline int ext3_journal_stop(struct handle_s *handle)
+{
+    return handle ? ext3_journal_stop_handle(handle) : 0;
+}
+static inline int ext2_journal_get_write_access(struct super_block *sb, struct buffer_head *bh)
+{
+    return EXT2_SB(sb)->s_journal ? ext3_get_write_access(bh) : 0;
+}
+static inline int ext2_journal_get_create_access(struct super_block *sb, struct buffer_head *bh)
+{
+    return EXT2_SB(sb)->s_journal ? ext3_get_create_access(bh) : 0;
+}
+static inline int ext2_journal_dirty(struct super_block *sb, struct buffer_head *bh)
+{
+    if (EXT2_SB(sb)->s_journal)
+        return ext3_dirty_metadata(bh);
+    mark_buffer_dirty(bh);
+    return 0;
+}
 void ext2_journal_forget(struct super_block *sb, struct buffer_head *bh);
 void ext2_journal_revoke(struct super_block *sb, unsigned long blocknr);   /* ext2: nothing */
 /* Credits: the metadata buffers a handle may dirty, as Linux 2.6.24's

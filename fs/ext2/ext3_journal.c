@@ -22,19 +22,18 @@
 #include <jbd.h>
 #include "ext2.h"
 
-handle_t *ext3_journal_start(struct super_block *sb, int nblocks)
+/* The ext2 halves (no journal) are inline in ext2.h; these are ext3's. */
+handle_t *ext3_journal_start_sb(struct super_block *sb, int nblocks)
 {
     journal_t *journal = EXT2_SB(sb)->s_journal;
-    if (!journal)
-        return NULL;
     if (nblocks > journal->j_max_transaction_buffers)
         nblocks = journal->j_max_transaction_buffers;  /* "as much as one holds" */
     return journal_start(journal, nblocks);
 }
 
-int ext3_journal_stop(handle_t *handle)
+int ext3_journal_stop_handle(handle_t *handle)
 {
-    return handle ? journal_stop(handle) : 0;
+    return journal_stop(handle);
 }
 
 /* The running handle of an ext3 change: every caller is inside one. */
@@ -45,22 +44,18 @@ static handle_t *ext3_handle(void)
     return handle;
 }
 
-int ext2_journal_get_write_access(struct super_block *sb, struct buffer_head *bh)
+int ext3_get_write_access(struct buffer_head *bh)
 {
-    return EXT2_SB(sb)->s_journal ? journal_get_write_access(ext3_handle(), bh) : 0;
+    return journal_get_write_access(ext3_handle(), bh);
 }
 
-int ext2_journal_get_create_access(struct super_block *sb, struct buffer_head *bh)
+int ext3_get_create_access(struct buffer_head *bh)
 {
-    return EXT2_SB(sb)->s_journal ? journal_get_create_access(ext3_handle(), bh) : 0;
+    return journal_get_create_access(ext3_handle(), bh);
 }
 
-int ext2_journal_dirty(struct super_block *sb, struct buffer_head *bh)
+int ext3_dirty_metadata(struct buffer_head *bh)
 {
-    if (!EXT2_SB(sb)->s_journal) {
-        mark_buffer_dirty(bh);
-        return 0;
-    }
     return journal_dirty_metadata(ext3_handle(), bh);
 }
 

@@ -24,13 +24,13 @@ ret_from_fork:
     testl %ebx, %ebx
     jz 1f
     sti
-    call lock_kernel                   /* fn is kernel code (include/smp_lock.h) */
+    call lock_kernel_asm               /* fn is kernel code (include/smp_lock.h) */
     pushl %edi
     call *%ebx
     addl $4, %esp
     testl %eax, %eax
     jnz 2f
-    call unlock_kernel                 /* user mode never holds it */
+    call unlock_kernel_asm             /* user mode never holds it */
 1:  jmp ret_from_intr                  /* %esp = &pt_regs */
 2:  andl $0xff, %eax
     shll $8, %eax                      /* exit status word: (code & 0xff) << 8 */
