@@ -93,8 +93,9 @@ static int fair_fn(void *data)
 }
 
 /* Spin (the lock held) until n tickets wait behind the holder's, or half a
- * second of jiffies; true if they did. */
-static bool waiters_queued(spinlock_t *l, uint16_t n)
+ * second of jiffies; true if they did.  Not inlined: lab 10's GDB walk
+ * breaks on the line between the two calls. */
+static bool __noipa waiters_queued(spinlock_t *l, uint16_t n)
 {
     unsigned long end = jiffies + HZ / 2;
     while ((uint16_t)(l->raw.tickets.tail - l->raw.tickets.head) != n + 1)
@@ -122,6 +123,7 @@ KTEST(smplocks, tickets_are_served_in_order)
     spin_lock(&fair_lock);
     fair_go[0] = 1;
     bool b_queued = waiters_queued(&fair_lock, 1);  /* B took ticket 1 */
+    udelay(100);            /* ... and is in its spin loop (lab 10's GDB walk stops below) */
     fair_go[1] = 1;
     bool c_queued = waiters_queued(&fair_lock, 2);  /* C took ticket 2 */
     spin_unlock(&fair_lock);
