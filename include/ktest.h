@@ -85,6 +85,14 @@ void vpattern_fill(void *buf, size_t n, const char *key, uint64_t off);
  * defined in fs/jbd/transaction_test.c. */
 int ktest_write_pattern(const char *path, const char *key, size_t len);
 int ktest_copy_disk(const char *from, const char *to);
+/* Plant a disk write error (fs/jbd/transaction_test.c): from
+ * ktest_fail_writes until ktest_fail_writes_end, bdev's writes that touch
+ * sectors first..end-1 fail with -EIO and every other request goes to its
+ * driver; _end puts the driver's ops back and returns how many writes
+ * failed.  One range at a time. */
+struct block_device;
+void ktest_fail_writes(struct block_device *bdev, unsigned long first, unsigned long end);
+int ktest_fail_writes_end(struct block_device *bdev);
 /* The buddy allocator's free lists are well formed and add up to its free
  * counts (defined in mm/page_alloc_test.c; mm/kmalloc_test.c uses it too). */
 bool free_lists_consistent(void);

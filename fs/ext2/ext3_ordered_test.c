@@ -12,8 +12,8 @@
  * the disk is copied at once: under data=writeback, /new's committed
  * blocks would still read "stale" there.
  *
- * A write error in the commit's data pass is planted by swapping the
- * disk's ops for ones that fail one block's sectors.
+ * A write error in the commit's data pass is planted with
+ * ktest_fail_writes (include/ktest.h): the disk's writes to one block fail.
  */
 #include <kernel.h>
 #include <string.h>
@@ -169,49 +169,6 @@ KTEST(ext3ordered, writepage_allocates_in_a_handle)
     KT_EXPECT_EQ(do_umount("/o4"), 0);
 }
 
-/* A disk whose writes to one range of sectors fail (-EIO), every other
- * request passed to the real driver's ops. */
-static const struct block_device_operations *real_ops;
-static sector_t bad_first, bad_end;
-static int bad_writes;
-
-static bool is_bad(sector_t sector, unsigned count)
-{
-    return sector < bad_end && sector + count > bad_first;
-}
-static int bad_read(struct block_device *bdev, sector_t sector, unsigned count, void *buf)
-{
-    return real_ops->read(bdev, sector, count, buf);
-}
-static int bad_write(struct block_device *bdev, sector_t sector, unsigned count,
-                     const void *buf)
-{
-    if (is_bad(sector, count))
-        return bad_writes++, -EIO;
-    return real_ops->write(bdev, sector, count, buf);
-}
-static int bad_writev(struct block_device *bdev, sector_t sector, unsigned count,
-                      const struct bio_vec *vec, unsigned nvec)
-{
-    if (is_bad(sector, count))
-        return bad_writes++, -EIO;
-    if (real_ops->writev)
-        return real_ops->writev(bdev, sector, count, vec, nvec);
-    for (unsigned k = 0; k < nvec; sector += vec[k].bv_len / SECTOR_SIZE, k++) {
-        int err = real_ops->write(bdev, sector, vec[k].bv_len / SECTOR_SIZE, vec[k].bv_base);
-        if (err)
-            return err;
-    }
-    return 0;
-}
-static int bad_flush(struct block_device *bdev)
-{
-    return real_ops->flush ? real_ops->flush(bdev) : 0;
-}
-static const struct block_device_operations bad_ops = {
-    .read = bad_read, .write = bad_write, .writev = bad_writev, .flush = bad_flush,
-};
-
 /* The commit's data pass meets a write error on a new block: the commit
  * goes on (the transaction committed, the journal not aborted), the error
  * waits on the file's mapping and the buffer stays dirty; the next fsync
@@ -235,12 +192,9 @@ KTEST(ext3ordered, data_write_error_waits_for_fsync)
     KT_EXPECT(nr_filed(t) >= 1);
 
     struct block_device *bdev = sb->s_bdev;
-    real_ops = bdev->ops;
-    bad_first = nr * spb, bad_end = bad_first + spb, bad_writes = 0;
-    bdev->ops = &bad_ops;
+    ktest_fail_writes(bdev, nr * spb, (nr + 1) * spb);
     KT_EXPECT_EQ(journal_force_commit(journal), 0);
-    bdev->ops = real_ops;
-    KT_EXPECT(bad_writes >= 1);                     /* the planted error was met */
+    KT_EXPECT(ktest_fail_writes_end(bdev) >= 1);    /* the planted error was met */
     KT_EXPECT(!is_journal_aborted(journal));
     KT_EXPECT_EQ(journal->j_commit_sequence, tid);
     KT_EXPECT(test_bit(AS_EIO, &f->f_mapping->flags));

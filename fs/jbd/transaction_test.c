@@ -719,7 +719,7 @@ KTEST(ext3cut, truncate_then_crash)
 static const struct block_device_operations *real_ops;
 static sector_t bad_first, bad_end;
 static int bad_writes;
-static int is_bad(sector_t sector, unsigned count)
+static bool is_bad(sector_t sector, unsigned count)
 {
     return sector < bad_end && sector + count > bad_first;
 }
@@ -755,6 +755,22 @@ static int bad_flush(struct block_device *bdev)
 static const struct block_device_operations bad_ops = {
     .read = bad_read, .write = bad_write, .writev = bad_writev, .flush = bad_flush,
 };
+
+/* include/ktest.h: the planted write error of jbdbatch and ext3ordered. */
+void ktest_fail_writes(struct block_device *bdev, unsigned long first, unsigned long end)
+{
+    BUG_ON(bdev->ops == &bad_ops);     /* one planted range at a time */
+    real_ops = bdev->ops;
+    bad_first = first, bad_end = end, bad_writes = 0;
+    bdev->ops = &bad_ops;
+}
+
+int ktest_fail_writes_end(struct block_device *bdev)
+{
+    BUG_ON(bdev->ops != &bad_ops);
+    bdev->ops = real_ops;
+    return bad_writes;
+}
 
 /* The disk's own copy of log block blocknr is a commit block of tid? */
 static int log_has_commit(struct jtest *jt, unsigned long blocknr, tid_t tid)
@@ -837,13 +853,11 @@ KTEST(jbdbatch, log_write_error_aborts)
     for (int k = 0; k < 5; k++)
         lb[k] = j->j_first + (j->j_head - j->j_first + k) % (j->j_last - j->j_first);
     KT_ASSERT_EQ(journal_bmap(j, lb[2], &phys), 0);
-    real_ops = bdev->ops;
-    bad_first = phys * (jt.bs / SECTOR_SIZE), bad_end = bad_first + jt.bs / SECTOR_SIZE;
-    bad_writes = 0;
-    bdev->ops = &bad_ops;
+    sector_t first = phys * (jt.bs / SECTOR_SIZE);
+    ktest_fail_writes(bdev, first, first + jt.bs / SECTOR_SIZE);
     KT_EXPECT(journal_force_commit(j) != 0);
-    bdev->ops = real_ops;
-    KT_EXPECT(bad_writes >= 1);                      /* the planted error was met */
+    int failed = ktest_fail_writes_end(bdev);
+    KT_EXPECT(failed >= 1);                          /* the planted error was met */
     KT_EXPECT(is_journal_aborted(j));
     KT_EXPECT_EQ(j->j_nr_commits, commits);
     KT_EXPECT(!log_has_commit(&jt, lb[4], tid));
