@@ -88,6 +88,7 @@ static loff_t mem_llseek(struct file *f, loff_t off, int whence) { return 0; }
 
 static const struct file_operations null_fops = {
     .read_iter = null_read, .write_iter = null_write, .llseek = mem_llseek,
+    .fop_flags = FOP_UNLOCKED_RW,      /* nothing shared */
 };
 /* mmap of /dev/zero: anonymous memory (Linux's mmap_zero).  A private
  * mapping is private anonymous memory, a shared one shared anonymous
@@ -105,6 +106,7 @@ static int zero_mmap(struct file *file, struct vm_area_struct *vma)
 
 static const struct file_operations zero_fops = {
     .read_iter = zero_read, .write_iter = null_write, .llseek = mem_llseek, .mmap = zero_mmap,
+    .fop_flags = FOP_UNLOCKED_RW,      /* nothing shared */
 };
 
 static int mem_open(struct inode *inode, struct file *file)

@@ -22,6 +22,7 @@
  * but opening it needs what a write needs.
  */
 #include <kernel.h>
+#include <smp_lock.h>
 #include <string.h>
 #include <errno.h>
 #include <err.h>
@@ -398,22 +399,39 @@ int generic_file_open(struct inode *inode, struct file *file)
     return 0;
 }
 
+/* f_count changes by locked instructions (Linux's atomic_long_t): a
+ * read(2) or write(2) without the big kernel lock drops its reference
+ * while another CPU's close or fork changes the count. */
 struct file *get_file(struct file *file)
 {
-    file->f_count++;
+    __atomic_add_fetch(&file->f_count, 1, __ATOMIC_SEQ_CST);
     return file;
 }
 
+static void __fput(struct file *file);
+
+/* The last reference runs the release under the big kernel lock: the
+ * drivers' and filesystems' ->release, the locks, the dentry and inode
+ * still need it, and the last fput may come from a read or write that
+ * runs without it (another thread closed the fd meanwhile). */
 int filp_close(struct file *file)
 {
     if (!file)
         return -EBADF;
-    if (--file->f_count > 0)
+    if (__atomic_sub_fetch(&file->f_count, 1, __ATOMIC_SEQ_CST) > 0)
         return 0;
+    lock_kernel();
+    __fput(file);
+    unlock_kernel();
+    return 0;
+}
+
+static void __fput(struct file *file)
+{
     if (file->f_mode & FMODE_PATH) {
         path_put(&file->f_path);
         kfree(file);
-        return 0;
+        return;
     }
     if (file->f_flags & FASYNC && file->f_op && file->f_op->fasync)
         file->f_op->fasync(file, 0);
@@ -423,5 +441,4 @@ int filp_close(struct file *file)
     put_open_counts(file->f_inode, file->f_mode);
     path_put(&file->f_path);
     kfree(file);
-    return 0;
 }

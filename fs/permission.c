@@ -18,6 +18,7 @@
  * inode_permission checks it first for MAY_WRITE.
  */
 #include <kernel.h>
+#include <smp_lock.h>
 #include <errno.h>
 #include <fs.h>
 #include <cred.h>
@@ -109,5 +110,8 @@ int file_remove_privs(struct file *file)
     if (!kill)
         return 0;
     struct iattr attr = { .ia_valid = ATTR_FORCE | kill };
-    return notify_change(file->f_inode, &attr);
+    lock_kernel();                     /* setattr: under the big lock (SMP step 5) */
+    int err = notify_change(file->f_inode, &attr);
+    unlock_kernel();
+    return err;
 }

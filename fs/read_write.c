@@ -32,9 +32,25 @@
 #include <string.h>
 #include <asm/uaccess.h>
 #include <signal.h>
+#include <smp_lock.h>
 #include "internal.h"
 
 /* ---- the VFS side ------------------------------------------------------ */
+
+/* read(2) and write(2) run without the big kernel lock (SMP step 5,
+ * kernel/syscall.c); a file whose read_iter/write_iter do not say they can
+ * (FOP_UNLOCKED_RW, include/fs.h: ttys, pipes, /proc) gets it here. */
+static ssize_t call_rw_iter(struct file *file, struct iov_iter *it, loff_t *pos, int write)
+{
+    ssize_t (*fn)(struct file *, struct iov_iter *, loff_t *) =
+        write ? file->f_op->write_iter : file->f_op->read_iter;
+    if (file->f_op->fop_flags & FOP_UNLOCKED_RW)
+        return fn(file, it, pos);
+    lock_kernel();
+    ssize_t ret = fn(file, it, pos);
+    unlock_kernel();
+    return ret;
+}
 
 ssize_t vfs_read(struct file *file, struct iov_iter *to, loff_t *pos)
 {
@@ -44,7 +60,7 @@ ssize_t vfs_read(struct file *file, struct iov_iter *to, loff_t *pos)
         return -EISDIR;
     if (!file->f_op || !file->f_op->read_iter)
         return -EINVAL;
-    return file->f_op->read_iter(file, to, pos);
+    return call_rw_iter(file, to, pos, 0);
 }
 
 ssize_t vfs_write(struct file *file, struct iov_iter *from, loff_t *pos)
@@ -53,7 +69,7 @@ ssize_t vfs_write(struct file *file, struct iov_iter *from, loff_t *pos)
         return -EBADF;
     if (!file->f_op || !file->f_op->write_iter)
         return -EINVAL;
-    return file->f_op->write_iter(file, from, pos);
+    return call_rw_iter(file, from, pos, 1);
 }
 
 ssize_t kernel_read(struct file *file, void *buf, size_t count, loff_t *pos)

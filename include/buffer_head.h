@@ -29,6 +29,7 @@
 #define _BUFFER_HEAD_H
 #include <kernel.h>
 #include <list.h>
+#include <asm/bitops.h>
 #include <mutex.h>
 #include <blkdev.h>
 
@@ -70,13 +71,17 @@ struct buffer_head {
     void *b_private;                   /* the journal_head (BH_JBD, fs/jbd/) */
 };
 
+/* The state bits change by locked bit operations, as Linux's BUFFER_FNS:
+ * a page's buffers are changed under its page lock by a write that runs
+ * without the big kernel lock (SMP step 5) while another CPU may change
+ * the same word (the journal's BH_JBD bits, the end of a write). */
 #define BUFFER_FNS(bit, name)                                                      \
 static inline int buffer_##name(const struct buffer_head *bh)                     \
 { return (bh->b_state >> BH_##bit) & 1; }                                          \
 static inline void set_buffer_##name(struct buffer_head *bh)                      \
-{ bh->b_state |= 1UL << BH_##bit; }                                                \
+{ set_bit(BH_##bit, &bh->b_state); }                                               \
 static inline void clear_buffer_##name(struct buffer_head *bh)                    \
-{ bh->b_state &= ~(1UL << BH_##bit); }
+{ clear_bit(BH_##bit, &bh->b_state); }
 BUFFER_FNS(Uptodate, uptodate)
 BUFFER_FNS(Dirty, dirty)
 BUFFER_FNS(Mapped, mapped)

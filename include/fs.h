@@ -411,7 +411,14 @@ struct file_operations {
      * the files it signals (send_sigio) when data comes.  0 or -errno.
      * NULL: O_ASYNC is kept in f_flags and nothing is signalled. */
     int (*fasync)(struct file *file, int on);
+    unsigned int fop_flags;            /* FOP_* (Linux 6.11's field) */
 };
+/* fop_flags: read_iter and write_iter run without the big kernel lock (SMP
+ * step 5, docs/smp.md): they and everything they call take the locks they
+ * need.  Without the bit, vfs_read and vfs_write take the big lock around
+ * the call, as Linux 2.6.11-2.6.36 called ->ioctl under it and
+ * ->unlocked_ioctl without. */
+#define FOP_UNLOCKED_RW 0x1
 
 struct path {
     struct vfsmount *mnt;

@@ -94,6 +94,10 @@ void warn_at(const char *file, int line, const char *fmt, ...)
 #define barrier()   __asm__ __volatile__("" ::: "memory")
 #define READ_ONCE(x)     (*(volatile __typeof__(x) *)&(x))
 #define WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
+/* Count an event in a statistics counter that code on several CPUs bumps
+ * with no lock in common (a `lock add`: no increment lost).  Linux keeps
+ * such counters per CPU and sums them when read (count_vm_event). */
+#define stat_inc(counter) __atomic_add_fetch(&(counter), 1, __ATOMIC_RELAXED)
 
 /* Power and test exits (kernel/x86/power.c). */
 void machine_power_off(void) __attribute__((noreturn));

@@ -93,6 +93,17 @@ int ktest_copy_disk(const char *from, const char *to);
 struct block_device;
 void ktest_fail_writes(struct block_device *bdev, unsigned long first, unsigned long end);
 int ktest_fail_writes_end(struct block_device *bdev);
+/* SMP step 5 (docs/smp.md): a writer per online CPU (two on one CPU),
+ * each a kernel thread bound to its CPU that lets go of the big kernel
+ * lock and overwrites, rounds times, 4 KiB pieces of its own 64 KiB file
+ * dir/smpwN (pattern key "smpwN") and, every fourth round, its own stripe
+ * of dir/smpw_shared (key "smpw_shared"), through kernel_write.  Then
+ * every byte is read back and checked, and the big kernel lock must have
+ * been taken fewer times than a quarter of the writes (/proc/lock_stat's
+ * kernel_flag).  Fails the running test on any error; returns the writes
+ * during which another writer's write finished.  Defined in
+ * fs/read_write_test.c. */
+unsigned long ktest_smp_writers(const char *dir, int rounds);
 /* The buddy allocator's free lists are well formed and add up to its free
  * counts (defined in mm/page_alloc_test.c; mm/kmalloc_test.c uses it too). */
 bool free_lists_consistent(void);

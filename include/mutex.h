@@ -15,7 +15,7 @@
 #include <lockdep.h>
 
 struct mutex {
-    volatile int locked;
+    volatile int locked;               /* 0 free, 1 held, 2 held and maybe waited for */
     struct task_struct *owner;
     wait_queue_head_t wait;
     const char *name;

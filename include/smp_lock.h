@@ -2,11 +2,15 @@
  * "Step 3").  One CPU at a time runs kernel code, as in Linux 2.0, the
  * first Linux on several CPUs; user code runs on every CPU at once.
  *
- * Who holds it: every way into the kernel takes it (do_trap: system calls,
- * exceptions and the devices' interrupts; exit_to_user_mode; kmain and
- * every kernel thread), so the kernel's code keeps the one-CPU rules it
- * was written for: not preemptible, and local_irq_save() excludes the
+ * Who holds it: every way into the kernel takes it (system calls but those
+ * in sys_call_unlocked[] (SMP step 5: read, write), exceptions, page
+ * faults, the devices' interrupts; exit_to_user_mode; kmain and every
+ * kernel thread), so the kernel's code keeps the one-CPU rules it was
+ * written for: not preemptible, and local_irq_save() excludes the
  * interrupt handlers (which take it too, or run on the CPU that holds it).
+ * Code that runs without it calls what is not locked yet through functions
+ * that take it themselves (ext2_get_block, blkdev_rw, balance_dirty_pages:
+ * docs/smp.md, "Step 5").
  * Who does not: the scheduler's core and the idle loops (under
  * runqueue_lock, kernel/sched.c), the IPI handlers (kernel/x86/smp.c), the
  * tick's per-CPU part, and since SMP step 4 a kernel thread that lets go of
@@ -26,10 +30,11 @@
  *    it back with lock_kernel() (before it returns, and before it calls
  *    anything that still needs it).  In between it may call only code that
  *    has its own locks (docs/smp.md, "Step 4": alloc_pages, __free_pages,
- *    kmalloc, kfree; alloc_pages takes the lock itself for reclaim), sleep
- *    and schedule; nothing that touches user memory (a kernel-mode page
- *    fault expects the lock held).  The SMP test of kmalloc and the page
- *    allocator does that (mm/kmalloc_test.c).
+ *    kmalloc, kfree; alloc_pages takes the lock itself for reclaim; "Step
+ *    5": kernel_read and kernel_write of a FOP_UNLOCKED_RW file), sleep
+ *    and schedule; a page fault takes the lock itself.  The SMP tests of
+ *    kmalloc and the page allocator (mm/kmalloc_test.c) and of the write
+ *    path (fs/read_write_test.c) do that.
  *  kernel_trylock: take it if that needs no wait (or this CPU holds it);
  *    1 if taken.  For the tick, which must not wait (kernel/sched.c).
  *  kernel_locked: this CPU holds it.
@@ -38,7 +43,7 @@
  *
  * Simplification, said where it matters: Linux 2.2 to 2.6.38 pushed this
  * lock down into the subsystems, each getting its own lock (the LOCK ORDER
- * in mm/filemap.c is theirs); the later steps of issue 25 do that here.
+ * in mm/filemap.c is theirs); steps 4 and 5 of issue 25 began that here.
  * The lock is a test-and-set word, not a ticket lock: a CPU may want it
  * twice at once (a device's interrupt arriving while this CPU waits for
  * it), and a ticket taken by the interrupted wait would never be served. */
@@ -58,6 +63,11 @@ extern volatile int kernel_flag_cpu;   /* the CPU that holds it, -1: nobody */
 /* How many times the code running on each CPU holds it (an AP zeroes its
  * own: its per-CPU area began as a copy of the boot CPU's). */
 DECLARE_PER_CPU(int, kernel_lock_depth);
+/* /proc/lock_stat's line for it (kernel_lock_stat): the times each CPU took
+ * it while not holding it, and of those the times it had to wait. */
+DECLARE_PER_CPU(unsigned long, kernel_lock_acquisitions);
+DECLARE_PER_CPU(unsigned long, kernel_lock_contentions);
+void kernel_lock_stat(unsigned long *contentions, unsigned long *acquisitions);
 void lock_kernel_wait(void);           /* kernel/smp_lock.c: the slow paths */
 void unlock_kernel_bug(void);
 void lock_kernel_asm(void);            /* out of line, for assembly */
@@ -75,10 +85,14 @@ static inline void lock_kernel(void)
 {
     unsigned long flags = local_irq_save();
     int cpu = smp_processor_id();
-    if (kernel_flag_cpu == cpu || __sync_bool_compare_and_swap(&kernel_flag_cpu, -1, cpu))
+    if (kernel_flag_cpu == cpu) {
         this_cpu_write(kernel_lock_depth, this_cpu_read(kernel_lock_depth) + 1);
-    else
+    } else if (__sync_bool_compare_and_swap(&kernel_flag_cpu, -1, cpu)) {
+        this_cpu_write(kernel_lock_depth, 1);
+        this_cpu_write(kernel_lock_acquisitions, this_cpu_read(kernel_lock_acquisitions) + 1);
+    } else {
         lock_kernel_wait();            /* another CPU holds it */
+    }
     local_irq_restore(flags);
 }
 

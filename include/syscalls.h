@@ -21,6 +21,8 @@ struct pt_regs;
 typedef long (*syscall_fn_t)(unsigned long, unsigned long, unsigned long,
                              unsigned long, unsigned long, unsigned long);
 extern const syscall_fn_t sys_call_table[];
+/* 1: the call runs without the big kernel lock (SMP step 5). */
+extern const unsigned char sys_call_unlocked[];
 /* An unknown number (or an empty slot): -ENOSYS, logged once per number. */
 long ni_syscall(struct pt_regs *regs, unsigned long nr);
 

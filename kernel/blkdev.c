@@ -5,6 +5,11 @@
  * I/O.  Sits on the scheduler (mutexes);
  * drivers (ata.c, ramdisk.c) sit below it.
  *
+ * The drivers still run under the big kernel lock (their interrupt
+ * handlers take it too, include/smp_lock.h): a request from code that runs
+ * without it (read and write of a file since SMP step 5, docs/smp.md)
+ * takes it here, around the request.
+ *
  * Simplification on purpose: requests are synchronous.  Linux builds a bio,
  * queues it (possibly merged and reordered by an I/O scheduler), and the
  * caller waits for its completion; here the caller's own call into the
@@ -13,6 +18,7 @@
 #include <string.h>
 #include <errno.h>
 #include <blkdev.h>
+#include <smp_lock.h>
 #include <asm/irqflags.h>
 
 static LIST_HEAD(blkdev_list);
@@ -100,6 +106,7 @@ static int blkdev_rw(struct block_device *bdev, int write, sector_t sector,
         printk(KERN_ERR "blk: %s: write to read-only device: -EROFS\n", bdev->name);
         return -EROFS;
     }
+    lock_kernel();
     mutex_lock(&bdev->lock);
     ret = check_range(bdev, op, sector, count);
     if (!ret)
@@ -118,6 +125,7 @@ static int blkdev_rw(struct block_device *bdev, int write, sector_t sector,
         bdev->sectors_read += count;
     }
     mutex_unlock(&bdev->lock);
+    unlock_kernel();
     return ret;
 }
 
@@ -144,6 +152,7 @@ int blkdev_flush(struct block_device *bdev)
     int ret = 0;
     if (!bdev)
         return -EINVAL;
+    lock_kernel();
     mutex_lock(&bdev->lock);
     if (bdev->ops->flush)
         ret = bdev->ops->flush(bdev);
@@ -154,6 +163,7 @@ int blkdev_flush(struct block_device *bdev)
         bdev->flushes++;
     }
     mutex_unlock(&bdev->lock);
+    unlock_kernel();
     return ret;
 }
 

@@ -1,13 +1,21 @@
 /* kernel/mutex.c: sleeping locks (include/mutex.h), on wait queues.
  *
- * The kernel is not preemptible and, with several CPUs, runs under the big
- * kernel lock (include/smp_lock.h: one CPU in the kernel at a time), so a
- * task runs kernel code until it sleeps and "test locked, then set it"
- * cannot be interleaved with another task; only interrupt handlers could,
- * and they must not use mutexes.  Without the big lock (issue 25's later
- * steps) this needs an atomic cmpxchg on m->locked (Linux's fast path) and
- * m->wait.lock around the slow path.
- *
+ * m->locked is 0 (free), 1 (held) or 2 (held, and a task may be waiting:
+ * Linux's count of -1, or MUTEX_FLAG_WAITERS), changed only by atomic
+ * instructions, so two CPUs may lock and unlock at once without the big
+ * kernel lock (SMP step 5, docs/smp.md):
+ *   mutex_trylock, the fast path  cmpxchg 0 -> 1
+ *   a waiter                      on the wait queue first, then xchg 2: an
+ *                                 old 0 means the mutex is its own (still 2:
+ *                                 it cannot know nobody else waits)
+ *   mutex_unlock, the fast path   cmpxchg 1 -> 0; it fails only if a waiter
+ *                                 wrote 2, and then the slow path sets 0 and
+ *                                 wakes one waiter
+ * A waiter queues itself before its xchg, and the unlocker wakes after
+ * its own atomic instruction, so either the waiter's xchg sees the 0, or
+ * the unlocker's wake-up finds the waiter on the queue: no wake-up is lost.
+ * Interrupt handlers must not use mutexes.
+
  * Mutex vs spinlock here: hold a mutex across anything that may sleep (disk
  * I/O, page allocation, copying from user space); a spinlock (with
  * interrupts off) only across a few instructions that an interrupt handler
@@ -73,9 +81,8 @@ void (mutex_init)(struct mutex *m)
 
 int mutex_trylock(struct mutex *m)
 {
-    if (m->locked)
+    if (!__sync_bool_compare_and_swap(&m->locked, 0, 1))
         return 0;
-    m->locked = 1;
     m->owner = current;
     mutex_acquire(m, 1);               /* after mutex_lock's own: the validator keeps one */
     return 1;
@@ -104,13 +111,13 @@ void mutex_lock(struct mutex *m)
         me->waiting_on = m;
         me->waiting_what = "mutex";
         prepare_to_wait_exclusive(&m->wait, &w, TASK_UNINTERRUPTIBLE);
-        if (m->handoff_to == me) {      /* handed over by mutex_unlock: ours */
+        if (READ_ONCE(m->handoff_to) == me) {   /* handed over by mutex_unlock: ours */
             m->handoff_to = NULL;
             finish_wait(&m->wait, &w);
             return;
         }
-        if (!m->locked)
-            break;
+        if (__sync_lock_test_and_set(&m->locked, 2) == 0)
+            break;                      /* ours (xchg: locked, and a full barrier) */
         if (woken)
             m->handoff = 1;             /* woken, and someone got in first: starving */
         woken = true;
@@ -119,7 +126,7 @@ void mutex_lock(struct mutex *m)
             continue;
         }
         left = schedule_timeout(left);
-        if (!left && m->locked && m->handoff_to != me) {
+        if (!left && m->locked && READ_ONCE(m->handoff_to) != me) {
             struct task_struct *o = m->owner;
             mutex_long_wait_reports++;
             printk(KERN_WARNING "mutex %s (%p): task %d (%s) waiting > %lu ms; held by "
@@ -131,7 +138,6 @@ void mutex_lock(struct mutex *m)
         }
     }
     finish_wait(&m->wait, &w);
-    m->locked = 1;
     m->owner = me;
 }
 
@@ -161,23 +167,29 @@ void mutex_unlock(struct mutex *m)
         show_task(me);
     }
     m->owner = NULL;
-    if (m->handoff && waitqueue_active(&m->wait)) {
+    /* Nobody waits (the common case): one cmpxchg, no wake-up walk, as
+     * Linux's mutex_unlock fast path. */
+    if (!m->handoff && __sync_bool_compare_and_swap(&m->locked, 1, 0))
+        return;
+    if (m->handoff) {
         /* A starving waiter: the first in the queue gets the mutex as it
          * is, still locked (exclusive waiters are queued in order). */
-        struct wait_queue_entry *first =
-            list_first_entry(&m->wait.head, struct wait_queue_entry, entry);
-        m->handoff = 0;
-        m->owner = first->task;
-        m->handoff_to = first->task;
-        wake_up_process(first->task);
-        return;
+        unsigned long flags;
+        spin_lock_irqsave(&m->wait.lock, flags);
+        if (!list_empty(&m->wait.head)) {
+            struct task_struct *first =
+                list_first_entry(&m->wait.head, struct wait_queue_entry, entry)->task;
+            m->handoff = 0;
+            m->owner = first;
+            WRITE_ONCE(m->handoff_to, first);
+            m->locked = 2;
+            spin_unlock_irqrestore(&m->wait.lock, flags);
+            wake_up_process(first);
+            return;
+        }
+        spin_unlock_irqrestore(&m->wait.lock, flags);
     }
     m->handoff = 0;
-    m->locked = 0;
-    /* Nobody waits (the common case): no wake-up walk.  Linux's mutex_unlock
-     * fast path likewise takes the slow path only when MUTEX_FLAG_WAITERS is
-     * set.  Safe here: a waiter queues itself (prepare_to_wait) before it
-     * tests m->locked, and no other task runs in between on this CPU. */
-    if (waitqueue_active(&m->wait))
+    if (__sync_lock_test_and_set(&m->locked, 0) == 2)
         wake_up(&m->wait);             /* one exclusive waiter */
 }

@@ -120,10 +120,13 @@ char task_state_char(long state)
     }
 }
 
+/* A full barrier after the store (xchg), as Linux's smp_store_mb: the
+ * waiter's next load (the condition it re-checks) must not be done before
+ * its state is visible to a waker on another CPU, or the waker could see
+ * it still running and the waiter miss the condition: a lost wake-up. */
 void set_current_state(long state)
 {
-    WRITE_ONCE(current->state, state);
-    barrier();
+    __sync_lock_test_and_set(&current->state, state);
 }
 
 /* ---- the run queue (runqueue_lock) ------------------------------------ */
@@ -211,8 +214,14 @@ void schedule_tail(struct task_struct *prev)
     runqueue_lock.owner = me;
     me->on_cpu = 1;
     me->cpu = smp_processor_id();
-    if (prev && prev != me)
+    if (prev && prev != me) {
         prev->on_cpu = 0;
+        /* prev was queued while still on this CPU, invisible to the other
+         * CPUs' pick_next_task until now: one of them may have gone idle
+         * meanwhile */
+        if (!list_empty(&prev->run_list))
+            kick_idle_cpu(prev);
+    }
     spin_unlock(&runqueue_lock);
     if (prev && prev != me && prev->state == TASK_DEAD && prev->stack) {
         lock_kernel();

@@ -20,6 +20,24 @@
 
 volatile int kernel_flag_cpu = -1;
 DEFINE_PER_CPU(int, kernel_lock_depth);
+DEFINE_PER_CPU(unsigned long, kernel_lock_acquisitions);
+DEFINE_PER_CPU(unsigned long, kernel_lock_contentions);
+
+/* The counts summed over the CPUs, each read without a lock (a snapshot). */
+void kernel_lock_stat(unsigned long *contentions, unsigned long *acquisitions)
+{
+    int cpu;
+    *contentions = *acquisitions = 0;
+    for_each_online_cpu(cpu) {
+        *contentions += READ_ONCE(per_cpu(kernel_lock_contentions, cpu));
+        *acquisitions += READ_ONCE(per_cpu(kernel_lock_acquisitions, cpu));
+    }
+}
+
+static void count_taken(void)
+{
+    this_cpu_write(kernel_lock_acquisitions, this_cpu_read(kernel_lock_acquisitions) + 1);
+}
 
 static int try_take(int cpu)
 {
@@ -43,9 +61,11 @@ static void depth_add(int n)
 int kernel_trylock(void)
 {
     unsigned long flags = local_irq_save();
-    int cpu = smp_processor_id(), taken = kernel_flag_cpu == cpu || try_take(cpu);
+    int cpu = smp_processor_id(), held = kernel_flag_cpu == cpu, taken = held || try_take(cpu);
     if (taken)
         depth_add(1);
+    if (taken && !held)
+        count_taken();
     local_irq_restore(flags);
     return taken;
 }
@@ -55,6 +75,9 @@ int kernel_trylock(void)
 static void take(int depth)
 {
     int cpu = smp_processor_id();
+    count_taken();
+    if (READ_ONCE(kernel_flag_cpu) != -1)
+        this_cpu_write(kernel_lock_contentions, this_cpu_read(kernel_lock_contentions) + 1);
     while (!try_take(cpu)) {
         local_irq_enable();
         while (READ_ONCE(kernel_flag_cpu) != -1)

@@ -9,6 +9,7 @@
  * it, and we wait our turn.  Unlocking an unlocked lock is reported the
  * same way and survived. */
 #include <kernel.h>
+#include <smp_lock.h>
 #include <spinlock.h>
 #include <sched.h>
 #include <smp.h>
@@ -166,7 +167,9 @@ void spin_unlock(spinlock_t *lock)
  * called only when the lock was found held, so the fast path pays one
  * add), and lists the
  * locks that asked to be listed: the page allocator's, kmalloc's, the run
- * queue's.  A spin_trylock that fails is not counted. */
+ * queue's; first of all the big kernel lock, under Linux 2.0-2.6's name
+ * for it, kernel_flag (its counts are per CPU: include/smp_lock.h).  A
+ * spin_trylock that fails is not counted. */
 static struct { spinlock_t *lock; const char *label; } lock_stat_locks[LOCK_STAT_MAX];
 static int nr_lock_stat;
 
@@ -187,6 +190,9 @@ int show_lock_stat(char *buf, size_t size)
 #define OUT(...) (n += snprintf(buf + n, n < size ? size - n : 0, __VA_ARGS__))
     OUT("lock_stat version 0.1 (Vellum: contentions and acquisitions per lock)\n");
     OUT("%-24s %12s %14s\n", "name", "contentions", "acquisitions");
+    unsigned long bkl_cont, bkl_acq;
+    kernel_lock_stat(&bkl_cont, &bkl_acq);   /* the big kernel lock: its own counts */
+    OUT("%-24s %12lu %14lu\n", "kernel_flag", bkl_cont, bkl_acq);
     for (int i = 0; i < nr_lock_stat; i++)
         OUT("%-24s %12lu %14lu\n", lock_stat_locks[i].label,
             READ_ONCE(lock_stat_locks[i].lock->contentions),

@@ -260,6 +260,20 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
     S(vellum_debug, sys_vellum_debug),
 };
 
+/* The system calls that run without the big kernel lock (SMP step 5,
+ * docs/smp.md); syscall_handler takes it for every other.  read and write
+ * of a file whose f_op says so (FOP_UNLOCKED_RW: ext2's, ext3's and
+ * ramfs's regular files, /dev/null, /dev/zero) run on several CPUs at
+ * once down to the page cache; below it, what is not locked yet (block
+ * mapping and allocation, the journal, the block layer, writeback) takes
+ * the big lock itself (docs/smp.md says where). */
+const unsigned char sys_call_unlocked[NR_syscalls] = {
+    [__NR_read] = 1, [__NR_write] = 1, [__NR_pread64] = 1, [__NR_pwrite64] = 1,
+    [__NR_readv] = 1, [__NR_writev] = 1, [__NR_preadv] = 1, [__NR_pwritev] = 1,
+    [__NR_preadv2] = 1, [__NR_pwritev2] = 1,
+    [__NR_getpid] = 1, [__NR_gettid] = 1,
+};
+
 /* -ENOSYS once per number, with the caller's name, so a program that
  * probes for a newer call does not flood the log. */
 static unsigned long enosys_logged[(NR_syscalls + 31) / 32 + 1];

@@ -21,7 +21,14 @@
  *                                   before it sleeps and takes it back after,
  *                                   so a task may sleep "holding" it, and the
  *                                   mutexes below are never waited for with it
- *                                   held.  A kernel thread may run without it
+ *                                   held.  For the same reason code without it
+ *                                   may take it under a mutex or a page lock
+ *                                   (SMP step 5: read and write enter without
+ *                                   it; ext2_get_block and blkdev_rw take it
+ *                                   under i_mutex and the page lock): its
+ *                                   holder, should it wait for that mutex,
+ *                                   sleeps and lets it go.  Never under a
+ *                                   spinlock.  A kernel thread may run without it
  *                                   (unlock_kernel, SMP step 4); alloc_pages
  *                                   takes it back for its slow path only when
  *                                   the caller may sleep, so holds no spinlock)
@@ -224,6 +231,7 @@
  * ======================================================================
  */
 #include <kernel.h>
+#include <smp_lock.h>
 #include <string.h>
 #include <errno.h>
 #include <err.h>
@@ -305,7 +313,9 @@ wait_queue_head_t *page_waitqueue(struct page *page)
 /* Wake the page's waiters, if its queue has any: unlocking a page nobody
  * waits for (nearly always) costs no wake-up walk.  Linux tests PG_waiters
  * for the same (unlock_page, end_page_writeback).  A waiter queues itself
- * before it tests the bit, and no other task runs between on this CPU. */
+ * (and sets its state, a full barrier) before it tests the bit, and the
+ * bit is cleared by a locked instruction, a full barrier too, before the
+ * queue is looked at: the waiter is seen, or it sees the bit clear. */
 static void wake_up_page(struct page *page)
 {
     wait_queue_head_t *wq = page_waitqueue(page);
@@ -348,7 +358,7 @@ static void describe_page(struct page *page)
 
 static void report_self_deadlock(struct page *page)
 {
-    pagecache_stats.self_deadlocks++;
+    stat_inc(pagecache_stats.self_deadlocks);
     printk(KERN_ERR "lock_page: SELF-DEADLOCK: task %s (pid %d) locks a page it already holds\n",
            current->comm, current->pid);
     describe_page(page);
@@ -364,7 +374,7 @@ unsigned long lock_page_report_jiffies = 5 * HZ;
  * lock_page_report_jiffies reports the holder, once. */
 static void __lock_page(struct page *page)
 {
-    pagecache_stats.lock_waits++;
+    stat_inc(pagecache_stats.lock_waits);
     wait_queue_head_t *wq = page_waitqueue(page);
     DEFINE_WAIT(w);
     unsigned long start = jiffies;
@@ -377,7 +387,7 @@ static void __lock_page(struct page *page)
         if (!reported && jiffies - start >= lock_page_report_jiffies) {
             struct task_struct *owner = page->lock_owner;
             reported = 1;
-            pagecache_stats.long_lock_waits++;
+            stat_inc(pagecache_stats.long_lock_waits);
             set_current_state(TASK_RUNNING);
             printk(KERN_WARNING "lock_page: task %s (pid %d) waited %lu ms for a page lock\n",
                    current->comm, current->pid, jiffies_to_msecs(jiffies - start));
@@ -683,7 +693,7 @@ struct page *grab_cache_page_write_begin(struct address_space *mapping, unsigned
 
 static int do_readpage(struct address_space *mapping, struct file *file, struct page *page)
 {
-    pagecache_stats.readpage_calls++;
+    stat_inc(pagecache_stats.readpage_calls);
     ClearPageError(page);
     int err = mapping->a_ops->readpage(file, page);
     if (err < 0 && PageLocked(page) && page->lock_owner == current)
@@ -755,7 +765,7 @@ static void page_cache_readahead(struct address_space *mapping, struct file *fil
             continue;
         }
         if (n)
-            pagecache_stats.readahead_pages++;
+            stat_inc(pagecache_stats.readahead_pages);
         do_readpage(mapping, file, page);   /* unlocks the page when done */
         put_page(page);                 /* the cache keeps its reference */
     }
@@ -1410,11 +1420,15 @@ static long legacy_write_chunk_naive(struct file *file, struct iov_iter *i, loff
 /* The legacy loop: one page-sized chunk at a time, written by the mode's
  * chunk function, which advances i by what commit_write took and returns 0
  * or -errno.  The bytes written are what i was advanced by. */
+/* The legacy path runs under the big kernel lock, as the filesystems that
+ * still had prepare_write did in Linux 2.6.24 (SMP step 5: write enters
+ * without it). */
 static ssize_t legacy_perform_write(struct file *file, struct iov_iter *i, loff_t pos)
 {
     size_t count = iov_iter_count(i);
     long status = 0;
 
+    lock_kernel();
     while (iov_iter_count(i)) {
         loff_t at = pos + (loff_t)(count - iov_iter_count(i));
         unsigned bytes = min((size_t)(PAGE_SIZE - (at & (PAGE_SIZE - 1))), iov_iter_count(i));
@@ -1431,6 +1445,7 @@ static ssize_t legacy_perform_write(struct file *file, struct iov_iter *i, loff_
             break;
         cond_resched();
     }
+    unlock_kernel();
     ssize_t written = count - iov_iter_count(i);
     return written ? written : status;
 }
@@ -1449,7 +1464,9 @@ static ssize_t generic_write_sync(struct file *file, struct iov_iter *from, ssiz
     if (!(file->f_flags & O_DSYNC) && !(from->iocb_flags & IOCB_DSYNC))
         return written;
     int full = (file->f_flags & __O_SYNC) || (from->iocb_flags & IOCB_SYNC);
+    lock_kernel();                      /* writeback: under the big lock (SMP step 5) */
     int err = vfs_fsync(file, !full);
+    unlock_kernel();
     return err ? err : written;
 }
 
@@ -1472,8 +1489,11 @@ static int generic_write_check_limits(struct file *file, loff_t pos, loff_t *cou
     if (rlim < limit)
         limit = rlim;                   /* one bound for both: a compare less */
     if ((unsigned long long)pos >= limit) {
-        if ((unsigned long long)pos >= rlim)
+        if ((unsigned long long)pos >= rlim) {
+            lock_kernel();             /* signals: under the big lock (SMP step 5) */
             send_signal(current, SIGXFSZ, NULL);
+            unlock_kernel();
+        }
         return -EFBIG;
     }
     if ((unsigned long long)*count > limit - pos)
@@ -1518,8 +1538,11 @@ ssize_t generic_file_write_iter(struct file *file, struct iov_iter *from, loff_t
     if (ret)
         goto out;
     file_update_time(file);
-    if (pos > inode->i_size)            /* a gap after the old end: zeros there */
+    if (pos > inode->i_size) {          /* a gap after the old end: zeros there */
+        lock_kernel();                  /* unmapping: under the big lock (SMP step 5) */
         pagecache_isize_extended(inode, inode->i_size, pos);
+        unlock_kernel();
+    }
     ret = generic_perform_write(file, from, pos);
     if (ret > 0)
         *ppos = pos + ret;

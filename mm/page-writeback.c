@@ -26,6 +26,7 @@
  *                              boot: dirty_background_ratio=N
  */
 #include <kernel.h>
+#include <smp_lock.h>
 #include <errno.h>
 #include <init.h>
 #include <cmdline.h>
@@ -304,8 +305,12 @@ static void balance_dirty_pages(struct address_space *mapping)
         wakeup_flusher_background();
 }
 
+/* Writeback runs under the big kernel lock; a write that runs without it
+ * (SMP step 5) takes it here, once every ratelimit pages. */
 void __balance_dirty_pages_ratelimited(struct address_space *mapping)
 {
     current->nr_dirtied = 0;
+    lock_kernel();
     balance_dirty_pages(mapping);
+    unlock_kernel();
 }

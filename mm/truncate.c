@@ -11,6 +11,7 @@
  * (block_truncate_page in ext2's setattr).
  */
 #include <kernel.h>
+#include <smp_lock.h>
 #include <string.h>
 #include <mm.h>
 #include <pagemap.h>
@@ -55,7 +56,18 @@ static void truncate_complete_page(struct address_space *mapping, struct page *p
     delete_from_page_cache(page);
 }
 
+static void __truncate_inode_pages(struct address_space *mapping, loff_t lstart);
+
+/* Under the big kernel lock (->invalidatepage reaches JBD): a write that
+ * failed calls this without it (ext2_write_failed, SMP step 5). */
 void truncate_inode_pages(struct address_space *mapping, loff_t lstart)
+{
+    lock_kernel();
+    __truncate_inode_pages(mapping, lstart);
+    unlock_kernel();
+}
+
+static void __truncate_inode_pages(struct address_space *mapping, loff_t lstart)
 {
     unsigned long start = (unsigned long)((lstart + PAGE_SIZE - 1) >> PAGE_SHIFT);
     unsigned partial = (unsigned)(lstart & (PAGE_SIZE - 1));

@@ -906,6 +906,14 @@ static void wr_special_nodes(void)
     KT_EXPECT(S_ISCHR(st.mode) && st.rdev == MKDEV(1, 3));
 }
 
+/* SMP step 5: writers on every CPU at once, without the big kernel lock
+ * but in ext2_get_block (their first pass allocates); the host's
+ * post_check reads smpw0 and smpw1 back and runs e2fsck. */
+static void wr_smp_writers(void)
+{
+    ktest_smp_writers("/e/w", 1024);
+}
+
 static void wr_umount(void)
 {
     ksys_sync();
@@ -941,7 +949,8 @@ static void wr_special_nodes_reread(void)
 #define EXT2_WRITE_STEPS wr_mount, wr_create_extend, wr_overwrite_unaligned, wr_times_dirty_only_on_change, \
     wr_cross_indirect, wr_sparse, wr_truncate, wr_directories, wr_rename_link_unlink, \
     wr_symlinks, wr_many_entries, wr_efbig, wr_enospc, wr_enospc_writeback, wr_seek_data_hole, \
-    wr_large_open, wr_names_times, wr_special_nodes, wr_umount, wr_special_nodes_reread
+    wr_large_open, wr_names_times, wr_special_nodes, wr_smp_writers, wr_umount, \
+    wr_special_nodes_reread
 KTEST(ext2write, write_tree)   { RUN_STEPS(EXT2_WRITE_STEPS); }   /* hda: 1 KiB blocks */
 KTEST(ext2write4k, write_tree) { RUN_STEPS(EXT2_WRITE_STEPS); }   /* hda: 4 KiB blocks */
 

@@ -42,6 +42,7 @@
  * operation here is ext2's.
  */
 #include <kernel.h>
+#include <smp_lock.h>
 #include <errno.h>
 #include <err.h>
 #include <mm.h>
@@ -106,9 +107,12 @@ static int ext3_write_begin(struct file *file, struct address_space *mapping, lo
     struct page *page = grab_cache_page_write_begin(mapping, pos >> PAGE_SHIFT);
     if (!page)
         return -ENOMEM;
-    if (ext3_journal_of(mapping) && ext3_write_needs_handle(page, pos, from, from + len)) {
+    bool jbd = ext3_journal_of(mapping) && ext3_write_needs_handle(page, pos, from, from + len);
+    if (jbd) {
+        lock_kernel();                 /* JBD still runs under the big lock (SMP step 5) */
         handle = ext3_journal_start(inode->i_sb, ext3_writepage_trans_blocks(inode));
         if (IS_ERR(handle)) {
+            unlock_kernel();
             unlock_page(page);
             put_page(page);
             return PTR_ERR(handle);
@@ -123,9 +127,13 @@ static int ext3_write_begin(struct file *file, struct address_space *mapping, lo
         unlock_page(page);
         put_page(page);
         ext3_journal_stop(handle);
+        if (jbd)
+            unlock_kernel();
         ext2_write_failed(mapping, pos + len);    /* no page lock, no handle */
         return err;
     }
+    if (jbd)
+        unlock_kernel();
     *pagep = page;
     *fsdata = handle;
     return 0;
@@ -138,10 +146,14 @@ static int ext3_ordered_write_end(struct file *file, struct address_space *mappi
 {
     handle_t *handle = fsdata;
     unsigned from = pos & (PAGE_SIZE - 1);
-    if (handle)
+    if (handle) {
+        lock_kernel();                 /* JBD: as in write_begin */
         ext3_file_data(handle, page, from, from + len);
+    }
     int ret = generic_write_end(file, mapping, pos, len, copied, page, fsdata);
     int err = ext3_journal_stop(handle);
+    if (handle)
+        unlock_kernel();
     if (ret < (int)len)
         ext2_write_failed(mapping, pos + len);
     return err ? err : ret;

@@ -27,6 +27,7 @@
  * the VFS around write_begin/write_end and setattr.
  */
 #include <kernel.h>
+#include <smp_lock.h>
 #include <string.h>
 #include <chrdev.h>
 #include <errno.h>
@@ -367,6 +368,9 @@ static int ext2_set_slot(struct inode *inode, struct buffer_head *parent, uint32
  * lock: page lock, then handle, as 2.6.24's ext3, ext3_ordered.c);
  * mark_inode_dirty puts the inode's new i_data and i_blocks in the same
  * transaction (ext3_dirty_inode).
+ * SMP: the block tree, the allocator and the journal are still under the
+ * big kernel lock, taken here (as Linux 2.4's ext2_get_block took it):
+ * read and write reach this without it since SMP step 5 (docs/smp.md).
  */
 int ext2_get_block(struct inode *inode, sector_t iblock, struct buffer_head *bh_result, int create)
 {
@@ -380,9 +384,12 @@ int ext2_get_block(struct inode *inode, sector_t iblock, struct buffer_head *bh_
 
     if (depth == 0)                    /* beyond the tree: a hole for reading */
         return create ? -EFBIG : 0;
+    lock_kernel();
     handle_t *handle = create ? ext3_journal_start(sb, EXT3_ALLOC_CREDITS) : NULL;
-    if (IS_ERR(handle))
+    if (IS_ERR(handle)) {
+        unlock_kernel();
         return PTR_ERR(handle);
+    }
     mutex_lock(&ei->truncate_mutex);
     uint32_t *slot = &ei->i_data[offsets[0]];
     for (int level = 0; level < depth; level++) {
@@ -438,6 +445,7 @@ out:
     brelse(parent);
     mutex_unlock(&ei->truncate_mutex);
     int e = ext3_journal_stop(handle);
+    unlock_kernel();
     return err ? err : e;
 }
 
@@ -565,10 +573,21 @@ static void truncate_tree(struct inode *inode, struct buffer_head *parent, uint3
     ext2_set_slot(inode, parent, slot, 0);
 }
 
+static void __ext2_truncate_blocks(struct inode *inode, loff_t offset);
+
 /* Free every block that maps file bytes at or past offset, from the end of
  * the file back; ext3: in a handle of its own, or the caller's (setattr,
- * evict), restarted as often as the blocks need (truncate_credits). */
+ * evict), restarted as often as the blocks need (truncate_credits).  Under
+ * the big kernel lock, as ext2_get_block: a write that failed calls this
+ * without it (ext2_write_failed, SMP step 5). */
 void ext2_truncate_blocks(struct inode *inode, loff_t offset)
+{
+    lock_kernel();
+    __ext2_truncate_blocks(inode, offset);
+    unlock_kernel();
+}
+
+static void __ext2_truncate_blocks(struct inode *inode, loff_t offset)
 {
     if (!(S_ISREG(inode->i_mode) || S_ISDIR(inode->i_mode) || S_ISLNK(inode->i_mode)) ||
         ext2_inode_is_fast_symlink(inode))
@@ -817,6 +836,7 @@ const struct file_operations ext2_file_operations = {
     .write_iter = generic_file_write_iter,
     .fsync      = ext2_fsync,
     .mmap       = generic_file_mmap,
+    .fop_flags  = FOP_UNLOCKED_RW,     /* SMP step 5: the big lock is taken below */
 };
 
 const struct inode_operations ext2_file_inode_operations = {

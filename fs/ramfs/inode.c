@@ -473,6 +473,7 @@ static const struct file_operations ramfs_file_fops = {
     .write_iter = generic_file_write_iter,
     .fsync = generic_file_fsync,
     .mmap = generic_file_mmap,
+    .fop_flags = FOP_UNLOCKED_RW,      /* SMP step 5: the page cache has its locks */
 };
 
 static const struct file_operations ramfs_dir_fops = {

@@ -206,13 +206,20 @@ long syscall_handler(struct pt_regs *regs)
 {
     unsigned long nr = regs->orig_ax;
     syscall_fn_t fn = NULL;
+    long ret;
 
-    syscall_count++;
+    stat_inc(syscall_count);
     if (nr < NR_syscalls)
         fn = sys_call_table[nr];
+    if (fn && sys_call_unlocked[nr])   /* kernel/syscall.c: SMP step 5 */
+        return fn(regs->bx, regs->cx, regs->dx, regs->si, regs->di, regs->bp);
+    lock_kernel();
     if (!fn || fn == (syscall_fn_t)(void (*)(void))sys_ni_syscall)
-        return ni_syscall(regs, nr);
-    return fn(regs->bx, regs->cx, regs->dx, regs->si, regs->di, regs->bp);
+        ret = ni_syscall(regs, nr);
+    else
+        ret = fn(regs->bx, regs->cx, regs->dx, regs->si, regs->di, regs->bp);
+    unlock_kernel();
+    return ret;
 }
 
 static void do_exception(struct pt_regs *regs)
@@ -231,9 +238,10 @@ static void do_exception(struct pt_regs *regs)
 }
 
 /* Every vector's C entry.  The big kernel lock (include/smp_lock.h) is
- * taken for the system call here, and by the others where they can: the
- * page fault after it has read CR2, an exception but the NMI (which must
- * not wait), a device's interrupt before its EOI (do_IRQ); the local APIC's
+ * taken for a system call by syscall_handler (but for the calls that run
+ * without it, SMP step 5), and by the others where they can: the page
+ * fault after it has read CR2, an exception but the NMI (which must not
+ * wait), a device's interrupt before its EOI (do_IRQ); the local APIC's
  * vectors take what they need (kernel/x86/smp.c). */
 void do_trap(struct pt_regs *regs)
 {
@@ -244,9 +252,7 @@ void do_trap(struct pt_regs *regs)
         do_interrupt(vec, regs);       /* a device's IRQ or the local APIC's */
     } else if (vec == IA32_SYSCALL_VECTOR) {
         local_irq_enable();            /* system calls run with interrupts on */
-        lock_kernel();
-        regs->ax = syscall_handler(regs);
-        unlock_kernel();
+        regs->ax = syscall_handler(regs);   /* the big kernel lock: in there */
         local_irq_disable();
     } else if (vec == X86_TRAP_PF) {
         do_page_fault(regs, regs->err);
@@ -295,7 +301,7 @@ __attribute__((noinline)) int fixup_exception(struct pt_regs *regs)
 static void no_context(struct pt_regs *regs, unsigned long error_code, unsigned long address)
 {
     if (fixup_exception(regs)) {
-        page_fault_fixups++;
+        stat_inc(page_fault_fixups);
         return;
     }
     die("page fault", regs, error_code);   /* die() prints the one BUG line */
@@ -307,7 +313,7 @@ static void bad_area(struct pt_regs *regs, unsigned long error_code, unsigned lo
                      int sig, int code)
 {
     if (error_code & X86_PF_USER) {
-        page_fault_sigsegv++;
+        stat_inc(page_fault_sigsegv);
         force_sig_fault(sig, code, (void *)address);
         return;
     }
@@ -325,7 +331,7 @@ static bool handle_atomic_fault(struct pt_regs *regs, unsigned long error_code,
     if ((error_code & X86_PF_USER) || !current->pagefault_disabled)
         return false;
     no_context(regs, error_code, address);   /* returns only if fixed up */
-    page_fault_atomic_fixups++;
+    stat_inc(page_fault_atomic_fixups);
     return true;
 }
 
@@ -333,20 +339,20 @@ void do_page_fault(struct pt_regs *regs, unsigned long error_code)
 {
     unsigned long address = __read_cr2();   /* first: a nested fault would overwrite it */
     struct mm_struct *mm = current->mm;
-    /* From user mode, the big kernel lock (after CR2: it may wait with
-     * interrupts on); from the kernel, the code that faulted holds it. */
-    bool from_user = user_mode(regs);
-    if (from_user)
-        lock_kernel();
-    else
-        WARN_ON(!kernel_locked());
-    page_fault_count++;
+    stat_inc(page_fault_count);
+    /* The atomic copy's fault needs no lock: nothing is resolved. */
+    if (address < TASK_SIZE && mm && handle_atomic_fault(regs, error_code, address))
+        return;
+    /* The big kernel lock (after CR2: it may wait with interrupts on), from
+     * user mode and from the kernel alike: a copy_from_user of a system
+     * call that runs without it (SMP step 5) faults here too. */
+    lock_kernel();
     if (address >= TASK_SIZE || !mm) {
         /* A kernel address (or a task without user space): never resolved
          * here; the kernel's own mappings do not fault legitimately. */
         bad_area(regs, error_code, address, SIGSEGV,
                  error_code & X86_PF_PROT ? SEGV_ACCERR : SEGV_MAPERR);
-    } else if (!handle_atomic_fault(regs, error_code, address)) {
+    } else {
         /* Resolving may sleep (a file page is locked and read from disk), so,
          * as Linux, interrupts go back on if the interrupted code had them on
          * (user mode always; the kernel inside a system call), and the
@@ -366,8 +372,7 @@ void do_page_fault(struct pt_regs *regs, unsigned long error_code)
         if (sig)
             bad_area(regs, error_code, address, sig, code);
     }
-    if (from_user)
-        unlock_kernel();
+    unlock_kernel();
 }
 
 static void print_pf_reason(unsigned long err)

@@ -165,13 +165,17 @@ static void overwrite_row(int fd, const char *name, size_t chunk)
 
 /* The scaling row: n writers at once (usage above).  Each child makes its
  * file and writes it once (blocks allocated, pages cached) before it says
- * it is ready; the parent reads the clock, lets them all go, and reads it
- * again when the last has exited. */
+ * it is ready; the parent lets them all go; each child reads the clock
+ * before and after its writes, and the figure is the span from the first
+ * start to the last end.  A child checks its file only after every child
+ * has finished writing (the pipe `done`): under -icount the CPUs share
+ * one clock, so a check running beside another child's writes would be
+ * counted in the span. */
 static void scale_row(int n)
 {
-	int ready[2], go[2], fin[2];
+	int ready[2], go[2], fin[2], done[2];
 	char name[16], c;
-	if (pipe(ready) != 0 || pipe(go) != 0 || pipe(fin) != 0)
+	if (pipe(ready) != 0 || pipe(go) != 0 || pipe(fin) != 0 || pipe(done) != 0)
 		die("pipe");
 	for (int k = 0; k < n; k++) {
 		pid_t pid = fork();
@@ -193,7 +197,8 @@ static void scale_row(int n)
 				write_all(fd, buf, size, 4096);
 			}
 			when[1] = rdtsc();
-			if (write(fin[1], when, sizeof when) != sizeof when)
+			if (write(fin[1], when, sizeof when) != sizeof when ||
+			    read(done[0], &c, 1) != 1)
 				die("pipe");
 			check_file(fd, 0, name);
 			close(fd);
@@ -214,6 +219,9 @@ static void scale_row(int n)
 		first = when[0] < first ? when[0] : first;
 		last = when[1] > last ? when[1] : last;
 	}
+	for (int k = 0; k < n; k++)
+		if (write(done[1], "d", 1) != 1)
+			die("pipe");
 	uint64_t t = last - first;
 	for (int k = 0; k < n; k++) {
 		int status;

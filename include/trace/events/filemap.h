@@ -5,7 +5,8 @@
  * As in Linux (the headers of include/trace/events/), an event is one line at the place
  * it happens, trace_<event>(args), defined here.  Each tracepoint does two
  * things:
- *   - counts the event in write_path_stats (<pagemap.h>), which the tests
+ *   - counts the event in write_path_stats (<pagemap.h>; stat_inc: writes
+ *     run on several CPUs at once since SMP step 5), which the tests
  *     and /proc/vellum/writepath read: the counting is here, not beside the
  *     call, so the loops carry no line that exists only for them;
  *   - with the boot option writetrace=1 (write_path_trace, set by
@@ -55,7 +56,7 @@ static inline void trace_write_fatal_signal(loff_t pos)
 /* Step 4: ->write_begin returned status (and, if >= 0, a locked page). */
 static inline void trace_write_begin(loff_t pos, unsigned len, long status, struct page *page)
 {
-    write_path_stats.attempts++;
+    stat_inc(write_path_stats.attempts);
     writepath_printk("write_begin pos=%lld len=%u -> %ld (page %s)", pos, len, status,
                      status < 0 ? "-" : PageUptodate(page) ? "uptodate" : "not uptodate");
 }
@@ -65,7 +66,7 @@ static inline void trace_write_begin(loff_t pos, unsigned len, long status, stru
 static inline void trace_write_copy(size_t copied, unsigned bytes)
 {
     if (copied < bytes)
-        write_path_stats.short_copies++;
+        stat_inc(write_path_stats.short_copies);
     writepath_printk("atomic copy %s%u of %u bytes", copied < bytes ? "SHORT: " : "",
                      (unsigned)copied, bytes);
 }
@@ -81,14 +82,14 @@ static inline void trace_write_end(size_t copied, long status)
  * the bytes written before); else it retries the readable part at pos. */
 static inline void trace_write_fault_in(loff_t pos, unsigned bytes, size_t missing)
 {
-    write_path_stats.zero_commits++;
-    write_path_stats.fault_ins++;
+    stat_inc(write_path_stats.zero_commits);
+    stat_inc(write_path_stats.fault_ins);
     if (missing >= bytes) {
-        write_path_stats.efaults++;
+        stat_inc(write_path_stats.efaults);
         writepath_printk("fault-in %u bytes: %u could not be faulted in: stop (-EFAULT)",
                          bytes, (unsigned)missing);
     } else {
-        write_path_stats.retries++;
+        stat_inc(write_path_stats.retries);
         writepath_printk("fault-in %u bytes: %u could not be faulted in: retry pos=%lld len=%u",
                          bytes, (unsigned)missing, pos, bytes - (unsigned)missing);
     }
@@ -105,7 +106,7 @@ static inline void trace_write_done(ssize_t written, long status)
 /* A chunk of len bytes at pos: the page is about to be found and locked. */
 static inline void trace_legacy_chunk(loff_t pos, unsigned len)
 {
-    write_path_stats.attempts++;
+    stat_inc(write_path_stats.attempts);
     writepath_printk("legacy %s: chunk pos=%lld len=%u",
                      legacy_write_mode == LEGACY_WRITE_NAIVE ? "NAIVE" : "2-copy", pos, len);
 }
@@ -113,7 +114,7 @@ static inline void trace_legacy_chunk(loff_t pos, unsigned len)
 /* Nothing of the chunk at pos could be faulted in or copied: -EFAULT. */
 static inline void trace_legacy_efault(loff_t pos)
 {
-    write_path_stats.efaults++;
+    stat_inc(write_path_stats.efaults);
     writepath_printk("legacy: nothing at pos=%lld could be copied: -EFAULT", pos);
 }
 
@@ -130,9 +131,9 @@ static inline void trace_legacy_copy_tmp(size_t copied, unsigned bytes)
 static inline void trace_legacy_relock(bool raced)
 {
     if (raced)
-        write_path_stats.retries++;
+        stat_inc(write_path_stats.retries);
     else
-        write_path_stats.legacy_2copy++;
+        stat_inc(write_path_stats.legacy_2copy);
     writepath_printk("legacy 2-copy: page locked again: %s", raced
                      ? "truncated or read in meanwhile: start the chunk over"
                      : "copy #2 from the temporary page");
@@ -141,7 +142,7 @@ static inline void trace_legacy_relock(bool raced)
 /* Naive: copied of bytes copied with page faults ENABLED under the page lock. */
 static inline void trace_legacy_naive_copy(size_t copied, unsigned bytes)
 {
-    write_path_stats.legacy_naive++;
+    stat_inc(write_path_stats.legacy_naive);
     writepath_printk("legacy NAIVE: copied %u of %u bytes with faults enabled under the page lock",
                      (unsigned)copied, bytes);
 }
