@@ -100,9 +100,14 @@ static int stop_later_fn(void *p)
     return 0;
 }
 
+/* On the test's CPU (the boot CPU): when it sleeps, that CPU switches to
+ * the test, which then reads the waiter's stack.  On a CPU of its own it
+ * could sleep inside schedule() as that CPU's current task, its stack
+ * still live (a CPU with nothing else to run idles there). */
 static int __attribute__((noinline)) waiter_fn(void *p)
 {
     struct mutex *m = p;
+    set_cpus_allowed(current, 1ul << 0);
     mutex_lock(m);
     mutex_unlock(m);
     return 7;
@@ -118,6 +123,10 @@ KTEST(mutex, waiter_sleeps_until_unlock)
     struct task_struct *w = kthread_run(waiter_fn, &m, "waiter");
     KT_ASSERT(!IS_ERR(w));
     yield();
+    /* On several CPUs the waiter may still be switching away (its state
+     * set, its stack in use): wait for it to be off the CPU. */
+    for (int i = 0; i < 100 && (w->state != TASK_UNINTERRUPTIBLE || READ_ONCE(w->on_cpu)); i++)
+        msleep(1);
     KT_EXPECT_EQ(w->state, TASK_UNINTERRUPTIBLE);
     KT_EXPECT(w->waiting_on == &m);
     show_task(w);                              /* "waiting on mutex ..." */

@@ -205,19 +205,16 @@ unsigned long syscall_count;           /* every system call (tests, /proc) */
 long syscall_handler(struct pt_regs *regs)
 {
     unsigned long nr = regs->orig_ax;
-    syscall_fn_t fn = NULL;
-    long ret;
+    syscall_fn_t fn = nr < NR_syscalls ? sys_call_table[nr] : NULL;
 
     stat_inc(syscall_count);
-    if (nr < NR_syscalls)
-        fn = sys_call_table[nr];
-    if (fn && sys_call_unlocked[nr])   /* kernel/syscall.c: SMP step 5 */
+    if (!fn || fn == (syscall_fn_t)(void (*)(void))sys_ni_syscall)
+        fn = NULL;                     /* ni_syscall, below */
+    else if (sys_call_unlocked[nr])    /* SMP step 5: no big kernel lock */
         return fn(regs->bx, regs->cx, regs->dx, regs->si, regs->di, regs->bp);
     lock_kernel();
-    if (!fn || fn == (syscall_fn_t)(void (*)(void))sys_ni_syscall)
-        ret = ni_syscall(regs, nr);
-    else
-        ret = fn(regs->bx, regs->cx, regs->dx, regs->si, regs->di, regs->bp);
+    long ret = fn ? fn(regs->bx, regs->cx, regs->dx, regs->si, regs->di, regs->bp)
+                  : ni_syscall(regs, nr);
     unlock_kernel();
     return ret;
 }

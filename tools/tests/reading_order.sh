@@ -3,7 +3,9 @@
 # that opens docs/page-cache.md, matches the code and stays short (host test).
 #  reading_order.functions_found  every listed function is defined in the
 #                                 file the list names (tools/reading-order)
-#  reading_order.lines            the listed functions total at most 910 lines
+#  reading_order.lines            the listed functions total at most 935 lines
+#                                 (910 until SMP step 5 added call_rw_iter and
+#                                 syscall_handler's choice of the big lock)
 #  reading_order.files            ... in at most 8 files
 #  reading_order.doc_output_true  the tool's output pasted in docs/page-cache.md
 #                                 (the block after "$ tools/reading-order") is
@@ -14,7 +16,7 @@ source "$(dirname "$0")/../testlib.sh"
 T=reading_order
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-ro.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT
-MAX_LINES=910 MAX_FILES=8
+MAX_LINES=935 MAX_FILES=8
 
 out=$(tools/reading-order docs/page-cache.md); rc=$?
 missing=$(grep '^MISSING' <<< "$out")
