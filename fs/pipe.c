@@ -21,6 +21,10 @@
  * were moved: then the short count.  Sits on the fd table and the VFS's
  * struct file.
  *
+ * SMP: pipe_read and pipe_write run without the big kernel lock (step 5,
+ * docs/smp.md): the ring, the counts and the fasync lists are p->mutex's;
+ * the signals they send (SIGPIPE, SIGIO) take the big lock.
+ *
  * The files are made here, not by filp_open: their f_path is empty (no
  * mount, no name), f_inode points at the inode inside struct pipe, and the
  * last release of both ends frees everything.
@@ -36,6 +40,7 @@
  * then uses pipe_fops; its f_inode stays the filesystem's (fstat).
  */
 #include <kernel.h>
+#include <smp_lock.h>
 #include <string.h>
 #include <errno.h>
 #include <slab.h>
@@ -138,10 +143,16 @@ static int fasync_helper(struct file *file, int on, struct fasync_struct **list)
     return 0;
 }
 
+/* Signals are sent under the big kernel lock: pipe_read and pipe_write
+ * run without it (SMP step 5). */
 static void kill_fasync(struct fasync_struct *list, int band)
 {
+    if (!list)
+        return;
+    lock_kernel();
     for (; list; list = list->next)
         send_sigio(&list->file->f_owner, band);
+    unlock_kernel();
 }
 
 static int pipe_fasync(struct file *file, int on)
@@ -305,7 +316,9 @@ out:
     return ret;
 epipe:
     mutex_unlock(&p->mutex);
+    lock_kernel();                     /* signals: as in kill_fasync */
     send_signal(current, SIGPIPE, NULL);
+    unlock_kernel();
     return ret;
 }
 
@@ -393,6 +406,7 @@ static unsigned int pipe_poll(struct file *file)
 static const struct file_operations pipe_fops = {
     .read_iter = pipe_read, .write_iter = pipe_write, .release = pipe_release,
     .ioctl = pipe_ioctl, .llseek = no_llseek, .poll = pipe_poll, .fasync = pipe_fasync,
+    .fop_flags = FOP_UNLOCKED_RW,      /* SMP step 5: everything under p->mutex */
 };
 
 static struct file *pipe_file(struct pipe *p, unsigned mode, unsigned flags)

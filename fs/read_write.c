@@ -39,7 +39,7 @@
 
 /* read(2) and write(2) run without the big kernel lock (SMP step 5,
  * kernel/syscall.c); a file whose read_iter/write_iter do not say they can
- * (FOP_UNLOCKED_RW, include/fs.h: ttys, pipes, /proc) gets it here. */
+ * (FOP_UNLOCKED_RW, include/fs.h: ttys, /proc) gets it here. */
 static ssize_t call_rw_iter(struct file *file, struct iov_iter *it, loff_t *pos, int write)
 {
     ssize_t (*fn)(struct file *, struct iov_iter *, loff_t *) =

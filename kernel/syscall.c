@@ -263,7 +263,7 @@ const syscall_fn_t sys_call_table[NR_syscalls] = {
 /* The system calls that run without the big kernel lock (SMP step 5,
  * docs/smp.md); syscall_handler takes it for every other.  read and write
  * of a file whose f_op says so (FOP_UNLOCKED_RW: ext2's, ext3's and
- * ramfs's regular files, /dev/null, /dev/zero) run on several CPUs at
+ * ramfs's regular files, pipes, /dev/null, /dev/zero) run on several CPUs at
  * once down to the page cache; below it, what is not locked yet (block
  * mapping and allocation, the journal, the block layer, writeback) takes
  * the big lock itself (docs/smp.md says where). */
