@@ -213,13 +213,14 @@ static ssize_t pseudo_write(struct file *file, struct iov_iter *from, loff_t *po
 
 /* A sysctl integer as Linux's proc_dointvec reads one: blanks, an
  * optional sign, decimal digits, blanks (a newline); anything else is
- * -EINVAL, and so is a magnitude above SYSCTL_INT_MAX. */
+ * -EINVAL, and so is a number outside an int's range (-SYSCTL_INT_MAX - 1
+ * to SYSCTL_INT_MAX, do_proc_dointvec_conv's check). */
 #define SYSCTL_INT_MAX 0x7fffffffL
 int proc_parse_int(const char *buf, long *val)
 {
     const char *p = buf;
     bool neg = false;
-    long v = 0;
+    unsigned long v = 0;               /* the magnitude */
     while (*p == ' ' || *p == '\t' || *p == '\n')
         p++;
     if (*p == '-' || *p == '+')
@@ -227,15 +228,16 @@ int proc_parse_int(const char *buf, long *val)
     if (*p < '0' || *p > '9')
         return -EINVAL;
     while (*p >= '0' && *p <= '9') {
-        if (v > SYSCTL_INT_MAX / 10)
+        unsigned long d = *p++ - '0';
+        if (v > (SYSCTL_INT_MAX + 1UL - d) / 10)
             return -EINVAL;
-        v = v * 10 + (*p++ - '0');
+        v = v * 10 + d;
     }
     while (*p == ' ' || *p == '\t' || *p == '\n')
         p++;
-    if (*p)
+    if (*p || v > SYSCTL_INT_MAX + (unsigned long)neg)
         return -EINVAL;
-    *val = neg ? -v : v;
+    *val = neg ? -(long)(v - 1) - 1 : (long)v;
     return 0;
 }
 
