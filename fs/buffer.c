@@ -970,6 +970,18 @@ int write_dirty_buffer(struct buffer_head *bh)
     return err;
 }
 
+int write_dirty_buffer_plugged(struct buffer_head *bh)
+{
+    BUG_ON(!bh->b_page);
+    if (!current->plug)
+        return write_dirty_buffer(bh);
+    if (buffer_dirty(bh) && buffer_mapped(bh)) {
+        clear_buffer_dirty(bh);
+        plug_add_bh(current->plug, bh);   /* a failure: plug_submit */
+    }
+    return 0;
+}
+
 void mark_page_buffers_dirty(struct page *page)
 {
     if (!PagePrivate(page))

@@ -355,6 +355,13 @@ KTEST(files, proc_sysctls_written_and_honoured)
     KT_EXPECT_EQ(proc_parse_int("4 2", &v), -EINVAL);
     KT_EXPECT_EQ(proc_parse_int("", &v), -EINVAL);
     KT_EXPECT_EQ(proc_parse_int("99999999999", &v), -EINVAL);
+    KT_EXPECT_EQ(proc_parse_int("2147483647", &v), 0);      /* an int's range, as Linux */
+    KT_EXPECT_EQ(v, 2147483647L);
+    KT_EXPECT_EQ(proc_parse_int("2147483648", &v), -EINVAL);
+    KT_EXPECT_EQ(proc_parse_int("2147483649", &v), -EINVAL);
+    KT_EXPECT_EQ(proc_parse_int("-2147483648", &v), 0);
+    KT_EXPECT_EQ(v, -2147483647L - 1);
+    KT_EXPECT_EQ(proc_parse_int("-2147483649", &v), -EINVAL);
     int saved = pid_max;
     KT_EXPECT_EQ(write_file("/proc/sys/kernel/pid_max", "300"), -EINVAL);
     KT_EXPECT_EQ(pid_max, saved);

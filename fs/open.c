@@ -249,6 +249,17 @@ static int open_tmpfile(const char *name, int flags, mode_t mode, struct path *r
     return err;
 }
 
+/* The lookup an open that creates nothing makes (Linux's build_open_flags,
+ * its lookup_flags): a last symlink followed unless O_NOFOLLOW, a
+ * directory wanted under O_DIRECTORY. */
+static unsigned open_lookup_flags(int flags)
+{
+    unsigned lf = (flags & O_NOFOLLOW) ? 0 : LOOKUP_FOLLOW;
+    if (flags & O_DIRECTORY)
+        lf |= LOOKUP_DIRECTORY;
+    return lf;
+}
+
 struct file *filp_open(const char *name, int flags, mode_t mode)
 {
     struct path p;
@@ -281,10 +292,7 @@ struct file *filp_open(const char *name, int flags, mode_t mode)
          * opened, and a symlink under O_NOFOLLOW is the link itself */
         flags &= O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
         fmode = FMODE_PATH;
-        unsigned lf = (flags & O_NOFOLLOW) ? 0 : LOOKUP_FOLLOW;
-        if (flags & O_DIRECTORY)
-            lf |= LOOKUP_DIRECTORY;
-        err = kern_path(name, lf, &p);
+        err = kern_path(name, open_lookup_flags(flags), &p);
         if (err)
             return ERR_PTR(err);
         if ((flags & O_DIRECTORY) && !S_ISDIR(p.inode->i_mode)) {
@@ -299,10 +307,7 @@ struct file *filp_open(const char *name, int flags, mode_t mode)
     } else if (flags & O_CREAT) {
         err = open_create(name, flags, mode, &p, &created);
     } else {
-        unsigned lf = (flags & O_NOFOLLOW) ? 0 : LOOKUP_FOLLOW;
-        if (flags & O_DIRECTORY)
-            lf |= LOOKUP_DIRECTORY;
-        err = kern_path(name, lf, &p);
+        err = kern_path(name, open_lookup_flags(flags), &p);
     }
     if (err)
         return ERR_PTR(err);

@@ -242,7 +242,7 @@ static const struct file_operations proc_pid_dir_fops = { .iterate = proc_pid_di
 /* ---- /proc/PID/task: a directory per thread of the group --------------- */
 
 /* The smallest tid >= from of a live task in pid's thread group (its
- * leader even as a zombie, as Linux lists it), or 0. */
+ * leader even as a zombie, as Linux lists it), or -1. */
 static pid_t next_tid(pid_t pid, pid_t from)
 {
     pid_t best = 0;
@@ -260,7 +260,7 @@ static pid_t next_tid(pid_t pid, pid_t from)
         } while (m != leader);
     }
     local_irq_restore(flags);
-    return best;
+    return best ? best : -1;
 }
 
 /* Is tid a thread of pid's group? */
@@ -291,26 +291,45 @@ static int proc_task_dir_lookup(struct inode *dir, const char *name, size_t len,
     return *res ? 0 : -ENOMEM;
 }
 
-/* Positions: 0 ".", 1 "..", then 2 + tid for each thread. */
-static int proc_task_dir_iterate(struct file *file, struct dir_context *ctx)
+/* The walk /proc/PID/task and /proc/PID/fd share: positions 0 ".", 1
+ * "..", then 2 + n, named "n", for each n that next(pid, from) gives (the
+ * smallest at or above from, -1 when none is left), of inode ino(pid, n)
+ * and type type.  true when it listed the last, false when the actor was
+ * full.  (Linux writes the loop twice, in proc_task_readdir and
+ * proc_readfd_common.) */
+static bool proc_readdir_numbers(struct file *file, struct dir_context *ctx,
+                                 int (*next)(pid_t pid, int from),
+                                 unsigned long (*ino)(pid_t pid, int n), unsigned char type)
 {
     struct inode *dir = file->f_inode;
     pid_t pid = INO_PID(dir->i_ino);
     if (!dir_emit_dots(ctx, dir->i_ino, PID_INO(pid, PID_DIR)))
-        return 0;
-    for (pid_t tid; (tid = next_tid(pid, (pid_t)ctx->pos - 2)) != 0; ) {
+        return false;
+    for (int n; (n = next(pid, (int)ctx->pos - 2)) >= 0; ) {
         char name[12];
-        int n = snprintf(name, sizeof name, "%d", tid);
-        ctx->pos = 2 + tid;
-        if (ctx->actor(ctx, name, n, ctx->pos, PID_INO(tid, PID_DIR), DT_DIR))
-            return 0;
+        int len = snprintf(name, sizeof name, "%d", n);
+        ctx->pos = 2 + n;
+        if (ctx->actor(ctx, name, len, ctx->pos, ino(pid, n), type))
+            return false;
         ctx->pos++;
     }
+    return true;
+}
+
+static unsigned long task_dir_ino(pid_t pid, pid_t tid)
+{
+    return PID_INO(tid, PID_DIR);
+}
+
+/* Positions: 0 ".", 1 "..", then 2 + tid for each thread. */
+static int proc_task_readdir(struct file *file, struct dir_context *ctx)
+{
+    proc_readdir_numbers(file, ctx, next_tid, task_dir_ino, DT_DIR);
     return 0;
 }
 
 static const struct inode_operations proc_task_dir_iops = { .lookup = proc_task_dir_lookup };
-static const struct file_operations proc_task_dir_fops = { .iterate = proc_task_dir_iterate };
+static const struct file_operations proc_task_dir_fops = { .iterate = proc_task_readdir };
 
 /* ---- /proc/PID/fd: a link per open descriptor ------------------------- */
 
@@ -385,22 +404,17 @@ static int proc_fd_dir_lookup(struct inode *dir, const char *name, size_t len, s
     return *res ? 0 : -ENOMEM;
 }
 
-/* Positions: 0 ".", 1 "..", then 2 + fd for each open descriptor. */
-static int proc_fd_dir_iterate(struct file *file, struct dir_context *ctx)
+static unsigned long fd_ino(pid_t pid, int fd)
 {
-    struct inode *dir = file->f_inode;
-    pid_t pid = INO_PID(dir->i_ino);
-    if (!dir_emit_dots(ctx, dir->i_ino, PID_INO(pid, PID_DIR)))
-        return 0;
-    for (int fd; (fd = task_next_fd(pid, (int)ctx->pos - 2)) >= 0; ) {
-        char name[12];
-        int n = snprintf(name, sizeof name, "%d", fd);
-        ctx->pos = 2 + fd;
-        if (ctx->actor(ctx, name, n, ctx->pos, FD_INO(pid, fd), DT_LNK))
-            return 0;
-        ctx->pos++;
-    }
-    ctx->pos = 2 + NR_OPEN;
+    return FD_INO(pid, fd);
+}
+
+/* Positions: 0 ".", 1 "..", then 2 + fd for each open descriptor; at the
+ * end, past every descriptor. */
+static int proc_readfd(struct file *file, struct dir_context *ctx)
+{
+    if (proc_readdir_numbers(file, ctx, task_next_fd, fd_ino, DT_LNK))
+        ctx->pos = 2 + NR_OPEN;
     return 0;
 }
 
@@ -465,7 +479,7 @@ static int file_link_text(struct file *f, char *buf, size_t size)
 }
 
 static const struct inode_operations proc_fd_dir_iops = { .lookup = proc_fd_dir_lookup };
-static const struct file_operations proc_fd_dir_fops = { .iterate = proc_fd_dir_iterate };
+static const struct file_operations proc_fd_dir_fops = { .iterate = proc_readfd };
 static int proc_fd_readlink(struct inode *inode, char *buf, size_t size)
 {
     return file_link_text(task_fget(FD_INO_PID(inode->i_ino), FD_INO_FD(inode->i_ino)), buf, size);

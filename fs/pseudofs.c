@@ -213,12 +213,14 @@ static ssize_t pseudo_write(struct file *file, struct iov_iter *from, loff_t *po
 
 /* A sysctl integer as Linux's proc_dointvec reads one: blanks, an
  * optional sign, decimal digits, blanks (a newline); anything else is
- * -EINVAL. */
+ * -EINVAL, and so is a number outside an int's range (-SYSCTL_INT_MAX - 1
+ * to SYSCTL_INT_MAX, do_proc_dointvec_conv's check). */
+#define SYSCTL_INT_MAX 0x7fffffffL
 int proc_parse_int(const char *buf, long *val)
 {
     const char *p = buf;
     bool neg = false;
-    long v = 0;
+    unsigned long v = 0;               /* the magnitude */
     while (*p == ' ' || *p == '\t' || *p == '\n')
         p++;
     if (*p == '-' || *p == '+')
@@ -226,16 +228,47 @@ int proc_parse_int(const char *buf, long *val)
     if (*p < '0' || *p > '9')
         return -EINVAL;
     while (*p >= '0' && *p <= '9') {
-        if (v > 0x7fffffffL / 10)
+        unsigned long d = *p++ - '0';
+        if (v > (SYSCTL_INT_MAX + 1UL - d) / 10)
             return -EINVAL;
-        v = v * 10 + (*p++ - '0');
+        v = v * 10 + d;
     }
     while (*p == ' ' || *p == '\t' || *p == '\n')
         p++;
-    if (*p)
+    if (*p || v > SYSCTL_INT_MAX + (unsigned long)neg)
         return -EINVAL;
-    *val = neg ? -v : v;
+    *val = neg ? -(long)(v - 1) - 1 : (long)v;
     return 0;
+}
+
+/* A number sysctl's write: one number (proc_parse_int) from min to max,
+ * else -EINVAL. */
+static int proc_parse_minmax(const char *buf, long min, long max, long *val)
+{
+    if (proc_parse_int(buf, val) || *val < min || *val > max)
+        return -EINVAL;
+    return 0;
+}
+
+/* Linux's proc_dointvec_minmax, for one int: *valp set to the number
+ * written if it is from min to max, else -EINVAL and *valp unchanged. */
+static int proc_dointvec_minmax(const char *buf, int *valp, long min, long max)
+{
+    long v;
+    int err = proc_parse_minmax(buf, min, max, &v);
+    if (!err)
+        *valp = (int)v;
+    return err;
+}
+
+/* Linux's proc_doulongvec_minmax: the same for one unsigned long. */
+static int proc_doulongvec_minmax(const char *buf, unsigned long *valp, long min, long max)
+{
+    long v;
+    int err = proc_parse_minmax(buf, min, max, &v);
+    if (!err)
+        *valp = (unsigned long)v;
+    return err;
 }
 
 static const struct file_operations pseudo_file_fops = {
@@ -431,11 +464,7 @@ static int show_pid_max(char *buf, size_t size)
 
 static int store_pid_max(const char *buf, size_t len)
 {
-    long v;
-    if (proc_parse_int(buf, &v) || v < 301 || v > PID_MAX)
-        return -EINVAL;
-    pid_max = (int)v;
-    return 0;
+    return proc_dointvec_minmax(buf, &pid_max, 301, PID_MAX);
 }
 
 /* /proc/sys/kernel/tainted: why the kernel is not to be trusted, Linux's
@@ -452,10 +481,10 @@ static int show_tainted(char *buf, size_t size)
 static int store_tainted(const char *buf, size_t len)
 {
     long v;
-    if (proc_parse_int(buf, &v) || v < 0)
-        return -EINVAL;
-    tainted_mask |= (unsigned long)v;
-    return 0;
+    int err = proc_parse_minmax(buf, 0, SYSCTL_INT_MAX, &v);
+    if (!err)
+        tainted_mask |= (unsigned long)v;
+    return err;
 }
 
 /* /proc/sys/kernel/core_pattern: where a core dump would go, "core" by
@@ -506,11 +535,7 @@ static int show_pipe_user_pages_soft(char *buf, size_t size)
  * not enforced: fs/pipe.c). */
 static int store_pipe_user_pages_soft(const char *buf, size_t len)
 {
-    long v;
-    if (proc_parse_int(buf, &v) || v < 0)
-        return -EINVAL;
-    pipe_user_pages_soft = v;
-    return 0;
+    return proc_doulongvec_minmax(buf, &pipe_user_pages_soft, 0, SYSCTL_INT_MAX);
 }
 
 static int show_lease_break_time(char *buf, size_t size)
@@ -522,11 +547,7 @@ static int show_lease_break_time(char *buf, size_t size)
  * (fs/locks.c); any int, as Linux's proc_dointvec. */
 static int store_lease_break_time(const char *buf, size_t len)
 {
-    long v;
-    if (proc_parse_int(buf, &v))
-        return -EINVAL;
-    lease_break_time = (int)v;
-    return 0;
+    return proc_dointvec_minmax(buf, &lease_break_time, -SYSCTL_INT_MAX - 1, SYSCTL_INT_MAX);
 }
 
 static const struct pseudo_entry proc_entries[] = {

@@ -165,6 +165,14 @@ int try_to_free_buffers(struct page *page);
  * write_dirty_buffer).  0, or -EIO: the buffer stays dirty and the error
  * goes on the page and its mapping, as writepage's. */
 int write_dirty_buffer(struct buffer_head *bh);
+/* The same, but with a plug held (blk_start_plug) bh joins the task's run
+ * and is written with its neighbours on the disk when the run is sent
+ * (blk_flush_plug, blk_finish_plug, or a run that bh does not continue):
+ * 0 then, and a failure found at the send leaves bh dirty and the error on
+ * its page and mapping, as write_dirty_buffer's.  Only for a caller that
+ * sends the run before anything waits on bh (JBD's commit of ordered data,
+ * Linux's journal_do_submit_data); without a plug, write_dirty_buffer. */
+int write_dirty_buffer_plugged(struct buffer_head *bh);
 /* Every buffer of the page dirty (if it has buffers): the whole page was
  * (or may have been) written, e.g. through a mapping (Linux's
  * __set_page_dirty_buffers, less the page flag).  Page locked. */

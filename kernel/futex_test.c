@@ -117,6 +117,33 @@ static int waiter_fn(void *arg)
     return 0;
 }
 
+/* Starts a waiter thread for each of wt[0..n-1] (t[i] its task) and waits
+ * (2 s at most) until all n are queued on FA.  How many it started. */
+static int start_waiters(struct mm_struct *mm, struct waiter *wt, struct task_struct **t, int n)
+{
+    for (int i = 0; i < n; i++) {
+        t[i] = kthread_run(waiter_fn, &wt[i], "futex_waiter");
+        if (IS_ERR(t[i]))
+            return i;
+    }
+    for (int ms = 0; ms < 2000 && queued(mm, FA) < n; ms++)
+        msleep(1);
+    return n;
+}
+
+/* Waits (2 s at most each) for the n waiters to return, expects each
+ * futex_wait to have returned 0, and stops their threads. */
+static void stop_waiters(struct waiter *wt, struct task_struct **t, int n)
+{
+    for (int i = 0; i < n; i++) {
+        for (int ms = 0; ms < 2000 && !READ_ONCE(wt[i].done); ms++)
+            msleep(1);
+        KT_EXPECT(wt[i].done);
+        KT_EXPECT_EQ(wt[i].result, 0);
+        kthread_stop(t[i]);
+    }
+}
+
 /* A wake reaches the waiters of its key only, and of those only the ones
  * whose bitset meets its own; it wakes at most nr; each woken waiter's
  * futex_wait returns 0 and is off the queue. */
@@ -129,12 +156,7 @@ KTEST(futex, wake_matches_key_bitset_and_count)
         { mm, 0x1, 1, 0 }, { mm, 0x1, 1, 0 }, { mm, 0x2, 1, 0 },
     };
     struct task_struct *t[3];
-    for (int i = 0; i < 3; i++) {
-        t[i] = kthread_run(waiter_fn, &wt[i], "futex_waiter");
-        KT_ASSERT(!IS_ERR(t[i]));
-    }
-    for (int ms = 0; ms < 2000 && queued(mm, FA) < 3; ms++)
-        msleep(1);
+    KT_ASSERT_EQ(start_waiters(mm, wt, t, 3), 3);
     KT_ASSERT_EQ(queued(mm, FA), 3);
     KT_EXPECT_EQ(futex_wake((uint32_t *)(FA + 4), 1, 10, ~0u), 0);   /* another word */
     KT_EXPECT_EQ(futex_wake((uint32_t *)FA, 0, 10, 0x4), 0);         /* no bitset meets */
@@ -142,13 +164,7 @@ KTEST(futex, wake_matches_key_bitset_and_count)
     KT_EXPECT_EQ(queued(mm, FA), 2);
     KT_EXPECT_EQ(futex_wake((uint32_t *)FA, 1, 10, ~0u), 2);         /* the rest */
     KT_EXPECT_EQ(queued(mm, FA), 0);
-    for (int i = 0; i < 3; i++) {
-        for (int ms = 0; ms < 2000 && !READ_ONCE(wt[i].done); ms++)
-            msleep(1);
-        KT_EXPECT(wt[i].done);
-        KT_EXPECT_EQ(wt[i].result, 0);
-        kthread_stop(t[i]);
-    }
+    stop_waiters(wt, t, 3);
     test_mm_done(mm, saved);
 }
 
@@ -165,12 +181,7 @@ KTEST(futex, cmp_requeue_wakes_moves_and_compares)
     KT_ASSERT_EQ(put_user(0u, w1), 0);
     struct waiter wt[3] = { { mm, ~0u, 1, 0 }, { mm, ~0u, 1, 0 }, { mm, ~0u, 1, 0 } };
     struct task_struct *t[3];
-    for (int i = 0; i < 3; i++) {
-        t[i] = kthread_run(waiter_fn, &wt[i], "futex_waiter");
-        KT_ASSERT(!IS_ERR(t[i]));
-    }
-    for (int ms = 0; ms < 2000 && queued(mm, FA) < 3; ms++)
-        msleep(1);
+    KT_ASSERT_EQ(start_waiters(mm, wt, t, 3), 3);
     KT_ASSERT_EQ(queued(mm, FA), 3);
     int op = FUTEX_CMP_REQUEUE | FUTEX_PRIVATE_FLAG;
     KT_EXPECT_EQ(do_futex(w1, op, 1, (void *)1, w2, 5, 0), -EAGAIN);   /* *w1 is 0 */
@@ -183,13 +194,7 @@ KTEST(futex, cmp_requeue_wakes_moves_and_compares)
     KT_EXPECT_EQ(futex_wake(w1, 1, 10, ~0u), 1);
     KT_EXPECT_EQ(futex_wake(w2, 1, 10, ~0u), 1);
     KT_EXPECT_EQ(queued(mm, FA + 64), 0);
-    for (int i = 0; i < 3; i++) {
-        for (int ms = 0; ms < 2000 && !READ_ONCE(wt[i].done); ms++)
-            msleep(1);
-        KT_EXPECT(wt[i].done);
-        KT_EXPECT_EQ(wt[i].result, 0);
-        kthread_stop(t[i]);
-    }
+    stop_waiters(wt, t, 3);
     test_mm_done(mm, saved);
 }
 

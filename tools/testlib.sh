@@ -29,9 +29,11 @@ show_tail() {
 # kernel_reports LOG [FROM [TO]]: the kernel's own reports in a serial log,
 # for the line under a failure (tools/run-tests, so tools/grade too; host
 # tests that boot).  Only lines FROM..TO (default: all) count, except "LAB:
-# F() is not written yet", which lab_not_written() prints once a boot: any
-# before TO counts (the stubs the boot met so far).  Prints "not written
-# yet: F[, G] (...)" first, then each
+# F() is not written yet (...)", which lab_not_written() and
+# lab_not_written_does() print once a boot: any before TO counts (the stubs
+# the boot met so far).  Prints "not written yet: F, G (stubs: they return
+# -ENOSYS, -38); H (WHAT)" first (F, G the stubs that fail, H one that goes
+# on doing WHAT: include/lab.h), then each
 # report block whole, in the order printed:
 #   lock_page: SELF-DEADLOCK ..., BUG: mutex self-deadlock ...   (the backtrace)
 #   BUG: soft lockup - CPU#0 stuck for Ns! [comm:pid]            (EIP, Call Trace)
@@ -64,7 +66,12 @@ kernel_reports() {
         to > 0 && NR > to { exit }
         /LAB: .*\(\) is not written yet/ {
             f = $0; sub(/.*LAB: /, "", f); sub(/\(\).*/, "", f)
-            if (!(f in nw)) { nw[f] = 1; nfns++; fns = fns (fns == "" ? "" : ", ") f }
+            if (f in nw) next
+            nw[f] = 1; w = $0
+            if (w ~ /not written yet \(/ && w !~ /\(returning -ENOSYS\)/) {
+                sub(/.*not written yet \(/, "", w); sub(/\)[^)]*$/, "", w)
+                does = does (does == "" ? "" : ", ") f " (" w ")"  # lab_not_written_does
+            } else { nfns++; fns = fns (fns == "" ? "" : ", ") f }
             next
         }
         NR < from { next }
@@ -109,7 +116,8 @@ kernel_reports() {
         }
         END {
             flush()
-            if (fns != "") print "not written yet: " fns (nfns > 1 ? " (stubs: they return" : " (a stub: it returns") " -ENOSYS, -38)"
+            if (fns != "") fns = fns (nfns > 1 ? " (stubs: they return" : " (a stub: it returns") " -ENOSYS, -38)"
+            if (fns != "" || does != "") print "not written yet: " fns (fns != "" && does != "" ? "; " : "") does
             if (out != "") print out
         }'
 }

@@ -92,6 +92,16 @@ KTEST(ext3opts, parse)
     KT_EXPECT_EQ(EXT2_SB(sb)->s_mount_opt & EXT2_MOUNT_ERRORS_MASK, EXT2_MOUNT_ERRORS_RO);
     KT_EXPECT(!strcmp(mounts_line("hdb ", buf, 2048), "hdb /x2 ext2 rw,errors=remount-ro 0 0"));
     KT_EXPECT_EQ(umount_recorded("/x2"), 0);
+    /* "ext3" wants a journal, read-only too (Linux's) */
+    printk(KERN_INFO "opts-test: ext3 on plain ext2\n");
+    KT_EXPECT_EQ(mount_recorded("hdb", "/x2", "ext3", 0, NULL), -EINVAL);
+    KT_EXPECT_EQ(mount_recorded("hdb", "/x2", "ext3", MS_RDONLY, NULL), -EINVAL);
+    log = ktest_log_since("opts-test: ext3 on plain ext2");
+    KT_EXPECT(ktest_find(log, "ext3: No journal on filesystem on hdb") != NULL);
+    /* a disk with a journal is ext3 whichever type names it */
+    KT_ASSERT_EQ(mount_recorded("hda", "/x1", "ext3", MS_RDONLY, NULL), 0);
+    KT_EXPECT(!strcmp(mounts_line("hda ", buf, 2048), "hda /x1 ext3 ro 0 0"));
+    KT_EXPECT_EQ(umount_recorded("/x1"), 0);
 
     /* ext3, several at once */
     KT_ASSERT_EQ(mnt("hda", "/x1", "data=ordered,commit=7,,errors=panic"), 0);
@@ -100,7 +110,7 @@ KTEST(ext3opts, parse)
     KT_EXPECT_EQ(EXT2_SB(sb)->s_mount_opt & EXT2_MOUNT_ERRORS_MASK, EXT2_MOUNT_ERRORS_PANIC);
     KT_EXPECT_EQ(EXT2_SB(sb)->s_commit_interval, 7 * HZ);
     KT_EXPECT_EQ(EXT2_SB(sb)->s_journal->j_commit_interval, 7 * HZ);
-    KT_EXPECT(!strcmp(mounts_line("hda ", buf, 2048), "hda /x1 ext2 rw,errors=panic,commit=7 0 0"));
+    KT_EXPECT(!strcmp(mounts_line("hda ", buf, 2048), "hda /x1 ext3 rw,errors=panic,commit=7 0 0"));
     KT_EXPECT_EQ(umount_recorded("/x1"), 0);
 
     /* the defaults: commit=0 is JBD's 5 s, errors=continue is the
@@ -109,7 +119,7 @@ KTEST(ext3opts, parse)
     sb = ktest_sb_of("/x1");
     KT_ASSERT(sb && EXT2_SB(sb)->s_journal);
     KT_EXPECT_EQ(EXT2_SB(sb)->s_journal->j_commit_interval, JBD_DEFAULT_MAX_COMMIT_AGE * HZ);
-    KT_EXPECT(!strcmp(mounts_line("hda ", buf, 2048), "hda /x1 ext2 rw 0 0"));
+    KT_EXPECT(!strcmp(mounts_line("hda ", buf, 2048), "hda /x1 ext3 rw 0 0"));
     KT_EXPECT_EQ(umount_recorded("/x1"), 0);
     kfree(buf);
 }

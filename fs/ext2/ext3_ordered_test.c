@@ -39,6 +39,19 @@ static journal_t *mount_ext3(const char *dir, struct super_block **sbp)
     return *sbp ? EXT2_SB(*sbp)->s_journal : NULL;
 }
 
+/* The same, with kjournald's timer put off for an hour (the old interval
+ * in *interval), so that only the test's own journal_force_commit commits. */
+static journal_t *mount_ext3_quiet(const char *dir, struct super_block **sbp,
+                                   unsigned long *interval)
+{
+    journal_t *journal = mount_ext3(dir, sbp);
+    if (journal) {
+        *interval = journal->j_commit_interval;
+        journal->j_commit_interval = 3600 * HZ;
+    }
+    return journal;
+}
+
 static unsigned long file_block(const char *path, unsigned long iblock)
 {
     struct file *f = filp_open(path, O_RDONLY, 0);
@@ -177,10 +190,9 @@ KTEST(ext3ordered, writepage_allocates_in_a_handle)
 KTEST(ext3ordered, data_write_error_waits_for_fsync)
 {
     struct super_block *sb;
-    journal_t *journal = mount_ext3("/o5", &sb);
+    unsigned long interval;
+    journal_t *journal = mount_ext3_quiet("/o5", &sb, &interval);
     KT_ASSERT(journal != NULL);
-    unsigned long interval = journal->j_commit_interval;
-    journal->j_commit_interval = 3600 * HZ;        /* only this test's commit */
     KT_ASSERT_EQ(ktest_write_pattern("/o5/io", "io", PAGE_SIZE), 0);
     struct file *f = filp_open("/o5/io", O_RDWR, 0);
     KT_ASSERT(!IS_ERR(f));
@@ -207,6 +219,38 @@ KTEST(ext3ordered, data_write_error_waits_for_fsync)
     journal->j_commit_interval = interval;
     KT_EXPECT_EQ(vfs_unlink("/o5/io"), 0);
     KT_EXPECT_EQ(do_umount("/o5"), 0);
+}
+
+/* The commit's data pass sends the filed buffers batched (the plug of
+ * journal_submit_data_buffers): 64 blocks of a new file, written by
+ * nobody before the commit, go out in a few requests with the log, not
+ * one each (64 and more requests before they were batched). */
+KTEST(ext3ordered, commit_batches_data_writes)
+{
+    struct super_block *sb;
+    unsigned long interval;
+    journal_t *journal = mount_ext3_quiet("/o6", &sb, &interval);
+    KT_ASSERT(journal != NULL);
+    KT_EXPECT_EQ(journal_force_commit(journal), 0);  /* the mount's own changes */
+    KT_ASSERT_EQ(ktest_write_pattern("/o6/b", "batch", NEW_LEN), 0);
+    transaction_t *t = journal->j_running_transaction;
+    KT_ASSERT(t != NULL);
+    int filed = nr_filed(t);
+    KT_EXPECT_EQ(filed, NEW_LEN / sb->s_blocksize);
+    KT_EXPECT(!disk_holds(sb, "/o6/b", "batch", NEW_LEN));
+    struct blkdev_stats s0, s1;
+    blkdev_stats(sb->s_bdev, &s0);
+    KT_EXPECT_EQ(journal_force_commit(journal), 0);
+    blkdev_stats(sb->s_bdev, &s1);
+    printk(KERN_INFO "ordered-test: a commit of %d data blocks: %lu write requests, "
+           "%lu sectors\n", filed,
+           s1.write_ios - s0.write_ios, s1.sectors_written - s0.sectors_written);
+    KT_EXPECT(disk_holds(sb, "/o6/b", "batch", NEW_LEN));
+    KT_EXPECT(s1.sectors_written - s0.sectors_written >= NEW_LEN / SECTOR_SIZE);
+    KT_EXPECT(s1.write_ios - s0.write_ios <= 8);
+    journal->j_commit_interval = interval;
+    KT_EXPECT_EQ(vfs_unlink("/o6/b"), 0);
+    KT_EXPECT_EQ(do_umount("/o6"), 0);
 }
 
 /* The stale blocks, /new written into them and filed, the commit alone,

@@ -18,9 +18,10 @@
  * one request), so a commit of N metadata blocks is about three trips to
  * the disk (the log blocks, the commit block, the flushes), not N + 2.
  *
- * Simplifications on purpose: the ordered data buffers still dirty at the
- * commit are written one at a time (fsync's filemap_write_and_wait has
- * written the file's pages already, batched); the barrier is blkdev_flush
+ * The ordered data buffers still dirty at the commit go out the same way,
+ * under a plug of their own, before the log (journal_submit_data_buffers).
+ *
+ * Simplifications on purpose: the barrier is blkdev_flush
  * (the ATA CACHE FLUSH) after the log blocks and after the commit block,
  * where Linux 2.6.24 issued the commit block as a barrier write (on a disk
  * with a write cache and no FUA, its block layer's flush, write, flush).
@@ -169,7 +170,9 @@ static int write_metadata(journal_t *journal, transaction_t *t, int *n)
  * after it): every data buffer filed in t reaches the disk before any of
  * t's log blocks is written, so the commit block never makes a block the
  * file's that still holds another file's old bytes.  A dirty one is
- * written here, without its page lock (a task holding that lock may be
+ * written here, batched under the commit's plug (those that follow each
+ * other on the disk in one request, as Linux gathers them in j_wbuf for
+ * journal_do_submit_data), without its page lock (a task holding that lock may be
  * waiting for this commit in journal_start); a clean one was written
  * already, or is being written by writeback (PG_writeback: waited for; a
  * flusher sends its plug before it sleeps on anything, mm/page-writeback.c).
@@ -185,16 +188,26 @@ static void journal_submit_data_buffers(journal_t *journal, transaction_t *t)
 {
     struct journal_head *jh, *n;
     int err = 0;
+    struct blk_plug *plug = blk_start_plug();   /* NULL: each written at once */
     list_for_each_entry(jh, &t->t_sync_datalist, b_tlist) {
         struct buffer_head *bh = jh->b_bh;
         if (buffer_dirty(bh)) {
-            int e = write_dirty_buffer(bh);
+            int e = write_dirty_buffer_plugged(bh);
             if (e && !err)
                 err = e;
         } else {
+            blk_flush_plug();                   /* sent before any sleep */
             wait_on_page_writeback(bh->b_page);
         }
     }
+    blk_finish_plug(plug);
+    /* A batched write that failed left its buffer dirty and its page
+     * PG_error (plug_submit): found here (a buffer dirtied again since,
+     * on a page with an older error, is counted too: only the warning
+     * below is at stake). */
+    list_for_each_entry(jh, &t->t_sync_datalist, b_tlist)
+        if (!err && buffer_dirty(jh->b_bh) && PageError(jh->b_bh->b_page))
+            err = -EIO;
     if (err)
         printk(KERN_WARNING "JBD: %s: I/O error writing file data before transaction %u (%d)\n",
                journal->j_devname, t->t_tid, err);

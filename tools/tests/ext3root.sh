@@ -15,7 +15,8 @@
 #           the transactions); a copy replayed by the host's e2fsck
 #           (-E journal_only) is fsck-clean and holds /home/a and /home/b
 #   boot 2  Vellum replays the log at the mount ("journal replayed"), the
-#           shell reads /home/a and /home/b back, poweroff
+#           shell reads /home/a and /home/b back, /proc/mounts and mount
+#           name the root ext3 (as Linux), poweroff
 #   host    e2fsck -fn clean, needs_recovery clear, the state clean, and
 #           debugfs reads /home/a and /home/b back
 # /home/c may or may not have survived (not committed at the cut): only
@@ -97,6 +98,8 @@ fi
 # ---- boot 2: Vellum's replay, read back, power off
 boot 2
 console_next "cat /home/a /home/b"
+console_next "cat /proc/mounts"
+console_next "mount"
 console_next "poweroff"
 while kill -0 "$QPID" 2>/dev/null && [ $SECONDS -lt "$CONSOLE_DEADLINE" ]; do sleep 0.3; done
 kill -9 "$QPID" 2>/dev/null; wait "$QPID" 2>/dev/null; QPID=
@@ -105,6 +108,10 @@ if log | grep -q "ext3: hda: journal replayed: [1-9][0-9]* transactions"; then p
 else fail "$T.boot2_replayed (no 'journal replayed' line at the mount)"; show_tail "$LOG" 30; fi
 if log | grep -qx "synced-bytes" && log | grep -qx "timer-bytes"; then pass "$T.boot2_read_back"
 else fail "$T.boot2_read_back (cat printed: $(log | grep -A2 'cat /home/a' | tail -2 | tr '\n' ' '))"; fi
+if log | grep -q '^hda / ext3 rw'; then pass "$T.boot2_mounts_ext3"
+else fail "$T.boot2_mounts_ext3 (/proc/mounts: $(log | grep '^hda / ' | head -1))"; fi
+if log | grep -q '^hda on / type ext3 (rw'; then pass "$T.boot2_mount_lists_ext3"
+else fail "$T.boot2_mount_lists_ext3 (mount: $(log | grep '^hda on / ' | head -1))"; fi
 if log | grep -q "power off: root (hda) synced and read-only"; then pass "$T.boot2_poweroff"
 else fail "$T.boot2_poweroff"; show_tail "$LOG" 10; fi
 

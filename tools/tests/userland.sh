@@ -273,13 +273,19 @@ check_eq utils.df_file_lines "$(wc -l < df1.out)" 2
 "$BIN/df" /nonexistent-vellum > /dev/null 2>&1
 check_eq utils.df_missing_file_status $? 1
 
+# mount with no arguments: a line per line of /proc/mounts, as Linux's
+# mount words it ("SRC on DIR type TYPE (OPTIONS)").
+check_eq utils.mount_lists "$("$BIN/mount" | wc -l)" "$(wc -l < /proc/mounts)"
+check_eq utils.mount_lists_root "$("$BIN/mount" | awk '$3 == "/" { print $1, $2, $4, $5; exit }')" \
+	"$(awk '$2 == "/" { print $1, "on type", $3; exit }' /proc/mounts)"
+
 # clear: the cursor home and the screen erased, ANSI's two sequences, nothing else.
 check_eq utils.clear "$("$BIN/clear" | od -An -c | tr -s ' ')" " 033 [ H 033 [ 2 J"
 
 # Every utility rejects bad usage with a non-zero status.
 for u in "ls -Z" "cat -Z" "mkdir" "mkdir -Z x" "rmdir" "rm" "mv a" "cp a" "ln" "ln -s a" \
 	 "wc -Z" "stat" "hexdump -Z" "sync x" "sleep" "sleep abc" "kill" "kill -NOPE 1" \
-	 "mount" "mount onlyone" "umount" "dmesg x" "poweroff x" "reboot x" "cmp a" "uname -Z" \
+	 "mount -r" "mount onlyone" "umount" "dmesg x" "poweroff x" "reboot x" "cmp a" "uname -Z" \
 	 "sh -Z" "head -Z" "tail -Z" "tail a b" "grep" "grep -Z x" "sort -Z" "uniq -Z" "uniq a b c" \
 	 "tee -Z" "touch" "touch -Z x" "xargs -Z" "ps x" "df -Z" "clear x"; do
 	set -- $u
