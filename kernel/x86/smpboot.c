@@ -241,5 +241,6 @@ static void smp_init(void)
             cpu++;
     printk(KERN_INFO "smp: Brought up 1 node, %d CPU%s\n", num_online_cpus(),
            num_online_cpus() == 1 ? "" : "s");
+    setup_ioapic_dest();               /* the devices' lines to every CPU */
 }
 subsys_initcall(smp_init);
