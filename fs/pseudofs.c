@@ -1,7 +1,7 @@
 /* fs/pseudofs.c: two tiny table-driven filesystems, "devfs" (mounted on
  * /dev: console, tty, null, zero) and "proc" (mounted on /proc: meminfo,
  * mounts, stat, uptime, loadavg, cmdline, version, vellum/writepath,
- * vellum/pagecache, vellum/vmscan, sys/kernel/pid_max, sys/kernel/tainted,
+ * vellum/pagecache, vellum/vmscan, irq/N/smp_affinity, sys/kernel/pid_max, sys/kernel/tainted,
  * sys/kernel/core_pattern, sys/fs/pipe-max-size, pipe-user-pages-soft,
  * lease-break-time; the sys/ files root may write are sysctls, each with
  * its store).  Sits on the VFS (inode
@@ -550,6 +550,22 @@ static int store_lease_break_time(const char *buf, size_t len)
     return proc_dointvec_minmax(buf, &lease_break_time, -SYSCTL_INT_MAX - 1, SYSCTL_INT_MAX);
 }
 
+/* /proc/irq/N/smp_affinity (kernel/x86/io_apic.c), one pair per line. */
+#define IRQ_AFFINITY(n)                                                         \
+    static int show_irq##n##_affinity(char *buf, size_t size)                   \
+    { return show_irq_affinity(n, buf, size); }                                 \
+    static int store_irq##n##_affinity(const char *buf, size_t len)             \
+    { return store_irq_affinity(n, buf, len); }
+IRQ_AFFINITY(0) IRQ_AFFINITY(1) IRQ_AFFINITY(2) IRQ_AFFINITY(3)
+IRQ_AFFINITY(4) IRQ_AFFINITY(5) IRQ_AFFINITY(6) IRQ_AFFINITY(7)
+IRQ_AFFINITY(8) IRQ_AFFINITY(9) IRQ_AFFINITY(10) IRQ_AFFINITY(11)
+IRQ_AFFINITY(12) IRQ_AFFINITY(13) IRQ_AFFINITY(14) IRQ_AFFINITY(15)
+#undef IRQ_AFFINITY
+#define PROC_IRQ 24                    /* the index of "irq" below */
+#define IRQ_DIR(n) { #n, PROC_IRQ, S_IFDIR | 0555, 0, NULL, NULL }
+#define IRQ_FILE(n) { "smp_affinity", PROC_IRQ + 1 + n, S_IFREG | 0644, 0,         \
+                      show_irq##n##_affinity, store_irq##n##_affinity }
+
 static const struct pseudo_entry proc_entries[] = {
     { "",          -1, S_IFDIR | 0555, 0, NULL, NULL },
     { "meminfo",    0, S_IFREG | 0444, 0, show_meminfo, NULL },
@@ -575,6 +591,13 @@ static const struct pseudo_entry proc_entries[] = {
     { "interrupts", 0, S_IFREG | 0444, 0, show_interrupts, NULL },    /* kernel/x86/smp.c */
     { "version",    0, S_IFREG | 0444, 0, show_version, NULL },
     { "lock_stat",  0, S_IFREG | 0444, 0, show_lock_stat, NULL },     /* kernel/spinlock.c */
+    { "irq",        0, S_IFDIR | 0555, 0, NULL, NULL },                 /* PROC_IRQ */
+    IRQ_DIR(0), IRQ_DIR(1), IRQ_DIR(2), IRQ_DIR(3), IRQ_DIR(4), IRQ_DIR(5), IRQ_DIR(6),
+    IRQ_DIR(7), IRQ_DIR(8), IRQ_DIR(9), IRQ_DIR(10), IRQ_DIR(11), IRQ_DIR(12), IRQ_DIR(13),
+    IRQ_DIR(14), IRQ_DIR(15),
+    IRQ_FILE(0), IRQ_FILE(1), IRQ_FILE(2), IRQ_FILE(3), IRQ_FILE(4), IRQ_FILE(5), IRQ_FILE(6),
+    IRQ_FILE(7), IRQ_FILE(8), IRQ_FILE(9), IRQ_FILE(10), IRQ_FILE(11), IRQ_FILE(12),
+    IRQ_FILE(13), IRQ_FILE(14), IRQ_FILE(15),
 };
 static const struct pseudo_fs procfs = { proc_entries, ARRAY_SIZE(proc_entries), 0x9fa0, true };
 
@@ -584,6 +607,7 @@ static struct file_system_type proc_type = { .name = "proc", .fill_super = proc_
 
 static void pseudofs_init(void)
 {
+    BUG_ON(strcmp(proc_entries[PROC_IRQ].name, "irq"));   /* the table's hard-coded parent */
     register_filesystem(&devfs_type);
     register_filesystem(&proc_type);
 }

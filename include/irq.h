@@ -2,7 +2,8 @@
  *
  * The two 8259A PICs are remapped so IRQ n arrives on vector 0x20 + n; the
  * I/O APIC, when it takes over (docs/smp.md), delivers IRQ n on the same
- * vector, to the boot CPU.
+ * vector, each line to one CPU: round robin over the online CPUs once the
+ * APs are up, or where /proc/irq/N/smp_affinity moved it.
  * A driver asks for its line with request_irq(); the handler runs with
  * interrupts off on the interrupted context's kernel stack.  The controller has
  * already been sent its EOI when handlers run (the ISA lines are edge
@@ -58,6 +59,22 @@ irq_handler_t irq_first_handler(unsigned irq);
 /* Send end-of-interrupt for irq (master, and slave for 8-15). */
 void pic_send_eoi(unsigned irq);
 void pic_init(void);                   /* remap, mask everything but the cascade */
+
+/* Where the lines go (kernel/x86/io_apic.c; Linux's names).
+ * irq_set_affinity: deliver line irq to the first online CPU of mask (a bit
+ *   per CPU) from now on; 0, -EINVAL (no such line, no online CPU in mask)
+ *   or -EIO (the 8259A routes: everything goes to the boot CPU).
+ * irq_affinity: the mask /proc/irq/N/smp_affinity shows (the round robin's
+ *   one CPU, or the mask last set; the boot CPU's before either).
+ * irq_dest: the CPU its interrupts go to now (0 on the 8259A).
+ * show_irq_affinity, store_irq_affinity: that file's text (hex, as Linux)
+ *   and a write of it (0 or -errno: -EINVAL, -EOVERFLOW, or
+ *   irq_set_affinity's). */
+int irq_set_affinity(unsigned irq, unsigned long mask);
+unsigned long irq_affinity(unsigned irq);
+int irq_dest(unsigned irq);
+int show_irq_affinity(unsigned irq, char *buf, size_t size);
+int store_irq_affinity(unsigned irq, const char *buf, size_t len);
 
 /* Interrupts handled per line by each CPU (Linux's kstat_cpu(cpu).irqs),
  * and their sum over the online CPUs (Linux's kstat_irqs). */

@@ -178,20 +178,28 @@ extern int sysctl_max_map_count;
  * dup_mm: fork's copy.  Every VMA is copied; private pages are shared
  *   copy-on-write (both PTEs made read-only, a reference added to the
  *   frame); shared ones stay writable.  NULL when out of memory.
- * switch_mm: load next's page directory, or the kernel's (swapper_pg_dir)
- *   when next is NULL, a kernel thread's (the scheduler calls it at every
- *   switch; Linux's "lazy TLB" keeps the previous one instead: see
- *   arch_switch_to, kernel/fork.c).  prev and tsk are Linux's arguments,
- *   unused here; tsk may be NULL.
+ * switch_mm: run next's tasks on this CPU: into next's cpu_vm_mask, out of
+ *   the previous mm's, next's directory in CR3 (none of it if this CPU has
+ *   next loaded already, kept lazily).  next not NULL; interrupts off.
+ *   prev and tsk are Linux's arguments, unused here; tsk may be NULL.
+ * enter_lazy_tlb: a kernel thread follows on this CPU: the directory stays
+ *   loaded, lazily (Linux's lazy TLB mode; the next flush of that mm makes
+ *   the CPU leave it: leave_mm, <asm/pgtable.h>).  Interrupts off.  The
+ *   scheduler calls one of the two at every switch (kernel/fork.c's
+ *   arch_switch_to).  mmput's exit_mmap makes every lazy CPU leave before
+ *   it frees the directory (docs/smp.md).
  */
 struct mm_struct *mm_alloc(void);
 void mmput(struct mm_struct *mm);
 struct mm_struct *dup_mm(struct mm_struct *oldmm);
 void switch_mm(struct mm_struct *prev, struct mm_struct *next, struct task_struct *tsk);
+void enter_lazy_tlb(struct mm_struct *mm, struct task_struct *tsk);
 /* Kernel tests and exec: make mm the current task's address space (sets
  * current->mm and CR3) and return the previous mm (NULL for a kernel
- * thread).  use_mm(NULL) goes back to the kernel's directory.  (Linux has
- * kthread_use_mm for the same purpose.) */
+ * thread).  use_mm(NULL) makes the task a kernel thread: the previous
+ * directory stays loaded lazily (enter_lazy_tlb) until a flush or that
+ * mm's exit_mmap makes this CPU leave it.  (Linux has kthread_use_mm for
+ * the same purpose.) */
 struct mm_struct *use_mm(struct mm_struct *mm);
 
 /* --- VMAs ---

@@ -127,6 +127,10 @@ struct vm_area_struct {
 
 struct mm_struct {
     uint32_t *pgd;                     /* page directory (pgd_t *, <asm/pgtable.h>) */
+    unsigned long cpu_vm_mask;         /* CPUs that may hold its TLB entries: each
+                                          running one of its tasks or keeping it in
+                                          lazy TLB mode (Linux's cpu_vm_mask; locked
+                                          bitops; switch_mm, leave_mm, docs/smp.md) */
     struct list_head mmap;             /* VMAs, sorted, non-overlapping */
     int map_count;                     /* number of VMAs (at most sysctl_max_map_count + 1) */
     struct vm_area_struct *mmap_cache; /* the VMA find_vma found or vma_link linked

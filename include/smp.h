@@ -7,7 +7,8 @@
  * itself online, with its own local APIC timer's tick and IPIs
  * (kernel/x86/smp.c), and runs tasks from the one run queue
  * (kernel/sched.c), one CPU at a time in the kernel (include/smp_lock.h);
- * only the boot CPU takes the devices' interrupts.  cpu_online_mask is a
+ * the devices' interrupts are spread over the online CPUs
+ * (kernel/x86/io_apic.c).  cpu_online_mask is a
  * bitmap of NR_CPUS bits (include/asm/percpu.h), set with the lock-prefixed
  * bitops. */
 #ifndef _SMP_H

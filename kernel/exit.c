@@ -121,8 +121,9 @@ static void __attribute__((noreturn)) do_task_exit(int status)
         panic("Attempted to kill init! exit status %#x", status);
 
     /* 1. resources.  mm_release first (it writes clear_child_tid in this
-     * mm); use_mm(NULL) loads swapper_pg_dir: the old directory can then
-     * be freed by mmput (if we were its last user). */
+     * mm); use_mm(NULL) keeps its directory loaded lazily (Linux's
+     * exit_mm: enter_lazy_tlb); mmput, if we were its last user, makes
+     * this CPU and any other keeping it leave before it frees it. */
     mm_release(me, me->mm);
     struct mm_struct *mm = use_mm(NULL);
     me->mm = NULL;

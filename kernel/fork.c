@@ -151,17 +151,20 @@ pid_t alloc_pid(void)
 }
 
 /* The process half of a context switch, called by schedule() with
- * interrupts off just before switch_to (Linux: switch_mm + __switch_to).
- * A kernel thread gets the kernel's own directory, swapper_pg_dir
- * (simplification: Linux's lazy TLB mode keeps the last process's, and
- * then must tell the CPUs still holding it when it is freed; here a CPU
- * has a process's directory loaded only while it runs that process's
- * task, so freeing it needs no one else: exit_mmap). */
+ * interrupts off just before switch_to (Linux: context_switch's switch_mm
+ * or enter_lazy_tlb, then __switch_to).  A kernel thread keeps the
+ * directory of whatever ran here before it (Linux's lazy TLB mode: no CR3
+ * write, and none when the same process's task comes back); the mm's
+ * cpu_vm_mask keeps this CPU until a flush makes it leave (mm/mmap.c,
+ * kernel/x86/smp.c, docs/smp.md). */
 void arch_switch_to(struct task_struct *prev, struct task_struct *next)
 {
     if (prev->fpu)
         save_fpregs_to_fpstate(prev->fpu);
-    switch_mm(prev->mm, next->mm, next);
+    if (next->mm)
+        switch_mm(prev->mm, next->mm, next);
+    else
+        enter_lazy_tlb(prev->mm, next);
     if (next->is_process) {
         load_TLS(next->tls_array);
         if (next->fpu)

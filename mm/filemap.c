@@ -150,10 +150,14 @@
  *                                   each other with interrupts off would wait
  *                                   for ever)
  *   tlbstate_lock                  (spinlock, irqs off: the TLB shootdown's data,
- *                                   kernel/x86/smp.c; flush_tlb_page takes it
- *                                   under mmap_sem or i_mmap_lock)
+ *                                   kernel/x86/smp.c; flush_tlb_mm_page takes it
+ *                                   under mmap_sem or i_mmap_lock.  An mm's
+ *                                   cpu_vm_mask and each CPU's cpu_tlbstate
+ *                                   take no lock: locked bitops, and the
+ *                                   CPU's own writes with interrupts off)
  *   ioapic_lock                    (spinlock, irqs off: the I/O APIC's register
- *                                   window, kernel/x86/io_apic.c)
+ *                                   window and each line's CPU and affinity
+ *                                   mask, kernel/x86/io_apic.c)
  *   runqueue_lock                  (spinlock, irqs off: the run queue and every
  *                                   task's state and on_cpu, kernel/sched.c.
  *                                   wake_up_process takes it under any lock

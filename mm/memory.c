@@ -134,11 +134,12 @@ static void set_page_dirty_mapped(struct page *page)
  * CPU running mm's user code may set the old PTE's accessed and dirty bits
  * up to that instant, and they come back in the old value (Linux's
  * ptep_get_and_clear); callers that care for those bits read them there.
- * Then every CPU that has mm loaded drops the stale TLB entry. */
+ * Then every CPU in mm's cpu_vm_mask drops the stale TLB entry (a lazy one
+ * drops mm: flush_tlb_mm_page). */
 static pte_t set_pte_at(struct mm_struct *mm, unsigned long va, pte_t *ptep, pte_t val)
 {
     pte_t old = xchg(ptep, val);
-    flush_tlb_pgd_page((pgd_t *)mm->pgd, va);
+    flush_tlb_mm_page(mm, va);
     return old;
 }
 

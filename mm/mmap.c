@@ -322,10 +322,15 @@ static void exit_mmap(struct mm_struct *mm)
         zap_page_range(mm, v->vm_start, v->vm_end);
         vma_remove(mm, v);
     }
-    if ((pgd_t *)mm->pgd == current_pgd())
-        switch_pgd(swapper_pg_dir);   /* never free the directory we run on */
+    /* No task runs mm any more (mm_users is 0), but CPUs may keep it in
+     * lazy TLB mode, this one too (the exiting task's use_mm(NULL)): the
+     * flush makes each leave it (leave_mm), so that the directory is
+     * nobody's when it is freed, and nobody touches mm after (docs/smp.md:
+     * this is the reference the lazy CPUs hold). */
+    flush_tlb_mm(mm);
+    WARN_ON(READ_ONCE(mm->cpu_vm_mask) & cpu_online_mask);   /* a stopped CPU keeps its bit */
     int cpu;
-    for_each_online_cpu(cpu)          /* nor one another CPU runs on (fork.c's arch_switch_to) */
+    for_each_online_cpu(cpu)          /* never free a directory a CPU has loaded */
         WARN_ON(per_cpu(cpu_loaded_pgd, cpu) == (pgd_t *)mm->pgd);
     pgd_free((pgd_t *)mm->pgd);
     mm->pgd = NULL;
@@ -359,6 +364,7 @@ struct mm_struct *dup_mm(struct mm_struct *oldmm)
     INIT_LIST_HEAD(&mm->mmap);
     mm->mmap_cache = NULL;
     mm->mm_users = 1;
+    mm->cpu_vm_mask = 0;                /* no CPU has it loaded yet (not the parent's CPUs) */
     mm->map_count = 0;
     mm->total_vm = 0;
     mm->rss = 0;
@@ -391,22 +397,55 @@ fail:
     return NULL;
 }
 
+/* Linux 2.6.24's switch_mm (include/asm-x86/mmu_context_32.h): run next's
+ * tasks on this CPU.  Out of the previous mm's mask, into next's (before
+ * the CR3 load: a flush that reads next's mask after this sees us, and one
+ * that read it before changed its PTE before our load), load next's
+ * directory: unless next is the mm this CPU already has, kept lazily by
+ * the kernel threads since (then no CR3 write; a lazy CPU that a flush made
+ * leave_mm has active_mm NULL, so it loads).  prev and tsk: Linux's
+ * arguments, unused (the CPU's own cpu_tlbstate says what is loaded).
+ * Interrupts off. */
 void switch_mm(struct mm_struct *prev, struct mm_struct *next, struct task_struct *tsk)
 {
-    pgd_t *pgd = next ? (pgd_t *)next->pgd : swapper_pg_dir;   /* a kernel thread */
-    if (pgd != this_cpu_read(cpu_loaded_pgd))
-        switch_pgd(pgd);
+    int cpu = smp_processor_id();
+    struct tlb_state *ts = this_cpu_ptr(&cpu_tlbstate);
+    struct mm_struct *active = ts->active_mm;
+    ts->state = TLBSTATE_OK;
+    if (active == next) {
+        BUG_ON(!test_bit(cpu, &next->cpu_vm_mask));
+        return;
+    }
+    if (active)
+        clear_bit(cpu, &active->cpu_vm_mask);   /* the last touch of it */
+    ts->active_mm = next;
+    set_bit(cpu, &next->cpu_vm_mask);
+    switch_pgd((pgd_t *)next->pgd);
+}
+
+/* Linux's enter_lazy_tlb: a kernel thread (no mm of its own) follows on
+ * this CPU; it keeps the directory loaded (no CR3 write), and the CPU stays
+ * in the mm's mask, lazily: the next flush of that mm makes it leave
+ * (leave_mm, kernel/x86/smp.c) rather than flush.  mm and tsk: Linux's
+ * arguments, unused.  Interrupts off. */
+void enter_lazy_tlb(struct mm_struct *mm, struct task_struct *tsk)
+{
+    struct tlb_state *ts = this_cpu_ptr(&cpu_tlbstate);
+    if (ts->state == TLBSTATE_OK)
+        ts->state = TLBSTATE_LAZY;
 }
 
 struct mm_struct *use_mm(struct mm_struct *mm)
 {
     struct task_struct *t = current;
     struct mm_struct *old = t->mm;
+    unsigned long flags = local_irq_save();
     t->mm = mm;
     if (mm)
         switch_mm(old, mm, t);
     else
-        switch_pgd(swapper_pg_dir);
+        enter_lazy_tlb(old, t);        /* as a kernel thread: old stays loaded */
+    local_irq_restore(flags);
     return old;
 }
 

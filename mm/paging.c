@@ -135,8 +135,8 @@ int map_page(pgd_t *pgd, unsigned long va, phys_addr_t pa, unsigned long prot)
     bool was_present = *pte & _PAGE_PRESENT;
     *pte = pa | _PAGE_PRESENT |
            (prot & (_PAGE_RW | _PAGE_USER | _PAGE_PWT | _PAGE_PCD | _PAGE_ACCESSED | _PAGE_DIRTY));
-    if (was_present)
-        flush_tlb_pgd_page(pgd, va);
+    if (was_present && pgd == current_pgd())
+        __flush_tlb_one(va);           /* no mm's: loaded here at most */
     return 0;
 }
 
@@ -156,5 +156,6 @@ void unmap_page(pgd_t *pgd, unsigned long va)
     if (!pte || !(*pte & _PAGE_PRESENT))
         return;
     *pte = 0;
-    flush_tlb_pgd_page(pgd, va);
+    if (pgd == current_pgd())
+        __flush_tlb_one(va);           /* no mm's: loaded here at most */
 }

@@ -82,10 +82,15 @@ extern pgd_t swapper_pg_dir[PTRS_PER_PGD];
  *   on the frame: the caller manages page counts.
  * unmap_page: clear the PTE for va (if any) and flush the TLB entry.  Does
  *   not free the frame (see map_page) nor the page table (pgd_free does).
+ *   map_page and unmap_page are for a directory of no mm (the tests'),
+ *   loaded on this CPU at most: they flush here only (mm/ changes an mm's
+ *   PTEs through set_pte_at and flush_tlb_mm_page).
  * lookup_pte: the PTE slot for va, or NULL if va has no page table (or is
  *   mapped by a 4 MiB kernel entry).  The slot may hold a non-present PTE.
  * switch_pgd: load pgd into CR3 (flushes non-global TLB entries) and note it
- *   in cpu_loaded_pgd, for the TLB shootdown.
+ *   in cpu_loaded_pgd.  Leaves cpu_tlbstate alone: switch_mm and leave_mm
+ *   call it, and the tests, which load a directory of no mm with
+ *   interrupts off and load the previous one back before they turn them on.
  */
 pgd_t *pgd_alloc(void);
 void pgd_free(pgd_t *pgd);
@@ -126,19 +131,39 @@ static inline void __write_cr4(unsigned long v)
 static inline void __flush_tlb_one(unsigned long va)
 { __asm__ volatile("invlpg (%0)" :: "r"(va) : "memory"); }
 
-/* The TLB shootdown (kernel/x86/smp.c, docs/smp.md).  flush_tlb_pgd_page:
- * drop va's entry in the address space of page directory pgd on every
- * online CPU that has pgd loaded, this one included, through the
- * INVALIDATE_TLB IPI for the others (pgd NULL, or a kernel address: every
- * online CPU); it returns once they all have (Linux's flush_tlb_page(vma,
- * va)).  flush_tlb_page: that for the address space loaded on this CPU.  flush_tlb_all: every entry, global ones too, on
- * every online CPU.  __flush_tlb_all: that on this CPU only.
- * cpu_loaded_pgd: the directory each CPU has in CR3 (switch_pgd, and the
- * APs' swapper_pg_dir), which tells the shootdown whom to ask. */
+/* The TLB shootdown (kernel/x86/smp.c, docs/smp.md), Linux 2.6.24's
+ * arch/x86/kernel/tlb_32.c.  flush_tlb_mm_page: drop va's entry in mm's
+ * address space on every CPU that may hold it: this one, and through the
+ * INVALIDATE_TLB IPI the others in mm->cpu_vm_mask, of which those in lazy
+ * TLB mode leave mm instead (leave_mm); it returns once they all have
+ * (Linux's flush_tlb_page(vma, va)).  A kernel address: every online CPU.
+ * flush_tlb_mm: every entry of mm, the same way (a lazy CPU leaves).
+ * flush_tlb_page: va in the address space this CPU has (or keeps lazily)
+ * loaded, or a kernel address.  flush_tlb_all: every entry, global ones
+ * too, on every online CPU.  __flush_tlb_all: that on this CPU only.
+ *
+ * cpu_tlbstate (Linux's): the mm this CPU has loaded (active_mm, NULL when
+ * it runs on swapper_pg_dir) and its state: TLBSTATE_OK while a task of
+ * active_mm runs here, TLBSTATE_LAZY while a kernel thread keeps it loaded
+ * (enter_lazy_tlb, include/mm.h).  Written by its CPU alone, interrupts
+ * off.  leave_mm: a lazy CPU drops its mm (CR3 = swapper_pg_dir, out of
+ * the mask, active_mm NULL); interrupts off.  cpu_loaded_pgd: the
+ * directory each CPU has in CR3 (switch_pgd, and the APs'
+ * swapper_pg_dir): what exit_mmap checks before it frees one. */
 #define TLB_FLUSH_ALL 0xFFFFFFFFul
-void flush_tlb_pgd_page(pgd_t *pgd, unsigned long va);
+#define TLBSTATE_OK   1
+#define TLBSTATE_LAZY 2
+struct mm_struct;
+struct tlb_state {
+    struct mm_struct *active_mm;
+    int state;
+};
+DECLARE_PER_CPU(struct tlb_state, cpu_tlbstate);
+void flush_tlb_mm_page(struct mm_struct *mm, unsigned long va);
+void flush_tlb_mm(struct mm_struct *mm);
 void flush_tlb_page(unsigned long va);
 void flush_tlb_all(void);
 void __flush_tlb_all(void);
+void leave_mm(int cpu);
 DECLARE_PER_CPU(pgd_t *, cpu_loaded_pgd);
 #endif

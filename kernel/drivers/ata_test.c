@@ -4,6 +4,7 @@
  * test kernel the two are one object (Makefile). */
 #include "ata.c"
 #include <ktest.h>
+#include <smp.h>
 
 /* ---- tests (suite ata; tools/suites/ata.conf attaches the two images that
  * mk/ata.mk builds: hda 2048 sectors, hdb 1024 sectors; sector k of hda
@@ -65,6 +66,42 @@ KTEST(ata, read_pattern_across_command_boundary)
     /* the last sector */
     KT_ASSERT_EQ(blkdev_read(a, ATA_TEST_HDA_SECTORS - 1, 1, ata_buf), 0);
     KT_EXPECT_EQ(check_pattern(ata_buf, ATA_TEST_HDA_SECTORS - 1, 1, 0), 0);
+}
+
+/* IRQ 14 goes where the I/O APIC sends it (docs/smp.md): the round robin
+ * (line n to the (n mod N)th online CPU) gave it CPU 2 at three or four;
+ * moved to each online CPU in turn, a read's interrupts are counted there
+ * and on no other CPU, and the data is right.  On the 8259A: CPU 0. */
+KTEST(ata, irq14_is_taken_on_the_cpu_it_is_routed_to)
+{
+    struct block_device *a = blkdev_get("hda");
+    KT_ASSERT(a != NULL);
+    KT_ASSERT_EQ(primary.use_irq, 1);
+    int was = irq_dest(14), cpu, other;
+    unsigned long count[NR_CPUS];
+    bool ioapic = irq_get_chip() != &i8259A_chip;
+    KT_EXPECT(ioapic || was == 0);
+    if (ioapic && num_online_cpus() >= 3)
+        KT_EXPECT(was != 0);
+    for_each_online_cpu(cpu) {
+        if (ioapic)
+            KT_ASSERT_EQ(irq_set_affinity(14, 1ul << cpu), 0);
+        else if (cpu)
+            break;
+        for_each_online_cpu(other)
+            count[other] = per_cpu(kstat, other).irqs[14];
+        memset(ata_buf, 0xEE, 64 * SECTOR_SIZE);
+        KT_ASSERT_EQ(blkdev_read(a, 200 + 64 * cpu, 64, ata_buf), 0);
+        KT_EXPECT_EQ(check_pattern(ata_buf, 200 + 64 * cpu, 64, 0), 0);
+        for_each_online_cpu(other) {
+            if (other == cpu)
+                KT_EXPECT(per_cpu(kstat, other).irqs[14] > count[other]);
+            else
+                KT_EXPECT_EQ(per_cpu(kstat, other).irqs[14], count[other]);
+        }
+    }
+    if (ioapic)
+        KT_EXPECT_EQ(irq_set_affinity(14, 1ul << was), 0);
 }
 
 KTEST(ata, slave_is_a_different_disk)

@@ -77,4 +77,7 @@ void lapic_mask_lint0(void);
 /* io_apic.c: route the ISA IRQs through the I/O APIC; false (the 8259A
  * stays) if there is none, or noapic / nosmp is on the command line. */
 bool setup_IO_APIC(void);
+/* io_apic.c: spread the lines with handlers over the online CPUs, round
+ * robin (smp_init, once the APs are up; nothing on the 8259A). */
+void setup_ioapic_dest(void);
 #endif

@@ -6,14 +6,15 @@
  * call-function and TLB-shootdown IPIs, spurious APIC interrupts) and the
  * handlers of the vectors the local APIC delivers (smp_apic_interrupt,
  * called by do_trap); the IPIs: smp_send_reschedule, smp_call_function and
- * smp_call_function_single, the TLB shootdown (flush_tlb_page,
- * flush_tlb_all), smp_send_stop (panic and the oops); and the text of
- * /proc/interrupts.
+ * smp_call_function_single, the TLB shootdown (flush_tlb_mm_page,
+ * flush_tlb_mm, flush_tlb_page, flush_tlb_all, to the CPUs in the mm's
+ * cpu_vm_mask) and lazy TLB's leave_mm with each CPU's cpu_tlbstate,
+ * smp_send_stop (panic and the oops); and the text of /proc/interrupts.
  *
  * The call-function data: one static call_data_struct, written by the
  * sender under call_lock and read by the targets' handlers without a lock
  * (the sender holds call_lock until every target has taken what it needs:
- * `started` counts them).  The shootdown's (flush_pgd, flush_va,
+ * `started` counts them).  The shootdown's (flush_mm, flush_va,
  * flush_cpumask) likewise, under tlbstate_lock until flush_cpumask is
  * empty.  Both are leaf locks (mm/filemap.c's LOCK ORDER), taken with
  * interrupts on for call_lock (two CPUs calling each other with interrupts
@@ -34,6 +35,7 @@
 #include <spinlock.h>
 #include <timer.h>
 #include <ksyms.h>
+#include <mm_types.h>
 #include <asm/atomic.h>
 #include <asm/io.h>
 #include <asm/irqflags.h>
@@ -161,8 +163,10 @@ int smp_call_function_single(int cpu, void (*func)(void *info), void *info, int 
 
 /* ---- the TLB shootdown ------------------------------------------------ */
 
+DEFINE_PER_CPU(struct tlb_state, cpu_tlbstate) = { NULL, TLBSTATE_OK };
+
 static DEFINE_SPINLOCK(tlbstate_lock);
-static pgd_t *flush_pgd;               /* NULL: a kernel mapping, every CPU */
+static struct mm_struct *flush_mm;     /* NULL: a kernel mapping, every CPU */
 static unsigned long flush_va;         /* TLB_FLUSH_ALL: everything */
 static volatile unsigned long flush_cpumask;
 
@@ -177,29 +181,61 @@ void __flush_tlb_all(void)
     }
 }
 
+/* Linux's leave_mm: this CPU, lazy (a kernel thread keeps the mm of the
+ * task before it), stops keeping it: swapper_pg_dir in CR3, out of the
+ * mm's mask, so that no flush of that mm asks it again and the mm may be
+ * freed.  The mask bit goes last: after it, nothing here touches the mm
+ * (exit_mmap frees it once the mask has emptied: docs/smp.md).  Interrupts
+ * off. */
+void leave_mm(int cpu)
+{
+    struct tlb_state *ts = this_cpu_ptr(&cpu_tlbstate);
+    struct mm_struct *mm = ts->active_mm;
+    BUG_ON(cpu != smp_processor_id() || ts->state == TLBSTATE_OK);
+    if (!mm)
+        return;
+    ts->active_mm = NULL;
+    switch_pgd(swapper_pg_dir);
+    clear_bit(cpu, &mm->cpu_vm_mask);
+}
+
+/* What a CPU does with a flush of (mm, va) for its own TLB: drop the entry
+ * (or all of them) if mm is the one loaded here and a task of it runs; leave
+ * mm if this CPU only keeps it lazily (Linux 2.6.24's rule: a lazy CPU
+ * would otherwise be asked again at every flush).  A kernel address (mm
+ * NULL): every CPU drops it.  Interrupts off. */
+static void flush_tlb_here(struct mm_struct *mm, unsigned long va)
+{
+    struct tlb_state *ts = this_cpu_ptr(&cpu_tlbstate);
+    if (mm && mm != ts->active_mm)
+        return;                        /* not loaded here (any more) */
+    if (mm && ts->state == TLBSTATE_LAZY) {
+        leave_mm(smp_processor_id());
+        return;
+    }
+    if (va == TLB_FLUSH_ALL)
+        __flush_tlb_all();
+    else
+        __flush_tlb_one(va);
+}
+
 static void smp_invalidate_interrupt(void)
 {
     int cpu = smp_processor_id();
     if (!test_bit(cpu, &flush_cpumask))
         return;                        /* not for us (a late IPI) */
-    if (!flush_pgd || flush_pgd == this_cpu_read(cpu_loaded_pgd)) {
-        if (flush_va == TLB_FLUSH_ALL)
-            __flush_tlb_all();
-        else
-            __flush_tlb_one(flush_va);
-    }
+    flush_tlb_here(flush_mm, flush_va);
     smp_mb();
     clear_bit(cpu, &flush_cpumask);
 }
 
-/* Linux's flush_tlb_others: the CPUs in mask drop va (or everything) if
- * they have pgd loaded (pgd NULL: a kernel address, all of them); return
- * once they have. */
-static void flush_tlb_others(unsigned long mask, pgd_t *pgd, unsigned long va)
+/* Linux's flush_tlb_others: the CPUs in mask do flush_tlb_here(mm, va);
+ * return once they have. */
+static void flush_tlb_others(unsigned long mask, struct mm_struct *mm, unsigned long va)
 {
     unsigned long flags;
     spin_lock_irqsave(&tlbstate_lock, flags);
-    flush_pgd = pgd;
+    flush_mm = mm;
     flush_va = va;
     flush_cpumask = mask;
     smp_mb();
@@ -211,28 +247,61 @@ static void flush_tlb_others(unsigned long mask, pgd_t *pgd, unsigned long va)
     spin_unlock_irqrestore(&tlbstate_lock, flags);
 }
 
-void flush_tlb_pgd_page(pgd_t *pgd, unsigned long va)
+/* The PTE change is made before this reads the mask: a CPU that sets its
+ * bit later (switch_mm, a locked op before its CR3 load) loads the changed
+ * PTE.  Here first: mm in use on this CPU (a task of it runs: only a
+ * context switch changes that, never an interrupt) or a kernel address,
+ * drop the entry; mm kept lazily, leave it (interrupts off: a flush IPI
+ * may do the same meanwhile). */
+static void flush_tlb_mm_range(struct mm_struct *mm, unsigned long va)
+{
+    struct tlb_state *ts = this_cpu_ptr(&cpu_tlbstate);
+    if (!mm || (ts->active_mm == mm && ts->state == TLBSTATE_OK)) {
+        if (va == TLB_FLUSH_ALL)
+            __flush_tlb_all();
+        else
+            __flush_tlb_one(va);
+    } else if (ts->active_mm == mm) {
+        unsigned long flags = local_irq_save();
+        flush_tlb_here(mm, va);
+        local_irq_restore(flags);
+    }
+    unsigned long others = others_online();
+    if (!others)
+        return;
+    unsigned long mask = (mm ? READ_ONCE(mm->cpu_vm_mask) : cpu_online_mask) & others;
+    if (mask)
+        flush_tlb_others(mask, mm, va);
+}
+
+void flush_tlb_mm_page(struct mm_struct *mm, unsigned long va)
 {
     if (va >= TASK_SIZE)
-        pgd = NULL;                    /* the kernel's half: in every directory */
-    if (!pgd || this_cpu_read(cpu_loaded_pgd) == pgd)
-        __flush_tlb_one(va);
-    unsigned long mask = 0, others = others_online();
-    for (int cpu = 0; others; cpu++, others >>= 1)
-        if ((others & 1) && (!pgd || per_cpu(cpu_loaded_pgd, cpu) == pgd))
-            mask |= 1ul << cpu;
-    if (mask)
-        flush_tlb_others(mask, pgd, va & PAGE_MASK);
+        mm = NULL;                     /* the kernel's half: in every directory */
+    flush_tlb_mm_range(mm, va == TLB_FLUSH_ALL ? va : va & PAGE_MASK);
+}
+
+void flush_tlb_mm(struct mm_struct *mm)
+{
+    if (mm)
+        flush_tlb_mm_range(mm, TLB_FLUSH_ALL);
 }
 
 void flush_tlb_page(unsigned long va)
 {
-    flush_tlb_pgd_page(this_cpu_read(cpu_loaded_pgd), va);
+    struct mm_struct *mm = this_cpu_read(cpu_tlbstate.active_mm);
+    if (va < TASK_SIZE && !mm) {
+        __flush_tlb_one(va);           /* swapper_pg_dir: no user half */
+        return;
+    }
+    flush_tlb_mm_page(mm, va);
 }
 
 void flush_tlb_all(void)
 {
+    unsigned long flags = local_irq_save();
     __flush_tlb_all();
+    local_irq_restore(flags);
     if (others_online())
         flush_tlb_others(others_online(), NULL, TLB_FLUSH_ALL);
 }

@@ -3,12 +3,17 @@
  * online CPU's local APIC timer ticks at HZ in guest time, the calibration
  * is sane, smp_call_function and smp_call_function_single run on the CPUs
  * they name exactly once (and have run when wait=1 returns), the
- * RESCHEDULE and INVALIDATE_TLB IPIs are counted on their targets, and
+ * RESCHEDULE and INVALIDATE_TLB IPIs are counted on their targets, a
+ * flush of an mm asks only the CPUs in its mask (none when only this CPU
+ * has it; a lazy CPU leaves it, also at the last mmput), and
  * /proc/interrupts agrees with the counters.  Built into the test kernel
  * only. */
 #include "smp.c"
 #include <ktest.h>
 #include <string.h>
+#include <err.h>
+#include <mm.h>
+#include <sched.h>
 
 /* The first occurrence of s in buf, or NULL. */
 static char *find_str(char *buf, const char *s)
@@ -141,24 +146,147 @@ KTEST(smp, tlb_shootdown_reaches_the_cpus_that_need_it)
                      (unsigned long)(cpu != self));
     KT_EXPECT_EQ(flush_cpumask, 0ul);
 
-    /* A kernel address: every other CPU; a user address in a directory
-     * only this CPU has loaded: none (the APs have swapper_pg_dir). */
-    pgd_t *pgd = pgd_alloc(), *old = this_cpu_read(cpu_loaded_pgd);
-    KT_ASSERT(pgd);
+    /* A kernel address: every other CPU. */
     for_each_online_cpu(cpu)
         tlb[cpu] = per_cpu(irq_stat, cpu).irq_tlb_count;
-    unsigned long flags = local_irq_save();       /* no task switch in between */
-    switch_pgd(pgd);
     flush_tlb_page(KERNEL_BASE);
-    flush_tlb_page(0x08048000);
-    switch_pgd(old);
-    local_irq_restore(flags);
-    pgd_free(pgd);
-    for_each_online_cpu(cpu) {
+    for_each_online_cpu(cpu)
         KT_EXPECT_EQ(per_cpu(irq_stat, cpu).irq_tlb_count - tlb[cpu],
                      (unsigned long)(cpu != self));
+}
+
+/* Lazy TLB (docs/smp.md, "Page tables on several CPUs"): a kthread on CPU
+ * a->cpu takes mm and gives it back, as a process's task followed by a
+ * kernel thread; that CPU keeps mm loaded, lazily, in mm's mask. */
+struct lazy_arg {
+    struct mm_struct *mm;
+    int cpu, ran_on, in_mask, lazy, loaded;
+    volatile int go;
+};
+
+static int lazy_fn(void *p)
+{
+    struct lazy_arg *a = p;
+    while (!a->go)                     /* until kmain has bound us to a->cpu */
+        msleep(1);
+    use_mm(a->mm);
+    use_mm(NULL);
+    unsigned long flags = local_irq_save();
+    a->ran_on = smp_processor_id();
+    a->in_mask = test_bit(a->ran_on, &a->mm->cpu_vm_mask);
+    a->lazy = this_cpu_read(cpu_tlbstate.state) == TLBSTATE_LAZY &&
+              this_cpu_read(cpu_tlbstate.active_mm) == a->mm;
+    a->loaded = this_cpu_read(cpu_loaded_pgd) == (pgd_t *)a->mm->pgd;
+    local_irq_restore(flags);
+    return 0;
+}
+
+/* The last online CPU keeps mm lazily; how many IPIs each CPU took since. */
+static bool make_lazy_on(struct mm_struct *mm, int cpu)
+{
+    struct lazy_arg a = { mm, cpu, -1, 0, 0, 0, 0 };
+    struct task_struct *t = kthread_run(lazy_fn, &a, "lazytlb");
+    if (IS_ERR(t))
+        return false;
+    /* Bound from here, not by itself: a task that unbinds itself from
+     * CPU 0 while kmain sleeps there has no idle task to leave it for
+     * (kernel/sched.c's choose_next), and would wait there. */
+    set_cpus_allowed(t, 1ul << cpu);
+    a.go = 1;
+    kthread_stop(t);
+    return a.ran_on == cpu && a.in_mask && a.lazy && a.loaded;
+}
+
+static void tlb_counts(unsigned long *tlb)
+{
+    int cpu;
+    for_each_online_cpu(cpu)
+        tlb[cpu] = per_cpu(irq_stat, cpu).irq_tlb_count;
+}
+
+/* IPIs per CPU since tlb: a bit per CPU that took exactly one, or ~0ul
+ * if one took more. */
+static unsigned long tlb_ipis_since(const unsigned long *tlb)
+{
+    unsigned long got = 0;
+    int cpu;
+    for_each_online_cpu(cpu) {
+        unsigned long d = per_cpu(irq_stat, cpu).irq_tlb_count - tlb[cpu];
+        if (d > 1)
+            return ~0ul;
+        got |= d << cpu;
+    }
+    return got;
+}
+
+KTEST(smp, lazy_tlb_flushes_ask_only_the_cpus_in_the_mm_mask)
+{
+    int self = smp_processor_id(), other = -1, cpu;
+    unsigned long tlb[NR_CPUS];
+    const unsigned long va = 0x08048000;
+    for_each_online_cpu(cpu)
         if (cpu != self)
-            KT_EXPECT(per_cpu(cpu_loaded_pgd, cpu) == swapper_pg_dir);
+            other = cpu;                       /* the last online one */
+
+    struct mm_struct *mm = mm_alloc();
+    KT_ASSERT(mm);
+    KT_ASSERT(current->mm == NULL);            /* kmain: a kernel thread */
+    /* 1. Loaded on this CPU only: a flush sends no IPI. */
+    use_mm(mm);
+    KT_EXPECT_EQ(mm->cpu_vm_mask, 1ul << self);
+    KT_EXPECT(this_cpu_read(cpu_loaded_pgd) == (pgd_t *)mm->pgd);
+    KT_EXPECT_EQ(this_cpu_read(cpu_tlbstate.state), TLBSTATE_OK);
+    tlb_counts(tlb);
+    flush_tlb_mm_page(mm, va);
+    flush_tlb_mm(mm);
+    KT_EXPECT_EQ(tlb_ipis_since(tlb), 0ul);
+    KT_EXPECT_EQ(mm->cpu_vm_mask, 1ul << self);  /* a task of mm runs here: stays */
+    struct mm_struct *child = dup_mm(mm);      /* fork's copy: loaded nowhere yet */
+    KT_ASSERT(child);
+    KT_EXPECT_EQ(child->cpu_vm_mask, 0ul);
+    mmput(child);
+
+    /* 2. As a kernel thread: the directory stays loaded (no CR3 write),
+     * lazily; a flush of mm then makes this CPU leave it. */
+    unsigned long flags = local_irq_save();
+    use_mm(NULL);
+    KT_EXPECT(this_cpu_read(cpu_loaded_pgd) == (pgd_t *)mm->pgd);
+    KT_EXPECT_EQ(this_cpu_read(cpu_tlbstate.state), TLBSTATE_LAZY);
+    KT_EXPECT(this_cpu_read(cpu_tlbstate.active_mm) == mm);
+    flush_tlb_mm_page(mm, va);
+    KT_EXPECT(this_cpu_read(cpu_loaded_pgd) == swapper_pg_dir);
+    KT_EXPECT(this_cpu_read(cpu_tlbstate.active_mm) == NULL);
+    local_irq_restore(flags);
+    KT_EXPECT_EQ(mm->cpu_vm_mask, 0ul);
+    KT_EXPECT_EQ(tlb_ipis_since(tlb), 0ul);
+
+    if (other >= 0) {
+        /* 3. Another CPU keeps it lazily: the flush asks that CPU alone,
+         * which leaves (out of the mask, swapper_pg_dir); the next flush
+         * asks nobody. */
+        KT_ASSERT(make_lazy_on(mm, other));
+        KT_EXPECT_EQ(mm->cpu_vm_mask, 1ul << other);
+        tlb_counts(tlb);
+        flush_tlb_mm_page(mm, va);
+        KT_EXPECT_EQ(tlb_ipis_since(tlb), 1ul << other);
+        KT_EXPECT_EQ(mm->cpu_vm_mask, 0ul);
+        KT_EXPECT(per_cpu(cpu_loaded_pgd, other) == swapper_pg_dir);
+        KT_EXPECT(per_cpu(cpu_tlbstate, other).active_mm == NULL);
+        tlb_counts(tlb);
+        flush_tlb_mm_page(mm, va);
+        KT_EXPECT_EQ(tlb_ipis_since(tlb), 0ul);
+
+        /* 4. The last mmput while that CPU keeps it: exit_mmap makes it
+         * leave before the directory is freed. */
+        KT_ASSERT(make_lazy_on(mm, other));
+        pgd_t *pgd = (pgd_t *)mm->pgd;
+        tlb_counts(tlb);
+        mmput(mm);
+        KT_EXPECT_EQ(tlb_ipis_since(tlb), 1ul << other);
+        KT_EXPECT(per_cpu(cpu_loaded_pgd, other) != pgd);
+        KT_EXPECT(per_cpu(cpu_tlbstate, other).active_mm == NULL);
+    } else {
+        mmput(mm);
     }
 }
 

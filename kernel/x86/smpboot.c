@@ -154,6 +154,7 @@ static int do_boot_cpu(int cpu, unsigned apicid)
     per_cpu(current_task, cpu) = idle;
     per_cpu(idle_task, cpu) = idle;
     per_cpu(cpu_loaded_pgd, cpu) = swapper_pg_dir;     /* startup_32_smp loads it */
+    per_cpu(cpu_tlbstate, cpu) = (struct tlb_state){ NULL, TLBSTATE_OK };   /* no mm */
 
     unsigned long top = (unsigned long)stack + THREAD_SIZE;
     gdt_prepare_cpu(cpu, top);
@@ -241,5 +242,6 @@ static void smp_init(void)
             cpu++;
     printk(KERN_INFO "smp: Brought up 1 node, %d CPU%s\n", num_online_cpus(),
            num_online_cpus() == 1 ? "" : "s");
+    setup_ioapic_dest();               /* the devices' lines to every CPU */
 }
 subsys_initcall(smp_init);

@@ -28,6 +28,11 @@
  *             PIPE_BUF/8 bytes (writes that small are atomic), the reader
  *             checking that no record is torn.  Pipes run without the big
  *             kernel lock (SMP step 5).
+ *   irqs      /proc/irq/14/smp_affinity: the disk's line is on CPU 2 (the
+ *             round robin, docs/smp.md); moved to CPU 1 by a write of "2",
+ *             a written and fsync()ed file's interrupts are counted on
+ *             CPU 1 alone in /proc/interrupts; "0", an offline CPU's mask
+ *             and "zz" are EINVAL; then back to CPU 2.
  *
  * Output: "PASS smp.NAME" / "FAIL smp.NAME (...)" (check.h), "smp_init:
  * PART status S" for each part, then sync and power off.
@@ -361,12 +366,80 @@ static void part_pipes(void)
 	if (torn || recs != NWORK * RECS)
 		printf("smp: pipes: %d records, %d torn or out of order\n", recs, torn);
 	CHECK("pipes.no_record_torn", torn == 0 && recs == NWORK * RECS);
+/* Read a small /proc file into buf (NUL-terminated); its length or -1. */
+static int read_proc(const char *path, char *buf, int size)
+{
+	int fd = open(path, O_RDONLY), n = -1;
+	if (fd >= 0) {
+		n = read(fd, buf, size - 1);
+		close(fd);
+	}
+	buf[n > 0 ? n : 0] = '\0';
+	return n;
+}
+
+/* Write s to a /proc file: 0, or the errno. */
+static int write_proc(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY), err = 0;
+	if (fd < 0)
+		return errno;
+	if (write(fd, s, strlen(s)) != (ssize_t)strlen(s))
+		err = errno;
+	close(fd);
+	return err;
+}
+
+/* IRQ 14's count on each of the 4 CPUs, from /proc/interrupts. */
+static int irq14_counts(unsigned long *v)
+{
+	static char buf[4096];
+	if (read_proc("/proc/interrupts", buf, sizeof buf) <= 0)
+		return 0;
+	char *p = strstr(buf, "\n 14:");
+	if (!p)
+		return 0;
+	p += 5;
+	for (int i = 0; i < NWORK; i++)
+		v[i] = strtoul(p, &p, 10);
+	return 1;
+}
+
+static void part_irqs(void)
+{
+	const char *aff = "/proc/irq/14/smp_affinity";
+	char buf[64];
+	unsigned long c0[NWORK], c1[NWORK];
+	read_proc(aff, buf, sizeof buf);
+	CHECK("irqs.disk_on_cpu2", !strcmp(buf, "4\n"));
+	CHECK("irqs.move_to_cpu1", write_proc(aff, "2\n") == 0);
+	read_proc(aff, buf, sizeof buf);
+	CHECK("irqs.reads_back", !strcmp(buf, "2\n"));
+	sync();                                  /* anything in flight lands first */
+	CHECK("irqs.counts_read", irq14_counts(c0));
+	int fd = open("/st/irqs", O_CREAT | O_TRUNC | O_WRONLY, 0644);
+	static char block[BLK];
+	memset(block, 'i', sizeof block);
+	for (int i = 0; i < 16 && fd >= 0; i++)
+		write(fd, block, sizeof block);
+	CHECK("irqs.fsync", fd >= 0 && fsync(fd) == 0);
+	close(fd);
+	CHECK("irqs.counts_read_again", irq14_counts(c1));
+	printf("smp: IRQ 14 on CPUs 0-3 during the fsync: %lu %lu %lu %lu\n",
+	       c1[0] - c0[0], c1[1] - c0[1], c1[2] - c0[2], c1[3] - c0[3]);
+	CHECK("irqs.counted_on_cpu1", c1[1] > c0[1]);
+	CHECK("irqs.not_elsewhere", c1[0] == c0[0] && c1[2] == c0[2] && c1[3] == c0[3]);
+	CHECK("irqs.empty_mask_einval", write_proc(aff, "0\n") == EINVAL);
+	CHECK("irqs.offline_cpu_einval", write_proc(aff, "10\n") == EINVAL);
+	CHECK("irqs.not_hex_einval", write_proc(aff, "zz\n") == EINVAL);
+	CHECK("irqs.back_to_cpu2", write_proc(aff, "4\n") == 0);
 }
 
 static const struct { const char *name; void (*fn)(void); } parts[] = {
 	{ "cpus", part_cpus }, { "stripes", part_stripes }, { "files", part_files },
 	{ "mapshare", part_mapshare }, { "forks", part_forks },
 	{ "truncmap", part_truncmap }, { "fsx", part_fsx }, { "pipes", part_pipes },
+	{ "irqs", part_irqs },
 };
 
 int main(void)
