@@ -366,6 +366,8 @@ static void part_pipes(void)
 	if (torn || recs != NWORK * RECS)
 		printf("smp: pipes: %d records, %d torn or out of order\n", recs, torn);
 	CHECK("pipes.no_record_torn", torn == 0 && recs == NWORK * RECS);
+}
+
 /* Read a small /proc file into buf (NUL-terminated); its length or -1. */
 static int read_proc(const char *path, char *buf, int size)
 {
