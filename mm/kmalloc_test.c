@@ -569,6 +569,11 @@ KTEST(kmalloc, smp_alloc_free_without_the_big_lock)
     KT_ASSERT(free_lists_consistent());
     unsigned long free0 = nr_free_pages(), slab0 = global_page_state(NR_SLAB);
     unsigned long bad_page0 = mm_bad_page_count, bad_free0 = kmalloc_bad_free_count;
+    unsigned long acq0 = 0, cont0 = 0, acq = 0, cont = 0;
+    for (int i = 0; i < NR_CACHES; i++) {
+        acq0 += READ_ONCE(kmalloc_caches[i].spinlock.acquisitions);
+        cont0 += READ_ONCE(kmalloc_caches[i].spinlock.contentions);
+    }
     unsigned long poison0 = kmalloc_poison_count, oom0 = mm_oom_count;
 
     atomic_set(&hammer_ready, 0);
@@ -603,6 +608,10 @@ KTEST(kmalloc, smp_alloc_free_without_the_big_lock)
         blocks += h[i].blocks;
     }
     KT_EXPECT(blocks >= (unsigned long)n * HAMMER_ROUNDS / 4);
+    for (int i = 0; i < NR_CACHES; i++) {
+        acq += READ_ONCE(kmalloc_caches[i].spinlock.acquisitions);
+        cont += READ_ONCE(kmalloc_caches[i].spinlock.contentions);
+    }
     kmalloc_drain_cpu_caches();         /* every worker's CPU's arrays, from here */
     KT_EXPECT_EQ(nr_free_pages(), free0);
     KT_EXPECT_EQ(global_page_state(NR_SLAB), slab0);
@@ -618,6 +627,8 @@ KTEST(kmalloc, smp_alloc_free_without_the_big_lock)
     KT_EXPECT_EQ(mm_oom_count, oom0);
     printk(KERN_INFO "kmalloc smp test: %d workers on %d CPUs, %lu blocks in %lu ms, %d calls "
            "overlapped another's\n", n, ncpus, blocks, ms, atomic_read(&hammer_overlaps));
+    printk(KERN_INFO "kmalloc smp test: the caches' locks: %lu contentions in %lu acquisitions\n",
+           cont - cont0, acq - acq0);
 }
 
 /* Objects parked in arrays count as in use in their pages' books, which
