@@ -49,7 +49,11 @@
  * marks an object before it goes into an array, kmalloc checks the poison
  * of every object it hands out (from an array or a page), and a double
  * free is confirmed by finding the object on its page's free list or in
- * any CPU's array (object_is_free).
+ * any CPU's array (object_is_free).  (One loss against the one-lock cache:
+ * there the check and the free were one step under cachep->spinlock, so
+ * two CPUs freeing one object at the same moment were caught too; now the
+ * second may look before the first has parked the object, and both free
+ * it.  A double free one after the other is caught as before.)
  *
  * Locking (SMP step 4, docs/smp.md): kmalloc and kfree run on several CPUs
  * at once without the big kernel lock, and from interrupt handlers.  Each
@@ -167,6 +171,8 @@ void kmalloc_init(void)
         large_caches[o].large = true;
         INIT_LIST_HEAD(&large_caches[o].partial);
     }
+    /* First on the list (kmalloc_init runs before every other init): a
+     * reclaim pass drains what the previous pass's shrinkers freed. */
     register_shrinker(&kmalloc_shrinker);
 }
 
