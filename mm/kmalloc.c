@@ -11,6 +11,7 @@
  *       free objects are chained:            lru      on cache->partial
  *       word 0 = next free, word 1 = FREE_MARK, the rest POISON_FREE (0x6b)
  *
+ * (index counts an object parked in a CPU's array as in use: below.)
  * Objects sit at multiples of their size inside a page-aligned frame, so
  * each is naturally aligned to its size.  Larger requests (> 2048 bytes) take
  * 2^order whole pages; their first page is PG_slab too, with private ->
