@@ -15,6 +15,11 @@
  * ksize(p): the usable size of p's object (its size class), 0 for NULL.
  * krealloc(p, size, gfp): grow or shrink, keeping the contents; on failure
  *   returns NULL and p stays valid.
+ * kmalloc_drain_cpu_caches(): every CPU's array of free objects (kmalloc
+ *   per CPU, mm/kmalloc.c) back to the slab pages, and the pages left empty
+ *   back to the page allocator; returns the objects moved.  Reclaim does it
+ *   (kmalloc's shrinker); so does a test before it counts free pages.  Any
+ *   context.
  */
 #ifndef _SLAB_H
 #define _SLAB_H
@@ -32,6 +37,7 @@ void *kmalloc(size_t size, gfp_t gfp);
 void kfree(const void *p);
 size_t ksize(const void *p);
 void *krealloc(const void *p, size_t size, gfp_t gfp);
+unsigned long kmalloc_drain_cpu_caches(void);
 static inline void *kzalloc(size_t size, gfp_t gfp) { return kmalloc(size, gfp | __GFP_ZERO); }
 static inline void *kcalloc(size_t n, size_t size, gfp_t gfp)
 { return size && n > (size_t)-1 / size ? NULL : kzalloc(n * size, gfp); }

@@ -25,6 +25,7 @@
 #include <linux/sysinfo.h>
 #include <timer.h>
 #include <mm.h>
+#include <slab.h>
 #include <proc.h>
 #include <cred.h>
 #include <fdtable.h>                   /* NR_OPEN */
@@ -782,6 +783,7 @@ long sys_vellum_debug(unsigned long op, unsigned long arg)
 {
     switch (op) {
     case VDBG_NR_FREE_PAGES:
+        kmalloc_drain_cpu_caches();    /* objects parked per CPU keep slab pages */
         return nr_free_pages();
     case VDBG_NR_TASKS: {
         long n = 0;

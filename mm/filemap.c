@@ -164,6 +164,18 @@
  *                                   above, the wait-queue locks included; it is
  *                                   held across the context switch, taken by
  *                                   prev and let go by next)
+ *   ac->lock                       (spinlock, irqs off: one CPU's array of free
+ *                                   objects of one kmalloc cache, struct
+ *                                   array_cache, mm/kmalloc.c; class
+ *                                   "&ac->lock", one for every cache's and
+ *                                   CPU's.  Its CPU takes it for every kmalloc
+ *                                   and kfree; another only to drain the array
+ *                                   (kmalloc_drain_cpu_caches: the shrinker)
+ *                                   or to look in it for a double free.  Never
+ *                                   two at once.  Above cachep->spinlock: an
+ *                                   empty array is refilled and a full one
+ *                                   flushed holding both, as pcp->lock above
+ *                                   zone->lock)
  *   cachep->spinlock               (spinlock, irqs off: one kmalloc cache's partial
  *                                   list, page count and its pages' free lists,
  *                                   mm/kmalloc.c; Linux 2.4's SLAB name, class
@@ -171,8 +183,9 @@
  *                                   and kfree run without the big kernel lock,
  *                                   on any CPU, with interrupts off and in
  *                                   interrupt handlers, hence irqsave.  The
- *                                   page allocator is called with it let go,
- *                                   so it is never held with zone->lock)
+ *                                   page allocator is called with it (and
+ *                                   ac->lock) let go, so it is never held
+ *                                   with zone->lock)
  *   pcp->lock                      (spinlock, irqs off: one CPU's list of free
  *                                   single pages, struct per_cpu_pages,
  *                                   mm/page_alloc.c; Linux's since 5.19, class
@@ -191,7 +204,8 @@
  *                                   the slow path run without it)
  * Spinlocks are leaves: nothing that sleeps, and no other spinlock except
  * as nested above (tree_lock -> page_hash_lock, i_mmap_lock ->
- * inode_wb_lock, pcp->lock -> zone->lock), is taken under one.
+ * inode_wb_lock, ac->lock -> cachep->spinlock, pcp->lock -> zone->lock),
+ * is taken under one.
  * The lock validator (kernel/lockdep.c, docs/lockdep.md; the test kernel
  * and DEBUG=1) learns the order the code really follows and reports any
  * cycle in it, a sleep under a spinlock, a spinlock that an interrupt

@@ -12,6 +12,7 @@
 #include <smp_lock.h>
 #include <timer.h>
 #include <asm/atomic.h>
+#include <swap.h>
 
 
 static void fill(void *p, size_t n, unsigned seed)
@@ -34,6 +35,7 @@ KTEST(kmalloc, sizes_alignment_no_overlap)
         9000, 20000 };
     enum { N = ARRAY_SIZE(sizes), REP = 5 };
     static void *ptrs[N * REP];
+    kmalloc_drain_cpu_caches();                       /* no object parked: pages exact */
     unsigned long start = nr_free_pages();
     for (unsigned i = 0; i < N * REP; i++) {
         size_t sz = sizes[i % N];
@@ -50,6 +52,7 @@ KTEST(kmalloc, sizes_alignment_no_overlap)
         KT_EXPECT(check(ptrs[i], sizes[i % N], i));   /* nobody overwrote anybody */
     for (unsigned i = 0; i < N * REP; i++)
         kfree(ptrs[i]);
+    kmalloc_drain_cpu_caches();
     KT_EXPECT_EQ(nr_free_pages(), start);             /* empty slabs go back */
 }
 
@@ -57,6 +60,7 @@ KTEST(kmalloc, many_small_objects)
 {
     enum { N = 2000 };
     static uint32_t *objs[N];
+    kmalloc_drain_cpu_caches();
     unsigned long start = nr_free_pages();
     for (int i = 0; i < N; i++) {
         objs[i] = kmalloc(24, GFP_KERNEL);
@@ -84,6 +88,7 @@ KTEST(kmalloc, many_small_objects)
         KT_EXPECT_EQ(objs[i][3], (uint32_t)(i * 8 + 3));
     for (int i = 0; i < N; i++)
         kfree(objs[i]);
+    kmalloc_drain_cpu_caches();
     KT_EXPECT_EQ(nr_free_pages(), start);
 }
 
@@ -104,6 +109,7 @@ KTEST(kmalloc, reuse_after_free)
 
 KTEST(kmalloc, large_allocations)
 {
+    kmalloc_drain_cpu_caches();
     unsigned long start = nr_free_pages();
     char *p = kmalloc(3 * PAGE_SIZE, GFP_KERNEL);
     KT_ASSERT(p != NULL);
@@ -125,17 +131,22 @@ KTEST(kmalloc, large_allocations)
     KT_EXPECT(check(q, 40, 3));
     KT_EXPECT_EQ(ksize(q), 2 * PAGE_SIZE);
     kfree(q);
+    kmalloc_drain_cpu_caches();                       /* krealloc's 40 bytes */
     KT_EXPECT_EQ(nr_free_pages(), start);
 }
 
 /* Two objects of one class on the same slab page, so that freeing one does
- * not hand the page back (tests then look at the freed object). */
+ * not hand the page back (tests then look at the freed object).  kmalloc
+ * hands out a page's objects in address order, so a and b are on one page
+ * unless a was a page's last: then a is kept aside (freed last) and the
+ * next one comes from b's page. */
 static void *pair_on_one_page(size_t size, void **keep)
 {
     void *a = kmalloc(size, GFP_KERNEL), *b = kmalloc(size, GFP_KERNEL);
     if (a && b && virt_to_page(a) != virt_to_page(b)) {
-        kfree(a);                        /* a was a page's last object */
-        a = kmalloc(size, GFP_KERNEL);   /* comes from b's page now */
+        void *spare = a;
+        a = kmalloc(size, GFP_KERNEL);   /* from b's page */
+        kfree(spare);
     }
     *keep = b;
     return a;
@@ -169,6 +180,7 @@ KTEST(kmalloc, double_free_detected)
 
 KTEST(kmalloc, bad_pointers_detected)
 {
+    kmalloc_drain_cpu_caches();
     unsigned long start = nr_free_pages();
     char *p = kmalloc(128, GFP_KERNEL);
     KT_ASSERT(p != NULL);
@@ -192,6 +204,7 @@ KTEST(kmalloc, bad_pointers_detected)
     __free_page(pg);
     kfree(p);
     KT_EXPECT_EQ(kmalloc_bad_free_count, bad0 + 6);
+    kmalloc_drain_cpu_caches();
     KT_EXPECT_EQ(nr_free_pages(), start);
 }
 
@@ -213,6 +226,159 @@ KTEST(kmalloc, use_after_free_poison)
     KT_EXPECT_EQ(kmalloc_poison_count, poison0 + 1);
     kfree(q);
     kfree(keep);
+}
+
+/* ---- kmalloc per CPU: the arrays in front of the caches' locks ---- */
+
+/* A burst of N allocations and then N frees of one class: each object
+ * comes from and goes back to this CPU's array, and cachep->spinlock is
+ * taken once a batch (a refill, a flush), plus once for each new slab page
+ * (the refill that found no partial page; the page is linked in by the
+ * refill that follows), instead of once an object (2N). */
+KTEST(kmalloc, cache_lock_taken_once_a_batch)
+{
+    enum { N = 512 };
+    static void *objs[N];
+    struct kmem_cache *c = &kmalloc_caches[size_index(64)];
+    kmalloc_drain_cpu_caches();
+    unsigned long pages0 = c->nr_pages, pages = 0;
+    unsigned long acq0 = READ_ONCE(c->spinlock.acquisitions);
+    for (int i = 0; i < N; i++) {
+        objs[i] = kmalloc(64, GFP_KERNEL);
+        KT_ASSERT(objs[i] != NULL);
+        pages = max(pages, c->nr_pages - pages0);
+    }
+    for (int i = 0; i < N; i++)
+        kfree(objs[i]);
+    unsigned long acq = READ_ONCE(c->spinlock.acquisitions) - acq0;
+    unsigned int batch = c->array[smp_processor_id()].batchcount;
+    KT_EXPECT(batch >= 8);
+    KT_EXPECT(pages >= N / (PAGE_SIZE / 64));
+    KT_EXPECT(acq <= 2 * N / batch + 2 * pages + 2);
+    KT_EXPECT(acq * 8 <= 2 * N);        /* without the arrays: 2N and more */
+    printk(KERN_INFO "kmalloc per cpu: %d kmalloc + %d kfree of 64 bytes, %lu slab pages: "
+           "cachep->spinlock taken %lu times (batchcount %u)\n", N, N, pages, acq, batch);
+    kmalloc_drain_cpu_caches();
+}
+
+/* One step of a test on a given CPU: a kernel thread bound there runs
+ * fn(arg) and exits (set_cpus_allowed moves it at once, as the hammer's
+ * workers); false if it did not run there. */
+struct cpu_step {
+    int cpu, ran_on;
+    volatile int done;
+    void (*fn)(void *arg);
+    void *arg;
+};
+
+static int cpu_step_fn(void *data)
+{
+    struct cpu_step *st = data;
+    set_cpus_allowed(current, 1ul << st->cpu);
+    unsigned long flags = local_irq_save();   /* the step stays on this CPU */
+    st->ran_on = smp_processor_id();
+    local_irq_restore(flags);
+    st->fn(st->arg);
+    st->done = 1;
+    return 0;
+}
+
+static bool on_cpu(int cpu, void (*fn)(void *), void *arg)
+{
+    struct cpu_step st = { .cpu = cpu, .ran_on = -1, .fn = fn, .arg = arg };
+    struct task_struct *t = kthread_run(cpu_step_fn, &st, "kmstep");
+    if (IS_ERR(t))
+        return false;
+    /* Wait asleep, a tick at a time, not in kthread_stop: a thread that
+     * leaves this CPU in set_cpus_allowed stays this CPU's current until
+     * this CPU switches to another task, and nothing else may run here
+     * (seen at -smp 4: kmstep never left, the boot hung). */
+    while (!st.done)
+        msleep(1);
+    kthread_stop(t);
+    return st.ran_on == cpu;
+}
+
+enum { XCPU_N = 8 };
+struct xcpu {
+    void *objs[XCPU_N], *again[XCPU_N];
+};
+
+static void xcpu_alloc(void *arg)
+{
+    struct xcpu *t = arg;
+    for (int i = 0; i < XCPU_N; i++) {
+        t->objs[i] = kmalloc(128, GFP_KERNEL);
+        if (t->objs[i])
+            fill(t->objs[i], 128, i);
+    }
+}
+static void xcpu_free(void *arg)
+{
+    struct xcpu *t = arg;
+    for (int i = 0; i < XCPU_N; i++)
+        kfree(t->objs[i]);
+}
+static void xcpu_alloc_again(void *arg)
+{
+    struct xcpu *t = arg;
+    for (int i = 0; i < XCPU_N; i++) {
+        t->again[i] = kmalloc(128, GFP_KERNEL);
+        if (t->again[i])
+            fill(t->again[i], 128, 40 + i);
+    }
+}
+static void xcpu_free_again(void *arg)
+{
+    struct xcpu *t = arg;
+    for (int i = 0; i < XCPU_N; i++)
+        kfree(t->again[i]);
+}
+
+/* Objects taken on one CPU and freed on another go into the second CPU's
+ * array and come out of it there (last freed first, poison intact: no
+ * report); a double free on the first CPU finds the object in the second
+ * one's array; the first drains the second's.  The reports come last and
+ * from the test's own CPU: a WARN stops the other CPUs (warn_at,
+ * kernel/panic.c).  On one CPU both "CPUs" are CPU 0: the same, without
+ * the crossing. */
+KTEST(kmalloc, freed_on_one_cpu_allocated_on_another)
+{
+    static struct xcpu t;
+    int a = smp_processor_id(), b = a, cpu;
+    for_each_online_cpu(cpu)
+        if (cpu != a) {
+            b = cpu;
+            break;
+        }
+    struct kmem_cache *c = &kmalloc_caches[size_index(128)];
+    unsigned long bad0 = kmalloc_bad_free_count, poison0 = kmalloc_poison_count;
+    memset(&t, 0, sizeof t);
+    kmalloc_drain_cpu_caches();
+    KT_ASSERT(on_cpu(a, xcpu_alloc, &t));
+    for (int i = 0; i < XCPU_N; i++)
+        KT_ASSERT(t.objs[i] != NULL);
+    unsigned int avail_a = c->array[a].avail, avail_b = c->array[b].avail;
+    KT_ASSERT(on_cpu(b, xcpu_free, &t));
+    if (a != b)
+        KT_EXPECT_EQ(c->array[a].avail, avail_a);       /* not into a's */
+    KT_EXPECT_EQ(c->array[b].avail, avail_b + XCPU_N);  /* into b's array */
+    KT_EXPECT(c->array[b].entry[c->array[b].avail - 1] == t.objs[XCPU_N - 1]);
+    KT_ASSERT(on_cpu(b, xcpu_alloc_again, &t));
+    for (int i = 0; i < XCPU_N; i++)                      /* last freed first */
+        KT_EXPECT(t.again[i] == t.objs[XCPU_N - 1 - i]);
+    KT_EXPECT_EQ(kmalloc_poison_count, poison0);          /* intact poison */
+    KT_EXPECT_EQ(kmalloc_bad_free_count, bad0);
+    KT_ASSERT(on_cpu(b, xcpu_free_again, &t));            /* parked in b's array */
+    KT_EXPECT_EQ(c->array[b].avail, avail_b + XCPU_N);
+    KT_ASSERT(smp_processor_id() == a);
+    kfree(t.objs[5]);                                     /* double free, on a */
+    KT_EXPECT_EQ(kmalloc_bad_free_count, bad0 + 1);
+    KT_EXPECT_EQ(c->array[b].avail, avail_b + XCPU_N);    /* nothing taken in */
+    kmalloc_drain_cpu_caches();                           /* b's array drained from a */
+    KT_EXPECT_EQ(c->array[b].avail, 0);
+    KT_EXPECT_EQ(c->array[a].avail, 0);
+    KT_EXPECT_EQ(kmalloc_poison_count, poison0);
 }
 
 /* ---- SMP step 4: kmalloc and the page allocator without the big lock ---- */
@@ -397,11 +563,17 @@ KTEST(kmalloc, smp_alloc_free_without_the_big_lock)
     for_each_online_cpu(cpu)
         cpus[ncpus++] = cpu;
     int n = ncpus < 2 ? 2 : ncpus;
+    kmalloc_drain_cpu_caches();         /* the books count parked objects in use */
     for (int i = 0; i < NR_CACHES; i++)
         KT_ASSERT(cache_census(&kmalloc_caches[i], &before[i]));
     KT_ASSERT(free_lists_consistent());
     unsigned long free0 = nr_free_pages(), slab0 = global_page_state(NR_SLAB);
     unsigned long bad_page0 = mm_bad_page_count, bad_free0 = kmalloc_bad_free_count;
+    unsigned long acq0 = 0, cont0 = 0, acq = 0, cont = 0;
+    for (int i = 0; i < NR_CACHES; i++) {
+        acq0 += READ_ONCE(kmalloc_caches[i].spinlock.acquisitions);
+        cont0 += READ_ONCE(kmalloc_caches[i].spinlock.contentions);
+    }
     unsigned long poison0 = kmalloc_poison_count, oom0 = mm_oom_count;
 
     atomic_set(&hammer_ready, 0);
@@ -436,6 +608,11 @@ KTEST(kmalloc, smp_alloc_free_without_the_big_lock)
         blocks += h[i].blocks;
     }
     KT_EXPECT(blocks >= (unsigned long)n * HAMMER_ROUNDS / 4);
+    for (int i = 0; i < NR_CACHES; i++) {
+        acq += READ_ONCE(kmalloc_caches[i].spinlock.acquisitions);
+        cont += READ_ONCE(kmalloc_caches[i].spinlock.contentions);
+    }
+    kmalloc_drain_cpu_caches();         /* every worker's CPU's arrays, from here */
     KT_EXPECT_EQ(nr_free_pages(), free0);
     KT_EXPECT_EQ(global_page_state(NR_SLAB), slab0);
     KT_EXPECT(free_lists_consistent());
@@ -450,4 +627,50 @@ KTEST(kmalloc, smp_alloc_free_without_the_big_lock)
     KT_EXPECT_EQ(mm_oom_count, oom0);
     printk(KERN_INFO "kmalloc smp test: %d workers on %d CPUs, %lu blocks in %lu ms, %d calls "
            "overlapped another's\n", n, ncpus, blocks, ms, atomic_read(&hammer_overlaps));
+    printk(KERN_INFO "kmalloc smp test: the caches' locks: %lu contentions in %lu acquisitions\n",
+           cont - cont0, acq - acq0);
+}
+
+/* Objects parked in arrays count as in use in their pages' books, which
+ * stay consistent; a drain by reclaim (kmalloc's shrinker, from
+ * try_to_free_pages as under memory pressure) gives them back to their
+ * pages and the empty pages to the page allocator: every cache's books and
+ * NR_SLAB are exactly as before. */
+KTEST(kmalloc, drained_arrays_leave_the_books_exact)
+{
+    enum { N = 300 };
+    static void *objs[N];
+    static const size_t sizes[] = { 16, 40, 64, 100, 200, 500, 1000, 2000 };
+    struct cache_census before[NR_CACHES], now;
+    kmalloc_drain_cpu_caches();
+    for (int i = 0; i < NR_CACHES; i++)
+        KT_ASSERT(cache_census(&kmalloc_caches[i], &before[i]));
+    unsigned long slab0 = global_page_state(NR_SLAB);
+    for (int i = 0; i < N; i++) {
+        objs[i] = kmalloc(sizes[i % ARRAY_SIZE(sizes)], GFP_KERNEL);
+        KT_ASSERT(objs[i] != NULL);
+    }
+    for (int i = 0; i < N; i += 2)                       /* evens, then odds */
+        kfree(objs[i]);
+    for (int i = 1; i < N; i += 2)
+        kfree(objs[i]);
+    unsigned long parked = kmalloc_shrink_count(&kmalloc_shrinker), in_use = 0;
+    for (int i = 0; i < NR_CACHES; i++) {
+        KT_EXPECT(cache_census(&kmalloc_caches[i], &now));   /* consistent, parked in use */
+        KT_EXPECT(now.objects >= before[i].objects);
+        in_use += now.objects - before[i].objects;
+    }
+    KT_EXPECT(parked >= ARRAY_SIZE(sizes));              /* some in every class */
+    KT_EXPECT_EQ(in_use, parked);                        /* all of them parked */
+    KT_EXPECT(global_page_state(NR_SLAB) > slab0);        /* their pages kept */
+    unsigned long shrunk0 = vmscan_stats.shrinker_freed;
+    try_to_free_pages(GFP_KERNEL, 0);                     /* reclaim: the shrinker */
+    KT_EXPECT(vmscan_stats.shrinker_freed - shrunk0 >= parked);
+    KT_EXPECT_EQ(kmalloc_shrink_count(&kmalloc_shrinker), 0);
+    for (int i = 0; i < NR_CACHES; i++) {
+        KT_EXPECT(cache_census(&kmalloc_caches[i], &now));
+        KT_EXPECT_EQ(now.pages, before[i].pages);
+        KT_EXPECT_EQ(now.objects, before[i].objects);
+    }
+    KT_EXPECT_EQ(global_page_state(NR_SLAB), slab0);
 }

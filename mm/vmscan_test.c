@@ -125,6 +125,7 @@ static bool cached(struct file *f, int p)
  * priority, 12 down to 0, so a page kept once is looked at again. */
 static unsigned long reclaim(bool kswapd_mode)
 {
+    kmalloc_drain_cpu_caches();         /* else kmalloc's shrinker frees pages too */
     struct scan_control sc = { .gfp_mask = GFP_KERNEL, .nr_to_reclaim = 1024,
                                .may_writepage = kswapd_mode };
     return do_try_to_free_pages(&sc);
@@ -204,6 +205,7 @@ KTEST(vmscan, direct_reclaim_drops_clean_pages_keeps_dirty_ones)
     make_all_cold(f, 8);
     int written = vt_writepages;
     unsigned long reclaimed0 = vmscan_stats.reclaimed;
+    kmalloc_drain_cpu_caches();                          /* only the file's pages */
     unsigned long n = try_to_free_pages(GFP_KERNEL, 0);
     KT_EXPECT_EQ(n, 6);
     KT_EXPECT_EQ(vmscan_stats.reclaimed - reclaimed0, 6);

@@ -263,7 +263,8 @@
 
 /* Vellum's own debugging call, in a range Linux leaves unused (Linux's
  * numbers stop below 500 on i386): vellum_debug(op, arg).
- *   VDBG_NR_FREE_PAGES  returns nr_free_pages() (leak tests)
+ *   VDBG_NR_FREE_PAGES  returns nr_free_pages() (leak tests), kmalloc's per-CPU
+ *                       arrays drained first (kmalloc_drain_cpu_caches)
  *   VDBG_NR_TASKS       returns the number of task_structs alive
  * Documented in docs/processes.md. */
 #define __NR_vellum_debug       500
