@@ -19,7 +19,8 @@
  * can deadlock, reported the first time it happens even if no other task
  * ever takes the locks the other way.  Also reported: a lock taken in an
  * interrupt handler and elsewhere with interrupts on, sleeping (mutex_lock,
- * lock_page, might_sleep) while holding a spinlock or with interrupts off,
+ * down_read/down_write, lock_page, might_sleep) while holding a spinlock or
+ * with interrupts off,
  * a lock released by a task that does not hold it, two locks of one class
  * nested (page locks: allowed in (mapping, index) order).
  *

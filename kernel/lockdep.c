@@ -37,6 +37,12 @@
  *    also counts irqs_disabled(); Vellum's boot runs initcalls with
  *    interrupts off, so the rule is the held spinlock, which spin_lock_irq*
  *    always is.
+ *  - Rw-semaphores (include/rwsem.h): one class kind, LD_RWSEM, each
+ *    acquisition a read or a write (held_lock.read; lock_acquire's
+ *    LD_RWSEM_READ).  Linux 2.6.24's rule for them (down_read is read=1,
+ *    not the recursive read=2 of read_lock): a read is ordered like a
+ *    write (the fault's mmap_sem read -> page lock is an edge), and does
+ *    not nest in its class: a writer queued between two reads deadlocks.
  *  - Release checks: unlocking a mutex or spinlock that another task
  *    holds: "bad unlock balance".  One nobody holds is the lock's own
  *    report (a double unlock), or was taken while the validator was off.
@@ -44,7 +50,8 @@
  *    between two tasks and the graph cannot see it (an edge from a class to
  *    itself): "possible recursive locking".  Taking the SAME lock again is
  *    left to the lock's own report (spinlock recursion, mutex and page
- *    lock SELF-DEADLOCK).  Page locks may nest in (mapping, index) order,
+ *    lock SELF-DEADLOCK), except an rw_semaphore's: its readers are only
+ *    counted, so the validator reports it (recursive locking).  Page locks may nest in (mapping, index) order,
  *    the rule the LOCK ORDER comment (mm/filemap.c) gives for two
  *    directories' i_mutex: lower address first, then lower index.
  *
