@@ -37,6 +37,9 @@ struct rw_semaphore {
     spinlock_t wait_lock;              /* guards everything here */
     struct list_head wait_list;        /* struct rwsem_waiter, oldest first */
     struct task_struct *owner;         /* the writer (reports, self-deadlock); NULL */
+    struct task_struct *last_reader;   /* the last task in for reading: a hint for
+                                          reports and lx-locks (Linux 4.x keeps one
+                                          in owner), stale once it has left */
     const char *name;
 #ifdef CONFIG_LOCKDEP
     struct lockdep_map dep_map;        /* the validator's class (include/lockdep.h) */
@@ -44,7 +47,7 @@ struct rw_semaphore {
 };
 
 #define __RWSEM_INITIALIZER(n) { 0, __SPIN_LOCK_UNLOCKED(n.wait_lock),                  \
-        LIST_HEAD_INIT(n.wait_list), NULL, #n LOCKDEP_MAP_INIT(#n) }
+        LIST_HEAD_INIT(n.wait_list), NULL, NULL, #n LOCKDEP_MAP_INIT(#n) }
 #define DECLARE_RWSEM(n) struct rw_semaphore n = __RWSEM_INITIALIZER(n)
 
 void init_rwsem(struct rw_semaphore *sem);

@@ -34,7 +34,8 @@
  * sleeps forever; a reader's recursion is the validator's to report
  * (include/rwsem.h).  Waiting more than rwsem_warn_jiffies prints the
  * holders: the writer, or with the validator built in the readers it
- * knows of (their held-lock stacks), with backtraces. */
+ * knows of (their held-lock stacks), with backtraces; without it only the
+ * last reader in (sem->last_reader, a hint). */
 #include <kernel.h>
 #include <rwsem.h>
 #include <mutex.h>
@@ -58,6 +59,7 @@ void (init_rwsem)(struct rw_semaphore *sem)
     spin_lock_init(&sem->wait_lock);
     INIT_LIST_HEAD(&sem->wait_list);
     sem->owner = NULL;
+    sem->last_reader = NULL;
     if (!sem->name)
         sem->name = "rwsem";
 }
@@ -93,6 +95,7 @@ static void __rwsem_do_wake(struct rw_semaphore *sem, bool write_ok)
         if (w->write)
             break;
         sem->activity++;
+        sem->last_reader = w->task;
         list_del(&w->list);
         struct task_struct *t = w->task;
         WRITE_ONCE(w->task, NULL);
@@ -119,7 +122,9 @@ static void show_readers(struct rw_semaphore *sem)
     if (!found)
         printk(KERN_WARNING "  (no reader known to the validator)\n");
 #else
-    printk(KERN_WARNING "  (readers are only counted: build with the validator to name them)\n");
+    struct task_struct *r = READ_ONCE(sem->last_reader);
+    printk(KERN_WARNING "  (readers are only counted: the validator names them; the last in "
+           "was task %d (%s))\n", r ? r->pid : -1, r ? r->comm : "?");
 #endif
 }
 
@@ -193,6 +198,7 @@ static void __down_read(struct rw_semaphore *sem)
     spin_lock_irqsave(&sem->wait_lock, flags);
     if (sem->activity >= 0 && list_empty(&sem->wait_list)) {
         sem->activity++;
+        sem->last_reader = current;
         spin_unlock_irqrestore(&sem->wait_lock, flags);
         return;
     }
@@ -215,6 +221,7 @@ int down_read_trylock(struct rw_semaphore *sem)
     spin_lock_irqsave(&sem->wait_lock, flags);
     if (sem->activity >= 0 && list_empty(&sem->wait_list)) {
         sem->activity++;
+        sem->last_reader = current;
         ok = 1;
     }
     spin_unlock_irqrestore(&sem->wait_lock, flags);
@@ -301,6 +308,7 @@ void downgrade_write(struct rw_semaphore *sem)
     BUG_ON(sem->activity != -1 || sem->owner != current);
     sem->activity = 1;
     sem->owner = NULL;
+    sem->last_reader = current;
     __rwsem_do_wake(sem, false);       /* readers at the head only */
     spin_unlock_irqrestore(&sem->wait_lock, flags);
 }

@@ -831,7 +831,7 @@ def rwsem_holders(m, ts):
     """Who holds rw_semaphore *m (include/rwsem.h): activity -1 is its
     writer (m->owner); n > 0 readers are only counted by the rwsem, and
     named from the validator's held-lock stacks when the kernel has them
-    (CONFIG_LOCKDEP)."""
+    (CONFIG_LOCKDEP), else only the last one in (m->last_reader)."""
     a = int(m["activity"])
     if a == 0:
         return "free"
@@ -839,7 +839,9 @@ def rwsem_holders(m, ts):
         return "held for writing by " + task_name(m["owner"])
     tt = gdb.lookup_type("struct task_struct")
     if not any(f.name == "held_locks" for f in tt.fields()):
-        return "held for reading by %d task%s (named with CONFIG_LOCKDEP)" % (a, "s" if a > 1 else "")
+        r = m["last_reader"]
+        return "held for reading by %d task%s (the last in: %s)" % (
+            a, "s" if a > 1 else "", task_name(r) if ptr(r) else "?")
     names = []
     for t in ts:
         for i in range(int(t["lockdep_depth"])):
