@@ -735,8 +735,20 @@ int try_to_unmap(struct page *page)
             ret = SWAP_FAIL;
             break;
         }
+        /* Its faults may be filling PTEs (mmap_sem read): their lock, by
+         * trylock, as interrupts are off here and its holder may be
+         * waiting for this CPU to answer a TLB flush; busy: not now.
+         * Under it, the PTE must still map the page (a COW may have
+         * replaced it). */
         struct mm_struct *mm = v->vm_mm;
-        spin_lock(&mm->page_table_lock);    /* its faults may be filling PTEs */
+        if (!spin_trylock(&mm->page_table_lock)) {
+            ret = SWAP_AGAIN;
+            continue;
+        }
+        if (!pte_has_page(*ptep) || pte_page(*ptep) != page) {
+            spin_unlock(&mm->page_table_lock);
+            continue;
+        }
         pte = set_pte_at(mm, va, ptep, 0);  /* with its latest dirty bit */
         mm->rss--;
         spin_unlock(&mm->page_table_lock);
