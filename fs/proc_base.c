@@ -610,9 +610,9 @@ static int show_cmdline(const struct task_info *ti, char *buf, size_t size)
     if (!ti->mm || ti->mm->arg_end <= ti->mm->arg_start)
         return 0;
     int len = (int)min(ti->mm->arg_end - ti->mm->arg_start, (unsigned long)size - 1);
-    mutex_lock(&ti->mm->mmap_sem);
+    down_read(&ti->mm->mmap_sem);
     int n = access_remote_vm(ti->mm, ti->mm->arg_start, buf, len, 0);
-    mutex_unlock(&ti->mm->mmap_sem);
+    up_read(&ti->mm->mmap_sem);
     return n;
 }
 
@@ -741,7 +741,7 @@ static int show_maps(const struct task_info *ti, char *buf, size_t size, bool sm
     struct mm_struct *mm = ti->mm;
     if (!mm)
         return 0;
-    mutex_lock(&mm->mmap_sem);
+    down_read(&mm->mmap_sem);
     int count = mm->map_count, i = 0;
     struct map_line *ml = kmalloc(count * sizeof *ml + 1, GFP_KERNEL);
     struct vm_area_struct *v;
@@ -754,7 +754,7 @@ static int show_maps(const struct task_info *ti, char *buf, size_t size, bool sm
             i++;
         }
     unsigned long start_brk = mm->start_brk, brk = mm->brk, start_stack = mm->start_stack;
-    mutex_unlock(&mm->mmap_sem);
+    up_read(&mm->mmap_sem);
     char *name = kmalloc(PATH_MAX, GFP_KERNEL);
     if (!ml || !name) {
         kfree(name);
@@ -924,10 +924,10 @@ static ssize_t proc_pagemap_read(struct file *file, struct iov_iter *to, loff_t 
         size_t n = min((size_t)PM_CHUNK, (count - done) / 8);
         if (n > TASK_SIZE / PAGE_SIZE - vpn)
             n = TASK_SIZE / PAGE_SIZE - vpn;
-        mutex_lock(&mm->mmap_sem);
+        down_read(&mm->mmap_sem);
         for (size_t i = 0; i < n; i++)
             words[i] = pagemap_word(mm, (unsigned long)(vpn + i) * PAGE_SIZE, show_pfn);
-        mutex_unlock(&mm->mmap_sem);
+        up_read(&mm->mmap_sem);
         size_t got = copy_to_iter(words, n * 8, to);
         done += got;
         *pos += got;

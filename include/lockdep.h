@@ -19,7 +19,8 @@
  * can deadlock, reported the first time it happens even if no other task
  * ever takes the locks the other way.  Also reported: a lock taken in an
  * interrupt handler and elsewhere with interrupts on, sleeping (mutex_lock,
- * lock_page, might_sleep) while holding a spinlock or with interrupts off,
+ * down_read/down_write, lock_page, might_sleep) while holding a spinlock or
+ * with interrupts off,
  * a lock released by a task that does not hold it, two locks of one class
  * nested (page locks: allowed in (mapping, index) order).
  *
@@ -64,6 +65,7 @@ struct held_lock {
     unsigned long ip;                  /* where it was taken */
     unsigned char irq;                 /* taken in an interrupt handler */
     unsigned char trylock;             /* taken by a trylock: no order recorded */
+    unsigned char read;                /* an rwsem taken for reading (down_read) */
 };
 
 #define MAX_LOCK_DEPTH 24
@@ -76,8 +78,13 @@ struct held_lock {
     struct held_lock held_locks[MAX_LOCK_DEPTH];
 
 /* The kinds, for the rules: a spinlock must not be held across a sleep;
- * sleeping locks must not be taken in atomic context. */
-enum lock_kind { LD_SPIN, LD_MUTEX, LD_PAGE };
+ * sleeping locks must not be taken in atomic context.  An rw_semaphore
+ * (include/rwsem.h) is LD_RWSEM; lock_acquire's LD_RWSEM_READ is the same
+ * class kind, taken for reading (held_lock.read).  A read acquisition is
+ * ordered like any other (mmap_sem read in the fault -> page lock is an
+ * edge) and, as Linux 2.6.24's down_read (read=1, not the recursive
+ * read=2 of rwlocks), may not nest in its own class. */
+enum lock_kind { LD_SPIN, LD_MUTEX, LD_PAGE, LD_RWSEM, LD_RWSEM_READ };
 
 extern int debug_locks;                /* 1 while the validator runs */
 extern unsigned long lockdep_reports;  /* reports made (tests, the runner) */
@@ -90,6 +97,8 @@ void lockdep_init_map(struct lockdep_map *map, const char *name, struct lock_cla
 void lock_acquire(struct lockdep_map *map, const char *lockname, const void *instance,
                   enum lock_kind kind, unsigned int subclass, int trylock, unsigned long ip);
 void lock_release(struct lockdep_map *map, const void *instance, unsigned long ip);
+/* downgrade_write: the task's write entry for instance becomes a read. */
+void lock_downgrade(struct lockdep_map *map, const void *instance);
 /* The page lock (mm/filemap.c): one class, no lockdep_map in struct page. */
 void lock_page_acquire(struct page *page, int trylock, unsigned long ip);
 /* Sleeping here is a bug if a spinlock is held or interrupts are off. */

@@ -28,6 +28,7 @@
 #include <types.h>
 #include <list.h>
 #include <mutex.h>
+#include <rwsem.h>
 #include <asm/pgtable.h>
 
 struct address_space;
@@ -75,13 +76,18 @@ enum pageflags {
  *   mm->mmap --> [text r-x] --> [data rw-] --> [heap rw- (brk)] -->
  *                [mmap rw-] ... --> [stack rw- GROWSDOWN] (sorted by address)
  *
- * Locking: mm->mmap_sem (Linux 2.6's name; today's mmap_lock) guards the
- * VMA list and the PTEs of user space.  The page-fault handler takes it for
- * a user address (a file-backed fault sleeps: it reads the page), and so do
- * mmap, munmap, mprotect, brk, msync and fork (the parent's).  Simplification:
- * Linux's is a reader/writer semaphore (faults are readers, mmap a writer);
- * ours is a plain mutex, so two faults of one mm serialise (Vellum has no
- * threads sharing an mm, so nothing is lost).  Its place in the lock order
+ * Locking: mm->mmap_sem (Linux 2.6's name; today's mmap_lock), a
+ * reader-writer semaphore (include/rwsem.h), guards the VMA list and the
+ * PTEs of user space.  For READING (down_read): the page-fault handler (a
+ * file-backed fault sleeps: it reads the page), mincore, msync, the futex
+ * key lookup, /proc's maps, smaps, pagemap and cmdline readers, madvise's
+ * advice that changes no VMA: two threads of one process (CLONE_VM) fault
+ * at once.  For WRITING (down_write): mmap, munmap, mprotect, mremap, brk,
+ * mlock, madvise's VMA-changing advice and fork (the parent's, dup_mm), as
+ * Linux.  What readers write must bear several of them at once:
+ * mm->mmap_cache is one word, a benign race (find_vma); the PTEs of the
+ * fault path, rss and hiwater_rss and a stack's growth are changed under
+ * mm->page_table_lock (mm/memory.c).  Its place in the lock order
  * (i_mutex -> mmap_sem -> page lock) is in mm/filemap.c's header.
  * ====================================================================== */
 struct mm_struct;
@@ -152,7 +158,9 @@ struct mm_struct {
     int not_dumpable;                  /* prctl(PR_SET_DUMPABLE, 0), or a set-ID exec:
                                           Linux's mm->flags dumpable bits, inverted so
                                           that a new mm (zeroed) is dumpable */
-    struct mutex mmap_sem;             /* the VMA list and PTEs (see above) */
+    struct rw_semaphore mmap_sem;      /* the VMA list and PTEs (see above) */
+    spinlock_t page_table_lock;        /* the fault path's PTE changes, rss, hiwater_rss,
+                                          a stack's growth: mmap_sem readers at once */
     struct file *exe_file;             /* the program exec loaded (referenced; it
                                           denies writers while held: -ETXTBSY,
                                           fs/open.c), or NULL */

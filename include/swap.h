@@ -118,7 +118,7 @@ size_t vmscan_stats_show(char *buf, size_t size);
 int page_referenced(struct page *page);
 /* Remove every PTE that maps page (page locked), moving each PTE's dirty
  * bit to the page.  SWAP_SUCCESS when none is left, SWAP_AGAIN when an
- * address space was busy (its mmap_sem held by another task), SWAP_FAIL
+ * address space was busy (its page_table_lock held by a fault), SWAP_FAIL
  * when a PTE was used since page_referenced looked (keep the page). */
 #define SWAP_SUCCESS 0
 #define SWAP_AGAIN   1

@@ -131,14 +131,14 @@ static int get_futex_key(uint32_t *uaddr, int private, struct futex_key *key)
     if (fault_in_readable(uaddr, sizeof(uint32_t)))
         return -EFAULT;
     for (;;) {
-        mutex_lock(&mm->mmap_sem);
+        down_read(&mm->mmap_sem);
         struct vm_area_struct *vma = find_vma(mm, address);
         if (!vma || vma->vm_start > address) {
-            mutex_unlock(&mm->mmap_sem);
+            up_read(&mm->mmap_sem);
             return -EFAULT;
         }
         if (!(vma->vm_flags & VM_SHARED)) {
-            mutex_unlock(&mm->mmap_sem);
+            up_read(&mm->mmap_sem);
             return 0;                  /* private mapping: (mm, address) */
         }
         if (vma->vm_file) {
@@ -148,7 +148,7 @@ static int get_futex_key(uint32_t *uaddr, int private, struct futex_key *key)
                 key->word = vma->vm_pgoff + ((address - vma->vm_start) >> PAGE_SHIFT);
                 key->offset = (address & ~PAGE_MASK) | 1;
             }
-            mutex_unlock(&mm->mmap_sem);
+            up_read(&mm->mmap_sem);
             return 0;
         }
         /* Shared anonymous memory: its frame, which every process mapping
@@ -158,10 +158,10 @@ static int get_futex_key(uint32_t *uaddr, int private, struct futex_key *key)
             key->ptr = (void *)pte_phys(*pte);
             key->word = 0;
             key->offset = (address & ~PAGE_MASK) | 2;
-            mutex_unlock(&mm->mmap_sem);
+            up_read(&mm->mmap_sem);
             return 0;
         }
-        mutex_unlock(&mm->mmap_sem);
+        up_read(&mm->mmap_sem);
         if (fault_in_readable(uaddr, sizeof(uint32_t)))   /* not present: fault */
             return -EFAULT;                                 /* it in, look again */
     }

@@ -37,6 +37,12 @@
  *    also counts irqs_disabled(); Vellum's boot runs initcalls with
  *    interrupts off, so the rule is the held spinlock, which spin_lock_irq*
  *    always is.
+ *  - Rw-semaphores (include/rwsem.h): one class kind, LD_RWSEM, each
+ *    acquisition a read or a write (held_lock.read; lock_acquire's
+ *    LD_RWSEM_READ).  Linux 2.6.24's rule for them (down_read is read=1,
+ *    not the recursive read=2 of read_lock): a read is ordered like a
+ *    write (the fault's mmap_sem read -> page lock is an edge), and does
+ *    not nest in its class: a writer queued between two reads deadlocks.
  *  - Release checks: unlocking a mutex or spinlock that another task
  *    holds: "bad unlock balance".  One nobody holds is the lock's own
  *    report (a double unlock), or was taken while the validator was off.
@@ -44,7 +50,8 @@
  *    between two tasks and the graph cannot see it (an edge from a class to
  *    itself): "possible recursive locking".  Taking the SAME lock again is
  *    left to the lock's own report (spinlock recursion, mutex and page
- *    lock SELF-DEADLOCK).  Page locks may nest in (mapping, index) order,
+ *    lock SELF-DEADLOCK), except an rw_semaphore's: its readers are only
+ *    counted, so the validator reports it (recursive locking).  Page locks may nest in (mapping, index) order,
  *    the rule the LOCK ORDER comment (mm/filemap.c) gives for two
  *    directories' i_mutex: lower address first, then lower index.
  *
@@ -69,6 +76,7 @@
 #include <mm.h>
 #include <pagemap.h>
 #include <mutex.h>
+#include <rwsem.h>
 #include <init.h>
 #include <cmdline.h>
 #include <asm/irqflags.h>
@@ -229,7 +237,8 @@ static void print_lock_line(const char *prefix, const struct held_lock *h)
     char sym[96];
     ksym_snprint(sym, sizeof sym, h->ip);
     printk(KERN_ERR "%s(%s%s){%s}, at: [<%08lx>] %s\n", prefix, h->class->name, sub(h->class),
-           h->class->kind == LD_SPIN ? "spin" : h->class->kind == LD_MUTEX ? "mutex" : "page",
+           h->class->kind == LD_SPIN ? "spin" : h->class->kind == LD_MUTEX ? "mutex" :
+           h->class->kind == LD_RWSEM ? (h->read ? "rwsem-read" : "rwsem-write") : "page",
            h->ip, sym);
 }
 
@@ -262,6 +271,11 @@ static bool held_valid(struct task_struct *t, const struct held_lock *h, bool al
     case LD_SPIN: {
         const spinlock_t *lock = h->instance;
         return !all || (spin_is_locked(lock) && lock->owner == t);
+    }
+    case LD_RWSEM: {                   /* readers are only counted: any reader will do */
+        const struct rw_semaphore *sem = h->instance;
+        int a = READ_ONCE(sem->activity);
+        return !all || (h->read ? a > 0 : a == -1 && sem->owner == t);
     }
     default: {
         const struct mutex *m = h->instance;
@@ -405,6 +419,7 @@ static bool in_validator(unsigned long ip)
         "add_edge", "__lock_acquire", "lock_acquire", "lock_page_acquire", "__might_sleep",
         "lock_release", "report_end", "report_circular", "report_recursive",
         "report_irq_inconsistent", "report_might_sleep", "report_bad_unlock", "mark_usage",
+        "lock_downgrade",
     };
     const char *name = ksym_lookup(ip - 1, NULL, NULL);
     for (unsigned i = 0; name && i < ARRAY_SIZE(own); i++)
@@ -462,6 +477,11 @@ static void report_recursive(struct task_struct *t, const struct held_lock *prev
     print_lock_line(" ", next);
     printk(KERN_ERR "\nbut task is already holding lock:\n");
     print_lock_line(" ", prev);
+    if (next->class->kind == LD_RWSEM)
+        printk(KERN_ERR "\n%s: an rw_semaphore does not nest, not even for reading: a writer "
+               "queued between the two waits for the first, the second waits behind it\n",
+               prev->instance == next->instance ? "the same rwsem, taken again" :
+               "two rwsems of one class");
     if (next->class->kind == LD_PAGE) {
         const struct page *a = prev->instance, *b = next->instance;
         printk(KERN_ERR "\npage locks nest only in (mapping, index) order: holding "
@@ -564,7 +584,11 @@ static void __lock_acquire(struct lockdep_map *map, const char *lockname, const 
                            unsigned long ip, bool irqs_on)
 {
     struct task_struct *t = current;
-    struct held_lock next = { NULL, instance, ip, t->hardirq_context > 0, (unsigned char)trylock };
+    bool read = kind == LD_RWSEM_READ;
+    if (read)
+        kind = LD_RWSEM;                /* one class kind; the acquisition is a read */
+    struct held_lock next = { NULL, instance, ip, t->hardirq_context > 0, (unsigned char)trylock,
+                              read };
     bool again = false;
 
     prune_held(t);
@@ -576,10 +600,10 @@ static void __lock_acquire(struct lockdep_map *map, const char *lockname, const 
         goto out;
     for (int i = 0; i < t->lockdep_depth; i++) {
         const struct held_lock *prev = &t->held_locks[i];
-        if (prev->instance == instance) {
+        if (prev->instance == instance && kind != LD_RWSEM) {
             again = true;              /* the lock's own report, or a trylock after acquire */
             continue;
-        }
+        }                              /* an rwsem taken again: recursion, below */
         if (prev->class == next.class || trylock)
             continue;                  /* nesting: below */
         if (!add_edge(t, prev, &next))
@@ -690,6 +714,24 @@ void lock_release(struct lockdep_map *map, const void *instance, unsigned long i
             }
         }
     }
+    lockdep_leave(flags);
+}
+
+/* downgrade_write (kernel/rwsem.c): the task's newest write entry for
+ * instance becomes a read entry (Linux's lock_downgrade, 4.13; 2.6.24 left
+ * the write entry as it was).  The dependencies already recorded stay. */
+void lock_downgrade(struct lockdep_map *map, const void *instance)
+{
+    struct task_struct *t = current;
+    if (t->lockdep_recursion)
+        return;
+    unsigned long flags = local_irq_save();
+    t->lockdep_recursion++;
+    for (int i = t->lockdep_depth - 1; i >= 0; i--)
+        if (t->held_locks[i].instance == instance && !t->held_locks[i].read) {
+            t->held_locks[i].read = 1;
+            break;
+        }
     lockdep_leave(flags);
 }
 

@@ -12,6 +12,7 @@
 #include <ktest.h>
 #include <timer.h>
 #include <err.h>
+#include <rwsem.h>
 
 /* ---- the planted-bug window -------------------------------------------- */
 
@@ -362,6 +363,96 @@ KTEST(lockdep, page_locks_nest_in_index_order_only)
     KT_EXPECT(ktest_find(log, "WARNING: possible recursive locking detected"));
     KT_EXPECT(ktest_find(log, " (page lock){page}, at: "));
     KT_EXPECT(ktest_find(log, "page locks nest only in (mapping, index) order"));
+}
+
+/* ---- rw-semaphores (include/rwsem.h) -------------------------------------- */
+
+static DECLARE_RWSEM(lockdep_test_rw);
+
+static void __noipa read_then_a(void)
+{
+    down_read(&lockdep_test_rw);
+    mutex_lock(&lockdep_test_a);
+    mutex_unlock(&lockdep_test_a);
+    up_read(&lockdep_test_rw);
+}
+
+static void __noipa a_then_read(void)
+{
+    mutex_lock(&lockdep_test_a);
+    down_read(&lockdep_test_rw);
+    up_read(&lockdep_test_rw);
+    mutex_unlock(&lockdep_test_a);
+}
+
+/* A read acquisition orders like any other: rwsem (read) -> A, then
+ * A -> rwsem (read) is the AB-BA of mmap_sem (read in the fault) and the
+ * page lock (a writer queued on the rwsem meets both readers). */
+KTEST(lockdep, planted_abba_through_a_read_is_reported)
+{
+    ktest_lockdep_begin();
+    read_then_a();
+    read_then_a();                             /* the same order again: quiet */
+    unsigned long in_order = lockdep_reports - planted_reports;
+    bool edge = find_edge(class_no(lockdep_test_rw.dep_map.class),
+                          class_no(lockdep_test_a.dep_map.class)) >= 0;
+    printk(KERN_INFO "lockdep_test: read AB-BA follows\n");
+    a_then_read();
+    const char *log = ktest_log_since("lockdep_test: read AB-BA follows");
+    unsigned long made = ktest_lockdep_end();
+    KT_EXPECT_EQ(in_order, 0);
+    KT_EXPECT(edge);
+    KT_EXPECT_EQ(made, 1);
+    KT_EXPECT(ktest_find(log, "WARNING: possible circular locking dependency detected"));
+    KT_EXPECT(ktest_find(log, "is trying to acquire lock:\n (lockdep_test_rw){rwsem-read}, at: "));
+    KT_EXPECT(ktest_find(log, "but task is already holding lock:\n (lockdep_test_a){mutex}, at: "));
+    const char *chain = ktest_find(log, "the existing dependency chain (in reverse order) is:");
+    KT_EXPECT(chain && ktest_find(chain, "] read_then_a+0x"));
+    KT_EXPECT(!rwsem_is_locked(&lockdep_test_rw));
+    KT_EXPECT(!mutex_is_locked(&lockdep_test_a));
+}
+
+static volatile int upgrader_reads;
+
+/* Holds the rwsem for reading and asks to write it: a deadlock on the
+ * spot (the write waits for our own read), reported by the validator; the
+ * test then lets go of the read for it. */
+static int upgrader_fn(void *p)
+{
+    down_read(&lockdep_test_rw);
+    upgrader_reads = 1;
+    down_write(&lockdep_test_rw);              /* reported; sleeps until the rescue */
+    up_write(&lockdep_test_rw);
+    return 4;
+}
+
+KTEST(lockdep, down_write_while_reading_is_reported)
+{
+    upgrader_reads = 0;
+    ktest_lockdep_begin();
+    printk(KERN_INFO "lockdep_test: read then write follows\n");
+    struct task_struct *t = kthread_run(upgrader_fn, NULL, "upgrader");
+    KT_ASSERT(!IS_ERR(t));
+    int i;
+    for (i = 0; i < 2000; i++) {               /* until it sleeps on its own rwsem */
+        if (upgrader_reads && READ_ONCE(t->state) == TASK_UNINTERRUPTIBLE &&
+            READ_ONCE(t->waiting_on) == &lockdep_test_rw)
+            break;
+        msleep(1);
+    }
+    KT_EXPECT(i < 2000);
+    KT_EXPECT_EQ(lockdep_test_rw.activity, 1);
+    up_read(&lockdep_test_rw);                 /* the rescue: its read, let go for it */
+    KT_EXPECT_EQ(kthread_stop(t), 4);
+    const char *log = ktest_log_since("lockdep_test: read then write follows");
+    unsigned long made = ktest_lockdep_end();
+    KT_EXPECT_EQ(made, 1);
+    KT_EXPECT(ktest_find(log, "WARNING: possible recursive locking detected"));
+    KT_EXPECT(ktest_find(log, "upgrader/"));
+    KT_EXPECT(ktest_find(log, " (lockdep_test_rw){rwsem-write}, at: "));
+    KT_EXPECT(ktest_find(log, " (lockdep_test_rw){rwsem-read}, at: "));
+    KT_EXPECT(ktest_find(log, "the same rwsem, taken again"));
+    KT_EXPECT(!rwsem_is_locked(&lockdep_test_rw));
 }
 
 /* The validator watches the kernel: its classes are there after the

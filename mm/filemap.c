@@ -56,10 +56,13 @@
  *   pipe->mutex, tty read_mutex    (mutexes: a pipe's buffer, fs/pipe.c; one tty
  *                                   reader, kernel/drivers/tty.c.  Held across
  *                                   copies to/from user space: above mmap_sem)
- *       mm->mmap_sem               (mutex: the VMAs and PTEs of one mm.  Taken by
- *                                   the page-fault handler for a user address,
- *                                   mmap, munmap, mprotect, mremap, brk,
- *                                   msync, fork)
+ *       mm->mmap_sem               (rw_semaphore: the VMAs and PTEs of one mm.
+ *                                   For reading by the page-fault handler for a
+ *                                   user address, msync, mincore, futex, /proc;
+ *                                   for writing by mmap, munmap, mprotect,
+ *                                   mremap, brk, mlock, fork.  A read orders as
+ *                                   a write: a writer queued between two
+ *                                   readers blocks the second)
  *         page lock (PG_locked)    (lock_page: sleeps; one page at a time.
  *                                   filemap_fault locks a page to read it in)
  *           jbd_handle             (a JBD handle, journal_start .. journal_stop,

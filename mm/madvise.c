@@ -53,8 +53,8 @@
  * MADV_HWPOISON and MADV_SOFT_OFFLINE (memory-failure injection) are
  * EINVAL, as on a Linux built without CONFIG_MEMORY_FAILURE.
  *
- * Locking: mmap_sem, held across the walk (Linux takes it for reading,
- * or for writing where VMAs change; ours is one mutex).
+ * Locking: mmap_sem, held across the walk: for writing where VMAs change,
+ * for reading otherwise (madvise_need_mmap_write, as Linux).
  */
 #include <kernel.h>
 #include <errno.h>
@@ -76,6 +76,21 @@ static bool advice_known(int advice)
         return true;
     default:
         return false;
+    }
+}
+
+/* mmap_sem for writing: the advice may change VMAs (split, merge, flags).
+ * Linux's madvise_need_mmap_write: the advice that only zaps or fills PTEs
+ * (or does nothing here) takes it for reading, beside the faults. */
+static bool madvise_need_mmap_write(int advice)
+{
+    switch (advice) {
+    case MADV_REMOVE: case MADV_WILLNEED: case MADV_DONTNEED: case MADV_DONTNEED_LOCKED:
+    case MADV_COLD: case MADV_PAGEOUT: case MADV_FREE: case MADV_POPULATE_READ:
+    case MADV_POPULATE_WRITE: case MADV_COLLAPSE:
+        return false;
+    default:
+        return true;
     }
 }
 
@@ -171,7 +186,11 @@ long sys_madvise(unsigned long start, size_t len, int advice)
         return 0;
 
     int err = 0;
-    mutex_lock(&mm->mmap_sem);
+    bool write = madvise_need_mmap_write(advice);
+    if (write)
+        down_write(&mm->mmap_sem);
+    else
+        down_read(&mm->mmap_sem);
     while (start < end) {
         struct vm_area_struct *v = find_vma(mm, start);    /* first ending above start */
         if (!v || v->vm_start >= end) {
@@ -190,6 +209,9 @@ long sys_madvise(unsigned long start, size_t len, int advice)
         }
         start = stop;                  /* v may be split or merged: look it up again */
     }
-    mutex_unlock(&mm->mmap_sem);
+    if (write)
+        up_write(&mm->mmap_sem);
+    else
+        up_read(&mm->mmap_sem);
     return err;
 }

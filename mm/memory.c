@@ -78,7 +78,8 @@ char empty_zero_page[PAGE_SIZE] __attribute__((aligned(PAGE_SIZE)));
 
 static inline struct page *pte_page(pte_t pte) { return pfn_to_page(pte_pfn(pte)); }
 
-/* One more frame mapped in mm, and the peak that getrusage reports. */
+/* One more frame mapped in mm, and the peak that getrusage reports.
+ * mm->page_table_lock held: faults run at once under mmap_sem read. */
 static void mm_rss_inc(struct mm_struct *mm)
 {
     if (++mm->rss > mm->hiwater_rss)
@@ -154,12 +155,15 @@ static pte_t *pte_alloc(struct mm_struct *mm, unsigned long va)
     unsigned long pt = get_zeroed_page(GFP_KERNEL);
     if (!pt)
         return NULL;
-    if (lookup_pte(pgd, va)) {          /* cannot happen: GFP_KERNEL never sleeps */
+    spin_lock(&mm->page_table_lock);
+    if (lookup_pte(pgd, va)) {          /* another thread's fault, on another CPU */
+        spin_unlock(&mm->page_table_lock);
         free_page(pt);
         return lookup_pte(pgd, va);
     }
     /* The PDE allows everything; each PTE restricts (as map_page does). */
     pgd[pgd_index(va)] = virt_to_phys(pt) | _PAGE_PRESENT | _PAGE_RW | _PAGE_USER;
+    spin_unlock(&mm->page_table_lock);
     return lookup_pte(pgd, va);
 }
 
@@ -179,10 +183,17 @@ static pte_t mk_pte(struct page *page, unsigned long vm_flags, bool writable)
 void do_set_pte(struct vm_area_struct *vma, unsigned long address, struct page *page,
                 pte_t *ptep)
 {
-    BUG_ON(pte_has_page(*ptep));
-    set_pte_at(vma->vm_mm, address, ptep, mk_pte(page, vma->vm_flags, false));
+    struct mm_struct *mm = vma->vm_mm;
+    spin_lock(&mm->page_table_lock);
+    if (pte_has_page(*ptep)) {          /* another thread's fault got there first */
+        spin_unlock(&mm->page_table_lock);
+        put_page(page);
+        return;
+    }
+    set_pte_at(mm, address, ptep, mk_pte(page, vma->vm_flags, false));
     page_add_rmap(page);
-    mm_rss_inc(vma->vm_mm);
+    mm_rss_inc(mm);
+    spin_unlock(&mm->page_table_lock);
 }
 
 /* After a read fault at address (its PTE: ptep) was resolved: the other
@@ -219,16 +230,19 @@ static int wp_page_copy(struct vm_area_struct *vma, unsigned long address, pte_t
         put_page(old);
         return VM_FAULT_OOM;
     }
-    if (*ptep != pte) {
+    memcpy(page_address(new), page_address(old), PAGE_SIZE);
+    spin_lock(&mm->page_table_lock);
+    if (*ptep != pte) {                 /* changed meanwhile (another thread): retry */
+        spin_unlock(&mm->page_table_lock);
         put_page(new);
         put_page(old);
         return 0;
     }
     put_page(old);
-    memcpy(page_address(new), page_address(old), PAGE_SIZE);
     set_pte_at(mm, address, ptep, mk_pte(new, vma->vm_flags, true));
     page_add_rmap(new);
     page_remove_rmap(old);
+    spin_unlock(&mm->page_table_lock);
     if (old->mapping)
         filemap_fault_stats.private_cow++;           /* a private copy of a file page */
     put_page(old);                                   /* our reference to the shared frame */
@@ -253,12 +267,15 @@ static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *
         struct page *new = alloc_page(GFP_HIGHUSER | __GFP_ZERO);
         if (!new)
             return VM_FAULT_OOM;
-        if (*ptep != pte) {                          /* changed while we slept: retry */
+        spin_lock(&mm->page_table_lock);
+        if (*ptep != pte) {                          /* changed meanwhile: retry */
+            spin_unlock(&mm->page_table_lock);
             put_page(new);
             return 0;
         }
         set_pte_at(mm, address, ptep, mk_pte(new, vma->vm_flags, true));
         page_add_rmap(new);
+        spin_unlock(&mm->page_table_lock);
         page_fault_zero_cow++;
         return 0;
     }
@@ -270,7 +287,10 @@ static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *
             set_page_dirty_mapped(old);              /* first write since clean */
             filemap_fault_stats.shared_dirtied++;
         }
-        set_pte_at(mm, address, ptep, pte | _PAGE_RW);
+        spin_lock(&mm->page_table_lock);
+        if (*ptep == pte)                            /* else changed meanwhile: retry */
+            set_pte_at(mm, address, ptep, pte | _PAGE_RW);
+        spin_unlock(&mm->page_table_lock);
         page_fault_cow_reuse++;
         if (dirtied) {
             balance_dirty_pages_ratelimited(old->mapping);
@@ -282,27 +302,34 @@ static int do_wp_page(struct vm_area_struct *vma, unsigned long address, pte_t *
 }
 
 /* Map page, new to this address space, at address (its PTE: ptep), and
- * count it.  The PTE cannot have been filled while an allocation or a read
- * slept (mmap_sem is ours), but that is cheap to be sure of: then the page
- * goes back. */
+ * count it.  mmap_sem is held for reading only, so another thread of the
+ * process may have faulted on the same page meanwhile (while a read or an
+ * allocation slept, or at once on another CPU): under page_table_lock, a
+ * filled PTE wins and our page goes back (Linux: pte_same under the PTE
+ * lock). */
 static void map_new_page(struct vm_area_struct *vma, unsigned long address, pte_t *ptep,
                          struct page *page, bool writable)
 {
+    struct mm_struct *mm = vma->vm_mm;
+    spin_lock(&mm->page_table_lock);
     if (pte_has_page(*ptep)) {
+        spin_unlock(&mm->page_table_lock);
         put_page(page);
         return;
     }
-    set_pte_at(vma->vm_mm, address, ptep, mk_pte(page, vma->vm_flags, writable));
+    set_pte_at(mm, address, ptep, mk_pte(page, vma->vm_flags, writable));
     page_add_rmap(page);
-    mm_rss_inc(vma->vm_mm);
+    mm_rss_inc(mm);
+    spin_unlock(&mm->page_table_lock);
     page_fault_demand_zero++;
 }
 
 /* A fault with no page yet in a VMA its object backs (a file): the object
  * finds the page (filemap_fault, which may sleep reading it from disk), and
  * it is mapped (Linux's do_fault: do_read_fault, do_cow_fault,
- * do_shared_fault in one).  mmap_sem is held, so the PTE slot is still ours
- * when ->fault returns. */
+ * do_shared_fault in one).  mmap_sem is held (for reading), so the page
+ * table is still there when ->fault returns; the slot may have been filled
+ * by another thread's fault meanwhile (map_new_page). */
 static int do_fault(struct vm_area_struct *vma, unsigned long address, pte_t *ptep,
                     unsigned int flags)
 {
@@ -356,8 +383,15 @@ static int do_anonymous_page(struct vm_area_struct *vma, unsigned long address, 
                              unsigned int flags)
 {
     if (!(flags & FAULT_FLAG_WRITE) && !(vma->vm_flags & VM_SHARED)) {
-        set_pte_at(vma->vm_mm, address, ptep, mk_pte(ZERO_PAGE(address), vma->vm_flags, false));
-        mm_rss_inc(vma->vm_mm);
+        struct mm_struct *mm = vma->vm_mm;
+        spin_lock(&mm->page_table_lock);
+        if (pte_has_page(*ptep)) {      /* another thread's fault got there first */
+            spin_unlock(&mm->page_table_lock);
+            return 0;
+        }
+        set_pte_at(mm, address, ptep, mk_pte(ZERO_PAGE(address), vma->vm_flags, false));
+        mm_rss_inc(mm);
+        spin_unlock(&mm->page_table_lock);
         page_fault_demand_zero++;
         page_fault_zero_page++;
         return 0;
@@ -410,17 +444,23 @@ void zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end
                 break;
             continue;
         }
+        /* page_table_lock: MADV_DONTNEED zaps with mmap_sem held for
+         * reading, while other threads' faults fill PTEs. */
+        spin_lock(&mm->page_table_lock);
         pte_t pte = *ptep;
         if (pte_has_page(pte)) {
             struct page *page = vm_normal_page(pte);
             pte = set_pte_at(mm, va, ptep, 0);       /* with its latest dirty bit */
+            mm->rss--;
+            spin_unlock(&mm->page_table_lock);
             if (page) {                              /* not the zero page */
                 if ((pte & _PAGE_DIRTY) && page->mapping)
                     set_page_dirty_mapped(page);     /* written through this PTE */
                 page_remove_rmap(page);
                 put_page(page);
             }
-            mm->rss--;
+        } else {
+            spin_unlock(&mm->page_table_lock);
         }
         va += PAGE_SIZE;
     }
@@ -696,12 +736,26 @@ int try_to_unmap(struct page *page)
             ret = SWAP_FAIL;
             break;
         }
+        /* Its faults may be filling PTEs (mmap_sem read): their lock, by
+         * trylock, as interrupts are off here and its holder may be
+         * waiting for this CPU to answer a TLB flush; busy: not now.
+         * Under it, the PTE must still map the page (a COW may have
+         * replaced it). */
         struct mm_struct *mm = v->vm_mm;
+        if (!spin_trylock(&mm->page_table_lock)) {
+            ret = SWAP_AGAIN;
+            continue;
+        }
+        if (!pte_has_page(*ptep) || pte_page(*ptep) != page) {
+            spin_unlock(&mm->page_table_lock);
+            continue;
+        }
         pte = set_pte_at(mm, va, ptep, 0);  /* with its latest dirty bit */
+        mm->rss--;
+        spin_unlock(&mm->page_table_lock);
         if (pte & _PAGE_DIRTY)
             set_page_dirty_mapped(page);    /* written through this PTE: the page's now */
         page_remove_rmap(page);
-        mm->rss--;
         put_page(page);                     /* the PTE's; the cache and reclaim hold theirs */
         vmscan_stats.unmapped++;
     }

@@ -118,9 +118,9 @@ long sys_mincore(unsigned long start, size_t len, unsigned char __user *vec)
         return -EAGAIN;                /* as Linux */
     long ret = 0;
     while (pages) {
-        mutex_lock(&mm->mmap_sem);
+        down_read(&mm->mmap_sem);
         ret = do_mincore(mm, start, min(pages, (unsigned long)PAGE_SIZE), tmp);
-        mutex_unlock(&mm->mmap_sem);
+        up_read(&mm->mmap_sem);
         if (ret <= 0)
             break;
         if (copy_to_user(vec, tmp, ret)) {

@@ -20,14 +20,17 @@
  *
  * Locking: the system calls here take mm->mmap_sem around the do_*
  * functions (the do_* functions expect it held, or an mm nobody else can
- * see yet: exec, tests).  Lock order: i_mutex -> mmap_sem -> page lock
- * (mm/filemap.c's header).
+ * see yet: exec, tests): for writing where VMAs change (mmap, munmap,
+ * mprotect, brk, mlock, fork's parent), for reading in msync, as Linux.
+ * Lock order: i_mutex -> mmap_sem -> page lock (mm/filemap.c's header).
+ * Readers run at once (two threads' faults): find_vma's cache is a benign
+ * race, expand_stack grows under mm->page_table_lock.
  *
  * Limits: at most sysctl_max_map_count VMAs (vm.max_map_count, 65530).
  *
  * Simplifications: the VMA list is a sorted linked list walked linearly,
  * from mm->mmap_cache when it can (find_vma; Linux: a maple tree); munmap leaves emptied page tables in place until
- * the address space dies; mmap_sem is a mutex (<mm_types.h>).
+ * the address space dies.
  */
 #include <kernel.h>
 #include <string.h>
@@ -67,13 +70,22 @@ static struct vm_area_struct *vma_prev(struct mm_struct *mm, struct vm_area_stru
  * walk: addr inside it, or in the gap after it (a program that maps page
  * after page, as one that fills its address space up to max_map_count:
  * each mmap is then O(1), not O(VMAs)).  Otherwise the walk starts there
- * when addr lies above it. */
+ * when addr lies above it.
+ *
+ * Called with mmap_sem held, often for READING only: two threads' faults
+ * on two CPUs may look up and store the cache at once.  That is a benign
+ * race of one word, as Linux 2.6's find_vma: each reads it once
+ * (READ_ONCE: the test below and the walk use the same VMA) and stores
+ * one aligned pointer; whichever store lands last, the cache holds a VMA
+ * of this mm, valid while any mmap_sem is held (only writers unlink VMAs,
+ * and they clear it: vma_remove).  A lost update costs a walk, nothing
+ * more. */
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
 {
     struct vm_area_struct *v, *c;
     if (!mm)
         return NULL;
-    c = mm->mmap_cache;
+    c = READ_ONCE(mm->mmap_cache);
     if (c) {
         if (c->vm_end > addr) {
             struct vm_area_struct *prev = vma_prev(mm, c);
@@ -82,7 +94,7 @@ struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
         } else {
             for (v = vma_next(mm, c); v; v = vma_next(mm, v))
                 if (v->vm_end > addr) {
-                    mm->mmap_cache = v;
+                    WRITE_ONCE(mm->mmap_cache, v);
                     return v;
                 }
             return NULL;
@@ -90,7 +102,7 @@ struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
     }
     list_for_each_entry(v, &mm->mmap, vm_list)
         if (v->vm_end > addr) {
-            mm->mmap_cache = v;
+            WRITE_ONCE(mm->mmap_cache, v);
             return v;
         }
     return NULL;
@@ -288,11 +300,13 @@ struct vm_area_struct *vma_expand_to(struct mm_struct *mm, struct vm_area_struct
 
 /* An unlocked mmap_sem: one init site, so that every mm's lock is one
  * class for the lock validator (kernel/lockdep.c keys a class by the
- * mutex_init that made it), forked or new. */
+ * init_rwsem that made it), forked or new. */
 static void mm_init_mmap_sem(struct mm_struct *mm)
 {
-    mutex_init(&mm->mmap_sem);
     mm->mmap_sem.name = "mmap_sem";
+    init_rwsem(&mm->mmap_sem);
+    mm->page_table_lock.name = "page_table_lock";
+    spin_lock_init(&mm->page_table_lock);
 }
 
 struct mm_struct *mm_alloc(void)
@@ -355,8 +369,10 @@ struct mm_struct *dup_mm(struct mm_struct *oldmm)
     if (!mm)
         return NULL;
     /* Everything but the directory, the list, the lock and the counts.
-     * The parent's mmap_sem keeps its VMAs and PTEs still while we copy. */
-    mutex_lock(&oldmm->mmap_sem);
+     * The parent's mmap_sem, for writing as Linux's dup_mmap, keeps its
+     * VMAs and PTEs still while we copy (the COW copy write-protects the
+     * parent's PTEs: no fault of another of its threads may run). */
+    down_write(&oldmm->mmap_sem);
     uint32_t *pgd = mm->pgd;
     *mm = *oldmm;
     mm->pgd = pgd;
@@ -389,10 +405,10 @@ struct mm_struct *dup_mm(struct mm_struct *oldmm)
         if (!(v->vm_flags & VM_WIPEONFORK) && copy_page_range(mm, oldmm, v))
             goto fail;
     }
-    mutex_unlock(&oldmm->mmap_sem);
+    up_write(&oldmm->mmap_sem);
     return mm;
 fail:
-    mutex_unlock(&oldmm->mmap_sem);
+    up_write(&oldmm->mmap_sem);
     mmput(mm);
     return NULL;
 }
@@ -832,7 +848,7 @@ static long do_mlock(unsigned long start, unsigned long len, unsigned long lockf
         return -EINVAL;
     if (end == start)
         return 0;
-    mutex_lock(&mm->mmap_sem);
+    down_write(&mm->mmap_sem);
     long err = 0;
     if (lockflags && !capable(CAP_IPC_LOCK) &&
         mm->locked_vm + (len >> PAGE_SHIFT) - locked_pages_in(mm, start, end) >
@@ -852,7 +868,7 @@ static long do_mlock(unsigned long start, unsigned long len, unsigned long lockf
             err = err == -EFAULT ? -ENOMEM : err == -ENOMEM ? -EAGAIN : err;
         }
     }
-    mutex_unlock(&mm->mmap_sem);
+    up_write(&mm->mmap_sem);
     return err;
 }
 
@@ -874,9 +890,9 @@ static long do_mlockall(int flags)
     if (!mm)
         return -EINVAL;
     unsigned long lockflags = VM_LOCKED | (flags & MCL_ONFAULT ? VM_LOCKONFAULT : 0);
-    mutex_lock(&mm->mmap_sem);
+    down_write(&mm->mmap_sem);
     if ((flags & MCL_CURRENT) && !capable(CAP_IPC_LOCK) && mm->total_vm > memlock_limit_pages()) {
-        mutex_unlock(&mm->mmap_sem);
+        up_write(&mm->mmap_sem);
         return -ENOMEM;
     }
     mm->def_flags = flags & MCL_FUTURE ? lockflags : 0;
@@ -886,7 +902,7 @@ static long do_mlockall(int flags)
             mlock_vma(v, flags ? lockflags : 0);
     if (flags & MCL_CURRENT)
         populate_locked(mm, 0, TASK_SIZE, true);
-    mutex_unlock(&mm->mmap_sem);
+    up_write(&mm->mmap_sem);
     return 0;
 }
 
@@ -931,8 +947,13 @@ int expand_stack(struct vm_area_struct *vma, unsigned long addr)
     struct vm_area_struct *prev = vma_prev(mm, vma);
     if (prev && addr < prev->vm_end + STACK_GUARD_GAP)
         return -ENOMEM;                              /* would touch the VMA below */
-    mm->total_vm += (vma->vm_start - addr) >> PAGE_SHIFT;
-    vma->vm_start = addr;
+    /* mmap_sem is held for reading: two threads may grow it at once. */
+    spin_lock(&mm->page_table_lock);
+    if (addr < vma->vm_start) {
+        mm->total_vm += (vma->vm_start - addr) >> PAGE_SHIFT;
+        vma->vm_start = addr;
+    }
+    spin_unlock(&mm->page_table_lock);
     page_fault_stack_grow++;
     return 0;
 }
@@ -969,9 +990,9 @@ long sys_brk(unsigned long brk)
     struct mm_struct *mm = current->mm;
     if (!mm)
         return -ENOMEM;
-    mutex_lock(&mm->mmap_sem);
+    down_write(&mm->mmap_sem);
     long r = do_sys_brk(brk);
-    mutex_unlock(&mm->mmap_sem);
+    up_write(&mm->mmap_sem);
     return r;
 }
 
@@ -987,9 +1008,9 @@ long sys_mmap2(unsigned long addr, unsigned long len, unsigned long prot,
         if (!file)
             return -EBADF;
     }
-    mutex_lock(&mm->mmap_sem);
+    down_write(&mm->mmap_sem);
     long r = do_mmap(mm, file, addr, len, prot, flags, file ? pgoff : 0);
-    mutex_unlock(&mm->mmap_sem);
+    up_write(&mm->mmap_sem);
     if (file)
         fput(file);                     /* the VMA holds its own reference */
     return r;
@@ -1000,9 +1021,9 @@ long sys_munmap(unsigned long addr, unsigned long len)
     struct mm_struct *mm = current->mm;
     if (!mm)
         return -EINVAL;
-    mutex_lock(&mm->mmap_sem);
+    down_write(&mm->mmap_sem);
     int r = do_munmap(mm, addr, len);
-    mutex_unlock(&mm->mmap_sem);
+    up_write(&mm->mmap_sem);
     return r;
 }
 
@@ -1011,9 +1032,9 @@ long sys_mprotect(unsigned long start, unsigned long len, unsigned long prot)
     struct mm_struct *mm = current->mm;
     if (!mm)
         return -EINVAL;
-    mutex_lock(&mm->mmap_sem);
+    down_write(&mm->mmap_sem);
     int r = do_mprotect(mm, start, len, prot);
-    mutex_unlock(&mm->mmap_sem);
+    up_write(&mm->mmap_sem);
     return r;
 }
 
@@ -1048,7 +1069,7 @@ long sys_msync(unsigned long start, unsigned long len, int flags)
     unsigned long end = start + len;
     int err = 0, unmapped = 0;
 
-    mutex_lock(&mm->mmap_sem);
+    down_read(&mm->mmap_sem);
     while (start < end) {
         struct vm_area_struct *v = find_vma(mm, start);
         if (!v)
@@ -1070,18 +1091,18 @@ long sys_msync(unsigned long start, unsigned long len, int flags)
         }
         start = stop;
         if (file && (flags & MS_SYNC)) {
-            mutex_unlock(&mm->mmap_sem);    /* the VMA may change meanwhile */
+            up_read(&mm->mmap_sem);    /* the VMA may change meanwhile */
             int e = vfs_fsync(file, 1);
             fput(file);
             if (e && !err)
                 err = e;
-            mutex_lock(&mm->mmap_sem);
+            down_read(&mm->mmap_sem);
         } else if (file) {
             fput(file);
         }
     }
     if (start < end)
         unmapped = 1;
-    mutex_unlock(&mm->mmap_sem);
+    up_read(&mm->mmap_sem);
     return err ? err : unmapped ? -ENOMEM : 0;
 }

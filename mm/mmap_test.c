@@ -684,7 +684,7 @@ KTEST(mmapfile, find_vma_cache_and_max_map_count)
 {
     struct mm_struct *mm = mm_begin();
     KT_ASSERT(mm);
-    mutex_lock(&mm->mmap_sem);
+    down_write(&mm->mmap_sem);
     for (int i = 0; i < 8; i++)                      /* one page every four */
         KT_ASSERT_EQ(do_mmap(mm, NULL, UADDR + i * 4 * PAGE_SIZE, PAGE_SIZE, PROT_READ,
                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, 0),
@@ -713,7 +713,7 @@ KTEST(mmapfile, find_vma_cache_and_max_map_count)
     /* MAP_SHARED_VALIDATE: anonymous memory -EINVAL */
     KT_EXPECT_EQ(do_mmap(mm, NULL, 0, PAGE_SIZE, PROT_READ,
                          MAP_SHARED_VALIDATE | MAP_ANONYMOUS, 0), -EINVAL);
-    mutex_unlock(&mm->mmap_sem);
+    up_write(&mm->mmap_sem);
     mm_end(mm);
 }
 
@@ -726,7 +726,7 @@ KTEST(mmapfile, shared_validate_and_maywrite)
     KT_ASSERT(f);
     struct mm_struct *mm = mm_begin();
     KT_ASSERT(mm);
-    mutex_lock(&mm->mmap_sem);
+    down_write(&mm->mmap_sem);
     KT_EXPECT_EQ(do_mmap(mm, f, UADDR, PAGE_SIZE, PROT_READ,
                          MAP_SHARED_VALIDATE | MAP_FIXED | MAP_POPULATE, 0), (long)UADDR);
     struct vm_area_struct *v = find_vma(mm, UADDR);
@@ -740,7 +740,7 @@ KTEST(mmapfile, shared_validate_and_maywrite)
     v->vm_flags &= ~VM_MAYWRITE;                    /* as if f were open read-only */
     KT_EXPECT_EQ(do_mprotect(mm, UADDR, PAGE_SIZE, PROT_READ | PROT_WRITE), -EACCES);
     KT_EXPECT_EQ(do_mprotect(mm, (unsigned long)a, PAGE_SIZE, PROT_READ | PROT_WRITE), 0);
-    mutex_unlock(&mm->mmap_sem);
+    up_write(&mm->mmap_sem);
     mm_end(mm);
     mclose(f, "/mmt_validate");
 }

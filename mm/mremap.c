@@ -61,9 +61,9 @@
  *   - userfaultfd, KSM, the mremap vm_op (special mappings) and the
  *     commit accounting (VM_ACCOUNT) have nothing to do here.
  *
- * Locking: mmap_sem, held from the lookup to the end, the populate of a
- * grown locked mapping included (Linux downgrades to read for that; ours
- * is one mutex).  Faults it makes take page locks under it: mmap_sem ->
+ * Locking: mmap_sem for writing, held from the lookup to the end, the
+ * populate of a grown locked mapping included (simplified: Linux
+ * downgrades to read for that, downgrade_write).  Faults it makes take page locks under it: mmap_sem ->
  * page lock, the order written in mm/filemap.c.
  */
 #include <kernel.h>
@@ -249,8 +249,8 @@ long sys_mremap(unsigned long addr, unsigned long old_len, unsigned long new_len
         return -EINVAL;
     if (!mm)
         return -EFAULT;
-    mutex_lock(&mm->mmap_sem);
+    down_write(&mm->mmap_sem);
     long r = do_mremap(mm, addr, old_len, new_len, flags, new_addr);
-    mutex_unlock(&mm->mmap_sem);
+    up_write(&mm->mmap_sem);
     return r;
 }

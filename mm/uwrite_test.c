@@ -431,7 +431,7 @@ KTEST(uwrite, naive_legacy_inversion_is_reported_by_the_validator)
     KT_EXPECT_EQ(made, 1);
     KT_EXPECT(ktest_find(log, "WARNING: possible circular locking dependency detected"));
     KT_EXPECT(ktest_find(log, "is trying to acquire lock:\n (page lock){page}, at: "));
-    KT_EXPECT(ktest_find(log, "but task is already holding lock:\n (&mm->mmap_sem){mutex}, at: "));
+    KT_EXPECT(ktest_find(log, "but task is already holding lock:\n (&mm->mmap_sem){rwsem-read}, at: "));
     const char *chain = ktest_find(log, "the existing dependency chain (in reverse order) is:");
     KT_EXPECT(chain && ktest_find(chain, "-> #0 (&mm->mmap_sem):\n"
                                          "       taken while holding page lock, taken at:"));

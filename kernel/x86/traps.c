@@ -361,9 +361,9 @@ void do_page_fault(struct pt_regs *regs, unsigned long error_code)
         bool irqs = regs->flags & X86_EFLAGS_IF;
         if (irqs)
             local_irq_enable();
-        mutex_lock(&mm->mmap_sem);
+        down_read(&mm->mmap_sem);
         int code, sig = resolve_user_fault(mm, address, error_code, &code);
-        mutex_unlock(&mm->mmap_sem);
+        up_read(&mm->mmap_sem);
         if (irqs)
             local_irq_disable();
         if (sig)

@@ -710,7 +710,8 @@ def locked_pages():
 def all_mutexes():
     """(description, struct mutex *) for the mutexes we know where to find:
     globals, each in-core inode's i_mutex, each superblock's s_lock, each
-    mm's mmap_sem, each open file's f_pos_lock."""
+    mm's mmap_sem (a struct rw_semaphore: is_rwsem), each open file's
+    f_pos_lock."""
     out = [(n, v.address) for n, v in global_mutexes()]
     P = Paths.get()
     for (sb, ino), inode in P.inodes.items():
@@ -738,7 +739,8 @@ class LxLocks(gdb.Command):
     """Who holds and who waits: page locks (every PG_locked page of mem_map[],
 with page->lock_owner, and the tasks asleep in __lock_page) and mutexes
 (the global ones, every in-core inode's i_mutex, superblocks' s_lock, mms'
-mmap_sem, open files' f_pos_lock; waiters from task->waiting_on), then every
+mmap_sem, an rw_semaphore: its writer, or its readers, named with the
+validator; open files' f_pos_lock; waiters from task->waiting_on), then every
 task that sleeps waiting for something, then (a kernel with the lock
 validator, CONFIG_LOCKDEP: the test kernel or DEBUG=1) every task's stack of
 held locks as the validator keeps it (kernel/lockdep.c).  Linux has no one
@@ -777,6 +779,14 @@ command for this (lockdep's /proc/lockdep and lx-... come closest)."""
                 known.append(("mutex waited on by %s" % task_name(t), t["waiting_on"].cast(mt)))
         for desc, m in known:
             w = [t for t in ts if ptr(t["waiting_on"]) == ptr(m) and int(t["state"]) != 0]
+            if is_rwsem(m):
+                a = int(m["activity"])
+                if a or w:
+                    gdb.write("  %s (0x%x, \"%s\"): %s; waiters: %s\n" % (
+                        desc, ptr(m), cstr(m["name"]) if ptr(m["name"]) else "?",
+                        rwsem_holders(m, ts), ", ".join(task_name(t) for t in w) or "none"))
+                    n += 1
+                continue
             if int(m["locked"]) or w:
                 gdb.write("  %s (0x%x, \"%s\"): %s; waiters: %s\n" % (
                     desc, ptr(m), cstr(m["name"]) if ptr(m["name"]) else "?",
@@ -795,6 +805,12 @@ command for this (lockdep's /proc/lockdep and lx-... come closest)."""
                 gdb.write("  %s %s: lock of page 0x%x, held by %s\n" % (
                     task_name(t), state_char(t), ptr(p), task_name(p["lock_owner"])))
                 n += 1
+            elif ptr(t["waiting_on"]) and ptr(t["waiting_what"]) and cstr(t["waiting_what"]) == "rwsem":
+                m = t["waiting_on"].cast(gdb.lookup_type("struct rw_semaphore").pointer())
+                gdb.write("  %s %s: rwsem 0x%x \"%s\", %s\n" % (
+                    task_name(t), state_char(t), ptr(m), cstr(m["name"]) if ptr(m["name"]) else "?",
+                    rwsem_holders(m, ts)))
+                n += 1
             elif ptr(t["waiting_on"]) and ptr(t["waiting_what"]) and cstr(t["waiting_what"]) == "mutex":
                 m = t["waiting_on"].cast(gdb.lookup_type("struct mutex").pointer())
                 gdb.write("  %s %s: mutex 0x%x \"%s\", held by %s\n" % (
@@ -804,6 +820,37 @@ command for this (lockdep's /proc/lockdep and lx-... come closest)."""
         if not n:
             gdb.write("  none\n")
         held_locks_section(ts, locked)
+
+
+def is_rwsem(m):
+    """Is m (a pointer) a struct rw_semaphore * (mm->mmap_sem)?"""
+    return str(m.type.strip_typedefs().target().strip_typedefs()) == "struct rw_semaphore"
+
+
+def rwsem_holders(m, ts):
+    """Who holds rw_semaphore *m (include/rwsem.h): activity -1 is its
+    writer (m->owner); n > 0 readers are only counted by the rwsem, and
+    named from the validator's held-lock stacks when the kernel has them
+    (CONFIG_LOCKDEP), else only the last one in (m->last_reader)."""
+    a = int(m["activity"])
+    if a == 0:
+        return "free"
+    if a < 0:
+        return "held for writing by " + task_name(m["owner"])
+    tt = gdb.lookup_type("struct task_struct")
+    if not any(f.name == "held_locks" for f in tt.fields()):
+        r = m["last_reader"]
+        return "held for reading by %d task%s (the last in: %s)" % (
+            a, "s" if a > 1 else "", task_name(r) if ptr(r) else "?")
+    names = []
+    for t in ts:
+        for i in range(int(t["lockdep_depth"])):
+            h = t["held_locks"][i]
+            if ptr(h["instance"]) == ptr(m) and int(h["read"]) and \
+                    not (ptr(t["waiting_on"]) == ptr(m) and int(t["state"]) != 0):
+                names.append(task_name(t))
+                break
+    return "held for reading by %d: %s" % (a, ", ".join(names) or "?")
 
 
 def held_locks_section(ts, locked):
@@ -823,14 +870,14 @@ def held_locks_section(ts, locked):
     gdb.write("held locks (validator %s; %d classes, %d dependencies, %d reports):\n" % (
         "on" if on else "off", int(gdb.parse_and_eval("nr_lock_classes")),
         int(gdb.parse_and_eval("nr_lock_edges")), int(gdb.parse_and_eval("lockdep_reports"))))
-    kinds = ["spin", "mutex", "page"]
+    kinds = ["spin", "mutex", "page", "rwsem"]
     n = 0
     for t in ts:
         depth = int(t["lockdep_depth"])
         for i in range(depth):
             h = t["held_locks"][i]
             c = h["class"]
-            kind = kinds[int(c["kind"])] if 0 <= int(c["kind"]) < 3 else "?"
+            kind = kinds[int(c["kind"])] if 0 <= int(c["kind"]) < 4 else "?"
             inst = ptr(h["instance"])
             note = ""
             if kind == "page":
@@ -840,6 +887,10 @@ def held_locks_section(ts, locked):
             elif kind == "mutex":
                 m = gdb.Value(inst).cast(gdb.lookup_type("struct mutex").pointer())
                 if ptr(m["owner"]) != ptr(t):
+                    note = " (waiting for it)"
+            elif kind == "rwsem":
+                kind = "rwsem-read" if int(h["read"]) else "rwsem-write"
+                if ptr(t["waiting_on"]) == inst and int(t["state"]) != 0:
                     note = " (waiting for it)"
             gdb.write("  %s #%d: %s {%s} 0x%x, at 0x%x %s%s\n" % (
                 task_name(t), i, cstr(c["name"]), kind, inst, ptr(h["ip"]),

@@ -33,6 +33,13 @@
  *             a written and fsync()ed file's interrupts are counted on
  *             CPU 1 alone in /proc/interrupts; "0", an offline CPU's mask
  *             and "zz" are EINVAL; then back to CPU 2.
+ *   threadfault  NWORK threads of one process (clone(CLONE_VM): one mm)
+ *             fault on the same fresh pages at once, under mmap_sem held
+ *             for reading: of private anonymous memory (read first: the
+ *             zero page, then written: its copy) and of a MAP_SHARED file
+ *             of /st.  Each writes its own word of every page; every word
+ *             of every thread must be there after (a PTE filled twice, one
+ *             thread's page replacing the other's, would lose words).
  *
  * Output: "PASS smp.NAME" / "FAIL smp.NAME (...)" (check.h), "smp_init:
  * PART status S" for each part, then sync and power off.
@@ -437,11 +444,113 @@ static void part_irqs(void)
 	CHECK("irqs.back_to_cpu2", write_proc(aff, "4\n") == 0);
 }
 
+/* ---- threads: one mm, several CPUs ---------------------------------------- */
+
+#define TF_PAGES   256                   /* 1 MiB of each kind */
+#define TF_STACK   16384
+
+struct tf_arg { volatile unsigned *anon, *file; int id; volatile int *go; };
+
+/* A thread's work: wait for the start, then for each page (from its own
+ * place in the ring, so that threads meet on pages) read it, then store
+ * its word; return 0 if every read saw zero or its own earlier stores. */
+static int tf_work(struct tf_arg *a)
+{
+	while (!*a->go)
+		;
+	int bad = 0;
+	for (int k = 0; k < TF_PAGES; k++) {
+		int p = (k + a->id * 7) % TF_PAGES;
+		volatile unsigned *an = a->anon + p * (BLK / 4), *fi = a->file + p * (BLK / 4);
+		if (an[a->id] != 0 || fi[a->id] != 0)
+			bad = 1;
+		an[a->id] = (unsigned)(p * 16 + a->id + 1);
+		fi[a->id] = (unsigned)(p * 16 + a->id + 1);
+	}
+	return bad;
+}
+
+/* Where a new thread starts: __syscall6's epilogue on the thread's own
+ * stack (below) pops four registers and returns here, with arg above the
+ * return slot.  Never returns: exit(2) of this task alone. */
+static void __attribute__((noreturn, used)) tf_entry(struct tf_arg *a)
+{
+	__syscall6(__NR_exit, tf_work(a), 0, 0, 0, 0, 0);
+	for (;;)
+		;
+}
+
+/* clone(CLONE_VM | SIGCHLD) onto stack: the child comes back from the
+ * system call inside __syscall6 (user/libc/syscall.S) with esp = the new
+ * stack, which holds what that function pops (ebx, esi, edi, ebp), then
+ * tf_entry as its return address, a dummy return slot and the argument. */
+static long tf_spawn(char *stack, struct tf_arg *a)
+{
+	unsigned long *sp = (unsigned long *)(((unsigned long)stack + TF_STACK) & ~15ul);
+	sp -= 10;                                /* sp % 16 == 8: the arg (sp[6]) at 16n */
+	sp[0] = sp[1] = sp[2] = sp[3] = 0;
+	sp[4] = (unsigned long)tf_entry;
+	sp[5] = 0;
+	sp[6] = (unsigned long)a;
+	return __syscall6(__NR_clone, 0x00000100 /* CLONE_VM */ | SIGCHLD, (long)sp, 0, 0, 0, 0);
+}
+
+static void part_threadfault(void)
+{
+	int fd = open("/st/threadfault.dat", O_RDWR | O_CREAT | O_TRUNC, 0644);
+	CHECK("threadfault.open", fd >= 0 && ftruncate(fd, TF_PAGES * BLK) == 0);
+	if (fd < 0)
+		return;
+	unsigned *anon = mmap(NULL, TF_PAGES * BLK, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	unsigned *file = mmap(NULL, TF_PAGES * BLK, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	char *stacks = mmap(NULL, NWORK * TF_STACK, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	static struct tf_arg args[NWORK];
+	static volatile int go;
+	CHECK("threadfault.mmap", anon != MAP_FAILED && file != MAP_FAILED && stacks != MAP_FAILED);
+	if (anon == MAP_FAILED || file == MAP_FAILED || stacks == MAP_FAILED)
+		return;
+	memset(stacks, 0, NWORK * TF_STACK);     /* the stacks' own faults, before */
+	int started = 0;
+	for (int i = 0; i < NWORK; i++) {
+		args[i] = (struct tf_arg){ anon, file, i, &go };
+		if (tf_spawn(stacks + i * TF_STACK, &args[i]) > 0)
+			started++;
+	}
+	CHECK("threadfault.clone_vm", started == NWORK);
+	go = 1;
+	CHECK("threadfault.threads_exit_0", reap_all(started));
+	int bad = -1;
+	for (int p = 0; p < TF_PAGES && bad < 0; p++)
+		for (int i = 0; i < NWORK; i++)
+			if (anon[p * (BLK / 4) + i] != (unsigned)(p * 16 + i + 1) ||
+			    file[p * (BLK / 4) + i] != (unsigned)(p * 16 + i + 1))
+				bad = p;
+	CHECK("threadfault.every_word_of_every_thread", bad < 0);
+	if (bad >= 0)
+		printf("threadfault: page %d: anon %u %u %u %u, file %u %u %u %u\n", bad,
+		       anon[bad * 1024], anon[bad * 1024 + 1], anon[bad * 1024 + 2], anon[bad * 1024 + 3],
+		       file[bad * 1024], file[bad * 1024 + 1], file[bad * 1024 + 2], file[bad * 1024 + 3]);
+	unsigned *back = malloc(BLK);
+	int fbad = back == NULL;
+	for (int p = 0; p < TF_PAGES && !fbad; p++)
+		if (pread(fd, back, BLK, (off_t)p * BLK) != BLK || back[0] != (unsigned)(p * 16 + 1) ||
+		    back[NWORK - 1] != (unsigned)(p * 16 + NWORK))
+			fbad = 1;
+	CHECK("threadfault.file_read_back", !fbad);
+	free(back);
+	munmap(anon, TF_PAGES * BLK);
+	munmap(file, TF_PAGES * BLK);
+	munmap(stacks, NWORK * TF_STACK);
+	close(fd);
+}
+
 static const struct { const char *name; void (*fn)(void); } parts[] = {
 	{ "cpus", part_cpus }, { "stripes", part_stripes }, { "files", part_files },
 	{ "mapshare", part_mapshare }, { "forks", part_forks },
 	{ "truncmap", part_truncmap }, { "fsx", part_fsx }, { "pipes", part_pipes },
-	{ "irqs", part_irqs },
+	{ "irqs", part_irqs }, { "threadfault", part_threadfault },
 };
 
 int main(void)
