@@ -187,7 +187,10 @@ static int same_tick_fn(void *arg)
     same_tick_woke = 1;
     if (sleeper->state == TASK_RUNNING && list_empty(&sleeper->run_list)) {
         same_tick_lost++;
-        enqueue_task(sleeper);
+        struct rq *rq = cpu_rq(sleeper->cpu);
+        spin_lock(&rq->lock);
+        enqueue_task(rq, sleeper);
+        spin_unlock(&rq->lock);
     }
     local_irq_restore(flags);
     return 0;
@@ -232,9 +235,9 @@ KTEST(sched, ticks_are_charged_to_what_they_interrupted)
     bool user_ok = me->utime == u0 + 1 && ct->user == c0.user + 1 && me->stime == s0;
     account_tick(&kern);
     bool sys_ok = me->stime == s0 + 1 && ct->system == c0.system + 1;
-    this_cpu_write(cpu_idling, 1);
+    this_rq()->idling = 1;
     account_tick(&kern);
-    this_cpu_write(cpu_idling, 0);
+    this_rq()->idling = 0;
     bool idle_ok = ct->idle == c0.idle + 1 && me->stime == s0 + 1;
     *ct = c0;
     me->utime = u0;
