@@ -282,6 +282,11 @@ void set_current_state(long state);
  * until kthread_stop() reaps it: every kthread must be stopped once, by one
  * caller, and the pointer is invalid afterwards. */
 struct task_struct *kthread_run(int (*fn)(void *), void *data, const char *name);
+/* kthread_run in two steps (Linux's kthread_create, kthread_bind): the
+ * thread is made asleep; kthread_bind (before its first wake-up) lets it
+ * run on one CPU only, from that CPU's queue; wake_up_process starts it. */
+struct task_struct *kthread_create(int (*fn)(void *), void *data, const char *name);
+void kthread_bind(struct task_struct *t, int cpu);
 int kthread_should_stop(void);
 int kthread_stop(struct task_struct *t);
 void do_exit(int code) __attribute__((noreturn));

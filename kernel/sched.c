@@ -248,10 +248,13 @@ static struct rq *task_rq_lock_target(struct task_struct *t, struct rq **dst)
 }
 
 /* How busy a queue is, for balancing: its queued tasks, plus one for the
- * task its CPU runs unless it halts.  Read without its lock (a hint). */
+ * task its CPU runs unless that is its idle task or it halts.  Read
+ * without its lock (a hint), or under it. */
 static unsigned int rq_load(struct rq *rq)
 {
-    return READ_ONCE(rq->nr_queued) + !READ_ONCE(rq->idling);
+    struct task_struct *curr = READ_ONCE(rq->curr);
+    bool busy = !READ_ONCE(rq->idling) && curr && !(curr->flags & PF_IDLE);
+    return READ_ONCE(rq->nr_queued) + busy;
 }
 
 /* A CPU that t may run on, waiting in `sti; hlt` for something to run:
@@ -713,7 +716,7 @@ void kthread_main(void)
     do_exit(me->threadfn(me->data));
 }
 
-struct task_struct *kthread_run(int (*fn)(void *), void *data, const char *name)
+struct task_struct *kthread_create(int (*fn)(void *), void *data, const char *name)
 {
     struct task_struct *t = alloc_task_struct();
     if (!t)
@@ -757,8 +760,23 @@ struct task_struct *kthread_run(int (*fn)(void *), void *data, const char *name)
     t->pid = alloc_pid();
     list_add_tail(&t->tasks, &task_list);
     local_irq_restore(flags);
-    t->state = TASK_UNINTERRUPTIBLE;   /* born asleep, woken onto the queue */
-    wake_up_process(t);
+    t->state = TASK_UNINTERRUPTIBLE;   /* born asleep, woken onto a queue */
+    return t;
+}
+
+/* Before its first wake-up: t runs on cpu alone, starting on its queue. */
+void kthread_bind(struct task_struct *t, int cpu)
+{
+    BUG_ON(t->state != TASK_UNINTERRUPTIBLE || t->on_cpu || !cpu_online(cpu));
+    t->cpus_allowed = 1ul << cpu;
+    t->cpu = cpu;
+}
+
+struct task_struct *kthread_run(int (*fn)(void *), void *data, const char *name)
+{
+    struct task_struct *t = kthread_create(fn, data, name);
+    if (!IS_ERR(t))
+        wake_up_process(t);
     return t;
 }
 
