@@ -914,7 +914,9 @@ void show_state(void)
 
 /* Each online CPU's queue, read without its lock (a report: the oops and
  * hung-task paths must not wait for a lock some stuck CPU holds):
- * "CPU 1: runs pid 7 (sh), queued: 9 12". */
+ * "  CPU 1: runs pid 7 (sh), queued: 9 12", indented as the task lines
+ * above it are (tools/testlib.sh's kernel_reports keeps a report's indented
+ * lines together). */
 void show_runqueues(void)
 {
     int cpu;
@@ -922,7 +924,7 @@ void show_runqueues(void)
         struct rq *rq = cpu_rq(cpu);
         struct task_struct *c = READ_ONCE(rq->curr), *t;
         char line[128];
-        int n = snprintf(line, sizeof line, "CPU %d: %s pid %d (%s), queued:", cpu,
+        int n = snprintf(line, sizeof line, "  CPU %d: %s pid %d (%s), queued:", cpu,
                          rq->idling ? "idle in" : "runs", c ? c->pid : -1, c ? c->comm : "?");
         int count = 0;
         list_for_each_entry(t, &rq->queue, run_list) {
