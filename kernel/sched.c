@@ -96,8 +96,8 @@ struct rq {
      * and its queue counts one task less for balancing.  Written by this
      * CPU under the lock. */
     int idling;
-    int kicked;                        /* sent a RESCHEDULE IPI since it halted:
-                                          one is enough (kick_idle_cpu) */
+    int kicked;                        /* sent a RESCHEDULE IPI since it last began
+                                          to halt: one is enough (kick_idle_cpu) */
     int balance_ticks;                 /* ticks since the last load_balance */
     /* /proc/schedstat's counters (Linux's schedstat, cut down) */
     unsigned long nr_switches;         /* context switches on this CPU */
@@ -580,13 +580,13 @@ int set_cpus_allowed(struct task_struct *t, unsigned long mask)
 static void idle_wait(struct rq *rq)
 {
     rq->idling = 1;                    /* the ticks now are idle time */
+    rq->kicked = 0;                    /* a new halt: not sent an IPI yet */
     spin_unlock(&rq->lock);
     if (!idle_balance(rq))
         safe_halt();
     local_irq_disable();
     spin_lock(&rq->lock);
     rq->idling = 0;
-    rq->kicked = 0;
 }
 
 void schedule(void)
