@@ -66,12 +66,13 @@ LIST_HEAD(task_list);                  /* every task, for reports */
  * queue of task->cpu (Linux's task_cpu): the CPU it runs on, or is queued
  * on, or last ran on; it changes only with that queue's lock held (and the
  * new queue's, when the task is queued there: double_rq_lock).  The queues
- * meet in three places: a wake-up may put a task on another CPU's queue
+ * meet in four places: a wake-up may put a task on another CPU's queue
  * (wake_up_state: its last CPU if allowed), a CPU with nothing to run pulls
  * a task from the busiest queue (idle_balance, before it halts and at each
- * tick it halts through), and every BALANCE_TICKS ticks each CPU pulls one
- * if the busiest queue has two more than its own (load_balance).  The
- * policy inside a queue is unchanged: round-robin with TASK_TIMESLICE.
+ * tick it halts through), every BALANCE_TICKS ticks each CPU pulls one if
+ * the busiest queue's load is more than one above its own (load_balance),
+ * and an affinity change moves a task (set_cpus_allowed).  The policy
+ * inside a queue is unchanged: round-robin with TASK_TIMESLICE.
  *
  * An array indexed by CPU, not a DEFINE_PER_CPU variable: an AP's per-CPU
  * area starts as a copy of the boot CPU's (it would copy the list heads'
@@ -99,7 +100,8 @@ struct rq {
     int kicked;                        /* sent a RESCHEDULE IPI since it last began
                                           to halt: one is enough (kick_idle_cpu) */
     int balance_ticks;                 /* ticks since the last load_balance */
-    /* /proc/schedstat's counters (Linux's schedstat, cut down) */
+    /* Counters (Linux's schedstat, cut down; GDB's lx-runqueues prints
+     * them, a ktest reads them): written under the lock */
     unsigned long nr_switches;         /* context switches on this CPU */
     unsigned long nr_wakeups;          /* tasks woken onto this queue */
     unsigned long nr_wakeups_remote;   /* ... by another CPU */
@@ -108,6 +110,9 @@ struct rq {
     unsigned long nr_affine_moves;     /* tasks moved here by set_cpus_allowed */
 } __attribute__((aligned(64)));
 
+/* Initialised statically, so that a kthread made by an initcall that runs
+ * before sched_init finds its queue; sched_init gives the locks one
+ * validator class. */
 #define RQ_INIT(n) [n] = { .lock = __SPIN_LOCK_UNLOCKED(rq->lock),              \
         .queue = LIST_HEAD_INIT(runqueues[n].queue), .cpu = n }
 _Static_assert(NR_CPUS == 8, "runqueues[]: one RQ_INIT per CPU");
