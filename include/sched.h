@@ -49,13 +49,16 @@ struct task_struct {
     volatile long state;
     pid_t pid;
     char comm[TASK_COMM_LEN];
-    struct list_head run_list;         /* on the run queue while TASK_RUNNING */
+    struct list_head run_list;         /* on task->cpu's run queue while TASK_RUNNING
+                                          and no CPU's current */
     struct list_head tasks;            /* on the list of all tasks */
     unsigned long timeout;             /* jiffies at which schedule_timeout ends */
     int need_resched;
     int on_cpu;                        /* some CPU's current (kernel/sched.c, under
-                                          runqueue_lock): never on the run queue then */
-    int cpu;                           /* the CPU it runs or last ran on (ps's PSR) */
+                                          its rq->lock): never on a run queue then */
+    int cpu;                           /* the CPU it runs on, is queued on, or last ran
+                                          on (ps's PSR; Linux's task_cpu): its queue's
+                                          (kernel/sched.c, changed under rq->lock) */
     unsigned long start_time;          /* jiffies when it was made (/proc/PID/stat's
                                           starttime) */
     unsigned long cpus_allowed;        /* the CPUs it may run on, a bit each
@@ -279,6 +282,11 @@ void set_current_state(long state);
  * until kthread_stop() reaps it: every kthread must be stopped once, by one
  * caller, and the pointer is invalid afterwards. */
 struct task_struct *kthread_run(int (*fn)(void *), void *data, const char *name);
+/* kthread_run in two steps (Linux's kthread_create, kthread_bind): the
+ * thread is made asleep; kthread_bind (before its first wake-up) lets it
+ * run on one CPU only, from that CPU's queue; wake_up_process starts it. */
+struct task_struct *kthread_create(int (*fn)(void *), void *data, const char *name);
+void kthread_bind(struct task_struct *t, int cpu);
 int kthread_should_stop(void);
 int kthread_stop(struct task_struct *t);
 void do_exit(int code) __attribute__((noreturn));
@@ -286,7 +294,9 @@ void do_exit(int code) __attribute__((noreturn));
 /* Walk every task (for deadlock reports, ps-style dumps). */
 extern struct list_head task_list;
 void show_task(struct task_struct *t);     /* one line + backtrace of a sleeping task */
-void show_state(void);                     /* show_task() for every task */
+void show_state(void);                     /* show_task() for every task, then
+                                              show_runqueues() */
+void show_runqueues(void);                 /* each CPU's current and queued pids */
 /* pid 0's last act: the idle loop (kernel/sched.c).  Never returns. */
 void cpu_idle(void) __attribute__((noreturn));
 /* Return addresses on a switched-out task's stack (innermost first); 0 for
@@ -295,12 +305,17 @@ int task_backtrace(struct task_struct *t, unsigned long *out, int max);
 char task_state_char(long state);          /* 'R', 'S', 'D', 'T', 'X' */
 /* Each CPU's idle task (kernel/sched.c). */
 DECLARE_PER_CPU(struct task_struct *, idle_task);
+/* An AP's idle task is its CPU's current (kernel/x86/smpboot.c, before the
+ * AP starts; Linux's init_idle). */
+void init_idle(struct task_struct *idle, int cpu);
 /* Every CPU (Linux's CPU_MASK_ALL). */
 #define CPU_MASK_ALL (~0ul)
 /* Let t run only on the CPUs in mask (bit n: CPU n; Linux's
  * set_cpus_allowed_ptr).  If t is current and this CPU is not in mask, it
- * moves now (schedule(): another CPU takes it).  -EINVAL if no online CPU is
- * in mask. */
+ * moves now (schedule(), then onto an allowed CPU's queue); a queued or
+ * sleeping t moves to an allowed CPU's queue at once; a t running on another
+ * CPU not in mask moves at its next schedule(), which that CPU is asked
+ * for.  -EINVAL if no online CPU is in mask. */
 int set_cpus_allowed(struct task_struct *t, unsigned long mask);
 /* If t runs on another CPU, interrupt it (the RESCHEDULE IPI) so that it
  * sees a new signal before it goes on in user mode (kernel/sched.c). */

@@ -12,7 +12,7 @@
  * that take it themselves (ext2_get_block, blkdev_rw, balance_dirty_pages:
  * docs/smp.md, "Step 5").
  * Who does not: the scheduler's core and the idle loops (under
- * runqueue_lock, kernel/sched.c), the IPI handlers (kernel/x86/smp.c), the
+ * each CPU's rq->lock, kernel/sched.c), the IPI handlers (kernel/x86/smp.c), the
  * tick's per-CPU part, and since SMP step 4 a kernel thread that lets go of
  * it to call code with locks of its own: the page allocator (zone->lock) and
  * kmalloc (cachep->spinlock).  schedule() lets go of it for the switch and

@@ -3,9 +3,9 @@
  * returns to user mode), and with several CPUs one CPU at a time runs
  * kernel code under the big kernel lock (include/smp_lock.h, docs/smp.md),
  * so most spinlocks' real work is disabling interrupts (the _irqsave
- * forms); those taken outside it (runqueue_lock, the IPIs' locks, and since
- * SMP step 4 the page allocator's zone->lock and kmalloc's cachep->spinlock)
- * spin.  The lock itself is a fair ticket lock
+ * forms); those taken outside it (each CPU's run queue's rq->lock, the
+ * IPIs' locks, and since SMP step 4 the page allocator's zone->lock and
+ * kmalloc's cachep->spinlock) spin.  The lock itself is a fair ticket lock
  * (arch_spinlock_t, include/asm/spinlock.h, where "why fair" is written),
  * so that (a) the code reads as SMP code must be written and, once other
  * CPUs run kernel code, works, and (b) recursion on a held lock is a BUG

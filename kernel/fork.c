@@ -214,6 +214,7 @@ static struct task_struct *dup_task(struct task_struct *parent)
     t->time_slice = TASK_TIMESLICE;
     /* inherited, as Linux; pid 1 is not kept on CPU 0 as kmain is */
     t->cpus_allowed = parent == &init_task ? CPU_MASK_ALL : parent->cpus_allowed;
+    t->cpu = current->cpu;             /* its first run queue: this CPU's (Linux's sched_fork) */
     t->start_time = jiffies;
     t->is_process = 1;
     strlcpy(t->comm, parent->comm, TASK_COMM_LEN);

@@ -12,27 +12,28 @@
  *    once kmain has nothing left to do it becomes CPU 0's idle loop
  *    (rest_init -> cpu_idle).  Each other CPU has its idle task from its
  *    boot (swapper/N, kernel/x86/smpboot.c), which runs cpu_idle too.
- *  - Round-robin over one run queue that every CPU takes from (Linux 2.4's
- *    design, runqueue_lock; Linux 2.6 gave each CPU its own queue and
- *    moves tasks between them, which is faster but needs balancing: one
- *    queue keeps "who runs next" one list a student can print).  The queue
- *    holds the runnable tasks that no CPU runs; schedule() puts a
- *    still-runnable prev at the tail and takes the head.
+ *  - A run queue per CPU (Linux 2.6's struct rq, rq->lock; the section
+ *    below says how they meet), round-robin inside each: schedule() puts a
+ *    still-runnable prev at the tail of its CPU's queue and takes the head.
+ *    Before them every CPU took from one queue under one runqueue_lock
+ *    (Linux 2.4's design): every switch on every CPU took that lock, and a
+ *    woken task ran on whichever CPU came first, away from its caches.
  *  - A task runs on one CPU at a time: on_cpu is set while it is some
  *    CPU's current, and such a task is never queued (a wake-up only marks
- *    it runnable; its CPU finds that in schedule()).  runqueue_lock is held
- *    from the choice of next across the switch, and let go by next
+ *    it runnable; its CPU finds that in schedule()).  The CPU's rq->lock is
+ *    held from the choice of next across the switch, and let go by next
  *    (schedule_tail), so no other CPU can take prev before its registers
  *    are saved.
  *  - Idle: if nothing at all can run, schedule() waits with `sti; hlt` on
  *    the sleeper's own stack until an interrupt makes something runnable
- *    (simplification: Linux switches to the CPU's idle task for that); a
- *    CPU that queues a task while another CPU so waits sends it a
- *    RESCHEDULE IPI.  The idle tasks are never queued (PF_IDLE).
+ *    (simplification: Linux switches to the CPU's idle task for that),
+ *    after trying to pull a task from a busier queue; a CPU that queues a
+ *    task for a CPU that so waits sends it a RESCHEDULE IPI.  The idle
+ *    tasks are never queued (PF_IDLE).
  *  - Not preemptible (CONFIG_PREEMPT_NONE): the tick only sets need_resched;
  *    kernel code switches only in schedule()/cond_resched()/sleeping calls.
  *  - One CPU at a time in the kernel: schedule() lets go of the big kernel
- *    lock (include/smp_lock.h) before it takes runqueue_lock, and takes it
+ *    lock (include/smp_lock.h) before it takes rq->lock, and takes it
  *    back once the task runs again.
  */
 #include <kernel.h>
@@ -56,11 +57,73 @@
 #include "sched_glue.h"
 
 LIST_HEAD(task_list);                  /* every task, for reports */
-static LIST_HEAD(runqueue);            /* runnable, no CPU's current; FIFO */
-/* The run queue, every task's state, on_cpu and run_list, and each CPU's
- * cpu_idling.  Taken with interrupts off, never with another lock taken
- * after it but the validator's own; the big kernel lock comes before it. */
-static DEFINE_SPINLOCK(runqueue_lock);
+
+/* ---- the run queues: one per CPU (Linux 2.6's struct rq) ---------------
+ *
+ * Each CPU has its own FIFO of runnable tasks that it does not run, under
+ * its own lock; it takes its next task from there alone, so two CPUs that
+ * switch tasks at once take two different locks.  A task belongs to the
+ * queue of task->cpu (Linux's task_cpu): the CPU it runs on, or is queued
+ * on, or last ran on; it changes only with that queue's lock held (and the
+ * new queue's, when the task is queued there: double_rq_lock).  The queues
+ * meet in four places: a wake-up may put a task on another CPU's queue
+ * (wake_up_state: its last CPU if allowed), a CPU with nothing to run pulls
+ * a task from the busiest queue (idle_balance, before it halts and at each
+ * tick it halts through), every BALANCE_TICKS ticks each CPU pulls one if
+ * the busiest queue's load is more than one above its own (load_balance),
+ * and an affinity change moves a task (set_cpus_allowed).  The policy
+ * inside a queue is unchanged: round-robin with TASK_TIMESLICE.
+ *
+ * An array indexed by CPU, not a DEFINE_PER_CPU variable: an AP's per-CPU
+ * area starts as a copy of the boot CPU's (it would copy the list heads'
+ * pointers) and exists only once that CPU boots, while any CPU reads any
+ * queue (balancing, wake-ups); and GDB reads runqueues[n] by name
+ * (tools/gdb/vellum.py, lx-runqueues).  Each in a cache line of its own. */
+struct rq {
+    /* The queue, and for the tasks of this CPU (task->cpu) their state,
+     * on_cpu, cpu and run_list.  Taken with interrupts off; held by the task
+     * that calls schedule() across the switch and let go by the next one
+     * (schedule_tail).  Two at once only through double_rq_lock: the lower
+     * CPU number first, the second as a nested lock of the same class
+     * (mm/filemap.c's LOCK ORDER); never with any other lock taken after
+     * it but the validator's own; the big kernel lock comes before it. */
+    spinlock_t lock;
+    struct list_head queue;            /* runnable, not this CPU's current; FIFO */
+    unsigned int nr_queued;            /* entries on queue */
+    int cpu;
+    struct task_struct *curr;          /* this CPU's current (reports, GDB) */
+    /* 1 while this CPU halts in `sti; hlt` because nothing can run (in
+     * schedule() or cpu_idle()): the tick that ends the halt is idle time,
+     * and its queue counts one task less for balancing.  Written by this
+     * CPU under the lock. */
+    int idling;
+    int kicked;                        /* sent a RESCHEDULE IPI since it last began
+                                          to halt: one is enough (kick_idle_cpu) */
+    int balance_ticks;                 /* ticks since the last load_balance */
+    /* Counters (Linux's schedstat, cut down; GDB's lx-runqueues prints
+     * them, a ktest reads them): written under the lock */
+    unsigned long nr_switches;         /* context switches on this CPU */
+    unsigned long nr_wakeups;          /* tasks woken onto this queue */
+    unsigned long nr_wakeups_remote;   /* ... by another CPU */
+    unsigned long nr_idle_pulls;       /* tasks pulled by idle_balance */
+    unsigned long nr_tick_pulls;       /* tasks pulled by load_balance */
+    unsigned long nr_affine_moves;     /* tasks moved here by set_cpus_allowed */
+} __attribute__((aligned(64)));
+
+/* Initialised statically, so that a kthread made by an initcall that runs
+ * before sched_init finds its queue; sched_init gives the locks one
+ * validator class. */
+#define RQ_INIT(n) [n] = { .lock = __SPIN_LOCK_UNLOCKED(rq->lock),              \
+        .queue = LIST_HEAD_INIT(runqueues[n].queue), .cpu = n }
+_Static_assert(NR_CPUS == 8, "runqueues[]: one RQ_INIT per CPU");
+static struct rq runqueues[NR_CPUS] = {
+    RQ_INIT(0), RQ_INIT(1), RQ_INIT(2), RQ_INIT(3),
+    RQ_INIT(4), RQ_INIT(5), RQ_INIT(6), RQ_INIT(7),
+};
+#define cpu_rq(cpu) (&runqueues[(cpu)])
+#define this_rq()   cpu_rq(smp_processor_id())
+#define BALANCE_TICKS 4                /* load_balance's period, in ticks */
+
 /* The process layer's part of a context switch: page directory, TLS
  * entries, FPU registers (kernel/fork.c, Linux's switch_mm + __switch_to). */
 void arch_switch_to(struct task_struct *prev, struct task_struct *next);
@@ -71,10 +134,11 @@ void release_dead_process(struct task_struct *t);
  * which keeps pid 1 for init. */
 pid_t alloc_pid(void);
 static int sched_running;              /* sched_init() done */
-/* 1 while this CPU halts in `sti; hlt` because nothing can run (in
- * schedule() or cpu_idle()): the tick that ends the halt is idle time, and
- * a CPU that queues a task wakes it (kick_idle_cpu).  Under runqueue_lock. */
-static DEFINE_PER_CPU(int, cpu_idling);
+/* /proc/lock_stat's names of the queues' locks */
+static const char *const rq_lock_names[NR_CPUS] = {
+    "rq0->lock", "rq1->lock", "rq2->lock", "rq3->lock",
+    "rq4->lock", "rq5->lock", "rq6->lock", "rq7->lock",
+};
 
 extern char boot_stack[], boot_stack_top[];   /* boot/entry.S */
 
@@ -129,26 +193,125 @@ void set_current_state(long state)
     __sync_lock_test_and_set(&current->state, state);
 }
 
-/* ---- the run queue (runqueue_lock) ------------------------------------ */
+/* ---- the run queues (rq->lock) ----------------------------------------- */
+
+/* Take two queues' locks, interrupts off (Linux's double_rq_lock): the
+ * lower CPU number first, whichever order the caller names them in, so
+ * that two CPUs taking the same two never wait for each other; the
+ * second is the same lock class, so it is taken as a nested lock
+ * (spin_lock_nested, as futex.c takes two buckets).  a == b: one lock. */
+static void double_rq_lock(struct rq *a, struct rq *b)
+{
+    if (a == b) {
+        spin_lock(&a->lock);
+        return;
+    }
+    if (a->cpu > b->cpu) {
+        struct rq *t = a;
+        a = b;
+        b = t;
+    }
+    spin_lock(&a->lock);
+    spin_lock_nested(&b->lock, 1);
+}
+
+static void double_rq_unlock(struct rq *a, struct rq *b)
+{
+    spin_unlock(&a->lock);
+    if (a != b)
+        spin_unlock(&b->lock);
+}
+
+/* Lock the queue t belongs to, interrupts off (Linux's task_rq_lock): t->cpu
+ * may change until that queue's lock is held, so look again once it is. */
+static struct rq *task_rq_lock(struct task_struct *t, unsigned long *flags)
+{
+    *flags = local_irq_save();
+    for (;;) {
+        struct rq *rq = cpu_rq(READ_ONCE(t->cpu));
+        spin_lock(&rq->lock);
+        if (rq == cpu_rq(t->cpu))
+            return rq;
+        spin_unlock(&rq->lock);
+    }
+}
+
+/* Lock t's queue and the one it should be on (select_task_rq: its last
+ * CPU if allowed and online, else the first allowed online CPU), both as
+ * double_rq_lock; *dst is that queue.  Interrupts off. */
+static struct rq *task_rq_lock_target(struct task_struct *t, struct rq **dst)
+{
+    for (;;) {
+        int old = READ_ONCE(t->cpu), target = old;
+        unsigned long ok = READ_ONCE(t->cpus_allowed) & cpu_online_mask;
+        if (!(ok & (1ul << old)) && ok)
+            target = __builtin_ctzl(ok);
+        struct rq *src = cpu_rq(old);
+        *dst = cpu_rq(target);
+        double_rq_lock(src, *dst);
+        if (t->cpu == old)
+            return src;
+        double_rq_unlock(src, *dst);
+    }
+}
+
+/* How busy a queue is, for balancing: its queued tasks, plus one for the
+ * task its CPU runs unless that is its idle task or it halts.  Read
+ * without its lock (a hint), or under it. */
+static unsigned int rq_load(struct rq *rq)
+{
+    struct task_struct *curr = READ_ONCE(rq->curr);
+    bool busy = !READ_ONCE(rq->idling) && curr && !(curr->flags & PF_IDLE);
+    return READ_ONCE(rq->nr_queued) + busy;
+}
 
 /* A CPU that t may run on, waiting in `sti; hlt` for something to run:
- * wake one (ourselves excepted: this CPU is not halted, it is here). */
-static void kick_idle_cpu(struct task_struct *t)
+ * wake one (ourselves and busy excepted), which then pulls t or another
+ * task over (idle_balance). */
+static void kick_idle_cpu(struct task_struct *t, int busy)
 {
     int cpu, me = smp_processor_id();
-    for_each_online_cpu(cpu)
-        if (cpu != me && per_cpu(cpu_idling, cpu) && (t->cpus_allowed & (1ul << cpu))) {
-            per_cpu(cpu_idling, cpu) = 0;      /* one IPI is enough */
+    for_each_online_cpu(cpu) {
+        struct rq *rq = cpu_rq(cpu);
+        if (cpu != me && cpu != busy && READ_ONCE(rq->idling) && !READ_ONCE(rq->kicked) &&
+            (t->cpus_allowed & (1ul << cpu))) {
+            WRITE_ONCE(rq->kicked, 1);         /* one IPI is enough */
             smp_send_reschedule(cpu);
             return;
         }
+    }
 }
 
-static void enqueue_task(struct task_struct *t)
+/* rq has just been given t (queued): wake its CPU if it halts; if it is
+ * busy with another task, wake an idle CPU that may run t instead, to pull
+ * it over.  rq->lock held.  (Without priorities, "the woken task should
+ * preempt" never arises: round-robin.) */
+static void resched_for(struct rq *rq, struct task_struct *t)
+{
+    if (rq->cpu != smp_processor_id() && rq->idling) {
+        if (!rq->kicked) {
+            rq->kicked = 1;
+            smp_send_reschedule(rq->cpu);
+        }
+    } else if (rq_load(rq) >= 2) {
+        kick_idle_cpu(t, rq->cpu);
+    }
+}
+
+static void enqueue_task(struct rq *rq, struct task_struct *t)
 {
     BUG_ON(t->flags & PF_IDLE);
-    if (list_empty(&t->run_list))
-        list_add_tail(&t->run_list, &runqueue);
+    WARN_ON(t->cpu != rq->cpu);
+    if (list_empty(&t->run_list)) {
+        list_add_tail(&t->run_list, &rq->queue);
+        rq->nr_queued++;
+    }
+}
+
+static void dequeue_task(struct rq *rq, struct task_struct *t)
+{
+    list_del_init(&t->run_list);
+    rq->nr_queued--;
 }
 
 int wake_up_process(struct task_struct *t)
@@ -156,11 +319,15 @@ int wake_up_process(struct task_struct *t)
     return wake_up_state(t, TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE);
 }
 
+/* Linux's try_to_wake_up: a sleeping task goes on the queue of the CPU it
+ * last ran on if it may still run there (its caches may still hold its
+ * data), else on the first online CPU it may run on; that CPU is woken if
+ * it halts, or an idle one that may take the task over if it is busy. */
 int wake_up_state(struct task_struct *t, long state)
 {
-    unsigned long flags;
+    unsigned long flags = local_irq_save();
+    struct rq *dst, *src = task_rq_lock_target(t, &dst);
     int woken = 0;
-    spin_lock_irqsave(&runqueue_lock, flags);
     if (t->state & state) {
         t->state = TASK_RUNNING;
         t->timer_pending = 0;
@@ -168,13 +335,19 @@ int wake_up_state(struct task_struct *t, long state)
          * CPU's schedule() finds it runnable again; wake the CPU if it
          * halts. */
         if (!t->on_cpu) {
-            enqueue_task(t);
-            kick_idle_cpu(t);
-        } else if (t->cpu != smp_processor_id() && per_cpu(cpu_idling, t->cpu))
+            t->cpu = dst->cpu;
+            enqueue_task(dst, t);
+            dst->nr_wakeups++;
+            if (dst->cpu != smp_processor_id())
+                dst->nr_wakeups_remote++;
+            resched_for(dst, t);
+        } else if (t->cpu != smp_processor_id() && src->idling) {
             smp_send_reschedule(t->cpu);
+        }
         woken = 1;
     }
-    spin_unlock_irqrestore(&runqueue_lock, flags);
+    double_rq_unlock(src, dst);
+    local_irq_restore(flags);
     return woken;
 }
 
@@ -185,10 +358,10 @@ int wake_up_state(struct task_struct *t, long state)
 void kick_process(struct task_struct *t)
 {
     unsigned long flags;
-    spin_lock_irqsave(&runqueue_lock, flags);
+    struct rq *rq = task_rq_lock(t, &flags);
     if (t->on_cpu && t->cpu != smp_processor_id() && t->state == TASK_RUNNING)
         smp_send_reschedule(t->cpu);
-    spin_unlock_irqrestore(&runqueue_lock, flags);
+    spin_unlock_irqrestore(&rq->lock, flags);
 }
 
 static void check_stack(struct task_struct *t)
@@ -198,31 +371,51 @@ static void check_stack(struct task_struct *t)
               t->pid, t->comm, t->stack);
 }
 
+/* A runnable prev that switched away from a CPU it may no longer run on
+ * (set_cpus_allowed): onto an allowed CPU's queue, now that it is off this
+ * one (Linux moves it with its migration thread).  Interrupts off. */
+static void move_off_cpu(struct task_struct *t)
+{
+    struct rq *dst, *src = task_rq_lock_target(t, &dst);
+    if (t->state == TASK_RUNNING && !t->on_cpu && list_empty(&t->run_list)) {
+        t->cpu = dst->cpu;
+        enqueue_task(dst, t);
+        if (dst != src)
+            dst->nr_affine_moves++;
+        resched_for(dst, t);
+    }
+    double_rq_unlock(src, dst);
+}
+
 /* Runs in the next task right after the switch (also as the first thing a
- * new task does, from ret_from_kthread or ret_from_fork), with
- * runqueue_lock still held by the switch and interrupts off: prev is off
- * its CPU now, so it may be taken by another CPU once the lock goes (Linux's
+ * new task does, from ret_from_kthread or ret_from_fork), with this CPU's
+ * rq->lock still held by the switch and interrupts off: prev is off its
+ * CPU now, so it may be taken by another CPU once the lock goes (Linux's
  * finish_task_switch).  The lock was taken by prev: the validator is told
- * it changed hands.  Then the stack of a task that died can be freed, now
- * that nobody runs on it, and a process nobody will reap (exit_state
+ * it changed hands.  A runnable prev that may not stay here moves to an
+ * allowed CPU's queue.  Then the stack of a task that died can be freed,
+ * now that nobody runs on it, and a process nobody will reap (exit_state
  * EXIT_DEAD) with it, as Linux's finish_task_switch drops the last
  * reference: that needs the big kernel lock. */
 void schedule_tail(struct task_struct *prev)
 {
     struct task_struct *me = current;
-    spin_acquire(&runqueue_lock, 0);
-    runqueue_lock.owner = me;
+    struct rq *rq = this_rq();
+    spin_acquire(&rq->lock, 0);
+    rq->lock.owner = me;
     me->on_cpu = 1;
-    me->cpu = smp_processor_id();
+    WARN_ON(me->cpu != rq->cpu);       /* picked from this CPU's queue */
+    me->cpu = rq->cpu;
+    rq->curr = me;
+    bool move = false;
     if (prev && prev != me) {
         prev->on_cpu = 0;
-        /* prev was queued while still on this CPU, invisible to the other
-         * CPUs' pick_next_task until now: one of them may have gone idle
-         * meanwhile */
-        if (!list_empty(&prev->run_list))
-            kick_idle_cpu(prev);
+        move = prev->state == TASK_RUNNING && !(prev->flags & PF_IDLE) &&
+               list_empty(&prev->run_list);
     }
-    spin_unlock(&runqueue_lock);
+    spin_unlock(&rq->lock);
+    if (move)
+        move_off_cpu(prev);
     if (prev && prev != me && prev->state == TASK_DEAD && prev->stack) {
         lock_kernel();
         free_thread_stack(prev->stack);
@@ -233,40 +426,38 @@ void schedule_tail(struct task_struct *prev)
     }
 }
 
-/* The first queued task that may run on this CPU and that no CPU still
- * runs (a task moving away is queued before its old CPU has switched from
- * it), or NULL. */
-static struct task_struct *pick_next_task(void)
+/* The first task on rq's queue that may run on its CPU and that no CPU
+ * still runs, or NULL.  rq->lock held. */
+static struct task_struct *pick_next_task(struct rq *rq)
 {
     struct task_struct *t;
-    unsigned long me = 1ul << smp_processor_id();
-    list_for_each_entry(t, &runqueue, run_list)
-        if ((t->cpus_allowed & me) && !t->on_cpu)
+    unsigned long mask = 1ul << rq->cpu;
+    list_for_each_entry(t, &rq->queue, run_list)
+        if ((t->cpus_allowed & mask) && !t->on_cpu)
             return t;
     return NULL;
 }
 
 /* Who runs next on this CPU after prev (which called schedule()), or NULL
  * if nobody can (then the CPU waits).  Round-robin: a still-runnable prev
- * goes to the tail of the queue and the head runs, which is prev itself if
- * it was alone.  A runnable prev that may not stay on this CPU
- * (set_cpus_allowed) is queued for another and this CPU runs the next task
- * or its idle task; so does a dead prev when nothing else can run.  An
- * idle task is never queued: it keeps the CPU if nothing else can run. */
-static struct task_struct *choose_next(struct task_struct *prev)
+ * goes to the tail of this CPU's queue and the head runs, which is prev
+ * itself if it was alone.  A runnable prev that may not stay on this CPU
+ * (set_cpus_allowed) is moved to another CPU's queue once off this one
+ * (schedule_tail) and this CPU runs the next task or its idle task; so
+ * does a dead prev when nothing else can run.  An idle task is never
+ * queued: it keeps the CPU if nothing else can run.  rq->lock held. */
+static struct task_struct *choose_next(struct rq *rq, struct task_struct *prev)
 {
-    struct task_struct *next = pick_next_task(), *idle = this_cpu_read(idle_task);
+    struct task_struct *next = pick_next_task(rq), *idle = this_cpu_read(idle_task);
     bool runnable = prev->state == TASK_RUNNING;
     if (runnable && !(prev->flags & PF_IDLE)) {
-        if (!(prev->cpus_allowed & (1ul << smp_processor_id()))) {
-            enqueue_task(prev);        /* its CPU takes it once it is off this one */
-            kick_idle_cpu(prev);
+        if (!(prev->cpus_allowed & (1ul << rq->cpu))) {
             if (!next && (idle->flags & PF_IDLE))
                 next = idle;
             else if (!next)
                 return NULL;           /* boot: no idle task to go to yet */
         } else if (next) {
-            enqueue_task(prev);
+            enqueue_task(rq, prev);
         } else {
             return prev;
         }
@@ -280,50 +471,142 @@ static struct task_struct *choose_next(struct task_struct *prev)
             return idle;
         return NULL;
     }
-    if (!list_empty(&next->run_list)) {    /* not the idle task */
-        list_del_init(&next->run_list);
-        if (!list_empty(&runqueue))    /* more to run than this CPU */
-            kick_idle_cpu(list_first_entry(&runqueue, struct task_struct, run_list));
-    }
+    if (!list_empty(&next->run_list))      /* not the idle task */
+        dequeue_task(rq, next);
     return next;
+}
+
+/* Move one task from src's queue to dst's: the first that no CPU runs and
+ * that may run on dst's CPU (Linux's pull_task).  Both locks held. */
+static struct task_struct *pull_task(struct rq *src, struct rq *dst)
+{
+    struct task_struct *t;
+    unsigned long mask = 1ul << dst->cpu;
+    list_for_each_entry(t, &src->queue, run_list)
+        if ((t->cpus_allowed & mask) && !t->on_cpu && !(t->flags & PF_IDLE)) {
+            dequeue_task(src, t);
+            t->cpu = dst->cpu;
+            enqueue_task(dst, t);
+            return t;
+        }
+    return NULL;
+}
+
+/* The busiest other queue whose load is at least min and above this
+ * one's by more than margin, with something queued, or NULL (a hint: read
+ * without the locks, checked again under them). */
+static struct rq *find_busiest_queue(struct rq *this, unsigned int min, unsigned int margin)
+{
+    struct rq *busiest = NULL;
+    unsigned int best = 0, mine = rq_load(this);
+    int cpu;
+    for_each_online_cpu(cpu) {
+        struct rq *rq = cpu_rq(cpu);
+        unsigned int load = rq_load(rq);
+        if (rq != this && READ_ONCE(rq->nr_queued) && load >= min &&
+            load > mine + margin && load > best) {
+            busiest = rq;
+            best = load;
+        }
+    }
+    return busiest;
+}
+
+/* This CPU has nothing to run: pull a task from the busiest queue that
+ * has one waiting besides the task its CPU runs (Linux's idle_balance,
+ * newidle).  A task queued on a halted CPU is left to it (that CPU was
+ * woken for it).  1 if a task was pulled.  Interrupts off, this->lock not
+ * held. */
+static int idle_balance(struct rq *this)
+{
+    struct rq *busiest = find_busiest_queue(this, 2, 0);
+    if (!busiest)
+        return 0;
+    double_rq_lock(this, busiest);
+    struct task_struct *t = NULL;
+    if (rq_load(busiest) >= 2 && (t = pull_task(busiest, this)))
+        this->nr_idle_pulls++;
+    double_rq_unlock(this, busiest);
+    return t != NULL;
+}
+
+/* Every BALANCE_TICKS ticks on each CPU: if the busiest queue has more
+ * than one task more than this one, pull one (Linux's load_balance from
+ * rebalance_tick, one task at a time).  The tick, interrupts off. */
+static void load_balance(struct rq *this)
+{
+    struct rq *busiest = find_busiest_queue(this, 2, 1);
+    if (!busiest)
+        return;
+    double_rq_lock(this, busiest);
+    if (rq_load(busiest) > rq_load(this) + 1 && pull_task(busiest, this))
+        this->nr_tick_pulls++;
+    double_rq_unlock(this, busiest);
 }
 
 int set_cpus_allowed(struct task_struct *t, unsigned long mask)
 {
     if (!(mask & cpu_online_mask))
         return -EINVAL;
-    t->cpus_allowed = mask;
-    if (t == current && !(mask & (1ul << smp_processor_id()))) {
-        yield();                       /* this CPU will not take it again */
-    } else if (t->on_cpu && !(mask & (1ul << t->cpu))) {
-        /* it runs where it may not: it moves at its next schedule(),
-         * which its CPU is asked for now (simplification: Linux moves it
-         * at once, with its stopper thread) */
-        t->need_resched = 1;
-        kick_process(t);
+    unsigned long flags = local_irq_save();
+    struct rq *dst, *src;
+    WRITE_ONCE(t->cpus_allowed, mask);
+    src = task_rq_lock_target(t, &dst);
+    if (t->on_cpu) {
+        if (!(mask & (1ul << t->cpu))) {
+            /* it runs where it may not: it moves at its next schedule(),
+             * which its CPU is asked for now (simplification: Linux moves
+             * it at once, with its migration thread) */
+            t->need_resched = 1;
+            if (t->cpu != smp_processor_id())
+                smp_send_reschedule(t->cpu);
+        }
+    } else if (src != dst) {
+        /* queued or asleep on a CPU it may not run on: to an allowed one's
+         * queue now (Linux's __migrate_task) */
+        bool queued = !list_empty(&t->run_list);
+        if (queued)
+            dequeue_task(src, t);
+        t->cpu = dst->cpu;
+        if (queued) {
+            enqueue_task(dst, t);
+            dst->nr_affine_moves++;
+            resched_for(dst, t);
+        }
     }
+    double_rq_unlock(src, dst);
+    local_irq_restore(flags);
+    if (t == current && !(mask & (1ul << smp_processor_id())))
+        yield();                       /* this CPU will not take it again */
     return 0;
 }
 
-/* Halt until an interrupt, runqueue_lock let go meanwhile (interrupts off
- * on entry and on return, the lock held). */
-static void idle_wait(void)
+/* Halt until an interrupt, rq->lock let go meanwhile (interrupts off on
+ * entry and on return, the lock held); first try to pull a task from a
+ * busy queue (idle_balance), which makes the halt unneeded.  Each tick
+ * ends the halt, so an idle CPU looks at the other queues every tick. */
+static void idle_wait(struct rq *rq)
 {
-    this_cpu_write(cpu_idling, 1);               /* the ticks now are idle time */
-    spin_unlock(&runqueue_lock);
-    safe_halt();
+    rq->idling = 1;                    /* the ticks now are idle time */
+    rq->kicked = 0;                    /* a new halt: not sent an IPI yet */
+    spin_unlock(&rq->lock);
+    if (!idle_balance(rq))
+        safe_halt();
     local_irq_disable();
-    spin_lock(&runqueue_lock);
-    this_cpu_write(cpu_idling, 0);
+    spin_lock(&rq->lock);
+    rq->idling = 0;
 }
 
 void schedule(void)
 {
     struct task_struct *prev = current, *next;
     unsigned long flags;
+    struct rq *rq;
 
     release_kernel_lock(prev);
-    spin_lock_irqsave(&runqueue_lock, flags);
+    flags = local_irq_save();
+    rq = this_rq();
+    spin_lock(&rq->lock);
     check_stack(prev);
     touch_softlockup_watchdog();                 /* a schedule point (kernel/watchdog.c) */
     prev->need_resched = 0;
@@ -335,8 +618,8 @@ void schedule(void)
      * can end two timeouts, and a prev left TASK_RUNNING but on no queue
      * would never run again. */
     bool waited = false;
-    while (!(next = choose_next(prev))) {
-        idle_wait();
+    while (!(next = choose_next(rq, prev))) {
+        idle_wait(rq);
         waited = true;
     }
     next->time_slice = TASK_TIMESLICE;
@@ -348,16 +631,17 @@ void schedule(void)
         prev->nvcsw++;
     if (next != prev) {
         next->on_cpu = 1;
+        rq->nr_switches++;
         tss_set_kernel_stack(next->stack ? (unsigned long)next->stack + THREAD_SIZE
                                          : (unsigned long)boot_stack_top);
         arch_switch_to(prev, next);
-        spin_release(&runqueue_lock);            /* next lets it go: schedule_tail */
+        spin_release(&rq->lock);                 /* next lets it go: schedule_tail */
         prev = switch_to(prev, next);
-        /* Back in the task that called schedule() above; prev is now the
-         * task that ran just before us on this CPU. */
+        /* Back in the task that called schedule() above (maybe on another
+         * CPU now); prev is the task that ran just before us on this CPU. */
         schedule_tail(prev);
     } else {
-        spin_unlock(&runqueue_lock);
+        spin_unlock(&rq->lock);
     }
     local_irq_restore(flags);
     reacquire_kernel_lock(current);
@@ -440,7 +724,7 @@ void kthread_main(void)
     do_exit(me->threadfn(me->data));
 }
 
-struct task_struct *kthread_run(int (*fn)(void *), void *data, const char *name)
+struct task_struct *kthread_create(int (*fn)(void *), void *data, const char *name)
 {
     struct task_struct *t = alloc_task_struct();
     if (!t)
@@ -459,6 +743,7 @@ struct task_struct *kthread_run(int (*fn)(void *), void *data, const char *name)
     t->data = data;
     t->time_slice = TASK_TIMESLICE;
     t->cpus_allowed = CPU_MASK_ALL;
+    t->cpu = smp_processor_id();       /* its first queue: its maker's CPU's */
     t->start_time = jiffies;
     t->rlim_fsize[0] = t->rlim_fsize[1] = RLIM64_INFINITY;
     t->rlim_nofile[0] = t->rlim_nofile[1] = NR_OPEN;
@@ -483,8 +768,23 @@ struct task_struct *kthread_run(int (*fn)(void *), void *data, const char *name)
     t->pid = alloc_pid();
     list_add_tail(&t->tasks, &task_list);
     local_irq_restore(flags);
-    t->state = TASK_UNINTERRUPTIBLE;   /* born asleep, woken onto the queue */
-    wake_up_process(t);
+    t->state = TASK_UNINTERRUPTIBLE;   /* born asleep, woken onto a queue */
+    return t;
+}
+
+/* Before its first wake-up: t runs on cpu alone, starting on its queue. */
+void kthread_bind(struct task_struct *t, int cpu)
+{
+    BUG_ON(t->state != TASK_UNINTERRUPTIBLE || t->on_cpu || !cpu_online(cpu));
+    t->cpus_allowed = 1ul << cpu;
+    t->cpu = cpu;
+}
+
+struct task_struct *kthread_run(int (*fn)(void *), void *data, const char *name)
+{
+    struct task_struct *t = kthread_create(fn, data, name);
+    if (!IS_ERR(t))
+        wake_up_process(t);
     return t;
 }
 
@@ -591,8 +891,11 @@ void show_task(struct task_struct *t)
         snprintf(where, sizeof where, " (running)");
     else if (t->on_cpu)
         snprintf(where, sizeof where, " (on CPU %d)", t->cpu);
+    char queued[24] = "";
+    if (!list_empty(&t->run_list))
+        snprintf(queued, sizeof queued, " (queued on CPU %d)", t->cpu);
     printk("  pid %d %-15s %c%s%s%s\n", t->pid, t->comm, task_state_char(t->state),
-           where, list_empty(&t->run_list) ? "" : " (queued)", what);
+           where, queued, what);
     if (t->on_cpu && t != current)
         return;                        /* its stack is moving: no backtrace */
     if (t == current) {
@@ -614,9 +917,47 @@ void show_state(void)
     printk("tasks (R running/runnable, S/D sleeping, X dead):\n");
     list_for_each_entry(t, &task_list, tasks)
         show_task(t);
+    show_runqueues();
+}
+
+/* Each online CPU's queue, read without its lock (a report: the oops and
+ * hung-task paths must not wait for a lock some stuck CPU holds):
+ * "  CPU 1: runs pid 7 (sh), queued: 9 12", indented as the task lines
+ * above it are (tools/testlib.sh's kernel_reports keeps a report's indented
+ * lines together). */
+void show_runqueues(void)
+{
+    int cpu;
+    for_each_online_cpu(cpu) {
+        struct rq *rq = cpu_rq(cpu);
+        struct task_struct *c = READ_ONCE(rq->curr), *t;
+        char line[128];
+        int n = snprintf(line, sizeof line, "  CPU %d: %s pid %d (%s), queued:", cpu,
+                         rq->idling ? "idle in" : "runs", c ? c->pid : -1, c ? c->comm : "?");
+        int count = 0;
+        list_for_each_entry(t, &rq->queue, run_list) {
+            if (++count > 16 || n >= (int)sizeof line - 8) {
+                n += snprintf(line + n, sizeof line - n, " ...");
+                break;
+            }
+            n += snprintf(line + n, sizeof line - n, " %d", t->pid);
+        }
+        if (!count)
+            snprintf(line + n, sizeof line - n, " none");
+        printk("%s\n", line);
+    }
 }
 
 /* ---- idle -------------------------------------------------------------- */
+
+/* An AP's idle task, before the AP runs it (kernel/x86/smpboot.c; Linux's
+ * init_idle): its CPU's current, on no queue. */
+void init_idle(struct task_struct *idle, int cpu)
+{
+    idle->cpu = cpu;
+    cpu_rq(cpu)->curr = idle;
+    lock_stat_register(&cpu_rq(cpu)->lock, rq_lock_names[cpu]);   /* /proc/lock_stat */
+}
 
 /* A CPU's idle loop, never to return: the swapper (pid 0) at the end of
  * rest_init() (kernel/user_init.c), after pid 1 was created, as Linux's
@@ -634,16 +975,17 @@ void cpu_idle(void)
         unlock_kernel();               /* kmain's: idle holds nothing */
     if (smp_processor_id() == 0)
         printk(KERN_INFO "sched: swapper idling (pid 0); %s\n",
-               list_empty(&runqueue) ? "nothing runnable" : "running kthreads");
+               this_rq()->nr_queued ? "running kthreads" : "nothing runnable");
     for (;;) {
-        unsigned long flags;
-        spin_lock_irqsave(&runqueue_lock, flags);
-        if (pick_next_task()) {
-            spin_unlock_irqrestore(&runqueue_lock, flags);
+        unsigned long flags = local_irq_save();
+        struct rq *rq = this_rq();
+        spin_lock(&rq->lock);
+        if (pick_next_task(rq)) {
+            spin_unlock_irqrestore(&rq->lock, flags);
             schedule();
         } else {
-            idle_wait();
-            spin_unlock_irqrestore(&runqueue_lock, flags);
+            idle_wait(rq);
+            spin_unlock_irqrestore(&rq->lock, flags);
         }
     }
 }
@@ -679,7 +1021,7 @@ static void account_tick(struct pt_regs *regs)
     if (user_mode(regs)) {
         p->utime++;
         t->user++;
-    } else if (this_cpu_read(cpu_idling)) {
+    } else if (this_rq()->idling) {
         t->idle++;
     } else {
         p->stime++;
@@ -773,10 +1115,15 @@ static void check_rlimit_cpu(struct task_struct *p)
 static void sched_tick_hook(struct pt_regs *regs)
 {
     struct task_struct *me = current;
+    struct rq *rq = this_rq();
     account_tick(regs);
     if (sched_running && --me->time_slice <= 0) {
         me->time_slice = TASK_TIMESLICE;
         me->need_resched = 1;
+    }
+    if (sched_running && ++rq->balance_ticks >= BALANCE_TICKS) {
+        rq->balance_ticks = 0;
+        load_balance(rq);
     }
     if (!kernel_trylock())
         return;
@@ -787,7 +1134,7 @@ static void sched_tick_hook(struct pt_regs *regs)
         it_real_tick();
         hung_task_tick(regs);
     }
-    softlockup_tick(regs, this_cpu_read(cpu_idling));
+    softlockup_tick(regs, rq->idling);
     unlock_kernel();
 }
 
@@ -796,7 +1143,12 @@ static void sched_init(void)
     /* init_task is statically initialised; put it on the task list. */
     list_add_tail(&init_task.tasks, &task_list);
     timer_set_tick_hook(sched_tick_hook);
-    lock_stat_register(&runqueue_lock, "runqueue_lock");   /* /proc/lock_stat */
+    /* One validator class for every CPU's rq->lock ("&rq->lock"): the
+     * static initialiser keyed each by its address. */
+    for (int cpu = 0; cpu < NR_CPUS; cpu++)
+        spin_lock_init(&cpu_rq(cpu)->lock);
+    cpu_rq(0)->curr = &init_task;
+    lock_stat_register(&cpu_rq(0)->lock, rq_lock_names[0]);   /* /proc/lock_stat */
     sched_running = 1;
     printk(KERN_INFO "sched: round-robin, %d-tick slices, %u-byte kernel stacks\n",
            TASK_TIMESLICE, THREAD_SIZE);

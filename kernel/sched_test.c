@@ -187,7 +187,10 @@ static int same_tick_fn(void *arg)
     same_tick_woke = 1;
     if (sleeper->state == TASK_RUNNING && list_empty(&sleeper->run_list)) {
         same_tick_lost++;
-        enqueue_task(sleeper);
+        struct rq *rq = cpu_rq(sleeper->cpu);
+        spin_lock(&rq->lock);
+        enqueue_task(rq, sleeper);
+        spin_unlock(&rq->lock);
     }
     local_irq_restore(flags);
     return 0;
@@ -232,9 +235,9 @@ KTEST(sched, ticks_are_charged_to_what_they_interrupted)
     bool user_ok = me->utime == u0 + 1 && ct->user == c0.user + 1 && me->stime == s0;
     account_tick(&kern);
     bool sys_ok = me->stime == s0 + 1 && ct->system == c0.system + 1;
-    this_cpu_write(cpu_idling, 1);
+    this_rq()->idling = 1;
     account_tick(&kern);
-    this_cpu_write(cpu_idling, 0);
+    this_rq()->idling = 0;
     bool idle_ok = ct->idle == c0.idle + 1 && me->stime == s0 + 1;
     *ct = c0;
     me->utime = u0;
@@ -317,3 +320,248 @@ KTEST(sched, count_tasks_sees_blocked_not_idle)
     KT_EXPECT_EQ(idle.blocked, before.blocked);
     kthread_stop(t);
 }
+
+/* ---- the per-CPU run queues (at -smp 1 only what one CPU can show) ---- */
+
+/* A kthread that sleeps until told to run, then notes the CPU it ran on. */
+static DECLARE_WAIT_QUEUE_HEAD(rq_test_wq);
+static volatile int rq_test_go;
+static volatile int rq_test_ran_on;
+static int note_cpu_fn(void *arg)
+{
+    while (!kthread_should_stop()) {
+        wait_event(rq_test_wq, rq_test_go || kthread_should_stop());
+        if (rq_test_go) {
+            rq_test_go = 0;
+            rq_test_ran_on = smp_processor_id();
+        }
+    }
+    return 0;
+}
+
+/* Wait (sleeping, a tick at a time) until t sleeps, at most 100 ticks; 1
+ * if it does.  (It may stay its CPU's current while that CPU halts in its
+ * schedule(): on_cpu.) */
+static int wait_asleep(struct task_struct *t)
+{
+    for (int i = 0; i < 100; i++) {
+        if (t->state != TASK_RUNNING && list_empty(&t->run_list))
+            return 1;
+        msleep(10);
+    }
+    return 0;
+}
+
+/* Have note_cpu_fn's thread run once and say where (-1: not within 100 ticks). */
+static int run_once(void)
+{
+    rq_test_ran_on = -1;
+    rq_test_go = 1;
+    wake_up_all(&rq_test_wq);
+    for (int i = 0; i < 100 && rq_test_ran_on < 0; i++)
+        msleep(10);
+    return rq_test_ran_on;
+}
+
+/* A task that slept after running on CPU c, woken from CPU 0 (kmain's),
+ * goes on CPU c's queue and runs there, every CPU in turn: Linux's
+ * try_to_wake_up keeps a task on its last CPU (its caches) if it may
+ * still run there.  With one queue it ran wherever a CPU came first. */
+KTEST(sched, woken_task_runs_on_its_last_cpu)
+{
+    int n = num_online_cpus();
+    struct task_struct *t = kthread_run(note_cpu_fn, NULL, "notecpu");
+    KT_ASSERT(!IS_ERR(t));
+    /* Not CPU 0 if there are others: kmain keeps it busy, and an idle CPU
+     * rightly pulls a task queued behind it. */
+    for (int c = n > 1; c < n; c++) {
+        KT_EXPECT_EQ(set_cpus_allowed(t, 1ul << c), 0);
+        KT_EXPECT_EQ(run_once(), c);           /* now it has run on c ... */
+        KT_ASSERT(wait_asleep(t));
+        KT_EXPECT_EQ(t->cpu, c);
+        /* c may halt in t's schedule(), t its current: a thread bound to
+         * c that exits at once makes c switch away from t for good. */
+        struct task_struct *z = kthread_create(returns_at_once_fn, NULL, "flush");
+        KT_ASSERT(!IS_ERR(z));
+        kthread_bind(z, c);
+        wake_up_process(z);
+        kthread_stop(z);
+        for (int i = 0; i < 100 && t->on_cpu; i++)
+            msleep(10);
+        KT_EXPECT(!t->on_cpu || c == 0);       /* CPU 0 is kmain's: t is off it */
+        KT_EXPECT_EQ(set_cpus_allowed(t, CPU_MASK_ALL), 0);
+        KT_EXPECT_EQ(t->cpu, c);               /* ... it may stay there ... */
+        unsigned long flags = local_irq_save();
+        rq_test_ran_on = -1;
+        rq_test_go = 1;
+        wake_up_all(&rq_test_wq);
+        bool queued_there = t->cpu == c && !list_empty(&t->run_list);
+        local_irq_restore(flags);
+        KT_EXPECT(queued_there);               /* ... is woken onto c's queue ... */
+        for (int i = 0; i < 100 && rq_test_ran_on < 0; i++)
+            msleep(10);
+        KT_EXPECT_EQ(rq_test_ran_on, c);       /* ... and runs there */
+        KT_ASSERT(wait_asleep(t));
+    }
+    kthread_stop(t);
+}
+
+/* Busy kernel threads without the big lock, each noting where it runs. */
+#define NR_SPINNERS 4
+static volatile unsigned long spin_seen;       /* bit n: a spinner ran on CPU n */
+static volatile int spin_cpu[NR_SPINNERS];
+static volatile int spin_yield = 1, spin_hold;
+static int spinner_fn(void *arg)
+{
+    int i = (int)(long)arg;
+    unlock_kernel();                           /* kthread_main's; back below */
+    while (!kthread_should_stop()) {
+        int cpu = smp_processor_id();
+        spin_cpu[i] = cpu;
+        __atomic_or_fetch(&spin_seen, 1ul << cpu, __ATOMIC_SEQ_CST);
+        if (READ_ONCE(spin_yield) || (i == 0 && !READ_ONCE(spin_hold)))
+            cond_resched();
+        cpu_relax();
+    }
+    lock_kernel();
+    return 0;
+}
+
+/* Four busy kernel threads bound nowhere, all made on CPU 0 and so all
+ * queued there: the other CPUs, idle, pull them over (idle_balance, and
+ * load_balance every BALANCE_TICKS): within a few ticks every CPU has run
+ * one (four of them, with more than four CPUs), and then each spinner is
+ * on a CPU of its own (as far as the CPUs go).  Without balancing they
+ * stay on CPU 0's queue. */
+KTEST(sched, idle_cpus_pull_from_a_busy_queue)
+{
+    int n = num_online_cpus();
+    struct task_struct *t[NR_SPINNERS];
+    spin_seen = 0;
+    spin_yield = 1;
+    unsigned long j0 = jiffies;
+    for (int i = 0; i < NR_SPINNERS; i++) {
+        spin_cpu[i] = -1;
+        t[i] = kthread_run(spinner_fn, (void *)(long)i, "spinner");
+        KT_ASSERT(!IS_ERR(t[i]));
+        KT_EXPECT_EQ(t[i]->cpu, 0);            /* made here: CPU 0's queue */
+    }
+    int want = n < NR_SPINNERS ? n : NR_SPINNERS;      /* CPUs that get one */
+    while (__builtin_popcountl(spin_seen) < want && jiffies - j0 < 4 * BALANCE_TICKS + 10)
+        msleep(10);
+    unsigned long took = jiffies - j0;
+    KT_EXPECT_EQ(__builtin_popcountl(spin_seen), want);
+    KT_EXPECT_EQ(spin_seen & ~cpu_online_mask, 0);
+    if (n > 1)                                 /* one CPU: kmain waits its turn */
+        KT_EXPECT(took <= 2 * BALANCE_TICKS + 4);
+    /* Spread out: no two spinners share a CPU while there are free ones. */
+    unsigned long used = 0;
+    int distinct = 0;
+    for (int tries = 0; tries < 20; tries++) {
+        used = 0;
+        for (int i = 0; i < NR_SPINNERS; i++)
+            used |= 1ul << t[i]->cpu;
+        distinct = __builtin_popcountl(used);
+        if (distinct >= want)
+            break;
+        msleep(10);
+    }
+    KT_EXPECT_EQ(distinct, want);
+    unsigned long pulls = 0;
+    for (int cpu = 0; cpu < NR_CPUS; cpu++)
+        pulls += cpu_rq(cpu)->nr_idle_pulls + cpu_rq(cpu)->nr_tick_pulls;
+    printk(KERN_INFO "rq test: %d spinners on %d CPUs in %lu ticks, CPUs used %#lx, %lu pulls so far\n",
+           NR_SPINNERS, n, took, used, pulls);
+    for (int i = 0; i < NR_SPINNERS; i++)
+        kthread_stop(t[i]);
+}
+
+/* set_cpus_allowed moves a task to an allowed CPU's queue: one asleep at
+ * once (its next wake-up runs it there), one queued behind a busy task at
+ * once, one running at its next schedule().  Needs two CPUs. */
+KTEST(sched, affinity_moves_the_task_to_an_allowed_cpu)
+{
+    int n = num_online_cpus();
+    if (n < 2)
+        return;                                /* one CPU: nowhere to move */
+    int a = 1, b = n - 1 > 1 ? n - 1 : 0;      /* two CPUs, neither kmain's if 3+ */
+    struct task_struct *t = kthread_run(note_cpu_fn, NULL, "notecpu");
+    KT_ASSERT(!IS_ERR(t));
+    /* asleep */
+    KT_EXPECT_EQ(set_cpus_allowed(t, 1ul << a), 0);
+    KT_EXPECT_EQ(run_once(), a);
+    KT_ASSERT(wait_asleep(t));
+    KT_EXPECT_EQ(set_cpus_allowed(t, 1ul << b), 0);
+    /* moved at once, unless CPU a still halts in its schedule() (it is that
+     * CPU's current then: it moves when woken) */
+    KT_EXPECT(t->cpu == b || (t->on_cpu && t->cpu == a));
+    KT_EXPECT_EQ(run_once(), b);
+    KT_ASSERT(wait_asleep(t));
+    /* queued: CPU a busy with a spinner that does not schedule */
+    spin_yield = 0;
+    spin_hold = 1;
+    spin_seen = 0;
+    spin_cpu[0] = -1;
+    struct task_struct *s = kthread_run(spinner_fn, (void *)0L, "hog");
+    KT_ASSERT(!IS_ERR(s));
+    KT_EXPECT_EQ(set_cpus_allowed(s, 1ul << a), 0);
+    for (int i = 0; i < 100 && spin_cpu[0] != a; i++)
+        msleep(10);
+    KT_EXPECT_EQ(spin_cpu[0], a);
+    KT_EXPECT_EQ(set_cpus_allowed(t, 1ul << a), 0);
+    rq_test_ran_on = -1;
+    rq_test_go = 1;
+    wake_up_all(&rq_test_wq);
+    msleep(30);
+    KT_EXPECT_EQ(rq_test_ran_on, -1);          /* waits behind the hog ... */
+    KT_EXPECT(t->cpu == a && !list_empty(&t->run_list));
+    KT_EXPECT_EQ(set_cpus_allowed(t, 1ul << b), 0);
+    KT_EXPECT_EQ(t->cpu, b);                   /* ... moved at once ... */
+    for (int i = 0; i < 100 && rq_test_ran_on < 0; i++)
+        msleep(10);
+    KT_EXPECT_EQ(rq_test_ran_on, b);           /* ... and ran there */
+    /* running: the hog itself, allowed only on b from now */
+    spin_hold = 0;                             /* it schedules again */
+    KT_EXPECT_EQ(set_cpus_allowed(s, 1ul << b), 0);
+    for (int i = 0; i < 100 && spin_cpu[0] != b; i++)
+        msleep(10);
+    KT_EXPECT_EQ(spin_cpu[0], b);
+    KT_EXPECT_EQ(s->cpu, b);
+    kthread_stop(s);
+    spin_yield = 1;
+    kthread_stop(t);
+}
+
+#ifdef CONFIG_LOCKDEP
+/* double_rq_lock takes the lower-numbered CPU's queue first, whichever
+ * order it is given them in, the second as a nested lock of the same
+ * class: the validator stays quiet, and holds them in that order. */
+KTEST(sched, double_rq_lock_in_cpu_order)
+{
+    struct task_struct *me = current;
+    unsigned long reports = lockdep_reports;
+    struct rq *lo = cpu_rq(1), *hi = cpu_rq(3);
+    const void *first[2], *second[2];
+    unsigned long flags = local_irq_save();
+    int d = me->lockdep_depth;
+    double_rq_lock(hi, lo);
+    first[0] = me->held_locks[d].instance;
+    second[0] = me->held_locks[d + 1].instance;
+    double_rq_unlock(hi, lo);
+    double_rq_lock(lo, hi);
+    first[1] = me->held_locks[d].instance;
+    second[1] = me->held_locks[d + 1].instance;
+    double_rq_unlock(lo, hi);
+    double_rq_lock(lo, lo);                    /* one queue: one lock */
+    int one = me->lockdep_depth - d;
+    double_rq_unlock(lo, lo);
+    local_irq_restore(flags);
+    for (int i = 0; i < 2; i++) {
+        KT_EXPECT(first[i] == &lo->lock);
+        KT_EXPECT(second[i] == &hi->lock);
+    }
+    KT_EXPECT_EQ(one, 1);
+    KT_EXPECT_EQ(me->lockdep_depth, d);
+    KT_EXPECT_EQ(lockdep_reports, reports);
+}
+#endif

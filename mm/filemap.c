@@ -161,12 +161,21 @@
  *   ioapic_lock                    (spinlock, irqs off: the I/O APIC's register
  *                                   window and each line's CPU and affinity
  *                                   mask, kernel/x86/io_apic.c)
- *   runqueue_lock                  (spinlock, irqs off: the run queue and every
- *                                   task's state and on_cpu, kernel/sched.c.
+ *   rq->lock                       (spinlock, irqs off: one CPU's run queue and
+ *                                   its tasks' state, on_cpu and cpu,
+ *                                   kernel/sched.c; Linux 2.6's, class
+ *                                   "&rq->lock", one for every CPU's.
  *                                   wake_up_process takes it under any lock
  *                                   above, the wait-queue locks included; it is
  *                                   held across the context switch, taken by
- *                                   prev and let go by next)
+ *                                   prev and let go by next.  Two at once
+ *                                   (a wake-up or an affinity change moving a
+ *                                   task, a balancing pull) only through
+ *                                   double_rq_lock: the lower CPU number first,
+ *                                   the second rq->lock/1 (spin_lock_nested),
+ *                                   so two CPUs moving tasks between the same
+ *                                   two queues in opposite directions take them
+ *                                   in one order and cannot deadlock)
  *   ac->lock                       (spinlock, irqs off: one CPU's array of free
  *                                   objects of one kmalloc cache, struct
  *                                   array_cache, mm/kmalloc.c; class
@@ -207,8 +216,8 @@
  *                                   the slow path run without it)
  * Spinlocks are leaves: nothing that sleeps, and no other spinlock except
  * as nested above (tree_lock -> page_hash_lock, i_mmap_lock ->
- * inode_wb_lock, ac->lock -> cachep->spinlock, pcp->lock -> zone->lock),
- * is taken under one.
+ * inode_wb_lock, ac->lock -> cachep->spinlock, pcp->lock -> zone->lock,
+ * rq->lock -> rq->lock/1 in CPU order), is taken under one.
  * The lock validator (kernel/lockdep.c, docs/lockdep.md; the test kernel
  * and DEBUG=1) learns the order the code really follows and reports any
  * cycle in it, a sleep under a spinlock, a spinlock that an interrupt

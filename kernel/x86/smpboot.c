@@ -140,7 +140,7 @@ static int do_boot_cpu(int cpu, unsigned apicid)
         return -ENOMEM;
     }
     /* Its idle task: Linux's fork_idle.  Never queued (PF_IDLE): the CPU runs
-     * it until the run queue has a task for it (kernel/sched.c). */
+     * it until its run queue has a task for it (kernel/sched.c). */
     idle->state = TASK_RUNNING;
     idle->on_cpu = 1;                  /* its CPU's current: never queued */
     idle->flags = PF_IDLE;
@@ -153,6 +153,7 @@ static int do_boot_cpu(int cpu, unsigned apicid)
     ((struct thread_info *)stack)->magic = STACK_END_MAGIC;
     per_cpu(current_task, cpu) = idle;
     per_cpu(idle_task, cpu) = idle;
+    init_idle(idle, cpu);              /* its run queue's current (kernel/sched.c) */
     per_cpu(cpu_loaded_pgd, cpu) = swapper_pg_dir;     /* startup_32_smp loads it */
     per_cpu(cpu_tlbstate, cpu) = (struct tlb_state){ NULL, TLBSTATE_OK };   /* no mm */
 

@@ -17,6 +17,8 @@
 #   lx-cpus             each CPU: online or not, APIC id, its current task
 #                       (include/smp.h cpu_online_mask, the per-CPU cpu_info
 #                       and current_task: include/asm/percpu.h)
+#   lx-runqueues        each CPU's run queue (kernel/sched.c runqueues[]): its
+#                       current task, the queued pids, the balancing counters
 #   $lx_current()       the running task of the CPU GDB has selected (QEMU's
 #                       thread N is CPU N-1; Linux: $lx_current()); $lx_task_by_pid(N)
 #   $lx_per_cpu("VAR", CPU)  that CPU's copy of a per-CPU variable
@@ -560,6 +562,7 @@ class Vellum(gdb.Command):
   lx-vmas PID           a process's memory areas
   lx-extable [ADDR]     the exception-table entry for ADDR (no ADDR: the whole table)
   lx-cpus               each CPU: online, APIC id, current task
+  lx-runqueues          each CPU's run queue: current, queued pids, balancing counters
   $lx_current()         the selected CPU's running task; $lx_task_by_pid(PID)
   $lx_per_cpu("VAR", CPU)  a CPU's copy of a per-CPU variable
   $lx_page_address(P)   page_address(P); $lx_virt_to_page(ADDR) its inverse
@@ -1059,6 +1062,37 @@ selected (thread N is CPU N-1).  Linux: lx-cpus (scripts/gdb/linux/cpus.py)."""
                 cstr(t["comm"]), " *" if cpu == sel else ""))
 
 
+class LxRunqueues(gdb.Command):
+    """Each online CPU's run queue (kernel/sched.c runqueues[]: Linux 2.6's
+struct rq per CPU): its current task, whether it halts waiting for work, the
+pids queued on it in the order they will run, and its counters (context
+switches, tasks woken onto it, tasks pulled by idle and tick balancing,
+moved there by an affinity change).  The queues are read without their locks,
+as the kernel's show_runqueues() does."""
+
+    def __init__(self):
+        super().__init__("lx-runqueues", gdb.COMMAND_USER)
+
+    def invoke(self, arg, from_tty):
+        online = int(gdb.parse_and_eval("cpu_online_mask"))
+        gdb.write("CPU CURR        PID COMM             QUEUED (pids, next first)\n")
+        for cpu in range(nr_cpus()):
+            if not (online >> cpu) & 1:
+                continue
+            rq = gdb.parse_and_eval("runqueues[%d]" % cpu)
+            curr = rq["curr"]
+            queued = [str(int(t["pid"]))
+                      for t in list_for_each_entry(rq["queue"], "struct task_struct", "run_list")]
+            gdb.write("%3d 0x%08x %4d %-16s %s%s\n" % (
+                cpu, ptr(curr), int(curr["pid"]) if ptr(curr) else -1,
+                cstr(curr["comm"]) if ptr(curr) else "?",
+                " ".join(queued) if queued else "-", "  (halted)" if int(rq["idling"]) else ""))
+            gdb.write("      switches %d, woken here %d (from other CPUs %d), pulled idle %d, "
+                      "tick %d, affinity moves %d\n" % (
+                          int(rq["nr_switches"]), int(rq["nr_wakeups"]), int(rq["nr_wakeups_remote"]),
+                          int(rq["nr_idle_pulls"]), int(rq["nr_tick_pulls"]), int(rq["nr_affine_moves"])))
+
+
 class LxPerCpu(gdb.Function):
     """$lx_per_cpu("VAR", CPU): CPU's copy of the per-CPU variable VAR, as Linux's."""
 
@@ -1071,6 +1105,7 @@ class LxPerCpu(gdb.Function):
 
 Vellum()
 LxCpus()
+LxRunqueues()
 LxPerCpu()
 LxDmesg()
 LxPs()

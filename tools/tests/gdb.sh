@@ -24,6 +24,8 @@
 #  gdb.lx_ps                pid 0 swapper, pid 1 init, the writer marked running
 #  gdb.lx_cpus              (two CPUs, -smp 2) CPU 0 online running the writer,
 #                           selected; CPU 1 online, APIC id 1, its idle swapper/1
+#  gdb.lx_runqueues         CPUs 0 and 1's run queues, the writer the current of one,
+#                           each with its counters (kernel/sched.c runqueues[])
 #  gdb.lx_locks             the page lock and i_mutex held by the writer
 #  gdb.lx_vmas              the shell's LOAD segments (readelf), its stack
 #  gdb.lx_dmesg             log_head bytes, the banner first as on the serial console
@@ -157,6 +159,7 @@ gdb_session "$DKERNEL" "$DISKQ" "$H" \
     -ex 'echo === pagevirt\n' -ex 'lx-page (char *)0xc0000000 + 4096 * (page - mem_map) + 5' \
     -ex 'echo === ps\n' -ex 'lx-ps' \
     -ex 'echo === cpus\n' -ex 'lx-cpus' \
+    -ex 'echo === runqueues\n' -ex 'lx-runqueues' \
     -ex 'echo === locks\n' -ex 'lx-locks' \
     -ex 'echo === vmas\n' -ex 'lx-vmas $lx_current()->pid' \
     -ex 'echo === dmesg\n' -ex 'lx-dmesg' \
@@ -261,6 +264,12 @@ check gdb.lx_ps "lx-ps: pid 1 init, pid 0 swapper, pid $PID sh marked running" \
 # online, each with its own APIC id
 check gdb.lx_cpus "lx-cpus: CPU 0 or 1 running sh[$PID] (selected), CPUs 0 and 1 online with APIC ids 0 and 1" \
     eval 'has cpus "^ +[01] yes +[01] 0x[0-9a-f]+ +$PID sh \*\$" && has cpus "^ +0 yes +0 0x" && has cpus "^ +1 yes +1 0x"'
+
+# lx-runqueues: both CPUs' queues; the writer is the current of the one
+# that stopped; each has its counters line
+check gdb.lx_runqueues "lx-runqueues: CPUs 0 and 1, one running sh[$PID], with their counters" \
+    eval 'has runqueues "^ +[01] 0x[0-9a-f]+ +$PID sh " && has runqueues "^ +0 0x" && has runqueues "^ +1 0x" &&
+          [ "$(section runqueues | grep -c "^ *switches [0-9]*, woken here")" = 2 ]'
 
 # lx-locks: the page lock and the inode's i_mutex, both held by the writer
 check gdb.lx_locks "lx-locks: page $PAGE and i_mutex of inode $INO held by sh[$PID] (i_mutex.owner == current: $IMUTEX_MINE)" \
