@@ -2,7 +2,7 @@
 # kernel carries all of them (the two builds: Makefile, docs/getting-started.md).
 # Checks the built images themselves (their sections and symbols), and the tree:
 #   two_kernels.size            build/vellum.elf's loaded size (text + rodata +
-#                               data, as `size` adds them) is at most 360,000 bytes.
+#                               data, as `size` adds them) is at most 390,000 bytes.
 #                               The budget keeps the kernel one a student can
 #                               read; it was 300,000 until ext3's journal
 #                               (fs/jbd, 14 KB) and memory locks took the kernel
@@ -16,9 +16,14 @@
 #                               rt_sigqueueinfo, futex requeue, the /proc
 #                               sysctls, smaps, pagemap, capabilities: 24 KB),
 #                               ext3's mount options and credits and the per-CPU
-#                               page lists took to 351 KB.  360,000 leaves room
-#                               for the rest of issues 24 and 25; raise it only
-#                               with a reason written here.
+#                               page lists took to 351 KB, then 360,000, which
+#                               the rest of issue 25 (per-CPU run queues, the
+#                               rwsem and the page-table lock, lazy TLB and
+#                               /proc/irq, kmalloc's per-CPU arrays, read and
+#                               write without the big lock, ext3 a type of
+#                               its own: 25 KB) took to 376 KB.  390,000
+#                               leaves room for pushing the big lock further
+#                               down; raise it only with a reason written here.
 #   two_kernels.no_ktests       build/vellum.elf has no .ktests section and no
 #                               symbol naming ktest, bench or an embedded test
 #                               program (proc_blobs.S's *_elf)
@@ -42,8 +47,8 @@ done
 # size's Berkeley format: text (.text + .rodata + the tables), data, bss.
 read -r text data _ <<<"$(size "$KERNEL" | awk 'NR == 2 { print $1, $2, $3 }')"
 loaded=$((text + data))
-if [ "$loaded" -le 360000 ]; then pass "$T.size"
-else fail "$T.size ($KERNEL: text $text + data $data = $loaded bytes > 360000)"; fi
+if [ "$loaded" -le 390000 ]; then pass "$T.size"
+else fail "$T.size ($KERNEL: text $text + data $data = $loaded bytes > 390000)"; fi
 
 psyms=$(nm "$KERNEL")
 bad=$(grep -iE ' [a-z_]*(ktest|bench)[a-z_0-9]*$| proc_[a-z_0-9]*_elf(_end)?$' <<<"$psyms" | head -n 5)

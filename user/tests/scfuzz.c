@@ -360,10 +360,14 @@ static long meminfo_field(const char *b, const char *name)
 	return p ? atol(p + strlen(name)) : -1;
 }
 
-/* MemFree + Cached + Buffers, in kB (see the top of the file). */
+/* MemFree + Cached + Buffers, in kB (see the top of the file).  First
+ * vellum_debug(VDBG_NR_FREE_PAGES) (500, 1), which gives kmalloc's per-CPU
+ * arrays back to their slab pages: objects parked on whichever CPUs the
+ * campaign ran on would keep pages, a few more or fewer each time. */
 static long memfree_kb(void)
 {
 	char b[1024];
+	syscall(500, 1, 0);
 	int fd = open("/proc/meminfo", O_RDONLY);
 	if (fd < 0)
 		return -1;
