@@ -62,6 +62,7 @@ static void register_blobs(void)
 KTEST(proc, core_program_passes)
 {
     register_blobs();
+    kmalloc_drain_cpu_caches();        /* proc_core's vellum_debug(1) drains them too */
     unsigned long free0 = nr_free_pages();
     int procs0 = nr_processes;
     run_path = "/proc_core";
