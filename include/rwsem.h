@@ -11,8 +11,11 @@
  * release grants in queue order: the writer at the head alone, or the run
  * of readers at the head together.
  *
- * Every state change happens under sem->wait_lock with interrupts saved:
- * correct on several CPUs without the big kernel lock.
+ * While nobody waits, a reader comes in and goes out with one cmpxchg of
+ * sem->activity (the fast paths, kernel/rwsem.c); everything else happens
+ * under sem->wait_lock with interrupts saved, activity still changed by
+ * atomic instructions: correct on several CPUs without the big kernel
+ * lock.
  *
  * Not recursive: down_read while holding it for reading deadlocks if a
  * writer queued in between (it waits for our read, our second read waits

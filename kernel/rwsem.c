@@ -19,7 +19,19 @@
  * readers alone).  So a waiting writer blocks new readers (they queue
  * behind it) and is not starved by a stream of them.
  *
- * SMP: every change to activity and the queue is made with sem->wait_lock
+ * The fast paths, as x86's rwsem was an atomic counter in front of this
+ * (Linux's rwsem-xadd): while nobody waits, a reader comes in with one
+ * cmpxchg of activity from a >= 0 to a + 1, and leaves with one from a > 1
+ * to a - 1; the last reader out, a writer and every waiter take wait_lock.
+ * So activity changes by atomic instructions everywhere, under wait_lock
+ * too: a writer takes it with a cmpxchg from 0 to -1 (a reader may have
+ * come in since it looked), and the grant to a writer likewise; a reader
+ * that came in then is the last out later, and takes the slow path that
+ * grants the writer.  The queue's emptiness is read without the lock, a
+ * hint: a reader that saw it empty an instant before a writer queued gets
+ * in ahead of that writer, once.
+ *
+ * SMP: every change to the queue is made with sem->wait_lock
  * held and interrupts saved (an interrupt handler never takes an rwsem, but
  * the spinlock is cheap to keep interrupt-safe), and so is the sleeper's
  * "am I granted yet? then TASK_UNINTERRUPTIBLE" step, so the grant and the
@@ -69,8 +81,20 @@ int rwsem_is_write_locked_by_me(struct rw_semaphore *sem)
     return READ_ONCE(sem->activity) == -1 && READ_ONCE(sem->owner) == current;
 }
 
-/* Grant and wake: the writer at the head (if write_ok), or the readers at
- * the head up to the first writer.  wait_lock held. */
+/* A reader in without the lock (the fast path, above): 1 if it is. */
+static bool read_trylock_fast(struct rw_semaphore *sem)
+{
+    int a = READ_ONCE(sem->activity);
+    if (a < 0 || !list_empty(&sem->wait_list) ||
+        !__sync_bool_compare_and_swap(&sem->activity, a, a + 1))
+        return false;
+    sem->last_reader = current;
+    return true;
+}
+
+/* Grant and wake: the writer at the head (if write_ok and no reader came
+ * in by the fast path meanwhile: the last of those grants it), or the
+ * readers at the head up to the first writer.  wait_lock held. */
 static void __rwsem_do_wake(struct rw_semaphore *sem, bool write_ok)
 {
     struct rwsem_waiter *w;
@@ -78,10 +102,8 @@ static void __rwsem_do_wake(struct rw_semaphore *sem, bool write_ok)
         return;
     w = list_first_entry(&sem->wait_list, struct rwsem_waiter, list);
     if (w->write) {
-        if (!write_ok)
+        if (!write_ok || !__sync_bool_compare_and_swap(&sem->activity, 0, -1))
             return;
-        BUG_ON(sem->activity != 0);
-        sem->activity = -1;
         sem->owner = w->task;
         list_del(&w->list);
         struct task_struct *t = w->task;
@@ -94,7 +116,7 @@ static void __rwsem_do_wake(struct rw_semaphore *sem, bool write_ok)
         w = list_first_entry(&sem->wait_list, struct rwsem_waiter, list);
         if (w->write)
             break;
-        sem->activity++;
+        __sync_fetch_and_add(&sem->activity, 1);
         sem->last_reader = w->task;
         list_del(&w->list);
         struct task_struct *t = w->task;
@@ -195,9 +217,11 @@ static void self_deadlock(struct rw_semaphore *sem, const char *how)
 static void __down_read(struct rw_semaphore *sem)
 {
     unsigned long flags;
+    if (read_trylock_fast(sem))
+        return;
     spin_lock_irqsave(&sem->wait_lock, flags);
     if (sem->activity >= 0 && list_empty(&sem->wait_list)) {
-        sem->activity++;
+        __sync_fetch_and_add(&sem->activity, 1);
         sem->last_reader = current;
         spin_unlock_irqrestore(&sem->wait_lock, flags);
         return;
@@ -217,14 +241,16 @@ void down_read(struct rw_semaphore *sem)
 int down_read_trylock(struct rw_semaphore *sem)
 {
     unsigned long flags;
-    int ok = 0;
-    spin_lock_irqsave(&sem->wait_lock, flags);
-    if (sem->activity >= 0 && list_empty(&sem->wait_list)) {
-        sem->activity++;
-        sem->last_reader = current;
-        ok = 1;
+    int ok = read_trylock_fast(sem);
+    if (!ok) {
+        spin_lock_irqsave(&sem->wait_lock, flags);
+        if (sem->activity >= 0 && list_empty(&sem->wait_list)) {
+            __sync_fetch_and_add(&sem->activity, 1);
+            sem->last_reader = current;
+            ok = 1;
+        }
+        spin_unlock_irqrestore(&sem->wait_lock, flags);
     }
-    spin_unlock_irqrestore(&sem->wait_lock, flags);
     if (ok)
         rwsem_acquire_read(sem, 1);
     return ok;
@@ -234,8 +260,7 @@ static void __down_write(struct rw_semaphore *sem)
 {
     unsigned long flags;
     spin_lock_irqsave(&sem->wait_lock, flags);
-    if (sem->activity == 0 && list_empty(&sem->wait_list)) {
-        sem->activity = -1;
+    if (list_empty(&sem->wait_list) && __sync_bool_compare_and_swap(&sem->activity, 0, -1)) {
         sem->owner = current;
         spin_unlock_irqrestore(&sem->wait_lock, flags);
         return;
@@ -257,8 +282,7 @@ int down_write_trylock(struct rw_semaphore *sem)
     unsigned long flags;
     int ok = 0;
     spin_lock_irqsave(&sem->wait_lock, flags);
-    if (sem->activity == 0 && list_empty(&sem->wait_list)) {
-        sem->activity = -1;
+    if (list_empty(&sem->wait_list) && __sync_bool_compare_and_swap(&sem->activity, 0, -1)) {
         sem->owner = current;
         ok = 1;
     }
@@ -273,9 +297,12 @@ void up_read(struct rw_semaphore *sem)
 {
     unsigned long flags;
     rwsem_release(sem);
+    int a = READ_ONCE(sem->activity);
+    if (a > 1 && __sync_bool_compare_and_swap(&sem->activity, a, a - 1))
+        return;                        /* not the last reader: the fast path */
     spin_lock_irqsave(&sem->wait_lock, flags);
     BUG_ON(sem->activity <= 0);
-    if (--sem->activity == 0)
+    if (__sync_sub_and_fetch(&sem->activity, 1) == 0)
         __rwsem_do_wake(sem, true);    /* the head, if any, is a writer */
     spin_unlock_irqrestore(&sem->wait_lock, flags);
 }
@@ -294,8 +321,8 @@ void up_write(struct rw_semaphore *sem)
         printk(KERN_ERR "WARNING: up_write of %s (%p) by task %d (%s): held by another task\n",
                sem->name ? sem->name : "?", sem, me->pid, me->comm);
     }
-    sem->activity = 0;
     sem->owner = NULL;
+    WRITE_ONCE(sem->activity, 0);      /* fast readers may come in from here */
     __rwsem_do_wake(sem, true);
     spin_unlock_irqrestore(&sem->wait_lock, flags);
 }
