@@ -21,15 +21,20 @@
  *
  * The fast paths, as x86's rwsem was an atomic counter in front of this
  * (Linux's rwsem-xadd): while nobody waits, a reader comes in with one
- * cmpxchg of activity from a >= 0 to a + 1, and leaves with one from a > 1
- * to a - 1; the last reader out, a writer and every waiter take wait_lock.
- * So activity changes by atomic instructions everywhere, under wait_lock
- * too: a writer takes it with a cmpxchg from 0 to -1 (a reader may have
- * come in since it looked), and the grant to a writer likewise; a reader
- * that came in then is the last out later, and takes the slow path that
- * grants the writer.  The queue's emptiness is read without the lock, a
- * hint: a reader that saw it empty an instant before a writer queued gets
- * in ahead of that writer, once.
+ * cmpxchg of activity from a >= 0 to a + 1, and leaves with one from a to
+ * a - 1; a writer and every waiter take wait_lock.  So activity changes by
+ * atomic instructions everywhere, under wait_lock too: a writer takes it
+ * with a cmpxchg from 0 to -1 (a reader may have come in since it looked),
+ * and the grant to a writer likewise.  The queue's emptiness is read
+ * without the lock, a hint: a reader that saw it empty an instant before a
+ * writer queued gets in ahead of that writer, once.  The last reader out
+ * and a writer that queues must not miss each other (a writer asleep on a
+ * free semaphore): each makes its change with a locked instruction, a full
+ * barrier, and then looks at the other's -- the reader drops activity to 0,
+ * then looks at the queue (someone there: it takes wait_lock and grants);
+ * the writer queues, then looks at activity (0: it grants, maybe itself,
+ * rwsem_wake_if_free).  Of two such orders at least one sees the other
+ * (Dekker's argument); both may, and wait_lock makes them grant once.
  *
  * SMP: every change to the queue is made with sem->wait_lock
  * held and interrupts saved (an interrupt handler never takes an rwsem, but
@@ -52,6 +57,7 @@
 #include <rwsem.h>
 #include <mutex.h>
 #include <sched.h>
+#include <smp.h>
 #include <string.h>
 #include "sched_glue.h"
 
@@ -125,6 +131,18 @@ static void __rwsem_do_wake(struct rw_semaphore *sem, bool write_ok)
     }
 }
 
+/* Grant to the head of the queue if the semaphore is free now; wait_lock
+ * held.  For the two that act outside it: the last reader out by the fast
+ * path that then found the queue not empty, and a writer that just queued
+ * (the last reader may have left in between: the comment at the top).
+ * Under wait_lock a writer's -1 cannot change, so the check holds. */
+static void rwsem_wake_if_free(struct rw_semaphore *sem)
+{
+    smp_mb();                          /* our store (the queue, activity) before this load */
+    if (READ_ONCE(sem->activity) >= 0)
+        __rwsem_do_wake(sem, true);
+}
+
 /* The readers of sem that the validator knows of (each task's held-lock
  * stack): for the long-wait report.  Read without their consent: a
  * report, not a decision. */
@@ -178,9 +196,11 @@ static void rwsem_wait(struct rw_semaphore *sem, bool write, unsigned long flags
     struct rwsem_waiter w = { .task = me, .write = write };
     long left = (long)rwsem_warn_jiffies;
     list_add_tail(&w.list, &sem->wait_list);
+    if (write)
+        rwsem_wake_if_free(sem);               /* the last reader left meanwhile? */
     me->waiting_on = sem;
     me->waiting_what = "rwsem";
-    for (;;) {
+    while (READ_ONCE(w.task)) {                /* not granted yet */
         set_current_state(TASK_UNINTERRUPTIBLE);   /* under wait_lock: the grant sees it */
         spin_unlock_irqrestore(&sem->wait_lock, flags);
         if (left == MAX_SCHEDULE_TIMEOUT)
@@ -194,8 +214,6 @@ static void rwsem_wait(struct rw_semaphore *sem, bool write, unsigned long flags
             left = MAX_SCHEDULE_TIMEOUT;       /* report once, then wait on */
         }
         spin_lock_irqsave(&sem->wait_lock, flags);
-        if (!READ_ONCE(w.task))
-            break;
     }
     set_current_state(TASK_RUNNING);
     spin_unlock_irqrestore(&sem->wait_lock, flags);
@@ -300,6 +318,17 @@ void up_read(struct rw_semaphore *sem)
     int a = READ_ONCE(sem->activity);
     if (a > 1 && __sync_bool_compare_and_swap(&sem->activity, a, a - 1))
         return;                        /* not the last reader: the fast path */
+    if (a == 1 && list_empty(&sem->wait_list) &&
+        __sync_bool_compare_and_swap(&sem->activity, 1, 0)) {
+        /* The last reader, nobody waiting: out by the fast path too; then
+         * a writer that queued meanwhile is ours to grant (at the top). */
+        if (likely(list_empty(&sem->wait_list)))
+            return;
+        spin_lock_irqsave(&sem->wait_lock, flags);
+        rwsem_wake_if_free(sem);
+        spin_unlock_irqrestore(&sem->wait_lock, flags);
+        return;
+    }
     spin_lock_irqsave(&sem->wait_lock, flags);
     BUG_ON(sem->activity <= 0);
     if (__sync_sub_and_fetch(&sem->activity, 1) == 0)

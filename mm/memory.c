@@ -135,12 +135,18 @@ static void set_page_dirty_mapped(struct page *page)
  * CPU running mm's user code may set the old PTE's accessed and dirty bits
  * up to that instant, and they come back in the old value (Linux's
  * ptep_get_and_clear); callers that care for those bits read them there.
- * Then every CPU in mm's cpu_vm_mask drops the stale TLB entry (a lazy one
- * drops mm: flush_tlb_mm_page). */
+ * Then, if the old PTE was present, every CPU in mm's cpu_vm_mask drops
+ * the stale TLB entry (a lazy one drops mm: flush_tlb_mm_page).  A PTE
+ * that was not present needs no flush: x86 never caches a translation
+ * whose present bit is 0 (Intel SDM vol. 3, "Caching Translation
+ * Information"), so filling one -- every demand fault -- makes no TLB
+ * entry stale (Linux's set_pte_at never flushes; its callers that replace
+ * a present PTE flush, as ptep_clear_flush). */
 static pte_t set_pte_at(struct mm_struct *mm, unsigned long va, pte_t *ptep, pte_t val)
 {
     pte_t old = xchg(ptep, val);
-    flush_tlb_mm_page(mm, va);
+    if (old & _PAGE_PRESENT)
+        flush_tlb_mm_page(mm, va);
     return old;
 }
 
