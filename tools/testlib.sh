@@ -219,6 +219,34 @@ same_replay() {
     else fail "$1 (first differing bytes, 1-based offset and octal values: $(echo $diffs))"; fi
 }
 
+# The ext3 tests' recovery of a journal left on an image (ext3linux.sh:
+# Linux left it; ext3powercut.sh: a power cut), from copies in $TMP:
+#   a.img  Vellum, root mounted "ro": the replay alone
+#   c.img  Vellum, read-write: the replay and a clean unmount
+#   y.img  the host's replay alone (debugfs -w -R journal_run)
+# ext3_recover N IMAGE BOOT RO RW LOG...: BOOT LOG IMG [ro] is the test's
+# recovery boot, 0 if it ran to its check; its logs are $TMP/N.ro.log (a)
+# and $TMP/N.rw.log (c).  Checks N.RO and N.RW (the boots), N.no_errors (no
+# FAIL line of ext3work or of $T's own program, and no oops, panic, BUG or
+# WARNING, in LOG... and the two boots' logs), N.replay_same_as_host (a
+# equals y, same_replay) and N.fsck_vellum (c is e2fsck -fn clean).
+ext3_recover() {
+    local n=$1 img=$2 boot=$3 ro=$4 rw=$5 c
+    shift 5
+    for c in a c y; do cp "$img" "$TMP/$c.img"; done
+    if "$boot" "$TMP/$n.ro.log" "$TMP/a.img" ro; then pass "$n.$ro"
+    else fail "$n.$ro"; show_kernel_report "$TMP/$n.ro.log"; fi
+    if "$boot" "$TMP/$n.rw.log" "$TMP/c.img"; then pass "$n.$rw"
+    else fail "$n.$rw"; show_kernel_report "$TMP/$n.rw.log"; fi
+    if grep -h -m1 "$T: FAIL\|ext3work: FAIL\|Oops\|Kernel panic\|BUG:\|WARNING:" \
+            "$@" "$TMP/$n.ro.log" "$TMP/$n.rw.log" >"$TMP/bad"; then
+        fail "$n.no_errors ($(head -1 "$TMP/bad" | tr -d '\r'))"
+    else pass "$n.no_errors"; fi
+    debugfs -w -R journal_run "$TMP/y.img" >"$TMP/replay.log" 2>&1
+    same_replay "$n.replay_same_as_host" "$TMP/a.img" "$TMP/y.img"
+    fsck_clean "$n.fsck_vellum" "$TMP/c.img"
+}
+
 # qemu_status_text RC: what QEMU's exit status means for a Vellum test boot.
 qemu_status_text() {
     case $1 in
