@@ -169,7 +169,8 @@ vellum_qemu() {
 
 # Host tests that boot a program of user/tests as init on a small root of
 # their own, and check the disk it leaves (powercut.sh, ext3powercut.sh,
-# ext3linux.sh, lowmem.sh).  They set T (the test's name) and TMP (its scratch directory).
+# ext3linux.sh, lowmem.sh).  They set T (the test's name) and TMP (its
+# scratch directory: init_test_begin, below, makes it and the root).
 # build_init_test: make all user, and the host's pattern tool (tools/
 # vpattern.c) as $VP.  1 after a FAIL line if either does not build.
 build_init_test() {
@@ -184,6 +185,18 @@ build_init_test() {
 init_root() {
     mkdir -p "$1/tests" "$1/etc" "$1/dev" "$1/proc" "$1/tmp" &&
     cp "$BUILD/rootfs/tests/$2" "$1/tests/"
+}
+# init_test_begin PROG: such a test's start: TMP, a scratch directory
+# (removed at exit, KEEP=1 keeps it; a power-cut QEMU still running, QPID,
+# is killed first), the builds (build_init_test: 1 after a FAIL line if
+# they fail), and R=$TMP/root, a root for init=/tests/PROG (init_root).
+init_test_begin() {
+    TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-$T.XXXXXX") || exit 1
+    QPID=
+    trap '[ -n "$QPID" ] && kill -9 "$QPID" 2>/dev/null; [ "${KEEP:-}" = 1 ] && echo "kept $TMP" || rm -rf "$TMP"' EXIT
+    build_init_test || return 1
+    R=$TMP/root
+    init_root "$R" "$1"
 }
 # qemu_cut LOG IMAGE APPEND [DRIVE-OPTIONS]: the production kernel in the
 # background (its pid in QPID), COM1 in LOG, IMAGE as hda, for a power cut

@@ -35,12 +35,7 @@
 # host-timeout: 400
 source "$(dirname "$0")/../testlib.sh"
 T=ext3linux
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-ext3linux.XXXXXX") || exit 1
-trap '[ "${KEEP:-}" = 1 ] && echo "kept $TMP" || rm -rf "$TMP"' EXIT
-
-build_init_test || exit 0
-R=$TMP/root
-init_root "$R" ext3work
+init_test_begin ext3work || exit 0
 if ! gcc -m32 -static -O2 -Wall -Iuser/tests -o "$R/ext3linux" tools/tests/ext3linux.c >"$TMP/gcc.log" 2>&1; then
     if gcc -m32 -static -O2 -o "$TMP/hello" -x c - <<<'int main(void){return 0;}' >/dev/null 2>&1; then
         fail "$T.guest_build"; show_tail "$TMP/gcc.log"; exit 1

@@ -31,13 +31,7 @@ T=ext3powercut
 CUTS=${EXT3_CUTS:-2}
 SEED=${EXT3_SEED:-$(( $(date +%s) % 100000 ))}
 RANDOM=$SEED
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-ext3pc.XXXXXX") || exit 1
-QPID=
-trap '[ -n "$QPID" ] && kill -9 "$QPID" 2>/dev/null; [ "${KEEP:-}" = 1 ] && echo "kept $TMP" || rm -rf "$TMP"' EXIT
-
-build_init_test || exit 0
-R=$TMP/root
-init_root "$R" ext3work
+init_test_begin ext3work || exit 0
 echo "$T: seed $SEED (EXT3_SEED=$SEED repeats these cuts), $CUTS cuts per block size"
 
 # qemu LOG IMAGE APPEND: start the workload's kernel in the background (QPID)
