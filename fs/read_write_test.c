@@ -306,15 +306,19 @@ KTEST(rw, stat32_and_non_largefile_limits)
 
 #define SMPW_CHUNKS 16                 /* 4 KiB pieces in a writer's own file */
 
+/* A writer's files, opened and its pieces' bytes made before the start
+ * (with the big lock, by the test's task: the pattern costs more than the
+ * write), and what it counted. */
 struct smp_writer {
-    int id, cpu, nr;                   /* nr: how many writers */
+    int id, nr;                        /* nr: how many writers */
     int rounds;
     char own[64], shared[64], key[16];
-    int had_big_lock, ran_on, errors;
+    struct file *ownf, *sharedf;
+    char *mine, *stripes;              /* SMPW_CHUNKS pieces each */
+    int errors;
     unsigned long overlaps;
 };
-static atomic_t smpw_ready, smpw_writes;
-static volatile int smpw_go;
+static atomic_t smpw_writes;
 
 /* One kernel_write of the 4 KiB at data to pos; counts an overlap if
  * another writer's write finished meanwhile. */
@@ -328,47 +332,48 @@ static void smpw_write(struct smp_writer *w, struct file *f, const char *data, l
     atomic_inc(&smpw_writes);
 }
 
-static int smp_writer_fn(void *data)
+static void smpw_prepare(struct smp_writer *w)
 {
-    struct smp_writer *w = data;
-    struct file *own = filp_open(w->own, O_RDWR | O_CREAT | O_TRUNC | O_LARGEFILE, 0644);
-    struct file *shared = filp_open(w->shared, O_RDWR | O_CREAT | O_LARGEFILE, 0644);
-    /* the bytes of every piece, made once: the pattern costs more than the write */
-    char *mine = kmalloc(SMPW_CHUNKS * PAGE_SIZE, GFP_KERNEL);
-    char *stripes = kmalloc(SMPW_CHUNKS * PAGE_SIZE, GFP_KERNEL);
-    for (int c = 0; mine && stripes && c < SMPW_CHUNKS; c++) {
-        vpattern_fill(mine + c * PAGE_SIZE, PAGE_SIZE, w->key, (uint64_t)c * PAGE_SIZE);
-        vpattern_fill(stripes + c * PAGE_SIZE, PAGE_SIZE, "smpw_shared",
+    w->ownf = filp_open(w->own, O_RDWR | O_CREAT | O_TRUNC | O_LARGEFILE, 0644);
+    w->sharedf = filp_open(w->shared, O_RDWR | O_CREAT | O_LARGEFILE, 0644);
+    w->mine = kmalloc(SMPW_CHUNKS * PAGE_SIZE, GFP_KERNEL);
+    w->stripes = kmalloc(SMPW_CHUNKS * PAGE_SIZE, GFP_KERNEL);
+    for (int c = 0; w->mine && w->stripes && c < SMPW_CHUNKS; c++) {
+        vpattern_fill(w->mine + c * PAGE_SIZE, PAGE_SIZE, w->key, (uint64_t)c * PAGE_SIZE);
+        vpattern_fill(w->stripes + c * PAGE_SIZE, PAGE_SIZE, "smpw_shared",
                       ((uint64_t)c * w->nr + w->id) * PAGE_SIZE);
     }
-    set_cpus_allowed(current, 1ul << w->cpu);   /* moves there now */
-    unlock_kernel();                            /* kthread_main's; back below */
-    w->had_big_lock = kernel_locked();
-    atomic_inc(&smpw_ready);
-    while (!READ_ONCE(smpw_go))
-        msleep(1);
-    if (IS_ERR(own) || IS_ERR(shared) || !mine || !stripes) {
+}
+
+static void smpw_put(struct smp_writer *w)
+{
+    kfree(w->mine);
+    kfree(w->stripes);
+    if (!IS_ERR(w->ownf))
+        filp_close(w->ownf);
+    if (!IS_ERR(w->sharedf))
+        filp_close(w->sharedf);
+}
+
+/* A writer (ktest_smp_run: bound to its CPU, without the big lock). */
+static int smp_writer_fn(struct ktest_smp_worker *sw, void *writers)
+{
+    struct smp_writer *w = (struct smp_writer *)writers + sw->id;
+    if (IS_ERR(w->ownf) || IS_ERR(w->sharedf) || !w->mine || !w->stripes) {
         w->errors++;
-    } else {
-        for (int r = 0; r < w->rounds; r++) {
-            loff_t c = r % SMPW_CHUNKS;
-            smpw_write(w, own, mine + c * PAGE_SIZE, c * PAGE_SIZE);
-            if (r % 4 == 0) {
-                loff_t s = (r / 4) % SMPW_CHUNKS;
-                smpw_write(w, shared, stripes + s * PAGE_SIZE, (s * w->nr + w->id) * PAGE_SIZE);
-            }
-            if (r % 256 == 0)
-                cond_resched();
-        }
+        return 0;
     }
-    w->ran_on = smp_processor_id();
-    lock_kernel();
-    kfree(mine);
-    kfree(stripes);
-    if (!IS_ERR(own))
-        filp_close(own);
-    if (!IS_ERR(shared))
-        filp_close(shared);
+    for (int r = 0; r < w->rounds; r++) {
+        loff_t c = r % SMPW_CHUNKS;
+        smpw_write(w, w->ownf, w->mine + c * PAGE_SIZE, c * PAGE_SIZE);
+        if (r % 4 == 0) {
+            loff_t s = (r / 4) % SMPW_CHUNKS;
+            smpw_write(w, w->sharedf, w->stripes + s * PAGE_SIZE,
+                       (s * w->nr + w->id) * PAGE_SIZE);
+        }
+        if (r % 256 == 0)
+            cond_resched();
+    }
     return 0;
 }
 
@@ -391,47 +396,31 @@ static bool smpw_file_is(const char *path, const char *key, loff_t size)
 
 unsigned long ktest_smp_writers(const char *dir, int rounds)
 {
-    static struct smp_writer w[NR_CPUS + 1];
-    struct task_struct *t[NR_CPUS + 1];
-    int cpus[NR_CPUS], ncpus = 0, cpu;
-    for_each_online_cpu(cpu)
-        cpus[ncpus++] = cpu;
-    int n = ncpus < 2 ? 2 : ncpus;
+    static struct smp_writer w[KTEST_SMP_MAX];
+    static struct ktest_smp s;
+    int n = ktest_smp_nr();
     unsigned long overlaps = 0;
 
-    atomic_set(&smpw_ready, 0);
     atomic_set(&smpw_writes, 0);
-    smpw_go = 0;
     for (int i = 0; i < n; i++) {
-        char name[TASK_COMM_LEN];
         memset(&w[i], 0, sizeof w[i]);
         w[i].id = i;
         w[i].nr = n;
-        w[i].cpu = cpus[i % ncpus];
         w[i].rounds = rounds;
-        w[i].ran_on = -1;
         snprintf(w[i].key, sizeof w[i].key, "smpw%d", i);
         snprintf(w[i].own, sizeof w[i].own, "%s/smpw%d", dir, i);
         snprintf(w[i].shared, sizeof w[i].shared, "%s/smpw_shared", dir);
-        snprintf(name, sizeof name, "smpw/%d", w[i].cpu);
-        t[i] = kthread_run(smp_writer_fn, &w[i], name);
-        if (IS_ERR(t[i])) {
-            ktest_fail(__FILE__, __LINE__, "kthread_run: %ld", PTR_ERR(t[i]));
-            n = i;                     /* stop the ones started */
-            break;
-        }
+        smpw_prepare(&w[i]);
     }
-    while (atomic_read(&smpw_ready) < n)
-        msleep(1);
-    unsigned long bkl0, bkl1, cont;
-    kernel_lock_stat(&cont, &bkl0);
-    smpw_go = 1;
+    int err = ktest_smp_run(&s, "smpw", smp_writer_fn, w);
     for (int i = 0; i < n; i++)
-        KT_EXPECT_EQ(kthread_stop(t[i]), 0);
-    kernel_lock_stat(&cont, &bkl1);
+        smpw_put(&w[i]);
+    if (err)
+        return 0;
     for (int i = 0; i < n; i++) {
-        KT_EXPECT(!w[i].had_big_lock);
-        KT_EXPECT_EQ(w[i].ran_on, w[i].cpu);
+        KT_EXPECT_EQ(s.w[i].ret, 0);
+        KT_EXPECT(!s.w[i].had_big_lock);
+        KT_EXPECT_EQ(s.w[i].ran_on, s.w[i].cpu);
         KT_EXPECT_EQ(w[i].errors, 0);
         KT_EXPECT(smpw_file_is(w[i].own, w[i].key, SMPW_CHUNKS * PAGE_SIZE));
         overlaps += w[i].overlaps;
@@ -440,13 +429,13 @@ unsigned long ktest_smp_writers(const char *dir, int rounds)
     snprintf(shared, sizeof shared, "%s/smpw_shared", dir);
     KT_EXPECT(smpw_file_is(shared, "smpw_shared", (loff_t)SMPW_CHUNKS * n * PAGE_SIZE));
     printk(KERN_INFO "smp writers: %d on %d CPUs in %s, %d writes, %lu overlapped another's, "
-           "big kernel lock taken %lu times\n", n, ncpus, dir, atomic_read(&smpw_writes), overlaps,
-           bkl1 - bkl0);
+           "big kernel lock taken %lu times\n", n, s.ncpus, dir, atomic_read(&smpw_writes), overlaps,
+           s.big_lock);
     /* The writes take no big kernel lock: what took it meanwhile was the
      * ticks, the first write to each new page's block (ext2's get_block),
      * the writers' start and end; with the lock around each write it
      * would be taken once a write at least. */
-    KT_EXPECT(bkl1 - bkl0 < (unsigned long)atomic_read(&smpw_writes) / 4);
+    KT_EXPECT(s.big_lock < (unsigned long)atomic_read(&smpw_writes) / 4);
     return overlaps;
 }
 

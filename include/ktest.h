@@ -37,6 +37,7 @@
 #ifndef _KTEST_H
 #define _KTEST_H
 #include <kernel.h>
+#include <asm/percpu.h>                  /* NR_CPUS */
 
 struct ktest {
     const char *suite;
@@ -93,9 +94,43 @@ int ktest_copy_disk(const char *from, const char *to);
 struct block_device;
 void ktest_fail_writes(struct block_device *bdev, unsigned long first, unsigned long end);
 int ktest_fail_writes_end(struct block_device *bdev);
+/* SMP tests without the big kernel lock (defined in kernel/test/ktest_smp.c).
+ * ktest_smp_run starts ktest_smp_nr() workers: a kernel thread per online
+ * CPU (two on one CPU when only one is online), worker i bound to the
+ * i-th online CPU (modulo their number), named "NAME/CPU".  Each moves to
+ * its CPU (set_cpus_allowed), lets go of the big kernel lock that
+ * kthread_main took (unlock_kernel) and waits, asleep, for the others;
+ * when all are ready one "go" releases them together and each calls
+ * fn(w, arg), then takes the big lock back and exits with fn's value.
+ * ktest_smp_run waits for every worker to exit (kthread_stop) and fills
+ * *s: what each fn returned, the CPU it returned on, whether it held the
+ * big lock after letting go (it must not), the time from the go to the
+ * last exit, and how many times the big lock was taken meanwhile
+ * (/proc/lock_stat's kernel_flag: by anyone, the ticks too).  It returns 0,
+ * or -errno if a kernel thread could not be made: the test has failed
+ * then, and the workers started were stopped without calling fn.  Per-
+ * worker data is the caller's, indexed by w->id. */
+#define KTEST_SMP_MAX (NR_CPUS + 1)
+struct ktest_smp_worker {
+    int id;                  /* 0 .. nr - 1 */
+    int cpu;                 /* the CPU it is bound to */
+    bool shares_cpu;         /* another worker is bound to that CPU too */
+    int ret;                 /* once stopped: what fn returned */
+    int ran_on;              /* the CPU fn returned on */
+    bool had_big_lock;       /* kernel_locked() once it let go */
+};
+struct ktest_smp {
+    int nr, ncpus;           /* workers; online CPUs */
+    unsigned long ms;        /* from the go to the last worker's exit */
+    unsigned long big_lock;  /* the big kernel lock's acquisitions meanwhile */
+    struct ktest_smp_worker w[KTEST_SMP_MAX];
+};
+int ktest_smp_nr(void);
+int ktest_smp_run(struct ktest_smp *s, const char *name,
+                  int (*fn)(struct ktest_smp_worker *w, void *arg), void *arg);
 /* SMP step 5 (docs/smp.md): a writer per online CPU (two on one CPU),
  * each a kernel thread bound to its CPU that lets go of the big kernel
- * lock and overwrites, rounds times, 4 KiB pieces of its own 64 KiB file
+ * lock (ktest_smp_run) and overwrites, rounds times, 4 KiB pieces of its own 64 KiB file
  * dir/smpwN (pattern key "smpwN") and, every fourth round, its own stripe
  * of dir/smpw_shared (key "smpw_shared"), through kernel_write.  Then
  * every byte is read back and checked, and the big kernel lock must have

@@ -78,23 +78,39 @@ static void __noipa take_b_then_a(void)
     mutex_unlock(&lockdep_test_b);
 }
 
-KTEST(lockdep, planted_abba_is_reported_once)
+/* An AB-BA planted in one task (no deadlock: still reported): first()
+ * twice, which makes the edge X -> Y (the same order again is quiet), then
+ * second(), which takes them Y then X.  Checks that exactly the one report
+ * was made, a circular dependency whose chain names first() (where the
+ * old order was made: "] first+0x", a backtrace line), and returns the
+ * report's lines for the test's own checks. */
+#define plant_abba(first, second, x, y) __plant_abba(first, second, x, y, "] " #first "+0x")
+static const char *__plant_abba(void (*first)(void), void (*second)(void),
+                                struct lockdep_map *x, struct lockdep_map *y, const char *where)
 {
     ktest_lockdep_begin();
-    take_a_then_b();
-    take_a_then_b();                           /* the same order again: quiet */
+    first();
+    first();
     unsigned long in_order = lockdep_reports - planted_reports;
-    bool edge = find_edge(class_no(lockdep_test_a.dep_map.class),
-                          class_no(lockdep_test_b.dep_map.class)) >= 0;
+    bool edge = find_edge(class_no(x->class), class_no(y->class)) >= 0;
     printk(KERN_INFO "lockdep_test: AB-BA follows\n");
-    take_b_then_a();                           /* one task, no deadlock: still reported */
+    second();
     const char *log = ktest_log_since("lockdep_test: AB-BA follows");
     unsigned long made = ktest_lockdep_end();
     KT_EXPECT_EQ(in_order, 0);
     KT_EXPECT(edge);
     KT_EXPECT_EQ(made, 1);
-    KT_EXPECT(debug_locks);
     KT_EXPECT(ktest_find(log, "WARNING: possible circular locking dependency detected"));
+    const char *chain = ktest_find(log, "the existing dependency chain (in reverse order) is:");
+    KT_EXPECT(chain && ktest_find(chain, where));
+    return log;
+}
+
+KTEST(lockdep, planted_abba_is_reported_once)
+{
+    const char *log = plant_abba(take_a_then_b, take_b_then_a,
+                                 &lockdep_test_a.dep_map, &lockdep_test_b.dep_map);
+    KT_EXPECT(debug_locks);
     const char *trying = ktest_find(log, "is trying to acquire lock:\n (lockdep_test_a){mutex}, "
                                          "at: [<");
     KT_EXPECT(trying);
@@ -102,7 +118,6 @@ KTEST(lockdep, planted_abba_is_reported_once)
     KT_EXPECT(ktest_find(log, "which lock already depends on the new lock."));
     const char *chain = ktest_find(log, "the existing dependency chain (in reverse order) is:");
     KT_EXPECT(chain && ktest_find(chain, "-> #0 (lockdep_test_b):"));
-    KT_EXPECT(chain && ktest_find(chain, "] take_a_then_b+0x"));   /* where the old order was made */
     KT_EXPECT(ktest_find(log, "*** DEADLOCK ***"));
     KT_EXPECT(ktest_find(log, "1 lock held by "));
     const char *bt = ktest_find(log, "stack backtrace:");
@@ -390,24 +405,10 @@ static void __noipa a_then_read(void)
  * page lock (a writer queued on the rwsem meets both readers). */
 KTEST(lockdep, planted_abba_through_a_read_is_reported)
 {
-    ktest_lockdep_begin();
-    read_then_a();
-    read_then_a();                             /* the same order again: quiet */
-    unsigned long in_order = lockdep_reports - planted_reports;
-    bool edge = find_edge(class_no(lockdep_test_rw.dep_map.class),
-                          class_no(lockdep_test_a.dep_map.class)) >= 0;
-    printk(KERN_INFO "lockdep_test: read AB-BA follows\n");
-    a_then_read();
-    const char *log = ktest_log_since("lockdep_test: read AB-BA follows");
-    unsigned long made = ktest_lockdep_end();
-    KT_EXPECT_EQ(in_order, 0);
-    KT_EXPECT(edge);
-    KT_EXPECT_EQ(made, 1);
-    KT_EXPECT(ktest_find(log, "WARNING: possible circular locking dependency detected"));
+    const char *log = plant_abba(read_then_a, a_then_read,
+                                 &lockdep_test_rw.dep_map, &lockdep_test_a.dep_map);
     KT_EXPECT(ktest_find(log, "is trying to acquire lock:\n (lockdep_test_rw){rwsem-read}, at: "));
     KT_EXPECT(ktest_find(log, "but task is already holding lock:\n (lockdep_test_a){mutex}, at: "));
-    const char *chain = ktest_find(log, "the existing dependency chain (in reverse order) is:");
-    KT_EXPECT(chain && ktest_find(chain, "] read_then_a+0x"));
     KT_EXPECT(!rwsem_is_locked(&lockdep_test_rw));
     KT_EXPECT(!mutex_is_locked(&lockdep_test_a));
 }

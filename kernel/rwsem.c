@@ -98,6 +98,30 @@ static bool read_trylock_fast(struct rw_semaphore *sem)
     return true;
 }
 
+/* The same with wait_lock held (the slow paths, and the trylocks that
+ * missed the fast path): a reader in while nobody holds it for writing and
+ * nobody waits.  activity still changes atomically: a fast-path reader may
+ * come or go meanwhile. */
+static bool read_trylock_locked(struct rw_semaphore *sem)
+{
+    if (sem->activity < 0 || !list_empty(&sem->wait_list))
+        return false;
+    __sync_fetch_and_add(&sem->activity, 1);
+    sem->last_reader = current;
+    return true;
+}
+
+/* A writer in, wait_lock held: nobody waits, and nobody holds it (a
+ * cmpxchg from 0 to -1, since a reader may have come in by the fast path
+ * since we looked). */
+static bool write_trylock_locked(struct rw_semaphore *sem)
+{
+    if (!list_empty(&sem->wait_list) || !__sync_bool_compare_and_swap(&sem->activity, 0, -1))
+        return false;
+    sem->owner = current;
+    return true;
+}
+
 /* Grant and wake: the writer at the head (if write_ok and no reader came
  * in by the fast path meanwhile: the last of those grants it), or the
  * readers at the head up to the first writer.  wait_lock held. */
@@ -238,9 +262,7 @@ static void __down_read(struct rw_semaphore *sem)
     if (read_trylock_fast(sem))
         return;
     spin_lock_irqsave(&sem->wait_lock, flags);
-    if (sem->activity >= 0 && list_empty(&sem->wait_list)) {
-        __sync_fetch_and_add(&sem->activity, 1);
-        sem->last_reader = current;
+    if (read_trylock_locked(sem)) {
         spin_unlock_irqrestore(&sem->wait_lock, flags);
         return;
     }
@@ -262,11 +284,7 @@ int down_read_trylock(struct rw_semaphore *sem)
     int ok = read_trylock_fast(sem);
     if (!ok) {
         spin_lock_irqsave(&sem->wait_lock, flags);
-        if (sem->activity >= 0 && list_empty(&sem->wait_list)) {
-            __sync_fetch_and_add(&sem->activity, 1);
-            sem->last_reader = current;
-            ok = 1;
-        }
+        ok = read_trylock_locked(sem);
         spin_unlock_irqrestore(&sem->wait_lock, flags);
     }
     if (ok)
@@ -278,8 +296,7 @@ static void __down_write(struct rw_semaphore *sem)
 {
     unsigned long flags;
     spin_lock_irqsave(&sem->wait_lock, flags);
-    if (list_empty(&sem->wait_list) && __sync_bool_compare_and_swap(&sem->activity, 0, -1)) {
-        sem->owner = current;
+    if (write_trylock_locked(sem)) {
         spin_unlock_irqrestore(&sem->wait_lock, flags);
         return;
     }
@@ -298,12 +315,8 @@ void down_write(struct rw_semaphore *sem)
 int down_write_trylock(struct rw_semaphore *sem)
 {
     unsigned long flags;
-    int ok = 0;
     spin_lock_irqsave(&sem->wait_lock, flags);
-    if (list_empty(&sem->wait_list) && __sync_bool_compare_and_swap(&sem->activity, 0, -1)) {
-        sem->owner = current;
-        ok = 1;
-    }
+    int ok = write_trylock_locked(sem);
     spin_unlock_irqrestore(&sem->wait_lock, flags);
     if (ok)
         rwsem_acquire(sem, 1);

@@ -229,25 +229,14 @@ KTEST(rwsem, long_wait_names_the_writer)
 
 static DECLARE_RWSEM(smp_sem);
 static volatile int smp_counter, smp_shadow;   /* written together, under the write lock */
-static atomic_t smp_readers, smp_writers, smp_ready, smp_bad;
-static volatile int smp_go, smp_max_readers;
+static atomic_t smp_readers, smp_writers, smp_bad;
+static volatile int smp_max_readers;
 
-struct smp_worker {
-    int id, cpu, ran_on;
-    bool shares_cpu, had_big_lock;
-    int writes;
-};
-
-static int smp_worker_fn(void *p)
+/* A worker (ktest_smp_run: bound to its CPU, without the big lock);
+ * writes[w->id] counts its writes. */
+static int smp_worker_fn(struct ktest_smp_worker *w, void *writes)
 {
-    struct smp_worker *w = p;
     uint32_t rnd = 0x9E3779B9u * (uint32_t)(w->id + 1);
-    set_cpus_allowed(current, 1ul << w->cpu);
-    unlock_kernel();                           /* kthread_main's; back below */
-    w->had_big_lock = kernel_locked();
-    atomic_inc(&smp_ready);
-    while (!READ_ONCE(smp_go))
-        msleep(1);
     for (int round = 0; round < SMP_ROUNDS; round++) {
         rnd = rnd * 1664525u + 1013904223u;
         if ((rnd >> 16) % 4 == 0) {            /* a writer, one round in four */
@@ -264,7 +253,7 @@ static int smp_worker_fn(void *p)
             smp_shadow = v + 1;
             atomic_dec(&smp_writers);
             up_write(&smp_sem);
-            w->writes++;
+            ((int *)writes)[w->id]++;
         } else {
             down_read(&smp_sem);
             int n = __sync_add_and_fetch(&smp_readers.counter, 1);
@@ -281,8 +270,6 @@ static int smp_worker_fn(void *p)
         if (round % (w->shares_cpu ? 16 : 256) == 0)
             yield();
     }
-    w->ran_on = smp_processor_id();
-    lock_kernel();
     return 0;
 }
 
@@ -293,39 +280,21 @@ static int smp_worker_fn(void *p)
  * writes and no check failed. */
 KTEST(rwsem, smp_readers_and_writers_without_the_big_lock)
 {
-    static struct smp_worker w[NR_CPUS + 1];
-    struct task_struct *t[NR_CPUS + 1];
-    int cpus[NR_CPUS], ncpus = 0, cpu;
-    for_each_online_cpu(cpu)
-        cpus[ncpus++] = cpu;
-    int n = ncpus < 2 ? 2 : ncpus;
+    static struct ktest_smp s;
+    static int worker_writes[KTEST_SMP_MAX];
     smp_counter = smp_shadow = 0;
     smp_max_readers = 0;
     atomic_set(&smp_readers, 0);
     atomic_set(&smp_writers, 0);
-    atomic_set(&smp_ready, 0);
     atomic_set(&smp_bad, 0);
-    smp_go = 0;
-    for (int i = 0; i < n; i++) {
-        char name[TASK_COMM_LEN];
-        memset(&w[i], 0, sizeof w[i]);
-        w[i].id = i;
-        w[i].cpu = cpus[i % ncpus];
-        w[i].shares_cpu = n > ncpus;
-        w[i].ran_on = -1;
-        snprintf(name, sizeof name, "rwsem/%d", w[i].cpu);
-        t[i] = kthread_run(smp_worker_fn, &w[i], name);
-        KT_ASSERT(!IS_ERR(t[i]));
-    }
-    while (atomic_read(&smp_ready) < n)
-        msleep(1);
-    smp_go = 1;
+    memset(worker_writes, 0, sizeof worker_writes);
+    KT_ASSERT_EQ(ktest_smp_run(&s, "rwsem", smp_worker_fn, worker_writes), 0);
     int writes = 0;
-    for (int i = 0; i < n; i++) {
-        KT_EXPECT_EQ(kthread_stop(t[i]), 0);
-        KT_EXPECT(!w[i].had_big_lock);
-        KT_EXPECT_EQ(w[i].ran_on, w[i].cpu);
-        writes += w[i].writes;
+    for (int i = 0; i < s.nr; i++) {
+        KT_EXPECT_EQ(s.w[i].ret, 0);
+        KT_EXPECT(!s.w[i].had_big_lock);
+        KT_EXPECT_EQ(s.w[i].ran_on, s.w[i].cpu);
+        writes += worker_writes[i];
     }
     KT_EXPECT(writes > 0);
     KT_EXPECT_EQ(smp_counter, writes);
@@ -334,5 +303,5 @@ KTEST(rwsem, smp_readers_and_writers_without_the_big_lock)
     KT_EXPECT_EQ(smp_sem.activity, 0);
     KT_EXPECT(list_empty(&smp_sem.wait_list));
     printk(KERN_INFO "rwsem smp test: %d workers on %d CPUs, %d writes, at most %d readers "
-           "at once\n", n, ncpus, writes, smp_max_readers);
+           "at once\n", s.nr, s.ncpus, writes, smp_max_readers);
 }

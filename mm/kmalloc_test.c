@@ -423,10 +423,10 @@ static bool cache_census(struct kmem_cache *c, struct cache_census *n)
     return ok;
 }
 
-/* A worker: bound to one CPU, it lets go of the big kernel lock and for a
- * fixed number of rounds takes or gives back one of its blocks at random:
- * pages of order 0-3 (alloc_pages/__free_pages) or a kmalloc object of a
- * mixed size, small and large (kmalloc/kfree).  Each block is filled with a
+/* A worker (ktest_smp_run: bound to one CPU, without the big kernel
+ * lock), for a fixed number of rounds, takes or gives back one of its
+ * blocks at random: pages of order 0-3 (alloc_pages/__free_pages) or a
+ * kmalloc object of a mixed size, small and large (kmalloc/kfree).  Each block is filled with a
  * pattern of its own when taken and checked when given back: a block handed
  * to two workers at once, or one still in use handed out again, shows as a
  * changed pattern. */
@@ -434,11 +434,7 @@ enum { HAMMER_SLOTS = 32, HAMMER_ROUNDS = 60000 };
 static const size_t hammer_sizes[] = { 8, 24, 60, 128, 250, 500, 1000, 2000, 3000, 6000 };
 
 struct hammer {
-    int id;                             /* 0, 1, ...: its random sequence */
     int cpu;                            /* the CPU it is bound to */
-    int ran_on;                         /* the CPU it ended on */
-    bool shares_cpu;                    /* another worker is bound to its CPU */
-    bool had_big_lock;                  /* kernel_locked() after unlock_kernel */
     unsigned long blocks, changed, failed;
 };
 
@@ -449,8 +445,6 @@ struct hammer_block {
     uint32_t tag;
 };
 
-static atomic_t hammer_ready;           /* workers on their CPUs, lock let go */
-static volatile int hammer_go;
 static atomic_t hammer_calls;           /* allocator calls finished */
 static atomic_t hammer_overlaps;        /* calls during which another one finished */
 
@@ -508,22 +502,13 @@ static void hammer_give_back(struct hammer *h, struct hammer_block *b)
     b->p = NULL;
 }
 
-static int hammer_fn(void *data)
+static int hammer_fn(struct ktest_smp_worker *w, void *hammers)
 {
-    struct hammer *h = data;
+    struct hammer *h = (struct hammer *)hammers + w->id;
     struct hammer_block held[HAMMER_SLOTS];
-    uint32_t rnd = 0x9E3779B9u * (uint32_t)(h->id + 1);
+    uint32_t rnd = 0x9E3779B9u * (uint32_t)(w->id + 1);   /* its own sequence */
     memset(held, 0, sizeof held);
-    set_cpus_allowed(current, 1ul << h->cpu);   /* moves there now */
-    unlock_kernel();                            /* kthread_main's; back below */
-    h->had_big_lock = kernel_locked();
-    atomic_inc(&hammer_ready);
-    /* Wait for the others asleep, not in a yield() loop: under -icount
-     * QEMU runs the CPUs in turn on one host thread, and a CPU that loops
-     * through yield() could keep it from ever running the other CPUs (seen
-     * at -smp 2: the second worker never left the run queue). */
-    while (!READ_ONCE(hammer_go))
-        msleep(1);
+    h->cpu = w->cpu;
     for (int round = 0; round < HAMMER_ROUNDS; round++) {
         rnd = rnd * 1664525u + 1013904223u;     /* Numerical Recipes' LCG */
         struct hammer_block *b = &held[(rnd >> 16) % HAMMER_SLOTS];
@@ -533,14 +518,12 @@ static int hammer_fn(void *data)
             hammer_take(h, b, rnd, round);
         /* A schedule point: on one CPU the other worker's turn, often;
          * alone on a CPU, rarely (the watchdog's). */
-        if (round % (h->shares_cpu ? 16 : 512) == 0)
+        if (round % (w->shares_cpu ? 16 : 512) == 0)
             yield();
     }
     for (int i = 0; i < HAMMER_SLOTS; i++)
         if (held[i].p)
             hammer_give_back(h, &held[i]);
-    h->ran_on = smp_processor_id();
-    lock_kernel();
     return 0;
 }
 
@@ -556,13 +539,9 @@ static int hammer_fn(void *data)
  * at -smp 4 they overlap by the thousand). */
 KTEST(kmalloc, smp_alloc_free_without_the_big_lock)
 {
-    static struct hammer h[NR_CPUS + 1];
-    struct task_struct *t[NR_CPUS + 1];
+    static struct hammer h[KTEST_SMP_MAX];
+    static struct ktest_smp s;
     struct cache_census before[NR_CACHES], after;
-    int cpus[NR_CPUS], ncpus = 0, cpu;
-    for_each_online_cpu(cpu)
-        cpus[ncpus++] = cpu;
-    int n = ncpus < 2 ? 2 : ncpus;
     kmalloc_drain_cpu_caches();         /* the books count parked objects in use */
     for (int i = 0; i < NR_CACHES; i++)
         KT_ASSERT(cache_census(&kmalloc_caches[i], &before[i]));
@@ -576,33 +555,17 @@ KTEST(kmalloc, smp_alloc_free_without_the_big_lock)
     }
     unsigned long poison0 = kmalloc_poison_count, oom0 = mm_oom_count;
 
-    atomic_set(&hammer_ready, 0);
     atomic_set(&hammer_calls, 0);
     atomic_set(&hammer_overlaps, 0);
-    hammer_go = 0;
-    for (int i = 0; i < n; i++) {
-        char name[TASK_COMM_LEN];
-        memset(&h[i], 0, sizeof h[i]);
-        h[i].id = i;
-        h[i].cpu = cpus[i % ncpus];
-        h[i].shares_cpu = n > ncpus;
-        h[i].ran_on = -1;
-        snprintf(name, sizeof name, "hammer/%d", h[i].cpu);
-        t[i] = kthread_run(hammer_fn, &h[i], name);
-        KT_ASSERT(!IS_ERR(t[i]));
-    }
-    while (atomic_read(&hammer_ready) < n)
-        msleep(1);
-    unsigned long j0 = jiffies;
-    hammer_go = 1;
-    for (int i = 0; i < n; i++)
-        KT_EXPECT_EQ(kthread_stop(t[i]), 0);
-    unsigned long ms = (jiffies - j0) * 1000 / HZ;
+    memset(h, 0, sizeof h);
+    KT_ASSERT_EQ(ktest_smp_run(&s, "hammer", hammer_fn, h), 0);
+    int n = s.nr;
 
     unsigned long blocks = 0;
     for (int i = 0; i < n; i++) {
-        KT_EXPECT(!h[i].had_big_lock);
-        KT_EXPECT_EQ(h[i].ran_on, h[i].cpu);
+        KT_EXPECT_EQ(s.w[i].ret, 0);
+        KT_EXPECT(!s.w[i].had_big_lock);
+        KT_EXPECT_EQ(s.w[i].ran_on, s.w[i].cpu);
         KT_EXPECT_EQ(h[i].changed, 0);
         KT_EXPECT_EQ(h[i].failed, 0);
         blocks += h[i].blocks;
@@ -626,7 +589,7 @@ KTEST(kmalloc, smp_alloc_free_without_the_big_lock)
     KT_EXPECT_EQ(kmalloc_poison_count, poison0);
     KT_EXPECT_EQ(mm_oom_count, oom0);
     printk(KERN_INFO "kmalloc smp test: %d workers on %d CPUs, %lu blocks in %lu ms, %d calls "
-           "overlapped another's\n", n, ncpus, blocks, ms, atomic_read(&hammer_overlaps));
+           "overlapped another's\n", n, s.ncpus, blocks, s.ms, atomic_read(&hammer_overlaps));
     printk(KERN_INFO "kmalloc smp test: the caches' locks: %lu contentions in %lu acquisitions\n",
            cont - cont0, acq - acq0);
 }

@@ -169,7 +169,8 @@ vellum_qemu() {
 
 # Host tests that boot a program of user/tests as init on a small root of
 # their own, and check the disk it leaves (powercut.sh, ext3powercut.sh,
-# ext3linux.sh, lowmem.sh).  They set T (the test's name) and TMP (its scratch directory).
+# ext3linux.sh, lowmem.sh).  They set T (the test's name) and TMP (its
+# scratch directory: init_test_begin, below, makes it and the root).
 # build_init_test: make all user, and the host's pattern tool (tools/
 # vpattern.c) as $VP.  1 after a FAIL line if either does not build.
 build_init_test() {
@@ -184,6 +185,18 @@ build_init_test() {
 init_root() {
     mkdir -p "$1/tests" "$1/etc" "$1/dev" "$1/proc" "$1/tmp" &&
     cp "$BUILD/rootfs/tests/$2" "$1/tests/"
+}
+# init_test_begin PROG: such a test's start: TMP, a scratch directory
+# (removed at exit, KEEP=1 keeps it; a power-cut QEMU still running, QPID,
+# is killed first), the builds (build_init_test: 1 after a FAIL line if
+# they fail), and R=$TMP/root, a root for init=/tests/PROG (init_root).
+init_test_begin() {
+    TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-$T.XXXXXX") || exit 1
+    QPID=
+    trap '[ -n "$QPID" ] && kill -9 "$QPID" 2>/dev/null; [ "${KEEP:-}" = 1 ] && echo "kept $TMP" || rm -rf "$TMP"' EXIT
+    build_init_test || return 1
+    R=$TMP/root
+    init_root "$R" "$1"
 }
 # qemu_cut LOG IMAGE APPEND [DRIVE-OPTIONS]: the production kernel in the
 # background (its pid in QPID), COM1 in LOG, IMAGE as hda, for a power cut
@@ -217,6 +230,34 @@ same_replay() {
         head -5)
     if [ -z "$diffs" ]; then pass "$1"
     else fail "$1 (first differing bytes, 1-based offset and octal values: $(echo $diffs))"; fi
+}
+
+# The ext3 tests' recovery of a journal left on an image (ext3linux.sh:
+# Linux left it; ext3powercut.sh: a power cut), from copies in $TMP:
+#   a.img  Vellum, root mounted "ro": the replay alone
+#   c.img  Vellum, read-write: the replay and a clean unmount
+#   y.img  the host's replay alone (debugfs -w -R journal_run)
+# ext3_recover N IMAGE BOOT RO RW LOG...: BOOT LOG IMG [ro] is the test's
+# recovery boot, 0 if it ran to its check; its logs are $TMP/N.ro.log (a)
+# and $TMP/N.rw.log (c).  Checks N.RO and N.RW (the boots), N.no_errors (no
+# FAIL line of ext3work or of $T's own program, and no oops, panic, BUG or
+# WARNING, in LOG... and the two boots' logs), N.replay_same_as_host (a
+# equals y, same_replay) and N.fsck_vellum (c is e2fsck -fn clean).
+ext3_recover() {
+    local n=$1 img=$2 boot=$3 ro=$4 rw=$5 c
+    shift 5
+    for c in a c y; do cp "$img" "$TMP/$c.img"; done
+    if "$boot" "$TMP/$n.ro.log" "$TMP/a.img" ro; then pass "$n.$ro"
+    else fail "$n.$ro"; show_kernel_report "$TMP/$n.ro.log"; fi
+    if "$boot" "$TMP/$n.rw.log" "$TMP/c.img"; then pass "$n.$rw"
+    else fail "$n.$rw"; show_kernel_report "$TMP/$n.rw.log"; fi
+    if grep -h -m1 "$T: FAIL\|ext3work: FAIL\|Oops\|Kernel panic\|BUG:\|WARNING:" \
+            "$@" "$TMP/$n.ro.log" "$TMP/$n.rw.log" >"$TMP/bad"; then
+        fail "$n.no_errors ($(head -1 "$TMP/bad" | tr -d '\r'))"
+    else pass "$n.no_errors"; fi
+    debugfs -w -R journal_run "$TMP/y.img" >"$TMP/replay.log" 2>&1
+    same_replay "$n.replay_same_as_host" "$TMP/a.img" "$TMP/y.img"
+    fsck_clean "$n.fsck_vellum" "$TMP/c.img"
 }
 
 # qemu_status_text RC: what QEMU's exit status means for a Vellum test boot.

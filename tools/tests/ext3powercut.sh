@@ -31,13 +31,7 @@ T=ext3powercut
 CUTS=${EXT3_CUTS:-2}
 SEED=${EXT3_SEED:-$(( $(date +%s) % 100000 ))}
 RANDOM=$SEED
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-ext3pc.XXXXXX") || exit 1
-QPID=
-trap '[ -n "$QPID" ] && kill -9 "$QPID" 2>/dev/null; [ "${KEEP:-}" = 1 ] && echo "kept $TMP" || rm -rf "$TMP"' EXIT
-
-build_init_test || exit 0
-R=$TMP/root
-init_root "$R" ext3work
+init_test_begin ext3work || exit 0
 echo "$T: seed $SEED (EXT3_SEED=$SEED repeats these cuts), $CUTS cuts per block size"
 
 # qemu LOG IMAGE APPEND: start the workload's kernel in the background (QPID)
@@ -77,12 +71,6 @@ check() {
     done
     wait "$QPID" 2>/dev/null; QPID=
     grep -q "ext3work: check" "$1"
-}
-no_fail_lines() {      # NAME LOG...
-    local n=$1; shift
-    if grep -h -m1 "ext3work: FAIL\|Oops\|Kernel panic\|BUG:\|WARNING:" "$@" >"$TMP/bad"; then
-        fail "$n ($(head -1 "$TMP/bad" | tr -d '\r'))"
-    else pass "$n"; fi
 }
 # log_kept NAME IMAGE N: /w/log begins with the N records
 log_kept() {
@@ -135,15 +123,8 @@ for bs in 1024 4096; do
             fail "$N.workload (not $target records in $(backstop 60) s)"; show_tail "$TMP/work.log" 20; continue
         fi
         n=$(records "$TMP/work.log") r=$(rounds "$TMP/work.log")
-        for c in a b c y; do cp "$I" "$TMP/$c.img"; done
-        if check "$TMP/check-ro.log" "$TMP/a.img" ro; then pass "$N.replay_boot"
-        else fail "$N.replay_boot"; show_tail "$TMP/check-ro.log" 20; fi
-        if check "$TMP/check-rw.log" "$TMP/c.img"; then pass "$N.recovery_boot"
-        else fail "$N.recovery_boot"; show_tail "$TMP/check-rw.log" 20; fi
-        no_fail_lines "$N.no_errors" "$TMP/work.log" "$TMP/check-ro.log" "$TMP/check-rw.log"
-        debugfs -w -R journal_run "$TMP/y.img" >"$TMP/replay.log" 2>&1
-        same_replay "$N.replay_same_as_host" "$TMP/a.img" "$TMP/y.img"
-        fsck_clean "$N.fsck_vellum" "$TMP/c.img"
+        ext3_recover "$N" "$I" check replay_boot recovery_boot "$TMP/work.log"
+        cp "$I" "$TMP/b.img"
         e2fsck -E journal_only -y "$TMP/b.img" >"$TMP/replay.log" 2>&1
         fsck_clean "$N.fsck_host" "$TMP/b.img"
         log_kept "$N.fsynced_records" "$TMP/c.img" "$n"

@@ -39,14 +39,7 @@
 # smp-pass: make check runs it again on four CPUs (tools/run-tests, SMP_CPUS)
 source "$(dirname "$0")/../testlib.sh"
 T=powercut
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/vellum-powercut.XXXXXX") || exit 1
-QPID=
-trap '[ -n "$QPID" ] && kill -9 "$QPID" 2>/dev/null; [ "${KEEP:-}" = 1 ] && echo "kept $TMP" || rm -rf "$TMP"' EXIT
-
-build_init_test || exit 0
-# A small root: init, the program, the mount points.
-R=$TMP/root
-init_root "$R" powercut
+init_test_begin powercut || exit 0      # a small root: the program, the mount points
 
 # mkimg MODE BLOCKSIZE IMAGE [MKE2FS-OPTIONS]
 mkimg() {
