@@ -565,3 +565,53 @@ KTEST(sched, double_rq_lock_in_cpu_order)
     KT_EXPECT_EQ(lockdep_reports, reports);
 }
 #endif
+
+/* A kthread that comes to CPU 0 while kmain sleeps there, then leaves it
+ * again (set_cpus_allowed on itself, both times), and wakes kmain.  CPU 0
+ * must have somewhere to go when it leaves: its idle task, there from the
+ * start as on every CPU (Linux's init_idle in sched_init), not kmain,
+ * which sleeps.  kmain sleeps once, for at most 2 s, so that nothing but
+ * the thread ends its sleep early.  Needs two CPUs. */
+static struct task_struct *hop_waiter;
+static volatile int hop_on0, hop_back, hop_done;
+static int hop_fn(void *arg)
+{
+    int other = (int)(long)arg;
+    if (set_cpus_allowed(current, 1ul << 0) == 0)
+        hop_on0 = smp_processor_id();
+    if (set_cpus_allowed(current, 1ul << other) == 0)
+        hop_back = smp_processor_id();
+    WRITE_ONCE(hop_done, 1);
+    wake_up_process(hop_waiter);
+    return 0;
+}
+
+KTEST(sched, kthread_leaves_cpu0_while_kmain_sleeps)
+{
+    int n = num_online_cpus();
+    if (n < 2)
+        return;                                /* one CPU: nowhere to leave to */
+    int other = n - 1;
+    hop_on0 = hop_back = -1;
+    hop_done = 0;
+    hop_waiter = current;
+    struct task_struct *t = kthread_create(hop_fn, (void *)(long)other, "hop");
+    KT_ASSERT(!IS_ERR(t));
+    kthread_bind(t, other);
+    unsigned long j0 = jiffies, end = j0 + 2 * HZ;
+    wake_up_process(t);
+    for (;;) {
+        set_current_state(TASK_UNINTERRUPTIBLE);
+        if (READ_ONCE(hop_done) || time_after_eq(jiffies, end))
+            break;
+        schedule_timeout(end - jiffies);
+    }
+    set_current_state(TASK_RUNNING);
+    unsigned long took = jiffies - j0;
+    printk(KERN_INFO "hop test: on CPU %d, back on CPU %d, %lu ticks\n", hop_on0, hop_back, took);
+    KT_EXPECT(hop_done);
+    KT_EXPECT_EQ(hop_on0, 0);
+    KT_EXPECT_EQ(hop_back, other);
+    KT_EXPECT(took < HZ / 5);                  /* a few ticks, not kmain's 2 s */
+    kthread_stop(t);
+}
