@@ -388,7 +388,7 @@ KTEST(sched, woken_task_runs_on_its_last_cpu)
         kthread_stop(z);
         for (int i = 0; i < 100 && t->on_cpu; i++)
             msleep(10);
-        KT_EXPECT(!t->on_cpu || c == 0);       /* CPU 0 is kmain's: t is off it */
+        KT_EXPECT(!t->on_cpu);                 /* c ran z, and its idle task after */
         KT_EXPECT_EQ(set_cpus_allowed(t, CPU_MASK_ALL), 0);
         KT_EXPECT_EQ(t->cpu, c);               /* ... it may stay there ... */
         unsigned long flags = local_irq_save();
