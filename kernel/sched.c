@@ -105,10 +105,16 @@ struct rq {
     int kicked;                        /* sent a RESCHEDULE IPI since it last began
                                           to halt: one is enough (kick_idle_cpu) */
     int balance_ticks;                 /* ticks since the last load_balance */
-    /* Counters (Linux's schedstat, cut down; GDB's lx-runqueues prints
-     * them, a ktest reads them): written under the lock */
+    /* Counters (Linux's schedstat, cut down: /proc/schedstat shows them,
+     * show_schedstat; GDB's lx-runqueues prints them, ktests read them):
+     * written under the lock */
+    unsigned long sched_count;         /* schedule() calls on this CPU */
+    unsigned long sched_goidle;        /* ... that left it idle (halted, or to
+                                          its idle task) */
     unsigned long nr_switches;         /* context switches on this CPU */
-    unsigned long nr_wakeups;          /* tasks woken onto this queue */
+    unsigned long nr_wakeups;          /* tasks woken onto this queue, or as
+                                          this CPU's current (halted in their
+                                          schedule()) */
     unsigned long nr_wakeups_remote;   /* ... by another CPU */
     unsigned long nr_idle_pulls;       /* tasks pulled by idle_balance */
     unsigned long nr_tick_pulls;       /* tasks pulled by load_balance */
@@ -341,16 +347,18 @@ int wake_up_state(struct task_struct *t, long state)
         /* A task some CPU runs (or waits in, halted) is not queued: that
          * CPU's schedule() finds it runnable again; wake the CPU if it
          * halts. */
+        struct rq *rq = src;               /* where it is woken */
         if (!t->on_cpu) {
             t->cpu = dst->cpu;
             enqueue_task(dst, t);
-            dst->nr_wakeups++;
-            if (dst->cpu != smp_processor_id())
-                dst->nr_wakeups_remote++;
             resched_for(dst, t);
+            rq = dst;
         } else if (t->cpu != smp_processor_id() && src->idling) {
             smp_send_reschedule(t->cpu);
         }
+        rq->nr_wakeups++;
+        if (rq->cpu != smp_processor_id())
+            rq->nr_wakeups_remote++;
         woken = 1;
     }
     double_rq_unlock(src, dst);
@@ -616,6 +624,7 @@ void schedule(void)
     check_stack(prev);
     touch_softlockup_watchdog();                 /* a schedule point (kernel/watchdog.c) */
     prev->need_resched = 0;
+    rq->sched_count++;
     /* If nothing can run, idle here until an interrupt or another CPU
      * wakes someone (the timer ending a timeout, the disk, ...).  `sti;
      * hlt` is atomic: the interrupt cannot slip in between and be missed.
@@ -629,6 +638,8 @@ void schedule(void)
         waited = true;
     }
     next->time_slice = TASK_TIMESLICE;
+    if (waited || (next->flags & PF_IDLE))
+        rq->sched_goidle++;
     /* getrusage's context switches: prev slept (it gave the CPU up, to
      * another task or to the halt above), or was switched out runnable. */
     if (next != prev && prev->state == TASK_RUNNING)
@@ -965,6 +976,39 @@ void show_runqueues(void)
             snprintf(line + n, sizeof line - n, " none");
         printk("%s\n", line);
     }
+}
+
+/* /proc/schedstat (fs/pseudofs.c): Linux's version 15, cut down (docs/smp.md,
+ * "/proc/schedstat").  A line per online CPU, "cpuN" and Linux's nine
+ * fields in Linux's order: 1 yld_count (0: not kept), 2 Linux's legacy 0,
+ * 3 sched_count, 4 sched_goidle, 5 ttwu_count (wake-ups onto this queue;
+ * Linux counts them on the waker's CPU: the sums agree), 6 ttwu_local
+ * (those done by this CPU), 7-9 rq_cpu_time, run_delay, pcount (0: Vellum
+ * keeps no run times); then Vellum's own, which Linux's line has not:
+ * 10 context switches, 11 wake-ups by another CPU, 12 idle pulls, 13
+ * tick pulls, 14 affinity moves.  No "domainN" lines: Vellum balances
+ * over all the CPUs at once, with no scheduling domains.  Each CPU's
+ * numbers are read under its queue's lock, one consistent line each. */
+int show_schedstat(char *buf, size_t size)
+{
+    size_t n = 0;
+    int cpu;
+#define OUT(...) (n += snprintf(buf + n, n < size ? size - n : 0, __VA_ARGS__))
+    OUT("version 15\ntimestamp %lu\n", jiffies);
+    for_each_online_cpu(cpu) {
+        struct rq *rq = cpu_rq(cpu);
+        unsigned long flags;
+        spin_lock_irqsave(&rq->lock, flags);
+        unsigned long v[] = { rq->sched_count, rq->sched_goidle, rq->nr_wakeups,
+                              rq->nr_wakeups - rq->nr_wakeups_remote, rq->nr_switches,
+                              rq->nr_wakeups_remote, rq->nr_idle_pulls, rq->nr_tick_pulls,
+                              rq->nr_affine_moves };
+        spin_unlock_irqrestore(&rq->lock, flags);
+        OUT("cpu%d 0 0 %lu %lu %lu %lu 0 0 0 %lu %lu %lu %lu %lu\n", cpu,
+            v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]);
+    }
+#undef OUT
+    return n < size ? (int)n : (int)size;
 }
 
 /* ---- idle -------------------------------------------------------------- */
