@@ -106,8 +106,8 @@ struct rq {
                                           to halt: one is enough (kick_idle_cpu) */
     int balance_ticks;                 /* ticks since the last load_balance */
     /* Counters (Linux's schedstat, cut down: /proc/schedstat shows them,
-     * show_schedstat; GDB's lx-runqueues prints them, ktests read them):
-     * written under the lock */
+     * show_schedstat; GDB's lx-runqueues prints those from nr_switches on;
+     * ktests read them): written under the lock */
     unsigned long sched_count;         /* schedule() calls on this CPU */
     unsigned long sched_goidle;        /* ... that left it idle (halted, or to
                                           its idle task) */
@@ -981,8 +981,9 @@ void show_runqueues(void)
 /* /proc/schedstat (fs/pseudofs.c): Linux's version 15, cut down (docs/smp.md,
  * "/proc/schedstat").  A line per online CPU, "cpuN" and Linux's nine
  * fields in Linux's order: 1 yld_count (0: not kept), 2 Linux's legacy 0,
- * 3 sched_count, 4 sched_goidle, 5 ttwu_count (wake-ups onto this queue;
- * Linux counts them on the waker's CPU: the sums agree), 6 ttwu_local
+ * 3 sched_count, 4 sched_goidle, 5 ttwu_count (wake-ups onto this queue
+ * or of its CPU's current halted in schedule(); Linux counts them on the
+ * waker's CPU: the sums agree), 6 ttwu_local
  * (those done by this CPU), 7-9 rq_cpu_time, run_delay, pcount (0: Vellum
  * keeps no run times); then Vellum's own, which Linux's line has not:
  * 10 context switches, 11 wake-ups by another CPU, 12 idle pulls, 13
