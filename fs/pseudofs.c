@@ -1,6 +1,6 @@
 /* fs/pseudofs.c: two tiny table-driven filesystems, "devfs" (mounted on
  * /dev: console, tty, null, zero) and "proc" (mounted on /proc: meminfo,
- * mounts, stat, uptime, loadavg, cmdline, version, vellum/writepath,
+ * mounts, stat, uptime, loadavg, cmdline, version, schedstat, vellum/writepath,
  * vellum/pagecache, vellum/vmscan, irq/N/smp_affinity, sys/kernel/pid_max, sys/kernel/tainted,
  * sys/kernel/core_pattern, sys/fs/pipe-max-size, pipe-user-pages-soft,
  * lease-break-time; the sys/ files root may write are sysctls, each with
@@ -598,6 +598,7 @@ static const struct pseudo_entry proc_entries[] = {
     IRQ_FILE(0), IRQ_FILE(1), IRQ_FILE(2), IRQ_FILE(3), IRQ_FILE(4), IRQ_FILE(5), IRQ_FILE(6),
     IRQ_FILE(7), IRQ_FILE(8), IRQ_FILE(9), IRQ_FILE(10), IRQ_FILE(11), IRQ_FILE(12),
     IRQ_FILE(13), IRQ_FILE(14), IRQ_FILE(15),
+    { "schedstat",  0, S_IFREG | 0444, 0, show_schedstat, NULL },     /* kernel/sched.c */
 };
 static const struct pseudo_fs procfs = { proc_entries, ARRAY_SIZE(proc_entries), 0x9fa0, true };
 

@@ -297,6 +297,7 @@ void show_task(struct task_struct *t);     /* one line + backtrace of a sleeping
 void show_state(void);                     /* show_task() for every task, then
                                               show_runqueues() */
 void show_runqueues(void);                 /* each CPU's current and queued pids */
+int show_schedstat(char *buf, size_t size);   /* /proc/schedstat: each CPU's queue's counters */
 /* pid 0's last act: the idle loop (kernel/sched.c).  Never returns. */
 void cpu_idle(void) __attribute__((noreturn));
 /* Return addresses on a switched-out task's stack (innermost first); 0 for

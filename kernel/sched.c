@@ -8,10 +8,13 @@
  *    THREAD_SIZE, with a struct thread_info (task pointer + overflow canary)
  *    at its lowest address (the canary; `current` is each CPU's
  *    current_task, set by switch_to, see sched.h).
- *  - init_task (pid 0, "swapper") is kmain's own context on the boot stack;
- *    once kmain has nothing left to do it becomes CPU 0's idle loop
- *    (rest_init -> cpu_idle).  Each other CPU has its idle task from its
- *    boot (swapper/N, kernel/x86/smpboot.c), which runs cpu_idle too.
+ *  - init_task (pid 0, "swapper") is kmain's own context on the boot stack,
+ *    an ordinary task that may sleep while its CPU runs others.  Every CPU
+ *    has an idle task from the start, which runs cpu_idle: swapper/0 on
+ *    the boot CPU (sched_init, as Linux's init_idle), swapper/N on the
+ *    others (kernel/x86/smpboot.c, Linux's fork_idle).  Once kmain has
+ *    nothing left to do it becomes CPU 0's idle task itself (rest_init ->
+ *    cpu_idle) and swapper/0 is freed.
  *  - A run queue per CPU (Linux 2.6's struct rq, rq->lock; the section
  *    below says how they meet), round-robin inside each: schedule() puts a
  *    still-runnable prev at the tail of its CPU's queue and takes the head.
@@ -28,8 +31,10 @@
  *    the sleeper's own stack until an interrupt makes something runnable
  *    (simplification: Linux switches to the CPU's idle task for that),
  *    after trying to pull a task from a busier queue; a CPU that queues a
- *    task for a CPU that so waits sends it a RESCHEDULE IPI.  The idle
- *    tasks are never queued (PF_IDLE).
+ *    task for a CPU that so waits sends it a RESCHEDULE IPI.  A task that
+ *    died, or that may no longer run on its CPU, must not wait there: its
+ *    CPU switches to its idle task.  The idle tasks are never queued
+ *    (PF_IDLE).
  *  - Not preemptible (CONFIG_PREEMPT_NONE): the tick only sets need_resched;
  *    kernel code switches only in schedule()/cond_resched()/sleeping calls.
  *  - One CPU at a time in the kernel: schedule() lets go of the big kernel
@@ -100,10 +105,16 @@ struct rq {
     int kicked;                        /* sent a RESCHEDULE IPI since it last began
                                           to halt: one is enough (kick_idle_cpu) */
     int balance_ticks;                 /* ticks since the last load_balance */
-    /* Counters (Linux's schedstat, cut down; GDB's lx-runqueues prints
-     * them, a ktest reads them): written under the lock */
+    /* Counters (Linux's schedstat, cut down: /proc/schedstat shows them,
+     * show_schedstat; GDB's lx-runqueues prints those from nr_switches on;
+     * ktests read them): written under the lock */
+    unsigned long sched_count;         /* schedule() calls on this CPU */
+    unsigned long sched_goidle;        /* ... that left it idle (halted, or to
+                                          its idle task) */
     unsigned long nr_switches;         /* context switches on this CPU */
-    unsigned long nr_wakeups;          /* tasks woken onto this queue */
+    unsigned long nr_wakeups;          /* tasks woken onto this queue, or as
+                                          this CPU's current (halted in their
+                                          schedule()) */
     unsigned long nr_wakeups_remote;   /* ... by another CPU */
     unsigned long nr_idle_pulls;       /* tasks pulled by idle_balance */
     unsigned long nr_tick_pulls;       /* tasks pulled by load_balance */
@@ -168,8 +179,10 @@ extern void ret_from_kthread(void);
  * (kernel/x86/switch.S) switched to; an AP's is set by do_boot_cpu
  * (kernel/x86/smpboot.c).  Linux's per-CPU current_task. */
 DEFINE_PER_CPU(struct task_struct *, current_task) = &init_task;
-/* Each CPU's idle task: init_task on the boot CPU (kmain until it becomes
- * the idle loop), swapper/N on the others (kernel/x86/smpboot.c). */
+/* Each CPU's idle task: on the boot CPU swapper/0, made by sched_init,
+ * until kmain is done and becomes the idle loop itself (cpu_idle); on the
+ * others swapper/N (kernel/x86/smpboot.c).  init_task's until sched_init,
+ * before anything sleeps. */
 DEFINE_PER_CPU(struct task_struct *, idle_task) = &init_task;
 
 char task_state_char(long state)
@@ -334,16 +347,18 @@ int wake_up_state(struct task_struct *t, long state)
         /* A task some CPU runs (or waits in, halted) is not queued: that
          * CPU's schedule() finds it runnable again; wake the CPU if it
          * halts. */
+        struct rq *rq = src;               /* where it is woken */
         if (!t->on_cpu) {
             t->cpu = dst->cpu;
             enqueue_task(dst, t);
-            dst->nr_wakeups++;
-            if (dst->cpu != smp_processor_id())
-                dst->nr_wakeups_remote++;
             resched_for(dst, t);
+            rq = dst;
         } else if (t->cpu != smp_processor_id() && src->idling) {
             smp_send_reschedule(t->cpu);
         }
+        rq->nr_wakeups++;
+        if (rq->cpu != smp_processor_id())
+            rq->nr_wakeups_remote++;
         woken = 1;
     }
     double_rq_unlock(src, dst);
@@ -450,12 +465,11 @@ static struct task_struct *choose_next(struct rq *rq, struct task_struct *prev)
 {
     struct task_struct *next = pick_next_task(rq), *idle = this_cpu_read(idle_task);
     bool runnable = prev->state == TASK_RUNNING;
+    BUG_ON(!(idle->flags & PF_IDLE));  /* every CPU has one from sched_init on */
     if (runnable && !(prev->flags & PF_IDLE)) {
         if (!(prev->cpus_allowed & (1ul << rq->cpu))) {
-            if (!next && (idle->flags & PF_IDLE))
+            if (!next)
                 next = idle;
-            else if (!next)
-                return NULL;           /* boot: no idle task to go to yet */
         } else if (next) {
             enqueue_task(rq, prev);
         } else {
@@ -467,7 +481,7 @@ static struct task_struct *choose_next(struct rq *rq, struct task_struct *prev)
         /* A dead task's stack is freed by the next task to run on its CPU
          * (schedule_tail), and its parent waits for that to reap it: do
          * not idle on it, go to the idle task. */
-        if (prev->state == TASK_DEAD && (idle->flags & PF_IDLE))
+        if (prev->state == TASK_DEAD)
             return idle;
         return NULL;
     }
@@ -610,6 +624,7 @@ void schedule(void)
     check_stack(prev);
     touch_softlockup_watchdog();                 /* a schedule point (kernel/watchdog.c) */
     prev->need_resched = 0;
+    rq->sched_count++;
     /* If nothing can run, idle here until an interrupt or another CPU
      * wakes someone (the timer ending a timeout, the disk, ...).  `sti;
      * hlt` is atomic: the interrupt cannot slip in between and be missed.
@@ -623,6 +638,8 @@ void schedule(void)
         waited = true;
     }
     next->time_slice = TASK_TIMESLICE;
+    if (waited || (next->flags & PF_IDLE))
+        rq->sched_goidle++;
     /* getrusage's context switches: prev slept (it gave the CPU up, to
      * another task or to the halt above), or was switched out runnable. */
     if (next != prev && prev->state == TASK_RUNNING)
@@ -718,13 +735,19 @@ void scheduler_tick(void)
  * kernel lock is not held yet. */
 void kthread_main(void)
 {
-    local_irq_enable();
-    lock_kernel();                     /* kernel code: the big kernel lock (until unlock_kernel) */
     struct task_struct *me = current;
+    local_irq_enable();
+    if (me->flags & PF_IDLE)
+        cpu_idle();                    /* swapper/0 (sched_init): holds nothing */
+    lock_kernel();                     /* kernel code: the big kernel lock (until unlock_kernel) */
     do_exit(me->threadfn(me->data));
 }
 
-struct task_struct *kthread_create(int (*fn)(void *), void *data, const char *name)
+/* A kernel task that has not run yet, on no list, with no pid: its stack
+ * is built so that its first switch_to lands in ret_from_kthread, which
+ * runs fn(data) (kthread_main).  Asleep (TASK_UNINTERRUPTIBLE), to run on
+ * this CPU's queue, on any CPU. */
+static struct task_struct *new_kernel_task(int (*fn)(void *), void *data, const char *name)
 {
     struct task_struct *t = alloc_task_struct();
     if (!t)
@@ -763,13 +786,20 @@ struct task_struct *kthread_create(int (*fn)(void *), void *data, const char *na
     *--sp = 0;                                 /* esi */
     *--sp = 0;                                 /* edi */
     t->sp = (unsigned long)sp;
+    t->state = TASK_UNINTERRUPTIBLE;
+    return t;
+}
 
+struct task_struct *kthread_create(int (*fn)(void *), void *data, const char *name)
+{
+    struct task_struct *t = new_kernel_task(fn, data, name);
+    if (IS_ERR(t))
+        return t;
     unsigned long flags = local_irq_save();
     t->pid = alloc_pid();
     list_add_tail(&t->tasks, &task_list);
     local_irq_restore(flags);
-    t->state = TASK_UNINTERRUPTIBLE;   /* born asleep, woken onto a queue */
-    return t;
+    return t;                          /* born asleep, woken onto a queue */
 }
 
 /* Before its first wake-up: t runs on cpu alone, starting on its queue. */
@@ -948,6 +978,40 @@ void show_runqueues(void)
     }
 }
 
+/* /proc/schedstat (fs/pseudofs.c): Linux's version 15, cut down (docs/smp.md,
+ * "/proc/schedstat").  A line per online CPU, "cpuN" and Linux's nine
+ * fields in Linux's order: 1 yld_count (0: not kept), 2 Linux's legacy 0,
+ * 3 sched_count, 4 sched_goidle, 5 ttwu_count (wake-ups onto this queue
+ * or of its CPU's current halted in schedule(); Linux counts them on the
+ * waker's CPU: the sums agree), 6 ttwu_local
+ * (those done by this CPU), 7-9 rq_cpu_time, run_delay, pcount (0: Vellum
+ * keeps no run times); then Vellum's own, which Linux's line has not:
+ * 10 context switches, 11 wake-ups by another CPU, 12 idle pulls, 13
+ * tick pulls, 14 affinity moves.  No "domainN" lines: Vellum balances
+ * over all the CPUs at once, with no scheduling domains.  Each CPU's
+ * numbers are read under its queue's lock, one consistent line each. */
+int show_schedstat(char *buf, size_t size)
+{
+    size_t n = 0;
+    int cpu;
+#define OUT(...) (n += snprintf(buf + n, n < size ? size - n : 0, __VA_ARGS__))
+    OUT("version 15\ntimestamp %lu\n", jiffies);
+    for_each_online_cpu(cpu) {
+        struct rq *rq = cpu_rq(cpu);
+        unsigned long flags;
+        spin_lock_irqsave(&rq->lock, flags);
+        unsigned long v[] = { rq->sched_count, rq->sched_goidle, rq->nr_wakeups,
+                              rq->nr_wakeups - rq->nr_wakeups_remote, rq->nr_switches,
+                              rq->nr_wakeups_remote, rq->nr_idle_pulls, rq->nr_tick_pulls,
+                              rq->nr_affine_moves };
+        spin_unlock_irqrestore(&rq->lock, flags);
+        OUT("cpu%d 0 0 %lu %lu %lu %lu 0 0 0 %lu %lu %lu %lu %lu\n", cpu,
+            v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]);
+    }
+#undef OUT
+    return n < size ? (int)n : (int)size;
+}
+
 /* ---- idle -------------------------------------------------------------- */
 
 /* An AP's idle task, before the AP runs it (kernel/x86/smpboot.c; Linux's
@@ -959,21 +1023,44 @@ void init_idle(struct task_struct *idle, int cpu)
     lock_stat_register(&cpu_rq(cpu)->lock, rq_lock_names[cpu]);   /* /proc/lock_stat */
 }
 
-/* A CPU's idle loop, never to return: the swapper (pid 0) at the end of
- * rest_init() (kernel/user_init.c), after pid 1 was created, as Linux's
- * cpu_startup_entry(); each other CPU's swapper/N once it is online
- * (start_secondary, kernel/x86/smpboot.c).  It runs whatever is runnable
- * and halts until the next interrupt otherwise.  The task is marked
- * PF_IDLE from here on: never queued, so once schedule() has switched away
- * from it, it stays parked, and the CPU waits in schedule() itself when
- * nothing can run. */
+/* kmain is done (cpu_idle): init_task becomes CPU 0's idle task, and
+ * swapper/0, which stood in for it while kmain could sleep, is freed.  It
+ * is parked in schedule() (it runs on CPU 0 alone, and kmain runs there
+ * now) and nothing points at it once idle_task does not. */
+static void idle_take_over(struct task_struct *me)
+{
+    struct task_struct *stand_in = this_cpu_read(idle_task);
+    BUG_ON(me != &init_task || smp_processor_id() != 0 || !(stand_in->flags & PF_IDLE));
+    unsigned long flags = local_irq_save();
+    struct rq *rq = this_rq();
+    spin_lock(&rq->lock);
+    BUG_ON(stand_in->on_cpu);
+    me->flags |= PF_IDLE;
+    this_cpu_write(idle_task, me);
+    spin_unlock_irqrestore(&rq->lock, flags);
+    free_thread_stack(stand_in->stack);
+    free_task_struct(stand_in);
+}
+
+/* A CPU's idle loop, never to return: each CPU's idle task runs it, from
+ * the first time its CPU has nothing to run (swapper/0, made by
+ * sched_init, on the boot CPU; swapper/N on an AP once it is online,
+ * start_secondary in kernel/x86/smpboot.c), as Linux's
+ * cpu_startup_entry(); and the swapper (pid 0, kmain) at the end of
+ * rest_init() (kernel/user_init.c), after pid 1 was created, which then
+ * takes over from swapper/0 (idle_take_over).  It runs whatever is
+ * runnable and halts until the next interrupt otherwise.  An idle task is
+ * PF_IDLE: never queued, so once schedule() has switched away from it, it
+ * stays parked, and the CPU waits in schedule() itself when nothing can
+ * run. */
 void cpu_idle(void)
 {
     struct task_struct *me = current;
-    me->flags |= PF_IDLE;
+    if (me != this_cpu_read(idle_task))
+        idle_take_over(me);
     if (kernel_locked())
         unlock_kernel();               /* kmain's: idle holds nothing */
-    if (smp_processor_id() == 0)
+    if (me == &init_task)
         printk(KERN_INFO "sched: swapper idling (pid 0); %s\n",
                this_rq()->nr_queued ? "running kthreads" : "nothing runnable");
     for (;;) {
@@ -1149,6 +1236,22 @@ static void sched_init(void)
         spin_lock_init(&cpu_rq(cpu)->lock);
     cpu_rq(0)->curr = &init_task;
     lock_stat_register(&cpu_rq(0)->lock, rq_lock_names[0]);   /* /proc/lock_stat */
+    /* The boot CPU's idle task, swapper/0 (Linux's init_idle in sched_init):
+     * kmain (init_task) is an ordinary task until it is done, and may sleep
+     * or leave CPU 0 to tasks that come and go meanwhile; a task that may
+     * no longer run here, or that died, leaves the CPU to swapper/0, which
+     * runs cpu_idle from its first switch (kthread_main).  Simplification:
+     * Linux's boot CPU idles in init_task itself from the start, and its
+     * initcalls run in pid 1 (kernel_init); Vellum runs them in kmain, on
+     * init_task, which takes swapper/0's place at its end (cpu_idle). */
+    struct task_struct *idle = new_kernel_task(NULL, NULL, "swapper/0");
+    if (IS_ERR(idle))
+        panic("sched_init: no memory for the idle task swapper/0");
+    idle->state = TASK_RUNNING;        /* never woken, never queued: PF_IDLE */
+    idle->flags = PF_IDLE;
+    idle->cpus_allowed = 1ul << 0;
+    INIT_LIST_HEAD(&idle->tasks);      /* on no task list, as swapper/N */
+    this_cpu_write(idle_task, idle);
     sched_running = 1;
     printk(KERN_INFO "sched: round-robin, %d-tick slices, %u-byte kernel stacks\n",
            TASK_TIMESLICE, THREAD_SIZE);

@@ -388,7 +388,7 @@ KTEST(sched, woken_task_runs_on_its_last_cpu)
         kthread_stop(z);
         for (int i = 0; i < 100 && t->on_cpu; i++)
             msleep(10);
-        KT_EXPECT(!t->on_cpu || c == 0);       /* CPU 0 is kmain's: t is off it */
+        KT_EXPECT(!t->on_cpu);                 /* c ran z, and its idle task after */
         KT_EXPECT_EQ(set_cpus_allowed(t, CPU_MASK_ALL), 0);
         KT_EXPECT_EQ(t->cpu, c);               /* ... it may stay there ... */
         unsigned long flags = local_irq_save();
@@ -565,3 +565,175 @@ KTEST(sched, double_rq_lock_in_cpu_order)
     KT_EXPECT_EQ(lockdep_reports, reports);
 }
 #endif
+
+/* A kthread that comes to CPU 0 while kmain sleeps there, then leaves it
+ * again (set_cpus_allowed on itself, both times), and wakes kmain.  CPU 0
+ * must have somewhere to go when it leaves: its idle task, there from the
+ * start as on every CPU (Linux's init_idle in sched_init), not kmain,
+ * which sleeps.  kmain sleeps once, for at most 2 s, so that nothing but
+ * the thread ends its sleep early.  Needs two CPUs. */
+static struct task_struct *hop_waiter;
+static volatile int hop_on0, hop_back, hop_done;
+static int hop_fn(void *arg)
+{
+    int other = (int)(long)arg;
+    if (set_cpus_allowed(current, 1ul << 0) == 0)
+        hop_on0 = smp_processor_id();
+    if (set_cpus_allowed(current, 1ul << other) == 0)
+        hop_back = smp_processor_id();
+    WRITE_ONCE(hop_done, 1);
+    wake_up_process(hop_waiter);
+    return 0;
+}
+
+KTEST(sched, kthread_leaves_cpu0_while_kmain_sleeps)
+{
+    int n = num_online_cpus();
+    if (n < 2)
+        return;                                /* one CPU: nowhere to leave to */
+    int other = n - 1;
+    hop_on0 = hop_back = -1;
+    hop_done = 0;
+    hop_waiter = current;
+    struct task_struct *t = kthread_create(hop_fn, (void *)(long)other, "hop");
+    KT_ASSERT(!IS_ERR(t));
+    kthread_bind(t, other);
+    unsigned long j0 = jiffies, end = j0 + 2 * HZ;
+    wake_up_process(t);
+    for (;;) {
+        set_current_state(TASK_UNINTERRUPTIBLE);
+        if (READ_ONCE(hop_done) || time_after_eq(jiffies, end))
+            break;
+        schedule_timeout(end - jiffies);
+    }
+    set_current_state(TASK_RUNNING);
+    unsigned long took = jiffies - j0;
+    printk(KERN_INFO "hop test: on CPU %d, back on CPU %d, %lu ticks\n", hop_on0, hop_back, took);
+    KT_EXPECT(hop_done);
+    KT_EXPECT_EQ(hop_on0, 0);
+    KT_EXPECT_EQ(hop_back, other);
+    KT_EXPECT(took < HZ / 5);                  /* a few ticks, not kmain's 2 s */
+    kthread_stop(t);
+}
+
+/* /proc/schedstat (show_schedstat): "version 15", "timestamp" (jiffies),
+ * then a line per online CPU, in order, "cpuN" and 14 fields: Linux's
+ * nine in Linux's order (1, 2 and 7-9 always 0 here), then Vellum's five;
+ * each as its queue's counter.  Returns the lines, fields into f[cpu][1..14]. */
+#define SCHEDSTAT_FIELDS 14
+static int read_schedstat(unsigned long f[NR_CPUS][SCHEDSTAT_FIELDS + 1], unsigned long *stamp)
+{
+    static char buf[2048];
+    int len = show_schedstat(buf, sizeof buf), lines = 0, cpu;
+    if (len <= 0 || len >= (int)sizeof buf || buf[len - 1] != '\n')
+        return -1;
+    buf[len] = '\0';
+    char *p = buf;
+    if (strncmp(p, "version 15\ntimestamp ", 21))
+        return -1;
+    *stamp = simple_strtoul(p + 21, &p, 10);
+    if (*p++ != '\n')
+        return -1;
+    lines = 2;
+    for_each_online_cpu(cpu) {
+        char want[8];
+        snprintf(want, sizeof want, "cpu%d ", cpu);
+        if (strncmp(p, want, strlen(want)))
+            return -1;
+        p += strlen(want) - 1;
+        for (int k = 1; k <= SCHEDSTAT_FIELDS; k++) {
+            if (*p != ' ')
+                return -1;
+            f[cpu][k] = simple_strtoul(p + 1, &p, 10);
+        }
+        if (*p++ != '\n')
+            return -1;
+        lines++;
+    }
+    return *p ? -1 : lines;
+}
+
+/* The counters that /proc/schedstat's fields should be, in its order (0
+ * for the fields not kept), each CPU's under its queue's lock. */
+static void schedstat_counters(unsigned long f[NR_CPUS][SCHEDSTAT_FIELDS + 1])
+{
+    int cpu;
+    for_each_online_cpu(cpu) {
+        struct rq *rq = cpu_rq(cpu);
+        unsigned long flags;
+        spin_lock_irqsave(&rq->lock, flags);
+        unsigned long v[SCHEDSTAT_FIELDS + 1] = { 0, 0, 0,
+            rq->sched_count, rq->sched_goidle, rq->nr_wakeups,
+            rq->nr_wakeups - rq->nr_wakeups_remote, 0, 0, 0,
+            rq->nr_switches, rq->nr_wakeups_remote,
+            rq->nr_idle_pulls, rq->nr_tick_pulls, rq->nr_affine_moves };
+        spin_unlock_irqrestore(&rq->lock, flags);
+        memcpy(f[cpu], v, sizeof v);
+    }
+}
+
+static struct task_struct *stat_waiter;
+static volatile int stat_done;
+static int wake_waiter_fn(void *arg)
+{
+    WRITE_ONCE(stat_done, 1);
+    wake_up_process(stat_waiter);
+    return 0;
+}
+
+KTEST(sched, schedstat_shows_each_queues_counters_and_they_move)
+{
+    static unsigned long a[NR_CPUS][SCHEDSTAT_FIELDS + 1], b[NR_CPUS][SCHEDSTAT_FIELDS + 1];
+    int n = num_online_cpus(), other = n - 1, cpu;
+    unsigned long j0 = jiffies, stamp;
+    unsigned long lo[NR_CPUS][SCHEDSTAT_FIELDS + 1], hi[NR_CPUS][SCHEDSTAT_FIELDS + 1];
+    schedstat_counters(lo);
+    KT_ASSERT_EQ(read_schedstat(a, &stamp), n + 2);
+    schedstat_counters(hi);
+    KT_EXPECT(stamp >= j0 && stamp <= jiffies);
+    for_each_online_cpu(cpu) {
+        unsigned long *f = a[cpu];
+        KT_EXPECT(f[1] == 0 && f[2] == 0 && f[7] == 0 && f[8] == 0 && f[9] == 0);
+        KT_EXPECT(f[4] <= f[3] && f[10] <= f[3]);          /* goidle, switches <= calls */
+        KT_EXPECT_EQ(f[5], f[6] + f[11]);                  /* local + remote */
+        /* each field is its counter, read between the two looks */
+        for (int k = 1; k <= SCHEDSTAT_FIELDS; k++)
+            KT_EXPECT(lo[cpu][k] <= f[k] && f[k] <= hi[cpu][k]);
+    }
+    /* A kthread bound to the last CPU (CPU 0 if alone) wakes us, asleep. */
+    stat_waiter = current;
+    stat_done = 0;
+    struct task_struct *t = kthread_create(wake_waiter_fn, NULL, "statwake");
+    KT_ASSERT(!IS_ERR(t));
+    kthread_bind(t, other);
+    unsigned long end = jiffies + 2 * HZ;
+    wake_up_process(t);
+    for (;;) {
+        set_current_state(TASK_UNINTERRUPTIBLE);
+        if (READ_ONCE(stat_done) || time_after_eq(jiffies, end))
+            break;
+        schedule_timeout(end - jiffies);
+    }
+    set_current_state(TASK_RUNNING);
+    kthread_stop(t);
+    KT_EXPECT(stat_done);
+    KT_ASSERT_EQ(read_schedstat(b, &stamp), n + 2);
+    unsigned long *a0 = a[0], *b0 = b[0], *ao = a[other], *bo = b[other];
+    printk(KERN_INFO "schedstat test: cpu0 +%lu calls +%lu idle +%lu wakeups (+%lu remote), "
+           "cpu%d +%lu calls +%lu switches +%lu wakeups\n", b0[3] - a0[3], b0[4] - a0[4],
+           b0[5] - a0[5], b0[11] - a0[11], other, bo[3] - ao[3], bo[10] - ao[10], bo[5] - ao[5]);
+    KT_EXPECT(b0[3] > a0[3]);                  /* we called schedule() */
+    KT_EXPECT(b0[5] > a0[5]);                  /* we were woken onto CPU 0 */
+    if (n > 1) {
+        KT_EXPECT(b0[4] > a0[4]);              /* CPU 0 had nothing to run: idle */
+        KT_EXPECT(bo[4] > ao[4]);              /* nor had t's CPU once it died */
+        KT_EXPECT(b0[11] > a0[11]);            /* we were woken by the other CPU */
+        KT_EXPECT(bo[5] > ao[5] && bo[11] > ao[11]);   /* t, woken onto its CPU by us */
+    } else {
+        KT_EXPECT(b0[6] >= a0[6] + 2);         /* t by us, we by t: both local */
+    }
+    KT_EXPECT(bo[10] >= ao[10] + 2);           /* its CPU switched to t and away */
+    for_each_online_cpu(cpu)
+        for (int k = 1; k <= SCHEDSTAT_FIELDS; k++)
+            KT_EXPECT(b[cpu][k] >= a[cpu][k]);  /* counters only grow */
+}

@@ -161,14 +161,15 @@ KTEST(smp, tlb_shootdown_reaches_the_cpus_that_need_it)
 struct lazy_arg {
     struct mm_struct *mm;
     int cpu, ran_on, in_mask, lazy, loaded;
-    volatile int go;
 };
 
 static int lazy_fn(void *p)
 {
     struct lazy_arg *a = p;
-    while (!a->go)                     /* until kmain has bound us to a->cpu */
-        msleep(1);
+    /* Made on CPU 0, where kmain sleeps in kthread_stop: leaving it, CPU 0
+     * goes to its idle task (swapper/0, kernel/sched.c's sched_init). */
+    if (set_cpus_allowed(current, 1ul << a->cpu))
+        return 0;
     use_mm(a->mm);
     use_mm(NULL);
     unsigned long flags = local_irq_save();
@@ -184,15 +185,10 @@ static int lazy_fn(void *p)
 /* The last online CPU keeps mm lazily; how many IPIs each CPU took since. */
 static bool make_lazy_on(struct mm_struct *mm, int cpu)
 {
-    struct lazy_arg a = { mm, cpu, -1, 0, 0, 0, 0 };
+    struct lazy_arg a = { mm, cpu, -1, 0, 0, 0 };
     struct task_struct *t = kthread_run(lazy_fn, &a, "lazytlb");
     if (IS_ERR(t))
         return false;
-    /* Bound from here, not by itself: a task that unbinds itself from
-     * CPU 0 while kmain sleeps there has no idle task to leave it for
-     * (kernel/sched.c's choose_next), and would wait there. */
-    set_cpus_allowed(t, 1ul << cpu);
-    a.go = 1;
     kthread_stop(t);
     return a.ran_on == cpu && a.in_mask && a.lazy && a.loaded;
 }

@@ -44,7 +44,7 @@ while read -r line; do
     if [ "$st" = 0 ]; then pass "$T.status.$what"
     else fail "$T.status.$what (status $st)"; fi
 done < <(grep '^smp_init: .* status ' "$LOG.txt")
-[ "$parts" -ge 10 ] || fail "$T.all_parts_ran ($parts of 10 reported)"
+[ "$parts" -ge 11 ] || fail "$T.all_parts_ran ($parts of 11 reported)"
 if grep -q 'Power down\|power off' "$LOG.txt"; then pass "$T.power_off"
 else
     from=$(grep -nE '^(PASS|FAIL|SKIP) |^smp_init: ' "$LOG.txt" | tail -n 1 | cut -d: -f1)

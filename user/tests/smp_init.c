@@ -40,6 +40,11 @@
  *             of /st.  Each writes its own word of every page; every word
  *             of every thread must be there after (a PTE filled twice, one
  *             thread's page replacing the other's, would lose words).
+ *   schedstat /proc/schedstat: "version 15", a timestamp, a line per CPU
+ *             (cpu0..cpu3, in Linux's field order: docs/smp.md); after
+ *             NWORK processes sleep and wake 20 times each, every CPU's
+ *             counters have not gone back and the sums of schedule()
+ *             calls (field 3), wake-ups (5) and switches (10) have grown.
  *
  * Output: "PASS smp.NAME" / "FAIL smp.NAME (...)" (check.h), "smp_init:
  * PART status S" for each part, then sync and power off.
@@ -546,11 +551,79 @@ static void part_threadfault(void)
 	close(fd);
 }
 
+/* ---- /proc/schedstat ------------------------------------------------------ */
+
+#define SS_FIELDS 14                     /* Linux's 9, then Vellum's 5 */
+
+/* Each CPU's fields (1-based) from /proc/schedstat, and its timestamp;
+ * 1 if the file has the format docs/smp.md gives, line by line. */
+static int read_schedstat(unsigned long f[NWORK][SS_FIELDS + 1], unsigned long *stamp)
+{
+	static char buf[4096];
+	if (read_proc("/proc/schedstat", buf, sizeof buf) <= 0)
+		return 0;
+	char *p = buf;
+	if (strncmp(p, "version 15\ntimestamp ", 21))
+		return 0;
+	*stamp = strtoul(p + 21, &p, 10);
+	for (int cpu = 0; cpu < NWORK; cpu++) {
+		char want[16];
+		snprintf(want, sizeof want, "\ncpu%d ", cpu);
+		if (strncmp(p, want, strlen(want)))
+			return 0;
+		p += strlen(want) - 1;
+		for (int k = 1; k <= SS_FIELDS; k++) {
+			if (*p != ' ')
+				return 0;
+			f[cpu][k] = strtoul(p + 1, &p, 10);
+		}
+	}
+	return !strcmp(p, "\n");
+}
+
+static void part_schedstat(void)
+{
+	static unsigned long a[NWORK][SS_FIELDS + 1], b[NWORK][SS_FIELDS + 1];
+	unsigned long s0, s1, sum_a[SS_FIELDS + 1] = { 0 }, sum_b[SS_FIELDS + 1] = { 0 };
+	CHECK("schedstat.format", read_schedstat(a, &s0));
+	for (int i = 0; i < NWORK; i++)
+		if (fork() == 0) {
+			for (int k = 0; k < 20; k++)
+				usleep(10000);
+			_exit(0);
+		}
+	CHECK("schedstat.workers", reap_all(NWORK));
+	CHECK("schedstat.format_again", read_schedstat(b, &s1));
+	static char text[4096];                  /* the file itself, for the log */
+	if (read_proc("/proc/schedstat", text, sizeof text) > 0)
+		printf("%s", text);
+	CHECK("schedstat.timestamp_moves", s1 > s0);
+	int back = 0, fields_ok = 1;
+	for (int cpu = 0; cpu < NWORK; cpu++)
+		for (int k = 1; k <= SS_FIELDS; k++) {
+			back |= b[cpu][k] < a[cpu][k];
+			sum_a[k] += a[cpu][k];
+			sum_b[k] += b[cpu][k];
+			if (k == 2 && b[cpu][k] != 0)        /* Linux's legacy field: 0 */
+				fields_ok = 0;
+			if (k == 6 && b[cpu][6] > b[cpu][5]) /* ttwu_local <= ttwu_count */
+				fields_ok = 0;
+		}
+	printf("smp: schedstat over 4 x 20 sleeps: schedule() +%lu, wake-ups +%lu, switches +%lu\n",
+	       sum_b[3] - sum_a[3], sum_b[5] - sum_a[5], sum_b[10] - sum_a[10]);
+	CHECK("schedstat.fields", fields_ok);
+	CHECK("schedstat.never_back", !back);
+	CHECK("schedstat.schedule_calls_grow", sum_b[3] >= sum_a[3] + NWORK * 20);
+	CHECK("schedstat.wakeups_grow", sum_b[5] >= sum_a[5] + NWORK * 20);
+	CHECK("schedstat.switches_grow", sum_b[10] > sum_a[10]);
+}
+
 static const struct { const char *name; void (*fn)(void); } parts[] = {
 	{ "cpus", part_cpus }, { "stripes", part_stripes }, { "files", part_files },
 	{ "mapshare", part_mapshare }, { "forks", part_forks },
 	{ "truncmap", part_truncmap }, { "fsx", part_fsx }, { "pipes", part_pipes },
 	{ "irqs", part_irqs }, { "threadfault", part_threadfault },
+	{ "schedstat", part_schedstat },
 };
 
 int main(void)
