@@ -424,11 +424,15 @@ static long do_wait(struct wait_opts *wo)
             ret = -ECHILD;
             break;
         }
-        if (busy) {
+        if (busy && (wo->flags & WNOHANG)) {
+            /* a zombie whose stack is not freed yet, on another CPU: it
+             * is reapable in a moment (Linux's zombie is reapable at once) */
             finish_wait(&me->wait_chldexit, &w);
             yield();
             continue;
         }
+        /* (busy and blocking: sleep below; the CPU that frees the zombie's
+         * stack wakes us, schedule_tail's wake_reaper) */
         if (wo->flags & WNOHANG) {
             ret = 0;
             break;

@@ -411,7 +411,19 @@ static void move_off_cpu(struct task_struct *t)
  * allowed CPU's queue.  Then the stack of a task that died can be freed,
  * now that nobody runs on it, and a process nobody will reap (exit_state
  * EXIT_DEAD) with it, as Linux's finish_task_switch drops the last
- * reference: that needs the big kernel lock. */
+ * reference, or else its reaper woken: that needs the big kernel lock. */
+/* A dead task's stack is gone: whoever waits to reap it may now
+ * (kthread_stop, a parent in wait4: both sleep until then, not in a
+ * yield() loop that would keep the big kernel lock from this CPU, which
+ * needs it to get here).  The big kernel lock held. */
+static void wake_reaper(struct task_struct *dead)
+{
+    if (dead->stopper)
+        wake_up_process(dead->stopper);
+    else if (dead->is_process && dead->exit_state == EXIT_ZOMBIE && dead->parent)
+        wake_up_all(&tg_leader(dead->parent)->wait_chldexit);
+}
+
 void schedule_tail(struct task_struct *prev)
 {
     struct task_struct *me = current;
@@ -437,6 +449,8 @@ void schedule_tail(struct task_struct *prev)
         prev->stack = NULL;
         if (prev->is_process && prev->exit_state == EXIT_DEAD)
             release_dead_process(prev);
+        else
+            wake_reaper(prev);
         unlock_kernel();
     }
 }
@@ -852,12 +866,8 @@ int kthread_stop(struct task_struct *t)
         set_current_state(TASK_UNINTERRUPTIBLE);
         if (READ_ONCE(t->state) == TASK_DEAD && !t->stack)
             break;
-        if (READ_ONCE(t->state) == TASK_DEAD) {
-            /* dead but its stack not yet released: let the switch finish */
-            set_current_state(TASK_RUNNING);
-            yield();
-            continue;
-        }
+        /* alive, or dead with its stack not yet freed: the CPU that frees
+         * it wakes us (schedule_tail: wake_reaper) */
         schedule();
     }
     set_current_state(TASK_RUNNING);
