@@ -10,6 +10,7 @@
  * counts glibc finds print "online" when they are that many CPUs.
  */
 #include "conform.h"
+#include <ctype.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/syscall.h>
@@ -35,7 +36,9 @@ static unsigned long online_mask(void)
 	if (!f)
 		return 0;
 	while (fgets(line, sizeof line, f))
-		if (sscanf(line, "cpu%u ", &cpu) == 1 && cpu < 8 * sizeof mask)
+		/* "cpuN ...", not the sum's "cpu  ..." (%u would skip the blanks) */
+		if (!strncmp(line, "cpu", 3) && isdigit((unsigned char)line[3]) &&
+		    (cpu = strtoul(line + 3, NULL, 10)) < 8 * sizeof mask)
 			mask |= 1UL << cpu;
 	fclose(f);
 	return mask;
