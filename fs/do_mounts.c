@@ -138,8 +138,11 @@ void prepare_namespace(void)
             return;
         }
     } else {
+        /* The type actually mounted, as Linux's mount_block_root prints
+         * s_type->name: ext2 asked for on a disk with a journal is ext3
+         * (fs/ext2/super.c), and the line says so. */
         printk(KERN_NOTICE "VFS: Mounted root (%s filesystem)%s on device %s.\n",
-               type, flags & MS_RDONLY ? " readonly" : "", root);
+               root_mnt->mnt_sb->s_type->name, flags & MS_RDONLY ? " readonly" : "", root);
     }
     mount_at("/dev", "devfs");
     mount_at("/proc", "proc");

@@ -179,7 +179,8 @@ int do_mount(const char *dev_name, const char *path, const char *fstype,
     mutex_lock(&sb_list_lock);
     list_add_tail(&sb->s_list, &super_blocks);
     mutex_unlock(&sb_list_lock);
-    printk(KERN_INFO "mount: %s (%s) on %s\n", sb->s_id, fstype, path);
+    /* the type fill_super made it (ext2 on a journaled disk: ext3) */
+    printk(KERN_INFO "mount: %s (%s) on %s\n", sb->s_id, sb->s_type->name, path);
     err = 0;
 out_path:
     if (mp.inode)

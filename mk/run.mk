@@ -93,11 +93,14 @@ qemu-test: $(TKERNEL)
 
 # Bochs boots the ISO (GRUB's first entry: root=hda) with the first disk of
 # DISKS (the run disk make qemu boots) as hda.  tools/bochs.sh picks the
-# display when Bochs starts: this terminal (term) when there is one.
+# display when Bochs starts: this terminal (term) when there is one.  One
+# CPU, unless CPUS is given (make bochs CPUS=4): Bochs runs its CPUs in
+# turns, each as slow as the one.
+BOCHS_CPUS = $(if $(filter command line environment,$(origin CPUS)),$(CPUS),1)
 bochs: $(ISO)
-	@echo "*** Bochs: $(ISO) with $(firstword $(DISKS)) as hda; serial output also goes to $(BUILD)/bochs-serial.log."
-	@echo "*** Quit: poweroff at the shell prompt, or Ctrl-C then 'quit' at Bochs's prompt."
-	@tools/bochs.sh $(ISO) $(firstword $(DISKS)) file:$(BUILD)/bochs-serial.log
+	@echo "*** Bochs: $(ISO) with $(firstword $(DISKS)) as hda, $(BOCHS_CPUS) CPU(s); serial output also goes to $(BUILD)/bochs-serial.log."
+	@echo "*** Quit: poweroff at the shell prompt, or Ctrl-] to quit Bochs at once."
+	@BOCHS_CPUS=$(BOCHS_CPUS) tools/bochs.sh $(ISO) $(firstword $(DISKS)) file:$(BUILD)/bochs-serial.log
 
 # The SMP pass: a whole make check only (SUITES=... runs what it names once).
 SMP_CPUS ?= $(if $(SUITES),,4)

@@ -19,6 +19,8 @@
 # keyboard); otherwise headless: `nogui` where this Bochs has it, else `rfb`
 # with timeout=0 (it does not wait for a viewer; a VNC viewer on
 # localhost:5900 shows the screen).  BOCHS_DISPLAY='...' overrides it.
+# BOCHS_CPUS=N gives the machine N CPUs (default 1; Bochs's BIOS lists
+# them in its MADT and MP table, docs/smp.md).
 # Bochs's own log goes to $BOCHS_LOG (default: a temporary file).  Exit
 # status: 0 when the guest powered the machine off (Bochs itself calls that a
 # panic and exits 1: "ACPI control: soft power off") or you quit at Bochs's
@@ -42,6 +44,11 @@ if [ $((sectors % (heads * spt))) -ne 0 ]; then
 fi
 export VELLUM_ISO=$(realpath "$ISO") VELLUM_DISK=$(realpath "$DISK")
 export VELLUM_CYLS=$((sectors / (heads * spt))) VELLUM_HEADS=$heads VELLUM_SPT=$spt
+# BOCHS_CPUS=N: the CPUs the machine has (default 1; make bochs CPUS=N)
+case ${BOCHS_CPUS:-1} in
+    [1-9]|1[0-6]) export VELLUM_CPUS=${BOCHS_CPUS:-1} ;;
+    *) echo "bochs.sh: BOCHS_CPUS is 1 to 16, not '$BOCHS_CPUS'" >&2; exit 2 ;;
+esac
 case $COM in
     file:*)   export VELLUM_SERIAL_MODE=file VELLUM_SERIAL_DEV=$(realpath -m "${COM#file:}") ;;
     socket:*) export VELLUM_SERIAL_MODE=socket-server VELLUM_SERIAL_DEV=localhost:${COM#socket:} ;;

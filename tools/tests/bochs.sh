@@ -9,9 +9,9 @@
 #       bochs.power_off       Bochs ended by the guest's soft power-off (not a
 #                             panic, a triple fault or the timeout)
 #  2. build/vellum.iso, the ISO `make bochs` boots, with a copy of the root
-#     disk as hda: GRUB's first entry (boot/grub.cfg, root=hda), init, the
-#     shell; the test types at its prompt over COM1 (a socket), then checks
-#     the disk on the host
+#     disk as hda, on two CPUs (BOCHS_CPUS=2): GRUB's first entry
+#     (boot/grub.cfg, root=hda), init, the shell; the test types at its
+#     prompt over COM1 (a socket), then checks the disk on the host
 #       bochs.shell_prompt    the shell's prompt came
 #       bochs.shell_file      a file written at the prompt is on the disk, by
 #                             debugfs, with the contents typed
@@ -20,7 +20,10 @@
 #       bochs.shell_power_off `poweroff` at the prompt ended Bochs (status 0
 #                             from tools/bochs.sh) after syncing the root
 #       bochs.shell_fsck      e2fsck -fn finds the disk clean
+#       bochs.shell_two_cpus  the kernel brought both CPUs up
 #       bochs.same_disk       `make bochs` attaches the disk `make qemu` boots
+#       bochs.cpus            `make bochs` gives Bochs one CPU, `make bochs
+#                             CPUS=4` four (make -n)
 #  3. the same from a terminal (a pseudo-terminal made by script(1)):
 #     tools/bochs.sh picks the term display and connects this terminal to it
 #       bochs.term_display    the VGA screen's text reached the terminal and
@@ -73,7 +76,7 @@ connected=
 for try in 1 2 3 4 5; do
     port=$((20000 + RANDOM % 40000))
     in_use $port && continue
-    BOCHS_LOG=$TMP/shell.log timeout -k 5 "$(backstop 90)" tools/bochs.sh "$ISO" "$IMG" "socket:$port" \
+    BOCHS_CPUS=2 BOCHS_LOG=$TMP/shell.log timeout -k 5 "$(backstop 90)" tools/bochs.sh "$ISO" "$IMG" "socket:$port" \
         </dev/null >"$TMP/shell.out" 2>&1 &
     BPID=$!
     for _ in $(seq 100); do
@@ -117,6 +120,8 @@ else
 fi
 if e2fsck -fn "$IMG" >"$TMP/fsck.log" 2>&1; then pass "$T.shell_fsck"
 else fail "$T.shell_fsck"; show_tail "$TMP/fsck.log"; fi
+if tr -d '\r' < "$CONSOLE_LOG" | grep -qx 'smp: Brought up 1 node, 2 CPUs'; then pass "$T.shell_two_cpus"
+else fail "$T.shell_two_cpus (BOCHS_CPUS=2: $(tr -d '\r' < "$CONSOLE_LOG" | grep '^smp: ' | tail -1))"; fi
 
 # make bochs and make qemu-nox name the same disk image (make -n: print only).
 disk_of() { make -n --no-print-directory BUILD="$BUILD" VELLUM_SETUP_DONE=1 "$1" 2>/dev/null; }
@@ -124,6 +129,12 @@ qd=$(disk_of qemu-nox | grep -o 'file=[^,]*rootfs-run.img' | head -1 | sed 's/^f
 bd=$(disk_of bochs | grep -o 'tools/bochs.sh [^ ]* [^ ]*' | head -1 | awk '{print $3}')
 if [ -n "$qd" ] && [ "$qd" = "$bd" ]; then pass "$T.same_disk ($bd)"
 else fail "$T.same_disk (make qemu-nox boots '$qd', make bochs '$bd')"; fi
+# make bochs: one CPU, unless CPUS is given
+c1=$(disk_of bochs | grep -o 'BOCHS_CPUS=[0-9]*' | head -1)
+c4=$(make -n --no-print-directory BUILD="$BUILD" VELLUM_SETUP_DONE=1 bochs CPUS=4 2>/dev/null |
+     grep -o 'BOCHS_CPUS=[0-9]*' | head -1)
+if [ "$c1" = BOCHS_CPUS=1 ] && [ "$c4" = BOCHS_CPUS=4 ]; then pass "$T.cpus"
+else fail "$T.cpus (make bochs: '$c1', make bochs CPUS=4: '$c4')"; fi
 
 # ---- 3. the term display, from a terminal
 cp "$BUILD/images/rootfs.img" "$IMG"

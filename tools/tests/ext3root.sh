@@ -11,6 +11,8 @@
 #           sleeps 7 s of guest time, past kjournald's 5 s commit interval,
 #           so the timer commits it; /home/c is written; then QEMU is killed
 #           (SIGKILL: the plug pulled, no unmount)
+#           (its boot lines "VFS: Mounted root (ext3 filesystem)" and "mount:
+#           hda (ext3) on /" name the type mounted, not the ext2 asked for)
 #   host    the image is still ext3 with needs_recovery set (the log holds
 #           the transactions); a copy replayed by the host's e2fsck
 #           (-E journal_only) is fsck-clean and holds /home/a and /home/b
@@ -80,6 +82,11 @@ fi
 exec 3>&-
 if log | grep -q "ext3: hda: mounted with a journal"; then pass "$T.boot1_journaled"
 else fail "$T.boot1_journaled (no 'mounted with a journal' line)"; show_tail "$LOG" 20; fi
+# the boot lines name the type mounted (root=hda asks for ext2; the disk has
+# a journal, so it is ext3), as Linux's "VFS: Mounted root (ext3 filesystem)"
+if log | grep -qx "VFS: Mounted root (ext3 filesystem) on device hda\." &&
+   log | grep -qx "mount: hda (ext3) on /"; then pass "$T.boot1_vfs_line_names_ext3"
+else fail "$T.boot1_vfs_line_names_ext3 ($(log | grep -E '^(VFS: Mounted root|mount: hda)' | tr '\n' ' '))"; fi
 
 # ---- the host: the cut left a log to replay
 if has "$IMG" needs_recovery; then pass "$T.cut_needs_recovery"

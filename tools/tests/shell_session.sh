@@ -8,7 +8,8 @@
 # types one command at a time, each only after the prompt for it appeared
 # (bounded waits, a total timeout).  The session writes files with > and >>,
 # makes directories, uses pipes, cp, mv, rm, ln -s, xargs, sort, uniq, grep,
-# tee, head, tail, touch, ps, df, $?, a for loop over globs, interrupts
+# tee, head, tail, touch, ps, df, $?, a for loop over globs, echo into a
+# /proc file that refuses the value (the error and status 1), interrupts
 # `sleep 30` with Ctrl-C (byte 0x03), stops another with Ctrl-Z (0x1a),
 # lists it with `jobs`, resumes it with `fg` and ends it with Ctrl-C, syncs
 # and powers off.  Then, on the
@@ -63,6 +64,10 @@ console_next "ps > ps.txt"
 console_next "df > df.txt"
 console_next "false"
 console_next 'echo status=$? > status.txt'
+# a write the file refuses (a CPU mask that is not hex): reported, status 1,
+# by the builtin and by /bin/echo, as bash's and coreutils' echo
+console_next 'echo zz > /proc/irq/1/smp_affinity 2> echoerr.txt; echo echo-status=$? > echost.txt'
+console_next '/bin/echo zz > /proc/irq/1/smp_affinity 2>> echoerr.txt; echo binecho-status=$? >> echost.txt'
 console_next "sleep 30"
 # Ctrl-C: the tty sends SIGINT to the foreground group; the prompt must come
 # back at once, not when sleep ends (28.5 s or more after the ^C: the wait
@@ -150,6 +155,8 @@ expect wc.txt '2 4 24\n'
 expect count.txt "$NROOT\n"
 expect after.txt 'moved\nhello world\nsecond line\n'
 expect status.txt 'status=1\n'
+expect echost.txt 'echo-status=1\nbinecho-status=1\n'
+expect echoerr.txt 'sh: echo: write error: Invalid argument\necho: write error: Invalid argument\n'
 expect uniq.txt '      1 a\n      2 b\n      1 c\n'
 expect grep1.txt '2:second line\n'
 expect grep2.txt '2:second line\n'

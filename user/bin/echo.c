@@ -4,6 +4,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <errno.h>
 
 int main(int argc, char **argv)
 {
@@ -20,5 +21,10 @@ int main(int argc, char **argv)
 	}
 	if (newline)
 		putchar('\n');
-	return fflush(stdout) == 0 ? 0 : 1;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		/* as coreutils': a value a /proc file refuses, a full disk */
+		fprintf(stderr, "echo: write error: %s\n", strerror(errno));
+		return 1;
+	}
+	return 0;
 }

@@ -1712,17 +1712,27 @@ static int builtin_jobs(int argc, char **argv)
 	return 0;
 }
 
-/* echo [-n] args: also /bin/echo; built in, as in every shell, for speed. */
+/* echo [-n] args: also /bin/echo; built in, as in every shell, for speed.
+ * A write that fails (a full disk, a /proc file refusing the value:
+ * `echo 0 > /proc/irq/14/smp_affinity`) is reported and the status is 1,
+ * as bash's "echo: write error: Invalid argument". */
 static int builtin_echo(int argc, char **argv)
 {
 	int i = 1, newline = 1;
 
+	clearerr(stdout);
 	if (argc > 1 && strcmp(argv[1], "-n") == 0)
 		newline = 0, i++;
 	for (; i < argc; i++)
 		printf("%s%s", argv[i], i + 1 < argc ? " " : "");
 	if (newline)
 		putchar('\n');
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		int e = errno;
+		clearerr(stdout);
+		fprintf(stderr, "sh: echo: write error: %s\n", strerror(e));
+		return 1;
+	}
 	return 0;
 }
 
