@@ -84,6 +84,13 @@ static bool sig_kernel_stop(int sig)
     return sig <= 32 && (SIG_KERNEL_STOP_MASK & sigmask(sig));
 }
 
+/* The signals whose default action on Linux dumps core (Vellum writes no
+ * core: docs/processes.md); Linux leaves them to the task that takes them. */
+#define SIG_KERNEL_COREDUMP_MASK (sigmask(SIGQUIT) | sigmask(SIGILL) | sigmask(SIGTRAP) | \
+                                  sigmask(SIGABRT) | sigmask(SIGBUS) | sigmask(SIGFPE) | \
+                                  sigmask(SIGSEGV) | sigmask(SIGSYS) | sigmask(SIGXCPU) | \
+                                  sigmask(SIGXFSZ))
+
 /* The handlers are the thread group's: they live in the leader's
  * task_struct (Linux: the sighand_struct CLONE_SIGHAND shares). */
 static struct k_sigaction *sig_action(struct task_struct *t, int sig)
@@ -161,6 +168,43 @@ static unsigned long pending_count(const struct task_struct *t)
     return n;
 }
 
+/* Does sig, sent to t, kill t's whole group for sure (Linux's sig_fatal and
+ * the test in complete_signal): its default action, which terminates
+ * without a core, and t would take it now (Linux's wants_signal): not
+ * blocked (a blocked one may yet be handled: sigaction, sigwait), t not
+ * stopped (a stopped process keeps a SIGTERM pending until SIGCONT: why
+ * bash's kill sends SIGCONT after it to a stopped job), no signal pending
+ * already (that one is taken first).  init is never killed so
+ * (send_signal, above). */
+static bool sig_fatal_now(struct task_struct *t, int sig)
+{
+    if (sig == SIGKILL)
+        return true;
+    if (t->jobctl_stop || has_pending_unblocked(t) || sigismember_k(&t->blocked, sig) ||
+        sigismember_k(&t->real_blocked, sig) || sig_action(t, sig)->sa.sa_handler != SIG_DFL)
+        return false;
+    return sig > 32 || !((SIG_KERNEL_IGNORE_MASK | SIG_KERNEL_STOP_MASK |
+                          SIG_KERNEL_COREDUMP_MASK) & sigmask(sig));
+}
+
+/* The group of t dies of sig: its status is fixed now, and every task of
+ * it gets SIGKILL (Linux's complete_signal: SIGNAL_GROUP_EXIT, the
+ * group_exit_code, SIGKILL to each thread).  So a signal sent after it,
+ * a SIGKILL on another CPU a moment later, does not change what the
+ * parent's wait4 reports, whichever the tasks take first (do_group_exit
+ * leaves with the group's code).  Interrupts off. */
+static void group_fatal(struct task_struct *t, int sig)
+{
+    struct task_struct *leader = tg_leader(t), *p;
+    struct kern_siginfo info = { .code = SI_KERNEL };
+    leader->group_exit = 1;
+    leader->group_exit_code = sig;
+    send_signal(leader, SIGKILL, &info);
+    if (leader->thread_group.next)
+        list_for_each_entry(p, &leader->thread_group, thread_group)
+            send_signal(p, SIGKILL, &info);
+}
+
 int send_signal(struct task_struct *t, int sig, const struct kern_siginfo *info)
 {
     if (!valid_signal(sig))
@@ -189,6 +233,10 @@ int send_signal(struct task_struct *t, int sig, const struct kern_siginfo *info)
     }
     if (sig == SIGKILL)
         t->pending_fatal = 1;
+    if (!tg_leader(t)->group_exit && sig_fatal_now(t, sig)) {
+        group_fatal(t, sig);           /* SIGKILL to t too: nothing more to queue */
+        goto out;
+    }
     if (!sigismember_k(&t->pending, sig)) {
         sigaddset_k(&t->pending, sig);
         struct kern_siginfo *pi = &t->pending_info[sig - 1];

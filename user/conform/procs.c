@@ -216,6 +216,40 @@ static void deaths(void)
 	close(p[1]);
 	waitpid(pid, &st, 0);
 	say("cont_then %s", wst(st));
+
+	/* a fatal signal fixes the status when it is sent: SIGUSR2, then
+	 * SIGKILL before the child runs again, kills it "by SIGUSR2" */
+	pipe(p);
+	pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		close(p[1]);
+		pause();
+		_exit(100);
+	}
+	close(p[1]);
+	read(p[0], &c, 1);
+	close(p[0]);
+	kill(pid, SIGUSR2);
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	say("death_first_fatal_signal_wins %s", wst(st));
+
+	/* a stopped child and SIGTERM, its default action: dead, no SIGCONT */
+	pid = fork();
+	if (pid == 0) {
+		raise(SIGSTOP);
+		_exit(100);
+	}
+	waitpid(pid, &st, WUNTRACED);
+	kill(pid, SIGTERM);
+	msleep(200);
+	r = waitpid(pid, &st, WNOHANG);
+	say("stopped_sigterm ret_is_pid=%d %s", r == pid, r == pid ? wst(st) : "-");
+	if (r != pid) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+	}
 }
 
 /* ---- 2. wait and waitpid --------------------------------------------------- */
