@@ -95,10 +95,13 @@ static void group_dead(struct task_struct *leader)
     };
     const struct sigaction *psa = &tg_leader(parent)->action[SIGCHLD - 1].sa;
     if (psa->sa_handler == SIG_IGN || (psa->sa_flags & SA_NOCLDWAIT)) {
-        /* autoreap: a leader that is still running (it is the caller) is
-         * freed with its stack by schedule_tail; one already gone now. */
+        /* autoreap: a leader that is still running (it is the caller), or
+         * whose CPU has not yet freed its stack (it died a moment ago on
+         * another CPU: schedule_tail, waiting for the big lock we hold, has
+         * it still to do), is freed with its stack by schedule_tail; one
+         * already gone now. */
         list_del_init(&leader->sibling);
-        if (leader != current)
+        if (leader != current && !leader->stack)
             free_dead_process(leader);
         else
             leader->exit_state = EXIT_DEAD;
